@@ -1,0 +1,346 @@
+//! Time-dependent inputs $u(t)$: closed-form expressions, tables, steps, ramps, impulses.
+//!
+//! Every signal reports its **breakpoints** (switching times, table knots, pulse edges);
+//! integrators stop exactly on them so that a discontinuity never falls inside a step.
+//! Expressions are parsed by the `exmex` crate; the only variable is `t`, and `pi` is
+//! accepted as well as `PI`.
+use std::fmt;
+use std::sync::Arc;
+
+use exmex::prelude::*;
+
+/// Error while building a signal.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SignalError {
+    /// The expression does not parse.
+    #[error("cannot parse expression '{expr}': {reason}")]
+    Parse {
+        /// The expression text.
+        expr: String,
+        /// Parser message.
+        reason: String,
+    },
+    /// The expression uses a variable other than `t`.
+    #[error("expression '{expr}' uses variable '{var}'; only 't' (time) is allowed")]
+    UnknownVariable {
+        /// The expression text.
+        expr: String,
+        /// The offending variable.
+        var: String,
+    },
+    /// A table is malformed.
+    #[error("table signal: {0}")]
+    Table(String),
+    /// A parameter is out of range.
+    #[error("signal parameter: {0}")]
+    Parameter(String),
+}
+
+/// A scalar function of time.
+#[derive(Clone)]
+pub enum Signal {
+    /// A constant value.
+    Constant(f64),
+    /// A closed-form expression in `t`.
+    Expr {
+        /// Source text.
+        text: String,
+        /// Parsed expression.
+        expr: Arc<FlatEx<f64>>,
+        /// True if the expression does not use `t` (then `expr.eval(&[])`).
+        constant: bool,
+    },
+    /// Piecewise-linear interpolation of `(t_k, v_k)`, constant outside.
+    Table {
+        /// Knots (strictly increasing).
+        t: Vec<f64>,
+        /// Values at the knots.
+        v: Vec<f64>,
+    },
+    /// `before` for `t < t0`, `after` for `t ≥ t0`.
+    Step {
+        /// Switching time.
+        t0: f64,
+        /// Value before the switch.
+        before: f64,
+        /// Value after the switch.
+        after: f64,
+    },
+    /// Linear ramp from `v0` at `t0` to `v1` at `t1`, constant outside.
+    Ramp {
+        /// Start time.
+        t0: f64,
+        /// End time.
+        t1: f64,
+        /// Start value.
+        v0: f64,
+        /// End value.
+        v1: f64,
+    },
+    /// Rectangular pulse of given `area` on `[t0, t0 + width)` (an approximate impulse).
+    Impulse {
+        /// Start time.
+        t0: f64,
+        /// Duration (> 0).
+        width: f64,
+        /// Integral of the pulse.
+        area: f64,
+    },
+    /// Sum of signals.
+    Sum(Vec<Signal>),
+    /// Product of signals (e.g. a spatial amplitude times a time law).
+    Product(Vec<Signal>),
+    /// A Rust closure with its breakpoints.
+    Fn {
+        /// The function.
+        f: Arc<dyn Fn(f64) -> f64 + Send + Sync>,
+        /// Its switching times.
+        breakpoints: Vec<f64>,
+    },
+}
+
+impl fmt::Debug for Signal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Signal::Constant(c) => write!(f, "Constant({c})"),
+            Signal::Expr { text, .. } => write!(f, "Expr({text:?})"),
+            Signal::Table { t, .. } => write!(f, "Table({} knots)", t.len()),
+            Signal::Step { t0, before, after } => write!(f, "Step({t0}, {before} -> {after})"),
+            Signal::Ramp { t0, t1, v0, v1 } => write!(f, "Ramp({t0}..{t1}, {v0} -> {v1})"),
+            Signal::Impulse { t0, width, area } => write!(f, "Impulse({t0}, {width}, {area})"),
+            Signal::Sum(s) => write!(f, "Sum({s:?})"),
+            Signal::Product(s) => write!(f, "Product({s:?})"),
+            Signal::Fn { .. } => write!(f, "Fn"),
+        }
+    }
+}
+
+fn replace_pi(text: &str) -> String {
+    // Replace the identifier `pi` (not part of a longer name) by `PI`.
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    while i < b.len() {
+        if i + 1 < b.len()
+            && &b[i..i + 2] == b"pi"
+            && (i == 0 || !ident(b[i - 1]))
+            && (i + 2 == b.len() || !ident(b[i + 2]))
+        {
+            out.push_str("PI");
+            i += 2;
+        } else {
+            out.push(b[i] as char);
+            i += 1;
+        }
+    }
+    out
+}
+
+impl Signal {
+    /// Parses a closed-form expression in `t`, e.g. `"0.5*sin(2*pi*t)"`.
+    pub fn expr(text: &str) -> Result<Self, SignalError> {
+        let src = replace_pi(text);
+        let expr = exmex::parse::<f64>(&src)
+            .map_err(|e| SignalError::Parse { expr: text.into(), reason: e.to_string() })?;
+        let vars: Vec<String> = expr.var_names().iter().map(|s| s.to_string()).collect();
+        if let Some(v) = vars.iter().find(|v| v.as_str() != "t") {
+            return Err(SignalError::UnknownVariable { expr: text.into(), var: v.clone() });
+        }
+        Ok(Signal::Expr { text: text.into(), constant: vars.is_empty(), expr: Arc::new(expr) })
+    }
+
+    /// A table signal; knots must be strictly increasing and finite.
+    pub fn table(t: Vec<f64>, v: Vec<f64>) -> Result<Self, SignalError> {
+        if t.is_empty() || t.len() != v.len() {
+            return Err(SignalError::Table(format!(
+                "need as many times as values and at least one (got {} times, {} values)",
+                t.len(),
+                v.len()
+            )));
+        }
+        if let Some(k) = (1..t.len()).find(|&k| !(t[k] > t[k - 1])) {
+            return Err(SignalError::Table(format!(
+                "times must be strictly increasing: t[{}] = {} is not > t[{}] = {}",
+                k,
+                t[k],
+                k - 1,
+                t[k - 1]
+            )));
+        }
+        if t.iter().chain(v.iter()).any(|x| !x.is_finite()) {
+            return Err(SignalError::Table("times and values must be finite".into()));
+        }
+        Ok(Signal::Table { t, v })
+    }
+
+    /// A rectangular impulse; `width` must be positive.
+    pub fn impulse(t0: f64, width: f64, area: f64) -> Result<Self, SignalError> {
+        if !(width > 0.0) {
+            return Err(SignalError::Parameter(format!("impulse width must be > 0, got {width}")));
+        }
+        Ok(Signal::Impulse { t0, width, area })
+    }
+
+    /// A ramp; requires `t1 > t0`.
+    pub fn ramp(t0: f64, t1: f64, v0: f64, v1: f64) -> Result<Self, SignalError> {
+        if !(t1 > t0) {
+            return Err(SignalError::Parameter(format!(
+                "ramp needs t1 > t0, got t0 = {t0}, t1 = {t1}"
+            )));
+        }
+        Ok(Signal::Ramp { t0, t1, v0, v1 })
+    }
+
+    /// A closure signal.
+    pub fn from_fn(f: impl Fn(f64) -> f64 + Send + Sync + 'static) -> Self {
+        Signal::Fn { f: Arc::new(f), breakpoints: Vec::new() }
+    }
+
+    /// Value at time `t` (right-continuous at switching times).
+    pub fn eval(&self, t: f64) -> f64 {
+        match self {
+            Signal::Constant(c) => *c,
+            Signal::Expr { expr, constant, .. } => {
+                if *constant {
+                    expr.eval(&[]).unwrap_or(f64::NAN)
+                } else {
+                    expr.eval(&[t]).unwrap_or(f64::NAN)
+                }
+            }
+            Signal::Table { t: ts, v } => {
+                if t <= ts[0] {
+                    return v[0];
+                }
+                if t >= ts[ts.len() - 1] {
+                    return v[v.len() - 1];
+                }
+                let k = ts.partition_point(|&x| x <= t);
+                let (a, b) = (ts[k - 1], ts[k]);
+                v[k - 1] + (v[k] - v[k - 1]) * (t - a) / (b - a)
+            }
+            Signal::Step { t0, before, after } => {
+                if t < *t0 {
+                    *before
+                } else {
+                    *after
+                }
+            }
+            Signal::Ramp { t0, t1, v0, v1 } => {
+                if t <= *t0 {
+                    *v0
+                } else if t >= *t1 {
+                    *v1
+                } else {
+                    v0 + (v1 - v0) * (t - t0) / (t1 - t0)
+                }
+            }
+            Signal::Impulse { t0, width, area } => {
+                if t >= *t0 && t < t0 + width {
+                    area / width
+                } else {
+                    0.0
+                }
+            }
+            Signal::Sum(s) => s.iter().map(|x| x.eval(t)).sum(),
+            Signal::Product(s) => s.iter().map(|x| x.eval(t)).product(),
+            Signal::Fn { f, .. } => f(t),
+        }
+    }
+
+    /// Switching times of the signal (sorted, deduplicated).
+    pub fn breakpoints(&self) -> Vec<f64> {
+        let mut b = match self {
+            Signal::Constant(_) | Signal::Expr { .. } => vec![],
+            Signal::Table { t, .. } => t.clone(),
+            Signal::Step { t0, .. } => vec![*t0],
+            Signal::Ramp { t0, t1, .. } => vec![*t0, *t1],
+            Signal::Impulse { t0, width, .. } => vec![*t0, t0 + width],
+            Signal::Sum(s) | Signal::Product(s) => s.iter().flat_map(|x| x.breakpoints()).collect(),
+            Signal::Fn { breakpoints, .. } => breakpoints.clone(),
+        };
+        b.sort_by(|a, c| a.total_cmp(c));
+        b.dedup();
+        b
+    }
+}
+
+/// The input vector $u(t)$ of a system: one [`Signal`] per input component.
+#[derive(Debug, Clone, Default)]
+pub struct InputFn {
+    signals: Vec<Signal>,
+}
+
+impl InputFn {
+    /// All-zero input of dimension `m`.
+    pub fn zeros(m: usize) -> Self {
+        Self { signals: vec![Signal::Constant(0.0); m] }
+    }
+    /// From a list of component signals.
+    pub fn new(signals: Vec<Signal>) -> Self {
+        Self { signals }
+    }
+    /// Dimension `m`.
+    pub fn dim(&self) -> usize {
+        self.signals.len()
+    }
+    /// Sets component `k`.
+    ///
+    /// # Panics
+    /// If `k >= dim()`.
+    #[track_caller]
+    pub fn set(&mut self, k: usize, s: Signal) {
+        self.signals[k] = s;
+    }
+    /// Component signals.
+    pub fn signals(&self) -> &[Signal] {
+        &self.signals
+    }
+    /// Evaluates $u(t)$ into `u`.
+    #[inline]
+    pub fn eval_into(&self, t: f64, u: &mut [f64]) {
+        for (ui, s) in u.iter_mut().zip(&self.signals) {
+            *ui = s.eval(t);
+        }
+    }
+    /// Evaluates $u(t)$.
+    pub fn eval(&self, t: f64) -> Vec<f64> {
+        self.signals.iter().map(|s| s.eval(t)).collect()
+    }
+    /// True if every component is identically zero.
+    pub fn is_zero(&self) -> bool {
+        self.signals.iter().all(|s| matches!(s, Signal::Constant(c) if *c == 0.0))
+    }
+    /// All switching times (sorted, deduplicated).
+    pub fn breakpoints(&self) -> Vec<f64> {
+        let mut b: Vec<f64> = self.signals.iter().flat_map(|s| s.breakpoints()).collect();
+        b.sort_by(|a, c| a.total_cmp(c));
+        b.dedup();
+        b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expressions_tables_and_switches() {
+        let s = Signal::expr("2*sin(pi*t) + 1").unwrap();
+        assert!((s.eval(0.5) - 3.0).abs() < 1e-14);
+        assert!(Signal::expr("sin(x)").is_err());
+        assert!(Signal::expr("sin(").is_err());
+        let tab = Signal::table(vec![0.0, 1.0, 3.0], vec![0.0, 2.0, 0.0]).unwrap();
+        assert_eq!(tab.eval(0.5), 1.0);
+        assert_eq!(tab.eval(2.0), 1.0);
+        assert_eq!(tab.eval(9.0), 0.0);
+        assert!(Signal::table(vec![0.0, 0.0], vec![1.0, 2.0]).is_err());
+        let st = Signal::Step { t0: 1.0, before: 0.0, after: 5.0 };
+        assert_eq!(st.eval(1.0), 5.0);
+        assert_eq!(st.eval(0.999), 0.0);
+        let imp = Signal::impulse(0.1, 0.01, 2.0).unwrap();
+        assert!((imp.eval(0.105) - 200.0).abs() < 1e-12);
+        let sum = Signal::Sum(vec![st, imp, Signal::ramp(0.0, 2.0, 0.0, 1.0).unwrap()]);
+        assert_eq!(sum.breakpoints(), vec![0.0, 0.1, 0.11, 1.0, 2.0]);
+    }
+}

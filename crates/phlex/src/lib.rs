@@ -1,0 +1,1 @@
+//! phlex library
