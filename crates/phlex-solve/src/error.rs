@@ -1,0 +1,62 @@
+//! Errors of the numerical solvers. Each names what failed and what to try.
+use thiserror::Error;
+
+/// A numerical failure during a solve.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum SolveError {
+    /// A matrix could not be factorized (singular or structurally singular).
+    #[error("{what}: matrix is singular ({detail}); check boundary conditions and constraints (a free body, a redundant constraint or a zero mass makes the system singular)")]
+    Singular {
+        /// Which matrix.
+        what: String,
+        /// Back-end message.
+        detail: String,
+    },
+    /// Newton's method did not converge.
+    #[error("Newton did not converge at t = {t:.6e} after {iterations} iterations (residual {residual:.3e} > tol {tol:.3e}); reduce the time step or check the model")]
+    NewtonDiverged {
+        /// Time of the failing step.
+        t: f64,
+        /// Iterations performed.
+        iterations: usize,
+        /// Last residual norm.
+        residual: f64,
+        /// Requested tolerance.
+        tol: f64,
+    },
+    /// The adaptive step size fell below its minimum.
+    #[error("step size underflow at t = {t:.6e}: h = {h:.3e} < h_min = {h_min:.3e}; the problem may be singular, of index > 2, or need tighter initial consistency")]
+    StepSizeUnderflow {
+        /// Time.
+        t: f64,
+        /// Step size.
+        h: f64,
+        /// Minimum allowed.
+        h_min: f64,
+    },
+    /// Too many steps.
+    #[error("maximum number of steps ({max_steps}) reached at t = {t:.6e}; raise max_steps or loosen tolerances")]
+    TooManySteps {
+        /// Limit.
+        max_steps: usize,
+        /// Time reached.
+        t: f64,
+    },
+    /// A non-finite value appeared.
+    #[error("non-finite state at t = {t:.6e} (component {index}); the step is unstable or the model is ill-posed")]
+    NonFinite {
+        /// Time.
+        t: f64,
+        /// First non-finite component.
+        index: usize,
+    },
+    /// Invalid parameter; the message states the inequality that failed.
+    #[error("invalid parameter: {0}")]
+    Parameter(String),
+    /// An eigenvalue computation failed.
+    #[error("eigenvalue computation failed: {0}")]
+    Eigen(String),
+    /// Dimension mismatch between the problem and the data given.
+    #[error("dimension mismatch: {0}")]
+    Dimension(String),
+}
