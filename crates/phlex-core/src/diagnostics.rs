@@ -7,7 +7,11 @@ use crate::PortSet;
 
 /// Per-port power $y_p^\top u_p$ for every port of `ports`.
 pub fn port_powers(ports: &PortSet, y: &[f64], u: &[f64]) -> Vec<f64> {
-    ports.ranges().into_iter().map(|r| r.clone().map(|k| y[k] * u[k]).sum()).collect()
+    ports
+        .ranges()
+        .into_iter()
+        .map(|r| r.clone().map(|k| y[k] * u[k]).sum())
+        .collect()
 }
 
 /// Running energy account of a simulation.
@@ -45,14 +49,19 @@ impl EnergyLedger {
     pub fn push_step(&mut self, t1: f64, h1: f64, h: f64, port_power: &[f64], dissipation: f64) {
         let h0 = *self.hamiltonian.last().expect("ledger has a start");
         let last = self.supplied.last().expect("ledger has a start").clone();
-        let supplied: Vec<f64> = last.iter().zip(port_power).map(|(s, p)| s + h * p).collect();
+        let supplied: Vec<f64> = last
+            .iter()
+            .zip(port_power)
+            .map(|(s, p)| s + h * p)
+            .collect();
         let inflow: f64 = port_power.iter().sum::<f64>() * h;
         let diss = dissipation * h;
         self.residual.push(h1 - h0 - inflow + diss);
         self.times.push(t1);
         self.hamiltonian.push(h1);
         self.supplied.push(supplied);
-        self.dissipated.push(self.dissipated.last().copied().unwrap_or(0.0) + diss);
+        self.dissipated
+            .push(self.dissipated.last().copied().unwrap_or(0.0) + diss);
     }
 
     /// Largest absolute step residual.
@@ -87,5 +96,25 @@ impl EnergyLedger {
             m = m.max((self.hamiltonian[k] - h0 - w + self.dissipated[k]).abs());
         }
         m / self.energy_scale()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Port;
+
+    #[test]
+    fn ledger_residual_and_drift() {
+        let ports = PortSet::from_ports(vec![Port::new("a", 1, "f", "v")]).unwrap();
+        let mut l = EnergyLedger::new(&ports, 0.0, 1.0);
+        // H grows by exactly h·P − h·D each step.
+        l.push_step(0.1, 1.0 + 0.1 * 2.0 - 0.1 * 0.5, 0.1, &[2.0], 0.5);
+        l.push_step(0.2, 1.0 + 0.2 * 2.0 - 0.2 * 0.5 + 1e-9, 0.1, &[2.0], 0.5);
+        assert!(l.residual[0].abs() < 1e-15);
+        assert!((l.residual[1] - 1e-9).abs() < 1e-15);
+        assert!((l.supplied[2][0] - 0.4).abs() < 1e-15);
+        assert!((l.dissipated[2] - 0.1).abs() < 1e-15);
+        assert!((l.relative_drift() - 1e-9 / 1.3).abs() < 1e-14);
     }
 }

@@ -36,7 +36,10 @@ impl Composite {
             blocks: s
                 .blocks
                 .iter()
-                .map(|b| VarBlock { name: format!("{name}.{}", b.name), ..b.clone() })
+                .map(|b| VarBlock {
+                    name: format!("{name}.{}", b.name),
+                    ..b.clone()
+                })
                 .collect(),
             ..s.clone()
         };
@@ -76,11 +79,14 @@ impl Composite {
 
     /// The interconnected system.
     pub fn build(self) -> Result<LinearPhSystem, CoreError> {
-        self.sys.ok_or_else(|| CoreError::LinAlg("empty composite: add a subsystem first".into()))
+        self.sys
+            .ok_or_else(|| CoreError::LinAlg("empty composite: add a subsystem first".into()))
     }
 
     fn take(&mut self) -> Result<LinearPhSystem, CoreError> {
-        self.sys.take().ok_or_else(|| CoreError::LinAlg("empty composite".into()))
+        self.sys
+            .take()
+            .ok_or_else(|| CoreError::LinAlg("empty composite".into()))
     }
 }
 
@@ -164,7 +170,14 @@ pub fn gyrator(
     t.push_block(0, 0, &K, -1.0);
     t.push_block_transpose(0, 0, &K, 1.0);
     let (B, ports) = drop_ports(s, &[a, b]);
-    LinearPhSystem::new(s.E.clone(), t.build(), s.R.clone(), B, ports, s.blocks.clone())
+    LinearPhSystem::new(
+        s.E.clone(),
+        t.build(),
+        s.R.clone(),
+        B,
+        ports,
+        s.blocks.clone(),
+    )
 }
 
 /// Transformer interconnection $u_a = -C u_b$, $y_b = C^\top y_a$; $\lambda = u_b$ becomes an

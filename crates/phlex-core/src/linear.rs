@@ -39,7 +39,11 @@ impl LinearPhSystem {
         let n = E.nrows();
         let dim = |what: &str, expected: usize, found: usize| {
             if expected != found {
-                Err(CoreError::Dimension { what: what.into(), expected, found })
+                Err(CoreError::Dimension {
+                    what: what.into(),
+                    expected,
+                    found,
+                })
             } else {
                 Ok(())
             }
@@ -50,14 +54,29 @@ impl LinearPhSystem {
         dim("R rows", n, R.nrows())?;
         dim("R columns", n, R.ncols())?;
         dim("B rows", n, B.nrows())?;
-        dim("B columns (sum of port dimensions)", ports.total_dim(), B.ncols())?;
-        dim("state (sum of block lengths)", n, blocks.iter().map(|b| b.len).sum())?;
+        dim(
+            "B columns (sum of port dimensions)",
+            ports.total_dim(),
+            B.ncols(),
+        )?;
+        dim(
+            "state (sum of block lengths)",
+            n,
+            blocks.iter().map(|b| b.len).sum(),
+        )?;
         let mut names: Vec<&str> = blocks.iter().map(|b| b.name.as_str()).collect();
         names.sort_unstable();
         if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
             return Err(CoreError::DuplicateName(w[0].to_string()));
         }
-        Ok(Self { E, J, R, B, ports, blocks })
+        Ok(Self {
+            E,
+            J,
+            R,
+            B,
+            ports,
+            blocks,
+        })
     }
 
     /// Checks $J = -J^\top$ and $E, R$ symmetric PSD with the given tolerances; errors name
@@ -122,7 +141,10 @@ impl LinearPhSystem {
     /// Index range of a named variable block.
     pub fn block_range(&self, name: &str) -> Option<std::ops::Range<usize>> {
         let off = self.block_offsets();
-        self.blocks.iter().position(|b| b.name == name).map(|k| off[k]..off[k + 1])
+        self.blocks
+            .iter()
+            .position(|b| b.name == name)
+            .map(|k| off[k]..off[k + 1])
     }
 
     /// Per-variable DAE index (0 = differential).

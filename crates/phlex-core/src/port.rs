@@ -27,7 +27,12 @@ impl Port {
         input: impl Into<String>,
         output: impl Into<String>,
     ) -> Self {
-        Self { name: name.into(), dim, input: input.into(), output: output.into() }
+        Self {
+            name: name.into(),
+            dim,
+            input: input.into(),
+            output: output.into(),
+        }
     }
 }
 
@@ -119,7 +124,10 @@ impl PortSet {
             ports: self
                 .ports
                 .iter()
-                .map(|p| Port { name: format!("{prefix}.{}", p.name), ..p.clone() })
+                .map(|p| Port {
+                    name: format!("{prefix}.{}", p.name),
+                    ..p.clone()
+                })
                 .collect(),
         }
     }

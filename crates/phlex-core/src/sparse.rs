@@ -21,7 +21,11 @@ pub struct Triplets {
 impl Triplets {
     /// An empty `nrows × ncols` matrix.
     pub fn new(nrows: usize, ncols: usize) -> Self {
-        Self { nrows, ncols, entries: Vec::new() }
+        Self {
+            nrows,
+            ncols,
+            entries: Vec::new(),
+        }
     }
     /// Number of rows.
     pub fn nrows(&self) -> usize {
@@ -38,7 +42,10 @@ impl Triplets {
     #[track_caller]
     #[inline]
     pub fn push(&mut self, row: usize, col: usize, val: f64) {
-        assert!(row < self.nrows && col < self.ncols, "entry ({row}, {col}) out of bounds");
+        assert!(
+            row < self.nrows && col < self.ncols,
+            "entry ({row}, {col}) out of bounds"
+        );
         if val != 0.0 {
             self.entries.push(Triplet::new(row, col, val));
         }
@@ -112,7 +119,11 @@ pub fn transpose(a: &SparseMat) -> SparseMat {
 /// If the shapes differ.
 #[track_caller]
 pub fn add(alpha: f64, a: &SparseMat, beta: f64, b: &SparseMat) -> SparseMat {
-    assert_eq!((a.nrows(), a.ncols()), (b.nrows(), b.ncols()), "shape mismatch in add");
+    assert_eq!(
+        (a.nrows(), a.ncols()),
+        (b.nrows(), b.ncols()),
+        "shape mismatch in add"
+    );
     let mut t = Triplets::new(a.nrows(), a.ncols());
     t.push_block(0, 0, a, alpha);
     t.push_block(0, 0, b, beta);
@@ -233,7 +244,11 @@ pub fn max_abs(a: &SparseMat) -> f64 {
 }
 
 /// Sub-matrix of rows `rows` and columns `cols` (ranges).
-pub fn slice(a: &SparseMat, rows: std::ops::Range<usize>, cols: std::ops::Range<usize>) -> SparseMat {
+pub fn slice(
+    a: &SparseMat,
+    rows: std::ops::Range<usize>,
+    cols: std::ops::Range<usize>,
+) -> SparseMat {
     let mut t = Triplets::new(rows.len(), cols.len());
     for j in cols.clone() {
         for (i, v) in col_iter(a, j) {

@@ -23,7 +23,11 @@ pub struct Tolerances {
 
 impl Default for Tolerances {
     fn default() -> Self {
-        Self { symmetry: 1e-12, psd: 1e-10, dense_limit: 1500 }
+        Self {
+            symmetry: 1e-12,
+            psd: 1e-10,
+            dense_limit: 1500,
+        }
     }
 }
 
@@ -53,7 +57,11 @@ pub fn check_skew(
     let t = tol.symmetry * scale.max(f64::MIN_POSITIVE);
     if defect > t {
         return Err(CoreError::NotSkew {
-            matrix: format!("{name}[{}, {}]", block_of(blocks, row), block_of(blocks, col)),
+            matrix: format!(
+                "{name}[{}, {}]",
+                block_of(blocks, row),
+                block_of(blocks, col)
+            ),
             defect,
             row,
             col,
@@ -79,7 +87,11 @@ pub fn check_sym_psd(
     let t = tol.symmetry * scale;
     if defect > t {
         return Err(CoreError::NotSymmetric {
-            matrix: format!("{name}[{}, {}]", block_of(blocks, row), block_of(blocks, col)),
+            matrix: format!(
+                "{name}[{}, {}]",
+                block_of(blocks, row),
+                block_of(blocks, col)
+            ),
             defect,
             row,
             col,
@@ -140,7 +152,10 @@ mod tests {
 
     #[test]
     fn detects_non_skew_and_non_psd_naming_the_block() {
-        let blocks = vec![VarBlock::differential("a", "", 1), VarBlock::differential("b", "", 1)];
+        let blocks = vec![
+            VarBlock::differential("a", "", 1),
+            VarBlock::differential("b", "", 1),
+        ];
         let mut t = Triplets::new(2, 2);
         t.push(0, 1, 1.0);
         t.push(1, 0, -0.5);

@@ -36,7 +36,12 @@ pub struct VarBlock {
 impl VarBlock {
     /// A differential block.
     pub fn differential(name: impl Into<String>, meaning: impl Into<String>, len: usize) -> Self {
-        Self { name: name.into(), meaning: meaning.into(), len, kind: VarKind::Differential }
+        Self {
+            name: name.into(),
+            meaning: meaning.into(),
+            len,
+            kind: VarKind::Differential,
+        }
     }
     /// An algebraic block (Lagrange multipliers of velocity constraints have index 2).
     pub fn algebraic(
@@ -45,7 +50,12 @@ impl VarBlock {
         len: usize,
         index: u8,
     ) -> Self {
-        Self { name: name.into(), meaning: meaning.into(), len, kind: VarKind::Algebraic { index } }
+        Self {
+            name: name.into(),
+            meaning: meaning.into(),
+            len,
+            kind: VarKind::Algebraic { index },
+        }
     }
 }
 
