@@ -12,6 +12,7 @@
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod linsolve;
 pub mod problem;
 pub mod signal;
 pub mod stats;
