@@ -1,1 +1,41 @@
-//! phlex-fem
+//! # phlex-fem: partitioned finite elements for 1D port-Hamiltonian structures
+//!
+//! Implements the Partitioned Finite Element Method (PFEM) of thesis 004 (Brugnoli 2020,
+//! Ch. 6–7; summary §3.1–3.4) on interval meshes: meshes ([`mesh`]), Gauss–Legendre
+//! quadrature ([`quadrature`]), Lagrange/Hermite reference elements ([`element`]), global
+//! spaces ([`space`]), assembly of mass, coupling, load and point matrices ([`assembly`]),
+//! and structural models returning [`phlex_core::LinearPhSystem`]s with named ports and
+//! field-by-field variable blocks:
+//!
+//! * [`euler_bernoulli`]: HerDG1, DG1Her and CGCG(k) discretizations;
+//! * [`bar`]: axial bar (truss member), CG×DG both causalities;
+//! * [`timoshenko`]: Timoshenko beam, both causalities;
+//! * [`decomposition`]: mixed boundary conditions by virtual domain decomposition and a
+//!   gyrator (thesis §6.2.2).
+//!
+//! Every model builds a [`PfemModel`] with the system, probes (linear functionals for
+//! field values), $L^2$ projections for initial conditions and error norms.
+#![allow(non_snake_case)]
+#![warn(missing_docs)]
+
+pub mod assembly;
+pub mod bar;
+pub mod boundary;
+pub mod decomposition;
+pub mod element;
+pub mod error;
+pub mod euler_bernoulli;
+pub mod functional;
+pub mod mesh;
+pub mod model;
+pub mod quadrature;
+pub mod space;
+pub mod timoshenko;
+
+pub use boundary::{Component, End, EndCondition, Imposition, Quantity};
+pub use element::Family;
+pub use error::FemError;
+pub use functional::SparseVec;
+pub use mesh::Mesh1d;
+pub use model::{ErrorNorms, Exact, Field, PfemModel};
+pub use space::Space1d;
