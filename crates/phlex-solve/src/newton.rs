@@ -1,0 +1,376 @@
+//! Newton's method for $F(x) = 0$ with sparse Jacobians, plain or *modified*.
+//!
+//! Each iteration solves $F'(x_k)\,\Delta x_k = -F(x_k)$ and sets $x_{k+1} = x_k + \Delta x_k$.
+//! Convergence is measured on the increment in the weighted max-norm
+//! $$\|\Delta x\|_w = \max_i \frac{|\Delta x_i|}{\mathrm{atol} + \mathrm{rtol}\,|x_i|},$$
+//! and the iteration stops when $\|\Delta x_k\|_w \le 1$ or, once a contraction rate
+//! $\theta_k = \|\Delta x_k\|_w / \|\Delta x_{k-1}\|_w < 1$ is known, when the estimated
+//! remaining error $\theta_k/(1-\theta_k)\,\|\Delta x_k\|_w \le 1$ (Hairer–Wanner IV.8).
+//!
+//! **Full Newton** (`modified = false`) evaluates and factorizes the Jacobian at every iterate.
+//!
+//! **Modified Newton.** With [`NewtonParams::modified`] the factorized Jacobian is kept across
+//! calls (e.g. time steps) while the observed contraction rate stays below
+//! [`NewtonParams::refresh_rate`]; a larger rate marks it stale so that the next call
+//! re-evaluates it. If an iteration with a kept Jacobian diverges ($\theta \ge 1$ or too many
+//! iterations), the solve restarts once from the initial guess with a fresh Jacobian; only a
+//! failure with a fresh Jacobian is reported as [`SolveError::NewtonDiverged`].
+use phlex_core::sparse::SparseMat;
+
+use crate::linsolve::SparseLu;
+use crate::{SolveError, SolverStats};
+
+/// A square nonlinear system $F(x) = 0$.
+pub trait NonlinearSystem {
+    /// Number of unknowns.
+    fn dim(&self) -> usize;
+    /// Evaluates $F(x)$ into `r`.
+    fn residual(&mut self, x: &[f64], r: &mut [f64]) -> Result<(), SolveError>;
+    /// The Jacobian $F'(x)$ (or an approximation of it).
+    fn jacobian(&mut self, x: &[f64]) -> Result<SparseMat, SolveError>;
+}
+
+/// Parameters of Newton's method.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NewtonParams {
+    /// Relative tolerance on the increment, `0 < rtol < 1`.
+    pub rtol: f64,
+    /// Absolute tolerance on the increment (units of `x`), `atol > 0`.
+    pub atol: f64,
+    /// Maximum iterations per solve, `>= 1`.
+    pub max_iterations: usize,
+    /// Keep the factorized Jacobian across iterations and solves while it contracts well
+    /// (`false`: a new Jacobian at every iterate).
+    pub modified: bool,
+    /// Contraction rate above which a kept Jacobian is refreshed, `0 < refresh_rate < 1`.
+    pub refresh_rate: f64,
+}
+
+impl Default for NewtonParams {
+    /// `rtol = 1e-10`, `atol = 1e-12`, 20 iterations, modified Newton refreshing at
+    /// $\theta > 0.3$.
+    fn default() -> Self {
+        Self {
+            rtol: 1e-10,
+            atol: 1e-12,
+            max_iterations: 20,
+            modified: true,
+            refresh_rate: 0.3,
+        }
+    }
+}
+
+impl NewtonParams {
+    /// Checks every parameter; the message states the inequality that failed.
+    pub fn validate(&self) -> Result<(), SolveError> {
+        if !(self.rtol > 0.0 && self.rtol < 1.0) {
+            return Err(SolveError::Parameter(format!(
+                "newton.rtol must satisfy 0 < rtol < 1, got {}",
+                self.rtol
+            )));
+        }
+        if !(self.atol > 0.0 && self.atol.is_finite()) {
+            return Err(SolveError::Parameter(format!(
+                "newton.atol must satisfy 0 < atol < inf, got {}",
+                self.atol
+            )));
+        }
+        if self.max_iterations < 1 {
+            return Err(SolveError::Parameter(
+                "newton.max_iterations must satisfy max_iterations >= 1, got 0".into(),
+            ));
+        }
+        if !(self.refresh_rate > 0.0 && self.refresh_rate < 1.0) {
+            return Err(SolveError::Parameter(format!(
+                "newton.refresh_rate must satisfy 0 < refresh_rate < 1, got {}",
+                self.refresh_rate
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Outcome of one successful [`Newton::solve`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NewtonReport {
+    /// Iterations performed (including a restarted attempt).
+    pub iterations: usize,
+    /// Weighted norm of the last increment (≤ 1, or the error estimate was ≤ 1).
+    pub last_increment: f64,
+    /// Largest contraction rate observed (0 if a single iteration sufficed).
+    pub rate: f64,
+    /// True if the Jacobian was evaluated during this solve.
+    pub jacobian_evaluated: bool,
+}
+
+/// Newton solver owning the (possibly reused) factorized Jacobian.
+#[derive(Debug)]
+pub struct Newton {
+    params: NewtonParams,
+    lu: Option<SparseLu<f64>>,
+    stale: bool,
+    r: Vec<f64>,
+    dx: Vec<f64>,
+    x_start: Vec<f64>,
+    stats: SolverStats,
+}
+
+impl Newton {
+    /// A solver with validated parameters.
+    pub fn new(params: NewtonParams) -> Result<Self, SolveError> {
+        params.validate()?;
+        Ok(Self {
+            params,
+            lu: None,
+            stale: true,
+            r: Vec::new(),
+            dx: Vec::new(),
+            x_start: Vec::new(),
+            stats: SolverStats::default(),
+        })
+    }
+
+    /// The parameters.
+    pub fn params(&self) -> &NewtonParams {
+        &self.params
+    }
+
+    /// Forces a Jacobian evaluation at the next solve (e.g. after a step-size change).
+    pub fn invalidate(&mut self) {
+        self.stale = true;
+    }
+
+    /// Work counters so far: `newton_iterations`, `rhs_evaluations` (residuals),
+    /// `jacobian_evaluations`, `factorizations`, `linear_solves`.
+    pub fn stats(&self) -> SolverStats {
+        let mut s = self.stats;
+        if let Some(lu) = &self.lu {
+            let c = lu.counters();
+            s.factorizations = c.numeric;
+            s.linear_solves = c.solves;
+        }
+        s
+    }
+
+    fn weighted_norm(&self, x: &[f64]) -> f64 {
+        let p = &self.params;
+        self.dx.iter().zip(x).fold(0.0f64, |m, (d, xi)| {
+            m.max(d.abs() / (p.atol + p.rtol * xi.abs()))
+        })
+    }
+
+    fn refresh_jacobian<S: NonlinearSystem + ?Sized>(
+        &mut self,
+        sys: &mut S,
+        x: &[f64],
+    ) -> Result<(), SolveError> {
+        let jac = sys.jacobian(x)?;
+        self.stats.jacobian_evaluations += 1;
+        match &mut self.lu {
+            Some(lu) if lu.dim() == jac.nrows() => lu.factorize(jac.as_ref())?,
+            _ => self.lu = Some(SparseLu::from_matrix("Newton Jacobian", jac.as_ref())?),
+        }
+        self.stale = false;
+        Ok(())
+    }
+
+    /// Solves $F(x) = 0$ starting from `x` (overwritten by the solution). `t` is only used
+    /// in error messages (the time of the step being solved).
+    pub fn solve<S: NonlinearSystem + ?Sized>(
+        &mut self,
+        sys: &mut S,
+        x: &mut [f64],
+        t: f64,
+    ) -> Result<NewtonReport, SolveError> {
+        let n = sys.dim();
+        if x.len() != n {
+            return Err(SolveError::Dimension(format!(
+                "Newton: initial guess has length {}, system has {n} unknowns",
+                x.len()
+            )));
+        }
+        self.r.resize(n, 0.0);
+        self.dx.resize(n, 0.0);
+        self.x_start.clear();
+        self.x_start.extend_from_slice(x);
+        let mut iterations = 0;
+        let mut last_res = f64::NAN;
+        loop {
+            let fresh = self.stale || !self.params.modified || self.lu.is_none();
+            if fresh {
+                self.refresh_jacobian(sys, x)?;
+            }
+            let mut prev: Option<f64> = None;
+            let mut rate = 0.0f64;
+            for it in 0..self.params.max_iterations {
+                if it > 0 && !self.params.modified {
+                    // Full Newton: a new Jacobian at every iterate.
+                    self.refresh_jacobian(sys, x)?;
+                }
+                sys.residual(x, &mut self.r)?;
+                self.stats.rhs_evaluations += 1;
+                last_res = self.r.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                if !last_res.is_finite() {
+                    break;
+                }
+                for (d, r) in self.dx.iter_mut().zip(&self.r) {
+                    *d = -r;
+                }
+                let lu = self.lu.as_mut().expect("factorized above");
+                if let Err(e) = lu.solve_in_place(&mut self.dx) {
+                    if fresh {
+                        return Err(e);
+                    }
+                    break;
+                }
+                for (xi, d) in x.iter_mut().zip(&self.dx) {
+                    *xi += d;
+                }
+                iterations += 1;
+                self.stats.newton_iterations += 1;
+                let norm = self.weighted_norm(x);
+                if !norm.is_finite() {
+                    break;
+                }
+                let mut converged = norm <= 1.0;
+                if let Some(p) = prev {
+                    let theta = if p > 0.0 { norm / p } else { 0.0 };
+                    rate = rate.max(theta);
+                    if theta >= 1.0 {
+                        break;
+                    }
+                    converged |= theta / (1.0 - theta) * norm <= 1.0;
+                }
+                if converged {
+                    if self.params.modified && rate > self.params.refresh_rate {
+                        self.stale = true;
+                    }
+                    return Ok(NewtonReport {
+                        iterations,
+                        last_increment: norm,
+                        rate,
+                        jacobian_evaluated: fresh,
+                    });
+                }
+                prev = Some(norm);
+            }
+            if fresh {
+                self.stale = true;
+                return Err(SolveError::NewtonDiverged {
+                    t,
+                    iterations,
+                    residual: last_res,
+                    tol: self.params.rtol,
+                });
+            }
+            // A kept Jacobian failed: restart from the initial guess with a fresh one.
+            x.copy_from_slice(&self.x_start);
+            self.stale = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use phlex_core::sparse::Triplets;
+
+    /// F(x) = (x0^2 + x1^2 - 4, x0 - x1), root (√2, √2).
+    struct Circle;
+    impl NonlinearSystem for Circle {
+        fn dim(&self) -> usize {
+            2
+        }
+        fn residual(&mut self, x: &[f64], r: &mut [f64]) -> Result<(), SolveError> {
+            r[0] = x[0] * x[0] + x[1] * x[1] - 4.0;
+            r[1] = x[0] - x[1];
+            Ok(())
+        }
+        fn jacobian(&mut self, x: &[f64]) -> Result<SparseMat, SolveError> {
+            let mut t = Triplets::new(2, 2);
+            t.push(0, 0, 2.0 * x[0]);
+            t.push(0, 1, 2.0 * x[1]);
+            t.push(1, 0, 1.0);
+            t.push(1, 1, -1.0);
+            Ok(t.build())
+        }
+    }
+
+    #[test]
+    fn converges_quadratically_and_modified_reuses_jacobian() {
+        let p = NewtonParams {
+            modified: false,
+            rtol: 1e-13,
+            ..Default::default()
+        };
+        let mut newton = Newton::new(p).unwrap();
+        let mut x = [1.0, 2.0];
+        let rep = newton.solve(&mut Circle, &mut x, 0.0).unwrap();
+        let s2 = 2f64.sqrt();
+        // Converged means |error| ≲ atol + rtol |x| = 1e-12 + 1.4e-13.
+        assert!(
+            (x[0] - s2).abs() < 1.2e-12 && (x[1] - s2).abs() < 1.2e-12,
+            "{x:?}"
+        );
+        // Full Newton from distance ~0.6: quadratic convergence needs ≤ 6 iterations.
+        assert!(rep.iterations <= 6, "{rep:?}");
+        assert_eq!(newton.stats().jacobian_evaluations, rep.iterations);
+
+        // Modified Newton: second solve from a nearby guess reuses the factorization.
+        let mut newton = Newton::new(NewtonParams {
+            rtol: 1e-13,
+            ..Default::default()
+        })
+        .unwrap();
+        let mut x = [1.4, 1.45];
+        newton.solve(&mut Circle, &mut x, 0.0).unwrap();
+        let jac_after_first = newton.stats().jacobian_evaluations;
+        let mut y = [1.41, 1.415];
+        let rep = newton.solve(&mut Circle, &mut y, 1.0).unwrap();
+        assert!((y[0] - s2).abs() < 1.2e-12);
+        assert!(!rep.jacobian_evaluated || newton.stats().jacobian_evaluations > jac_after_first);
+        assert_eq!(jac_after_first, 1);
+    }
+
+    #[test]
+    fn divergence_and_bad_parameters_are_reported() {
+        // F(x) = atan(x) diverges from |x0| > 1.39 with full Newton.
+        struct Atan;
+        impl NonlinearSystem for Atan {
+            fn dim(&self) -> usize {
+                1
+            }
+            fn residual(&mut self, x: &[f64], r: &mut [f64]) -> Result<(), SolveError> {
+                r[0] = x[0].atan();
+                Ok(())
+            }
+            fn jacobian(&mut self, x: &[f64]) -> Result<SparseMat, SolveError> {
+                let mut t = Triplets::new(1, 1);
+                t.push(0, 0, 1.0 / (1.0 + x[0] * x[0]));
+                Ok(t.build())
+            }
+        }
+        let mut newton = Newton::new(NewtonParams {
+            modified: false,
+            ..Default::default()
+        })
+        .unwrap();
+        let err = newton.solve(&mut Atan, &mut [3.0], 2.5).unwrap_err();
+        assert!(
+            matches!(err, SolveError::NewtonDiverged { t, .. } if t == 2.5),
+            "{err}"
+        );
+        let msg = Newton::new(NewtonParams {
+            rtol: 2.0,
+            ..Default::default()
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(msg.contains("0 < rtol < 1"), "{msg}");
+        assert!(Newton::new(NewtonParams {
+            max_iterations: 0,
+            ..Default::default()
+        })
+        .is_err());
+    }
+}
