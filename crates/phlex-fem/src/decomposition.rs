@@ -175,6 +175,13 @@ impl EbDecomposition {
             ),
             system,
             fields,
+            end_ports: ml
+                .end_ports
+                .iter()
+                .filter(|p| p.end == End::Left)
+                .chain(mr.end_ports.iter().filter(|p| p.end == End::Right))
+                .cloned()
+                .collect(),
         })
     }
 

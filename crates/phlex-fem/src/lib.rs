@@ -37,5 +37,5 @@ pub use element::Family;
 pub use error::FemError;
 pub use functional::SparseVec;
 pub use mesh::Mesh1d;
-pub use model::{ErrorNorms, Exact, Field, PfemModel};
+pub use model::{DistributedLoad, EndPort, ErrorNorms, Exact, Field, PfemModel, Profile};
 pub use space::Space1d;

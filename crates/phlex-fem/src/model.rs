@@ -157,6 +157,24 @@ pub struct PfemModel {
     pub(crate) name: String,
     pub(crate) system: LinearPhSystem,
     pub(crate) fields: Vec<FieldEntry>,
+    pub(crate) end_ports: Vec<EndPort>,
+}
+
+/// Structured description of a boundary port at one end (the port's input components,
+/// in order), so that callers can build inputs from physical end quantities.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EndPort {
+    /// The end.
+    pub end: End,
+    /// Port name in the system (`"left"` / `"right"`).
+    pub port: String,
+    /// Input components in order: which component and which of its quantities is the
+    /// input (the output is the conjugate quantity). Forces/moments are those applied to
+    /// the structure (see [`crate::boundary`]).
+    pub inputs: Vec<(Component, Quantity)>,
+    /// Per input: `true` if the output is a Lagrange multiplier (a reaction), i.e. the
+    /// input is a prescribed essential quantity.
+    pub multiplier: Vec<bool>,
 }
 
 /// Quadrature points per element for error norms (exact for degree 19).
@@ -188,6 +206,16 @@ impl PfemModel {
     /// Names of the ports, in input order.
     pub fn port_names(&self) -> Vec<String> {
         self.system.ports.names()
+    }
+
+    /// Boundary ports with their component structure (ends without a port are absent).
+    pub fn end_ports(&self) -> &[EndPort] {
+        &self.end_ports
+    }
+
+    /// The boundary port at an end, if any.
+    pub fn end_port(&self, end: End) -> Option<&EndPort> {
+        self.end_ports.iter().find(|p| p.end == end)
     }
 
     /// Fields that can be probed (primary and derived).
@@ -596,10 +624,17 @@ impl OpenModel {
         }
         // Ports and B.
         let mut ports = Vec::new();
+        let mut end_ports = Vec::new();
         let mut cols: Vec<SparseVec> = Vec::new();
         for end in [End::Left, End::Right] {
             let mut ins = Vec::new();
             let mut outs = Vec::new();
+            let mut info = EndPort {
+                end,
+                port: end.name().into(),
+                inputs: Vec::new(),
+                multiplier: Vec::new(),
+            };
             for (k, t) in self.ends.iter().enumerate() {
                 if t.end != end {
                     continue;
@@ -607,6 +642,8 @@ impl OpenModel {
                 match actions[k] {
                     Action::Natural => {
                         cols.push(t.column.embed(&new_index, 0, n));
+                        info.inputs.push((t.component, t.natural));
+                        info.multiplier.push(false);
                         ins.push(describe(t.component, t.natural, self.kinematics).to_string());
                         outs.push(
                             describe(t.component, t.natural.dual(), self.kinematics).to_string(),
@@ -621,6 +658,8 @@ impl OpenModel {
                             len: n,
                             entries: vec![(n_keep + m, 1.0)],
                         });
+                        info.inputs.push((t.component, t.natural.dual()));
+                        info.multiplier.push(true);
                         ins.push(format!(
                             "prescribed {}",
                             describe(t.component, t.natural.dual(), self.kinematics)
@@ -646,6 +685,7 @@ impl OpenModel {
                     format!("({}) at {at}", ins.join(", ")),
                     format!("({}) at {at}", outs.join(", ")),
                 ));
+                end_ports.push(info);
             }
         }
         for l in &self.loads {
@@ -690,6 +730,7 @@ impl OpenModel {
             name: self.name,
             system,
             fields,
+            end_ports,
         })
     }
 }

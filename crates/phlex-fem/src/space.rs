@@ -109,13 +109,21 @@ impl Space1d {
     }
 
     /// The trace functional at an end (value `deriv = 0` or slope `deriv = 1`).
+    ///
+    /// Entries below `1e-13` times the largest one are round-off of exact zeros (nodal
+    /// Lagrange functions evaluated at $\xi = 1$) and are dropped, so that the value trace
+    /// of CG/Hermite spaces is exactly one DOF.
     pub fn end_functional(&self, end: End, deriv: usize) -> SparseVec {
         let x = match end {
             End::Left => self.mesh.a(),
             End::Right => self.mesh.b(),
         };
-        self.point_functional(x, deriv)
-            .expect("mesh ends lie in the mesh")
+        let mut f = self
+            .point_functional(x, deriv)
+            .expect("mesh ends lie in the mesh");
+        let max = f.entries.iter().fold(0.0f64, |m, p| m.max(p.1.abs()));
+        f.entries.retain(|p| p.1.abs() > 1e-13 * max);
+        f
     }
 
     /// The single global DOF whose basis function carries the trace of order `deriv` at
@@ -139,6 +147,9 @@ mod tests {
         let m = Mesh1d::uniform(1.0, 4).unwrap();
         let cg2 = Space1d::new(&m, Family::Cg(2)).unwrap();
         assert_eq!(cg2.n_dofs(), 9);
+        let cg3 = Space1d::new(&m, Family::Cg(3)).unwrap();
+        assert_eq!(cg3.end_dof(End::Right, 0), Some(12));
+        assert_eq!(cg3.end_functional(End::Right, 0).entries.len(), 1);
         assert_eq!(cg2.end_dof(End::Left, 0), Some(0));
         assert_eq!(cg2.end_dof(End::Right, 0), Some(8));
         assert_eq!(cg2.end_dof(End::Right, 1), None);
