@@ -56,6 +56,17 @@ pub enum SolveError {
     /// An eigenvalue computation failed.
     #[error("eigenvalue computation failed: {0}")]
     Eigen(String),
+    /// A scheme that needs a partitioned lossless structure (Störmer–Verlet:
+    /// $J = [[0, J_{12}], [J_{21}, 0]]$, $R = 0$, block-diagonal $E$) got a system without it.
+    #[error("the system is not partitioned as required: block {block} has |entries|_max = {max_abs:.3e} > {tol:.3e}; Störmer–Verlet needs E and J block-structured ([[M1, 0], [0, M2]], [[0, D], [-D^T, 0]]) and R = 0; use the midpoint rule otherwise")]
+    NotPartitioned {
+        /// The offending block, e.g. `"J[e1, e1]"` or `"R"`.
+        block: String,
+        /// Its largest absolute entry.
+        max_abs: f64,
+        /// Tolerance used (relative to the largest entry of J).
+        tol: f64,
+    },
     /// Dimension mismatch between the problem and the data given.
     #[error("dimension mismatch: {0}")]
     Dimension(String),

@@ -3,7 +3,8 @@
 //! Each iteration solves $F'(x_k)\,\Delta x_k = -F(x_k)$ and sets $x_{k+1} = x_k + \Delta x_k$.
 //! Convergence is measured on the increment in the weighted max-norm
 //! $$\|\Delta x\|_w = \max_i \frac{|\Delta x_i|}{\mathrm{atol} + \mathrm{rtol}\,|x_i|},$$
-//! and the iteration stops when $\|\Delta x_k\|_w \le 1$ or, once a contraction rate
+//! and the iteration stops when $\|\Delta x_k\|_w \le 1$ (or every $|\Delta x_{k,i}| \le 8\varepsilon|x_i|$,
+//! round-off level) or, once a contraction rate
 //! $\theta_k = \|\Delta x_k\|_w / \|\Delta x_{k-1}\|_w < 1$ is known, when the estimated
 //! remaining error $\theta_k/(1-\theta_k)\,\|\Delta x_k\|_w \le 1$ (Hairer–Wanner IV.8).
 //!
@@ -232,14 +233,22 @@ impl Newton {
                 if !norm.is_finite() {
                     break;
                 }
-                let mut converged = norm <= 1.0;
+                // An increment at round-off level cannot be improved upon.
+                let mut converged = norm <= 1.0
+                    || self
+                        .dx
+                        .iter()
+                        .zip(x.iter())
+                        .all(|(d, xi)| d.abs() <= 8.0 * f64::EPSILON * xi.abs());
                 if let Some(p) = prev {
                     let theta = if p > 0.0 { norm / p } else { 0.0 };
-                    rate = rate.max(theta);
-                    if theta >= 1.0 {
-                        break;
+                    if !converged {
+                        rate = rate.max(theta);
+                        if theta >= 1.0 {
+                            break;
+                        }
+                        converged = theta / (1.0 - theta) * norm <= 1.0;
                     }
-                    converged |= theta / (1.0 - theta) * norm <= 1.0;
                 }
                 if converged {
                     if self.params.modified && rate > self.params.refresh_rate {
