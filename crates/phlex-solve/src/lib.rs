@@ -14,10 +14,12 @@
 pub mod error;
 pub mod linsolve;
 pub mod problem;
+pub mod radau5;
 pub mod signal;
 pub mod stats;
 
 pub use error::SolveError;
 pub use problem::{ImplicitDae, LinearPhDae, Observer};
+pub use radau5::{Radau5, Radau5Params};
 pub use signal::{InputFn, Signal};
 pub use stats::SolverStats;
