@@ -1,1 +1,17 @@
-//! phlex library
+//! # phlex: model files, the command line and result files
+//!
+//! The top layer of the workspace: it reads a TOML model ([`model`]), builds the pH system
+//! with `phlex-fem` ([`build`]), integrates or analyses it with `phlex-solve`
+//! ([`simulate`]), and writes results atomically ([`output`]). The binary `phlex` is a thin
+//! wrapper over [`app`].
+#![allow(non_snake_case)]
+#![warn(missing_docs)]
+
+pub mod app;
+pub mod build;
+pub mod modal;
+pub mod model;
+pub mod output;
+pub mod report;
+pub mod simulate;
+pub mod spatial;

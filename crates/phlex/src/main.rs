@@ -1,1 +1,60 @@
-fn main() {}
+//! The `phlex` command line: `run`, `modes`, `check`.
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Port-Hamiltonian flexible multibody dynamics.
+#[derive(Parser)]
+#[command(name = "phlex", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Simulate a model; writes timeseries.csv, summary.json and SVG plots into DIR.
+    Run {
+        /// Model file (TOML).
+        model: PathBuf,
+        /// Output directory (default: out/<model file stem>).
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+        /// No progress bar.
+        #[arg(short, long)]
+        quiet: bool,
+    },
+    /// Eigenfrequencies of the model's pH pencil (table, and JSON with --json).
+    Modes {
+        /// Model file (TOML).
+        model: PathBuf,
+        /// Number of frequencies (default: [modes] count of the model, else 6).
+        #[arg(short = 'n', long)]
+        count: Option<usize>,
+        /// Also write the frequencies as JSON to this file.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
+    /// Parse, validate and build a model, and check its pH structure; writes nothing.
+    Check {
+        /// Model file (TOML).
+        model: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run { model, out, quiet } => phlex::app::run(&model, out.as_deref(), quiet),
+        Command::Modes { model, count, json } => phlex::app::modes(&model, count, json.as_deref()),
+        Command::Check { model } => phlex::app::check(&model),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(phlex::app::exit_code(&e))
+        }
+    }
+}

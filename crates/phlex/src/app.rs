@@ -1,0 +1,213 @@
+//! The commands behind the `phlex` binary (also callable from Rust and tests).
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use crate::build::{build, Built};
+use crate::model::{self, ModelError, ModelFile, SimulationSpec};
+use crate::output::{svg_plot, write_atomic};
+use crate::simulate::{simulate, summarize};
+
+/// Exit code of an error: 2 for a bad model file, 1 for anything else.
+pub fn exit_code(e: &anyhow::Error) -> u8 {
+    if e.chain().any(|c| c.downcast_ref::<ModelError>().is_some()) {
+        2
+    } else {
+        1
+    }
+}
+
+fn read(path: &Path) -> Result<(String, String)> {
+    let text = std::fs::read_to_string(path).map_err(|e| ModelError {
+        file: path.display().to_string(),
+        line: 0,
+        message: format!("cannot read model file: {e}"),
+    })?;
+    Ok((path.display().to_string(), text))
+}
+
+/// Parses and builds a model file.
+pub fn load(path: &Path) -> Result<(ModelFile, Built)> {
+    let (file, text) = read(path)?;
+    let m = model::parse(&file, &text)?;
+    let b = build(&file, &text, &m)?;
+    Ok((m, b))
+}
+
+/// `phlex check`: parse, validate, build and check the structure; writes nothing.
+pub fn check(path: &Path) -> Result<()> {
+    let (m, b) = load(path)?;
+    println!("{}: ok", path.display());
+    println!("  model       {}", m.model.name);
+    println!("  states      {} ({})", b.system.n_states(), block_list(&b));
+    println!("  open ports  {}", port_list(&b));
+    println!("  structure   J skew, E and R symmetric positive semidefinite: ok");
+    Ok(())
+}
+
+fn block_list(b: &Built) -> String {
+    b.system
+        .blocks
+        .iter()
+        .map(|k| format!("{}: {}", k.name, k.len))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn port_list(b: &Built) -> String {
+    if b.system.ports.is_empty() {
+        return "none".into();
+    }
+    b.system
+        .ports
+        .iter()
+        .map(|p| {
+            format!(
+                "{} (dim {}: in {}, out {})",
+                p.name, p.dim, p.input, p.output
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Default output directory `out/<model stem>`.
+pub fn default_out(path: &Path) -> PathBuf {
+    PathBuf::from("out").join(path.file_stem().map(|s| s.to_owned()).unwrap_or_default())
+}
+
+/// `phlex run`: simulate and write `timeseries.csv`, `summary.json` and plots.
+pub fn run(path: &Path, out: Option<&Path>, quiet: bool) -> Result<()> {
+    let (m, b) = load(path)?;
+    let sim: &SimulationSpec = m.simulation.as_ref().ok_or_else(|| ModelError {
+        file: path.display().to_string(),
+        line: 0,
+        message: "missing section [simulation] (integrator, t_end, dt): needed by `phlex run`"
+            .into(),
+    })?;
+    let dir = out
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| default_out(path));
+    if !quiet {
+        eprintln!(
+            "phlex run: {} — {} states, ports: {}",
+            b.name,
+            b.system.n_states(),
+            port_list(&b)
+        );
+    }
+    let s = simulate(&b, sim, &m.output, quiet)?;
+    let mut summary = summarize(&b, sim, &s);
+    // Everything is computed; now write (each file atomically).
+    let mut files = vec![("timeseries.csv".to_string(), s.series.to_csv()?)];
+    if m.output.plots {
+        let t = s.series.column(0);
+        let h = s.series.column(1);
+        files.push((
+            "energy.svg".into(),
+            svg_plot(
+                &format!("{}: Hamiltonian", b.name),
+                "t [s]",
+                &[("H [J]", &t, &h)],
+            )?
+            .into_bytes(),
+        ));
+        if !b.probes.is_empty() {
+            let cols: Vec<Vec<f64>> = (0..b.probes.len())
+                .map(|k| s.series.column(2 + k))
+                .collect();
+            let series: Vec<(&str, &[f64], &[f64])> = b
+                .probes
+                .iter()
+                .zip(&cols)
+                .map(|((n, _), c)| (n.as_str(), t.as_slice(), c.as_slice()))
+                .collect();
+            files.push((
+                "probes.svg".into(),
+                svg_plot(&format!("{}: probes", b.name), "t [s]", &series)?.into_bytes(),
+            ));
+        }
+        let res: Vec<f64> = std::iter::once(0.0)
+            .chain(s.ledger.residual.iter().copied())
+            .collect();
+        if res.len() == s.ledger.times.len() {
+            files.push((
+                "power_balance.svg".into(),
+                svg_plot(
+                    &format!("{}: power-balance residual per output interval", b.name),
+                    "t [s]",
+                    &[("ΔH − W + D [J]", &s.ledger.times, &res)],
+                )?
+                .into_bytes(),
+            ));
+        }
+    }
+    summary.outputs = files
+        .iter()
+        .map(|(n, _)| dir.join(n).display().to_string())
+        .collect();
+    summary
+        .outputs
+        .push(dir.join("summary.json").display().to_string());
+    let json = serde_json::to_vec_pretty(&summary)?;
+    for (name, bytes) in &files {
+        write_atomic(&dir.join(name), bytes)?;
+    }
+    write_atomic(&dir.join("summary.json"), &json)?;
+    println!("{}", summary.table());
+    println!("  results in {}", dir.display());
+    Ok(())
+}
+
+/// One row of the `phlex modes` table.
+#[derive(Debug, Clone, Serialize)]
+pub struct ModeRow {
+    /// Mode number (1-based).
+    pub mode: usize,
+    /// Angular frequency ω [rad/s].
+    pub omega: f64,
+    /// Frequency f = ω/2π [Hz].
+    pub frequency_hz: f64,
+    /// Damping ratio.
+    pub damping_ratio: f64,
+}
+
+/// `phlex modes`: eigenfrequencies of the model.
+pub fn modes(path: &Path, count: Option<usize>, json: Option<&Path>) -> Result<()> {
+    let (m, b) = load(path)?;
+    let n = count.unwrap_or(m.modes.count);
+    let rows = crate::modal::frequencies(&b.system, n).context("eigen-analysis failed")?;
+    println!(
+        "{}: {} states, first {} modes",
+        b.name,
+        b.system.n_states(),
+        rows.len()
+    );
+    println!(
+        "  {:>4}  {:>16}  {:>16}  {:>10}",
+        "mode", "omega [rad/s]", "f [Hz]", "zeta"
+    );
+    for r in &rows {
+        println!(
+            "  {:>4}  {:>16.8e}  {:>16.8e}  {:>10.3e}",
+            r.mode, r.omega, r.frequency_hz, r.damping_ratio
+        );
+    }
+    if let Some(j) = json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            model: &'a str,
+            states: usize,
+            modes: &'a [ModeRow],
+        }
+        let bytes = serde_json::to_vec_pretty(&Out {
+            model: &b.name,
+            states: b.system.n_states(),
+            modes: &rows,
+        })?;
+        write_atomic(j, &bytes)?;
+        println!("  written {}", j.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,89 @@
+//! Run summaries: the table printed at the end of a run and `summary.json`.
+use serde::Serialize;
+
+/// Everything a run reports at the end.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct RunSummary {
+    /// Model name.
+    pub model: String,
+    /// Integrator used.
+    pub integrator: String,
+    /// Number of state variables.
+    pub states: usize,
+    /// Final time reached [s].
+    pub final_time: f64,
+    /// Accepted steps.
+    pub steps: usize,
+    /// Rejected steps.
+    pub rejected_steps: usize,
+    /// Newton iterations (0 for linear one-shot solves).
+    pub newton_iterations: usize,
+    /// Numeric LU factorizations.
+    pub factorizations: usize,
+    /// Initial Hamiltonian [J].
+    pub h_initial: f64,
+    /// Final Hamiltonian [J].
+    pub h_final: f64,
+    /// Energy supplied through the ports [J].
+    pub energy_supplied: f64,
+    /// Energy dissipated [J].
+    pub energy_dissipated: f64,
+    /// max |H(t) − H(0) − W(t) + D(t)| relative to the energy scale.
+    pub energy_drift: f64,
+    /// Largest step power-balance residual |ΔH − h yᵀu + h eᵀRe| [J].
+    pub power_balance_residual: f64,
+    /// The same, relative to the energy scale.
+    pub power_balance_residual_relative: f64,
+    /// Wall time of the integration [s].
+    pub wall_time_s: f64,
+    /// Files written.
+    pub outputs: Vec<String>,
+}
+
+impl RunSummary {
+    /// The human-readable table.
+    pub fn table(&self) -> String {
+        let rows: Vec<(&str, String)> = vec![
+            ("model", self.model.clone()),
+            ("integrator", self.integrator.clone()),
+            ("states", self.states.to_string()),
+            ("final time [s]", format!("{:.6}", self.final_time)),
+            (
+                "steps (rejected)",
+                format!("{} ({})", self.steps, self.rejected_steps),
+            ),
+            ("Newton iterations", self.newton_iterations.to_string()),
+            ("LU factorizations", self.factorizations.to_string()),
+            (
+                "H(0) -> H(end) [J]",
+                format!("{:.6e} -> {:.6e}", self.h_initial, self.h_final),
+            ),
+            (
+                "energy in through ports [J]",
+                format!("{:.6e}", self.energy_supplied),
+            ),
+            (
+                "energy dissipated [J]",
+                format!("{:.6e}", self.energy_dissipated),
+            ),
+            (
+                "energy drift (relative)",
+                format!("{:.3e}", self.energy_drift),
+            ),
+            (
+                "power-balance residual",
+                format!(
+                    "{:.3e} J ({:.3e} relative)",
+                    self.power_balance_residual, self.power_balance_residual_relative
+                ),
+            ),
+            ("wall time [s]", format!("{:.3}", self.wall_time_s)),
+        ];
+        let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
+        let mut s = String::new();
+        for (k, v) in rows {
+            s.push_str(&format!("  {k:<w$}  {v}\n"));
+        }
+        s
+    }
+}
