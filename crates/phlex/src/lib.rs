@@ -15,3 +15,4 @@ pub mod output;
 pub mod report;
 pub mod simulate;
 pub mod spatial;
+pub mod studies;
