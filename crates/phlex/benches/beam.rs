@@ -1,0 +1,2 @@
+//! Benchmarks of the beam pipeline (written by the benchmark task).
+fn main() {}
