@@ -199,7 +199,7 @@ impl EigenResult {
     pub fn frequencies(&self) -> Vec<f64> {
         self.modes.iter().map(|m| m.omega).collect()
     }
-    /// Frequencies $\omega / 2\pi$ [Hz].
+    /// Frequencies $\omega / 2\pi$ \[Hz\].
     pub fn frequencies_hz(&self) -> Vec<f64> {
         self.modes
             .iter()

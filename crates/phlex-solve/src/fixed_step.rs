@@ -16,11 +16,11 @@ use crate::{SolveError, SolverStats};
 /// Time span, step and output stride of a fixed-step integration.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FixedStepParams {
-    /// Initial time $t_0$ [s].
+    /// Initial time $t_0$ \[s\].
     pub t0: f64,
-    /// Final time $t_\mathrm{end} > t_0$ [s].
+    /// Final time $t_\mathrm{end} > t_0$ \[s\].
     pub t_end: f64,
-    /// Nominal step $h > 0$ [s].
+    /// Nominal step $h > 0$ \[s\].
     pub h: f64,
     /// Observer (and energy-ledger) stride in grid steps, `>= 1`.
     pub output_every: usize,

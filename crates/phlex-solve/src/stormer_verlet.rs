@@ -1,4 +1,5 @@
-//! Störmer–Verlet for partitioned lossless linear pH systems (thesis 004 §3.5, [HLW03]).
+//! Störmer–Verlet for partitioned lossless linear pH systems (thesis 004 §3.5;
+//! Hairer–Lubich–Wanner, *Geometric Numerical Integration*, 2003).
 //!
 //! The system must split into two blocks $e = (e_1, e_2)$ with
 //! $$M_1 \dot e_1 = J_{12}\, e_2 + B_1 u,\qquad M_2 \dot e_2 = J_{21}\, e_1 + B_2 u,$$
