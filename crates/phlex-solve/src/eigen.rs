@@ -351,17 +351,16 @@ fn is_oscillation(l: c64, rho: f64, p: &EigenParams) -> bool {
     l.im > p.im_tol * l.norm() && l.im > p.zero_tol * rho && l.im.is_finite()
 }
 
+/// An eigenvalue with its (optional) eigenvector.
+type EigenPair = (c64, Option<Vec<c64>>);
+
 /// Eigenpairs $A_r q = \lambda E_r q$ of a pencil that should be regular.
 ///
 /// If $E_r$ is symmetric positive definite (the usual case after removing multipliers), it
 /// is reduced to the standard problem $L^{-1}A_rL^{-\top} y = \lambda y$ with
 /// $E_r = LL^\top$, $q = L^{-\top}y$ (faer's dense nonsymmetric eigen-solver). Otherwise the
 /// dense shift-and-invert matrix $(A_r - \sigma E_r)^{-1}E_r$ is used (see the module docs).
-fn regular_pencil(
-    Ar: &Mat<f64>,
-    Er: &Mat<f64>,
-    want: bool,
-) -> Result<Vec<(c64, Option<Vec<c64>>)>, SolveError> {
+fn regular_pencil(Ar: &Mat<f64>, Er: &Mat<f64>, want: bool) -> Result<Vec<EigenPair>, SolveError> {
     let r = Ar.nrows();
     let a_scale = max_abs_dense(Ar).max(f64::MIN_POSITIVE);
     let e_scale = max_abs_dense(Er);
@@ -453,7 +452,7 @@ fn dense_modes(E: &SparseMat, A: &SparseMat, p: &EigenParams) -> Result<Vec<Mode
     let al: Vec<usize> = (0..n).filter(|&i| alg[i]).collect();
     let want = p.mode_shapes;
     // (eigenvalue, scaled full-space vector)
-    let mut found: Vec<(c64, Option<Vec<c64>>)> = Vec::new();
+    let mut found: Vec<EigenPair> = Vec::new();
     let index2 = !al.is_empty() && max_abs_dense(&sub_matrix(&As, &al, &al)) <= 1e-14 * a_scale;
     if index2 {
         let G = sub_matrix(&As, &al, &dif);
@@ -649,7 +648,7 @@ fn shift_invert(E: &SparseMat, A: &SparseMat, p: &EigenParams) -> Result<EigenRe
         *vk = xk / nx;
     }
     let check_from = (2 * k + 2).min(m_max);
-    let mut collected: Vec<(c64, Option<Vec<c64>>)> = Vec::new();
+    let mut collected: Vec<EigenPair> = Vec::new();
     let mut m = 0;
     let mut done = false;
     while m < m_max && !done {

@@ -87,7 +87,7 @@ fn fixed_free_chain_dense_matches_analytic_with_shapes() {
     assert!(err < 1e-10, "max relative error {err:.3e}");
     let A = sys.j_minus_r();
     for md in &res.modes {
-        assert_eq!(md.damping_ratio.abs() < 1e-10, true);
+        assert!(md.damping_ratio.abs() < 1e-10);
         let phi = md.shape.as_ref().unwrap();
         assert!(mode_residual(&sys.E, &A, md.lambda, phi) < 1e-10);
     }
