@@ -336,6 +336,17 @@ pub fn build(file: &str, text: &str, m: &ModelFile) -> Result<Built, ModelError>
         }
     }
 
+    // Multiplier models: project the initial state onto the constraints and compute
+    // consistent multipliers (phlex_solve::consistent).
+    let initial = phlex_solve::consistent::consistent_initial_state(&system, &input, 0.0, &initial)
+        .or_else(|e| {
+            ctx.err(
+                ctx.key_line("[beam]"),
+                format!("consistent initialization failed: {e}"),
+            )
+        })?
+        .state;
+
     let mut probes = Vec::new();
     for p in &m.output.probes {
         let Some(field) = field_by_name(p.field.get_ref()) else {

@@ -336,12 +336,47 @@ pub fn line_of(text: &str, offset: usize) -> usize {
         + 1
 }
 
+/// "`section.key`: " for the `key = value` on a 1-based line, or "" if the line holds none.
+fn key_context(text: &str, line: usize) -> String {
+    if line == 0 {
+        return String::new();
+    }
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(l) = lines.get(line - 1) else {
+        return String::new();
+    };
+    let Some((key, _)) = l.split_once('=') else {
+        return String::new();
+    };
+    let key = key.trim();
+    if key.is_empty() || key.contains(['[', '{', '"']) {
+        return String::new();
+    }
+    let section = lines[..line - 1]
+        .iter()
+        .rev()
+        .find_map(|s| {
+            let s = s.trim();
+            s.starts_with('[')
+                .then(|| s.trim_matches(|c| c == '[' || c == ']').to_string())
+        })
+        .unwrap_or_default();
+    if section.is_empty() {
+        format!("key `{key}`: ")
+    } else {
+        format!("key `{section}.{key}`: ")
+    }
+}
+
 /// Parses and validates a model file.
 pub fn parse(file: &str, text: &str) -> Result<ModelFile, ModelError> {
-    let m: ModelFile = toml::from_str(text).map_err(|e| ModelError {
-        file: file.into(),
-        line: e.span().map(|s| line_of(text, s.start)).unwrap_or(0),
-        message: e.message().trim().to_string(),
+    let m: ModelFile = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(0);
+        ModelError {
+            file: file.into(),
+            line,
+            message: format!("{}{}", key_context(text, line), e.message().trim()),
+        }
     })?;
     validate(file, text, &m)?;
     Ok(m)

@@ -40,6 +40,11 @@ pub struct RunSummary {
     pub outputs: Vec<String>,
 }
 
+/// Formats a value in scientific notation, without a negative zero.
+fn sci(v: f64) -> String {
+    format!("{:.6e}", v + 0.0)
+}
+
 impl RunSummary {
     /// The human-readable table.
     pub fn table(&self) -> String {
@@ -56,7 +61,7 @@ impl RunSummary {
             ("LU factorizations", self.factorizations.to_string()),
             (
                 "H(0) -> H(end) [J]",
-                format!("{:.6e} -> {:.6e}", self.h_initial, self.h_final),
+                format!("{} -> {}", sci(self.h_initial), sci(self.h_final)),
             ),
             (
                 "energy in through ports [J]",

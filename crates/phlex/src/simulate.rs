@@ -243,7 +243,13 @@ pub fn summarize(b: &Built, sim_spec: &SimulationSpec, s: &Simulation) -> RunSum
     let l = &s.ledger;
     RunSummary {
         model: b.name.clone(),
-        integrator: format!("{:?}", sim_spec.integrator).to_lowercase(),
+        integrator: match sim_spec.integrator {
+            IntegratorSpec::Midpoint => "midpoint (exact discrete power balance)".into(),
+            IntegratorSpec::Radau5 => "radau5 (balance from output samples, trapezoidal)".into(),
+            IntegratorSpec::StormerVerlet => {
+                "stormer_verlet (explicit, energy not exactly conserved)".into()
+            }
+        },
         states: b.system.n_states(),
         final_time: s.t_final,
         steps: s.stats.steps,

@@ -1,2 +1,17 @@
 //! Reproductions of the seed studies (convergence tables, motion planning), shared by the
 //! tests (fast variants) and the examples (full tables, plots).
+//!
+//! | module | study |
+//! |---|---|
+//! | [`eb_convergence`] | Euler–Bernoulli convergence, thesis 004 §7.4.1, Tables B.1–B.5 |
+//! | [`motion_planning`] | EB motion planning with mixed boundary conditions, thesis 004 §8.2.1 |
+pub mod eb_convergence;
+pub mod error;
+pub mod motion_planning;
+
+pub use eb_convergence::{
+    eb_convergence, eb_run, thesis_meshes, thesis_norms, thesis_reference, Comparison,
+    ConvergenceRow, ConvergenceTable, EbBeam, EbConvergenceSetup, EbRun, InitialState,
+    LoadSampling, Norm, ReferenceTable,
+};
+pub use error::StudyError;

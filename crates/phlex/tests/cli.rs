@@ -1,0 +1,239 @@
+//! End-to-end tests of the `phlex` binary: every shipped example runs, bad model files fail
+//! with exit code 2 naming the key and line and write nothing, modes match closed forms.
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn phlex() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_phlex"))
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("phlex-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn summary(dir: &Path) -> serde_json::Value {
+    let s = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json written");
+    serde_json::from_str(&s).expect("valid JSON")
+}
+
+#[test]
+fn every_example_model_runs_and_writes_its_outputs() {
+    let mut n = 0;
+    for entry in std::fs::read_dir(root().join("examples")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().and_then(|e| e.to_str()) != Some("toml") {
+            continue;
+        }
+        n += 1;
+        let out = tmpdir(&format!(
+            "ex-{}",
+            path.file_stem().unwrap().to_str().unwrap()
+        ));
+        let o = phlex()
+            .arg("run")
+            .arg(&path)
+            .arg("-o")
+            .arg(&out)
+            .arg("-q")
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{}: {}",
+            path.display(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        for f in ["timeseries.csv", "summary.json", "energy.svg"] {
+            assert!(out.join(f).exists(), "{}: missing {f}", path.display());
+        }
+        let s = summary(&out);
+        assert!(s["steps"].as_u64().unwrap() > 0);
+        let o = phlex().arg("check").arg(&path).output().unwrap();
+        assert!(o.status.success(), "check {}", path.display());
+        let _ = std::fs::remove_dir_all(&out);
+    }
+    assert!(n >= 5, "expected the shipped examples, found {n}");
+}
+
+#[test]
+fn midpoint_runs_satisfy_the_discrete_power_balance() {
+    // Lossless free vibration: H conserved; port-driven and damped runs: ΔH = W − D per step.
+    for (model, tol) in [
+        ("beam_simply_supported", 1e-12),
+        ("cantilever_tip_force", 1e-12),
+        ("cantilever_damped", 1e-12),
+    ] {
+        let out = tmpdir(&format!("pb-{model}"));
+        let path = root().join(format!("examples/{model}.toml"));
+        let o = phlex()
+            .arg("run")
+            .arg(&path)
+            .arg("-o")
+            .arg(&out)
+            .arg("-q")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let s = summary(&out);
+        let rel = s["power_balance_residual_relative"].as_f64().unwrap();
+        let drift = s["energy_drift"].as_f64().unwrap();
+        assert!(rel < tol, "{model}: power-balance residual {rel:e}");
+        assert!(drift < 1e-10, "{model}: energy drift {drift:e}");
+        let _ = std::fs::remove_dir_all(&out);
+    }
+}
+
+fn write_model(name: &str, text: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("phlex-cli-{}-{name}.toml", std::process::id()));
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+const GOOD: &str = r#"[model]
+name = "t"
+
+[beam]
+theory = "euler_bernoulli"
+length = 1.0
+density = 5600.0
+area = 5.0e-5
+youngs_modulus = 136.0e9
+second_moment = 4.16e-12
+elements = 4
+discretization = "HerDG1"
+left = "simply_supported"
+right = "simply_supported"
+
+[simulation]
+integrator = "midpoint"
+t_end = 0.01
+dt = 1.0e-3
+"#;
+
+/// Runs `phlex run` on a model text; returns (exit code, stderr) and asserts nothing was written.
+fn run_bad(name: &str, text: &str) -> (i32, String) {
+    let p = write_model(name, text);
+    let out = tmpdir(name);
+    let o = phlex()
+        .arg("run")
+        .arg(&p)
+        .arg("-o")
+        .arg(&out)
+        .arg("-q")
+        .output()
+        .unwrap();
+    assert!(
+        !out.exists(),
+        "{name}: output directory written despite the error"
+    );
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stderr).to_string(),
+    )
+}
+
+#[test]
+fn bad_model_files_exit_2_naming_key_and_line() {
+    let cases: Vec<(&str, String, &[&str])> = vec![
+        (
+            "unknown_key",
+            GOOD.replace("elements = 4", "elements = 4\nelement_count = 3"),
+            &["element_count", ":12:"],
+        ),
+        (
+            "missing_key",
+            GOOD.replace("youngs_modulus = 136.0e9\n", ""),
+            &["youngs_modulus"],
+        ),
+        (
+            "wrong_type",
+            GOOD.replace("elements = 4", "elements = \"four\""),
+            &["elements", ":11:"],
+        ),
+        (
+            "negative_length",
+            GOOD.replace("length = 1.0", "length = -1.0"),
+            &["beam.length", "> 0", ":6:"],
+        ),
+        (
+            "zero_elements",
+            GOOD.replace("elements = 4", "elements = 0"),
+            &["beam.elements", ":11:"],
+        ),
+        (
+            "zero_modulus",
+            GOOD.replace("youngs_modulus = 136.0e9", "youngs_modulus = 0.0"),
+            &["beam.youngs_modulus", ":9:"],
+        ),
+        (
+            "bad_discretization",
+            GOOD.replace("\"HerDG1\"", "\"HerDG7\""),
+            &["HerDG7", ":12:"],
+        ),
+        (
+            "bad_expression",
+            format!("{GOOD}\n[initial]\nvelocity = \"sin(pi*t)\"\n"),
+            &["initial.velocity", "only 'x'"],
+        ),
+        (
+            "unknown_port",
+            format!("{GOOD}\n[[input]]\nport = \"tip\"\nvalues = [1.0, 0.0]\n"),
+            &["tip", "not an open port"],
+        ),
+        (
+            "probe_outside",
+            format!(
+                "{GOOD}\n[output]\nprobes = [{{ name = \"p\", field = \"velocity\", x = 2.0 }}]\n"
+            ),
+            &["outside the beam"],
+        ),
+    ];
+    for (name, text, needles) in cases {
+        let (code, err) = run_bad(name, &text);
+        assert_eq!(code, 2, "{name}: exit code {code}, stderr: {err}");
+        for n in needles {
+            assert!(err.contains(n), "{name}: '{n}' not in error: {err}");
+        }
+        assert!(!err.contains("panicked"), "{name}: {err}");
+    }
+    let (code, err) = run_bad("missing_file", "");
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn modes_of_a_cantilever_match_the_closed_form() {
+    // Cantilever EB: ω_n = (β_n L)² √(EI/(ρA L⁴)), β_n L = 1.87510, 4.69409, 7.85476.
+    let text = GOOD
+        .replace("\"simply_supported\"\nright", "\"clamped\"\nright")
+        .replace("right = \"simply_supported\"", "right = \"free\"")
+        .replace("elements = 4", "elements = 16");
+    let p = write_model("cantilever_modes", &text);
+    let json = tmpdir("cantilever_modes.json");
+    let o = phlex()
+        .arg("modes")
+        .arg(&p)
+        .arg("--json")
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let c = (136.0e9 * 4.16e-12 / (5600.0 * 5.0e-5f64)).sqrt();
+    for (k, bl) in [1.87510f64, 4.69409, 7.85476].iter().enumerate() {
+        let w = v["modes"][k]["omega"].as_f64().unwrap();
+        let exact = bl * bl * c;
+        assert!(
+            ((w - exact) / exact).abs() < 1e-3,
+            "mode {}: {w} vs {exact}",
+            k + 1
+        );
+    }
+    let _ = std::fs::remove_file(&json);
+}
