@@ -14,10 +14,12 @@
 //! | [`fixed_step`] | fixed step grids that stop on input breakpoints ([`FixedStepParams`], [`FixedStepResult`]) |
 //! | [`midpoint`] | Crank–Nicolson / implicit midpoint for linear pHDAEs ([`LinearMidpoint`]); midpoint and discrete-gradient schemes for quasilinear pHDAEs ([`QuasiLinearMidpoint`]); exact discrete power balance |
 //! | [`stormer_verlet`] | Störmer–Verlet for partitioned lossless systems ([`StormerVerlet`]) |
+//! | [`consistent`] | consistent initial state of multiplier (index-2) pHDAEs |
 //! | [`eigen`] | eigenfrequencies and modes of pH pencils $E\Phi\Lambda = (J - R)\Phi$, multipliers included ([`eigen::modes`]) |
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
 
+pub mod consistent;
 pub mod eigen;
 pub mod error;
 pub mod fixed_step;
