@@ -1,0 +1,1 @@
+//! phlex-control: identification and control (seed 002).

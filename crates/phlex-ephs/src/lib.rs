@@ -1,0 +1,1 @@
+//! phlex-ephs: exergetic port-Hamiltonian systems (seed 001).
