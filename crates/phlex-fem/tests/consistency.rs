@@ -1,8 +1,8 @@
 //! Consistency of the discrete equations with exact solutions (validates J, E and the sign
-#![allow(non_snake_case)]
 //! of every B column): for exact fields e(x, t) of the PDE, the projected state satisfies
 //! E ė_h − J e_h − B u_exact → 0 under refinement, where u_exact are the exact boundary
 //! quantities in each port's convention. Flipping the sign of u must break it.
+#![allow(non_snake_case)]
 mod common;
 use common::*;
 use phlex_fem::bar::{Bar, BarDiscretization};
