@@ -7,7 +7,6 @@
 //! | [`motion_planning`] | EB motion planning with mixed boundary conditions, thesis 004 §8.2.1 |
 pub mod eb_convergence;
 pub mod error;
-pub mod motion_planning;
 
 pub use eb_convergence::{
     eb_convergence, eb_run, thesis_meshes, thesis_norms, thesis_reference, Comparison,
