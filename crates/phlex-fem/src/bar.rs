@@ -3,8 +3,8 @@
 //! bars).
 //!
 //! $\rho A\,\partial_t v = \partial_x N$, $(EA)^{-1}\partial_t N = \partial_x v$, with
-//! $v$ the axial velocity [m/s] and $N = EA\,\partial_x u$ the normal force [N];
-//! $\dot H = [vN]_0^L = \sum_{\text{ends}} F v$ with the end forces applied to the bar
+//! $v$ the axial velocity \[m/s\] and $N = EA\,\partial_x u$ the normal force \[N\];
+//! $\dot H = \[vN\]_0^L = \sum_{\text{ends}} F v$ with the end forces applied to the bar
 //! $F_L = N(L)$, $F_0 = -N(0)$. State ordered $(e_v, e_N)$.
 //!
 //! * **CG$_k$×DG$_{k-1}$** (IBP on line 1, force inputs): $J = \begin{bmatrix}0 & -D^\top\\
@@ -35,12 +35,12 @@ pub enum BarDiscretization {
     DgCg(usize),
 }
 
-/// Parameters of a PFEM axial bar: `rho_a` $\rho A$ [kg/m], `ea` $EA$ [N].
+/// Parameters of a PFEM axial bar: `rho_a` $\rho A$ \[kg/m\], `ea` $EA$ \[N\].
 #[derive(Debug, Clone)]
 pub struct Bar {
-    /// Mass per unit length $\rho A$ [kg/m].
+    /// Mass per unit length $\rho A$ \[kg/m\].
     pub rho_a: f64,
-    /// Axial stiffness $EA$ [N].
+    /// Axial stiffness $EA$ \[N\].
     pub ea: f64,
     /// Mesh.
     pub mesh: MeshSpec,

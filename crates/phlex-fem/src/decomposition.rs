@@ -1,7 +1,7 @@
 //! Mixed boundary conditions by virtual domain decomposition and a gyrator
 //! (thesis 004 §6.2.2, §8.2.1 "EB motion planning"; summary §3.4, §5.4).
 //!
-//! $[0, L]$ is split at an interface $x_i$. The part whose outer end has force-type
+//! $\[0, L\]$ is split at an interface $x_i$. The part whose outer end has force-type
 //! inputs (e.g. a free end) is discretized with HerDG1, the other part (velocity-type
 //! inputs, e.g. a velocity-controlled end) with DG1Her. Each part is an ODE in uniform
 //! causality; at the interface the HerDG1 part takes the force/moment $(F_N, M_N)$ applied
@@ -30,7 +30,7 @@ use phlex_core::interconnect::Composite;
 use phlex_core::sparse::{self, Triplets};
 use phlex_core::{LinearPhSystem, Port, PortSet};
 
-/// Euler–Bernoulli beam on $[0, L]$ split at `interface`, HerDG1 on the `force_side`
+/// Euler–Bernoulli beam on $\[0, L\]$ split at `interface`, HerDG1 on the `force_side`
 /// part and DG1Her on the other, coupled by a gyrator.
 ///
 /// Ports: `"left"` / `"right"` for the outer ends (as for [`EulerBernoulli`], strong
@@ -39,17 +39,17 @@ use phlex_core::{LinearPhSystem, Port, PortSet};
 /// `"right_part.e_w"`, `"right_part.e_kappa"`.
 #[derive(Debug, Clone)]
 pub struct EbDecomposition {
-    /// $\rho A$ [kg/m].
+    /// $\rho A$ \[kg/m\].
     pub rho_a: f64,
-    /// $EI$ [N m²].
+    /// $EI$ \[N m²\].
     pub ei: f64,
-    /// Length $L$ [m].
+    /// Length $L$ \[m\].
     pub length: f64,
-    /// Interface position $0 < x_i < L$ [m].
+    /// Interface position $0 < x_i < L$ \[m\].
     pub interface: f64,
-    /// Elements on $[0, x_i]$.
+    /// Elements on $\[0, x_i\]$.
     pub n_left: usize,
-    /// Elements on $[x_i, L]$.
+    /// Elements on $\[x_i, L\]$.
     pub n_right: usize,
     /// The part discretized with HerDG1 (force inputs at its outer end).
     pub force_side: End,

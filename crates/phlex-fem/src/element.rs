@@ -1,4 +1,4 @@
-//! Reference elements on $[0, 1]$ (thesis 004 §3.3 / Ch. 7 element families).
+//! Reference elements on $\[0, 1\]$ (thesis 004 §3.3 / Ch. 7 element families).
 //!
 //! * Lagrange $P_k$ with equispaced nodes $\xi_j = j/k$: continuous (`CG_k`, $k = 1..3$,
 //!   $H^1$-conforming) or discontinuous (`DG_k`, $k = 0..3$; `DG_0` is the constant 1);
@@ -226,7 +226,7 @@ mod tests {
 
     /// Reproduction: each element reproduces polynomials of its degree exactly, including
     /// derivatives: interpolate p(x) = 1 + 2x − x² + 0.5x³ (truncated to the degree) on
-    /// [x0, x0 + h] and compare value and first two derivatives at an interior point.
+    /// \[x0, x0 + h\] and compare value and first two derivatives at an interior point.
     #[test]
     fn polynomial_reproduction_with_derivatives() {
         let (x0, h) = (0.3, 0.2);

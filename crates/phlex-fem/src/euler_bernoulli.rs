@@ -3,8 +3,8 @@
 //! Co-energy form (thesis (6.59a)):
 //! $\operatorname{diag}(\rho A, (EI)^{-1})\,\partial_t(e_w, e_\kappa) =
 //! \begin{bmatrix}0 & -\partial_{xx}\\ \partial_{xx} & 0\end{bmatrix}(e_w, e_\kappa)$ with
-//! $e_w = \partial_t w$ [m/s], $e_\kappa = EI\,\partial_{xx}w$ [N m], and
-//! $\dot H = [-e_w\partial_x e_\kappa + e_\kappa \partial_x e_w]_0^L$. With the end forces
+//! $e_w = \partial_t w$ \[m/s\], $e_\kappa = EI\,\partial_{xx}w$ \[N m\], and
+//! $\dot H = \[-e_w\partial_x e_\kappa + e_\kappa \partial_x e_w\]_0^L$. With the end forces
 //! and moments applied to the beam, $F_L = -\partial_x e_\kappa(L)$, $M_L = e_\kappa(L)$,
 //! $F_0 = \partial_x e_\kappa(0)$, $M_0 = -e_\kappa(0)$, this is
 //! $\sum_{\text{ends}} F\dot w + M\dot\theta$ ($\dot\theta = \partial_x e_w$).
@@ -14,7 +14,7 @@
 //! * **HerDG1** (free causality, IBP twice on line 1): $e_w$ cubic Hermite, $e_\kappa$ DG1,
 //!   $J = \begin{bmatrix}0 & -D^\top\\ D & 0\end{bmatrix}$,
 //!   $D^{mi} = \langle\phi_\kappa^m, \partial_{xx}\phi_w^i\rangle$ (thesis (6.67)–(6.68)).
-//!   $B$ is derived from the boundary term $[\partial_x v_w e_\kappa - v_w\partial_x
+//!   $B$ is derived from the boundary term $\[\partial_x v_w e_\kappa - v_w\partial_x
 //!   e_\kappa]_0^L = \sum_{\text{ends}} v_w F + \partial_x v_w M$: the columns for
 //!   $(F, M)$ at an end are $(\phi_w, \partial_x\phi_w)$ evaluated there, outputs
 //!   $(\dot w, \dot\theta)$. (Thesis (6.69) lists $(-\partial_x\phi_w(0),
@@ -25,7 +25,7 @@
 //! * **DG1Her** (clamped causality, IBP twice on line 2): $e_w$ DG1, $e_\kappa$ Hermite,
 //!   $J = \begin{bmatrix}0 & -G\\ G^\top & 0\end{bmatrix}$,
 //!   $G^{im} = \langle\phi_w^i, \partial_{xx}\phi_\kappa^m\rangle$ (thesis (6.72)–(6.73));
-//!   from $[v_\kappa\partial_x e_w - \partial_x v_\kappa e_w]_0^L$ the columns for
+//!   from $\[v_\kappa\partial_x e_w - \partial_x v_\kappa e_w\]_0^L$ the columns for
 //!   $(\dot w, \dot\theta)$ are $(-\partial_x\phi_\kappa(L), \phi_\kappa(L))$ at $L$ and
 //!   $(\partial_x\phi_\kappa(0), -\phi_\kappa(0))$ at 0, outputs $(F, M)$ (thesis (6.74)).
 //! * **CGCG(k)** (IBP once on each line, thesis (7.7) with its second line corrected to
@@ -75,14 +75,14 @@ impl EbDiscretization {
 /// |---|---|---|
 /// | `rho_a` | $\rho A$ (mass per length) | kg/m |
 /// | `ei` | $EI$ (bending stiffness) | N m² |
-/// | `mesh` | $[0, L]$, elements | m |
+/// | `mesh` | $\[0, L\]$, elements | m |
 ///
 /// Ports: `"left"`, `"right"` (see [`crate::boundary`]) and one per distributed load.
 #[derive(Debug, Clone)]
 pub struct EulerBernoulli {
-    /// Mass per unit length $\rho A$ [kg/m].
+    /// Mass per unit length $\rho A$ \[kg/m\].
     pub rho_a: f64,
-    /// Bending stiffness $EI$ [N m²].
+    /// Bending stiffness $EI$ \[N m²\].
     pub ei: f64,
     /// Mesh.
     pub mesh: MeshSpec,
@@ -138,7 +138,7 @@ impl EulerBernoulli {
         self
     }
 
-    /// Adds a distributed transverse force port `name` with profile $f(x)$ [N/m per unit
+    /// Adds a distributed transverse force port `name` with profile $f(x)$ \[N/m per unit
     /// amplitude].
     pub fn load(mut self, name: impl Into<String>, profile: Profile) -> Self {
         self.loads.push(DistributedLoad::force(name, profile));

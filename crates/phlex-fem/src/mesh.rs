@@ -144,12 +144,12 @@ impl Mesh1d {
     }
 }
 
-/// How a model's mesh is given: uniform on $[0, L]$ or an explicit mesh.
+/// How a model's mesh is given: uniform on $\[0, L\]$ or an explicit mesh.
 #[derive(Debug, Clone, PartialEq)]
 pub enum MeshSpec {
     /// Uniform mesh of `[0, length]` with `n_elements` elements.
     Uniform {
-        /// Length $L$ [m].
+        /// Length $L$ \[m\].
         length: f64,
         /// Number of elements.
         n_elements: usize,

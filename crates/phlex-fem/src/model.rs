@@ -4,11 +4,13 @@
 //! A model is first assembled *open* (both ends carry ports in the natural causality of
 //! the discretization, thesis 004 §3.1 choices A/B), then boundary conditions are applied
 //! per end ([`crate::boundary`]): natural conditions drop inputs, essential ones remove the
-//! trace DOF (strong) or border $J$ with the trace $G$ and add an index-2 multiplier block
-//! (thesis §3.4, eq. (6.92)–(6.94) form
-//! $\operatorname{diag}(M, 0)\,\dot{(e, \lambda)} = \begin{bmatrix}J & G\\ -G^\top & 0
+//! trace DOF (strong) or border $J$ with the trace $G$ (the natural input column) and add
+//! an index-2 multiplier block, exactly the form of paper 000 eq. (47) (thesis §6.2.1,
+//! summary §3.4):
+//! $\operatorname{diag}(E, 0)\,\tfrac{d}{dt}(e, \lambda) = \begin{bmatrix}J & G\\ -G^\top & 0
 //! \end{bmatrix}(e, \lambda) + \begin{bmatrix}B & 0\\ 0 & I\end{bmatrix}(u, u_c)$,
-//! $y_c = \lambda$).
+//! $y_c = \lambda$: the prescribed trace $G^\top e = u_c$ is the input and the multiplier
+//! (the reaction) is its conjugate output.
 use crate::assembly::{self, Coefficient};
 use crate::boundary::{describe, Component, End, EndCondition, Imposition, Kinematics, Quantity};
 use crate::error::FemError;
@@ -24,17 +26,17 @@ use std::ops::Range;
 /// A physical field of a 1D structural model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Field {
-    /// Transverse velocity $\dot w$ [m/s] (axial velocity $v$ for a bar).
+    /// Transverse velocity $\dot w$ \[m/s\] (axial velocity $v$ for a bar).
     Velocity,
-    /// Angular velocity [rad/s]: $\partial_x \dot w$ (Euler–Bernoulli, derived) or the
+    /// Angular velocity \[rad/s\]: $\partial_x \dot w$ (Euler–Bernoulli, derived) or the
     /// independent rotation rate $\dot\varphi$ (Timoshenko).
     AngularVelocity,
-    /// Bending moment $M$ [N m] ($e_\kappa = EI\,\partial_{xx} w$ for Euler–Bernoulli).
+    /// Bending moment $M$ \[N m\] ($e_\kappa = EI\,\partial_{xx} w$ for Euler–Bernoulli).
     Moment,
-    /// Shear force $Q$ [N]: $-\partial_x M$ (Euler–Bernoulli, derived) or
+    /// Shear force $Q$ \[N\]: $-\partial_x M$ (Euler–Bernoulli, derived) or
     /// $kGA(\partial_x w - \varphi)$ (Timoshenko).
     ShearForce,
-    /// Axial normal force $N = EA\,\partial_x u$ [N] (bar).
+    /// Axial normal force $N = EA\,\partial_x u$ \[N\] (bar).
     NormalForce,
 }
 
@@ -812,7 +814,7 @@ impl fmt::Debug for DistributedLoad {
 }
 
 impl DistributedLoad {
-    /// A transverse (or axial, for a bar) force density $a(t) f(x)$ [N/m].
+    /// A transverse (or axial, for a bar) force density $a(t) f(x)$ \[N/m\].
     pub fn force(name: impl Into<String>, profile: Profile) -> Self {
         Self {
             name: name.into(),

@@ -1,9 +1,9 @@
-//! Gauss–Legendre quadrature on the reference interval $[0, 1]$.
+//! Gauss–Legendre quadrature on the reference interval $\[0, 1\]$.
 //!
-//! The $n$ nodes are the roots of the Legendre polynomial $P_n$ (mapped from $[-1, 1]$),
+//! The $n$ nodes are the roots of the Legendre polynomial $P_n$ (mapped from $\[-1, 1\]$),
 //! found by Newton's method from the Tricomi initial guesses
 //! $\cos(\pi(i - 1/4)/(n + 1/2))$; the weights are $w_i = 2/((1 - t_i^2) P_n'(t_i)^2)$
-//! (halved by the map to $[0, 1]$). The rule integrates polynomials of degree $2n - 1$
+//! (halved by the map to $\[0, 1\]$). The rule integrates polynomials of degree $2n - 1$
 //! exactly.
 use crate::error::FemError;
 

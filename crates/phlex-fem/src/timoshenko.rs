@@ -5,7 +5,7 @@
 //! $Q = kGA(\partial_x w - \varphi)$:
 //! $\operatorname{diag}(\rho A, \rho I, (EI)^{-1}, (kGA)^{-1})\,\partial_t e =
 //! \begin{bmatrix}0&0&0&\partial_x\\0&0&\partial_x&1\\0&\partial_x&0&0\\
-//! \partial_x&-1&0&0\end{bmatrix} e$, $\dot H = [\dot w Q + \dot\varphi M]_0^L$; the end
+//! \partial_x&-1&0&0\end{bmatrix} e$, $\dot H = \[\dot w Q + \dot\varphi M\]_0^L$; the end
 //! force/moment applied to the beam are $(Q, M)$ at $L$ and $(-Q, -M)$ at 0.
 //!
 //! * **CG$_k$ velocities × DG$_{k-1}$ stresses** (IBP on lines 1–2, force inputs):
@@ -47,13 +47,13 @@ pub enum TimoshenkoDiscretization {
 /// | `kga` | $kGA$ (shear stiffness) | N |
 #[derive(Debug, Clone)]
 pub struct Timoshenko {
-    /// Mass per unit length $\rho A$ [kg/m].
+    /// Mass per unit length $\rho A$ \[kg/m\].
     pub rho_a: f64,
-    /// Rotary inertia per unit length $\rho I$ [kg m].
+    /// Rotary inertia per unit length $\rho I$ \[kg m\].
     pub rho_i: f64,
-    /// Bending stiffness $EI$ [N m²].
+    /// Bending stiffness $EI$ \[N m²\].
     pub ei: f64,
-    /// Shear stiffness $kGA$ [N].
+    /// Shear stiffness $kGA$ \[N\].
     pub kga: f64,
     /// Mesh.
     pub mesh: MeshSpec,

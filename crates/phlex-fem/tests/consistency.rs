@@ -35,8 +35,16 @@ impl EbExact {
         let bx = b * x;
         let s = [bx.sin(), bx.cos(), -bx.sin(), -bx.cos()][(k % 4) as usize];
         let c = [bx.cos(), -bx.sin(), -bx.cos(), bx.sin()][(k % 4) as usize];
-        let ch = if k % 2 == 0 { bx.cosh() } else { bx.sinh() };
-        let sh = if k % 2 == 0 { bx.sinh() } else { bx.cosh() };
+        let ch = if k.is_multiple_of(2) {
+            bx.cosh()
+        } else {
+            bx.sinh()
+        };
+        let sh = if k.is_multiple_of(2) {
+            bx.sinh()
+        } else {
+            bx.cosh()
+        };
         b.powi(k as i32) * (s + 0.5 * c + 0.2 * ch - 0.1 * sh)
     }
     fn ew(&self, x: f64) -> f64 {

@@ -1,6 +1,7 @@
 //! Structure of every model: J skew, E symmetric positive definite (strong BCs) or
 //! semidefinite with index-2 multiplier blocks (multipliers), port layout, and the
 //! instantaneous power identity eᵀ(J e + B u) = yᵀu.
+#![allow(non_snake_case)]
 mod common;
 use common::*;
 use phlex_core::sparse;

@@ -51,8 +51,11 @@ pub fn eb_omega(beta_l: f64) -> f64 {
 /// An exact solution of a model at one instant: primary fields, their time derivatives,
 /// boundary quantities F (applied force/moment) and velocities at the ends, and the load
 /// port inputs.
+/// A field with its value and time derivative at the instant considered.
+pub type FieldPair<'a> = (Field, &'a dyn Fn(f64) -> f64, &'a dyn Fn(f64) -> f64);
+
 pub struct ExactState<'a> {
-    pub fields: Vec<(Field, &'a dyn Fn(f64) -> f64, &'a dyn Fn(f64) -> f64)>,
+    pub fields: Vec<FieldPair<'a>>,
     pub boundary: &'a dyn Fn(End, Component, Quantity) -> f64,
     pub loads: Vec<(&'a str, f64)>,
 }
