@@ -15,6 +15,27 @@
 //!
 //! Every model builds a [`PfemModel`] with the system, probes (linear functionals for
 //! field values), $L^2$ projections for initial conditions and error norms.
+//!
+//! Port conventions (all models, see [`boundary`]): ports `"left"`/`"right"` pair the
+//! force and moment *applied to the structure* at that end with its velocity and angular
+//! velocity, in the order (translation, rotation); which of the two is the input depends
+//! on the discretization (natural causality) and on multiplier-imposed conditions.
+//!
+//! ```
+//! use phlex_fem::euler_bernoulli::{EbDiscretization, EulerBernoulli};
+//! use phlex_fem::{EndCondition, Field};
+//! // cantilever, thesis 004 Table 7.1 parameters, tip force/moment port "right"
+//! let m = EulerBernoulli::new(0.28, 0.56576, 1.0, 16)
+//!     .discretization(EbDiscretization::HerDg1)
+//!     .ends(EndCondition::Clamped, EndCondition::Port)
+//!     .build()?;
+//! assert_eq!(m.port_names(), vec!["right"]);
+//! m.system().check(&Default::default())?;
+//! let e0 = m.project(Field::Velocity, &|x| x * x)?; // initial velocity field
+//! let tip = m.probe(Field::Velocity, 1.0)?; // tip velocity = tip.dot(&e)
+//! assert!((tip.dot(&e0) - 1.0).abs() < 1e-12);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
 

@@ -458,3 +458,81 @@ pub fn omega2_coeffs(p: &TimoParams, k: f64) -> (f64, f64, f64) {
         p.kga * p.ei * k.powi(4),
     )
 }
+
+/// EB motion planning (thesis §8.2.1, summary §5.4): ρA = EI = 1, L = 1, free left end,
+/// velocity-controlled right end; reference w = ½[cosh(√ω x) + cos(√ω x)] sin ωt, ω = 4
+/// (free at x = 0: w'' = w''' = 0). Both the gyrator-coupled HerDG1|DG1Her ODE (split at
+/// ½, free end natural) and the DAE (DG1Her with the free end by multipliers, which then
+/// return ẇ(0) = ω cos ωt and θ̇(0) = 0) are consistent with it.
+#[test]
+fn motion_planning_setting_consistent() {
+    let om = 4.0f64;
+    let s = om.sqrt();
+    let t = 0.37;
+    let x = |x: f64, k: i32| -> f64 {
+        // d^k/dx^k ½[cosh(s x) + cos(s x)]
+        let c = match k.rem_euclid(4) {
+            0 => (s * x).cos(),
+            1 => -(s * x).sin(),
+            2 => -(s * x).cos(),
+            _ => (s * x).sin(),
+        };
+        let h = if k % 2 == 0 {
+            (s * x).cosh()
+        } else {
+            (s * x).sinh()
+        };
+        0.5 * s.powi(k) * (h + c)
+    };
+    let ew = |y: f64| om * x(y, 0) * (om * t).cos();
+    let dew = |y: f64| -om * om * x(y, 0) * (om * t).sin();
+    let ek = |y: f64| x(y, 2) * (om * t).sin();
+    let dek = |y: f64| om * x(y, 2) * (om * t).cos();
+    let bnd = |end: End, c: Component, q: Quantity| {
+        let (y, sg) = if end == End::Left {
+            (0.0, -1.0)
+        } else {
+            (1.0, 1.0)
+        };
+        match (c, q) {
+            (Component::Translation, Quantity::Velocity) => ew(y),
+            (Component::Rotation, Quantity::Velocity) => om * x(y, 1) * (om * t).cos(),
+            (Component::Translation, Quantity::Force) => -sg * x(y, 3) * (om * t).sin(),
+            (Component::Rotation, Quantity::Force) => sg * ek(y),
+        }
+    };
+    // the reference is free at x = 0
+    assert!(bnd(End::Left, Component::Translation, Quantity::Force).abs() < 1e-14);
+    assert!(bnd(End::Left, Component::Rotation, Quantity::Force).abs() < 1e-14);
+    let state = ExactState {
+        fields: vec![(Field::Velocity, &ew, &dew), (Field::Moment, &ek, &dek)],
+        boundary: &bnd,
+        loads: vec![],
+    };
+    let ode: Vec<f64> = [4, 8, 16, 32]
+        .iter()
+        .map(|&n| {
+            weak_residual(
+                &EbDecomposition::new(1.0, 1.0, 1.0, n / 2, n / 2)
+                    .build()
+                    .unwrap(),
+                &state,
+                1.0,
+            )
+        })
+        .collect();
+    assert_converges("motion planning, gyrator ODE", &ode, 1.8, 1e-2);
+    let dae: Vec<f64> = [4, 8, 16, 32]
+        .iter()
+        .map(|&n| {
+            let m = EulerBernoulli::new(1.0, 1.0, 1.0, n)
+                .discretization(EbDiscretization::Dg1Her)
+                .ends(EndCondition::Free, EndCondition::Port)
+                .imposition(Imposition::Multiplier)
+                .build()
+                .unwrap();
+            weak_residual(&m, &state, 1.0)
+        })
+        .collect();
+    assert_converges("motion planning, multiplier DAE", &dae, 1.8, 1e-2);
+}
