@@ -42,7 +42,7 @@ pub struct RunSummary {
 
 /// Formats a value in scientific notation, without a negative zero.
 fn sci(v: f64) -> String {
-    format!("{:.6e}", v + 0.0)
+    format!("{:.6e}", if v == 0.0 { 0.0 } else { v })
 }
 
 impl RunSummary {

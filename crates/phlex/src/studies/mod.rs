@@ -7,10 +7,15 @@
 //! | [`motion_planning`] | EB motion planning with mixed boundary conditions, thesis 004 §8.2.1 |
 pub mod eb_convergence;
 pub mod error;
+pub mod motion_planning;
 
 pub use eb_convergence::{
     eb_convergence, eb_run, thesis_meshes, thesis_norms, thesis_reference, Comparison,
-    ConvergenceRow, ConvergenceTable, EbBeam, EbConvergenceSetup, EbRun, InitialState,
+    ConvergenceRow, ConvergenceTable, EbBeam, EbConvergenceSetup, EbRun, InitialState, KappaColumn,
     LoadSampling, Norm, ReferenceTable,
 };
 pub use error::StudyError;
+pub use motion_planning::{
+    motion_planning, motion_planning_model, MotionPlanningMethod, MotionPlanningRun,
+    MotionPlanningSetup,
+};
