@@ -85,6 +85,22 @@ impl MotionPlanningMethod {
     }
 }
 
+/// Which boundary controls are applied at $x = 1$.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub enum Controls {
+    /// The velocities of the reference (summary §5.4, corrected):
+    /// $\frac12[\cosh\sqrt\omega + \cos\sqrt\omega]\,\omega\cos\omega t$ and
+    /// $\frac12\sqrt\omega[\sinh\sqrt\omega - \sin\sqrt\omega]\,\omega\cos\omega t$.
+    #[default]
+    Corrected,
+    /// The formulas as printed in thesis §8.2.1 (erratum): $\omega$ instead of $\sqrt\omega$
+    /// inside cosh/cos/sinh/sin and no $\sqrt\omega$ factor in $u_D^2$:
+    /// $\frac12[\cosh\omega + \cos\omega]\,\omega\cos\omega t$,
+    /// $\frac12[\sinh\omega - \sin\omega]\,\omega\cos\omega t$. Kept to show that the
+    /// correction matters (the free end then misses $\sin\omega t$ by far).
+    AsPrinted,
+}
+
 /// Settings (defaults: thesis §8.2.1).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct MotionPlanningSetup {
@@ -102,6 +118,8 @@ pub struct MotionPlanningSetup {
     pub rtol: f64,
     /// Absolute tolerance of Radau5.
     pub atol: f64,
+    /// Boundary controls.
+    pub controls: Controls,
 }
 
 impl Default for MotionPlanningSetup {
@@ -113,6 +131,7 @@ impl Default for MotionPlanningSetup {
             n_intervals: 1000,
             rtol: 1e-8,
             atol: 1e-8,
+            controls: Controls::Corrected,
         }
     }
 }
@@ -153,14 +172,24 @@ impl MotionPlanningSetup {
         0.5 * ((a * x).cosh() + (a * x).cos()) * self.omega * (self.omega * t).cos()
     }
 
-    /// The controls $(u_D^1, u_D^2)(t)$ = velocity and angular velocity of $w^r$ at $x = 1$.
+    /// The controls $(u_D^1, u_D^2)(t)$ at $x = 1$: velocity and angular velocity of
+    /// $w^r$ for [`Controls::Corrected`].
     pub fn controls(&self, t: f64) -> [f64; 2] {
-        let (w, a) = (self.omega, self.omega.sqrt());
+        let w = self.omega;
         let c = w * (w * t).cos();
-        [
-            0.5 * (a.cosh() + a.cos()) * c,
-            0.5 * a * (a.sinh() - a.sin()) * c,
-        ]
+        match self.controls {
+            Controls::Corrected => {
+                let a = w.sqrt();
+                [
+                    0.5 * (a.cosh() + a.cos()) * c,
+                    0.5 * a * (a.sinh() - a.sin()) * c,
+                ]
+            }
+            Controls::AsPrinted => [
+                0.5 * (w.cosh() + w.cos()) * c,
+                0.5 * (w.sinh() - w.sin()) * c,
+            ],
+        }
     }
 }
 
