@@ -1,0 +1,377 @@
+//! Small dense helpers on `faer::Mat<f64>`: block assembly, checked LU
+//! solves, SVD, pseudo-inverse, eigen-decomposition with complex vectors.
+
+use crate::error::{dim_err, ControlError, Result};
+use faer::linalg::solvers::{DenseSolveCore, Solve};
+use faer::{c64, Mat, MatRef};
+
+/// Identity matrix of size `n`.
+pub fn eye(n: usize) -> Mat<f64> {
+    Mat::identity(n, n)
+}
+
+/// Checks that `A` is `r × c`.
+pub fn check_shape(name: &str, A: MatRef<'_, f64>, r: usize, c: usize) -> Result<()> {
+    if A.nrows() != r || A.ncols() != c {
+        return Err(dim_err(name, r, c, A.nrows(), A.ncols()));
+    }
+    Ok(())
+}
+
+/// Checks that `A` is square and returns its size.
+pub fn check_square(name: &str, A: MatRef<'_, f64>) -> Result<usize> {
+    if A.nrows() != A.ncols() {
+        return Err(ControlError::Dimension {
+            name: name.to_string(),
+            expected: "square".into(),
+            got: format!("{}x{}", A.nrows(), A.ncols()),
+        });
+    }
+    Ok(A.nrows())
+}
+
+/// Checks that every entry of `A` is finite.
+pub fn check_finite(name: &str, A: MatRef<'_, f64>) -> Result<()> {
+    for j in 0..A.ncols() {
+        for i in 0..A.nrows() {
+            if !A[(i, j)].is_finite() {
+                return Err(ControlError::InvalidParameter {
+                    name: name.to_string(),
+                    reason: format!("entry ({i},{j}) is not finite"),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Horizontal concatenation `[A₁, A₂, …]` (all with the same row count).
+pub fn hstack(blocks: &[MatRef<'_, f64>]) -> Mat<f64> {
+    let r = blocks.first().map_or(0, |b| b.nrows());
+    let c: usize = blocks.iter().map(|b| b.ncols()).sum();
+    let mut out = Mat::zeros(r, c);
+    let mut j0 = 0;
+    for b in blocks {
+        assert_eq!(b.nrows(), r, "hstack: row counts differ");
+        out.as_mut().submatrix_mut(0, j0, r, b.ncols()).copy_from(b);
+        j0 += b.ncols();
+    }
+    out
+}
+
+/// Vertical concatenation `[A₁; A₂; …]` (all with the same column count).
+pub fn vstack(blocks: &[MatRef<'_, f64>]) -> Mat<f64> {
+    let c = blocks.first().map_or(0, |b| b.ncols());
+    let r: usize = blocks.iter().map(|b| b.nrows()).sum();
+    let mut out = Mat::zeros(r, c);
+    let mut i0 = 0;
+    for b in blocks {
+        assert_eq!(b.ncols(), c, "vstack: column counts differ");
+        out.as_mut().submatrix_mut(i0, 0, b.nrows(), c).copy_from(b);
+        i0 += b.nrows();
+    }
+    out
+}
+
+/// 2×2 block matrix `[[A11, A12], [A21, A22]]`.
+pub fn block2(
+    A11: MatRef<'_, f64>,
+    A12: MatRef<'_, f64>,
+    A21: MatRef<'_, f64>,
+    A22: MatRef<'_, f64>,
+) -> Mat<f64> {
+    let top = hstack(&[A11, A12]);
+    let bot = hstack(&[A21, A22]);
+    vstack(&[top.as_ref(), bot.as_ref()])
+}
+
+/// Block-diagonal matrix.
+pub fn blockdiag(blocks: &[MatRef<'_, f64>]) -> Mat<f64> {
+    let r: usize = blocks.iter().map(|b| b.nrows()).sum();
+    let c: usize = blocks.iter().map(|b| b.ncols()).sum();
+    let mut out = Mat::zeros(r, c);
+    let (mut i0, mut j0) = (0, 0);
+    for b in blocks {
+        out.as_mut()
+            .submatrix_mut(i0, j0, b.nrows(), b.ncols())
+            .copy_from(b);
+        i0 += b.nrows();
+        j0 += b.ncols();
+    }
+    out
+}
+
+/// Diagonal matrix from a slice.
+pub fn diag(d: &[f64]) -> Mat<f64> {
+    Mat::from_fn(d.len(), d.len(), |i, j| if i == j { d[i] } else { 0.0 })
+}
+
+/// Owned transpose.
+pub fn tr(A: MatRef<'_, f64>) -> Mat<f64> {
+    A.transpose().to_owned()
+}
+
+/// Symmetric part `(A + Aᵀ)/2`.
+pub fn sym(A: MatRef<'_, f64>) -> Mat<f64> {
+    Mat::from_fn(A.nrows(), A.ncols(), |i, j| 0.5 * (A[(i, j)] + A[(j, i)]))
+}
+
+/// Largest absolute entry.
+pub fn max_abs(A: MatRef<'_, f64>) -> f64 {
+    let mut m = 0.0f64;
+    for j in 0..A.ncols() {
+        for i in 0..A.nrows() {
+            m = m.max(A[(i, j)].abs());
+        }
+    }
+    m
+}
+
+/// Frobenius norm.
+pub fn fro(A: MatRef<'_, f64>) -> f64 {
+    A.norm_l2()
+}
+
+/// Matrix 1-norm (maximum absolute column sum).
+pub fn norm1(A: MatRef<'_, f64>) -> f64 {
+    (0..A.ncols())
+        .map(|j| (0..A.nrows()).map(|i| A[(i, j)].abs()).sum::<f64>())
+        .fold(0.0, f64::max)
+}
+
+/// `A` as a complex matrix.
+pub fn to_complex(A: MatRef<'_, f64>) -> Mat<c64> {
+    Mat::from_fn(A.nrows(), A.ncols(), |i, j| c64::new(A[(i, j)], 0.0))
+}
+
+/// Real part of a complex matrix.
+pub fn real_part(A: MatRef<'_, c64>) -> Mat<f64> {
+    Mat::from_fn(A.nrows(), A.ncols(), |i, j| A[(i, j)].re)
+}
+
+/// Largest absolute imaginary part of a complex matrix.
+pub fn max_imag(A: MatRef<'_, c64>) -> f64 {
+    let mut m = 0.0f64;
+    for j in 0..A.ncols() {
+        for i in 0..A.nrows() {
+            m = m.max(A[(i, j)].im.abs());
+        }
+    }
+    m
+}
+
+/// LU factorisation with partial pivoting and a pivot-ratio singularity check.
+pub struct DenseLu {
+    lu: faer::linalg::solvers::PartialPivLu<f64>,
+    n: usize,
+}
+
+/// Pivot ratio below which a matrix is reported singular.
+pub const SINGULAR_RCOND: f64 = 1e-14;
+
+impl DenseLu {
+    /// Factorises the square matrix `A`, named `name` in errors.
+    pub fn new(name: &str, A: MatRef<'_, f64>) -> Result<Self> {
+        let n = check_square(name, A)?;
+        check_finite(name, A)?;
+        let lu = A.partial_piv_lu();
+        let U = lu.U();
+        let mut umax = 0.0f64;
+        let mut umin = f64::INFINITY;
+        for i in 0..n {
+            umax = umax.max(U[(i, i)].abs());
+            umin = umin.min(U[(i, i)].abs());
+        }
+        let rcond = if n == 0 {
+            1.0
+        } else if umax == 0.0 {
+            0.0
+        } else {
+            umin / umax
+        };
+        if rcond < SINGULAR_RCOND {
+            return Err(ControlError::Singular {
+                name: name.to_string(),
+                rcond,
+            });
+        }
+        Ok(Self { lu, n })
+    }
+
+    /// Solves `A X = B`.
+    pub fn solve(&self, B: MatRef<'_, f64>) -> Mat<f64> {
+        assert_eq!(B.nrows(), self.n);
+        self.lu.solve(B)
+    }
+
+    /// Solves `X A = B`, i.e. `X = B A⁻¹`.
+    pub fn solve_right(&self, B: MatRef<'_, f64>) -> Mat<f64> {
+        assert_eq!(B.ncols(), self.n);
+        self.lu
+            .solve_transpose(B.transpose())
+            .transpose()
+            .to_owned()
+    }
+
+    /// `A⁻¹`.
+    pub fn inverse(&self) -> Mat<f64> {
+        self.lu.inverse()
+    }
+}
+
+/// Solves `A X = B` with a singularity check.
+pub fn solve(name: &str, A: MatRef<'_, f64>, B: MatRef<'_, f64>) -> Result<Mat<f64>> {
+    if B.nrows() != A.nrows() {
+        return Err(dim_err(
+            &format!("right-hand side of {name}"),
+            A.nrows(),
+            B.ncols(),
+            B.nrows(),
+            B.ncols(),
+        ));
+    }
+    Ok(DenseLu::new(name, A)?.solve(B))
+}
+
+/// `A⁻¹` with a singularity check.
+pub fn inv(name: &str, A: MatRef<'_, f64>) -> Result<Mat<f64>> {
+    Ok(DenseLu::new(name, A)?.inverse())
+}
+
+/// Thin singular value decomposition `A = U diag(s) Vᵀ`.
+pub struct SvdParts {
+    /// left singular vectors (columns)
+    pub U: Mat<f64>,
+    /// singular values, descending
+    pub s: Vec<f64>,
+    /// right singular vectors (columns)
+    pub V: Mat<f64>,
+}
+
+/// Thin SVD of `A` (named in errors).
+pub fn svd(name: &str, A: MatRef<'_, f64>) -> Result<SvdParts> {
+    check_finite(name, A)?;
+    let s = A.thin_svd().map_err(|_| ControlError::Decomposition {
+        what: format!("SVD of {name}"),
+    })?;
+    let k = s.S().dim();
+    let sv: Vec<f64> = (0..k).map(|i| s.S()[i]).collect();
+    Ok(SvdParts {
+        U: s.U().to_owned(),
+        s: sv,
+        V: s.V().to_owned(),
+    })
+}
+
+/// Full SVD of a complex matrix: returns singular values (descending) and `V` (all columns).
+pub fn svd_complex_full(name: &str, A: MatRef<'_, c64>) -> Result<(Vec<f64>, Mat<c64>)> {
+    let s = A.svd().map_err(|_| ControlError::Decomposition {
+        what: format!("SVD of {name}"),
+    })?;
+    let k = s.S().dim();
+    let sv: Vec<f64> = (0..k).map(|i| s.S()[i].re).collect();
+    Ok((sv, s.V().to_owned()))
+}
+
+/// Moore–Penrose pseudo-inverse; singular values below `rtol · σ_max` are dropped.
+pub fn pinv(name: &str, A: MatRef<'_, f64>, rtol: f64) -> Result<Mat<f64>> {
+    let SvdParts { U, s, V } = svd(name, A)?;
+    let smax = s.first().copied().unwrap_or(0.0);
+    let mut out = Mat::zeros(A.ncols(), A.nrows());
+    for (k, &sk) in s.iter().enumerate() {
+        if sk > rtol * smax && sk > 0.0 {
+            let inv = 1.0 / sk;
+            for j in 0..A.nrows() {
+                let u = U[(j, k)] * inv;
+                if u == 0.0 {
+                    continue;
+                }
+                for i in 0..A.ncols() {
+                    out[(i, j)] += V[(i, k)] * u;
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Default relative tolerance of pseudo-inverses: `max(r, c) · ε`-style cut-off.
+pub fn default_pinv_rtol(A: MatRef<'_, f64>) -> f64 {
+    (A.nrows().max(A.ncols()) as f64) * f64::EPSILON
+}
+
+/// Eigen-decomposition of a real square matrix: eigenvalues and right eigenvectors (columns).
+pub fn eig(name: &str, A: MatRef<'_, f64>) -> Result<(Vec<c64>, Mat<c64>)> {
+    let n = check_square(name, A)?;
+    check_finite(name, A)?;
+    if n == 0 {
+        return Ok((vec![], Mat::zeros(0, 0)));
+    }
+    let e = A.eigen().map_err(|_| ControlError::Decomposition {
+        what: format!("eigen-decomposition of {name}"),
+    })?;
+    let vals: Vec<c64> = (0..n).map(|i| e.S()[i]).collect();
+    Ok((vals, e.U().to_owned()))
+}
+
+/// Eigenvalues of a real square matrix.
+pub fn eigvals(name: &str, A: MatRef<'_, f64>) -> Result<Vec<c64>> {
+    let n = check_square(name, A)?;
+    check_finite(name, A)?;
+    if n == 0 {
+        return Ok(vec![]);
+    }
+    A.eigenvalues().map_err(|_| ControlError::Decomposition {
+        what: format!("eigenvalues of {name}"),
+    })
+}
+
+/// Solves the complex system `A X = B` (partial pivoting LU).
+pub fn solve_complex(name: &str, A: MatRef<'_, c64>, B: MatRef<'_, c64>) -> Result<Mat<c64>> {
+    let n = A.nrows();
+    let lu = A.partial_piv_lu();
+    let U = lu.U();
+    let mut umax = 0.0f64;
+    let mut umin = f64::INFINITY;
+    for i in 0..n {
+        umax = umax.max(U[(i, i)].norm());
+        umin = umin.min(U[(i, i)].norm());
+    }
+    let rcond = if n == 0 {
+        1.0
+    } else {
+        umin / umax.max(f64::MIN_POSITIVE)
+    };
+    if !(rcond >= SINGULAR_RCOND) {
+        return Err(ControlError::Singular {
+            name: name.to_string(),
+            rcond: if rcond.is_nan() { 0.0 } else { rcond },
+        });
+    }
+    Ok(lu.solve(B))
+}
+
+/// Symmetric eigen-decomposition (ascending eigenvalues, orthonormal vectors).
+pub fn sym_eig(name: &str, A: MatRef<'_, f64>) -> Result<(Vec<f64>, Mat<f64>)> {
+    let n = check_square(name, A)?;
+    check_finite(name, A)?;
+    let e = A
+        .self_adjoint_eigen(faer::Side::Lower)
+        .map_err(|_| ControlError::Decomposition {
+            what: format!("symmetric eigen-decomposition of {name}"),
+        })?;
+    let vals: Vec<f64> = (0..n).map(|i| e.S()[i]).collect();
+    Ok((vals, e.U().to_owned()))
+}
+
+/// Cholesky factor `L` (lower) of a symmetric positive definite matrix.
+pub fn cholesky(name: &str, A: MatRef<'_, f64>) -> Result<Mat<f64>> {
+    check_square(name, A)?;
+    check_finite(name, A)?;
+    let llt = A
+        .llt(faer::Side::Lower)
+        .map_err(|_| ControlError::NotPositiveDefinite {
+            name: name.to_string(),
+        })?;
+    Ok(llt.L().to_owned())
+}
