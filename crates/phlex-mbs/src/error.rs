@@ -1,0 +1,179 @@
+//! Errors of the multibody layer. Every variant names the offending body, port or joint,
+//! so that a model file can be fixed from the message alone.
+use phlex_core::CoreError;
+use phlex_fem::FemError;
+use phlex_solve::SolveError;
+use thiserror::Error;
+
+/// An error raised while building, initialising or simulating a multibody system.
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum MbsError {
+    /// A body parameter violates its admissible range.
+    #[error("body '{body}': parameter '{parameter}' = {value} must satisfy {requirement}")]
+    InvalidBodyParameter {
+        /// Body name.
+        body: String,
+        /// Parameter name, e.g. `"mass"`, `"length"`, `"EI"`.
+        parameter: String,
+        /// Value given.
+        value: f64,
+        /// The inequality that failed, e.g. `"mass > 0"`.
+        requirement: String,
+    },
+    /// A floating flexible body without a deformation boundary condition (paper 000
+    /// Remark 8): the deformation field would contain the rigid motion and the mass
+    /// operator would be singular.
+    #[error("body '{body}': no deformation boundary condition; the floating-frame mass operator is singular without one (paper 000 Remark 8). Choose `cantilever` or `simply_supported`")]
+    MissingDeformationBc {
+        /// Body name.
+        body: String,
+    },
+    /// A joint or load refers to a body that does not exist.
+    #[error("{context}: unknown body '{body}'; bodies: {available}")]
+    UnknownBody {
+        /// The joint or load naming the body, e.g. `"joint 'hinge'"`.
+        context: String,
+        /// Name asked for.
+        body: String,
+        /// Comma separated list of the bodies that exist (and `ground`).
+        available: String,
+    },
+    /// A joint or load refers to a port that the body does not have.
+    #[error("{context}: body '{body}' has no port '{port}'; its ports: {available}")]
+    UnknownPort {
+        /// The joint or load naming the port.
+        context: String,
+        /// Body name.
+        body: String,
+        /// Port asked for.
+        port: String,
+        /// Comma separated list of the ports of the body.
+        available: String,
+    },
+    /// Two bodies, joints, loads or ports share a name.
+    #[error("duplicate {what} name '{name}'")]
+    DuplicateName {
+        /// `"body"`, `"joint"`, `"load"`, `"port"`.
+        what: String,
+        /// The name.
+        name: String,
+    },
+    /// A joint is not admissible (e.g. a slider between two moving bodies, a joint of a
+    /// body with itself, a zero slider direction).
+    #[error("joint '{joint}': {reason}")]
+    InvalidJoint {
+        /// Joint name.
+        joint: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The constraint Jacobian is rank deficient: some joint constraints are redundant.
+    #[error("redundant constraints: {rank_deficiency} constraint equation(s) are linearly dependent (rank {rank} of {rows} rows); dependent sets: {details}. Remove one of the joints of each set or replace it by a joint with fewer constraints (e.g. a weld by a revolute)")]
+    RedundantConstraints {
+        /// Number of dependent rows.
+        rank_deficiency: usize,
+        /// Numerical rank.
+        rank: usize,
+        /// Number of constraint rows.
+        rows: usize,
+        /// The joints of each dependent set, e.g. `"{hinge_a[x], hinge_b[x]}"`.
+        details: String,
+        /// The joints involved (deduplicated), for programmatic use.
+        joints: Vec<String>,
+    },
+    /// The initial configuration violates the position-level constraints after the
+    /// kinematic solve (or the solve did not converge).
+    #[error("inconsistent initial conditions: joint '{joint}' violates its {level} constraint by {residual:.3e} (tolerance {tol:.3e}){hint}")]
+    InconsistentInitialConditions {
+        /// Worst joint.
+        joint: String,
+        /// `"position"` or `"velocity"`.
+        level: String,
+        /// Its constraint violation (max norm).
+        residual: f64,
+        /// Tolerance used.
+        tol: f64,
+        /// Suggestion appended to the message.
+        hint: String,
+    },
+    /// A state or input vector has the wrong length.
+    #[error("dimension mismatch in {what}: expected {expected}, found {found}")]
+    Dimension {
+        /// What was checked.
+        what: String,
+        /// Expected length.
+        expected: usize,
+        /// Length found.
+        found: usize,
+    },
+    /// A name given to a query (body, joint, port) is unknown.
+    #[error("unknown {what} '{name}'; available: {available}")]
+    UnknownName {
+        /// `"body"`, `"joint"`, `"port"`.
+        what: String,
+        /// The name.
+        name: String,
+        /// What exists.
+        available: String,
+    },
+    /// Error from the finite element layer while discretizing a flexible body.
+    #[error("body '{body}': {source}")]
+    Fem {
+        /// Body name.
+        body: String,
+        /// Underlying error.
+        source: FemError,
+    },
+    /// Error from the pH core.
+    #[error(transparent)]
+    Core(#[from] CoreError),
+    /// Numerical failure of a solver (Newton, integrator, eigen-solver).
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+}
+
+/// `Ok(())` if `value > 0` and finite, otherwise [`MbsError::InvalidBodyParameter`].
+pub(crate) fn require_positive(body: &str, parameter: &str, value: f64) -> Result<(), MbsError> {
+    if value > 0.0 && value.is_finite() {
+        Ok(())
+    } else {
+        Err(MbsError::InvalidBodyParameter {
+            body: body.into(),
+            parameter: parameter.into(),
+            value,
+            requirement: format!("0 < {parameter} < inf"),
+        })
+    }
+}
+
+/// `Ok(())` if `value >= 0` and finite, otherwise [`MbsError::InvalidBodyParameter`].
+pub(crate) fn require_non_negative(
+    body: &str,
+    parameter: &str,
+    value: f64,
+) -> Result<(), MbsError> {
+    if value >= 0.0 && value.is_finite() {
+        Ok(())
+    } else {
+        Err(MbsError::InvalidBodyParameter {
+            body: body.into(),
+            parameter: parameter.into(),
+            value,
+            requirement: format!("0 <= {parameter} < inf"),
+        })
+    }
+}
+
+/// `Ok(())` if `value` is finite, otherwise [`MbsError::InvalidBodyParameter`].
+pub(crate) fn require_finite(body: &str, parameter: &str, value: f64) -> Result<(), MbsError> {
+    if value.is_finite() {
+        Ok(())
+    } else {
+        Err(MbsError::InvalidBodyParameter {
+            body: body.into(),
+            parameter: parameter.into(),
+            value,
+            requirement: format!("{parameter} finite"),
+        })
+    }
+}
