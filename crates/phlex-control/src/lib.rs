@@ -3,10 +3,28 @@
 //! Implements seed 002 (C. M. Pappalardo, *Dynamics, Identification and
 //! Control of Multibody Systems*, PhD thesis, Salerno 2011); equation
 //! numbers in the module docs refer to that thesis.
+//!
+//! | module | what |
+//! |---|---|
+//! | [`linalg`] | dense helpers: checked LU, SVD, pseudo-inverse, eigen, `expm`, `logm`, sign function, Lyapunov |
+//! | [`mdof`] | `M ẍ + R ẋ + K x = B u`: modes, Rayleigh damping, modal truncation |
+//! | [`frame`] | the three-story frame with pendulum of the case study (ch. 5) |
+//! | [`state_space`] | first-order and symmetric forms, outputs `C_d x + C_v ẋ + C_a ẍ`, Markov parameters |
+//! | [`zoh`] | ZOH discretisation and its inverse |
+//! | [`modal`] | frequencies, damping ratios, complex mode shapes |
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
 
 pub mod error;
+pub mod frame;
 pub mod linalg;
+pub mod mdof;
+pub mod modal;
+pub mod state_space;
+pub mod zoh;
 
 pub use error::{ControlError, Result};
+pub use frame::FrameParams;
+pub use mdof::{Mdof, UndampedModes};
+pub use modal::{modal_parameters, ModalParams, ModalTable};
+pub use state_space::{OutputMaps, StateSpace, SymmetricForm};
