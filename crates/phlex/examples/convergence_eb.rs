@@ -96,9 +96,13 @@ fn main() -> Result<()> {
         let h: Vec<f64> = table.rows.iter().map(|r| 1.0 / r.inv_h as f64).collect();
         let ew: Vec<f64> = table.rows.iter().map(|r| r.errors[0] * scale[0]).collect();
         let ek: Vec<f64> = table.rows.iter().map(|r| r.errors[1] * scale[1]).collect();
-        let th: Vec<f64> = reference.rows.iter().map(|r| 1.0 / r.0 as f64).collect();
-        let tw: Vec<f64> = reference.rows.iter().map(|r| r.1[0]).collect();
-        let tk: Vec<f64> = reference.rows.iter().map(|r| r.1[1]).collect();
+        let th: Vec<f64> = reference
+            .rows
+            .iter()
+            .map(|r| 1.0 / r.inv_h as f64)
+            .collect();
+        let tw: Vec<f64> = reference.rows.iter().map(|r| r.errors[0]).collect();
+        let tk: Vec<f64> = reference.rows.iter().map(|r| r.errors[1]).collect();
         let [nw, nk] = table.norms;
         let kname = match reference.kappa_column {
             KappaColumn::Moment => "e_kappa",

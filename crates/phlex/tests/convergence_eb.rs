@@ -102,7 +102,7 @@ fn cgcg3_fast_meshes_match_table_b5() {
 
 /// The complete tables (1/h up to 128; 64 for CGCG3), same assertions on every row.
 #[test]
-#[ignore = "full thesis tables (1/h up to 128); about 1 s in release, 10 s unoptimized"]
+#[ignore = "full thesis tables (1/h up to 128); about 1 s in the release and test profiles"]
 fn full_tables_match_thesis() {
     for d in [
         EbDiscretization::HerDg1,
@@ -113,4 +113,37 @@ fn full_tables_match_thesis() {
     ] {
         check(d, &thesis_meshes(d));
     }
+}
+
+/// The agreement above depends on reproducing the thesis's initial projection and load
+/// sampling (module docs of `phlex::studies::eb_convergence`): with the constrained
+/// projection the HerDG1 1/h = 4 → 8 order is 2.10 instead of the thesis's 2.21, and with
+/// midpoint load sampling the CGCG3 1/h = 32 error is 47 % above the thesis's. The checks
+/// are therefore sensitive to these details.
+#[test]
+fn thesis_details_are_needed_for_agreement() {
+    use phlex::studies::{InitialState, LoadSampling};
+    let constrained = EbConvergenceSetup {
+        initial: InitialState::ConstrainedProjection,
+        ..Default::default()
+    };
+    let t = eb_convergence(EbDiscretization::HerDg1, &[4, 8], &constrained).unwrap();
+    let o = t.rows[1].orders[0].unwrap();
+    // Thesis Table B.1: 2.21; measured 2.10 (the e_w max is the t = 0 projection error).
+    assert!((o - 2.21).abs() > 0.1, "order {o}");
+    assert!(
+        (t.rows[0].errors[0] - 0.1834).abs() < 1e-3,
+        "{}",
+        t.rows[0].errors[0]
+    );
+
+    let midpoint = EbConvergenceSetup {
+        load: LoadSampling::Midpoint,
+        ..Default::default()
+    };
+    let t = eb_convergence(EbDiscretization::CgCg(3), &[32], &midpoint).unwrap();
+    let thesis = 7.91e-6;
+    let rel = (t.rows[0].errors[0] - thesis) / thesis;
+    // Measured +47 %: the O(Δt²) load error dominates the O(h³) spatial error.
+    assert!(rel > 0.3, "{rel}");
 }

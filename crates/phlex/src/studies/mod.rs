@@ -12,7 +12,7 @@ pub mod motion_planning;
 pub use eb_convergence::{
     eb_convergence, eb_run, thesis_meshes, thesis_norms, thesis_reference, Comparison,
     ConvergenceRow, ConvergenceTable, EbBeam, EbConvergenceSetup, EbRun, InitialState, KappaColumn,
-    LoadSampling, Norm, ReferenceTable,
+    LoadSampling, Norm, ReferenceRow, ReferenceTable,
 };
 pub use error::StudyError;
 pub use motion_planning::{

@@ -142,7 +142,7 @@ impl MotionPlanningSetup {
         require_positive("t_end", self.t_end)?;
         require_positive("rtol", self.rtol)?;
         require_positive("atol", self.atol)?;
-        if self.n_elements < 2 || self.n_elements % 2 != 0 {
+        if self.n_elements < 2 || self.n_elements & 1 == 1 {
             return Err(StudyError::Parameter {
                 name: "n_elements".into(),
                 value: self.n_elements as f64,
