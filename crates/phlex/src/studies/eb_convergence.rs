@@ -76,13 +76,13 @@ use super::error::{require_positive, StudyError};
 pub struct EbBeam {
     /// Density $\rho$ [kg/m³].
     pub rho: f64,
-    /// Cross-section area $A$ [m²].
+    /// Cross-section area $A$ \[m²\].
     pub area: f64,
-    /// Young's modulus $E$ [Pa].
+    /// Young's modulus $E$ \[Pa\].
     pub young: f64,
-    /// Second moment of area $I$ [m⁴].
+    /// Second moment of area $I$ \[m⁴\].
     pub inertia: f64,
-    /// Length $L$ [m].
+    /// Length $L$ \[m\].
     pub length: f64,
 }
 
@@ -192,7 +192,7 @@ pub enum LoadSampling {
 pub struct EbConvergenceSetup {
     /// Beam data.
     pub beam: EbBeam,
-    /// Final time $t_f$ [s] (thesis: 1).
+    /// Final time $t_f$ \[s\] (thesis: 1).
     pub t_final: f64,
     /// Time step as a fraction of the mesh size, $\Delta t = c\,h$ [s/m] (thesis: 0.1).
     pub dt_per_h: f64,
@@ -219,15 +219,15 @@ impl Default for EbConvergenceSetup {
 pub struct EbRun {
     /// Number of elements $1/h$ (for $L = 1$).
     pub n_elements: usize,
-    /// Mesh size $h = L/n$ [m].
+    /// Mesh size $h = L/n$ \[m\].
     pub h: f64,
-    /// Time step [s].
+    /// Time step \[s\].
     pub dt: f64,
     /// Number of CN steps.
     pub steps: usize,
     /// $\max_{t_i}\|\cdot\|$ of the $e_w$ and $e_\kappa$ errors in [`thesis_norms`].
     pub errors: [f64; 2],
-    /// Time levels where the maxima occur [s].
+    /// Time levels where the maxima occur \[s\].
     pub t_of_max: [f64; 2],
 }
 
@@ -508,7 +508,7 @@ pub fn eb_run(
 pub struct ConvergenceRow {
     /// $1/h$ (number of elements for $L = 1$ m).
     pub inv_h: usize,
-    /// Time step [s].
+    /// Time step \[s\].
     pub dt: f64,
     /// CN steps.
     pub steps: usize,
@@ -517,7 +517,7 @@ pub struct ConvergenceRow {
     /// Observed orders $\log(e_{prev}/e)/\log(h_{prev}/h)$ ($\log_2(e_h/e_{h/2})$ for
     /// halved meshes); `None` in the first row.
     pub orders: [Option<f64>; 2],
-    /// Time levels of the maxima [s].
+    /// Time levels of the maxima \[s\].
     pub t_of_max: [f64; 2],
 }
 

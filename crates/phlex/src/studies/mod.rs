@@ -3,8 +3,8 @@
 //!
 //! | module | study |
 //! |---|---|
-//! | [`eb_convergence`] | Euler–Bernoulli convergence, thesis 004 §7.4.1, Tables B.1–B.5 |
-//! | [`motion_planning`] | EB motion planning with mixed boundary conditions, thesis 004 §8.2.1 |
+//! | [`eb_convergence`](mod@eb_convergence) | Euler–Bernoulli convergence, thesis 004 §7.4.1, Tables B.1–B.5 |
+//! | [`motion_planning`](mod@motion_planning) | EB motion planning with mixed boundary conditions, thesis 004 §8.2.1 |
 pub mod eb_convergence;
 pub mod error;
 pub mod motion_planning;

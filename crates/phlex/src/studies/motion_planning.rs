@@ -109,7 +109,7 @@ pub struct MotionPlanningSetup {
     /// Number of elements (thesis: 6; the ODE version splits them evenly, so it must be
     /// even).
     pub n_elements: usize,
-    /// Final time [s] (thesis: 1).
+    /// Final time \[s\] (thesis: 1).
     pub t_end: f64,
     /// Output intervals on $[0, t_{end}]$ (uniform grid for the trapezoidal rule); also the
     /// number of midpoint steps.
@@ -202,13 +202,13 @@ pub struct MotionPlanningRun {
     pub model: String,
     /// Number of states (including multipliers).
     pub n_states: usize,
-    /// Output grid $t_k$ [s].
+    /// Output grid $t_k$ \[s\].
     pub t: Vec<f64>,
     /// Free-end velocity $e_w(0, t_k)$ from the velocity field [m/s].
     pub velocity: Vec<f64>,
-    /// Free-end displacement by the trapezoidal rule [m].
+    /// Free-end displacement by the trapezoidal rule \[m\].
     pub displacement: Vec<f64>,
-    /// $\max_k |w(0, t_k) - \sin\omega t_k|$ [m] (the amplitude is 1 m).
+    /// $\max_k |w(0, t_k) - \sin\omega t_k|$ \[m\] (the amplitude is 1 m).
     pub max_displacement_error: f64,
     /// $\max_k |e_w(0, t_k) - \omega\cos\omega t_k|$ [m/s] (amplitude $\omega$).
     pub max_velocity_error: f64,
@@ -216,7 +216,7 @@ pub struct MotionPlanningRun {
     /// DAE (midpoint values at $t_k - \Delta t/2$ for the midpoint rule), probes of the
     /// HerDG1 part for the ODE.
     pub free_end_outputs: Vec<[f64; 2]>,
-    /// Times the outputs refer to [s].
+    /// Times the outputs refer to \[s\].
     pub output_times: Vec<f64>,
     /// $\max_k |y_N - (\omega\cos\omega t, 0)|$ per component.
     pub max_output_errors: [f64; 2],
