@@ -36,7 +36,7 @@ fn main() -> Result<()> {
         setup.n_elements, setup.t_end, setup.n_intervals
     );
     println!(
-        "{:<13} {:>6} {:>14} {:>14} {:>12} {:>12} {:>7} {:>6}",
+        "{:<45} {:>6} {:>14} {:>14} {:>12} {:>12} {:>7} {:>6}",
         "version",
         "states",
         "max|w-sin|",
@@ -49,7 +49,7 @@ fn main() -> Result<()> {
     for m in MotionPlanningMethod::ALL {
         let r = motion_planning(m, &setup)?;
         println!(
-            "{:<13} {:>6} {:>14.3e} {:>14.3e} {:>12.3e} {:>12.3e} {:>7} {:>6}",
+            "{:<45} {:>6} {:>14.3e} {:>14.3e} {:>12.3e} {:>12.3e} {:>7} {:>6}",
             m.label(),
             r.n_states,
             r.max_displacement_error,
@@ -68,7 +68,12 @@ fn main() -> Result<()> {
     let reference: Vec<f64> = t.iter().map(|tk| (w * tk).sin()).collect();
     let mut names = vec!["t".to_string(), "sin(omega t)".to_string()];
     for r in &runs {
-        let tag = r.method.label().replace(' ', "_");
+        let tag: String = r
+            .method
+            .label()
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
         names.push(format!("{tag}_velocity"));
         names.push(format!("{tag}_displacement"));
     }

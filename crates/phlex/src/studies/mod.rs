@@ -16,6 +16,6 @@ pub use eb_convergence::{
 };
 pub use error::StudyError;
 pub use motion_planning::{
-    motion_planning, motion_planning_model, Controls, MotionPlanningMethod, MotionPlanningRun,
-    MotionPlanningSetup,
+    motion_planning, motion_planning_model, Controls, Formulation, Integrator,
+    MotionPlanningMethod, MotionPlanningRun, MotionPlanningSetup,
 };

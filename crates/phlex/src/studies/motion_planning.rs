@@ -17,13 +17,18 @@
 //! free end (the summary's $y_N$: velocity $\omega\cos\omega t$, angular velocity $0$) are
 //! checked as well.
 //!
-//! Two formulations, 6 elements each:
+//! Three formulations ([`Formulation`]), 6 elements each:
 //!
-//! * **DAE** (thesis §6.2.1): DG1Her on $[0, 1]$ (velocity inputs are natural), the free
-//!   end imposed by Lagrange multipliers (`Imposition::Multiplier`): the multipliers are
-//!   the free-end velocities, the constraint is zero force and moment. An index-2 pHDAE,
-//!   integrated with [`Radau5`] (the thesis uses IDA) and with the implicit midpoint rule.
-//!   The consistent multipliers at $t_0$ come from the hidden constraint
+//! * **DAE, free-end multipliers** (thesis §6.2.1 and its script): DG1Her on $[0, 1]$
+//!   (velocity inputs are natural), the free end imposed by Lagrange multipliers
+//!   (`Imposition::Multiplier`): the multipliers are the free-end velocities, the
+//!   constraint is zero force and moment.
+//! * **DAE, controlled-end multipliers**: HerDG1 on $[0, 1]$ (the free end is natural), the
+//!   prescribed velocities at $x = 1$ imposed by multipliers (the reactions).
+//!
+//!   Both are index-2 pHDAEs, integrated with [`Radau5`] (the thesis uses IDA) and with the
+//!   implicit midpoint rule. The initial state is made consistent with the velocity
+//!   constraints and the multipliers follow from the hidden constraint
 //!   ([`consistent_initial_state`]).
 //! * **ODE** (thesis §6.2.2): virtual domain decomposition at $x = 1/2$, HerDG1 on the free
 //!   part, DG1Her on the controlled part, gyrator coupling ([`EbDecomposition`]); integrated
@@ -31,7 +36,7 @@
 use phlex_core::LinearPhSystem;
 use phlex_fem::decomposition::EbDecomposition;
 use phlex_fem::euler_bernoulli::{EbDiscretization, EulerBernoulli};
-use phlex_fem::{Component, EndCondition, Field, Imposition, PfemModel, Quantity, SparseVec};
+use phlex_fem::{Component, End, EndCondition, Field, Imposition, PfemModel, Quantity, SparseVec};
 use phlex_solve::consistent::consistent_initial_state;
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
@@ -41,47 +46,72 @@ use serde::Serialize;
 
 use super::error::{require_positive, StudyError};
 
+/// Spatial formulation of the mixed boundary conditions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Formulation {
+    /// DG1Her on $[0, 1]$ (velocity inputs natural), the **free end** imposed by Lagrange
+    /// multipliers (zero force and moment; the multipliers are the free-end velocities) —
+    /// the thesis's DAE (summary §5.4: "Lagrange multiplier for the Neumann end, DG1×Her").
+    DaeFreeEnd,
+    /// HerDG1 on $[0, 1]$ (force inputs natural, so the free end is natural), the
+    /// **velocity-controlled end** imposed by Lagrange multipliers (the multipliers are the
+    /// reactions at $x = 1$).
+    DaeControlledEnd,
+    /// Virtual domain decomposition at $x = 1/2$: HerDG1 on the free part, DG1Her on the
+    /// controlled part, gyrator coupling — a pH ODE.
+    OdeDecomposition,
+}
+
+/// Time integrator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Integrator {
+    /// Adaptive Radau IIA of order 5 ([`Radau5`]).
+    Radau5,
+    /// Implicit midpoint rule ([`LinearMidpoint`]) with the output step.
+    Midpoint,
+}
+
 /// Formulation and time integrator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-pub enum MotionPlanningMethod {
-    /// Lagrange multipliers at the free end (index-2 pHDAE), Radau IIA order 5.
-    DaeRadau5,
-    /// Lagrange multipliers at the free end, implicit midpoint rule.
-    DaeMidpoint,
-    /// Virtual domain decomposition (pH ODE), Radau IIA order 5.
-    OdeRadau5,
-    /// Virtual domain decomposition, implicit midpoint rule.
-    OdeMidpoint,
+pub struct MotionPlanningMethod {
+    /// Spatial formulation.
+    pub formulation: Formulation,
+    /// Time integrator.
+    pub integrator: Integrator,
 }
 
 impl MotionPlanningMethod {
-    /// All four variants.
-    pub const ALL: [MotionPlanningMethod; 4] = [
-        MotionPlanningMethod::DaeRadau5,
-        MotionPlanningMethod::DaeMidpoint,
-        MotionPlanningMethod::OdeRadau5,
-        MotionPlanningMethod::OdeMidpoint,
+    /// Every formulation with every integrator.
+    pub const ALL: [MotionPlanningMethod; 6] = [
+        Self::new(Formulation::DaeFreeEnd, Integrator::Radau5),
+        Self::new(Formulation::DaeFreeEnd, Integrator::Midpoint),
+        Self::new(Formulation::DaeControlledEnd, Integrator::Radau5),
+        Self::new(Formulation::DaeControlledEnd, Integrator::Midpoint),
+        Self::new(Formulation::OdeDecomposition, Integrator::Radau5),
+        Self::new(Formulation::OdeDecomposition, Integrator::Midpoint),
     ];
-    /// Short label, e.g. `"DAE Radau5"`.
-    pub fn label(&self) -> &'static str {
-        match self {
-            MotionPlanningMethod::DaeRadau5 => "DAE Radau5",
-            MotionPlanningMethod::DaeMidpoint => "DAE midpoint",
-            MotionPlanningMethod::OdeRadau5 => "ODE Radau5",
-            MotionPlanningMethod::OdeMidpoint => "ODE midpoint",
+    /// A method.
+    pub const fn new(formulation: Formulation, integrator: Integrator) -> Self {
+        Self {
+            formulation,
+            integrator,
         }
     }
-    fn is_dae(&self) -> bool {
-        matches!(
-            self,
-            MotionPlanningMethod::DaeRadau5 | MotionPlanningMethod::DaeMidpoint
-        )
+    /// Short label, e.g. `"DAE free-end multipliers, Radau5"`.
+    pub fn label(&self) -> String {
+        let f = match self.formulation {
+            Formulation::DaeFreeEnd => "DAE free-end multipliers",
+            Formulation::DaeControlledEnd => "DAE controlled-end multipliers",
+            Formulation::OdeDecomposition => "ODE decomposition",
+        };
+        let i = match self.integrator {
+            Integrator::Radau5 => "Radau5",
+            Integrator::Midpoint => "midpoint",
+        };
+        format!("{f}, {i}")
     }
     fn is_midpoint(&self) -> bool {
-        matches!(
-            self,
-            MotionPlanningMethod::DaeMidpoint | MotionPlanningMethod::OdeMidpoint
-        )
+        self.integrator == Integrator::Midpoint
     }
 }
 
@@ -212,9 +242,10 @@ pub struct MotionPlanningRun {
     pub max_displacement_error: f64,
     /// $\max_k |e_w(0, t_k) - \omega\cos\omega t_k|$ [m/s] (amplitude $\omega$).
     pub max_velocity_error: f64,
-    /// Free-end outputs $y_N$ = (velocity, angular velocity): the multiplier port for the
-    /// DAE (midpoint values at $t_k - \Delta t/2$ for the midpoint rule), probes of the
-    /// HerDG1 part for the ODE.
+    /// Free-end outputs $y_N$ = (velocity, angular velocity): the port "left" for the DAEs
+    /// (multipliers for [`Formulation::DaeFreeEnd`], midpoint values at
+    /// $t_k - \Delta t/2$ with the midpoint rule; natural outputs for
+    /// [`Formulation::DaeControlledEnd`]), probes of the HerDG1 part for the ODE.
     pub free_end_outputs: Vec<[f64; 2]>,
     /// Times the outputs refer to \[s\].
     pub output_times: Vec<f64>,
@@ -239,17 +270,16 @@ fn build_input(model: &PfemModel, setup: &MotionPlanningSetup) -> Result<InputFn
                 model: model.name().into(),
                 reason: format!("port '{}' is not an end port", p.name),
             })?;
-        for (k, &(c, q)) in ep.inputs.iter().enumerate() {
-            let prescribed_motion = ep.end == phlex_fem::End::Right && q == Quantity::Velocity;
-            if prescribed_motion {
+        for &(c, q) in &ep.inputs {
+            if ep.end == End::Right && q == Quantity::Velocity {
                 let s = *setup;
                 let idx = match c {
                     Component::Translation => 0,
                     Component::Rotation => 1,
                 };
                 signals.push(Signal::from_fn(move |t| s.controls(t)[idx]));
-            } else if ep.end == phlex_fem::End::Left && q == Quantity::Force && ep.multiplier[k] {
-                // Free end: zero force/moment prescribed through the multiplier.
+            } else if ep.end == End::Left && q == Quantity::Force {
+                // Free end: zero force and moment (natural inputs or multiplier data).
                 signals.push(Signal::Constant(0.0));
             } else {
                 return Err(StudyError::Model {
@@ -274,23 +304,29 @@ pub fn motion_planning_model(
 ) -> Result<PfemModel, StudyError> {
     setup.validate()?;
     let n = setup.n_elements;
-    Ok(if method.is_dae() {
-        EulerBernoulli::new(1.0, 1.0, 1.0, n)
+    Ok(match method.formulation {
+        Formulation::DaeFreeEnd => EulerBernoulli::new(1.0, 1.0, 1.0, n)
             .discretization(EbDiscretization::Dg1Her)
             .ends(EndCondition::Free, EndCondition::Port)
             .imposition(Imposition::Multiplier)
-            .build()?
-    } else {
-        EbDecomposition::new(1.0, 1.0, 1.0, n / 2, n / 2)
+            .build()?,
+        // `Clamped` with multipliers: the port "right" prescribes both velocities (the
+        // controls) through multipliers; the free end keeps its natural (zero) force port.
+        Formulation::DaeControlledEnd => EulerBernoulli::new(1.0, 1.0, 1.0, n)
+            .discretization(EbDiscretization::HerDg1)
+            .ends(EndCondition::Free, EndCondition::Clamped)
+            .imposition(Imposition::Multiplier)
+            .build()?,
+        Formulation::OdeDecomposition => EbDecomposition::new(1.0, 1.0, 1.0, n / 2, n / 2)
             .interface(0.5)
             .ends(EndCondition::Free, EndCondition::Port)
-            .build()?
+            .build()?,
     })
 }
 
 /// How the free-end outputs are read from a state.
 enum FreeEnd {
-    /// Multiplier port output (DAE).
+    /// Output of the port "left" (DAEs): multipliers or natural velocity outputs.
     Port(std::ops::Range<usize>),
     /// Probes of velocity and angular velocity (ODE).
     Probes(SparseVec, SparseVec),
@@ -321,7 +357,7 @@ pub fn motion_planning(
     let e_w0 = model.project(Field::Velocity, &|x| s.reference_velocity(x, 0.0))?;
     let e0 = consistent_initial_state(sys, &input, 0.0, &e_w0)?.state;
     let probe_v = model.probe(Field::Velocity, 0.0)?;
-    let free_end = if method.is_dae() {
+    let free_end = if method.formulation != Formulation::OdeDecomposition {
         let r = sys.ports.range("left")?;
         if r.len() != 2 {
             return Err(StudyError::Model {
@@ -402,7 +438,7 @@ pub fn motion_planning(
         .map(|(tk, v)| (v - w * (w * tk).cos()).abs())
         .fold(0.0, f64::max);
     // Midpoint multipliers are midpoint values (t_k - dt/2); skip the unused initial one.
-    let shift = if method.is_midpoint() && method.is_dae() {
+    let shift = if method.is_midpoint() && method.formulation == Formulation::DaeFreeEnd {
         -0.5 * dt
     } else {
         0.0
