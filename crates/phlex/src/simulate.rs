@@ -258,7 +258,11 @@ pub fn summarize(b: &Built, sim_spec: &SimulationSpec, s: &Simulation) -> RunSum
         factorizations: s.stats.factorizations,
         h_initial: l.hamiltonian[0],
         h_final: *l.hamiltonian.last().unwrap_or(&0.0),
-        energy_supplied: l.supplied.last().map(|v| v.iter().fold(0.0, |a, b| a + b)).unwrap_or(0.0),
+        energy_supplied: l
+            .supplied
+            .last()
+            .map(|v| v.iter().fold(0.0, |a, b| a + b))
+            .unwrap_or(0.0),
         energy_dissipated: *l.dissipated.last().unwrap_or(&0.0),
         energy_drift: l.relative_drift(),
         power_balance_residual: l.max_residual(),
