@@ -1,0 +1,1 @@
+//! Numerics specific to EPHS models.
