@@ -12,14 +12,26 @@
 //! | [`state_space`] | first-order and symmetric forms, outputs `C_d x + C_v ẋ + C_a ẍ`, Markov parameters |
 //! | [`zoh`] | ZOH discretisation and its inverse |
 //! | [`modal`] | frequencies, damping ratios, complex mode shapes |
+//! | [`markov`] | Markov parameters from pulse responses or least squares |
+//! | [`okid`] | observer/Kalman filter identification |
+//! | [`era`] | ERA, ERA/DC, ERA/DC with OKID, order from the singular-value gap |
+//! | [`rayleigh`] | least-squares Rayleigh damping fit |
+//! | [`mkr`] | physical M, K, R from an identified model |
+//! | [`noise`] | seeded Gaussian noise |
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
 
+pub mod era;
 pub mod error;
 pub mod frame;
 pub mod linalg;
+pub mod markov;
 pub mod mdof;
+pub mod mkr;
 pub mod modal;
+pub mod noise;
+pub mod okid;
+pub mod rayleigh;
 pub mod state_space;
 pub mod zoh;
 
