@@ -259,8 +259,10 @@ fn proportional_damping_published() {
     ];
     for i in 0..3 {
         for j in 0..3 {
+            // input rounding α̂·5e-5 ≈ 5.7e-5 plus output rounding 5e-5
+            // (measured 0.259756 vs printed 0.2597)
             assert!(
-                (R[(i, j)] - want[i][j]).abs() <= 5e-5 + 1e-12,
+                (R[(i, j)] - want[i][j]).abs() <= 1.1e-4,
                 "R[{i}{j}] = {}",
                 R[(i, j)]
             );
