@@ -18,6 +18,7 @@
 //! | [`rayleigh`] | least-squares Rayleigh damping fit |
 //! | [`mkr`] | physical M, K, R from an identified model |
 //! | [`noise`] | seeded Gaussian noise |
+//! | [`spectral`] | FFT, Welch auto/cross spectral densities, H1 FRF, model frequency response |
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
 
@@ -32,6 +33,7 @@ pub mod modal;
 pub mod noise;
 pub mod okid;
 pub mod rayleigh;
+pub mod spectral;
 pub mod state_space;
 pub mod zoh;
 
