@@ -124,7 +124,13 @@ impl FloatingBeam2d {
         second_moment: f64,
         n_elements: usize,
     ) -> Self {
-        Self::new(length, rho * area, young * area, young * second_moment, n_elements)
+        Self::new(
+            length,
+            rho * area,
+            young * area,
+            young * second_moment,
+            n_elements,
+        )
     }
 
     /// Sets the deformation boundary condition.
@@ -263,14 +269,20 @@ impl FloatingBeam2d {
         }
         for l in &self.lumped {
             l.validate(name)?;
-            let p = ports.iter().find(|p| p.name == l.port).ok_or_else(|| {
-                MbsError::UnknownPort {
-                    context: format!("lumped mass of body '{name}'"),
-                    body: name.into(),
-                    port: l.port.clone(),
-                    available: port_defs.iter().map(|p| p.0.as_str()).collect::<Vec<_>>().join(", "),
-                }
-            })?;
+            let p =
+                ports
+                    .iter()
+                    .find(|p| p.name == l.port)
+                    .ok_or_else(|| MbsError::UnknownPort {
+                        context: format!("lumped mass of body '{name}'"),
+                        body: name.into(),
+                        port: l.port.clone(),
+                        available: port_defs
+                            .iter()
+                            .map(|p| p.0.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    })?;
             points.push(MassPoint {
                 x: p.x,
                 mass: l.mass,
@@ -284,9 +296,18 @@ impl FloatingBeam2d {
             C,
             D,
             names: [
-                ("u", "elastic displacement coefficients (u_x CG1, then u_y Hermite) [m, rad]"),
-                ("vf", "elastic velocity coefficients (v_x CG1, then v_y Hermite) [m/s, rad/s]"),
-                ("sigma", "normal force (DG0) and bending moment (DG1) coefficients [N, N m]"),
+                (
+                    "u",
+                    "elastic displacement coefficients (u_x CG1, then u_y Hermite) [m, rad]",
+                ),
+                (
+                    "vf",
+                    "elastic velocity coefficients (v_x CG1, then v_y Hermite) [m/s, rad/s]",
+                ),
+                (
+                    "sigma",
+                    "normal force (DG0) and bending moment (DG1) coefficients [N, N m]",
+                ),
             ],
         };
         let mut body = PlanarBody::new(
@@ -334,8 +355,12 @@ impl BeamShapes {
             DeformationBc::SimplySupported => vec![0, 2 * n_el],
             DeformationBc::Free => vec![],
         };
-        let vx_free: Vec<usize> = (0..cg1.n_dofs()).filter(|i| !removed_x.contains(i)).collect();
-        let vy_free: Vec<usize> = (0..her.n_dofs()).filter(|i| !removed_y.contains(i)).collect();
+        let vx_free: Vec<usize> = (0..cg1.n_dofs())
+            .filter(|i| !removed_x.contains(i))
+            .collect();
+        let vy_free: Vec<usize> = (0..her.n_dofs())
+            .filter(|i| !removed_y.contains(i))
+            .collect();
         let mut vx_map = vec![None; cg1.n_dofs()];
         for (k, &i) in vx_free.iter().enumerate() {
             vx_map[i] = Some(k);
@@ -418,7 +443,10 @@ mod tests {
     use phlex_core::sparse;
 
     fn beam(n: usize, bc: DeformationBc) -> PlanarBody {
-        FloatingBeam2d::new(2.0, 3.0, 1e5, 50.0, n).bc(bc).build("b").unwrap()
+        FloatingBeam2d::new(2.0, 3.0, 1e5, 50.0, n)
+            .bc(bc)
+            .build("b")
+            .unwrap()
     }
 
     /// Rigid block of the mass operator (37): m = ρAL, s^x = ρAL²/2, J^zz = ρAL³/3;
@@ -460,7 +488,9 @@ mod tests {
     /// Remark 8: no deformation condition is a typed error naming the body; bad data too.
     #[test]
     fn missing_bc_and_bad_parameters() {
-        let e = FloatingBeam2d::new(1.0, 1.0, 1.0, 1.0, 2).build("coupler").unwrap_err();
+        let e = FloatingBeam2d::new(1.0, 1.0, 1.0, 1.0, 2)
+            .build("coupler")
+            .unwrap_err();
         assert!(matches!(e, MbsError::MissingDeformationBc { ref body } if body == "coupler"));
         assert!(e.to_string().contains("singular"));
         let e = FloatingBeam2d::new(1.0, 1.0, 0.0, 1.0, 2)

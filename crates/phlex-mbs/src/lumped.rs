@@ -32,6 +32,10 @@ impl LumpedMass {
     /// Checks `mass >= 0`, `inertia >= 0`.
     pub(crate) fn validate(&self, body: &str) -> Result<(), MbsError> {
         require_non_negative(body, &format!("lumped mass at '{}'", self.port), self.mass)?;
-        require_non_negative(body, &format!("lumped inertia at '{}'", self.port), self.inertia)
+        require_non_negative(
+            body,
+            &format!("lumped inertia at '{}'", self.port),
+            self.inertia,
+        )
     }
 }

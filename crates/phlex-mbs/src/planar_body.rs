@@ -272,7 +272,11 @@ impl PlanarBody {
             }
             None => (
                 sparse::zeros(0, 0),
-                [("u", "elastic displacement"), ("vf", "elastic velocity"), ("sigma", "stress")],
+                [
+                    ("u", "elastic displacement"),
+                    ("vf", "elastic velocity"),
+                    ("sigma", "stress"),
+                ],
             ),
         };
         let port_maps = ports
@@ -284,13 +288,26 @@ impl PlanarBody {
             port_list.push(Port::new(
                 p.name.clone(),
                 3,
-                format!("force and torque applied at '{}' in the body frame [N, N, N m]", p.name),
-                format!("velocity and angular velocity of '{}' in the body frame [m/s, m/s, rad/s]", p.name),
+                format!(
+                    "force and torque applied at '{}' in the body frame [N, N, N m]",
+                    p.name
+                ),
+                format!(
+                    "velocity and angular velocity of '{}' in the body frame [m/s, m/s, rad/s]",
+                    p.name
+                ),
             ));
         }
         let port_set = PortSet::from_ports(port_list).map_err(|_| MbsError::DuplicateName {
             what: "port".into(),
-            name: format!("{name}: {}", ports.iter().map(|p| p.name.as_str()).collect::<Vec<_>>().join(", ")),
+            name: format!(
+                "{name}: {}",
+                ports
+                    .iter()
+                    .map(|p| p.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
         })?;
         let M = tm.build();
         let n_q = 3 + n_f;
@@ -300,7 +317,11 @@ impl PlanarBody {
             VarBlock::differential(format!("{name}.theta"), "body angle [rad]", 1),
         ];
         if n_f > 0 {
-            blocks.push(VarBlock::differential(format!("{name}.{}", names[0].0), names[0].1, n_f));
+            blocks.push(VarBlock::differential(
+                format!("{name}.{}", names[0].0),
+                names[0].1,
+                n_f,
+            ));
         }
         blocks.push(VarBlock::differential(
             format!("{name}.v"),
@@ -308,10 +329,18 @@ impl PlanarBody {
             3,
         ));
         if n_f > 0 {
-            blocks.push(VarBlock::differential(format!("{name}.{}", names[1].0), names[1].1, n_f));
+            blocks.push(VarBlock::differential(
+                format!("{name}.{}", names[1].0),
+                names[1].1,
+                n_f,
+            ));
         }
         if n_s > 0 {
-            blocks.push(VarBlock::differential(format!("{name}.{}", names[2].0), names[2].1, n_s));
+            blocks.push(VarBlock::differential(
+                format!("{name}.{}", names[2].0),
+                names[2].1,
+                n_s,
+            ));
         }
         Ok(Self {
             name: name.to_string(),
@@ -577,7 +606,10 @@ impl PlanarBody {
             z[2] = -(g[0] * da[0] + g[1] * da[1]);
             // z_u = −Wᵀ Rᵀ g
             let r = rot2(x[2]);
-            let rtg = [r[0][0] * g[0] + r[1][0] * g[1], r[0][1] * g[0] + r[1][1] * g[1]];
+            let rtg = [
+                r[0][0] * g[0] + r[1][0] * g[1],
+                r[0][1] * g[0] + r[1][1] * g[1],
+            ];
             for j in 0..self.n_f {
                 let mut s = 0.0;
                 for (i, v) in sparse::col_iter(&self.W, j) {
@@ -607,7 +639,10 @@ impl PlanarBody {
         t.push(off + 2, off + 2, g[0] * ra[0] + g[1] * ra[1]);
         // ∂z_θ/∂u = −gᵀ R' W ; ∂z_u/∂θ = −Wᵀ R'ᵀ g (symmetric)
         let dr = drot2(x[2]);
-        let drtg = [dr[0][0] * g[0] + dr[1][0] * g[1], dr[0][1] * g[0] + dr[1][1] * g[1]];
+        let drtg = [
+            dr[0][0] * g[0] + dr[1][0] * g[1],
+            dr[0][1] * g[0] + dr[1][1] * g[1],
+        ];
         for j in 0..self.n_f {
             let mut s = 0.0;
             for (i, v) in sparse::col_iter(&self.W, j) {
@@ -657,6 +692,46 @@ impl PlanarBody {
         if self.n_s > 0 {
             t.push_block(is, ivf, &self.D, 1.0);
             t.push_block_transpose(ivf, is, &self.D, -1.0);
+        }
+    }
+
+    /// Pushes the derivative of $J(x)z$ with respect to $p$ through the momentum-dependent
+    /// gyroscopic entries (the part of $\partial_x(J(x)z(x))$ not in $J\,\partial_x z$), at
+    /// offset `off`.
+    pub(crate) fn push_gyroscopic_jacobian(&self, x: &[f64], t: &mut Triplets, off: usize) {
+        let n_q = self.n_q();
+        let o = off + n_q;
+        let p = &x[n_q..];
+        let (vx, vy, w) = (p[0], p[1], p[2]);
+        // S(T_t p) ω and −S(T_t p)ᵀ v_P
+        for j in 0..self.T_t.ncols() {
+            let mut t0 = 0.0;
+            let mut t1 = 0.0;
+            for (i, v) in sparse::col_iter(&self.T_t, j) {
+                if i == 0 {
+                    t0 += v;
+                } else {
+                    t1 += v;
+                }
+            }
+            if t0 != 0.0 || t1 != 0.0 {
+                t.push(o, o + j, w * t1);
+                t.push(o + 1, o + j, -w * t0);
+                t.push(o + 2, o + j, -(t1 * vx - t0 * vy));
+            }
+        }
+        if self.n_f > 0 {
+            let vf = &p[3..3 + self.n_f];
+            for j in 0..self.G_f.ncols() {
+                let mut acc = 0.0;
+                for (k, v) in sparse::col_iter(&self.G_f, j) {
+                    t.push(o + 3 + k, o + j, v * w);
+                    acc += v * vf[k];
+                }
+                if acc != 0.0 {
+                    t.push(o + 2, o + j, -acc);
+                }
+            }
         }
     }
 
@@ -745,8 +820,16 @@ mod tests {
             shape: PointShape::rigid(),
         }];
         let ports = vec![
-            PlanarPort { name: "P".into(), x: [0.0, 0.0], shape: PointShape::rigid() },
-            PlanarPort { name: "A".into(), x: [1.0, 0.5], shape: PointShape::rigid() },
+            PlanarPort {
+                name: "P".into(),
+                x: [0.0, 0.0],
+                shape: PointShape::rigid(),
+            },
+            PlanarPort {
+                name: "A".into(),
+                x: [1.0, 0.5],
+                shape: PointShape::rigid(),
+            },
         ];
         let mut b = PlanarBody::new(
             "disk",
@@ -768,7 +851,11 @@ mod tests {
     fn rigid_mass_matrix_parallel_axis() {
         let b = disk();
         let M = sparse::to_dense(b.mass_matrix());
-        let exp = [[2.0, 0.0, 0.2], [0.0, 2.0, 0.6], [0.2, 0.6, 0.05 + 2.0 * 0.1]];
+        let exp = [
+            [2.0, 0.0, 0.2],
+            [0.0, 2.0, 0.6],
+            [0.2, 0.6, 0.05 + 2.0 * 0.1],
+        ];
         for i in 0..3 {
             for j in 0..3 {
                 assert!((M[(i, j)] - exp[i][j]).abs() < 1e-15, "{i} {j}");
@@ -810,7 +897,10 @@ mod tests {
             let mut zp = vec![0.0; n];
             b.effort(&xp, &mut zp);
             for i in 0..n {
-                assert!(((zp[i] - z[i]) / h - Dz[(i, k)]).abs() < 1e-4, "dz{i}/dx{k}");
+                assert!(
+                    ((zp[i] - z[i]) / h - Dz[(i, k)]).abs() < 1e-4,
+                    "dz{i}/dx{k}"
+                );
             }
         }
     }

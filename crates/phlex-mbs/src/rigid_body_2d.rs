@@ -137,16 +137,21 @@ impl RigidBody2d {
         }];
         for l in &self.lumped {
             l.validate(name)?;
-            let a = self
-                .ports
-                .iter()
-                .find(|p| p.0 == l.port)
-                .ok_or_else(|| MbsError::UnknownPort {
-                    context: format!("lumped mass of body '{name}'"),
-                    body: name.into(),
-                    port: l.port.clone(),
-                    available: self.ports.iter().map(|p| p.0.as_str()).collect::<Vec<_>>().join(", "),
-                })?;
+            let a =
+                self.ports
+                    .iter()
+                    .find(|p| p.0 == l.port)
+                    .ok_or_else(|| MbsError::UnknownPort {
+                        context: format!("lumped mass of body '{name}'"),
+                        body: name.into(),
+                        port: l.port.clone(),
+                        available: self
+                            .ports
+                            .iter()
+                            .map(|p| p.0.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                    })?;
             points.push(MassPoint {
                 x: a.1,
                 mass: l.mass,
@@ -183,25 +188,41 @@ mod tests {
     #[test]
     fn bad_parameters_name_the_body() {
         let e = RigidBody2d::new(-1.0, 0.1).build("crank").unwrap_err();
-        assert!(matches!(e, MbsError::InvalidBodyParameter { ref body, ref parameter, .. } if body == "crank" && parameter == "mass"), "{e}");
+        assert!(
+            matches!(e, MbsError::InvalidBodyParameter { ref body, ref parameter, .. } if body == "crank" && parameter == "mass"),
+            "{e}"
+        );
         let e = RigidBody2d::new(1.0, -0.1).build("crank").unwrap_err();
         assert!(e.to_string().contains("inertia"), "{e}");
-        let e = RigidBody2d::new(1.0, 0.1).lumped_mass("tip", 0.1, 0.0).build("crank").unwrap_err();
-        assert!(matches!(e, MbsError::UnknownPort { ref port, .. } if port == "tip"), "{e}");
+        let e = RigidBody2d::new(1.0, 0.1)
+            .lumped_mass("tip", 0.1, 0.0)
+            .build("crank")
+            .unwrap_err();
+        assert!(
+            matches!(e, MbsError::UnknownPort { ref port, .. } if port == "tip"),
+            "{e}"
+        );
     }
 
     /// A lumped mass m_l at port a adds m_l to the translational block and the parallel-axis
     /// terms: M[0..2, 0..2] += m_l I, M[1, 2] += m_l a_x, M[2, 2] += m_l |a|².
     #[test]
     fn lumped_mass_adds_parallel_axis_terms() {
-        let b0 = RigidBody2d::new(1.0, 0.1).port("tip", [2.0, 0.0]).build("b").unwrap();
+        let b0 = RigidBody2d::new(1.0, 0.1)
+            .port("tip", [2.0, 0.0])
+            .build("b")
+            .unwrap();
         let b1 = RigidBody2d::new(1.0, 0.1)
             .port("tip", [2.0, 0.0])
             .lumped_mass("tip", 0.5, 0.01)
             .build("b")
             .unwrap();
         let d = sparse::to_dense(&sparse::add(1.0, b1.mass_matrix(), -1.0, b0.mass_matrix()));
-        let exp = [[0.5, 0.0, 0.0], [0.0, 0.5, 1.0], [0.0, 1.0, 0.5 * 4.0 + 0.01]];
+        let exp = [
+            [0.5, 0.0, 0.0],
+            [0.0, 0.5, 1.0],
+            [0.0, 1.0, 0.5 * 4.0 + 0.01],
+        ];
         for i in 0..3 {
             for j in 0..3 {
                 assert!((d[(i, j)] - exp[i][j]).abs() < 1e-15);
