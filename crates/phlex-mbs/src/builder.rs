@@ -214,50 +214,51 @@ impl MultibodyBuilder {
             }
             let xa = models[a.0].initial_state();
             let ang_a = models[a.0].port_angle(a.1, &xa);
-            let kind =
-                match (&j.kind, b, point) {
-                    (JointKind::Revolute, Some(_), _) => Resolved::Revolute,
-                    (JointKind::Revolute, None, Some(p)) => Resolved::GroundPoint { point: p },
-                    (JointKind::Weld, Some((bb, pb)), _) => {
-                        let xb = models[bb].initial_state();
-                        Resolved::Weld {
-                            rel0: models[bb].port_angle(pb, &xb) - ang_a,
-                        }
+            let kind = match (&j.kind, b, point) {
+                (JointKind::Revolute, Some(_), _) => Resolved::Revolute,
+                (JointKind::Revolute, None, Some(p)) => Resolved::GroundPoint { point: p },
+                (JointKind::Weld, Some((bb, pb)), _) => {
+                    let xb = models[bb].initial_state();
+                    Resolved::Weld {
+                        rel0: models[bb].port_angle(pb, &xb) - ang_a,
                     }
-                    (JointKind::Weld, None, Some(p)) => Resolved::GroundFrame {
-                        point: p,
-                        angle0: ang_a,
-                    },
-                    (JointKind::Slider { direction }, None, Some(p)) => {
-                        let normal = crate::joint::slider::normal(*direction).ok_or_else(|| {
-                            MbsError::InvalidJoint {
-                                joint: name.clone(),
-                                reason: format!(
-                                    "slider direction {direction:?} must be non-zero and finite"
-                                ),
-                            }
-                        })?;
-                        Resolved::Slider { point: p, normal }
-                    }
-                    (JointKind::PrescribedVelocity { vx, vy, omega }, None, _) => {
-                        let mut signals = vec![vx.clone(), vy.clone()];
-                        if let Some(w) = omega {
-                            signals.push(w.clone());
+                }
+                (JointKind::Weld, None, Some(p)) => Resolved::GroundFrame {
+                    point: p,
+                    angle0: ang_a,
+                },
+                (JointKind::Slider { direction }, None, Some(p)) => {
+                    let normal = crate::joint::slider::normal(*direction).ok_or_else(|| {
+                        MbsError::InvalidJoint {
+                            joint: name.clone(),
+                            reason: format!(
+                                "slider direction {direction:?} must be non-zero and finite"
+                            ),
                         }
-                        Resolved::Prescribed {
-                            rotation: omega.is_some(),
-                            signals,
-                        }
+                    })?;
+                    Resolved::Slider { point: p, normal }
+                }
+                (JointKind::PrescribedVelocity { vx, vy, omega }, None, _) => {
+                    let mut signals = vec![vx.clone(), vy.clone()];
+                    if let Some(w) = omega {
+                        signals.push(w.clone());
                     }
-                    (k, Some(_), _) => return Err(MbsError::InvalidJoint {
+                    Resolved::Prescribed {
+                        rotation: omega.is_some(),
+                        signals,
+                    }
+                }
+                (k, Some(_), _) => {
+                    return Err(MbsError::InvalidJoint {
                         joint: name.clone(),
                         reason: format!(
                             "a {} joint connects a body to the ground; set body_b = \"{GROUND}\"",
                             k.name()
                         ),
-                    }),
-                    (_, None, None) => unreachable_ground(name)?,
-                };
+                    })
+                }
+                (_, None, None) => unreachable_ground(name)?,
+            };
             joints.push(JointModel {
                 name: name.clone(),
                 a,
