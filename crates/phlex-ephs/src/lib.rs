@@ -11,6 +11,7 @@
 //! | [`semantics`] | open systems, junction rules, composition, the assembled DAE ([`semantics::EphsDae`], a [`phlex_solve::ImplicitDae`]) |
 //! | [`geometry`] | $SO(3)$, $SE(3)$: product, inverse, hat/vee, exp/log, Ad, Ad*, ad, ad*, tangent maps (§3) |
 //! | [`library`] | components and patterns: oscillators (Figs. 5–7) |
+//! | [`model_file`] | the TOML model format (components, patterns, composition, initial state, simulation) |
 //! | [`numerics`] | the energy-consistent Lie-group midpoint integrator |
 //! | [`error`] | typed errors naming ports, junctions and boxes |
 #![allow(non_snake_case)]
@@ -20,6 +21,7 @@ pub mod error;
 pub mod geometry;
 pub mod language;
 pub mod library;
+pub mod model_file;
 pub mod numerics;
 pub mod semantics;
 

@@ -305,12 +305,15 @@ impl<'a> LieMidpoint<'a> {
         let mut w = vec![0.0; nt + na];
         let mut stats = SolverStats::default();
         let mut last_h = f64::NAN;
+        let mut k = 0usize;
         while t < t_end {
-            let mut h = self.params.h;
-            if t + h > t_end - 1e-12 * self.params.h {
-                h = t_end - t;
+            // Times t0 + k h (no accumulation of rounding); the last step ends on t_end.
+            let mut t_next = t0 + (k + 1) as f64 * self.params.h;
+            if t_next > t_end - 1e-9 * self.params.h {
+                t_next = t_end;
             }
-            if h != last_h {
+            let h = t_next - t;
+            if !((h - last_h).abs() <= 1e-9 * h) {
                 newton.invalidate();
                 last_h = h;
             }
@@ -328,7 +331,8 @@ impl<'a> LieMidpoint<'a> {
             ss.positions(&w);
             y[..nc].copy_from_slice(&ss.x1);
             y[nc..].copy_from_slice(&w[nt..]);
-            t += h;
+            t = t_next;
+            k += 1;
             stats.steps += 1;
             observer.observe(t, &y);
         }

@@ -1,0 +1,781 @@
+//! The EPHS model file: components, patterns, their composition, initial state and
+//! simulation settings in TOML (issue 5 §2). Parsing is strict (unknown keys are
+//! errors); every error names the key and its line.
+//!
+//! # Format
+//! ```toml
+//! [model]
+//! name = "damped oscillator"      # free text
+//! theta0 = 300.0                  # reference temperature θ0 > 0 (default 300)
+//! top = "dosc"                    # the component or pattern that is simulated
+//!
+//! # Primitive (or library) components: `kind` and its parameters.
+//! [components.spring]
+//! kind = "hookean_spring"         # storage E = ½ k q², port q (ℝ, displacement)
+//! k = 1.0
+//! [components.mass]
+//! kind = "point_mass"             # storage E = p²/2m, port p (ℝ, momentum)
+//! m = 1.0
+//! [components.coupling]
+//! kind = "pkc"                    # Poisson [[0, −1], [1, 0]], ports q, p
+//! [components.friction]
+//! kind = "linear_friction"        # Onsager eq. (6), ports p (momentum), s (entropy)
+//! d = 0.1
+//! [components.env]
+//! kind = "environment"            # port s (ℝ, entropy), effort 0
+//!
+//! # Interconnection patterns: junctions typed by quantity, outer ports, boxes filled by
+//! # components or other patterns (by name); `ports` wires each port of the filling
+//! # system to a junction.
+//! [patterns.osc]
+//! junctions = { q = "displacement", p = "momentum" }
+//! expose = { p = "p" }            # outer power port → junction (`expose_state` for state ports)
+//! boxes.pe = { fill = "spring", ports = { q = "q" } }
+//! boxes.ke = { fill = "mass", ports = { p = "p" } }
+//! boxes.pkc = { fill = "coupling", ports = { q = "q", p = "p" } }
+//!
+//! [patterns.dosc]
+//! junctions = { p = "momentum", s = "entropy" }
+//! boxes.osc = { fill = "osc", ports = { p = "p" } }
+//! boxes.mf = { fill = "friction", ports = { p = "p", s = "s" } }
+//! boxes.env = { fill = "env", ports = { s = "s" } }
+//!
+//! [initial]                       # states by hierarchical name (default 0 / identity)
+//! "osc.pe.q" = 1.0
+//!
+//! [simulation]
+//! t_end = 20.0
+//! integrator = "radau5"           # or "midpoint" (energy-consistent Lie-group midpoint)
+//! rtol = 1e-8                     # radau5 tolerances
+//! atol = 1e-10
+//! h = 0.01                        # midpoint step (required for "midpoint")
+//! output_step = 0.1               # output spacing (default: t_end/200)
+//! ```
+//!
+//! **Quantities** are `"displacement"`, `"momentum"`, `"entropy"` (all ℝ), `"pose"`
+//! (SE(3)), `"body_momentum"` (se(3)*), or `{ name = "...", space = "R" | "R3" | "SE3" |
+//! "se3*" | "SO3" | "so3*" }`.
+//!
+//! **Component kinds:** `hookean_spring {k}`, `point_mass {m}`, `pkc`,
+//! `linear_friction {d}`, `environment`, and the composite `rigid_body {mass, inertia,
+//! gravity}` (seed 001 Fig. 2, port p: body momentum; `inertia` = `[J1, J2, J3]`
+//! (principal) or a 3×3 array; `gravity` = upward covector, default `[0, 0, 0]`).
+//!
+//! **Initial values** are a number, an array (all coordinates), or for poses
+//! `{ rotation = [ω1, ω2, ω3], position = [x, y, z] }` (rotation vector, $R = \exp\tilde\omega$).
+//!
+//! **Inputs** of an open top system (outer ports) are given in `[inputs]` as
+//! expressions of `t`, by the names of [`EphsDae::input_names`] (`"p.f" = "sin(t)"`;
+//! components of vector ports as `"p.f[k]"`); missing inputs are zero.
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::error::EphsError;
+use crate::geometry::linalg3::Mat3;
+use crate::geometry::{so3, Se3};
+use crate::language::interface::PortKind;
+use crate::language::pattern::Pattern;
+use crate::language::quantity::Quantity;
+use crate::language::space::{Group, Space};
+use crate::language::system::{Composite, System};
+use crate::library::{mechanics, rigid_body};
+use crate::numerics::{LieMidpoint, LieMidpointParams};
+use crate::semantics::{assemble, EphsDae};
+use phlex_solve::radau5::OutputTimes;
+use phlex_solve::{InputFn, Radau5, Radau5Params, Signal};
+
+/// A model file error: file, line and a message naming the key.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{file}:{line}: {message}")]
+pub struct ModelError {
+    /// File name.
+    pub file: String,
+    /// 1-based line (0 if unknown).
+    pub line: usize,
+    /// What is wrong, naming the key.
+    pub message: String,
+}
+
+/// `[model]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelMeta {
+    /// Free text.
+    #[serde(default)]
+    pub name: String,
+    /// Reference temperature θ0.
+    #[serde(default = "default_theta0")]
+    pub theta0: Spanned<f64>,
+    /// Name of the simulated component or pattern.
+    pub top: Spanned<String>,
+}
+
+fn default_theta0() -> Spanned<f64> {
+    Spanned::new(0..0, 300.0)
+}
+
+/// A quantity: a built-in name or `{ name, space }`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum QuantitySpec {
+    /// `"displacement"`, `"momentum"`, `"entropy"`, `"pose"`, `"body_momentum"`.
+    Named(String),
+    /// A custom quantity.
+    Full {
+        /// Physical name.
+        name: String,
+        /// Space: `R`, `R<n>`, `SE3`, `se3*`, `SO3`, `so3*`.
+        space: String,
+    },
+}
+
+/// One inner box: the filling system and its port wiring.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoxSpec {
+    /// Name of a component or pattern.
+    pub fill: Spanned<String>,
+    /// Port of the filling system → junction.
+    #[serde(default)]
+    pub ports: BTreeMap<String, Spanned<String>>,
+}
+
+/// `[patterns.NAME]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PatternSpec {
+    /// Junction name → quantity.
+    #[serde(default)]
+    pub junctions: BTreeMap<String, Spanned<QuantitySpec>>,
+    /// Outer power port → junction.
+    #[serde(default)]
+    pub expose: BTreeMap<String, Spanned<String>>,
+    /// Outer state port → junction.
+    #[serde(default)]
+    pub expose_state: BTreeMap<String, Spanned<String>>,
+    /// Box name → box.
+    #[serde(default)]
+    pub boxes: BTreeMap<String, Spanned<BoxSpec>>,
+}
+
+/// Parameters of the component kinds.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ComponentSpec {
+    /// Storage $E = \tfrac12kq^2$.
+    HookeanSpring {
+        /// Stiffness.
+        k: f64,
+    },
+    /// Storage $E = p^2/2m$.
+    PointMass {
+        /// Mass.
+        m: f64,
+    },
+    /// Canonical coupling of displacement and momentum.
+    Pkc {},
+    /// Linear friction, eq. (6).
+    LinearFriction {
+        /// Friction coefficient.
+        d: f64,
+    },
+    /// The environment.
+    Environment {},
+    /// Rigid body pattern (Fig. 2).
+    RigidBody {
+        /// Mass.
+        mass: f64,
+        /// Principal moments `[J1, J2, J3]` or a 3×3 array.
+        inertia: InertiaSpec,
+        /// Upward gravity covector.
+        #[serde(default)]
+        gravity: [f64; 3],
+    },
+}
+
+/// Inertia: principal moments or a full matrix.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum InertiaSpec {
+    /// Principal moments.
+    Principal([f64; 3]),
+    /// Full symmetric matrix.
+    Matrix([[f64; 3]; 3]),
+}
+
+/// An initial value.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum InitialValue {
+    /// A scalar state.
+    Scalar(f64),
+    /// All coordinates.
+    Vector(Vec<f64>),
+    /// A pose from a rotation vector and a position.
+    Pose {
+        /// Rotation vector ω, $R = \exp\tilde\omega$.
+        rotation: [f64; 3],
+        /// Position.
+        position: [f64; 3],
+    },
+}
+
+/// The integrator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum IntegratorKind {
+    /// Adaptive Radau IIA of `phlex-solve`.
+    #[default]
+    Radau5,
+    /// The energy-consistent Lie-group midpoint rule.
+    Midpoint,
+}
+
+/// `[simulation]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimulationSpec {
+    /// End time > 0.
+    pub t_end: Spanned<f64>,
+    /// Integrator.
+    #[serde(default)]
+    pub integrator: IntegratorKind,
+    /// Radau5 relative tolerance.
+    #[serde(default = "default_rtol")]
+    pub rtol: f64,
+    /// Radau5 absolute tolerance.
+    #[serde(default = "default_atol")]
+    pub atol: f64,
+    /// Midpoint step.
+    pub h: Option<Spanned<f64>>,
+    /// Output spacing.
+    pub output_step: Option<Spanned<f64>>,
+}
+
+fn default_rtol() -> f64 {
+    1e-8
+}
+fn default_atol() -> f64 {
+    1e-10
+}
+
+/// A parsed model file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelFile {
+    /// `[model]`.
+    pub model: ModelMeta,
+    /// `[components.NAME]` tables.
+    #[serde(default)]
+    pub components: BTreeMap<String, Spanned<toml::Table>>,
+    /// `[patterns.NAME]` tables.
+    #[serde(default)]
+    pub patterns: BTreeMap<String, Spanned<PatternSpec>>,
+    /// `[initial]`.
+    #[serde(default)]
+    pub initial: BTreeMap<String, Spanned<InitialValue>>,
+    /// `[inputs]`: input name → expression of `t`.
+    #[serde(default)]
+    pub inputs: BTreeMap<String, Spanned<String>>,
+    /// `[simulation]`.
+    pub simulation: SimulationSpec,
+}
+
+/// Line (1-based) of a byte offset.
+fn line_of(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())]
+        .bytes()
+        .filter(|&b| b == b'\n')
+        .count()
+        + 1
+}
+
+/// A parsed model with its source (for line numbers).
+#[derive(Debug, Clone)]
+pub struct Model {
+    /// File name (for messages).
+    pub file: String,
+    text: String,
+    /// The parsed content.
+    pub spec: ModelFile,
+}
+
+/// A simulated trajectory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trajectory {
+    /// Output times.
+    pub t: Vec<f64>,
+    /// Names of the columns of `y` (state coordinates `name[k]`, then algebraic unknowns).
+    pub columns: Vec<String>,
+    /// State rows, one per time.
+    pub y: Vec<Vec<f64>>,
+    /// Mechanical energy (= exergy) per time.
+    pub mechanical_energy: Vec<f64>,
+    /// Entropy of the environment per time.
+    pub entropy: Vec<f64>,
+    /// Total energy $E_{mech} + \theta_0 s$ per time.
+    pub total_energy: Vec<f64>,
+}
+
+impl Model {
+    /// Parses a model file; syntax errors and unknown keys name the key and line.
+    pub fn parse(file: &str, text: &str) -> Result<Self, ModelError> {
+        let spec: ModelFile = toml::from_str(text).map_err(|e| ModelError {
+            file: file.into(),
+            line: e.span().map(|s| line_of(text, s.start)).unwrap_or(0),
+            message: e.message().trim().to_string(),
+        })?;
+        let m = Self {
+            file: file.into(),
+            text: text.into(),
+            spec,
+        };
+        m.validate()?;
+        Ok(m)
+    }
+
+    fn err<T>(&self, span: std::ops::Range<usize>, message: String) -> Result<T, ModelError> {
+        Err(ModelError {
+            file: self.file.clone(),
+            line: if span.end == 0 {
+                0
+            } else {
+                line_of(&self.text, span.start)
+            },
+            message,
+        })
+    }
+
+    fn validate(&self) -> Result<(), ModelError> {
+        let th = &self.spec.model.theta0;
+        if !(*th.get_ref() > 0.0 && th.get_ref().is_finite()) {
+            return self.err(
+                th.span(),
+                format!(
+                    "key `model.theta0`: must satisfy 0 < theta0 < ∞ (got {})",
+                    th.get_ref()
+                ),
+            );
+        }
+        let s = &self.spec.simulation;
+        if !(*s.t_end.get_ref() > 0.0 && s.t_end.get_ref().is_finite()) {
+            return self.err(
+                s.t_end.span(),
+                format!(
+                    "key `simulation.t_end`: must satisfy 0 < t_end < ∞ (got {})",
+                    s.t_end.get_ref()
+                ),
+            );
+        }
+        if let Some(h) = &s.h {
+            if !(*h.get_ref() > 0.0 && h.get_ref().is_finite()) {
+                return self.err(
+                    h.span(),
+                    format!(
+                        "key `simulation.h`: must satisfy h > 0 (got {})",
+                        h.get_ref()
+                    ),
+                );
+            }
+        }
+        if let Some(h) = &s.output_step {
+            if !(*h.get_ref() > 0.0 && h.get_ref().is_finite()) {
+                return self.err(
+                    h.span(),
+                    format!(
+                        "key `simulation.output_step`: must satisfy output_step > 0 (got {})",
+                        h.get_ref()
+                    ),
+                );
+            }
+        }
+        if s.integrator == IntegratorKind::Midpoint && s.h.is_none() {
+            return self.err(
+                s.t_end.span(),
+                "key `simulation.h`: the midpoint integrator needs a step h".into(),
+            );
+        }
+        for name in self.spec.components.keys() {
+            if self.spec.patterns.contains_key(name) {
+                return self.err(
+                    self.spec.patterns[name].span(),
+                    format!("`{name}` is defined both in [components] and in [patterns]"),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    fn quantity(&self, q: &Spanned<QuantitySpec>, key: &str) -> Result<Quantity, ModelError> {
+        let bad = |m: String| self.err::<Quantity>(q.span(), format!("key `{key}`: {m}"));
+        match q.get_ref() {
+            QuantitySpec::Named(n) => match n.as_str() {
+                "displacement" => Ok(Quantity::displacement()),
+                "momentum" => Ok(Quantity::momentum()),
+                "entropy" => Ok(Quantity::entropy()),
+                "pose" => Ok(Quantity::pose()),
+                "body_momentum" => Ok(Quantity::body_momentum()),
+                other => bad(format!(
+                    "unknown quantity `{other}` (known: displacement, momentum, entropy, pose, body_momentum, or {{ name, space }})"
+                )),
+            },
+            QuantitySpec::Full { name, space } => {
+                let sp = match space.as_str() {
+                    "R" => Space::Real(1),
+                    "SE3" => Space::Group(Group::Se3),
+                    "se3*" => Space::CoAlgebra(Group::Se3),
+                    "SO3" => Space::Group(Group::So3),
+                    "so3*" => Space::CoAlgebra(Group::So3),
+                    s if s.starts_with('R') && s[1..].parse::<usize>().is_ok_and(|n| n > 0) => {
+                        Space::Real(s[1..].parse().unwrap_or(1))
+                    }
+                    other => {
+                        return bad(format!(
+                            "unknown space `{other}` (known: R, R<n>, SE3, se3*, SO3, so3*)"
+                        ))
+                    }
+                };
+                Ok(Quantity::new(name, sp))
+            }
+        }
+    }
+
+    fn component(&self, name: &str) -> Result<System, ModelError> {
+        let t = &self.spec.components[name];
+        let span = t.span();
+        let spec =
+            ComponentSpec::deserialize(toml::Value::Table(t.get_ref().clone())).map_err(|e| {
+                ModelError {
+                    file: self.file.clone(),
+                    line: line_of(&self.text, span.start),
+                    message: format!("component `{name}`: {}", e.to_string().trim()),
+                }
+            })?;
+        let wrap = |r: Result<System, EphsError>| -> Result<System, ModelError> {
+            r.map_err(|e| ModelError {
+                file: self.file.clone(),
+                line: line_of(&self.text, span.start),
+                message: format!("component `{name}`: {e}"),
+            })
+        };
+        wrap(match spec {
+            ComponentSpec::HookeanSpring { k } => mechanics::hookean_spring(k).map(Into::into),
+            ComponentSpec::PointMass { m } => mechanics::point_mass(m).map(Into::into),
+            ComponentSpec::Pkc {} => mechanics::pkc().map(Into::into),
+            ComponentSpec::LinearFriction { d } => mechanics::linear_friction(d).map(Into::into),
+            ComponentSpec::Environment {} => Ok(mechanics::environment().into()),
+            ComponentSpec::RigidBody {
+                mass,
+                inertia,
+                gravity,
+            } => {
+                let J: Mat3 = match inertia {
+                    InertiaSpec::Principal(d) => {
+                        [[d[0], 0.0, 0.0], [0.0, d[1], 0.0], [0.0, 0.0, d[2]]]
+                    }
+                    InertiaSpec::Matrix(m) => m,
+                };
+                rigid_body::rigid_body(mass, J, gravity).map(Into::into)
+            }
+        })
+    }
+
+    fn pattern(&self, name: &str, stack: &mut Vec<String>) -> Result<System, ModelError> {
+        let sp = &self.spec.patterns[name];
+        let spec = sp.get_ref();
+        let line_err = |span: std::ops::Range<usize>, e: EphsError| ModelError {
+            file: self.file.clone(),
+            line: line_of(&self.text, span.start),
+            message: format!("pattern `{name}`: {e}"),
+        };
+        let mut p = Pattern::new(name);
+        // Keep the order of the file (the maps are sorted by name).
+        let mut junctions: Vec<_> = spec.junctions.iter().collect();
+        junctions.sort_by_key(|(_, q)| q.span().start);
+        let mut boxes: Vec<_> = spec.boxes.iter().collect();
+        boxes.sort_by_key(|(_, b)| b.span().start);
+        for (j, q) in junctions {
+            let quantity = self.quantity(q, &format!("patterns.{name}.junctions.{j}"))?;
+            p.add_junction(j, quantity)
+                .map_err(|e| line_err(q.span(), e))?;
+        }
+        for (ports, kind) in [
+            (&spec.expose, PortKind::Power),
+            (&spec.expose_state, PortKind::State),
+        ] {
+            for (o, j) in ports {
+                p.expose(j.get_ref(), o, kind)
+                    .map_err(|e| line_err(j.span(), e))?;
+            }
+        }
+        let mut fills = Vec::new();
+        for (b, bs) in boxes {
+            let fill = bs.get_ref().fill.clone();
+            let sys = self.system(fill.get_ref(), fill.span(), stack)?;
+            let wiring: Vec<(&str, &str)> = bs
+                .get_ref()
+                .ports
+                .iter()
+                .map(|(port, j)| (port.as_str(), j.get_ref().as_str()))
+                .collect();
+            p.add_box(b, sys.interface(), &wiring).map_err(|e| {
+                // Point at the offending port's line if the error names one.
+                let span = bs
+                    .get_ref()
+                    .ports
+                    .iter()
+                    .find(|(port, _)| {
+                        e.to_string().contains(&format!("{b}.{port}"))
+                            || e.to_string().contains(&format!("'{port}'"))
+                    })
+                    .map(|(_, j)| j.span())
+                    .unwrap_or(bs.span());
+                line_err(span, e)
+            })?;
+            fills.push((b.clone(), sys, bs.span()));
+        }
+        let mut c = Composite::new(p).map_err(|e| line_err(sp.span(), e))?;
+        for (b, sys, span) in fills {
+            c.fill(&b, sys).map_err(|e| line_err(span, e))?;
+        }
+        Ok(c.into())
+    }
+
+    fn system(
+        &self,
+        name: &str,
+        span: std::ops::Range<usize>,
+        stack: &mut Vec<String>,
+    ) -> Result<System, ModelError> {
+        if stack.iter().any(|s| s == name) {
+            return self.err(
+                span,
+                format!(
+                    "patterns refer to each other in a cycle: {} → {name}",
+                    stack.join(" → ")
+                ),
+            );
+        }
+        if self.spec.components.contains_key(name) {
+            return self.component(name);
+        }
+        if self.spec.patterns.contains_key(name) {
+            stack.push(name.into());
+            let r = self.pattern(name, stack);
+            stack.pop();
+            return r;
+        }
+        let known: BTreeSet<&str> = self
+            .spec
+            .components
+            .keys()
+            .chain(self.spec.patterns.keys())
+            .map(|s| s.as_str())
+            .collect();
+        self.err(
+            span,
+            format!(
+                "unknown component or pattern `{name}` (defined: {})",
+                known.into_iter().collect::<Vec<_>>().join(", ")
+            ),
+        )
+    }
+
+    /// The top system (`model.top`).
+    pub fn system_top(&self) -> Result<System, ModelError> {
+        let top = &self.spec.model.top;
+        self.system(top.get_ref(), top.span(), &mut Vec::new())
+    }
+
+    /// Builds the top system, its DAE (with inputs) and the consistent initial state.
+    pub fn build(&self) -> Result<(EphsDae, Vec<f64>), ModelError> {
+        let top = &self.spec.model.top;
+        let sys = self.system_top()?;
+        let wrap = |span: std::ops::Range<usize>, e: EphsError| ModelError {
+            file: self.file.clone(),
+            line: line_of(&self.text, span.start),
+            message: format!("model `{}`: {e}", top.get_ref()),
+        };
+        let open = assemble(&sys).map_err(|e| wrap(top.span(), e))?;
+        let mut dae = EphsDae::new(open, *self.spec.model.theta0.get_ref())
+            .map_err(|e| wrap(top.span(), e))?;
+        let names = dae.input_names();
+        if !names.is_empty() || !self.spec.inputs.is_empty() {
+            let mut signals = Vec::new();
+            for (k, v) in &self.spec.inputs {
+                if !names.contains(k) {
+                    return self.err(
+                        v.span(),
+                        format!(
+                            "key `inputs.{k}`: no such input (inputs: {})",
+                            names.join(", ")
+                        ),
+                    );
+                }
+            }
+            // Inputs are scalar per name for scalar ports; vector ports take one signal
+            // per component, named `port.f[k]`.
+            let open = dae.system();
+            for (name, (slot_len, _)) in names.iter().zip(input_lengths(open)) {
+                for c in 0..slot_len {
+                    let key = if slot_len == 1 {
+                        name.clone()
+                    } else {
+                        format!("{name}[{c}]")
+                    };
+                    let sig = match self.spec.inputs.get(&key) {
+                        Some(v) => Signal::expr(v.get_ref()).map_err(|e| ModelError {
+                            file: self.file.clone(),
+                            line: line_of(&self.text, v.span().start),
+                            message: format!("key `inputs.{key}`: {e}"),
+                        })?,
+                        None => Signal::from_fn(|_| 0.0),
+                    };
+                    signals.push(sig);
+                }
+            }
+            dae = dae
+                .with_inputs(InputFn::new(signals))
+                .map_err(|e| wrap(top.span(), e))?;
+        }
+        let mut y = dae.default_state();
+        for (name, v) in &self.spec.initial {
+            let r = dae.state_range(name).map_err(|e| ModelError {
+                file: self.file.clone(),
+                line: line_of(&self.text, v.span().start),
+                message: format!("key `initial.{name}`: {e}"),
+            })?;
+            let values: Vec<f64> = match v.get_ref() {
+                InitialValue::Scalar(x) => vec![*x],
+                InitialValue::Vector(x) => x.clone(),
+                InitialValue::Pose { rotation, position } => {
+                    let mut c = vec![0.0; 12];
+                    Se3::new(so3::exp(*rotation), *position).to_coords(&mut c);
+                    c
+                }
+            };
+            if values.len() != r.len() {
+                return self.err(
+                    v.span(),
+                    format!(
+                        "key `initial.{name}`: the state has {} coordinates but {} values were given",
+                        r.len(),
+                        values.len()
+                    ),
+                );
+            }
+            y[r].copy_from_slice(&values);
+        }
+        dae.make_consistent(0.0, &mut y)
+            .map_err(|e| wrap(top.span(), e))?;
+        Ok((dae, y))
+    }
+
+    /// Builds and simulates the model; the trajectory is sampled every `output_step`.
+    pub fn simulate(&self) -> Result<Trajectory, ModelError> {
+        let (dae, y0) = self.build()?;
+        let s = &self.spec.simulation;
+        let t_end = *s.t_end.get_ref();
+        let dt = s
+            .output_step
+            .as_ref()
+            .map(|v| *v.get_ref())
+            .unwrap_or(t_end / 200.0);
+        let n_out = (t_end / dt).round().max(1.0) as usize;
+        let grid: Vec<f64> = (0..=n_out).map(|k| (k as f64 * dt).min(t_end)).collect();
+        let mut traj = Trajectory {
+            t: Vec::new(),
+            columns: columns(&dae),
+            y: Vec::new(),
+            mechanical_energy: Vec::new(),
+            entropy: Vec::new(),
+            total_energy: Vec::new(),
+        };
+        let push = |t: f64, y: &[f64], traj: &mut Trajectory| {
+            traj.t.push(t);
+            traj.y.push(y.to_vec());
+            traj.mechanical_energy.push(dae.mechanical_energy(y));
+            traj.entropy.push(dae.entropy(y));
+            traj.total_energy.push(dae.total_energy(y));
+        };
+        let fail = |e: EphsError| ModelError {
+            file: self.file.clone(),
+            line: line_of(&self.text, s.t_end.span().start),
+            message: format!("simulation failed: {e}"),
+        };
+        match s.integrator {
+            IntegratorKind::Radau5 => {
+                let radau = Radau5::new(Radau5Params::with_tolerances(s.rtol, s.atol))
+                    .map_err(|e| fail(e.into()))?;
+                radau
+                    .integrate(
+                        &dae,
+                        0.0,
+                        &y0,
+                        t_end,
+                        OutputTimes::Grid(&grid),
+                        &mut |t: f64, y: &[f64]| push(t, y, &mut traj),
+                    )
+                    .map_err(|e| fail(e.into()))?;
+            }
+            IntegratorKind::Midpoint => {
+                let h = s.h.as_ref().map(|v| *v.get_ref()).unwrap_or(dt);
+                let every = (dt / h).round().max(1.0) as usize;
+                let mut k = 0usize;
+                LieMidpoint::new(&dae, LieMidpointParams::with_step(h))
+                    .map_err(fail)?
+                    .run(0.0, &y0, t_end, &mut |t: f64, y: &[f64]| {
+                        if k % every == 0 || (t - t_end).abs() < 1e-12 * t_end {
+                            push(t, y, &mut traj);
+                        }
+                        k += 1;
+                    })
+                    .map_err(fail)?;
+            }
+        }
+        Ok(traj)
+    }
+}
+
+/// Lengths of the input slots in input order (with the slot id).
+fn input_lengths(sys: &crate::semantics::OpenSystem) -> Vec<(usize, usize)> {
+    use crate::semantics::program::{Causality, StateRole};
+    let mut v = Vec::new();
+    for p in &sys.ports {
+        if let StateRole::Input(s) = p.state {
+            v.push((sys.slots[s].len, s));
+        }
+        if let Some(pw) = p.power {
+            let s = match pw.causality {
+                Causality::FlowIn => pw.flow,
+                Causality::EffortIn => pw.effort,
+            };
+            v.push((sys.slots[s].len, s));
+        }
+    }
+    v
+}
+
+/// Column names of `y`: `state[k]` for multi-coordinate states.
+pub fn columns(dae: &EphsDae) -> Vec<String> {
+    let mut c = Vec::new();
+    for name in dae.state_names() {
+        let r = dae.state_range(&name).expect("own state");
+        if r.len() == 1 {
+            c.push(name);
+        } else {
+            c.extend((0..r.len()).map(|k| format!("{name}[{k}]")));
+        }
+    }
+    for name in dae.algebraic_names() {
+        let r = dae.algebraic_range(&name).expect("own unknown");
+        if r.len() == 1 {
+            c.push(name);
+        } else {
+            c.extend((0..r.len()).map(|k| format!("{name}[{k}]")));
+        }
+    }
+    c
+}

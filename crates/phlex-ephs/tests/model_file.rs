@@ -1,0 +1,117 @@
+//! The TOML model format: the shipped models run and reproduce the analytic solutions;
+//! errors name the key and line.
+use phlex_ephs::model_file::Model;
+
+fn load(name: &str) -> (String, String) {
+    let path = format!("{}/models/{name}", env!("CARGO_MANIFEST_DIR"));
+    (path.clone(), std::fs::read_to_string(&path).unwrap())
+}
+
+#[test]
+fn damped_oscillator_model_matches_eq8() {
+    let (f, text) = load("damped_oscillator.toml");
+    let m = Model::parse(&f, &text).unwrap();
+    let traj = m.simulate().unwrap();
+    assert_eq!(traj.columns, ["osc.pe.q", "osc.ke.p", "env.s"]);
+    assert_eq!(traj.t.len(), 201);
+    // Underdamped solution with m = k = 1, d = 0.1, q0 = 1, p0 = 0.
+    let zeta: f64 = 0.05;
+    let wd = (1.0 - zeta * zeta).sqrt();
+    let mut err = 0.0f64;
+    for (t, y) in traj.t.iter().zip(&traj.y) {
+        let q = (-zeta * t).exp() * ((wd * t).cos() + zeta / wd * (wd * t).sin());
+        err = err.max((y[0] - q).abs());
+    }
+    let de = traj
+        .total_energy
+        .iter()
+        .fold(0.0f64, |a, e| a.max((e - traj.total_energy[0]).abs()));
+    println!("model file: damped oscillator error {err:.3e}, total energy drift {de:.3e}");
+    // rtol = 1e-10 in the file.
+    assert!(err < 1e-8 && de < 1e-8, "{err} {de}");
+    assert!(traj.entropy.windows(2).all(|w| w[1] >= w[0] - 1e-15));
+}
+
+#[test]
+fn driven_oscillator_and_rigid_body_models_run() {
+    let (f, text) = load("oscillator.toml");
+    let traj = Model::parse(&f, &text).unwrap().simulate().unwrap();
+    // m q̈ + k q = 0.1 sin t, q(0) = 1, q̇(0) = 0, ω² = 4:
+    // q = cos 2t + (0.1/3)(sin t − ½ sin 2t).
+    let mut err = 0.0f64;
+    for (t, y) in traj.t.iter().zip(&traj.y) {
+        let q = (2.0 * t).cos() + 0.1 / 3.0 * (t.sin() - 0.5 * (2.0 * t).sin());
+        err = err.max((y[0] - q).abs());
+    }
+    println!("model file: driven oscillator (midpoint, h = 1e-3) error {err:.3e}");
+    // Midpoint, h = 1e-3, ω = 2: phase error ω³h²t/24 ≈ 3e-6 at t = 10.
+    assert!(err < 1e-5, "{err}");
+
+    let (f, text) = load("free_rigid_body.toml");
+    let traj = Model::parse(&f, &text).unwrap().simulate().unwrap();
+    assert_eq!(traj.columns.len(), 18);
+    let e0 = traj.total_energy[0];
+    let de = traj
+        .total_energy
+        .iter()
+        .fold(0.0f64, |a, e| a.max((e - e0).abs() / e0));
+    println!("model file: free rigid body energy drift {de:.3e}");
+    assert!(de < 1e-10);
+}
+
+fn parse_err(text: &str) -> String {
+    Model::parse("m.toml", text)
+        .and_then(|m| m.build().map(|_| m))
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn errors_name_key_and_line() {
+    let (_, good) = load("damped_oscillator.toml");
+    // Unknown key in [simulation].
+    let e = parse_err(&good.replace("output_step = 0.1", "output_step = 0.1\nstep_size = 3"));
+    assert!(e.contains("step_size") && e.starts_with("m.toml:"), "{e}");
+    // Wrong quantity at a junction: port and both quantities are named, with the line.
+    let bad = good.replace(
+        "boxes.mf = { fill = \"friction\", ports = { p = \"p\", s = \"s\" } }",
+        "boxes.mf = { fill = \"friction\", ports = { p = \"s\", s = \"s\" } }",
+    );
+    let e = parse_err(&bad);
+    let line = bad.lines().position(|l| l.starts_with("boxes.mf")).unwrap() + 1;
+    assert!(
+        e.contains("mf.p") && e.contains("(R, momentum)") && e.contains("(R, entropy)"),
+        "{e}"
+    );
+    assert!(e.starts_with(&format!("m.toml:{line}:")), "{e}");
+    // Unknown fill.
+    let e = parse_err(&good.replace("fill = \"friction\"", "fill = \"fricton\""));
+    assert!(e.contains("fricton") && e.contains("friction"), "{e}");
+    // Bad parameter value names the component.
+    let e = parse_err(&good.replace("d = 0.1", "d = -0.1"));
+    assert!(e.contains("friction") && e.contains("0 ≤ d"), "{e}");
+    // Unknown component parameter.
+    let e = parse_err(&good.replace("d = 0.1", "d = 0.1\ndamping = 2"));
+    assert!(e.contains("damping"), "{e}");
+    // Unconnected port.
+    let e = parse_err(&good.replace(", s = \"s\" } }\nboxes.env", " } }\nboxes.env"));
+    assert!(e.contains("unconnected port 's' of box 'mf'"), "{e}");
+    // Two storages on one junction.
+    let e = parse_err(&good.replace(
+        "boxes.ke = { fill = \"mass\", ports = { p = \"p\" } }",
+        "boxes.ke = { fill = \"mass\", ports = { p = \"p\" } }\nboxes.ke2 = { fill = \"mass\", ports = { p = \"p\" } }",
+    ));
+    assert!(
+        e.contains("osc.ke.p") && e.contains("osc.ke2.p") && e.contains("more than one storage"),
+        "{e}"
+    );
+    // Wrong number of initial coordinates.
+    let e = parse_err(&good.replace("\"osc.pe.q\" = 1.0", "\"osc.pe.q\" = [1.0, 2.0]"));
+    assert!(e.contains("initial.osc.pe.q"), "{e}");
+    // Pattern cycle.
+    let e = parse_err(&good.replace(
+        "boxes.osc = { fill = \"osc\"",
+        "boxes.osc = { fill = \"dosc\"",
+    ));
+    assert!(e.contains("cycle"), "{e}");
+}
