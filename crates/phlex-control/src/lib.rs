@@ -18,6 +18,12 @@
 //! | [`rayleigh`] | least-squares Rayleigh damping fit |
 //! | [`mkr`] | physical M, K, R from an identified model |
 //! | [`noise`] | seeded Gaussian noise |
+//! | [`riccati`] | CARE (sign function + Newton–Kleinman), DARE (doubling) |
+//! | [`lqr`] | LQR continuous/discrete, finite/infinite horizon |
+//! | [`kalman`] | Kalman filters continuous/discrete, steady and time-varying |
+//! | [`lqg`] | LQG closed loop and separation check |
+//! | [`pole_placement`] | null-space pole placement for controller and observer, PBH tests |
+//! | [`ode`] | fixed-step RK4 |
 //! | [`spectral`] | FFT, Welch auto/cross spectral densities, H1 FRF, model frequency response |
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
@@ -25,14 +31,20 @@
 pub mod era;
 pub mod error;
 pub mod frame;
+pub mod kalman;
 pub mod linalg;
+pub mod lqg;
+pub mod lqr;
 pub mod markov;
 pub mod mdof;
 pub mod mkr;
 pub mod modal;
 pub mod noise;
+pub mod ode;
 pub mod okid;
+pub mod pole_placement;
 pub mod rayleigh;
+pub mod riccati;
 pub mod spectral;
 pub mod state_space;
 pub mod zoh;

@@ -375,3 +375,14 @@ pub fn cholesky(name: &str, A: MatRef<'_, f64>) -> Result<Mat<f64>> {
         })?;
     Ok(llt.L().to_owned())
 }
+
+/// Full SVD of a real matrix: singular values (descending) and all right singular vectors.
+pub fn svd_full(name: &str, A: MatRef<'_, f64>) -> Result<(Vec<f64>, Mat<f64>)> {
+    check_finite(name, A)?;
+    let s = A.svd().map_err(|_| ControlError::Decomposition {
+        what: format!("SVD of {name}"),
+    })?;
+    let k = s.S().dim();
+    let sv: Vec<f64> = (0..k).map(|i| s.S()[i]).collect();
+    Ok((sv, s.V().to_owned()))
+}

@@ -1,0 +1,191 @@
+//! Kalman filters (thesis 002 §4.3.2–§4.3.3), estimator gain `K` entering as
+//! `+K(y − ŷ)`, `ŷ = Cẑ + Du`; process noise `w` acts on the state
+//! (`ż = Az + Bu + w`, covariance `R_w`), measurement noise `v` on `y`
+//! (covariance `R_v`).
+//!
+//! * continuous: `Ṗ = AP + PAᵀ − PCᵀR_v⁻¹CP + R_w`, `K = PCᵀR_v⁻¹`
+//!   (eqs. (4.96)–(4.100)); steady state from the CARE of `(Aᵀ, Cᵀ)`;
+//! * discrete one-step predictor: `ẑ(k+1) = Aẑ + Bu + K(k)(y − ŷ)`,
+//!   `K(k) = APCᵀ(R_v + CPCᵀ)⁻¹`, `P(k+1) = AP'Aᵀ + R_w`,
+//!   `P' = P − PCᵀ(R_v + CPCᵀ)⁻¹CP` (eqs. (4.115)–(4.121)); steady state
+//!   from the DARE of `(Aᵀ, Cᵀ)`.
+
+use crate::error::{dim_err, ControlError, Result};
+use crate::linalg::{check_shape, eigvals, sym, DenseLu};
+use crate::ode::Rk4;
+use crate::riccati::{solve_care, solve_dare};
+use faer::{c64, Mat, MatRef};
+
+/// Steady-state Kalman design.
+#[derive(Clone, Debug)]
+pub struct KalmanGain {
+    /// estimator gain
+    pub K: Mat<f64>,
+    /// steady error covariance (predicted, for the discrete filter)
+    pub P: Mat<f64>,
+    /// eigenvalues of `A − KC`
+    pub estimator_poles: Vec<c64>,
+    /// relative Riccati residual
+    pub residual: f64,
+}
+
+/// Continuous steady-state Kalman–Bucy filter.
+pub fn kalman_continuous(
+    A: MatRef<'_, f64>,
+    C: MatRef<'_, f64>,
+    Rw: MatRef<'_, f64>,
+    Rv: MatRef<'_, f64>,
+) -> Result<KalmanGain> {
+    let At = A.transpose().to_owned();
+    let Ct = C.transpose().to_owned();
+    let sol = solve_care(At.as_ref(), Ct.as_ref(), Rw, Rv)?;
+    let K = DenseLu::new("R_v", Rv)?.solve_right((&sol.X * C.transpose()).as_ref());
+    let estimator_poles = eigvals("A − KC", (A - &K * C).as_ref())?;
+    Ok(KalmanGain {
+        K,
+        P: sol.X,
+        estimator_poles,
+        residual: sol.residual,
+    })
+}
+
+/// Discrete steady-state one-step predictor.
+pub fn kalman_discrete(
+    A: MatRef<'_, f64>,
+    C: MatRef<'_, f64>,
+    Rw: MatRef<'_, f64>,
+    Rv: MatRef<'_, f64>,
+) -> Result<KalmanGain> {
+    let At = A.transpose().to_owned();
+    let Ct = C.transpose().to_owned();
+    let sol = solve_dare(At.as_ref(), Ct.as_ref(), Rw, Rv)?;
+    let P = sol.X;
+    let S = Rv + C * &P * C.transpose();
+    let K = DenseLu::new("R_v + CPCᵀ", S.as_ref())?.solve_right((A * &P * C.transpose()).as_ref());
+    let estimator_poles = eigvals("A − KC", (A - &K * C).as_ref())?;
+    Ok(KalmanGain {
+        K,
+        P,
+        estimator_poles,
+        residual: sol.residual,
+    })
+}
+
+/// Time-varying discrete Kalman predictor.
+#[derive(Clone, Debug)]
+pub struct DiscreteKalmanFilter {
+    A: Mat<f64>,
+    B: Mat<f64>,
+    C: Mat<f64>,
+    D: Mat<f64>,
+    Rw: Mat<f64>,
+    Rv: Mat<f64>,
+    /// current estimate `ẑ(k)`
+    pub z: Mat<f64>,
+    /// current covariance `P(k)`
+    pub P: Mat<f64>,
+}
+
+impl DiscreteKalmanFilter {
+    /// Filter for `z(k+1) = Az + Bu + w`, `y = Cz + Du + v`, started at `ẑ(0) = z0`, `P(0) = P0`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        A: Mat<f64>,
+        B: Mat<f64>,
+        C: Mat<f64>,
+        D: Mat<f64>,
+        Rw: Mat<f64>,
+        Rv: Mat<f64>,
+        z0: &[f64],
+        P0: Mat<f64>,
+    ) -> Result<Self> {
+        let n = A.nrows();
+        check_shape("A", A.as_ref(), n, n)?;
+        check_shape("B", B.as_ref(), n, B.ncols())?;
+        check_shape("C", C.as_ref(), C.nrows(), n)?;
+        check_shape("D", D.as_ref(), C.nrows(), B.ncols())?;
+        check_shape("R_w", Rw.as_ref(), n, n)?;
+        check_shape("R_v", Rv.as_ref(), C.nrows(), C.nrows())?;
+        check_shape("P0", P0.as_ref(), n, n)?;
+        if z0.len() != n {
+            return Err(dim_err("z0", n, 1, z0.len(), 1));
+        }
+        Ok(Self {
+            A,
+            B,
+            C,
+            D,
+            Rw,
+            Rv,
+            z: Mat::from_fn(n, 1, |i, _| z0[i]),
+            P: P0,
+        })
+    }
+
+    /// Output prediction `ŷ = Cẑ + Du`.
+    pub fn predict_output(&self, u: &[f64]) -> Mat<f64> {
+        let uu = Mat::from_fn(u.len(), 1, |i, _| u[i]);
+        &self.C * &self.z + &self.D * &uu
+    }
+
+    /// One predictor step with input `u(k)` and measurement `y(k)`; returns the gain `K(k)`.
+    pub fn step(&mut self, u: &[f64], y: &[f64]) -> Result<Mat<f64>> {
+        if u.len() != self.B.ncols() || y.len() != self.C.nrows() {
+            return Err(ControlError::Dimension {
+                name: "u/y".into(),
+                expected: format!("{} inputs, {} outputs", self.B.ncols(), self.C.nrows()),
+                got: format!("{} inputs, {} outputs", u.len(), y.len()),
+            });
+        }
+        let S = &self.Rv + &self.C * &self.P * self.C.transpose();
+        let lu = DenseLu::new("R_v + CPCᵀ", S.as_ref())?;
+        let K = lu.solve_right((&self.A * &self.P * self.C.transpose()).as_ref());
+        let innov = Mat::from_fn(y.len(), 1, |i, _| y[i]) - self.predict_output(u);
+        let uu = Mat::from_fn(u.len(), 1, |i, _| u[i]);
+        self.z = &self.A * &self.z + &self.B * &uu + &K * &innov;
+        let PCt = &self.P * self.C.transpose();
+        let Pp = &self.P - &PCt * lu.solve(PCt.transpose());
+        self.P = sym((&self.A * &Pp * self.A.transpose() + &self.Rw).as_ref());
+        Ok(K)
+    }
+}
+
+/// Forward RK4 integration of the continuous filter Riccati equation on
+/// `[0, T]` in `steps` steps, `P(0) = P0`; returns `P` at the grid times.
+pub fn kalman_riccati_continuous(
+    A: MatRef<'_, f64>,
+    C: MatRef<'_, f64>,
+    Rw: MatRef<'_, f64>,
+    Rv: MatRef<'_, f64>,
+    P0: MatRef<'_, f64>,
+    T: f64,
+    steps: usize,
+) -> Result<Vec<Mat<f64>>> {
+    let n = A.nrows();
+    check_shape("P0", P0, n, n)?;
+    if !(T > 0.0) || steps == 0 {
+        return Err(ControlError::InvalidParameter {
+            name: "T/steps".into(),
+            reason: "need T > 0 and steps ≥ 1".into(),
+        });
+    }
+    let CtRiC = C.transpose() * DenseLu::new("R_v", Rv)?.solve(C);
+    let mut f = |_t: f64, y: &[f64], dy: &mut [f64]| {
+        let P = MatRef::from_column_major_slice(y, n, n);
+        let D = A * P + P * A.transpose() - P * &CtRiC * P + Rw;
+        for j in 0..n {
+            for i in 0..n {
+                dy[i + j * n] = D[(i, j)];
+            }
+        }
+    };
+    let h = T / steps as f64;
+    let mut y: Vec<f64> = (0..n * n).map(|k| P0[(k % n, k / n)]).collect();
+    let mut rk = Rk4::new(n * n);
+    let mut out = vec![sym(P0)];
+    for k in 0..steps {
+        rk.step(&mut f, k as f64 * h, &mut y, h);
+        out.push(sym(MatRef::from_column_major_slice(&y, n, n)));
+    }
+    Ok(out)
+}

@@ -1,0 +1,171 @@
+//! Linear quadratic regulators (thesis 002 §4.2.2–§4.2.3), control `u = F z`.
+//!
+//! * continuous, infinite horizon: `F = −Q_u⁻¹BᵀS∞` with the CARE
+//!   `S A + AᵀS − S B Q_u⁻¹ Bᵀ S + Q_z = 0` (eqs. (4.40)–(4.44));
+//! * continuous, finite horizon: backward integration of the Riccati ODE
+//!   `−Ṡ = SA + AᵀS − SBQ_u⁻¹BᵀS + Q_z`, `S(T) = Q_T`, `F(t) = −Q_u⁻¹BᵀS(t)`
+//!   (sweep method, eqs. (4.34)–(4.39));
+//! * discrete, infinite horizon: `F = −(Q_u + BᵀS∞B)⁻¹BᵀS∞A` with the DARE (eq. (4.66));
+//! * discrete, finite horizon: `S(N) = Q_T`,
+//!   `S(k) = AᵀS'(k+1)A + Q_z` with `S' = S − SB(Q_u + BᵀSB)⁻¹BᵀS`
+//!   (equal to the thesis's `(S⁻¹ + BQ_u⁻¹Bᵀ)⁻¹` without requiring an
+//!   invertible `S`), `F(k) = −(Q_u + BᵀS(k+1)B)⁻¹BᵀS(k+1)A` (eqs. (4.57)–(4.63)).
+
+use crate::error::{ControlError, Result};
+use crate::linalg::{check_shape, eigvals, sym, DenseLu};
+use crate::ode::Rk4;
+use crate::riccati::{dlqr_gain, solve_care, solve_dare};
+use faer::{c64, Mat, MatRef, Scale};
+
+/// An infinite-horizon LQR design.
+#[derive(Clone, Debug)]
+pub struct Lqr {
+    /// gain, `u = F z`
+    pub F: Mat<f64>,
+    /// Riccati solution `S∞`
+    pub S: Mat<f64>,
+    /// eigenvalues of `A + BF`
+    pub closed_loop: Vec<c64>,
+    /// relative Riccati residual
+    pub residual: f64,
+}
+
+/// Continuous infinite-horizon LQR.
+pub fn lqr_continuous(
+    A: MatRef<'_, f64>,
+    B: MatRef<'_, f64>,
+    Qz: MatRef<'_, f64>,
+    Qu: MatRef<'_, f64>,
+) -> Result<Lqr> {
+    let sol = solve_care(A, B, Qz, Qu)?;
+    let F = Scale(-1.0) * DenseLu::new("Q_u", Qu)?.solve((B.transpose() * &sol.X).as_ref());
+    let closed_loop = eigvals("A + BF", (A + B * &F).as_ref())?;
+    Ok(Lqr {
+        F,
+        S: sol.X,
+        closed_loop,
+        residual: sol.residual,
+    })
+}
+
+/// Discrete infinite-horizon LQR.
+pub fn lqr_discrete(
+    A: MatRef<'_, f64>,
+    B: MatRef<'_, f64>,
+    Qz: MatRef<'_, f64>,
+    Qu: MatRef<'_, f64>,
+) -> Result<Lqr> {
+    let sol = solve_dare(A, B, Qz, Qu)?;
+    let F = dlqr_gain(A, B, Qu, sol.X.as_ref())?;
+    let closed_loop = eigvals("A + BF", (A + B * &F).as_ref())?;
+    Ok(Lqr {
+        F,
+        S: sol.X,
+        closed_loop,
+        residual: sol.residual,
+    })
+}
+
+/// A finite-horizon LQR schedule.
+#[derive(Clone, Debug)]
+pub struct FiniteHorizonLqr {
+    /// times (continuous) or step indices (discrete) of the entries, ascending
+    pub t: Vec<f64>,
+    /// Riccati matrices `S(t)`
+    pub S: Vec<Mat<f64>>,
+    /// gains `F(t)` (for the discrete case `F(k)` uses `S(k+1)`; the last entry repeats)
+    pub F: Vec<Mat<f64>>,
+}
+
+fn check_lq(
+    A: MatRef<'_, f64>,
+    B: MatRef<'_, f64>,
+    Qz: MatRef<'_, f64>,
+    Qu: MatRef<'_, f64>,
+    QT: MatRef<'_, f64>,
+) -> Result<()> {
+    let n = A.nrows();
+    check_shape("A", A, n, n)?;
+    check_shape("B", B, n, B.ncols())?;
+    check_shape("Q_z", Qz, n, n)?;
+    check_shape("Q_u", Qu, B.ncols(), B.ncols())?;
+    check_shape("Q_T", QT, n, n)?;
+    Ok(())
+}
+
+/// Continuous finite-horizon LQR on `[0, T]`: RK4 backward sweep with
+/// `steps` equal steps. Returns `S` and `F` at the `steps + 1` grid times.
+pub fn lqr_finite_continuous(
+    A: MatRef<'_, f64>,
+    B: MatRef<'_, f64>,
+    Qz: MatRef<'_, f64>,
+    Qu: MatRef<'_, f64>,
+    QT: MatRef<'_, f64>,
+    T: f64,
+    steps: usize,
+) -> Result<FiniteHorizonLqr> {
+    check_lq(A, B, Qz, Qu, QT)?;
+    if !(T > 0.0) || steps == 0 {
+        return Err(ControlError::InvalidParameter {
+            name: "T/steps".into(),
+            reason: "need T > 0 and steps ≥ 1".into(),
+        });
+    }
+    let n = A.nrows();
+    let QuiBt = DenseLu::new("Q_u", Qu)?.solve(B.transpose());
+    let G = B * &QuiBt;
+    // backward time τ = T − t: dS/dτ = SA + AᵀS − SGS + Q_z
+    let mut f = |_tau: f64, y: &[f64], dy: &mut [f64]| {
+        let S = MatRef::from_column_major_slice(y, n, n);
+        let D = S * A + A.transpose() * S - S * &G * S + Qz;
+        for j in 0..n {
+            for i in 0..n {
+                dy[i + j * n] = D[(i, j)];
+            }
+        }
+    };
+    let h = T / steps as f64;
+    let mut y: Vec<f64> = (0..n * n).map(|k| QT[(k % n, k / n)]).collect();
+    let mut rk = Rk4::new(n * n);
+    let mut S_rev = vec![sym(QT)];
+    for k in 0..steps {
+        rk.step(&mut f, k as f64 * h, &mut y, h);
+        S_rev.push(sym(MatRef::from_column_major_slice(&y, n, n)));
+    }
+    S_rev.reverse();
+    let F = S_rev.iter().map(|S| Scale(-1.0) * (&QuiBt * S)).collect();
+    let t = (0..=steps).map(|k| k as f64 * h).collect();
+    Ok(FiniteHorizonLqr { t, S: S_rev, F })
+}
+
+/// Discrete finite-horizon LQR over `N` steps (backward Riccati recursion).
+pub fn lqr_finite_discrete(
+    A: MatRef<'_, f64>,
+    B: MatRef<'_, f64>,
+    Qz: MatRef<'_, f64>,
+    Qu: MatRef<'_, f64>,
+    QT: MatRef<'_, f64>,
+    N: usize,
+) -> Result<FiniteHorizonLqr> {
+    check_lq(A, B, Qz, Qu, QT)?;
+    let mut S = vec![Mat::<f64>::zeros(0, 0); N + 1];
+    let mut F = vec![Mat::<f64>::zeros(0, 0); N + 1];
+    S[N] = sym(QT);
+    for k in (0..N).rev() {
+        let Sn = &S[k + 1];
+        F[k] = dlqr_gain(A, B, Qu, Sn.as_ref())?;
+        // S(k) = Aᵀ S (A + B F) + Q_z  (= AᵀS'A + Q_z)
+        let Sk = A.transpose() * Sn * (A + B * &F[k]) + Qz;
+        S[k] = sym(Sk.as_ref());
+    }
+    F[N] = if N > 0 {
+        F[N - 1].clone()
+    } else {
+        dlqr_gain(A, B, Qu, S[N].as_ref())?
+    };
+    Ok(FiniteHorizonLqr {
+        t: (0..=N).map(|k| k as f64).collect(),
+        S,
+        F,
+    })
+}

@@ -1,0 +1,346 @@
+//! Algebraic and differential Riccati equations (thesis 002 §4.2–§4.3,
+//! eqs. (4.40), (4.44), (4.61), (4.66), (4.100), (4.121)).
+//!
+//! * CARE `AᵀX + XA − XGX + Q = 0`, `G = BR⁻¹Bᵀ`: matrix sign function of the
+//!   Hamiltonian `H = [[A, −G], [−Q, −Aᵀ]]` (Roberts; Byers): the stable
+//!   invariant subspace `[I; X]` is the null space of `sign(H) + I`, so
+//!   `[W₁₂; W₂₂ + I] X = −[W₁₁ + I; W₂₁]` (least squares); then
+//!   Newton–Kleinman steps `(A − GX_k)ᵀX_{k+1} + X_{k+1}(A − GX_k) = −(Q + X_kGX_k)`
+//!   polish the residual to round-off.
+//! * DARE `X = AᵀXA − AᵀXB(R + BᵀXB)⁻¹BᵀXA + Q`: structure-preserving
+//!   doubling (Chu, Fan, Lin, Wang 2004) `W = I + G_kH_k`,
+//!   `A_{k+1} = A_kW⁻¹A_k`, `G_{k+1} = G_k + A_kW⁻¹G_kA_kᵀ`,
+//!   `H_{k+1} = H_k + A_kᵀH_kW⁻¹A_k`, `H_k → X` quadratically; no
+//!   invertible `A` needed; then Hewer (Newton) steps on the Stein equation
+//!   `(A+BF_k)ᵀX(A+BF_k) − X + Q + F_kᵀRF_k = 0` polish the residual.
+//!
+//! Both check the result: residual and closed-loop stability; a missing
+//! stabilising solution (unstabilisable pair, undetectable modes on the
+//! stability boundary) is reported as [`ControlError::NoStabilizingSolution`].
+
+use crate::error::{ControlError, Result};
+use crate::linalg::{
+    check_shape, check_square, cholesky, eigvals, eye, fro, lyap_continuous, lyap_discrete, pinv,
+    signm, sym, vstack, DenseLu,
+};
+use faer::{Mat, MatRef, Scale};
+
+/// Solution of an algebraic Riccati equation.
+#[derive(Clone, Debug)]
+pub struct RiccatiSolution {
+    /// the stabilising solution `X = Xᵀ ⪰ 0`
+    pub X: Mat<f64>,
+    /// relative residual `‖Res‖_F / (sum of the Frobenius norms of the terms)`
+    pub residual: f64,
+    /// iterations (sign/doubling + refinement)
+    pub iterations: usize,
+}
+
+fn check_inputs(
+    which: &str,
+    A: MatRef<'_, f64>,
+    B: MatRef<'_, f64>,
+    Q: MatRef<'_, f64>,
+    R: MatRef<'_, f64>,
+) -> Result<(usize, usize)> {
+    let n = check_square(&format!("{which} A"), A)?;
+    if B.nrows() != n {
+        return Err(crate::error::dim_err(
+            &format!("{which} B"),
+            n,
+            B.ncols(),
+            B.nrows(),
+            B.ncols(),
+        ));
+    }
+    let r = B.ncols();
+    check_shape(&format!("{which} Q"), Q, n, n)?;
+    check_shape(&format!("{which} R"), R, r, r)?;
+    cholesky(&format!("{which} R"), R)?;
+    Ok((n, r))
+}
+
+/// Relative CARE residual of `X`.
+pub fn care_residual(
+    A: MatRef<'_, f64>,
+    G: MatRef<'_, f64>,
+    Q: MatRef<'_, f64>,
+    X: MatRef<'_, f64>,
+) -> f64 {
+    let AtX = A.transpose() * X;
+    let XA = X * A;
+    let XGX = X * G * X;
+    let res = &AtX + &XA - &XGX + Q;
+    let scale = fro(AtX.as_ref()) + fro(XA.as_ref()) + fro(XGX.as_ref()) + fro(Q);
+    fro(res.as_ref()) / scale.max(f64::MIN_POSITIVE)
+}
+
+/// Relative DARE residual of `X`.
+pub fn dare_residual(
+    A: MatRef<'_, f64>,
+    B: MatRef<'_, f64>,
+    Q: MatRef<'_, f64>,
+    R: MatRef<'_, f64>,
+    X: MatRef<'_, f64>,
+) -> f64 {
+    let AtXA = A.transpose() * X * A;
+    let BtXA = B.transpose() * X * A;
+    let S = R + B.transpose() * X * B;
+    let corr = match DenseLu::new("R + BᵀXB", S.as_ref()) {
+        Ok(lu) => BtXA.transpose() * lu.solve(BtXA.as_ref()),
+        Err(_) => return f64::INFINITY,
+    };
+    let res = &AtXA - &corr + Q - X;
+    let scale = fro(AtXA.as_ref()) + fro(corr.as_ref()) + fro(Q) + fro(X);
+    fro(res.as_ref()) / scale.max(f64::MIN_POSITIVE)
+}
+
+fn max_real(vals: &[faer::c64]) -> f64 {
+    vals.iter().map(|l| l.re).fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// Continuous algebraic Riccati equation `AᵀX + XA − XBR⁻¹BᵀX + Q = 0`.
+pub fn solve_care(
+    A: MatRef<'_, f64>,
+    B: MatRef<'_, f64>,
+    Q: MatRef<'_, f64>,
+    R: MatRef<'_, f64>,
+) -> Result<RiccatiSolution> {
+    let (n, _) = check_inputs("CARE", A, B, Q, R)?;
+    let no = |reason: String| ControlError::NoStabilizingSolution {
+        which: "CARE".into(),
+        reason,
+    };
+    let RiBt = DenseLu::new("CARE R", R)?.solve(B.transpose());
+    let G = sym((B * &RiBt).as_ref());
+    let Qs = sym(Q);
+    let mut H = Mat::<f64>::zeros(2 * n, 2 * n);
+    H.as_mut().submatrix_mut(0, 0, n, n).copy_from(A);
+    H.as_mut()
+        .submatrix_mut(0, n, n, n)
+        .copy_from(Scale(-1.0) * &G);
+    H.as_mut()
+        .submatrix_mut(n, 0, n, n)
+        .copy_from(Scale(-1.0) * &Qs);
+    H.as_mut()
+        .submatrix_mut(n, n, n, n)
+        .copy_from(Scale(-1.0) * A.transpose());
+    let W = signm("Hamiltonian", H.as_ref()).map_err(|e| match e {
+        ControlError::NoConvergence { .. } | ControlError::Singular { .. } => {
+            no("the Hamiltonian has eigenvalues on (or numerically at) the imaginary axis".into())
+        }
+        other => other,
+    })?;
+    let W11 = W.as_ref().submatrix(0, 0, n, n);
+    let W12 = W.as_ref().submatrix(0, n, n, n);
+    let W21 = W.as_ref().submatrix(n, 0, n, n);
+    let W22 = W.as_ref().submatrix(n, n, n, n);
+    let I = eye(n);
+    let lhs = vstack(&[W12, (W22 + &I).as_ref()]);
+    let rhs = vstack(&[(W11 + &I).as_ref(), W21]);
+    let Lp = pinv("[W₁₂; W₂₂ + I]", lhs.as_ref(), 1e-13)?;
+    let mut X = sym((Scale(-1.0) * (&Lp * &rhs)).as_ref());
+    if X.as_ref().norm_l2().is_nan() {
+        return Err(no("stable invariant subspace is not a graph [I; X]".into()));
+    }
+    let mut res = care_residual(A, G.as_ref(), Qs.as_ref(), X.as_ref());
+    let mut iterations = 1;
+    // Newton–Kleinman refinement
+    for _ in 0..6 {
+        if res < 1e-14 {
+            break;
+        }
+        let Ak = A - &G * &X;
+        if max_real(&eigvals("A − GX", Ak.as_ref())?) >= 0.0 {
+            break;
+        }
+        let rhs = &Qs + &X * &G * &X;
+        let Xn = match lyap_continuous(Ak.as_ref(), rhs.as_ref()) {
+            Ok(x) => x,
+            Err(_) => break,
+        };
+        let rn = care_residual(A, G.as_ref(), Qs.as_ref(), Xn.as_ref());
+        iterations += 1;
+        if rn < res {
+            X = Xn;
+            res = rn;
+        } else {
+            break;
+        }
+    }
+    let cl = A - &G * &X;
+    let mr = max_real(&eigvals("A − GX", cl.as_ref())?);
+    if !(mr < 0.0) {
+        return Err(no(format!("closed loop A − BR⁻¹BᵀX has an eigenvalue with Re λ = {mr:.3e} ≥ 0 (unstabilisable mode)")));
+    }
+    if !(res < 1e-8) {
+        return Err(no(format!(
+            "relative residual {res:.3e} (ill-posed problem)"
+        )));
+    }
+    Ok(RiccatiSolution {
+        X,
+        residual: res,
+        iterations,
+    })
+}
+
+/// Discrete algebraic Riccati equation `X = AᵀXA − AᵀXB(R + BᵀXB)⁻¹BᵀXA + Q`.
+pub fn solve_dare(
+    A: MatRef<'_, f64>,
+    B: MatRef<'_, f64>,
+    Q: MatRef<'_, f64>,
+    R: MatRef<'_, f64>,
+) -> Result<RiccatiSolution> {
+    let (n, _) = check_inputs("DARE", A, B, Q, R)?;
+    let no = |reason: String| ControlError::NoStabilizingSolution {
+        which: "DARE".into(),
+        reason,
+    };
+    let RiBt = DenseLu::new("DARE R", R)?.solve(B.transpose());
+    let mut Gk = sym((B * &RiBt).as_ref());
+    let mut Hk = sym(Q);
+    let mut Ak = A.to_owned();
+    let I = eye(n);
+    let mut converged = false;
+    let mut iterations = 0;
+    let mut change = f64::INFINITY;
+    for it in 0..100 {
+        iterations = it + 1;
+        let Wm = &I + &Gk * &Hk;
+        let lu = DenseLu::new("I + G_k H_k", Wm.as_ref())
+            .map_err(|_| no("doubling breakdown (I + GH singular)".into()))?;
+        let WiA = lu.solve(Ak.as_ref());
+        let WiG = lu.solve(Gk.as_ref());
+        let An = &Ak * &WiA;
+        let Gn = sym((&Gk + &Ak * &WiG * Ak.transpose()).as_ref());
+        let Hn = sym((&Hk + Ak.transpose() * &Hk * &WiA).as_ref());
+        change = fro((&Hn - &Hk).as_ref()) / fro(Hn.as_ref()).max(f64::MIN_POSITIVE);
+        Ak = An;
+        Gk = Gn;
+        Hk = Hn;
+        if !change.is_finite() {
+            break;
+        }
+        if change < 1e-15 {
+            converged = true;
+            break;
+        }
+    }
+    if !converged {
+        return Err(no(format!("doubling did not converge (last relative change {change:.3e}): unit-circle eigenvalues")));
+    }
+    let mut X = Hk;
+    let mut res = dare_residual(A, B, Q, R, X.as_ref());
+    // Hewer (Newton) refinement: (A+BF_k)ᵀX(A+BF_k) − X + Q + F_kᵀRF_k = 0
+    for _ in 0..4 {
+        if res < 1e-14 {
+            break;
+        }
+        let Fk = dlqr_gain(A, B, R, X.as_ref())?;
+        let Ak = A + B * &Fk;
+        let rhs = sym((Q + Fk.transpose() * R * &Fk).as_ref());
+        let Xn = match lyap_discrete(Ak.as_ref(), rhs.as_ref()) {
+            Ok(x) => x,
+            Err(_) => break,
+        };
+        let rn = dare_residual(A, B, Q, R, Xn.as_ref());
+        iterations += 1;
+        if rn < res {
+            X = Xn;
+            res = rn;
+        } else {
+            break;
+        }
+    }
+    let F = dlqr_gain(A, B, R, X.as_ref())?;
+    let cl = A + B * &F;
+    let rho = eigvals("A + BF", cl.as_ref())?
+        .iter()
+        .map(|l| l.norm())
+        .fold(0.0, f64::max);
+    if !(rho < 1.0) {
+        return Err(no(format!(
+            "closed loop has spectral radius {rho:.6} ≥ 1 (unstabilisable mode)"
+        )));
+    }
+    if !(res < 1e-8) {
+        return Err(no(format!("relative residual {res:.3e}")));
+    }
+    Ok(RiccatiSolution {
+        X,
+        residual: res,
+        iterations,
+    })
+}
+
+/// Discrete LQR gain `F = −(R + BᵀXB)⁻¹BᵀXA` (control `u = F z`).
+pub fn dlqr_gain(
+    A: MatRef<'_, f64>,
+    B: MatRef<'_, f64>,
+    R: MatRef<'_, f64>,
+    X: MatRef<'_, f64>,
+) -> Result<Mat<f64>> {
+    let S = R + B.transpose() * X * B;
+    let BtXA = B.transpose() * X * A;
+    Ok(Scale(-1.0) * DenseLu::new("R + BᵀXB", S.as_ref())?.solve(BtXA.as_ref()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn m(r: usize, c: usize, v: &[f64]) -> Mat<f64> {
+        Mat::from_fn(r, c, |i, j| v[i * c + j])
+    }
+
+    /// Double integrator, Q = I, R = 1: X = [[√3, 1], [1, √3]] (closed form).
+    #[test]
+    fn care_double_integrator() {
+        let A = m(2, 2, &[0.0, 1.0, 0.0, 0.0]);
+        let B = m(2, 1, &[0.0, 1.0]);
+        let s = solve_care(A.as_ref(), B.as_ref(), eye(2).as_ref(), eye(1).as_ref()).unwrap();
+        let r3 = 3f64.sqrt();
+        assert!(
+            (s.X[(0, 0)] - r3).abs() < 1e-12
+                && (s.X[(0, 1)] - 1.0).abs() < 1e-12
+                && (s.X[(1, 1)] - r3).abs() < 1e-12
+        );
+        assert!(s.residual < 1e-13);
+    }
+
+    /// Scalar DARE: x = a²x − a²b²x²/(r + b²x) + q, closed form of the quadratic.
+    #[test]
+    fn dare_scalar() {
+        let (a, b, q, r) = (1.2, 0.5, 2.0, 0.3);
+        let s = solve_dare(
+            m(1, 1, &[a]).as_ref(),
+            m(1, 1, &[b]).as_ref(),
+            m(1, 1, &[q]).as_ref(),
+            m(1, 1, &[r]).as_ref(),
+        )
+        .unwrap();
+        // b² x² + (r − a² r − q b²) x − q r = 0, positive root
+        let (qa, qb, qc) = (b * b, r - a * a * r - q * b * b, -q * r);
+        let x = (-qb + (qb * qb - 4.0 * qa * qc).sqrt()) / (2.0 * qa);
+        assert!((s.X[(0, 0)] - x).abs() < 1e-13 * x);
+    }
+
+    /// Unstable mode not reachable from B: typed error for both equations.
+    #[test]
+    fn unstabilisable() {
+        let A = m(2, 2, &[1.0, 0.0, 0.0, -1.0]);
+        let B = m(2, 1, &[0.0, 1.0]);
+        let e = solve_care(A.as_ref(), B.as_ref(), eye(2).as_ref(), eye(1).as_ref()).unwrap_err();
+        assert!(
+            matches!(e, ControlError::NoStabilizingSolution { .. }),
+            "{e}"
+        );
+        let Ad = m(2, 2, &[1.5, 0.0, 0.0, 0.5]);
+        let e = solve_dare(Ad.as_ref(), B.as_ref(), eye(2).as_ref(), eye(1).as_ref()).unwrap_err();
+        assert!(
+            matches!(e, ControlError::NoStabilizingSolution { .. }),
+            "{e}"
+        );
+    }
+}
