@@ -25,7 +25,7 @@
 use faer::Mat;
 use phlex_core::diagnostics::EnergyLedger;
 use phlex_core::sparse::{self, SparseMat};
-use phlex_core::{QuasiLinearPhDae, VarKind};
+use phlex_core::VarKind;
 use phlex_solve::fixed_step::FixedStepResult;
 use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
 use phlex_solve::newton::{Newton, NonlinearSystem};
@@ -35,6 +35,7 @@ use phlex_solve::{InputFn, Observer, SolveError, SolverStats};
 use crate::assembly::Multibody;
 use crate::dae::MultibodyDae;
 use crate::error::MbsError;
+use crate::mechanism::Mechanism;
 
 /// Result of a midpoint run: the integrator result (state, work counters, energy ledger
 /// at output times) and the constraint drift.
@@ -49,8 +50,8 @@ pub struct MidpointRun {
     pub max_step_residual: f64,
 }
 
-struct Step<'a> {
-    mb: &'a Multibody,
+struct Step<'a, S: Mechanism + ?Sized> {
+    mb: &'a S,
     variant: MidpointVariant,
     h: f64,
     x0: Vec<f64>,
@@ -62,7 +63,7 @@ struct Step<'a> {
     E: SparseMat,
 }
 
-impl Step<'_> {
+impl<S: Mechanism + ?Sized> Step<'_, S> {
     fn effort(&mut self, xm: &[f64]) {
         match self.variant {
             MidpointVariant::Midpoint => self.mb.effort(xm, &mut self.z),
@@ -76,7 +77,7 @@ impl Step<'_> {
     }
 }
 
-impl NonlinearSystem for Step<'_> {
+impl<S: Mechanism + ?Sized> NonlinearSystem for Step<'_, S> {
     fn dim(&self) -> usize {
         self.x0.len()
     }
@@ -103,21 +104,25 @@ impl NonlinearSystem for Step<'_> {
 
 /// The midpoint / discrete-gradient integrator for multibody systems (see the module
 /// documentation).
-#[derive(Debug)]
-pub struct MultibodyMidpoint<'a> {
-    mb: &'a Multibody,
+pub struct MultibodyMidpoint<'a, S: Mechanism + ?Sized = Multibody> {
+    mb: &'a S,
     input: InputFn,
     params: MidpointParams,
     newton: Newton,
 }
 
-impl<'a> MultibodyMidpoint<'a> {
+impl<S: Mechanism + ?Sized> std::fmt::Debug for MultibodyMidpoint<'_, S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MultibodyMidpoint")
+            .field("params", &self.params)
+            .field("n", &self.mb.n_states())
+            .finish()
+    }
+}
+
+impl<'a, S: Mechanism + ?Sized> MultibodyMidpoint<'a, S> {
     /// Validates the parameters and the input dimension.
-    pub fn new(
-        mb: &'a Multibody,
-        input: InputFn,
-        params: MidpointParams,
-    ) -> Result<Self, MbsError> {
+    pub fn new(mb: &'a S, input: InputFn, params: MidpointParams) -> Result<Self, MbsError> {
         params.validate()?;
         let m = mb.ports().total_dim();
         if input.dim() != m {
@@ -145,7 +150,7 @@ impl<'a> MultibodyMidpoint<'a> {
         obs: &mut O,
     ) -> Result<MidpointRun, MbsError> {
         let mb = self.mb;
-        let n = mb.n();
+        let n = mb.n_states();
         if x0.len() != n {
             return Err(MbsError::Dimension {
                 what: "initial state".into(),

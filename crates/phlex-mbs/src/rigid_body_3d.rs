@@ -1,0 +1,619 @@
+//! Rigid body on SE(3) in port-Hamiltonian form (paper 000 Remark 4; thesis 004 §9.2):
+//! $$\begin{bmatrix}I_{12} & 0\\ 0 & M\end{bmatrix}
+//! \frac{d}{dt}\begin{pmatrix}{}^ir_P\\ R_v\\ v_P\\ \omega\end{pmatrix} =
+//! \begin{bmatrix}0 & 0 & R & 0\\ 0 & 0 & 0 & [R_v]_\times\\ -R^\top & 0 & 0 & [p_t]_\times\\
+//! 0 & -[R_v]_\times^\top & [p_t]_\times & [p_r]_\times\end{bmatrix}
+//! \begin{pmatrix}\partial_{r}H\\ \partial_{R_v}H\\ v_P\\ \omega\end{pmatrix} + B u,
+//! \qquad \begin{pmatrix}p_t\\ p_r\end{pmatrix} = M\begin{pmatrix}v_P\\ \omega\end{pmatrix},
+//! \quad M = \begin{bmatrix}mI & [s]_\times^\top\\ [s]_\times & J_P\end{bmatrix}.$$
+//!
+//! States: ${}^ir_P$ (inertial position of the reference point $P$, not necessarily the
+//! centre of mass), $R_v = \mathrm{vec}(R^\top)$ (the rows $R_x, R_y, R_z$ of the body-to-inertial
+//! rotation stacked), and the body-frame velocities $v_P$, $\omega$. The paper's momenta
+//! $p_t, p_r$ are $M(v_P, \omega)$; using the velocities as states keeps $E$ constant and is a
+//! linear change of variables (the midpoint rule is invariant under it). $[R_v]_\times$ is the
+//! $9\times3$ stack of $[R_x]_\times, [R_y]_\times, [R_z]_\times$: row block $i$ reads
+//! $\dot R_i = R_i\times\omega$, i.e. $\dot R = R[\omega]_\times$.
+//!
+//! $H = \tfrac12 (v_P, \omega)^\top M (v_P, \omega) - \vec g\cdot(m\,{}^ir_P + R s)$, $s = m c$
+//! (Remark 2), $J_P = J_G + m(|c|^2 I - cc^\top)$.
+//!
+//! **Orthogonality of $R$.** With the midpoint rule the $R$ rows give
+//! $R_1 - R_0 = hR_m[\bar\omega]_\times$ with $R_m = (R_0 + R_1)/2$, i.e.
+//! $R_1 = R_0\,\mathrm{cay}(h[\bar\omega]_\times)$, the Cayley transform
+//! $(I - \tfrac h2\Omega)^{-1}(I + \tfrac h2\Omega)$ of a skew matrix, which is orthogonal for
+//! *any* $\bar\omega$ (midpoint value or discrete gradient). $RR^\top = I$ is therefore kept to
+//! the Newton tolerance and round-off at every step, without re-orthonormalisation. The
+//! same argument (quadratic first integrals of the midpoint rule) conserves the spatial
+//! momenta $R p_t$ and $R p_r + {}^ir_P\times R p_t$ of a free body.
+use phlex_core::sparse::{self, SparseMat};
+use phlex_core::{Port, PortSet, QuasiLinearPhDae, Triplets, VarBlock};
+
+use crate::error::{require_finite, require_non_negative, require_positive, MbsError};
+use crate::mechanism::Mechanism;
+
+/// $[a]_\times$.
+pub fn skew(a: [f64; 3]) -> [[f64; 3]; 3] {
+    [[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]]
+}
+
+/// $a\times b$.
+pub fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+/// Rotation matrix of angle `angle` about unit axis `axis` (Rodrigues).
+pub fn axis_angle(axis: [f64; 3], angle: f64) -> [[f64; 3]; 3] {
+    let n = (axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]).sqrt();
+    let k = [axis[0] / n, axis[1] / n, axis[2] / n];
+    let K = skew(k);
+    let (s, c) = angle.sin_cos();
+    let mut r = [[0.0; 3]; 3];
+    for i in 0..3 {
+        for j in 0..3 {
+            let kk: f64 = (0..3).map(|l| K[i][l] * K[l][j]).sum();
+            r[i][j] = if i == j { 1.0 } else { 0.0 } + s * K[i][j] + (1.0 - c) * kk;
+        }
+    }
+    r
+}
+
+/// Parameters of a 3D rigid body.
+///
+/// | parameter | symbol | unit | requirement |
+/// |---|---|---|---|
+/// | `mass` | $m$ | kg | $> 0$ |
+/// | `inertia` | $J_G$ (about the centre of mass, body frame) | kg m² | symmetric, $\succeq 0$ |
+/// | `com` | $c$ relative to $P$, body frame | m | finite |
+/// | ports | attachment points, body frame | m | unique names |
+#[derive(Debug, Clone, PartialEq)]
+pub struct RigidBody3d {
+    /// Mass $m$ \[kg\].
+    pub mass: f64,
+    /// Central inertia tensor $J_G$ \[kg m²\].
+    pub inertia: [[f64; 3]; 3],
+    /// Centre of mass relative to $P$ \[m\].
+    pub com: [f64; 3],
+    /// Named attachment points \[m\].
+    pub ports: Vec<(String, [f64; 3])>,
+    /// Gravity vector (inertial) \[m/s²\].
+    pub gravity: [f64; 3],
+    /// Initial position of $P$ \[m\].
+    pub position: [f64; 3],
+    /// Initial rotation (body to inertial).
+    pub rotation: [[f64; 3]; 3],
+    /// Initial body-frame velocity of $P$ \[m/s\].
+    pub velocity: [f64; 3],
+    /// Initial body-frame angular velocity \[rad/s\].
+    pub angular_velocity: [f64; 3],
+}
+
+impl RigidBody3d {
+    /// A body of mass `mass` with principal central inertias `diag`, centre of mass at
+    /// $P$, a port `"P"` at the origin, at rest at the origin, no gravity.
+    pub fn new(mass: f64, diag: [f64; 3]) -> Self {
+        Self {
+            mass,
+            inertia: [
+                [diag[0], 0.0, 0.0],
+                [0.0, diag[1], 0.0],
+                [0.0, 0.0, diag[2]],
+            ],
+            com: [0.0; 3],
+            ports: vec![("P".into(), [0.0; 3])],
+            gravity: [0.0; 3],
+            position: [0.0; 3],
+            rotation: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+            velocity: [0.0; 3],
+            angular_velocity: [0.0; 3],
+        }
+    }
+
+    /// Sets the centre of mass.
+    pub fn com(mut self, c: [f64; 3]) -> Self {
+        self.com = c;
+        self
+    }
+
+    /// Adds a port.
+    pub fn port(mut self, name: impl Into<String>, a: [f64; 3]) -> Self {
+        self.ports.push((name.into(), a));
+        self
+    }
+
+    /// Sets gravity.
+    pub fn gravity(mut self, g: [f64; 3]) -> Self {
+        self.gravity = g;
+        self
+    }
+
+    /// Sets the initial body-frame angular velocity.
+    pub fn angular_velocity(mut self, w: [f64; 3]) -> Self {
+        self.angular_velocity = w;
+        self
+    }
+
+    /// Sets the initial body-frame velocity of $P$.
+    pub fn velocity(mut self, v: [f64; 3]) -> Self {
+        self.velocity = v;
+        self
+    }
+
+    /// Sets the initial rotation.
+    pub fn rotation(mut self, r: [[f64; 3]; 3]) -> Self {
+        self.rotation = r;
+        self
+    }
+
+    /// Sets the initial position of $P$.
+    pub fn position(mut self, p: [f64; 3]) -> Self {
+        self.position = p;
+        self
+    }
+
+    /// Validates and builds the pH model of body `name`.
+    pub fn build(&self, name: &str) -> Result<RigidBody3dModel, MbsError> {
+        require_positive(name, "mass", self.mass)?;
+        let J = self.inertia;
+        for i in 0..3 {
+            for j in 0..3 {
+                require_finite(name, &format!("inertia[{i}][{j}]"), J[i][j])?;
+                if (J[i][j] - J[j][i]).abs() > 1e-12 * (J[i][i].abs() + J[j][j].abs()) {
+                    return Err(MbsError::InvalidBodyParameter {
+                        body: name.into(),
+                        parameter: format!("inertia[{i}][{j}]"),
+                        value: J[i][j],
+                        requirement: format!("inertia symmetric: inertia[{j}][{i}] = {}", J[j][i]),
+                    });
+                }
+            }
+            require_non_negative(name, &format!("inertia[{i}][{i}]"), J[i][i])?;
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (p, a) in &self.ports {
+            if !seen.insert(p.clone()) {
+                return Err(MbsError::DuplicateName {
+                    what: "port".into(),
+                    name: format!("{name}.{p}"),
+                });
+            }
+            for (k, v) in a.iter().enumerate() {
+                require_finite(name, &format!("port '{p}'[{k}]"), *v)?;
+            }
+        }
+        let m = self.mass;
+        let c = self.com;
+        let s = [m * c[0], m * c[1], m * c[2]];
+        let c2 = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
+        let mut Mm = [[0.0; 6]; 6];
+        let S = skew(s);
+        for i in 0..3 {
+            Mm[i][i] = m;
+            for j in 0..3 {
+                Mm[i][3 + j] = S[j][i];
+                Mm[3 + i][j] = S[i][j];
+                Mm[3 + i][3 + j] = J[i][j] + m * (if i == j { c2 } else { 0.0 } - c[i] * c[j]);
+            }
+        }
+        let mut tm = Triplets::new(18, 18);
+        for i in 0..12 {
+            tm.push(i, i, 1.0);
+        }
+        for i in 0..6 {
+            for j in 0..6 {
+                if Mm[i][j] != 0.0 {
+                    tm.push(12 + i, 12 + j, Mm[i][j]);
+                }
+            }
+        }
+        let ports = PortSet::from_ports(
+            self.ports
+                .iter()
+                .map(|(p, _)| {
+                    Port::new(
+                        p.clone(),
+                        6,
+                        format!("force and torque at '{p}', body frame [N, N m]"),
+                        format!("velocity and angular velocity of '{p}', body frame [m/s, rad/s]"),
+                    )
+                })
+                .collect(),
+        )?;
+        let mut tb = Triplets::new(18, 6 * self.ports.len());
+        for (k, (_, a)) in self.ports.iter().enumerate() {
+            let A = skew(*a);
+            for i in 0..3 {
+                tb.push(12 + i, 6 * k + i, 1.0);
+                tb.push(15 + i, 6 * k + 3 + i, 1.0);
+                for j in 0..3 {
+                    if A[i][j] != 0.0 {
+                        tb.push(15 + i, 6 * k + j, A[i][j]);
+                    }
+                }
+            }
+        }
+        let blocks = vec![
+            VarBlock::differential(format!("{name}.r"), "position of P, inertial frame [m]", 3),
+            VarBlock::differential(
+                format!("{name}.R_v"),
+                "rows of the rotation matrix R (body to inertial)",
+                9,
+            ),
+            VarBlock::differential(format!("{name}.v"), "velocity of P, body frame [m/s]", 3),
+            VarBlock::differential(
+                format!("{name}.omega"),
+                "angular velocity, body frame [rad/s]",
+                3,
+            ),
+        ];
+        let mut x0 = vec![0.0; 18];
+        x0[..3].copy_from_slice(&self.position);
+        for i in 0..3 {
+            for j in 0..3 {
+                x0[3 + 3 * i + j] = self.rotation[i][j];
+            }
+        }
+        x0[12..15].copy_from_slice(&self.velocity);
+        x0[15..18].copy_from_slice(&self.angular_velocity);
+        Ok(RigidBody3dModel {
+            name: name.into(),
+            mass: m,
+            s,
+            M: Mm,
+            gravity: self.gravity,
+            E: tm.build(),
+            B: tb.build(),
+            ports,
+            blocks,
+            x0,
+        })
+    }
+}
+
+/// The pH model of a 3D rigid body (18 states).
+#[derive(Debug, Clone)]
+pub struct RigidBody3dModel {
+    name: String,
+    mass: f64,
+    s: [f64; 3],
+    M: [[f64; 6]; 6],
+    gravity: [f64; 3],
+    E: SparseMat,
+    B: SparseMat,
+    ports: PortSet,
+    blocks: Vec<VarBlock>,
+    x0: Vec<f64>,
+}
+
+impl RigidBody3dModel {
+    /// Body name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Initial state.
+    pub fn initial_state(&self) -> Vec<f64> {
+        self.x0.clone()
+    }
+
+    /// Rotation matrix stored in a state.
+    pub fn rotation_of(x: &[f64]) -> [[f64; 3]; 3] {
+        let mut r = [[0.0; 3]; 3];
+        for i in 0..3 {
+            for j in 0..3 {
+                r[i][j] = x[3 + 3 * i + j];
+            }
+        }
+        r
+    }
+
+    /// Momenta $(p_t, p_r) = M(v_P, \omega)$ (body frame).
+    pub fn momenta(&self, x: &[f64]) -> [f64; 6] {
+        let mut p = [0.0; 6];
+        for (i, pi) in p.iter_mut().enumerate() {
+            *pi = (0..6).map(|j| self.M[i][j] * x[12 + j]).sum();
+        }
+        p
+    }
+
+    /// Inertial linear momentum $R p_t$ and angular momentum about the inertial origin
+    /// $R p_r + {}^ir_P \times R p_t$.
+    pub fn spatial_momenta(&self, x: &[f64]) -> ([f64; 3], [f64; 3]) {
+        let p = self.momenta(x);
+        let r = Self::rotation_of(x);
+        let rv = |a: [f64; 3]| {
+            [
+                r[0][0] * a[0] + r[0][1] * a[1] + r[0][2] * a[2],
+                r[1][0] * a[0] + r[1][1] * a[1] + r[1][2] * a[2],
+                r[2][0] * a[0] + r[2][1] * a[1] + r[2][2] * a[2],
+            ]
+        };
+        let lt = rv([p[0], p[1], p[2]]);
+        let lr = rv([p[3], p[4], p[5]]);
+        let rp = [x[0], x[1], x[2]];
+        let c = cross(rp, lt);
+        (lt, [lr[0] + c[0], lr[1] + c[1], lr[2] + c[2]])
+    }
+
+    /// $\max_{ij}|(R^\top R - I)_{ij}|$.
+    pub fn orthogonality_defect(x: &[f64]) -> f64 {
+        let r = Self::rotation_of(x);
+        let mut m = 0.0f64;
+        for i in 0..3 {
+            for j in 0..3 {
+                let d: f64 =
+                    (0..3).map(|k| r[k][i] * r[k][j]).sum::<f64>() - if i == j { 1.0 } else { 0.0 };
+                m = m.max(d.abs());
+            }
+        }
+        m
+    }
+
+    /// Kinetic and potential energy.
+    pub fn energies(&self, x: &[f64]) -> crate::planar_body::EnergySplit {
+        let p = self.momenta(x);
+        let kin = 0.5 * (0..6).map(|i| p[i] * x[12 + i]).sum::<f64>();
+        let r = Self::rotation_of(x);
+        let g = self.gravity;
+        let mut pot = 0.0;
+        for i in 0..3 {
+            let rs: f64 = (0..3).map(|j| r[i][j] * self.s[j]).sum();
+            pot -= g[i] * (self.mass * x[i] + rs);
+        }
+        crate::planar_body::EnergySplit {
+            kinetic: kin,
+            deformation: 0.0,
+            potential: pot,
+        }
+    }
+
+    fn push_structure(&self, x: &[f64], t: &mut Triplets) {
+        let r = Self::rotation_of(x);
+        for i in 0..3 {
+            for j in 0..3 {
+                t.push(i, 12 + j, r[i][j]);
+                t.push(12 + j, i, -r[i][j]);
+            }
+            let Ri = skew(r[i]);
+            for a in 0..3 {
+                for b in 0..3 {
+                    if Ri[a][b] != 0.0 {
+                        t.push(3 + 3 * i + a, 15 + b, Ri[a][b]);
+                        t.push(15 + b, 3 + 3 * i + a, -Ri[a][b]);
+                    }
+                }
+            }
+        }
+        let p = self.momenta(x);
+        let Pt = skew([p[0], p[1], p[2]]);
+        let Pr = skew([p[3], p[4], p[5]]);
+        for a in 0..3 {
+            for b in 0..3 {
+                if Pt[a][b] != 0.0 {
+                    t.push(12 + a, 15 + b, Pt[a][b]);
+                    t.push(15 + a, 12 + b, Pt[a][b]);
+                }
+                if Pr[a][b] != 0.0 {
+                    t.push(15 + a, 15 + b, Pr[a][b]);
+                }
+            }
+        }
+    }
+}
+
+impl QuasiLinearPhDae for RigidBody3dModel {
+    fn n_states(&self) -> usize {
+        18
+    }
+    fn ports(&self) -> &PortSet {
+        &self.ports
+    }
+    fn blocks(&self) -> &[VarBlock] {
+        &self.blocks
+    }
+    fn hamiltonian(&self, x: &[f64]) -> f64 {
+        self.energies(x).total()
+    }
+    fn effort(&self, x: &[f64], z: &mut [f64]) {
+        let g = self.gravity;
+        for i in 0..3 {
+            z[i] = -self.mass * g[i];
+            for j in 0..3 {
+                z[3 + 3 * i + j] = -g[i] * self.s[j];
+            }
+        }
+        z[12..18].copy_from_slice(&x[12..18]);
+    }
+    fn descriptor(&self, _x: &[f64]) -> SparseMat {
+        self.E.clone()
+    }
+    fn structure(&self, x: &[f64]) -> SparseMat {
+        let mut t = Triplets::new(18, 18);
+        self.push_structure(x, &mut t);
+        t.build()
+    }
+    fn input_map(&self, _x: &[f64]) -> SparseMat {
+        self.B.clone()
+    }
+    fn effort_jacobian(&self, _x: &[f64]) -> SparseMat {
+        let mut t = Triplets::new(18, 18);
+        for i in 12..18 {
+            t.push(i, i, 1.0);
+        }
+        t.build()
+    }
+}
+
+impl Mechanism for RigidBody3dModel {
+    fn rhs_with_effort(&self, x: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
+        f.iter_mut().for_each(|v| *v = 0.0);
+        sparse::mul_add(f, 1.0, &self.structure(x), z);
+        if !u.is_empty() {
+            sparse::mul_add(f, 1.0, &self.B, u);
+        }
+    }
+
+    /// Analytic: $J\,\partial_x z$ plus the derivatives of $R$, $[R_v]_\times$ and the
+    /// momentum cross products (module documentation).
+    fn rhs_jacobian(&self, x: &[f64], _u: &[f64]) -> SparseMat {
+        let mut t = Triplets::new(18, 18);
+        let mut z = vec![0.0; 18];
+        self.effort(x, &mut z);
+        let v = [x[12], x[13], x[14]];
+        let w = [x[15], x[16], x[17]];
+        // J ∂z/∂x: columns of the velocities.
+        self.push_structure_cols_p(x, &mut t);
+        // ṙ = R v: ∂/∂R_ij = v_j
+        for i in 0..3 {
+            for j in 0..3 {
+                t.push(i, 3 + 3 * i + j, v[j]);
+            }
+        }
+        // Ṙ_i = R_i × ω: ∂/∂R_i = −[ω]×
+        let W = skew(w);
+        for i in 0..3 {
+            for a in 0..3 {
+                for b in 0..3 {
+                    if W[a][b] != 0.0 {
+                        t.push(3 + 3 * i + a, 3 + 3 * i + b, -W[a][b]);
+                    }
+                }
+            }
+        }
+        // v rows: −Rᵀ z_r: ∂/∂R_ij → row v_j: −z_r,i
+        for i in 0..3 {
+            for j in 0..3 {
+                t.push(12 + j, 3 + 3 * i + j, -z[i]);
+            }
+        }
+        // ω rows: Σ R_i × z_Ri: ∂/∂R_i = −[z_Ri]×
+        for i in 0..3 {
+            let Z = skew([z[3 + 3 * i], z[4 + 3 * i], z[5 + 3 * i]]);
+            for a in 0..3 {
+                for b in 0..3 {
+                    if Z[a][b] != 0.0 {
+                        t.push(15 + a, 3 + 3 * i + b, -Z[a][b]);
+                    }
+                }
+            }
+        }
+        // momentum dependence: p_t × ω (v rows), p_t × v + p_r × ω (ω rows):
+        // ∂(a(p) × b)/∂p = −[b]× ∂a/∂p
+        let V = skew(v);
+        for a in 0..3 {
+            for j in 0..6 {
+                let mut dv = 0.0;
+                let mut dw = 0.0;
+                for k in 0..3 {
+                    dv -= W[a][k] * self.M[k][j];
+                    dw -= V[a][k] * self.M[k][j] + W[a][k] * self.M[3 + k][j];
+                }
+                if dv != 0.0 {
+                    t.push(12 + a, 12 + j, dv);
+                }
+                if dw != 0.0 {
+                    t.push(15 + a, 12 + j, dw);
+                }
+            }
+        }
+        t.build()
+    }
+}
+
+impl RigidBody3dModel {
+    /// Pushes the columns of $J(x)$ for the velocity variables (= $J\,\partial_x z$, since
+    /// $z_q$ is constant and $z_p = p$).
+    fn push_structure_cols_p(&self, x: &[f64], t: &mut Triplets) {
+        let J = self.structure(x);
+        for j in 12..18 {
+            for (i, v) in sparse::col_iter(&J, j) {
+                t.push(i, j, v);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body() -> RigidBody3dModel {
+        let inertia = [[1.0, 0.1, 0.0], [0.1, 2.0, -0.2], [0.0, -0.2, 3.0]];
+        let mut b = RigidBody3d::new(2.0, [1.0, 2.0, 3.0])
+            .com([0.1, -0.2, 0.3])
+            .gravity([0.0, 0.0, -9.81])
+            .angular_velocity([0.3, -1.0, 2.0])
+            .velocity([0.5, 0.1, -0.2])
+            .position([1.0, 2.0, 3.0])
+            .rotation(axis_angle([1.0, 2.0, 3.0], 0.7))
+            .port("tip", [1.0, 0.0, 0.5]);
+        b.inertia = inertia;
+        b.build("top").unwrap()
+    }
+
+    /// J skew, ∂H = Eᵀ z and the analytic Jacobian of f = J z against finite differences.
+    #[test]
+    fn structure_gradient_and_jacobian() {
+        let b = body();
+        let x = b.initial_state();
+        let J = sparse::to_dense(&b.structure(&x));
+        for i in 0..18 {
+            for j in 0..18 {
+                assert!((J[(i, j)] + J[(j, i)]).abs() < 1e-15);
+            }
+        }
+        let mut z = vec![0.0; 18];
+        b.effort(&x, &mut z);
+        let E = sparse::to_dense(&b.descriptor(&x));
+        for k in 0..18 {
+            let h = 1e-6;
+            let mut xp = x.clone();
+            xp[k] += h;
+            let mut xm = x.clone();
+            xm[k] -= h;
+            let dh = (b.hamiltonian(&xp) - b.hamiltonian(&xm)) / (2.0 * h);
+            let etz: f64 = (0..18).map(|i| E[(i, k)] * z[i]).sum();
+            assert!((dh - etz).abs() < 1e-7, "{k}: {dh} {etz}");
+        }
+        let A = sparse::to_dense(&b.rhs_jacobian(&x, &[]));
+        let f = |x: &[f64]| {
+            let mut z = vec![0.0; 18];
+            b.effort(x, &mut z);
+            let mut f = vec![0.0; 18];
+            b.rhs_with_effort(x, &z, &[], &mut f);
+            f
+        };
+        for k in 0..18 {
+            let h = 1e-6;
+            let mut xp = x.clone();
+            xp[k] += h;
+            let mut xm = x.clone();
+            xm[k] -= h;
+            let (fp, fm) = (f(&xp), f(&xm));
+            for i in 0..18 {
+                let d = (fp[i] - fm[i]) / (2.0 * h);
+                assert!(
+                    (d - A[(i, k)]).abs() < 1e-7,
+                    "df{i}/dx{k}: fd {d} analytic {}",
+                    A[(i, k)]
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn bad_inertia_is_reported() {
+        let mut b = RigidBody3d::new(1.0, [1.0, 1.0, 1.0]);
+        b.inertia[0][1] = 0.5;
+        let e = b.build("box").unwrap_err();
+        assert!(
+            e.to_string().contains("box") && e.to_string().contains("inertia[0][1]"),
+            "{e}"
+        );
+        assert!(RigidBody3d::new(0.0, [1.0; 3]).build("box").is_err());
+    }
+}
