@@ -24,12 +24,17 @@
 //! | [`lqg`] | LQG closed loop and separation check |
 //! | [`pole_placement`] | null-space pole placement for controller and observer, PBH tests |
 //! | [`ode`] | fixed-step RK4 |
+//! | [`udwadia_kalaba`] | Udwadia–Kalaba equations, pseudo-inverse and singular-mass variants |
+//! | [`constraints`] | position/velocity/acceleration-level constraints → `A q̈ = b` |
+//! | [`euk`] | Udwadia–Kalaba control, extension to underactuated systems |
 //! | [`spectral`] | FFT, Welch auto/cross spectral densities, H1 FRF, model frequency response |
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
 
+pub mod constraints;
 pub mod era;
 pub mod error;
+pub mod euk;
 pub mod frame;
 pub mod kalman;
 pub mod linalg;
@@ -47,6 +52,7 @@ pub mod rayleigh;
 pub mod riccati;
 pub mod spectral;
 pub mod state_space;
+pub mod udwadia_kalaba;
 pub mod zoh;
 
 pub use error::{ControlError, Result};
