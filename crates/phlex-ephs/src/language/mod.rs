@@ -7,6 +7,7 @@ pub mod pattern;
 pub mod primitive;
 pub mod quantity;
 pub mod space;
+pub mod svg;
 pub mod system;
 
 pub use flatten::{flatten, FlatSystem};
@@ -19,4 +20,5 @@ pub use pattern::{InnerBox, Junction, OuterPort, Pattern};
 pub use primitive::{Dirac, Primitive, PrimitiveKind};
 pub use quantity::Quantity;
 pub use space::{Group, Space};
+pub use svg::pattern_svg;
 pub use system::{Composite, Filling, System};

@@ -36,6 +36,7 @@ pub struct EphsDae {
     inputs: Vec<(String, SlotId)>,
     input_fn: InputFn,
     index2_rows: Vec<bool>,
+    has_index2: bool,
     ws: RefCell<Workspace>,
     buf: RefCell<(Vec<f64>, Vec<f64>)>,
 }
@@ -212,14 +213,14 @@ impl EphsDae {
             inputs,
             input_fn: InputFn::zeros(n_in),
             index2_rows,
+            has_index2: false,
             ws: RefCell::new(ws),
             buf: RefCell::new((Vec::new(), Vec::new())),
             sys,
             theta0,
         };
-        dae.detect_index2_rows();
-        let has_index2 = dae.index2_rows.iter().any(|&b| b);
-        if has_index2 {
+        dae.detect_index2();
+        if dae.has_index2 {
             for v in &mut dae.indices[n_coords..] {
                 *v = 2;
             }
@@ -227,13 +228,17 @@ impl EphsDae {
         Ok(dae)
     }
 
-    /// Marks the algebraic equations that do not depend on the algebraic unknowns:
-    /// structurally (no instruction path) or numerically, by differences at a
-    /// pseudo-random probe point (a row whose derivative vanishes there is treated as a
-    /// constraint on the states, i.e. index 2).
-    fn detect_index2_rows(&mut self) {
+    /// Detects index 2: the Jacobian $G_z$ of the algebraic equations with respect to the
+    /// algebraic unknowns is rank deficient (some combination of equations constrains
+    /// the states only, e.g. velocity constraints), structurally (no instruction path) or
+    /// numerically at a pseudo-random probe point (forward differences, SVD).
+    fn detect_index2(&mut self) {
         let na = self.n_algebraic();
         if na == 0 {
+            return;
+        }
+        if self.index2_rows.iter().any(|&b| b) {
+            self.has_index2 = true;
             return;
         }
         // Deterministic probe: states retracted from the identity, unknowns in (−1, 1).
@@ -255,31 +260,34 @@ impl EphsDae {
             *v = next();
         }
         let nc = self.n_coords;
+        let gz = self.algebraic_jacobian(0.0, &y[..nc], &y[nc..]);
+        let (_, rank) = svd_split(&gz, na);
+        self.has_index2 = rank < na;
+    }
+
+    /// $G_z$ by forward differences (row-major).
+    fn algebraic_jacobian(&self, t: f64, x: &[f64], z: &[f64]) -> Vec<f64> {
+        let na = self.n_algebraic();
         let nt = self.n_tangent();
         let mut ws = self.workspace();
         let mut rates = vec![0.0; nt];
         let mut r0 = vec![0.0; na];
         let mut r1 = vec![0.0; na];
-        self.load_and_run(&mut ws, 0.0, &y[..nc], &y[nc..], None);
+        self.load_and_run(&mut ws, t, x, z, None);
         self.read_rates(&ws, &mut rates, &mut r0);
-        let mut depends = vec![false; na];
+        let mut J = vec![0.0; na * na];
+        let mut zp = z.to_vec();
         for j in 0..na {
-            let h = 1e-6;
-            let mut z = y[nc..].to_vec();
-            z[j] += h;
-            self.load_and_run(&mut ws, 0.0, &y[..nc], &z, None);
+            let h = 1e-7 * z[j].abs().max(1.0);
+            zp[j] = z[j] + h;
+            self.load_and_run(&mut ws, t, x, &zp, None);
             self.read_rates(&ws, &mut rates, &mut r1);
+            zp[j] = z[j];
             for i in 0..na {
-                if (r1[i] - r0[i]).abs() > 1e-9 * h * (1.0 + r0[i].abs()) {
-                    depends[i] = true;
-                }
+                J[i * na + j] = (r1[i] - r0[i]) / h;
             }
         }
-        for i in 0..na {
-            if !depends[i] {
-                self.index2_rows[i] = true;
-            }
-        }
+        J
     }
 
     /// Drives the outer-port inputs (in the order of [`EphsDae::input_names`]) by `u(t)`.
@@ -562,10 +570,19 @@ impl EphsDae {
             .collect()
     }
 
-    /// Algebraic residuals $G(x, z)$ with $\dot x$-derivatives for index-2 rows:
-    /// rows that do not depend on $z$ are replaced by $\frac{d}{dt}G_i$ along the flow
-    /// (central differences along the retraction, step $10^{-6}$).
-    fn index1_residual(&self, t: f64, x: &[f64], z: &[f64], out: &mut [f64]) {
+    /// The index-1 form of the algebraic equations: $[U_1^\top G;\ N^\top \dot G]$ where the
+    /// columns of $U_1$ span the range of $G_z$ and those of $N$ its left null space (the
+    /// combinations that constrain the states only); $\dot G$ is the time derivative along
+    /// the flow (central differences along the retraction, step $10^{-6}$).
+    fn index1_residual(
+        &self,
+        t: f64,
+        x: &[f64],
+        z: &[f64],
+        basis: &[f64],
+        rank: usize,
+        out: &mut [f64],
+    ) {
         let mut ws = self.ws.borrow_mut();
         let nt = self.n_tangent();
         let na = self.n_algebraic();
@@ -573,8 +590,12 @@ impl EphsDae {
         let mut res = vec![0.0; na];
         self.load_and_run(&mut ws, t, x, z, None);
         self.read_rates(&ws, &mut rates, &mut res);
-        out.copy_from_slice(&res);
-        if !self.index2_rows.iter().any(|&b| b) {
+        let project =
+            |v: &[f64], k: usize| -> f64 { (0..na).map(|i| basis[i * na + k] * v[i]).sum() };
+        for k in 0..rank {
+            out[k] = project(&res, k);
+        }
+        if rank == na {
             return;
         }
         let eps = 1e-6;
@@ -595,20 +616,21 @@ impl EphsDae {
         self.read_rates(&ws, &mut rates, &mut rp);
         self.load_and_run(&mut ws, t - eps, &xm, z, None);
         self.read_rates(&ws, &mut rates, &mut rm);
-        for i in 0..na {
-            if self.index2_rows[i] {
-                out[i] = (rp[i] - rm[i]) / (2.0 * eps);
-            }
+        let d: Vec<f64> = (0..na).map(|i| (rp[i] - rm[i]) / (2.0 * eps)).collect();
+        for k in rank..na {
+            out[k] = project(&d, k);
         }
     }
 
     /// Consistent algebraic unknowns for the states in `y` (summary §5, "consistent
-    /// initial conditions"): solves the index-1 algebraic equations and the time
-    /// derivatives of the index-2 ones (the hidden constraints that determine the
-    /// Lagrange multipliers) by Newton's method with a difference Jacobian, and writes
-    /// them into `y`. The explicit index-2 constraints (e.g. velocity constraints) must
-    /// already hold; their residual is returned. Errors name the undetermined unknowns
-    /// when the Jacobian is singular.
+    /// initial conditions"): splits the algebraic equations $G$ by an SVD of $G_z$ into the
+    /// combinations that determine $z$ directly and those that constrain the states only
+    /// (velocity constraints, index 2), solves the former together with the time
+    /// derivative of the latter (the hidden constraints that determine the Lagrange
+    /// multipliers) by Newton's method with a difference Jacobian, and writes $z$ into
+    /// `y`. The explicit index-2 constraints must already hold; the largest algebraic
+    /// residual is returned. Errors name the undetermined unknowns when the Jacobian is
+    /// singular.
     pub fn make_consistent(&self, t: f64, y: &mut [f64]) -> Result<f64, EphsError> {
         let na = self.n_algebraic();
         let nc = self.n_coords;
@@ -617,23 +639,31 @@ impl EphsDae {
         }
         let x = y[..nc].to_vec();
         let mut z = y[nc..].to_vec();
+        let gz = self.algebraic_jacobian(t, &x, &z);
+        let (basis, rank) = svd_split(&gz, na);
         let mut r = vec![0.0; na];
         let mut rp = vec![0.0; na];
         let mut J = vec![0.0; na * na];
         for _ in 0..30 {
-            self.index1_residual(t, &x, &z, &mut r);
+            self.index1_residual(t, &x, &z, &basis, rank, &mut r);
             let rn = r.iter().fold(0.0f64, |m, v| m.max(v.abs()));
             for j in 0..na {
                 let h = 1e-7 * z[j].abs().max(1.0);
                 let zj = z[j];
                 z[j] = zj + h;
-                self.index1_residual(t, &x, &z, &mut rp);
+                self.index1_residual(t, &x, &z, &basis, rank, &mut rp);
                 z[j] = zj;
                 for i in 0..na {
                     J[i * na + j] = (rp[i] - r[i]) / h;
                 }
             }
-            let Some(Ji) = invert_dense(&J, na) else {
+            let (_, jrank) = svd_split(&J, na);
+            let inv = if jrank == na {
+                invert_dense(&J, na)
+            } else {
+                None
+            };
+            let Some(Ji) = inv else {
                 let names: Vec<String> = (0..na)
                     .filter(|&j| (0..na).all(|i| J[i * na + j].abs() < 1e-12))
                     .map(|j| self.algebraic_name_of(j))
@@ -660,7 +690,6 @@ impl EphsDae {
             }
         }
         y[nc..].copy_from_slice(&z);
-        // Residual of the explicit equations (index-2 rows are constraints on x).
         let mut f = vec![0.0; self.n];
         self.rhs(t, y, &mut f);
         Ok(f[nc..].iter().fold(0.0f64, |m, v| m.max(v.abs())))
@@ -732,4 +761,31 @@ impl ImplicitDae for EphsDae {
     fn breakpoints(&self) -> Vec<f64> {
         self.input_fn.breakpoints()
     }
+}
+
+/// SVD of a square row-major matrix: returns $U$ (row-major, columns = left singular
+/// vectors, singular values non-increasing) and the numerical rank (singular values
+/// above $10^{-8}\sigma_{max}$, and above $10^{-300}$).
+fn svd_split(a: &[f64], n: usize) -> (Vec<f64>, usize) {
+    let m = faer::Mat::<f64>::from_fn(n, n, |i, j| a[i * n + j]);
+    let Ok(svd) = m.svd() else {
+        let mut id = vec![0.0; n * n];
+        for i in 0..n {
+            id[i * n + i] = 1.0;
+        }
+        return (id, 0);
+    };
+    let s = svd.S().column_vector();
+    let smax = if n > 0 { s[0] } else { 0.0 };
+    let rank = (0..n)
+        .filter(|&k| s[k] > 1e-8 * smax && s[k] > 1e-300)
+        .count();
+    let U = svd.U();
+    let mut u = vec![0.0; n * n];
+    for i in 0..n {
+        for k in 0..n {
+            u[i * n + k] = U[(i, k)];
+        }
+    }
+    (u, rank)
 }
