@@ -27,6 +27,7 @@
 //! | [`udwadia_kalaba`] | Udwadia–Kalaba equations, pseudo-inverse and singular-mass variants |
 //! | [`constraints`] | position/velocity/acceleration-level constraints → `A q̈ = b` |
 //! | [`euk`] | Udwadia–Kalaba control, extension to underactuated systems |
+//! | [`identify`] | entry point of `phlex identify`: CSV → OKID → ERA/DC → report |
 //! | [`spectral`] | FFT, Welch auto/cross spectral densities, H1 FRF, model frequency response |
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
@@ -36,6 +37,7 @@ pub mod era;
 pub mod error;
 pub mod euk;
 pub mod frame;
+pub mod identify;
 pub mod kalman;
 pub mod linalg;
 pub mod lqg;
@@ -57,6 +59,7 @@ pub mod zoh;
 
 pub use error::{ControlError, Result};
 pub use frame::FrameParams;
+pub use identify::{identify_csv, identify_data, IdentificationReport, IdentifyOptions};
 pub use mdof::{Mdof, UndampedModes};
 pub use modal::{modal_parameters, ModalParams, ModalTable};
 pub use state_space::{OutputMaps, StateSpace, SymmetricForm};

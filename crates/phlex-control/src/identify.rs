@@ -1,0 +1,305 @@
+//! Library entry point of `phlex identify`: input/output records in a CSV
+//! file → OKID → ERA/DC with OKID → realisation, observer gain, Hankel
+//! singular values and modal table (the chain of thesis 002 §5.5).
+//!
+//! ```text
+//! t,force,acc1,acc2,acc3
+//! 0.00000,0.12,0.001,-0.002,0.004
+//! ...
+//! ```
+//!
+//! ```no_run
+//! use phlex_control::identify::{identify_csv, IdentifyOptions};
+//! let text = std::fs::read_to_string("hammer.csv").unwrap();
+//! let opts = IdentifyOptions::new(&["force"], &["acc1", "acc2", "acc3"], 1.0 / 32.0);
+//! let report = identify_csv(&text, &opts).unwrap();
+//! println!("{report}");
+//! ```
+//!
+//! Bad data give typed errors naming the item: [`ControlError::MissingColumn`],
+//! [`ControlError::BadValue`] (NaN, empty or unparsable cell, with column and
+//! row), [`ControlError::NotEnoughData`] (too few samples for the observer
+//! order, the Hankel sizes or the requested model order: the data must give
+//! `l ≥ 2(r + (r+m)p)` samples — two least-squares equations per OKID
+//! unknown, with `m·p ≥ n` — and `l ≥ α + β + (γ+δ)τ + 1` Markov parameters),
+//! [`ControlError::InvalidParameter`] (Δt, empty channel lists).
+
+use crate::era::{era_dc_okid, EraDcParams, Order, Realization};
+use crate::error::{ControlError, Result};
+use crate::modal::{modal_parameters, ModalTable};
+use crate::okid::{okid, OkidParams};
+use faer::{Mat, MatRef};
+use std::fmt;
+
+/// Options of [`identify_csv`] / [`identify_data`].
+#[derive(Clone, Debug)]
+pub struct IdentifyOptions {
+    /// input column names (`r ≥ 1`)
+    pub inputs: Vec<String>,
+    /// output column names (`m ≥ 1`)
+    pub outputs: Vec<String>,
+    /// sampling time Δt (s)
+    pub dt: f64,
+    /// model order: fixed, or automatic from the singular values (default `Auto { max: 20 }`)
+    pub order: Order,
+    /// OKID observer order `p`; default `min(80, l / (5(r+m)))`, at least `⌈n_max/m⌉ + 1`
+    pub observer_order: Option<usize>,
+    /// ERA/DC sizes; default α = max(⌈2 n_max / m⌉, 10), β = 3α, γ = δ = 2, τ = 1
+    pub era: Option<EraDcParams>,
+    /// output used as reference of the mode shapes
+    pub reference_output: usize,
+}
+
+impl IdentifyOptions {
+    /// Options with defaults for everything but the channels and Δt.
+    pub fn new(inputs: &[&str], outputs: &[&str], dt: f64) -> Self {
+        Self {
+            inputs: inputs.iter().map(|s| s.to_string()).collect(),
+            outputs: outputs.iter().map(|s| s.to_string()).collect(),
+            dt,
+            order: Order::Auto { max: 20 },
+            observer_order: None,
+            era: None,
+            reference_output: 0,
+        }
+    }
+}
+
+/// Result of an identification.
+#[derive(Clone, Debug)]
+pub struct IdentificationReport {
+    /// input names
+    pub inputs: Vec<String>,
+    /// output names
+    pub outputs: Vec<String>,
+    /// number of samples used
+    pub samples: usize,
+    /// sampling time
+    pub dt: f64,
+    /// OKID observer order used
+    pub observer_order: usize,
+    /// ERA/DC sizes used
+    pub era: EraDcParams,
+    /// realisation `(Â, B̂, Ĉ, D̂)`, observer gain `Ĝ`, singular values, order
+    pub realization: Realization,
+    /// modal table (frequencies, damping ratios, shapes at the outputs)
+    pub modes: ModalTable,
+    /// RMS of the OKID least-squares residual per output
+    pub okid_residual_rms: Vec<f64>,
+}
+
+fn fmt_mat(f: &mut fmt::Formatter<'_>, name: &str, M: MatRef<'_, f64>) -> fmt::Result {
+    writeln!(f, "{name} ({}x{}):", M.nrows(), M.ncols())?;
+    for i in 0..M.nrows() {
+        let row: Vec<String> = (0..M.ncols())
+            .map(|j| format!("{:>12.5e}", M[(i, j)]))
+            .collect();
+        writeln!(f, "  {}", row.join(" "))?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for IdentificationReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "identification: {} samples, dt = {} s, inputs [{}], outputs [{}]",
+            self.samples,
+            self.dt,
+            self.inputs.join(", "),
+            self.outputs.join(", ")
+        )?;
+        writeln!(
+            f,
+            "OKID p = {}; ERA/DC alpha = {}, beta = {}, gamma = {}, delta = {}, tau = {}; order n = {}",
+            self.observer_order, self.era.alpha, self.era.beta, self.era.gamma, self.era.delta, self.era.tau, self.realization.order
+        )?;
+        let sv: Vec<String> = self
+            .realization
+            .singular_values
+            .iter()
+            .take(2 * self.realization.order + 4)
+            .map(|s| format!("{s:.4e}"))
+            .collect();
+        writeln!(f, "leading singular values: {}", sv.join(" "))?;
+        writeln!(
+            f,
+            "modes (shapes relative to output `{}`):",
+            self.outputs.get(0).map(String::as_str).unwrap_or("")
+        )?;
+        write!(f, "{}", self.modes)?;
+        let s = &self.realization.sys;
+        fmt_mat(f, "A", s.A.as_ref())?;
+        fmt_mat(f, "B", s.B.as_ref())?;
+        fmt_mat(f, "C", s.C.as_ref())?;
+        fmt_mat(f, "D", s.D.as_ref())?;
+        if let Some(G) = &self.realization.G {
+            fmt_mat(f, "G", G.as_ref())?;
+        }
+        Ok(())
+    }
+}
+
+/// Reads the named columns of a CSV text (header row required) into a
+/// `names.len() × rows` matrix (one row per channel).
+pub fn read_csv_columns(text: &str, names: &[String]) -> Result<Mat<f64>> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .trim(csv::Trim::All)
+        .flexible(false)
+        .from_reader(text.as_bytes());
+    let headers: Vec<String> = rdr
+        .headers()
+        .map_err(|e| ControlError::Csv(e.to_string()))?
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let idx: Vec<usize> = names
+        .iter()
+        .map(|n| {
+            headers
+                .iter()
+                .position(|h| h == n)
+                .ok_or_else(|| ControlError::MissingColumn {
+                    name: n.clone(),
+                    available: headers.join(", "),
+                })
+        })
+        .collect::<Result<_>>()?;
+    let mut cols: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
+    for (row, rec) in rdr.records().enumerate() {
+        let rec = rec.map_err(|e| ControlError::Csv(e.to_string()))?;
+        for (c, &j) in idx.iter().enumerate() {
+            let raw = rec.get(j).unwrap_or("");
+            let v: f64 = raw.parse().map_err(|_| ControlError::BadValue {
+                column: names[c].clone(),
+                row: row + 1,
+                value: raw.to_string(),
+            })?;
+            if !v.is_finite() {
+                return Err(ControlError::BadValue {
+                    column: names[c].clone(),
+                    row: row + 1,
+                    value: raw.to_string(),
+                });
+            }
+            cols[c].push(v);
+        }
+    }
+    let l = cols.first().map_or(0, |c| c.len());
+    Ok(Mat::from_fn(names.len(), l, |i, k| cols[i][k]))
+}
+
+/// Identification from CSV text.
+pub fn identify_csv(text: &str, opts: &IdentifyOptions) -> Result<IdentificationReport> {
+    if opts.inputs.is_empty() || opts.outputs.is_empty() {
+        return Err(ControlError::InvalidParameter {
+            name: "inputs/outputs".into(),
+            reason: "need at least one input and one output column".into(),
+        });
+    }
+    let u = read_csv_columns(text, &opts.inputs)?;
+    let y = read_csv_columns(text, &opts.outputs)?;
+    identify_data(u.as_ref(), y.as_ref(), opts)
+}
+
+/// Identification from sampled data: `u` is `r × l`, `y` is `m × l`.
+pub fn identify_data(
+    u: MatRef<'_, f64>,
+    y: MatRef<'_, f64>,
+    opts: &IdentifyOptions,
+) -> Result<IdentificationReport> {
+    if !(opts.dt > 0.0 && opts.dt.is_finite()) {
+        return Err(ControlError::InvalidParameter {
+            name: "dt".into(),
+            reason: format!("sampling time must satisfy 0 < Δt < ∞, got {}", opts.dt),
+        });
+    }
+    let (r, m, l) = (u.nrows(), y.nrows(), u.ncols());
+    if r == 0 || m == 0 {
+        return Err(ControlError::InvalidParameter {
+            name: "inputs/outputs".into(),
+            reason: "need r ≥ 1 and m ≥ 1".into(),
+        });
+    }
+    if y.ncols() != l {
+        return Err(ControlError::Dimension {
+            name: "outputs".into(),
+            expected: format!("{l} samples"),
+            got: format!("{}", y.ncols()),
+        });
+    }
+    let n_max = match opts.order {
+        Order::Fixed(n) => n,
+        Order::Auto { max } => max,
+    };
+    if n_max == 0 {
+        return Err(ControlError::InvalidParameter {
+            name: "order".into(),
+            reason: "model order must be ≥ 1".into(),
+        });
+    }
+    let era = opts.era.clone().unwrap_or_else(|| {
+        let alpha = (2 * n_max).div_ceil(m).max(10);
+        EraDcParams {
+            alpha,
+            beta: 3 * alpha,
+            gamma: 2,
+            delta: 2,
+            tau: 1,
+            order: opts.order,
+        }
+    });
+    let era = EraDcParams {
+        order: opts.order,
+        ..era
+    };
+    if era.alpha * m < n_max {
+        return Err(ControlError::NotEnoughData {
+            what: format!("model order {n_max}: Hankel block rows α·m"),
+            needed: n_max,
+            available: era.alpha * m,
+        });
+    }
+    let p_min = n_max.div_ceil(m) + 1;
+    let p = opts
+        .observer_order
+        .unwrap_or_else(|| (l / (5 * (r + m))).min(80).max(p_min));
+    if p < p_min.saturating_sub(1).max(1) {
+        return Err(ControlError::InvalidParameter {
+            name: "observer_order".into(),
+            reason: format!(
+                "OKID needs m·p ≥ n: p ≥ {} for n = {n_max}",
+                n_max.div_ceil(m)
+            ),
+        });
+    }
+    let rows = r + (r + m) * p;
+    // at least two equations per unknown of the OKID least squares, and
+    // enough Markov parameters for the Hankel matrices
+    let needed = (2 * rows).max(era.markov_needed());
+    if l < needed {
+        return Err(ControlError::NotEnoughData {
+            what: format!(
+                "OKID (p = {p}) and ERA/DC (α = {}, β = {}) for order {n_max}",
+                era.alpha, era.beta
+            ),
+            needed,
+            available: l,
+        });
+    }
+    let ok = okid(u, y, &OkidParams::new(p, era.markov_needed()))?;
+    let realization = era_dc_okid(&ok.markov, &ok.gain_markov, opts.dt, &era)?;
+    let modes = modal_parameters(&realization.sys, opts.reference_output)?;
+    Ok(IdentificationReport {
+        inputs: opts.inputs.clone(),
+        outputs: opts.outputs.clone(),
+        samples: l,
+        dt: opts.dt,
+        observer_order: p,
+        era,
+        realization,
+        modes,
+        okid_residual_rms: ok.residual_rms,
+    })
+}
