@@ -245,11 +245,11 @@ pub fn era(markov: &[Mat<f64>], dt: f64, params: &EraParams) -> Result<Realizati
     })
 }
 
+/// `(Â, Ĉ, B̃, singular values, order)` of [`era_dc_core`].
+type CoreRealization = (Mat<f64>, Mat<f64>, Mat<f64>, Vec<f64>, usize);
+
 /// Core of ERA/DC on generic `m × q` blocks; returns `(Â, Ĉ, B̃)` with `B̃` `n × q`.
-fn era_dc_core(
-    blocks: &[Mat<f64>],
-    params: &EraDcParams,
-) -> Result<(Mat<f64>, Mat<f64>, Mat<f64>, Vec<f64>, usize)> {
+fn era_dc_core(blocks: &[Mat<f64>], params: &EraDcParams) -> Result<CoreRealization> {
     let (m, q) = (blocks[0].nrows(), blocks[0].ncols());
     let (a, b, g, d, tau) = (
         params.alpha,

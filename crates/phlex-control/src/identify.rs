@@ -125,7 +125,7 @@ impl fmt::Display for IdentificationReport {
         writeln!(
             f,
             "modes (shapes relative to output `{}`):",
-            self.outputs.get(0).map(String::as_str).unwrap_or("")
+            self.outputs.first().map(String::as_str).unwrap_or("")
         )?;
         write!(f, "{}", self.modes)?;
         let s = &self.realization.sys;

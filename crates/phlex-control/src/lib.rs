@@ -31,6 +31,11 @@
 //! | [`spectral`] | FFT, Welch auto/cross spectral densities, H1 FRF, model frequency response |
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
+// NaN-aware comparisons (`!(x < tol)` also rejects NaN) and index loops that
+// mirror the formulas are deliberate.
+#![allow(clippy::neg_cmp_op_on_partial_ord, clippy::needless_range_loop)]
+// `usize::is_multiple_of` is newer than the workspace rust-version (1.84).
+#![allow(unknown_lints, clippy::manual_is_multiple_of)]
 
 pub mod constraints;
 pub mod era;

@@ -62,8 +62,8 @@ impl fmt::Display for ModalTable {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{:>4} {:>10} {:>9}  {}",
-            "mode", "f (Hz)", "xi", "rho / Theta (rad)"
+            "{:>4} {:>10} {:>9}  rho / Theta (rad)",
+            "mode", "f (Hz)", "xi"
         )?;
         for (k, m) in self.modes.iter().enumerate() {
             let shape: Vec<String> = m

@@ -24,7 +24,7 @@ pub fn fit_rayleigh(freq_hz: &[f64], damping: &[f64]) -> Result<(f64, f64)> {
         });
     }
     for (i, &f) in freq_hz.iter().enumerate() {
-        if !(f > 0.0 && f.is_finite()) || !damping[i].is_finite() {
+        if f <= 0.0 || !f.is_finite() || !damping[i].is_finite() {
             return Err(ControlError::InvalidParameter {
                 name: format!("mode {i}"),
                 reason: "frequency must satisfy 0 < f < ∞ and damping must be finite".into(),
