@@ -57,9 +57,15 @@
 //! "se3*" | "SO3" | "so3*" }`.
 //!
 //! **Component kinds:** `hookean_spring {k}`, `point_mass {m}`, `pkc`,
-//! `linear_friction {d}`, `environment`, and the composite `rigid_body {mass, inertia,
+//! `linear_friction {d}`, `environment`, the composite `rigid_body {mass, inertia,
 //! gravity}` (seed 001 Fig. 2, port p: body momentum; `inertia` = `[J1, J2, J3]`
-//! (principal) or a 3×3 array; `gravity` = upward covector, default `[0, 0, 0]`).
+//! (principal) or a 3×3 array; `gravity` = upward covector, default `[0, 0, 0]`), the
+//! composite `joint {pair, pitch, o1, o2, friction, stiffness}` (Fig. 3, ports p1, p2;
+//! `pair` = revolute | prismatic | cylindrical | screw | planar | spherical; offsets
+//! `{ rotation, position }`; `friction` a number or a k×k array) and `ground` (a fixed
+//! frame, port p). Bodies and joints are wired by a pattern with one `body_momentum`
+//! junction per body. Initial velocities must satisfy the joint velocity constraints;
+//! the algebraic unknowns (joint velocities $u_r$, constraint forces) are computed.
 //!
 //! **Initial values** are a number, an array (all coordinates), or for poses
 //! `{ rotation = [ω1, ω2, ω3], position = [x, y, z] }` (rotation vector, $R = \exp\tilde\omega$).
@@ -183,6 +189,29 @@ pub enum ComponentSpec {
     },
     /// The environment.
     Environment {},
+    /// Joint pattern (Fig. 3) between two bodies, ports p1, p2.
+    Joint {
+        /// `revolute`, `prismatic`, `cylindrical`, `screw`, `planar`, `spherical`.
+        pair: String,
+        /// Pitch of a screw pair.
+        #[serde(default)]
+        pitch: f64,
+        /// Offset $o_1$ (joint frame in body 1).
+        #[serde(default)]
+        o1: PoseSpec,
+        /// Offset $o_2$ (joint frame in body 2).
+        #[serde(default)]
+        o2: PoseSpec,
+        /// Friction $\mu$: a number ($\mu = cE$) or a $k\times k$ array.
+        #[serde(default)]
+        friction: FrictionSpec,
+        /// Relative spring $V_r = \tfrac12 k|q_r|^2$ in the joint coordinates (not for
+        /// spherical pairs).
+        #[serde(default)]
+        stiffness: f64,
+    },
+    /// A fixed frame: an infinitely heavy body at rest (effort 0 on its port `p`).
+    Ground {},
     /// Rigid body pattern (Fig. 2).
     RigidBody {
         /// Mass.
@@ -203,6 +232,41 @@ pub enum InertiaSpec {
     Principal([f64; 3]),
     /// Full symmetric matrix.
     Matrix([[f64; 3]; 3]),
+}
+
+/// A pose `{ rotation = [ω1, ω2, ω3], position = [x, y, z] }` (default identity).
+#[derive(Debug, Clone, Copy, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct PoseSpec {
+    /// Rotation vector ω, $R = \exp\tilde\omega$.
+    #[serde(default)]
+    pub rotation: [f64; 3],
+    /// Position.
+    #[serde(default)]
+    pub position: [f64; 3],
+}
+
+impl PoseSpec {
+    /// The element of SE(3).
+    pub fn se3(&self) -> Se3 {
+        Se3::new(so3::exp(self.rotation), self.position)
+    }
+}
+
+/// Joint friction: isotropic coefficient or matrix.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum FrictionSpec {
+    /// $\mu = c\,E$.
+    Scalar(f64),
+    /// $\mu$ as rows.
+    Matrix(Vec<Vec<f64>>),
+}
+
+impl Default for FrictionSpec {
+    fn default() -> Self {
+        FrictionSpec::Scalar(0.0)
+    }
 }
 
 /// An initial value.
@@ -466,6 +530,71 @@ impl Model {
             ComponentSpec::Pkc {} => mechanics::pkc().map(Into::into),
             ComponentSpec::LinearFriction { d } => mechanics::linear_friction(d).map(Into::into),
             ComponentSpec::Environment {} => Ok(mechanics::environment().into()),
+            ComponentSpec::Ground {} => rigid_body::ground().map(Into::into),
+            ComponentSpec::Joint {
+                pair,
+                pitch,
+                o1,
+                o2,
+                friction,
+                stiffness,
+            } => {
+                (|| {
+                    use crate::library::joint::{joint, JointKind, JointParams};
+                    let kind = match pair.as_str() {
+                    "revolute" => JointKind::Revolute,
+                    "prismatic" => JointKind::Prismatic,
+                    "cylindrical" => JointKind::Cylindrical,
+                    "screw" => JointKind::Screw { pitch },
+                    "planar" => JointKind::Planar,
+                    "spherical" => JointKind::Spherical,
+                    other => {
+                        return Err(EphsError::Parameter {
+                            what: "pair".into(),
+                            detail: format!("unknown pair `{other}` (revolute, prismatic, cylindrical, screw, planar, spherical)"),
+                        })
+                    }
+                };
+                    let k = kind.dim();
+                    let mu = match friction {
+                        FrictionSpec::Scalar(c) => {
+                            let mut m = vec![0.0; k * k];
+                            for i in 0..k {
+                                m[i * k + i] = c;
+                            }
+                            m
+                        }
+                        FrictionSpec::Matrix(rows) => rows.into_iter().flatten().collect(),
+                    };
+                    let potential: Option<std::sync::Arc<dyn crate::language::Energy>> =
+                        if stiffness != 0.0 {
+                            if kind == JointKind::Spherical {
+                                return Err(EphsError::Parameter {
+                            what: "stiffness".into(),
+                            detail: "a coordinate spring is not defined on SO(3) (spherical pair)".into(),
+                        });
+                            }
+                            let mut K = vec![0.0; k * k];
+                            for i in 0..k {
+                                K[i * k + i] = stiffness;
+                            }
+                            Some(std::sync::Arc::new(crate::language::QuadraticEnergy {
+                                n: k,
+                                K,
+                            }))
+                        } else {
+                            None
+                        };
+                    joint(&JointParams {
+                        kind,
+                        o1: o1.se3(),
+                        o2: o2.se3(),
+                        potential,
+                        friction: mu,
+                    })
+                    .map(Into::into)
+                })()
+            }
             ComponentSpec::RigidBody {
                 mass,
                 inertia,
@@ -581,6 +710,26 @@ impl Model {
                 known.into_iter().collect::<Vec<_>>().join(", ")
             ),
         )
+    }
+
+    /// SVG picture of the pattern `name` (default: `model.top`), see
+    /// [`crate::language::pattern_svg`].
+    pub fn draw(&self, name: Option<&str>) -> Result<String, ModelError> {
+        let top = self.spec.model.top.clone();
+        let name = name.unwrap_or(top.get_ref());
+        let span = self
+            .spec
+            .patterns
+            .get(name)
+            .map(|p| p.span())
+            .unwrap_or(top.span());
+        match self.system(name, span.clone(), &mut Vec::new())? {
+            System::Composite(c) => Ok(crate::language::pattern_svg(&c.pattern)),
+            System::Primitive(_) => self.err(
+                span,
+                format!("`{name}` is a primitive component, not a pattern"),
+            ),
+        }
     }
 
     /// The top system (`model.top`).

@@ -115,3 +115,41 @@ fn errors_name_key_and_line() {
     ));
     assert!(e.contains("cycle"), "{e}");
 }
+
+#[test]
+fn two_body_model_transfers_spin_and_produces_entropy() {
+    let (f, text) = load("two_body_revolute.toml");
+    let m = Model::parse(&f, &text).unwrap();
+    let traj = m.simulate().unwrap();
+    let e0 = traj.total_energy[0];
+    let de = traj
+        .total_energy
+        .iter()
+        .fold(0.0f64, |a, e| a.max((e - e0).abs() / e0));
+    // Angular momentum about e3: J1 ω1 + J2 ω2 = 0.2 is conserved; friction drives both to
+    // the common rate ω = 0.2/(0.15 + 0.1) = 0.8, so E_mech → ½·0.25·0.8² = 0.08 from 0.2.
+    let col = |n: &str| traj.columns.iter().position(|c| c == n).unwrap();
+    let (w1, w2) = (col("b1.ke.p[2]"), col("b2.ke.p[2]"));
+    let y = traj.y.last().unwrap();
+    let (l1, l2) = (y[w1], y[w2]);
+    let e_end = *traj.mechanical_energy.last().unwrap();
+    let s_end = *traj.entropy.last().unwrap();
+    println!(
+        "two-body model: |ΔE_tot|/E {de:.3e}, L1 + L2 = {:.12}, ω1 = {:.4}, ω2 = {:.4}, E_mech {e_end:.5}, θ0 s {:.5}",
+        l1 + l2,
+        l1 / 0.15,
+        l2 / 0.1,
+        300.0 * s_end
+    );
+    assert!(de < 1e-12, "{de}");
+    assert!((l1 + l2 - 0.2).abs() < 1e-10);
+    // Relative spin decays like exp(−c (1/J1 + 1/J2) t) = exp(−0.05·16.67·10) ≈ 2.4e-4.
+    assert!((l1 / 0.15 - 0.8).abs() < 1e-3 && (l2 / 0.1 - 0.8).abs() < 1e-3);
+    assert!((e_end + 300.0 * s_end - 0.2).abs() < 1e-12);
+    assert!(traj.entropy.windows(2).all(|w| w[1] >= w[0]));
+    // The pattern can be drawn.
+    let svg = m.draw(None).unwrap();
+    assert_eq!(svg.matches(r#"class="box""#).count(), 3);
+    let svg = m.draw(Some("mbs")).unwrap();
+    assert!(svg.contains(">j<"));
+}

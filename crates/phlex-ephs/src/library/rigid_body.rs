@@ -186,6 +186,18 @@ pub fn rigid_body(m: f64, J: Mat3, g: Vec3) -> Result<Composite, EphsError> {
     Ok(c)
 }
 
+/// Ground: a fixed frame, i.e. an infinitely heavy body at rest at the identity. A
+/// storage with zero energy on $(\mathfrak{se}(3)^*, \text{momentum})$: its effort (the
+/// velocity) is 0, its state accumulates the reaction impulse. Attach a joint's `p1` to
+/// it to fix the joint frame $C_1 = o_1$ in space (summary pitfall 14).
+pub fn ground() -> Result<Primitive, EphsError> {
+    Primitive::storage(
+        "ground",
+        Interface::new().power("p", Quantity::body_momentum())?,
+        Arc::new(crate::language::operators::ZeroEnergy),
+    )
+}
+
 /// Body momentum $p = (J\omega, m\nu)$ for a body velocity $u = (\omega, \nu)$ (Legendre map).
 pub fn body_momentum(m: f64, J: &Mat3, omega: Vec3, nu: Vec3) -> [f64; 6] {
     let pw = mat_vec(J, omega);
