@@ -28,6 +28,7 @@
 //! | [`constraints`] | position/velocity/acceleration-level constraints → `A q̈ = b` |
 //! | [`euk`] | Udwadia–Kalaba control, extension to underactuated systems |
 //! | [`identify`] | entry point of `phlex identify`: CSV → OKID → ERA/DC → report |
+//! | [`ekf`] | continuous EKF integrated with plant and Riccati equation (EUK-EKF) |
 //! | [`spectral`] | FFT, Welch auto/cross spectral densities, H1 FRF, model frequency response |
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
@@ -38,6 +39,7 @@
 #![allow(unknown_lints, clippy::manual_is_multiple_of)]
 
 pub mod constraints;
+pub mod ekf;
 pub mod era;
 pub mod error;
 pub mod euk;

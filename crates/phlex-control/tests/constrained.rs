@@ -202,3 +202,53 @@ fn euk_design_b_holds_floor_3() {
     assert!(y[6].abs() < 1e-12);
     assert!(x1_max > 1e-4);
 }
+
+/// Nonlinear pendulum θ̈ = −(g/L) sin θ − cθ̇ with noisy angle measurements:
+/// the coupled plant/EKF/Riccati integration recovers the state from an
+/// estimate 0.4 rad off; after 10 s the error is within 3σ of the filter's
+/// own covariance and far below the initial offset. The filter Riccati
+/// equation is stiff at the start (2P/R_v ≈ 5000 s⁻¹), hence RK4 with
+/// h = 1e-4 s, the step the thesis uses for EUK-EKF.
+#[test]
+fn ekf_pendulum() {
+    use phlex_control::ekf::{simulate_ekf, EkfSettings, NonlinearModel};
+    use phlex_control::linalg::diag;
+    struct Pend;
+    impl NonlinearModel for Pend {
+        fn n_states(&self) -> usize {
+            2
+        }
+        fn n_outputs(&self) -> usize {
+            1
+        }
+        fn f(&self, _t: f64, z: &[f64], u: &[f64], dz: &mut [f64]) {
+            dz[0] = z[1];
+            dz[1] = -(G / 0.5) * z[0].sin() - 0.1 * z[1] + u[0];
+        }
+        fn h(&self, _t: f64, z: &[f64], _u: &[f64], y: &mut [f64]) {
+            y[0] = z[0];
+        }
+    }
+    let s = EkfSettings {
+        Rw: diag(&[0.0, 1e-4]),
+        Rv: diag(&[1e-4]),
+        P0: diag(&[0.25, 0.25]),
+        h: 1e-4,
+        steps: 100_000,
+        seed: 11,
+        inject_noise: true,
+    };
+    let tr = simulate_ekf(
+        &Pend,
+        |t, _z| vec![0.2 * t.sin()],
+        &[0.8, 0.0],
+        &[0.4, 0.0],
+        &s,
+    )
+    .unwrap();
+    let (z, zh) = (tr.z.last().unwrap(), tr.zhat.last().unwrap());
+    let sig = tr.P[(0, 0)].sqrt();
+    eprintln!("final error {:.2e} (σ = {sig:.2e})", (z[0] - zh[0]).abs());
+    assert!((z[0] - zh[0]).abs() < 3.0 * sig + 1e-12);
+    assert!((z[0] - zh[0]).abs() < 0.01);
+}
