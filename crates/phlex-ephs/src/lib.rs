@@ -2,20 +2,27 @@
 //!
 //! The compositional modelling language of Lohmayer, Capobianco & Leyendecker,
 //! "Exergetic Port-Hamiltonian Systems for Multibody Dynamics" (seed 001; corrections in
-//! `shared/reference/001_ephs_summary.md`), and its semantics as differential-algebraic
-//! equations integrated by `phlex-solve`.
+//! `shared/reference/001_ephs_summary.md`), its semantics as differential-algebraic
+//! equations integrated by `phlex-solve`, and the rigid multibody library on $SE(3)$.
 //!
 //! | module | what |
 //! |---|---|
-//! | [`language`] | syntax: quantities, interfaces, patterns, the four primitive kinds, composite systems, flattening (§2) |
-//! | [`semantics`] | open systems, junction rules, composition, the assembled DAE ([`semantics::EphsDae`], a [`phlex_solve::ImplicitDae`]) |
-//! | [`geometry`] | $SO(3)$, $SE(3)$: product, inverse, hat/vee, exp/log, Ad, Ad*, ad, ad*, tangent maps (§3) |
-//! | [`library`] | components and patterns: oscillators (Figs. 5–7) |
-//! | [`model_file`] | the TOML model format (components, patterns, composition, initial state, simulation) |
-//! | [`numerics`] | the energy-consistent Lie-group midpoint integrator |
+//! | [`language`] | syntax: quantities, interfaces, patterns, the four primitive kinds, composite systems, flattening (§2); SVG pictures of patterns |
+//! | [`semantics`] | open systems, junction rules, composition ([`assemble`] flattens first, [`assemble_nested`] composes level by level), the assembled DAE ([`EphsDae`], a [`phlex_solve::ImplicitDae`]), consistent initialisation |
+//! | [`geometry`] | $SO(3)$, $SE(3)$: product, inverse, hat/vee, exp/log, Cayley, Ad, Ad*, ad, ad*, $T_eL_q$, $T^*_eL_q$, dexp and its inverse (§3) |
+//! | [`library`] | oscillators (Figs. 5–7), rigid body (Fig. 2), joint with the six lower pairs (Fig. 3), ground, multibody builder (Fig. 1) |
+//! | [`numerics`] | the energy-consistent Lie-group discrete-gradient midpoint integrator |
+//! | [`model_file`] | the TOML model format (components, patterns, composition, initial state, inputs, simulation) |
 //! | [`error`] | typed errors naming ports, junctions and boxes |
+//!
+//! # Conventions
+//! Port variables on Lie groups are left-trivialized (flows are body velocities, efforts
+//! body forces; see [`language::space`]). A component's flow is what flows *into* it.
+//! The environment has effort 0 (exergy) and energy $\theta_0 s$.
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
+// `!(x > 0.0)` deliberately rejects NaN; index loops mirror the formulas.
+#![allow(clippy::neg_cmp_op_on_partial_ord, clippy::needless_range_loop)]
 
 pub mod error;
 pub mod geometry;
@@ -26,5 +33,9 @@ pub mod numerics;
 pub mod semantics;
 
 pub use error::EphsError;
-pub use language::{Composite, Interface, Pattern, PortKind, Primitive, Quantity, Space, System};
+pub use language::{
+    pattern_svg, Composite, Interface, Pattern, PortKind, Primitive, Quantity, Space, System,
+};
+pub use model_file::{Model, ModelError, Trajectory};
+pub use numerics::{LieMidpoint, LieMidpointParams};
 pub use semantics::{assemble, assemble_nested, EphsDae, OpenSystem};

@@ -869,6 +869,8 @@ impl Model {
                     )
                     .map_err(|e| fail(e.into()))?;
             }
+            // `%` rather than `is_multiple_of` (workspace MSRV 1.84).
+            #[allow(clippy::manual_is_multiple_of)]
             IntegratorKind::Midpoint => {
                 let h = s.h.as_ref().map(|v| *v.get_ref()).unwrap_or(dt);
                 let every = (dt / h).round().max(1.0) as usize;

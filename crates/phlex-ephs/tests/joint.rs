@@ -2,7 +2,7 @@
 //! relative potential; the assembled DAE against the hand-written §6 DAE (with the
 //! corrected Ad_{o⁻¹}), functoriality, energy/entropy/momentum balances, and simulations
 //! with the Lie-group midpoint rule and Radau5.
-#![allow(non_snake_case)]
+#![allow(non_snake_case, clippy::needless_range_loop)]
 use std::sync::Arc;
 
 use phlex_ephs::geometry::linalg3::{mat_vec, Mat3};

@@ -40,8 +40,8 @@ fn oscillator_equations_are_eq5() {
 #[test]
 fn oscillator_matches_analytic_solution() {
     // q(t) = q0 cos ωt + (p0/(mω)) sin ωt, ω = √(k/m); isolated (p.f = 0).
-    let (k, m, q0, p0) = (4.0, 1.0, 1.0, 0.5);
-    let w = (k / m as f64).sqrt();
+    let (k, m, q0, p0): (f64, f64, f64, f64) = (4.0, 1.0, 1.0, 0.5);
+    let w = (k / m).sqrt();
     let dae = EphsDae::new(assemble(&oscillator(k, m).unwrap().into()).unwrap(), THETA0).unwrap();
     let radau = Radau5::new(Radau5Params::with_tolerances(1e-10, 1e-12)).unwrap();
     let ts: Vec<f64> = (0..=100).map(|i| 0.1 * i as f64).collect();

@@ -53,7 +53,7 @@ fn assembled_equations_are_eq22() {
         let w = mat_vec(&Ji, pw);
         let v = pv.map(|x| x / m);
         let (Rd, rd) = q.TeL(&[w[0], w[1], w[2], v[0], v[1], v[2]]);
-        let mut expect = vec![0.0; 18];
+        let mut expect = [0.0; 18];
         for i in 0..3 {
             expect[3 * i..3 * i + 3].copy_from_slice(&Rd[i]);
         }

@@ -93,13 +93,18 @@ impl ConstraintOperator for ConstantMatrix {
     }
 }
 
+/// A closure writing a matrix from the states: `f(x, out)`.
+pub type MatrixClosure = Arc<dyn Fn(&[f64], &mut [f64]) + Send + Sync>;
+/// A closure evaluating an energy: `E(x)`.
+pub type EnergyClosure = Arc<dyn Fn(&[f64]) -> f64 + Send + Sync>;
+
 /// A state-dependent operator given by a closure writing the matrix.
 #[derive(Clone)]
 pub struct MatrixFn {
     /// Rows (the number of multipliers for constraints).
     pub rows: usize,
     /// `f(x, out)`.
-    pub f: Arc<dyn Fn(&[f64], &mut [f64]) + Send + Sync>,
+    pub f: MatrixClosure,
 }
 
 impl PoissonOperator for MatrixFn {
@@ -161,9 +166,9 @@ pub struct FnEnergy {
     /// Spaces of the ports, in order.
     pub spaces: Vec<Space>,
     /// $E(x)$.
-    pub energy: Arc<dyn Fn(&[f64]) -> f64 + Send + Sync>,
+    pub energy: EnergyClosure,
     /// Analytic $\mathrm dE(x)$ if known.
-    pub differential: Option<Arc<dyn Fn(&[f64], &mut [f64]) + Send + Sync>>,
+    pub differential: Option<MatrixClosure>,
 }
 
 impl Energy for FnEnergy {
