@@ -10,8 +10,10 @@
 //!
 //! The Jacobian $\partial f/\partial y$ is approximated by forward differences (it only
 //! steers Newton's method inside the integrator; the residual is exact). Algebraic
-//! variables are marked index 2 (error control scaled by $h$) when some algebraic equation
-//! does not depend on any algebraic unknown (velocity constraints, eq. (28)), else 1.
+//! variables are marked index 2 (error control scaled by $h$) when the Jacobian $G_z$ of
+//! the algebraic equations with respect to the algebraic unknowns is rank deficient, i.e.
+//! some combination of the equations constrains the states only (velocity constraints,
+//! eq. (28)); else their own index (1 for junction efforts, 2 for multipliers).
 use std::cell::RefCell;
 use std::ops::Range;
 
