@@ -16,6 +16,8 @@
 //! | [`assembly`] | [`Multibody`]: the quasilinear index-2 pHDAE | eq. (46) |
 //! | [`redundancy`] | rank-revealing check of the constraints, naming joints | |
 //! | [`kinematics`] | consistent initial conditions (positions, velocities, multipliers) | §6.3 |
+//! | [`linearize`] | linearisation about a configuration, constrained modes | §5.3, §6.2, eq. (51) |
+//! | [`mechanism`] | the [`Mechanism`] trait: rhs and exact Jacobian | |
 //! | [`dae`] | adapter to Radau IIA ([`phlex_solve::ImplicitDae`]) | §6.4 |
 //! | [`simulate`] | midpoint / discrete-gradient and Radau runs with drift and energy reports | |
 #![allow(non_snake_case)]
@@ -29,6 +31,7 @@ pub mod error;
 pub mod floating_beam_2d;
 pub mod joint;
 pub mod kinematics;
+pub mod linearize;
 pub mod load;
 pub mod lumped;
 pub mod mechanism;
@@ -47,6 +50,7 @@ pub use error::MbsError;
 pub use floating_beam_2d::{DeformationBc, FloatingBeam2d};
 pub use joint::{Joint, JointKind, GROUND};
 pub use kinematics::{consistent_initial_state, ConsistentInit, Coordinate, KinematicsOptions};
+pub use linearize::{linearize, modes, Linearization};
 pub use load::{Frame, Load};
 pub use lumped::LumpedMass;
 pub use mechanism::Mechanism;
