@@ -4,7 +4,7 @@
 //!
 //! Conventions: $\tilde\omega v = \omega\times v$ ([`hat3`]); left-trivialized velocity
 //! $\omega = (R^\top\dot R)^\vee$ (seed 001 eq. (12)).
-use super::linalg3::{add3, dot3, hat3, lin3, mat_mul, norm3, scale3, vee3, Mat3, Vec3, I3};
+use super::linalg3::{dot3, hat3, lin3, mat_mul, norm3, scale3, vee3, Mat3, Vec3, I3};
 
 /// Coefficients $a(\theta) = \sin\theta/\theta$, $b(\theta) = (1-\cos\theta)/\theta^2$,
 /// $c(\theta) = (\theta - \sin\theta)/\theta^3$, with Taylor series below $\theta = 10^{-3}$
@@ -141,11 +141,6 @@ pub fn orthogonality_defect(R: &Mat3) -> f64 {
 pub fn rot_z(phi: f64) -> Mat3 {
     let (s, c) = phi.sin_cos();
     [[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]]
-}
-
-/// $\omega_1 + \omega_2$ (re-exported helper for callers composing small rotations).
-pub fn add(w1: Vec3, w2: Vec3) -> Vec3 {
-    add3(w1, w2)
 }
 
 #[cfg(test)]

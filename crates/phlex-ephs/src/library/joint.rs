@@ -21,7 +21,7 @@
 use std::sync::Arc;
 
 use crate::error::EphsError;
-use crate::geometry::linalg3::{Mat6, I3};
+use crate::geometry::linalg3::Mat6;
 use crate::geometry::{so3, Se3};
 use crate::language::interface::{Interface, PortKind};
 use crate::language::operators::{ConstantMatrix, Energy, MatrixFn, OnsagerOperator, ZeroEnergy};
@@ -383,6 +383,3 @@ pub fn spherical_coords(omega: [f64; 3]) -> Vec<f64> {
     let R = so3::exp(omega);
     R.iter().flatten().copied().collect()
 }
-
-/// The identity rotation (re-exported for offsets).
-pub const IDENTITY_ROTATION: [[f64; 3]; 3] = I3;
