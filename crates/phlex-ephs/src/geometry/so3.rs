@@ -146,7 +146,7 @@ pub fn rot_z(phi: f64) -> Mat3 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::linalg3::{fro3, transpose3};
+    use crate::geometry::linalg3::{add3, fro3, transpose3};
     use rand::{rngs::StdRng, Rng, SeedableRng};
 
     fn rand3(rng: &mut StdRng, s: f64) -> Vec3 {
