@@ -20,6 +20,11 @@
 //! test of [`phlex_solve::newton::Newton`] near turning points of a pendulum. With the
 //! exact matrix Newton converges quadratically.
 //!
+//! *Multipliers.* Their values enter the step equations only through $\frac h2 G^\top\lambda$,
+//! so a multiplier is determined to round-off only up to $\varepsilon\,|Mv|/h$; Newton works
+//! on the scaled unknowns $\tfrac h2\lambda$ (the index-2 scaling of Hairer–Wanner VII.8), so
+//! that its tolerances are not below that floor for small steps.
+//!
 //! # Radau IIA ([`run_radau`])
 //! Through [`crate::dae::MultibodyDae`].
 use faer::Mat;
@@ -61,6 +66,11 @@ struct Step<'a, S: Mechanism + ?Sized> {
     f: Vec<f64>,
     d: Vec<f64>,
     E: SparseMat,
+    /// Unknown scaling: the Newton unknown is $\xi = s\circ x_m$ with $s_i = h/2$ for the
+    /// multipliers (index 2) and 1 otherwise.
+    scale: Vec<f64>,
+    algebraic: Vec<bool>,
+    xs: Vec<f64>,
 }
 
 impl<S: Mechanism + ?Sized> Step<'_, S> {
@@ -81,7 +91,12 @@ impl<S: Mechanism + ?Sized> NonlinearSystem for Step<'_, S> {
     fn dim(&self) -> usize {
         self.x0.len()
     }
-    fn residual(&mut self, xm: &[f64], r: &mut [f64]) -> Result<(), SolveError> {
+    fn residual(&mut self, xi: &[f64], r: &mut [f64]) -> Result<(), SolveError> {
+        let mut xs = std::mem::take(&mut self.xs);
+        for ((x, &v), &s) in xs.iter_mut().zip(xi).zip(&self.scale) {
+            *x = v / s;
+        }
+        let xm = &xs[..];
         self.effort(xm);
         let z = std::mem::take(&mut self.z);
         self.mb.rhs_with_effort(xm, &z, &self.u, &mut self.f);
@@ -94,11 +109,21 @@ impl<S: Mechanism + ?Sized> NonlinearSystem for Step<'_, S> {
         for (ri, fi) in r.iter_mut().zip(&self.f) {
             *ri -= 0.5 * self.h * fi;
         }
+        self.xs = xs;
         Ok(())
     }
-    fn jacobian(&mut self, xm: &[f64]) -> Result<SparseMat, SolveError> {
-        let A = self.mb.rhs_jacobian(xm, &self.u);
-        Ok(sparse::add(1.0, &self.E, -0.5 * self.h, &A))
+    fn jacobian(&mut self, xi: &[f64]) -> Result<SparseMat, SolveError> {
+        let xm: Vec<f64> = xi.iter().zip(&self.scale).map(|(v, s)| v / s).collect();
+        let A = self.mb.rhs_jacobian(&xm, &self.u);
+        let K = sparse::add(1.0, &self.E, -0.5 * self.h, &A);
+        let mut t = phlex_core::Triplets::new(K.nrows(), K.ncols());
+        for j in 0..K.ncols() {
+            let c = 1.0 / self.scale[j];
+            for (i, v) in sparse::col_iter(&K, j) {
+                t.push(i, j, v * c);
+            }
+        }
+        Ok(t.build())
     }
 }
 
@@ -177,6 +202,9 @@ impl<'a, S: Mechanism + ?Sized> MultibodyMidpoint<'a, S> {
             f: vec![0.0; n],
             d: vec![0.0; n],
             E: mb.descriptor(x0),
+            scale: vec![1.0; n],
+            algebraic: algebraic.clone(),
+            xs: vec![0.0; n],
         };
         let grid = grid_with_breakpoints(p.t0, p.t_end, p.h, &self.input.breakpoints());
         let mut x = x0.to_vec();
@@ -197,6 +225,9 @@ impl<'a, S: Mechanism + ?Sized> MultibodyMidpoint<'a, S> {
         for (ta, tb, on_grid) in grid {
             let h = tb - ta;
             step.h = h;
+            for (s, &a) in step.scale.iter_mut().zip(&step.algebraic) {
+                *s = if a { 0.5 * h } else { 1.0 };
+            }
             step.x0.copy_from_slice(&x);
             self.input.eval_into(ta + 0.5 * h, &mut step.u);
             if h != last_h {
@@ -212,7 +243,13 @@ impl<'a, S: Mechanism + ?Sized> MultibodyMidpoint<'a, S> {
                 };
             }
             let h0 = mb.hamiltonian(&x);
+            for (v, s) in xm.iter_mut().zip(&step.scale) {
+                *v *= s;
+            }
             self.newton.solve(&mut step, &mut xm, tb)?;
+            for (v, s) in xm.iter_mut().zip(&step.scale) {
+                *v /= s;
+            }
             step.effort(&xm);
             x_prev.copy_from_slice(&x);
             for i in 0..n {
