@@ -36,6 +36,27 @@ enum Command {
         #[arg(long)]
         json: Option<PathBuf>,
     },
+    /// Identify a linear model from input/output data (OKID + ERA/DC): modal table,
+    /// realisation, singular values and FRF plots.
+    Identify {
+        /// CSV file with a header row (one column per signal).
+        data: PathBuf,
+        /// Input column names, comma separated.
+        #[arg(long, value_delimiter = ',', required = true)]
+        inputs: Vec<String>,
+        /// Output column names, comma separated.
+        #[arg(long, value_delimiter = ',', required = true)]
+        outputs: Vec<String>,
+        /// Sampling time [s].
+        #[arg(long)]
+        dt: f64,
+        /// Model order (default: automatic from the singular-value gap).
+        #[arg(long)]
+        order: Option<usize>,
+        /// Output directory (default: out/<data file stem>).
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+    },
     /// Parse, validate and build a model, and check its pH structure; writes nothing.
     Check {
         /// Model file (TOML).
@@ -49,6 +70,28 @@ fn main() -> ExitCode {
         Command::Run { model, out, quiet } => phlex::app::run(&model, out.as_deref(), quiet),
         Command::Modes { model, count, json } => phlex::app::modes(&model, count, json.as_deref()),
         Command::Check { model } => phlex::app::check(&model),
+        Command::Identify {
+            data,
+            inputs,
+            outputs,
+            dt,
+            order,
+            out,
+        } => {
+            let out = out.unwrap_or_else(|| phlex::app::default_out(&data));
+            phlex::identify::identify(&phlex::identify::IdentifyArgs {
+                data: &data,
+                inputs,
+                outputs,
+                dt,
+                order,
+                out: &out,
+            })
+            .map(|rep| {
+                println!("{rep}");
+                println!("  results in {}", out.display());
+            })
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
