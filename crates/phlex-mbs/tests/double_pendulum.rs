@@ -1,3 +1,4 @@
+#![allow(non_snake_case)]
 //! Double pendulum (two point masses on rigid massless links, hinged at the origin and to
 //! each other) against an independent Lagrangian implementation in minimal coordinates,
 //! both integrated with Radau IIA at tight tolerances (issue 3 §5).

@@ -1,3 +1,4 @@
+#![allow(non_snake_case)]
 //! Planar floating beam (paper 000 §4.3): power balance under a tip force, cantilever
 //! frequencies with the rigid part fixed against the fem crate, centrifugal load of the
 //! gyroscopic operator, and a flexible pendulum under gravity.
