@@ -3,7 +3,7 @@
 use phlex_ephs::model_file::Model;
 
 fn load(name: &str) -> (String, String) {
-    let path = format!("{}/models/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../../examples/ephs/{name}", env!("CARGO_MANIFEST_DIR"));
     (path.clone(), std::fs::read_to_string(&path).unwrap())
 }
 

@@ -37,6 +37,10 @@ pub fn load(path: &Path) -> Result<(ModelFile, Built)> {
 
 /// `phlex check`: parse, validate, build and check the structure; writes nothing.
 pub fn check(path: &Path) -> Result<()> {
+    let (_, text) = read(path)?;
+    if crate::ephs_run::is_ephs(&text) {
+        return crate::ephs_run::check(path, &text);
+    }
     let (m, b) = load(path)?;
     println!("{}: ok", path.display());
     println!("  model       {}", m.model.name);
@@ -79,6 +83,13 @@ pub fn default_out(path: &Path) -> PathBuf {
 
 /// `phlex run`: simulate and write `timeseries.csv`, `summary.json` and plots.
 pub fn run(path: &Path, out: Option<&Path>, quiet: bool) -> Result<()> {
+    let (_, text) = read(path)?;
+    if crate::ephs_run::is_ephs(&text) {
+        let dir = out
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| default_out(path));
+        return crate::ephs_run::run(path, &text, &dir, quiet);
+    }
     let (m, b) = load(path)?;
     let sim: &SimulationSpec = m.simulation.as_ref().ok_or_else(|| ModelError {
         file: path.display().to_string(),

@@ -9,6 +9,7 @@
 
 pub mod app;
 pub mod build;
+pub mod ephs_run;
 pub mod identify;
 pub mod modal;
 pub mod model;

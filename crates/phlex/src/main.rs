@@ -57,10 +57,30 @@ enum Command {
         #[arg(short, long)]
         out: Option<PathBuf>,
     },
+    /// Exergetic port-Hamiltonian (EPHS) tools.
+    Ephs {
+        #[command(subcommand)]
+        command: EphsCommand,
+    },
     /// Parse, validate and build a model, and check its pH structure; writes nothing.
     Check {
         /// Model file (TOML).
         model: PathBuf,
+    },
+}
+
+#[derive(Subcommand)]
+enum EphsCommand {
+    /// Draw an interconnection pattern as SVG (round boxes, junction dots, port lines).
+    Draw {
+        /// EPHS model file (TOML).
+        model: PathBuf,
+        /// Pattern to draw (default: the model's top pattern).
+        #[arg(long)]
+        pattern: Option<String>,
+        /// Output SVG file (default: out/<model stem>/pattern.svg).
+        #[arg(short, long)]
+        out: Option<PathBuf>,
     },
 }
 
@@ -70,6 +90,17 @@ fn main() -> ExitCode {
         Command::Run { model, out, quiet } => phlex::app::run(&model, out.as_deref(), quiet),
         Command::Modes { model, count, json } => phlex::app::modes(&model, count, json.as_deref()),
         Command::Check { model } => phlex::app::check(&model),
+        Command::Ephs {
+            command:
+                EphsCommand::Draw {
+                    model,
+                    pattern,
+                    out,
+                },
+        } => {
+            let out = out.unwrap_or_else(|| phlex::app::default_out(&model).join("pattern.svg"));
+            phlex::ephs_run::draw(&model, pattern.as_deref(), &out)
+        }
         Command::Identify {
             data,
             inputs,

@@ -237,3 +237,75 @@ fn modes_of_a_cantilever_match_the_closed_form() {
     }
     let _ = std::fs::remove_file(&json);
 }
+
+#[test]
+fn ephs_examples_run_check_and_draw() {
+    for name in [
+        "damped_oscillator",
+        "free_rigid_body",
+        "oscillator",
+        "two_body_revolute",
+    ] {
+        let path = root().join(format!("examples/ephs/{name}.toml"));
+        let out = tmpdir(&format!("ephs-{name}"));
+        let o = phlex()
+            .arg("run")
+            .arg(&path)
+            .arg("-o")
+            .arg(&out)
+            .arg("-q")
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let s = summary(&out);
+        assert_eq!(
+            s["entropy_non_decreasing"],
+            serde_json::Value::Bool(true),
+            "{name}"
+        );
+        if name != "oscillator" {
+            // Closed models: E_mech + θ₀ s is conserved to solver tolerance.
+            let d = s["total_energy_change"].as_f64().unwrap();
+            assert!(d < 1e-8, "{name}: total energy drift {d:e}");
+        }
+        assert!(phlex()
+            .arg("check")
+            .arg(&path)
+            .output()
+            .unwrap()
+            .status
+            .success());
+        let svg = out.join("pattern.svg");
+        let o = phlex()
+            .args(["ephs", "draw"])
+            .arg(&path)
+            .arg("-o")
+            .arg(&svg)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+        let _ = std::fs::remove_dir_all(&out);
+    }
+    // A typo in an EPHS file: exit code 2, key and line named, nothing written.
+    let text = std::fs::read_to_string(root().join("examples/ephs/damped_oscillator.toml"))
+        .unwrap()
+        .replace("d = 0.1", "damping = 0.1");
+    let p = write_model("ephs_bad", &text);
+    let out = tmpdir("ephs_bad");
+    let o = phlex()
+        .arg("run")
+        .arg(&p)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("damping"), "{err}");
+    assert!(!out.exists());
+}
