@@ -350,9 +350,7 @@ pub fn consistent_initial_state(
     }
     let sol2 = dense_solve(&K2, &rhs2);
     if sol2.iter().all(|v| v.is_finite()) {
-        for r in 0..nc {
-            x[lam0 + r] = sol2[np + r];
-        }
+        x[lam0..lam0 + nc].copy_from_slice(&sol2[np..np + nc]);
     }
     Ok(ConsistentInit {
         state: x,

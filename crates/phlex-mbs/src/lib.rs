@@ -22,6 +22,8 @@
 //! | [`simulate`] | midpoint / discrete-gradient and Radau runs with drift and energy reports | |
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
+// Index loops over small blocks mirror the formulas of the paper.
+#![allow(clippy::needless_range_loop)]
 
 pub mod assembly;
 pub mod body;

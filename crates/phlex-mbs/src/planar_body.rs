@@ -40,8 +40,8 @@
 //! the 2 compensates $\delta_{u_f}H_{kin} = p_f\times\omega$ (§3.2), which exists only if the
 //! momenta depend on $u_f$. §4.3 neglects that dependence (constant mass operator (37)), so
 //! $\delta_{u_f}H_{kin} = 0$ and the consistent coefficient is $c = 1$: it gives the flexible
-//! equation $\rho(\dot v_P + \dot\omega\hat z\times x + \dot v_f) = \rho(v_P + \omega\hat z\times x
-//! + 2v_f)\times\omega\hat z + \dots$, i.e. the exact transport, centrifugal and Coriolis
+//! equation $\rho(\dot v_P + \dot\omega\hat z\times x + \dot v_f) =
+//! \rho(v_P + \omega\hat z\times x + 2v_f)\times\omega\hat z + \dots$, i.e. the exact transport, centrifugal and Coriolis
 //! forces of the classical floating-frame equation (7) with $x_f \approx x$. With $c = 2$ and
 //! a constant $M$ these forces are doubled (e.g. twice the centrifugal normal force of a
 //! spinning beam; see the tests). phlex uses $c = 1$ by default

@@ -169,6 +169,8 @@ impl<'a, S: Mechanism + ?Sized> MultibodyMidpoint<'a, S> {
     }
 
     /// Integrates from `x0`, calling `obs` at $t_0$ and at every output time.
+    // `%` rather than `is_multiple_of` (stable only since Rust 1.87; workspace MSRV 1.84).
+    #[allow(clippy::manual_is_multiple_of)]
     pub fn run<O: Observer + ?Sized>(
         &mut self,
         x0: &[f64],
@@ -187,8 +189,10 @@ impl<'a, S: Mechanism + ?Sized> MultibodyMidpoint<'a, S> {
         let m = self.input.dim();
         let mut algebraic = Vec::with_capacity(n);
         for b in mb.blocks() {
-            algebraic
-                .extend(std::iter::repeat(matches!(b.kind, VarKind::Algebraic { .. })).take(b.len));
+            algebraic.extend(std::iter::repeat_n(
+                matches!(b.kind, VarKind::Algebraic { .. }),
+                b.len,
+            ));
         }
         let ranges = mb.ports().ranges();
         let mut step = Step {
@@ -332,6 +336,8 @@ fn grid_with_breakpoints(t0: f64, t_end: f64, h: f64, bps: &[f64]) -> Vec<(f64, 
     out
 }
 
+// The arguments mirror `Radau5::integrate` plus the system and its input.
+#[allow(clippy::too_many_arguments)]
 /// Integrates with adaptive Radau IIA from `(t0, x0)` to `t_end`, observing at `output`.
 pub fn run_radau<O: Observer + ?Sized>(
     mb: &Multibody,

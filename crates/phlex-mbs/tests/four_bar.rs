@@ -1,4 +1,4 @@
-#![allow(non_snake_case)]
+#![allow(non_snake_case, clippy::needless_range_loop)]
 //! Four-bar mechanism of paper 000 §6.2 (Table 2), crank locked (v_P1 = 0, ω_P1 = 0,
 //! v_C3 = 0), lumped masses 0.042 kg at P of the coupler and follower, cantilever
 //! deformation condition on every link: first three eigenfrequencies of the linearised
