@@ -16,7 +16,7 @@
 //! | [`assembly`] | [`Multibody`]: the quasilinear index-2 pHDAE | eq. (46) |
 //! | [`redundancy`] | rank-revealing check of the constraints, naming joints | |
 //! | [`kinematics`] | consistent initial conditions (positions, velocities, multipliers) | §6.3 |
-//! | [`linearize`] | linearisation about a configuration, constrained modes | §5.3, §6.2, eq. (51) |
+//! | [`mod@linearize`] | linearisation about a configuration, constrained modes | §5.3, §6.2, eq. (51) |
 //! | [`mechanism`] | the [`Mechanism`] trait: rhs and exact Jacobian | |
 //! | [`dae`] | adapter to Radau IIA ([`phlex_solve::ImplicitDae`]) | §6.4 |
 //! | [`simulate`] | midpoint / discrete-gradient and Radau runs with drift and energy reports | |

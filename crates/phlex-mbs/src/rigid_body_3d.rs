@@ -1,26 +1,26 @@
 //! Rigid body on SE(3) in port-Hamiltonian form (paper 000 Remark 4; thesis 004 §9.2):
 //! $$\begin{bmatrix}I_{12} & 0\\ 0 & M\end{bmatrix}
 //! \frac{d}{dt}\begin{pmatrix}{}^ir_P\\ R_v\\ v_P\\ \omega\end{pmatrix} =
-//! \begin{bmatrix}0 & 0 & R & 0\\ 0 & 0 & 0 & [R_v]_\times\\ -R^\top & 0 & 0 & [p_t]_\times\\
-//! 0 & -[R_v]_\times^\top & [p_t]_\times & [p_r]_\times\end{bmatrix}
+//! \begin{bmatrix}0 & 0 & R & 0\\ 0 & 0 & 0 & \[R_v\]_\times\\ -R^\top & 0 & 0 & \[p_t\]_\times\\
+//! 0 & -\[R_v\]_\times^\top & \[p_t\]_\times & \[p_r\]_\times\end{bmatrix}
 //! \begin{pmatrix}\partial_{r}H\\ \partial_{R_v}H\\ v_P\\ \omega\end{pmatrix} + B u,
 //! \qquad \begin{pmatrix}p_t\\ p_r\end{pmatrix} = M\begin{pmatrix}v_P\\ \omega\end{pmatrix},
-//! \quad M = \begin{bmatrix}mI & [s]_\times^\top\\ [s]_\times & J_P\end{bmatrix}.$$
+//! \quad M = \begin{bmatrix}mI & \[s\]_\times^\top\\ \[s\]_\times & J_P\end{bmatrix}.$$
 //!
 //! States: ${}^ir_P$ (inertial position of the reference point $P$, not necessarily the
 //! centre of mass), $R_v = \mathrm{vec}(R^\top)$ (the rows $R_x, R_y, R_z$ of the body-to-inertial
 //! rotation stacked), and the body-frame velocities $v_P$, $\omega$. The paper's momenta
 //! $p_t, p_r$ are $M(v_P, \omega)$; using the velocities as states keeps $E$ constant and is a
-//! linear change of variables (the midpoint rule is invariant under it). $[R_v]_\times$ is the
-//! $9\times3$ stack of $[R_x]_\times, [R_y]_\times, [R_z]_\times$: row block $i$ reads
-//! $\dot R_i = R_i\times\omega$, i.e. $\dot R = R[\omega]_\times$.
+//! linear change of variables (the midpoint rule is invariant under it). $\[R_v\]_\times$ is the
+//! $9\times3$ stack of $\[R_x\]_\times, \[R_y\]_\times, \[R_z\]_\times$: row block $i$ reads
+//! $\dot R_i = R_i\times\omega$, i.e. $\dot R = R\[\omega\]_\times$.
 //!
 //! $H = \tfrac12 (v_P, \omega)^\top M (v_P, \omega) - \vec g\cdot(m\,{}^ir_P + R s)$, $s = m c$
 //! (Remark 2), $J_P = J_G + m(|c|^2 I - cc^\top)$.
 //!
 //! **Orthogonality of $R$.** With the midpoint rule the $R$ rows give
-//! $R_1 - R_0 = hR_m[\bar\omega]_\times$ with $R_m = (R_0 + R_1)/2$, i.e.
-//! $R_1 = R_0\,\mathrm{cay}(h[\bar\omega]_\times)$, the Cayley transform
+//! $R_1 - R_0 = hR_m\[\bar\omega\]_\times$ with $R_m = (R_0 + R_1)/2$, i.e.
+//! $R_1 = R_0\,\mathrm{cay}(h\[\bar\omega\]_\times)$, the Cayley transform
 //! $(I - \tfrac h2\Omega)^{-1}(I + \tfrac h2\Omega)$ of a skew matrix, which is orthogonal for
 //! *any* $\bar\omega$ (midpoint value or discrete gradient). $RR^\top = I$ is therefore kept to
 //! the Newton tolerance and round-off at every step, without re-orthonormalisation. The
@@ -32,7 +32,7 @@ use phlex_core::{Port, PortSet, QuasiLinearPhDae, Triplets, VarBlock};
 use crate::error::{require_finite, require_non_negative, require_positive, MbsError};
 use crate::mechanism::Mechanism;
 
-/// $[a]_\times$.
+/// $\[a\]_\times$.
 pub fn skew(a: [f64; 3]) -> [[f64; 3]; 3] {
     [[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]]
 }
@@ -457,7 +457,7 @@ impl Mechanism for RigidBody3dModel {
         }
     }
 
-    /// Analytic: $J\,\partial_x z$ plus the derivatives of $R$, $[R_v]_\times$ and the
+    /// Analytic: $J\,\partial_x z$ plus the derivatives of $R$, $\[R_v\]_\times$ and the
     /// momentum cross products (module documentation).
     fn rhs_jacobian(&self, x: &[f64], _u: &[f64]) -> SparseMat {
         let mut t = Triplets::new(18, 18);

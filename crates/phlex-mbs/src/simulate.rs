@@ -5,7 +5,7 @@
 //! step of size $h$ in the midpoint unknown $x_m = (x_0 + x_1)/2$):
 //! $$E\,(x_m - x_0) - \tfrac h2\big[J(x_m)\,\bar z + B(x_m)\,u(t_{n+1/2})\big] = 0,$$
 //! with $\bar z = z(x_m)$ ([`MidpointVariant::Midpoint`]) or Gonzalez's discrete gradient
-//! ([`MidpointVariant::DiscreteGradient`], [`QuasiLinearPhDae::discrete_gradient`]), for which
+//! ([`MidpointVariant::DiscreteGradient`], [`phlex_core::QuasiLinearPhDae::discrete_gradient`]), for which
 //! $H(x_1) - H(x_0) = h\,\bar y^\top u$ up to the Newton tolerance (a lossless mechanism
 //! conserves $H$). Multipliers store their midpoint values. The orientation update is the
 //! Cayley map: for a planar body $\theta_1 = \theta_0 + h\bar\omega$ and
