@@ -51,6 +51,12 @@ pub struct JointDrift {
 }
 
 /// The assembled planar multibody system (build it with [`crate::MultibodyBuilder`]).
+///
+/// # Panics
+/// Query methods taking a body index `b`, a port index or a joint index `j` together with
+/// a state `x` panic if an index is out of range or `x` is shorter than [`Multibody::n`];
+/// get indices by name with [`Multibody::body_index`], [`Multibody::joint_index`] and
+/// [`PlanarBody::port_index`].
 #[derive(Debug, Clone)]
 pub struct Multibody {
     pub(crate) bodies: Vec<PlanarBody>,
