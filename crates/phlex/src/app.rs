@@ -41,6 +41,9 @@ pub fn check(path: &Path) -> Result<()> {
     if crate::ephs_run::is_ephs(&text) {
         return crate::ephs_run::check(path, &text);
     }
+    if crate::mbs_run::is_mbs(&text) {
+        return crate::mbs_run::check(path, &text);
+    }
     let (m, b) = load(path)?;
     println!("{}: ok", path.display());
     println!("  model       {}", m.model.name);
@@ -89,6 +92,12 @@ pub fn run(path: &Path, out: Option<&Path>, quiet: bool) -> Result<()> {
             .map(Path::to_path_buf)
             .unwrap_or_else(|| default_out(path));
         return crate::ephs_run::run(path, &text, &dir, quiet);
+    }
+    if crate::mbs_run::is_mbs(&text) {
+        let dir = out
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| default_out(path));
+        return crate::mbs_run::run(path, &text, &dir, quiet);
     }
     let (m, b) = load(path)?;
     let sim: &SimulationSpec = m.simulation.as_ref().ok_or_else(|| ModelError {
@@ -186,6 +195,10 @@ pub struct ModeRow {
 
 /// `phlex modes`: eigenfrequencies of the model.
 pub fn modes(path: &Path, count: Option<usize>, json: Option<&Path>) -> Result<()> {
+    let (_, text) = read(path)?;
+    if crate::mbs_run::is_mbs(&text) {
+        return crate::mbs_run::modes(path, &text, count, json);
+    }
     let (m, b) = load(path)?;
     let n = count.unwrap_or(m.modes.count);
     let rows = crate::modal::frequencies(&b.system, n).context("eigen-analysis failed")?;

@@ -11,6 +11,7 @@ pub mod app;
 pub mod build;
 pub mod ephs_run;
 pub mod identify;
+pub mod mbs_run;
 pub mod modal;
 pub mod model;
 pub mod output;
