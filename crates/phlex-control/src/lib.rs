@@ -29,6 +29,7 @@
 //! | [`euk`] | Udwadia–Kalaba control, extension to underactuated systems |
 //! | [`identify`] | entry point of `phlex identify`: CSV → OKID → ERA/DC → report |
 //! | [`ekf`] | continuous EKF integrated with plant and Riccati equation (EUK-EKF) |
+//! | [`multibody`] | rigid bodies with Euler parameters, floating frame of reference beams, joints, UK dynamics (ch. 2.5–2.7) |
 //! | [`spectral`] | FFT, Welch auto/cross spectral densities, H1 FRF, model frequency response |
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
@@ -53,6 +54,7 @@ pub mod markov;
 pub mod mdof;
 pub mod mkr;
 pub mod modal;
+pub mod multibody;
 pub mod noise;
 pub mod ode;
 pub mod okid;
