@@ -2,6 +2,15 @@
 //! file → OKID → ERA/DC with OKID → realisation, observer gain, Hankel
 //! singular values and modal table (the chain of thesis 002 §5.5).
 //!
+//! The realisation comes from the system Markov parameters `Y_k` alone and
+//! the observer gain from eq. (3.112) ([`era_dc_observer`]): with the default
+//! observer order `p` (`m p ≫ n`) the observer-gain Markov parameters `Y⁰_k`
+//! are those of an `(m p)`-state observer, and the combined Hankel matrix of
+//! eq. (3.165) would not have rank `n` even for exact data. The automatic
+//! order minimises the output-error BIC over the singular-value gaps
+//! ([`crate::era::gap_candidates`], [`crate::era::fit_input_matrices`]); `B̂`, `D̂`
+//! are the output-error least-squares ones.
+//!
 //! ```text
 //! t,force,acc1,acc2,acc3
 //! 0.00000,0.12,0.001,-0.002,0.004
@@ -24,7 +33,7 @@
 //! unknown, with `m·p ≥ n` — and `l ≥ α + β + (γ+δ)τ + 1` Markov parameters),
 //! [`ControlError::InvalidParameter`] (Δt, empty channel lists).
 
-use crate::era::{era_dc_okid, EraDcParams, Order, Realization};
+use crate::era::{era_dc_observer, EraDcParams, Order, OrderScore, Realization};
 use crate::error::{ControlError, Result};
 use crate::modal::{modal_parameters, ModalTable};
 use crate::okid::{okid, OkidParams};
@@ -40,7 +49,8 @@ pub struct IdentifyOptions {
     pub outputs: Vec<String>,
     /// sampling time Δt (s)
     pub dt: f64,
-    /// model order: fixed, or automatic from the singular values (default `Auto { max: 20 }`)
+    /// model order: fixed, or automatic (default `Auto { max: 20 }`): the
+    /// singular-value gap with the lowest output-error BIC
     pub order: Order,
     /// OKID observer order `p`; default `min(80, l / (5(r+m)))`, at least `⌈n_max/m⌉ + 1`
     pub observer_order: Option<usize>,
@@ -86,6 +96,8 @@ pub struct IdentificationReport {
     pub modes: ModalTable,
     /// RMS of the OKID least-squares residual per output
     pub okid_residual_rms: Vec<f64>,
+    /// output-error scores of the candidate orders (automatic order only)
+    pub order_scores: Vec<OrderScore>,
 }
 
 fn fmt_mat(f: &mut fmt::Formatter<'_>, name: &str, M: MatRef<'_, f64>) -> fmt::Result {
@@ -122,6 +134,18 @@ impl fmt::Display for IdentificationReport {
             .map(|s| format!("{s:.4e}"))
             .collect();
         writeln!(f, "leading singular values: {}", sv.join(" "))?;
+        if !self.order_scores.is_empty() {
+            let sc: Vec<String> = self
+                .order_scores
+                .iter()
+                .map(|s| format!("n = {}: {:.1}", s.order, s.bic))
+                .collect();
+            writeln!(
+                f,
+                "output-error BIC of the candidate orders: {}",
+                sc.join(", ")
+            )?;
+        }
         writeln!(
             f,
             "modes (shapes relative to output `{}`):",
@@ -288,8 +312,9 @@ pub fn identify_data(
             available: l,
         });
     }
-    let ok = okid(u, y, &OkidParams::new(p, era.markov_needed()))?;
-    let realization = era_dc_okid(&ok.markov, &ok.gain_markov, opts.dt, &era)?;
+    let ok = okid(u, y, &OkidParams::new(p, era.markov_needed().max(p)))?;
+    let fit = era_dc_observer(&ok.markov, &ok.gain_markov, p, opts.dt, &era, Some((u, y)))?;
+    let realization = fit.realization;
     let modes = modal_parameters(&realization.sys, opts.reference_output)?;
     Ok(IdentificationReport {
         inputs: opts.inputs.clone(),
@@ -301,5 +326,6 @@ pub fn identify_data(
         realization,
         modes,
         okid_residual_rms: ok.residual_rms,
+        order_scores: fit.scores,
     })
 }

@@ -14,6 +14,7 @@
 //! | [`modal`] | frequencies, damping ratios, complex mode shapes |
 //! | [`markov`] | Markov parameters from pulse responses or least squares |
 //! | [`okid`] | observer/Kalman filter identification |
+//! | [`oe`] | output-error refinement of identified poles (variable projection) |
 //! | [`era`] | ERA, ERA/DC, ERA/DC with OKID, order from the singular-value gap |
 //! | [`rayleigh`] | least-squares Rayleigh damping fit |
 //! | [`mkr`] | physical M, K, R from an identified model |
@@ -57,6 +58,7 @@ pub mod modal;
 pub mod multibody;
 pub mod noise;
 pub mod ode;
+pub mod oe;
 pub mod okid;
 pub mod pole_placement;
 pub mod rayleigh;

@@ -1,5 +1,5 @@
 //! Observer/Kalman filter identification, OKID (thesis 002 §3.5, eqs.
-//! (3.48)–(3.66)).
+//! (3.102)–(3.113)).
 //!
 //! With `v(k) = [u(k); y(k)]` the observer (ARX) model reads
 //! `y(k) = Ȳ₀ u(k) + Σ_{j=1}^{p} Ȳ_j v(k−j)`, `Ȳ_j = [Ȳ⁽¹⁾_j, −Ȳ⁽²⁾_j]`,
@@ -14,9 +14,17 @@
 //!
 //! The observer convention is `ẑ(k+1) = Aẑ + Bu − G(y − ŷ)`, error dynamics
 //! `A + GC`; for long data `G → −K` (steady Kalman gain).
+//!
+//! With exact data and `m p > n` the least-squares problem is rank deficient
+//! and the minimum-norm ARX model is not deadbeat: it is an `(m p)`-state
+//! observer. The system Markov parameters are still exact for every `k`
+//! (any exact ARX fit satisfies `Ā(z) G(z) = B̄(z)` as transfer functions, and
+//! the recursion is the power-series division `Ā(z)⁻¹ B̄(z)`; measured error
+//! 3e-14 at p = 80 on the 2-DOF test), but the `Y⁰_k` are those of the
+//! larger observer; see [`crate::era::era_dc_observer`] and [`observer_gain`].
 
 use crate::error::{dim_err, ControlError, Result};
-use crate::linalg::{check_finite, svd};
+use crate::linalg::{check_finite, default_pinv_rtol, pinv, svd};
 use faer::{Mat, MatRef};
 
 /// OKID options.
@@ -170,4 +178,67 @@ pub fn recover(
         Y0.push(gk);
     }
     (Y, Y0)
+}
+
+/// Observer gain of a known (identified) `(A, C)` from the observer-gain
+/// Markov parameters, by least squares (thesis 002 eqs. (3.109)–(3.112)):
+/// `P_p G = [Y⁰₁; …; Y⁰_p]`, `P_p = [C; CA; …; CA^{p−1}]`, `G = P_p⁺ [Y⁰₁; …; Y⁰_p]`.
+/// `gain_markov` holds `Y⁰₀ … Y⁰_q` with `q ≥ p` (as [`OkidResult::gain_markov`]).
+pub fn observer_gain(
+    A: MatRef<'_, f64>,
+    C: MatRef<'_, f64>,
+    gain_markov: &[Mat<f64>],
+    p: usize,
+) -> Result<Mat<f64>> {
+    let n = A.nrows();
+    let m = C.nrows();
+    if A.ncols() != n {
+        return Err(dim_err("A", n, n, A.nrows(), A.ncols()));
+    }
+    if C.ncols() != n {
+        return Err(dim_err("C", m, n, C.nrows(), C.ncols()));
+    }
+    if p == 0 {
+        return Err(ControlError::InvalidParameter {
+            name: "p".into(),
+            reason: "observer order must satisfy p ≥ 1".into(),
+        });
+    }
+    if gain_markov.len() < p + 1 {
+        return Err(ControlError::NotEnoughData {
+            what: format!("observer-gain Markov parameters Y⁰₀ … Y⁰_{p}"),
+            needed: p + 1,
+            available: gain_markov.len(),
+        });
+    }
+    for (k, g) in gain_markov[1..=p].iter().enumerate() {
+        if g.nrows() != m || g.ncols() != m {
+            return Err(dim_err(
+                &format!("observer-gain Markov parameter {}", k + 1),
+                m,
+                m,
+                g.nrows(),
+                g.ncols(),
+            ));
+        }
+    }
+    // P_p row blocks C A^{k} by repeated multiplication
+    let mut P = Mat::<f64>::zeros(m * p, n);
+    let mut Y0 = Mat::<f64>::zeros(m * p, m);
+    let mut CAk = C.to_owned();
+    for k in 0..p {
+        P.as_mut().subrows_mut(k * m, m).copy_from(&CAk);
+        Y0.as_mut()
+            .subrows_mut(k * m, m)
+            .copy_from(&gain_markov[k + 1]);
+        if k + 1 < p {
+            CAk = &CAk * A;
+        }
+    }
+    let Pp = pinv(
+        "observability matrix P_p",
+        P.as_ref(),
+        default_pinv_rtol(P.as_ref()),
+    )?;
+    Ok(&Pp * &Y0)
 }
