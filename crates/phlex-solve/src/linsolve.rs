@@ -401,6 +401,39 @@ impl<T: LuScalar> SparseLu<T> {
         })
     }
 
+    /// A solver for another scalar type on the same pattern, sharing the symbolic analysis
+    /// of `other` (no second ordering/analysis; e.g. the real and complex Radau stage
+    /// matrices).
+    pub fn sharing_symbolic<U: LuScalar>(
+        name: &str,
+        other: &SparseLu<U>,
+    ) -> Result<Self, SolveError> {
+        let symbolic = other.symbolic.clone();
+        let fact_buf =
+            MemBuffer::try_new(symbolic.factorize_numeric_lu_scratch::<T>(PAR, Default::default()))
+                .map_err(|_| alloc_err(name))?;
+        let solve_buf = MemBuffer::try_new(symbolic.solve_in_place_scratch::<T>(1, PAR))
+            .map_err(|_| alloc_err(name))?;
+        Ok(Self {
+            name: name.into(),
+            n: other.n,
+            pattern: other.pattern.clone(),
+            symbolic,
+            numeric: NumericLu::new(),
+            factored: false,
+            fact_buf,
+            solve_buf,
+            scatter: Vec::new(),
+            probe: vec![T::from_f64(0.0); other.n],
+            singular_tol: 1e-3,
+            counters: LuCounters {
+                symbolic: 0,
+                numeric: 0,
+                solves: 0,
+            },
+        })
+    }
+
     /// Symbolic analysis and numeric factorization of `a`.
     pub fn from_matrix(name: &str, a: SparseColMatRef<'_, usize, T>) -> Result<Self, SolveError> {
         let mut lu = Self::new(name, a.symbolic())?;

@@ -673,10 +673,9 @@ impl StageMatrices {
     fn from_pattern(n: usize, mut pattern: Pattern, J: &SparseMat) -> Result<Self, SolveError> {
         let mut real =
             SparseLu::<f64>::new("Radau5 real stage matrix γ/h·M − J", pattern.sym.as_ref())?;
-        let mut complex = SparseLu::<c64>::new(
-            "Radau5 complex stage matrix (α+iβ)/h·M − J",
-            pattern.sym.as_ref(),
-        )?;
+        // Same pattern: share the symbolic analysis (ordering + symbolic LU) of `real`.
+        let mut complex =
+            SparseLu::<c64>::sharing_symbolic("Radau5 complex stage matrix (α+iβ)/h·M − J", &real)?;
         // Badly scaled but regular matrices (index-2 DAEs with small h) must not be
         // declared singular by the probe; only non-finite factors count.
         real.set_singular_tol(f64::INFINITY)?;
