@@ -48,12 +48,20 @@ pub fn consistent_initial_state(
 ) -> Result<ConsistentState, SolveError> {
     let n = sys.n_states();
     if e0.len() != n {
-        return Err(SolveError::Dimension(format!("initial state has length {}, system has {n} states", e0.len())));
+        return Err(SolveError::Dimension(format!(
+            "initial state has length {}, system has {n} states",
+            e0.len()
+        )));
     }
     let alg = crate::midpoint::zero_columns(&sys.E);
     let a_idx: Vec<usize> = (0..n).filter(|&i| alg[i]).collect();
     if a_idx.is_empty() {
-        return Ok(ConsistentState { state: e0.to_vec(), residual_before: 0.0, residual_after: 0.0, relative_correction: 0.0 });
+        return Ok(ConsistentState {
+            state: e0.to_vec(),
+            residual_before: 0.0,
+            residual_after: 0.0,
+            relative_correction: 0.0,
+        });
     }
     let d_idx: Vec<usize> = (0..n).filter(|&i| !alg[i]).collect();
     let A = sys.j_minus_r();
@@ -77,9 +85,15 @@ pub fn consistent_initial_state(
     let up = input.eval(t0 + dt);
     let udot: Vec<f64> = up.iter().zip(&u).map(|(a, b)| (a - b) / dt).collect();
     let g: Vec<f64> = sparse::mul_vec(&Ba, &u).into_iter().map(|v| -v).collect();
-    let gdot: Vec<f64> = sparse::mul_vec(&Ba, &udot).into_iter().map(|v| -v).collect();
+    let gdot: Vec<f64> = sparse::mul_vec(&Ba, &udot)
+        .into_iter()
+        .map(|v| -v)
+        .collect();
 
-    let mut lu = SparseLu::<f64>::from_matrix("E restricted to the differential variables (mass of the constrained system)", M.as_ref())?;
+    let mut lu = SparseLu::<f64>::from_matrix(
+        "E restricted to the differential variables (mass of the constrained system)",
+        M.as_ref(),
+    )?;
     // W = M⁻¹ Gᵀ and Z = M⁻¹ A_da, column by column.
     let solve_cols = |lu: &mut SparseLu<f64>, cols: &SparseMat| -> Result<Mat<f64>, SolveError> {
         let mut out = Mat::<f64>::zeros(nd, cols.ncols());
@@ -118,7 +132,10 @@ pub fn consistent_initial_state(
     }
     let scale = ed.iter().fold(1.0f64, |m, v| m.max(v.abs()));
     let ge = sparse::mul_vec(&G, &ed);
-    let residual_after = g.iter().zip(&ge).fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
+    let residual_after = g
+        .iter()
+        .zip(&ge)
+        .fold(0.0f64, |m, (a, b)| m.max((a - b).abs()));
 
     // Multipliers from the hidden constraint.
     let mut f = sparse::mul_vec(&Add, &ed);
@@ -135,7 +152,12 @@ pub fn consistent_initial_state(
     for (k2, &i) in a_idx.iter().enumerate() {
         state[i] = lambda[k2];
     }
-    Ok(ConsistentState { state, residual_before, residual_after, relative_correction: corr / scale })
+    Ok(ConsistentState {
+        state,
+        residual_before,
+        residual_after,
+        relative_correction: corr / scale,
+    })
 }
 
 fn dense_solve(S: &Mat<f64>, r: &[f64]) -> Result<Vec<f64>, ()> {

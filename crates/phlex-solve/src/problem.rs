@@ -68,7 +68,12 @@ impl<'a> LinearPhDae<'a> {
                 sys.ports.names().join(", ")
             )));
         }
-        Ok(Self { A: sys.j_minus_r(), indices: sys.variable_indices(), sys, input })
+        Ok(Self {
+            A: sys.j_minus_r(),
+            indices: sys.variable_indices(),
+            sys,
+            input,
+        })
     }
 
     /// The matrix $J - R$.

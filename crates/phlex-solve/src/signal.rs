@@ -141,13 +141,22 @@ impl Signal {
     /// Parses a closed-form expression in `t`, e.g. `"0.5*sin(2*pi*t)"`.
     pub fn expr(text: &str) -> Result<Self, SignalError> {
         let src = replace_pi(text);
-        let expr = exmex::parse::<f64>(&src)
-            .map_err(|e| SignalError::Parse { expr: text.into(), reason: e.to_string() })?;
+        let expr = exmex::parse::<f64>(&src).map_err(|e| SignalError::Parse {
+            expr: text.into(),
+            reason: e.to_string(),
+        })?;
         let vars: Vec<String> = expr.var_names().iter().map(|s| s.to_string()).collect();
         if let Some(v) = vars.iter().find(|v| v.as_str() != "t") {
-            return Err(SignalError::UnknownVariable { expr: text.into(), var: v.clone() });
+            return Err(SignalError::UnknownVariable {
+                expr: text.into(),
+                var: v.clone(),
+            });
         }
-        Ok(Signal::Expr { text: text.into(), constant: vars.is_empty(), expr: Arc::new(expr) })
+        Ok(Signal::Expr {
+            text: text.into(),
+            constant: vars.is_empty(),
+            expr: Arc::new(expr),
+        })
     }
 
     /// A table signal; knots must be strictly increasing and finite.
@@ -177,7 +186,9 @@ impl Signal {
     /// A rectangular impulse; `width` must be positive.
     pub fn impulse(t0: f64, width: f64, area: f64) -> Result<Self, SignalError> {
         if !(width > 0.0) {
-            return Err(SignalError::Parameter(format!("impulse width must be > 0, got {width}")));
+            return Err(SignalError::Parameter(format!(
+                "impulse width must be > 0, got {width}"
+            )));
         }
         Ok(Signal::Impulse { t0, width, area })
     }
@@ -194,7 +205,10 @@ impl Signal {
 
     /// A closure signal.
     pub fn from_fn(f: impl Fn(f64) -> f64 + Send + Sync + 'static) -> Self {
-        Signal::Fn { f: Arc::new(f), breakpoints: Vec::new() }
+        Signal::Fn {
+            f: Arc::new(f),
+            breakpoints: Vec::new(),
+        }
     }
 
     /// Value at time `t` (right-continuous at switching times).
@@ -274,7 +288,9 @@ pub struct InputFn {
 impl InputFn {
     /// All-zero input of dimension `m`.
     pub fn zeros(m: usize) -> Self {
-        Self { signals: vec![Signal::Constant(0.0); m] }
+        Self {
+            signals: vec![Signal::Constant(0.0); m],
+        }
     }
     /// From a list of component signals.
     pub fn new(signals: Vec<Signal>) -> Self {
@@ -309,7 +325,9 @@ impl InputFn {
     }
     /// True if every component is identically zero.
     pub fn is_zero(&self) -> bool {
-        self.signals.iter().all(|s| matches!(s, Signal::Constant(c) if *c == 0.0))
+        self.signals
+            .iter()
+            .all(|s| matches!(s, Signal::Constant(c) if *c == 0.0))
     }
     /// All switching times (sorted, deduplicated).
     pub fn breakpoints(&self) -> Vec<f64> {
@@ -335,7 +353,11 @@ mod tests {
         assert_eq!(tab.eval(2.0), 1.0);
         assert_eq!(tab.eval(9.0), 0.0);
         assert!(Signal::table(vec![0.0, 0.0], vec![1.0, 2.0]).is_err());
-        let st = Signal::Step { t0: 1.0, before: 0.0, after: 5.0 };
+        let st = Signal::Step {
+            t0: 1.0,
+            before: 0.0,
+            after: 5.0,
+        };
         assert_eq!(st.eval(1.0), 5.0);
         assert_eq!(st.eval(0.999), 0.0);
         let imp = Signal::impulse(0.1, 0.01, 2.0).unwrap();
