@@ -168,6 +168,16 @@ pub enum EphsError {
         /// Size found.
         found: usize,
     },
+    /// The projection onto the joints' position constraints did not converge.
+    #[error("the projection onto the position constraints of the joints ({joints}) did not converge: residual {residual:.3e} after {iterations} Gauss-Newton iterations")]
+    ProjectionFailed {
+        /// Largest remaining residual.
+        residual: f64,
+        /// Iterations done.
+        iterations: usize,
+        /// The joints, comma-separated.
+        joints: String,
+    },
     /// A numerical solver failed.
     #[error(transparent)]
     Solve(#[from] SolveError),

@@ -41,6 +41,11 @@ pub trait PoissonOperator: Send + Sync {
 pub trait TransformerOperator: Send + Sync {
     /// Writes $T(x)$ ($n_B\times n_A$).
     fn matrix(&self, x: &[f64], T: &mut [f64]);
+    /// The concrete operator, for diagnostics that recognise library components (the
+    /// joint offsets of [`crate::library::kinematics`]); `None` by default.
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
 }
 
 /// Constraint-form Dirac structure $f = C(x)^\top\lambda$, $0 = C(x)e$.
@@ -49,6 +54,11 @@ pub trait ConstraintOperator: Send + Sync {
     fn multipliers(&self) -> usize;
     /// Writes $C(x)$ ($m\times n$).
     fn matrix(&self, x: &[f64], C: &mut [f64]);
+    /// The concrete operator, for diagnostics that recognise library components (the
+    /// joint constraints of [`crate::library::kinematics`]); `None` by default.
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
 }
 
 /// Onsager structure $f = \frac1{\theta_0}M(x, e)e$.

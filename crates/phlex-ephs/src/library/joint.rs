@@ -24,7 +24,9 @@ use crate::error::EphsError;
 use crate::geometry::linalg3::Mat6;
 use crate::geometry::{so3, Se3};
 use crate::language::interface::{Interface, PortKind};
-use crate::language::operators::{ConstantMatrix, Energy, MatrixFn, OnsagerOperator, ZeroEnergy};
+use crate::language::operators::{
+    ConstantMatrix, ConstraintOperator, Energy, OnsagerOperator, TransformerOperator, ZeroEnergy,
+};
 use crate::language::pattern::Pattern;
 use crate::language::primitive::Primitive;
 use crate::language::quantity::Quantity;
@@ -91,6 +93,20 @@ impl JointKind {
             JointKind::Spherical => Se3::rotation(mat3(x)),
         }
     }
+    /// Coordinates of the subgroup element nearest to the relative pose `q` (the inverse of
+    /// [`JointKind::inclusion`] on $I(\tilde G)$; components of `q` outside the subgroup are
+    /// dropped): $\varphi = \operatorname{atan2}(R_{21}, R_{11}) \in (-\pi, \pi]$ for the
+    /// rotation about $e_3$, $d = r_3$, $(x, y) = (r_1, r_2)$, $R_r = R$ for the spherical pair.
+    pub fn coordinates_of(&self, q: &Se3) -> Vec<f64> {
+        let phi = q.R[1][0].atan2(q.R[0][0]);
+        match self {
+            JointKind::Revolute | JointKind::Screw { .. } => vec![phi],
+            JointKind::Prismatic => vec![q.r[2]],
+            JointKind::Cylindrical => vec![phi, q.r[2]],
+            JointKind::Planar => vec![phi, q.r[0], q.r[1]],
+            JointKind::Spherical => q.R.iter().flatten().copied().collect(),
+        }
+    }
     /// Column `c` of $i$ (the image of the unit vector $e_c$ of $\tilde{\mathfrak g}$ in $\mathbb R^6$).
     pub fn i_column(&self, c: usize) -> [f64; 6] {
         let mut v = [0.0; 6];
@@ -128,46 +144,85 @@ fn ad_matrix_flat(A: &Mat6, out: &mut [f64], row_stride: usize, col0: usize) {
     }
 }
 
+/// The offset operator $T = \mathrm{Ad}_{o^{-1}}$ (6×6) of eq. (27), keeping $o$ for the
+/// drift monitor and the position projection ([`crate::library::kinematics`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OffsetOperator {
+    /// The offset $o$ (joint frame in the body frame).
+    pub o: Se3,
+    T: Vec<f64>,
+}
+
+impl OffsetOperator {
+    /// The operator of offset `o`.
+    pub fn new(o: Se3) -> Self {
+        let mut T = vec![0.0; 36];
+        ad_matrix_flat(&o.inverse().Ad_matrix(), &mut T, 6, 0);
+        Self { o, T }
+    }
+}
+
+impl TransformerOperator for OffsetOperator {
+    fn matrix(&self, _x: &[f64], T: &mut [f64]) {
+        T.copy_from_slice(&self.T);
+    }
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+}
+
 /// Offset transformer `o` with ports `p` and `p_j` (both $(\mathfrak{se}(3)^*, \text{momentum})$):
 /// $p_j.e = \mathrm{Ad}_{o^{-1}}(p.e)$, $p.f = -\mathrm{Ad}^*_{o^{-1}}(p_j.f)$.
 pub fn offset(name: &str, o: Se3, p: &str, pj: &str) -> Result<Primitive, EphsError> {
-    let T = o.inverse().Ad_matrix();
-    let mut data = vec![0.0; 36];
-    ad_matrix_flat(&T, &mut data, 6, 0);
     Primitive::transformer(
         name,
         Interface::new()
             .power(p, Quantity::body_momentum())?
             .power(pj, Quantity::body_momentum())?,
-        Arc::new(ConstantMatrix::new(6, data)),
+        Arc::new(OffsetOperator::new(o)),
         &[pj],
         &[],
     )
 }
 
+/// The constraint operator of `hc` (eq. (28)): $C(q_r) = [\mathrm{Ad}_{I(q_r)^{-1}},\ -I_6,\ i]$
+/// on $(p_{j1}.e, p_{j2}.e, p_r.e)$, 6 multipliers; `x` = (q_r, p_j1, p_j2, p_r states).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct JointConstraint {
+    /// The lower pair.
+    pub kind: JointKind,
+}
+
+impl ConstraintOperator for JointConstraint {
+    fn multipliers(&self) -> usize {
+        6
+    }
+    fn matrix(&self, x: &[f64], C: &mut [f64]) {
+        let kind = self.kind;
+        let k = kind.dim();
+        let n = 12 + k;
+        let A = kind.inclusion(x).inverse().Ad_matrix();
+        C.iter_mut().for_each(|v| *v = 0.0);
+        ad_matrix_flat(&A, C, n, 0);
+        for i in 0..6 {
+            C[i * n + 6 + i] = -1.0;
+        }
+        for c in 0..k {
+            let col = kind.i_column(c);
+            for i in 0..6 {
+                C[i * n + 12 + c] = col[i];
+            }
+        }
+    }
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+}
+
 /// Holonomic constraint `hc` (eq. (28)): state port `q_r`, power ports `p_j1`, `p_j2`
 /// ($\mathfrak{se}(3)^*$), `p_r` ($\tilde{\mathfrak g}^*$);
-/// $C(q_r) = [\mathrm{Ad}_{I(q_r)^{-1}},\ -I_6,\ i]$, 6 multipliers.
+/// $C(q_r) = [\mathrm{Ad}_{I(q_r)^{-1}},\ -I_6,\ i]$, 6 multipliers ([`JointConstraint`]).
 pub fn holonomic_constraint(kind: JointKind) -> Result<Primitive, EphsError> {
-    let k = kind.dim();
-    let n = 12 + k;
-    let op = MatrixFn {
-        rows: 6,
-        f: Arc::new(move |x: &[f64], C: &mut [f64]| {
-            let A = kind.inclusion(x).inverse().Ad_matrix();
-            C.iter_mut().for_each(|v| *v = 0.0);
-            ad_matrix_flat(&A, C, n, 0);
-            for i in 0..6 {
-                C[i * n + 6 + i] = -1.0;
-            }
-            for c in 0..k {
-                let col = kind.i_column(c);
-                for i in 0..6 {
-                    C[i * n + 12 + c] = col[i];
-                }
-            }
-        }),
-    };
     Primitive::constraint(
         &format!("holonomic_constraint({})", kind.name()),
         Interface::new()
@@ -175,7 +230,7 @@ pub fn holonomic_constraint(kind: JointKind) -> Result<Primitive, EphsError> {
             .power("p_j1", Quantity::body_momentum())?
             .power("p_j2", Quantity::body_momentum())?
             .power("p_r", kind.momentum())?,
-        Arc::new(op),
+        Arc::new(JointConstraint { kind }),
         &[],
     )
 }

@@ -102,6 +102,26 @@ impl Evaluation<'_> {
             })
             .collect()
     }
+    /// Power $\langle e\mid f\rangle$ flowing *into* the system through each outer power
+    /// port of the top system (`port`, value), the supply rate of the energy balance
+    /// $\frac{\mathrm d}{\mathrm dt}(E_{mech} + \theta_0 s) = \sum_{ports}\langle e\mid f\rangle$.
+    pub fn port_powers(&self) -> Vec<(String, f64)> {
+        self.sys
+            .ports
+            .iter()
+            .filter_map(|p| {
+                let pw = p.power?;
+                let v = self
+                    .ws
+                    .slot(pw.effort)
+                    .iter()
+                    .zip(self.ws.slot(pw.flow))
+                    .map(|(a, b)| a * b)
+                    .sum();
+                Some((p.name.clone(), v))
+            })
+            .collect()
+    }
     /// The reference temperature.
     pub fn theta0(&self) -> f64 {
         self.theta0
@@ -330,6 +350,23 @@ impl EphsDae {
     /// Names of the differential states (e.g. `osc.pe.q`).
     pub fn state_names(&self) -> Vec<String> {
         self.sys.states.iter().map(|s| s.name.clone()).collect()
+    }
+    /// Names of the outer power ports of the top system (see [`Evaluation::port_powers`]).
+    pub fn power_port_names(&self) -> Vec<String> {
+        self.sys
+            .ports
+            .iter()
+            .filter(|p| p.power.is_some())
+            .map(|p| p.name.clone())
+            .collect()
+    }
+    /// Names of the irreversible components (see [`Evaluation::exergy_destruction`]).
+    pub fn irreversible_names(&self) -> Vec<String> {
+        self.sys
+            .irreversibles
+            .iter()
+            .map(|i| i.name.clone())
+            .collect()
     }
     /// Names of the algebraic unknowns.
     pub fn algebraic_names(&self) -> Vec<String> {
