@@ -40,17 +40,23 @@
 #![warn(missing_docs)]
 
 pub mod assembly;
+pub mod assembly2d;
 pub mod bar;
 pub mod boundary;
 pub mod decomposition;
 pub mod element;
+pub mod element2d;
 pub mod error;
 pub mod euler_bernoulli;
 pub mod functional;
 pub mod mesh;
+pub mod mesh2d;
 pub mod model;
+pub mod plate;
 pub mod quadrature;
+pub mod quadrature2d;
 pub mod space;
+pub mod space2d;
 pub mod timoshenko;
 
 pub use boundary::{Component, End, EndCondition, Imposition, Quantity};

@@ -1,0 +1,8 @@
+//! Plate models discretized by PFEM on triangle meshes (thesis 004 Ch. 4, 6, 7; summary
+//! §2.5–2.6, §3.2–3.3).
+//!
+//! * [`mindlin`]: Mindlin–Reissner plate, CGDG dual-mixed discretization (force/torque
+//!   control, thesis eq. (7.20)).
+pub mod mindlin;
+
+pub use mindlin::{MindlinCgDg, MindlinModel, MindlinParams, PlateField};
