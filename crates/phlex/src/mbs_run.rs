@@ -2085,6 +2085,7 @@ fn plots(m: &MbsModel, run: &MbsRun) -> Result<Vec<(String, Vec<u8>)>> {
 /// integrates, and writes `timeseries.csv`, `summary.json` and SVG plots into `dir`.
 pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
     let m = MbsModel::parse(&path.display().to_string(), text)?;
+    let b = m.build()?;
     if m.spec.simulation.is_none() {
         return Err(ModelError {
             file: m.file.clone(),
@@ -2094,7 +2095,6 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
         }
         .into());
     }
-    let b = m.build()?;
     if !quiet {
         eprintln!(
             "phlex run: {} — {} bodies, {} joints, {} states, {} constraints",
