@@ -78,6 +78,7 @@ pub fn identify(a: &IdentifyArgs) -> Result<IdentificationReport> {
         "C": mat_json(sys.C.as_ref()), "D": mat_json(sys.D.as_ref()),
         "G": rep.realization.G.as_ref().map(|g| mat_json(g.as_ref())),
         "okid_residual_rms": rep.okid_residual_rms,
+        "order_scores": rep.order_scores.iter().map(|o| json!({ "order": o.order, "bic": o.bic, "residual_rms": o.residual_rms })).collect::<Vec<_>>(),
     });
     let mut csv = String::from("mode,frequency_hz,damping_ratio\n");
     for (k, m) in rep.modes.modes.iter().filter(|m| !m.real).enumerate() {
