@@ -50,6 +50,7 @@
 //! atol = 1e-10
 //! h = 0.01                        # midpoint step (required for "midpoint")
 //! output_step = 0.1               # output spacing (default: t_end/200)
+//! stabilization = "none"          # or "projection" (midpoint only; see below)
 //! ```
 //!
 //! **Quantities** are `"displacement"`, `"momentum"`, `"entropy"` (all ℝ), `"pose"`
@@ -66,6 +67,24 @@
 //! frame, port p). Bodies and joints are wired by a pattern with one `body_momentum`
 //! junction per body. Initial velocities must satisfy the joint velocity constraints;
 //! the algebraic unknowns (joint velocities $u_r$, constraint forces) are computed.
+//!
+//! **Joint coordinates** $q_r$ (`j.pe.q_r`) that are not given in `[initial]` are computed
+//! from the body poses ([`Kinematics::complete_joint_coordinates`]); the initial poses
+//! must satisfy the position constraints $q_2o_2 = q_1o_1I(q_r)$ of all joints (to 1e-8)
+//! and the initial momenta their velocity constraints, else [`Model::build`] fails naming
+//! the joint or the residual.
+//!
+//! **Drift stabilisation** (`stabilization = "projection"`, midpoint integrator only):
+//! after every step the positions are projected onto the joints' position constraints and
+//! the energy level (see [`crate::numerics::lie_midpoint`], "Drift stabilisation"); the
+//! drift then stays at round-off (1e-13) and $E_{mech} + \theta_0 s$ remains conserved to
+//! Newton tolerance. Off by default: the drift is then monitored only.
+//!
+//! **Diagnostics** recorded per output time ([`Trajectory`]): $E_{mech}$, entropy,
+//! $E_{mech} + \theta_0 s$, the exergy destruction rate of every irreversible component,
+//! the power into every outer power port of the top system, the total spatial momentum of
+//! the rigid bodies, the position drift of every joint and the accumulated projection
+//! work ([`Trajectory::diagnostic_columns`]).
 //!
 //! **Initial values** are a number, an array (all coordinates), or for poses
 //! `{ rotation = [ω1, ω2, ω3], position = [x, y, z] }` (rotation vector, $R = \exp\tilde\omega$).
@@ -86,8 +105,9 @@ use crate::language::pattern::Pattern;
 use crate::language::quantity::Quantity;
 use crate::language::space::{Group, Space};
 use crate::language::system::{Composite, System};
+use crate::library::kinematics::Kinematics;
 use crate::library::{mechanics, rigid_body};
-use crate::numerics::{LieMidpoint, LieMidpointParams};
+use crate::numerics::{LieMidpoint, LieMidpointParams, Stabilization};
 use crate::semantics::{assemble, EphsDae};
 use phlex_solve::radau5::OutputTimes;
 use phlex_solve::{InputFn, Radau5, Radau5Params, Signal};
@@ -316,6 +336,20 @@ pub struct SimulationSpec {
     pub h: Option<Spanned<f64>>,
     /// Output spacing.
     pub output_step: Option<Spanned<f64>>,
+    /// Drift stabilisation of the joints (`"none"` or `"projection"`; midpoint only).
+    #[serde(default)]
+    pub stabilization: Option<Spanned<StabilizationSpec>>,
+}
+
+/// `simulation.stabilization`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum StabilizationSpec {
+    /// No stabilisation (the drift is monitored).
+    #[default]
+    None,
+    /// Energy-conserving projection onto the position constraints after every step.
+    Projection,
 }
 
 fn default_rtol() -> f64 {
@@ -366,7 +400,7 @@ pub struct Model {
     pub spec: ModelFile,
 }
 
-/// A simulated trajectory.
+/// A simulated trajectory with the diagnostics of issue 5 §4, one entry per output time.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Trajectory {
     /// Output times.
@@ -381,6 +415,99 @@ pub struct Trajectory {
     pub entropy: Vec<f64>,
     /// Total energy $E_{mech} + \theta_0 s$ per time.
     pub total_energy: Vec<f64>,
+    /// Reference temperature $\theta_0$.
+    pub theta0: f64,
+    /// Names of the irreversible components (e.g. `j.mf`).
+    pub irreversibles: Vec<String>,
+    /// Exergy destruction rate $\sum\langle e\mid f\rangle \ge 0$ of each irreversible
+    /// component \[W\], evaluated at the output state.
+    pub exergy_destruction: Vec<Vec<f64>>,
+    /// Names of the outer power ports of the top system.
+    pub power_ports: Vec<String>,
+    /// Power into the system through each outer power port \[W\].
+    pub port_power: Vec<Vec<f64>>,
+    /// Total spatial momentum of the rigid bodies about the inertial origin,
+    /// $(L, P)$ (angular, then linear); empty for models without rigid bodies.
+    pub spatial_momentum: Vec<[f64; 6]>,
+    /// Names of the joints.
+    pub joints: Vec<String>,
+    /// Position drift $|\Phi_j|$ of each joint ([`Kinematics::joint_drift`]).
+    pub joint_drift: Vec<Vec<f64>>,
+    /// Accumulated change of $E_{mech} + \theta_0 s$ by the drift projections (zeros
+    /// without stabilisation).
+    pub projection_work: Vec<f64>,
+    /// True if the positions were projected (`stabilization = "projection"`).
+    pub stabilized: bool,
+}
+
+impl Trajectory {
+    /// Names of the diagnostic columns, in the order of [`Trajectory::diagnostic_row`]:
+    /// `exergy_destruction[c]` per irreversible component, `power[p]` per outer power port,
+    /// `momentum.L_x`, …, `momentum.P_z` (if there are bodies), `drift[j]` per joint, and
+    /// `projection_work` (if stabilised).
+    pub fn diagnostic_columns(&self) -> Vec<String> {
+        let mut c: Vec<String> = self
+            .irreversibles
+            .iter()
+            .map(|n| format!("exergy_destruction[{n}]"))
+            .collect();
+        c.extend(self.power_ports.iter().map(|n| format!("power[{n}]")));
+        if !self.spatial_momentum.is_empty() {
+            for n in ["L_x", "L_y", "L_z", "P_x", "P_y", "P_z"] {
+                c.push(format!("momentum.{n}"));
+            }
+        }
+        c.extend(self.joints.iter().map(|n| format!("drift[{n}]")));
+        if self.stabilized {
+            c.push("projection_work".into());
+        }
+        c
+    }
+
+    /// The diagnostics at output `k` (see [`Trajectory::diagnostic_columns`]).
+    pub fn diagnostic_row(&self, k: usize) -> Vec<f64> {
+        let mut r = self.exergy_destruction[k].clone();
+        r.extend_from_slice(&self.port_power[k]);
+        if let Some(m) = self.spatial_momentum.get(k) {
+            r.extend_from_slice(m);
+        }
+        r.extend_from_slice(&self.joint_drift[k]);
+        if self.stabilized {
+            r.push(self.projection_work[k]);
+        }
+        r
+    }
+
+    /// Largest joint drift over time per joint.
+    pub fn max_joint_drift(&self) -> Vec<f64> {
+        (0..self.joints.len())
+            .map(|j| self.joint_drift.iter().fold(0.0f64, |m, row| m.max(row[j])))
+            .collect()
+    }
+
+    /// Trapezoidal integral over the output times of column `k` of `rows`.
+    fn integral(&self, rows: &[Vec<f64>], k: usize) -> f64 {
+        (1..self.t.len())
+            .map(|i| 0.5 * (self.t[i] - self.t[i - 1]) * (rows[i][k] + rows[i - 1][k]))
+            .sum()
+    }
+
+    /// Exergy destroyed by each irreversible component, $\int$ rate d$t$ by the trapezoidal
+    /// rule on the output times (error $O(\Delta t^2)$); their sum approximates
+    /// $\theta_0(s(t_{end}) - s(0))$, which is exact.
+    pub fn exergy_destroyed_by_component(&self) -> Vec<f64> {
+        (0..self.irreversibles.len())
+            .map(|k| self.integral(&self.exergy_destruction, k))
+            .collect()
+    }
+
+    /// Work supplied through each outer power port, $\int\langle e\mid f\rangle$d$t$
+    /// (trapezoidal rule on the output times, error $O(\Delta t^2)$).
+    pub fn supplied_work(&self) -> Vec<f64> {
+        (0..self.power_ports.len())
+            .map(|k| self.integral(&self.port_power, k))
+            .collect()
+    }
 }
 
 impl Model {
@@ -460,6 +587,16 @@ impl Model {
                 s.t_end.span(),
                 "key `simulation.h`: the midpoint integrator needs a step h".into(),
             );
+        }
+        if let Some(st) = &s.stabilization {
+            if *st.get_ref() == StabilizationSpec::Projection
+                && s.integrator != IntegratorKind::Midpoint
+            {
+                return self.err(
+                    st.span(),
+                    "key `simulation.stabilization`: \"projection\" requires integrator = \"midpoint\" (Radau5 controls the drift by its tolerances)".into(),
+                );
+            }
         }
         for name in self.spec.components.keys() {
             if self.spec.patterns.contains_key(name) {
@@ -817,8 +954,60 @@ impl Model {
             }
             y[r].copy_from_slice(&values);
         }
-        dae.make_consistent(0.0, &mut y)
+        // Position level: complete the joint coordinates not given, check the constraints.
+        let kin = Kinematics::new(&dae);
+        let given: Vec<bool> = kin
+            .joints
+            .iter()
+            .map(|j| {
+                self.spec
+                    .initial
+                    .keys()
+                    .any(|n| dae.state_range(n).ok().as_ref() == Some(&j.q_r))
+            })
+            .collect();
+        let missing: Vec<bool> = given.iter().map(|g| !g).collect();
+        kin.complete_joint_coordinates(&mut y, &missing);
+        for (j, d) in kin.joint_drift(&y).into_iter().enumerate() {
+            if !(d <= 1e-8) {
+                let jr = &kin.joints[j];
+                return self.err(
+                    self.spec.model.top.span(),
+                    format!(
+                        "initial state: the poses violate the position constraint q2 o2 = q1 o1 I(q_r) of joint `{}` ({} pair) by |log((q1 o1 I(q_r))⁻¹ q2 o2)| = {d:.3e} > 1e-8{}",
+                        jr.name,
+                        jr.kind.name(),
+                        if given[j] {
+                            " (omit its coordinates q_r from [initial] to have them computed from the body poses)"
+                        } else {
+                            " (the relative pose of the joint frames is not in the pair's subgroup)"
+                        }
+                    ),
+                );
+            }
+        }
+        // Velocity level: the algebraic unknowns are computed; the velocity constraints
+        // must hold for the given momenta.
+        let r = dae
+            .make_consistent(0.0, &mut y)
             .map_err(|e| wrap(top.span(), e))?;
+        let scale = 1.0
+            + y[..dae.n_coords()]
+                .iter()
+                .fold(0.0f64, |m, v| m.max(v.abs()));
+        if !(r <= 1e-8 * scale) {
+            return self.err(
+                top.span(),
+                format!(
+                    "initial state: the algebraic equations cannot be satisfied (largest residual {r:.3e}): the initial momenta violate the velocity constraints of the joints ({})",
+                    kin.joints
+                        .iter()
+                        .map(|j| j.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            );
+        }
         Ok((dae, y))
     }
 
@@ -834,6 +1023,11 @@ impl Model {
             .unwrap_or(t_end / 200.0);
         let n_out = (t_end / dt).round().max(1.0) as usize;
         let grid: Vec<f64> = (0..=n_out).map(|k| (k as f64 * dt).min(t_end)).collect();
+        let kin = Kinematics::new(&dae);
+        let stabilized = s
+            .stabilization
+            .as_ref()
+            .is_some_and(|v| *v.get_ref() == StabilizationSpec::Projection);
         let mut traj = Trajectory {
             t: Vec::new(),
             columns: columns(&dae),
@@ -841,13 +1035,37 @@ impl Model {
             mechanical_energy: Vec::new(),
             entropy: Vec::new(),
             total_energy: Vec::new(),
+            theta0: dae.theta0(),
+            irreversibles: dae.irreversible_names(),
+            exergy_destruction: Vec::new(),
+            power_ports: dae.power_port_names(),
+            port_power: Vec::new(),
+            spatial_momentum: Vec::new(),
+            joints: kin.joints.iter().map(|j| j.name.clone()).collect(),
+            joint_drift: Vec::new(),
+            projection_work: Vec::new(),
+            stabilized,
         };
-        let push = |t: f64, y: &[f64], traj: &mut Trajectory| {
+        let push = |t: f64, y: &[f64], work: f64, traj: &mut Trajectory| {
             traj.t.push(t);
             traj.y.push(y.to_vec());
             traj.mechanical_energy.push(dae.mechanical_energy(y));
             traj.entropy.push(dae.entropy(y));
             traj.total_energy.push(dae.total_energy(y));
+            let ev = dae.evaluate(t, y);
+            traj.exergy_destruction.push(
+                ev.exergy_destruction()
+                    .into_iter()
+                    .map(|(_, v)| v)
+                    .collect(),
+            );
+            traj.port_power
+                .push(ev.port_powers().into_iter().map(|(_, v)| v).collect());
+            if let Some(m) = kin.spatial_momentum(y) {
+                traj.spatial_momentum.push(m);
+            }
+            traj.joint_drift.push(kin.joint_drift(y));
+            traj.projection_work.push(work);
         };
         let fail = |e: EphsError| ModelError {
             file: self.file.clone(),
@@ -865,7 +1083,7 @@ impl Model {
                         &y0,
                         t_end,
                         OutputTimes::Grid(&grid),
-                        &mut |t: f64, y: &[f64]| push(t, y, &mut traj),
+                        &mut |t: f64, y: &[f64]| push(t, y, 0.0, &mut traj),
                     )
                     .map_err(|e| fail(e.into()))?;
             }
@@ -875,11 +1093,15 @@ impl Model {
                 let h = s.h.as_ref().map(|v| *v.get_ref()).unwrap_or(dt);
                 let every = (dt / h).round().max(1.0) as usize;
                 let mut k = 0usize;
-                LieMidpoint::new(&dae, LieMidpointParams::with_step(h))
+                let mut params = LieMidpointParams::with_step(h);
+                if stabilized {
+                    params.stabilization = Stabilization::Projection;
+                }
+                LieMidpoint::new(&dae, params)
                     .map_err(fail)?
-                    .run(0.0, &y0, t_end, &mut |t: f64, y: &[f64]| {
+                    .run_with_info(0.0, &y0, t_end, &mut |t: f64, y: &[f64], w: f64| {
                         if k % every == 0 || (t - t_end).abs() < 1e-12 * t_end {
-                            push(t, y, &mut traj);
+                            push(t, y, w, &mut traj);
                         }
                         k += 1;
                     })

@@ -411,7 +411,6 @@ impl Kinematics {
             let new = measure(y);
             // Stagnation at round-off: accept.
             if new >= 0.5 * res && new < 1e3 {
-                res = new;
                 break;
             }
             res = new;
