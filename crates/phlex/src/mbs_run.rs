@@ -1493,7 +1493,7 @@ impl MbsModel {
                 mode: k + 1,
                 omega: m.omega,
                 frequency_hz: m.omega / (2.0 * std::f64::consts::PI),
-                damping_ratio: m.damping_ratio,
+                damping_ratio: m.damping_ratio + 0.0,
             })
             .collect())
     }
