@@ -1,0 +1,601 @@
+//! Integration of a built multibody model (midpoint / discrete gradient with the exact
+//! discrete power balance $H_1 - H_0 = h\,\bar y^\top u$, or Radau IIA), recording of the
+//! requested outputs, the run summary and the plots.
+use std::collections::BTreeSet;
+use std::ops::Range;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use phlex_core::QuasiLinearPhDae;
+use phlex_mbs::{run_radau, Multibody, MultibodyMidpoint};
+use phlex_solve::fixed_step::FixedStepParams;
+use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
+use phlex_solve::newton::NewtonParams;
+use phlex_solve::radau5::{OutputTimes, Radau5Params};
+use phlex_solve::{InputFn, SolverStats};
+use serde::Serialize;
+use toml::Spanned;
+
+use super::format::*;
+use super::model::{split_ref, BuiltMbs, MbsModel};
+use crate::model::ModelError;
+use crate::output::{svg_plot, TimeSeries};
+use crate::simulate::Progress;
+
+/// Precomputed output columns.
+struct Recorder<'a> {
+    mb: &'a Multibody,
+    input: &'a InputFn,
+    body_energies: bool,
+    points: Vec<(usize, usize)>,
+    poses: Vec<usize>,
+    elastic: Vec<(usize, f64, usize, f64)>,
+    reactions: Vec<usize>,
+    ports: Vec<Range<usize>>,
+    z: Vec<f64>,
+    names: Vec<String>,
+    groups: Vec<(&'static str, Range<usize>)>,
+    rows: Vec<Vec<f64>>,
+    /// Total input power $y^\top u$ at each sample.
+    power: Vec<f64>,
+    has_inputs: bool,
+}
+
+impl<'a> Recorder<'a> {
+    fn new(m: &MbsModel, mb: &'a Multibody, input: &'a InputFn) -> Result<Self> {
+        let o = &m.spec.output;
+        let mut names: Vec<String> = ["t", "kinetic", "deformation", "potential", "H", "work_in"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        if o.body_energies {
+            for b in mb.body_names() {
+                for k in ["kinetic", "deformation", "potential"] {
+                    names.push(format!("{b}.{k}"));
+                }
+            }
+        }
+        let conv = |e| m.convert(e);
+        let mut groups = Vec::new();
+        let mut start = names.len();
+        let mut points = Vec::new();
+        for (n, r) in &o.points {
+            let (b, p) = split_ref(r.get_ref()).context("checked at parse")?;
+            let bi = mb.body_index(b).map_err(conv)?;
+            let pi = mb.bodies()[bi]
+                .port_index(p)
+                .context("port checked at parse")?;
+            points.push((bi, pi));
+            names.push(format!("{n}.x"));
+            names.push(format!("{n}.y"));
+        }
+        let mut poses = Vec::new();
+        for b in &o.poses {
+            poses.push(mb.body_index(b.get_ref()).map_err(conv)?);
+            for c in ["x", "y", "theta"] {
+                names.push(format!("{}.{c}", b.get_ref()));
+            }
+        }
+        groups.push(("positions", start..names.len()));
+        start = names.len();
+        let mut elastic = Vec::new();
+        for e in &o.elastic {
+            let bi = mb.body_index(e.body.get_ref()).map_err(conv)?;
+            let l = m.spec.bodies[e.body.get_ref()]
+                .length
+                .as_ref()
+                .map(|v| *v.get_ref())
+                .unwrap_or(1.0);
+            let c = match e.component {
+                ElasticComponent::X => 0,
+                ElasticComponent::Y => 1,
+                ElasticComponent::Rotation => 2,
+            };
+            elastic.push((
+                bi,
+                *e.x.get_ref(),
+                c,
+                if e.normalize { 1.0 / l } else { 1.0 },
+            ));
+            names.push(e.name.get_ref().clone());
+        }
+        groups.push(("elastic", start..names.len()));
+        start = names.len();
+        let labels = mb.constraint_labels();
+        let row0 = if mb.joint_names().is_empty() {
+            0
+        } else {
+            mb.multiplier_range(0).start
+        };
+        let mut reactions = Vec::new();
+        for r in &o.reactions {
+            let j = mb.joint_index(r.get_ref()).map_err(conv)?;
+            for i in mb.multiplier_range(j) {
+                let lab = &labels[i - row0];
+                let comp = lab
+                    .split_once('[')
+                    .map(|(_, c)| c.trim_end_matches(']'))
+                    .unwrap_or("0");
+                names.push(format!("{}.lambda_{comp}", r.get_ref()));
+            }
+            reactions.push(j);
+        }
+        groups.push(("reactions", start..names.len()));
+        start = names.len();
+        let mut ports = Vec::new();
+        for p in &o.ports {
+            let range = mb
+                .ports()
+                .range(p.get_ref())
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            for k in 0..range.len() {
+                names.push(format!("{}.u{k}", p.get_ref()));
+            }
+            for k in 0..range.len() {
+                names.push(format!("{}.y{k}", p.get_ref()));
+            }
+            names.push(format!("{}.power", p.get_ref()));
+            ports.push(range);
+        }
+        groups.push(("ports", start..names.len()));
+        names.push("drift".into());
+        let mut seen = BTreeSet::new();
+        if let Some(dup) = names.iter().find(|n| !seen.insert(n.as_str())) {
+            return Err(m
+                .err_line(
+                    m.section_line("output"),
+                    format!("output: column '{dup}' is produced twice (rename a point or an elastic output; pose columns are BODY.x, BODY.y, BODY.theta)"),
+                )
+                .into());
+        }
+        Ok(Self {
+            mb,
+            input,
+            body_energies: o.body_energies,
+            points,
+            poses,
+            elastic,
+            reactions,
+            ports,
+            z: vec![0.0; mb.n()],
+            names,
+            groups,
+            rows: Vec::new(),
+            power: Vec::new(),
+            has_inputs: mb.ports().total_dim() > 0,
+        })
+    }
+
+    fn record(&mut self, t: f64, x: &[f64]) {
+        let mb = self.mb;
+        let mut row = Vec::with_capacity(self.names.len());
+        let e = mb.energies(x);
+        let (k, d, p) = e.iter().fold((0.0, 0.0, 0.0), |a, (_, s)| {
+            (a.0 + s.kinetic, a.1 + s.deformation, a.2 + s.potential)
+        });
+        row.extend_from_slice(&[t, k, d, p, mb.hamiltonian(x), 0.0]);
+        if self.body_energies {
+            for (_, s) in &e {
+                row.extend_from_slice(&[s.kinetic, s.deformation, s.potential]);
+            }
+        }
+        for &(b, q) in &self.points {
+            row.extend_from_slice(&mb.port_position(b, q, x));
+        }
+        for &b in &self.poses {
+            let p = mb.pose(b, x);
+            row.extend_from_slice(&[p.x, p.y, p.theta]);
+        }
+        for &(b, xi, c, s) in &self.elastic {
+            let v = mb.bodies()[b]
+                .elastic_displacement(xi, &x[mb.body_range(b)])
+                .map(|u| u[c] * s)
+                .unwrap_or(f64::NAN);
+            row.push(v);
+        }
+        for &j in &self.reactions {
+            row.extend_from_slice(mb.reaction(j, x));
+        }
+        let mut total = 0.0;
+        if self.has_inputs {
+            let u = self.input.eval(t);
+            mb.effort(x, &mut self.z);
+            let y = mb.output(x, &self.z);
+            total = y.iter().zip(&u).map(|(a, b)| a * b).sum();
+            for r in &self.ports {
+                row.extend_from_slice(&u[r.clone()]);
+                row.extend_from_slice(&y[r.clone()]);
+                row.push(r.clone().map(|k| u[k] * y[k]).sum());
+            }
+        }
+        self.power.push(total);
+        row.push(mb.max_position_drift(x));
+        self.rows.push(row);
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Simulation and summary
+// ---------------------------------------------------------------------------------------
+
+/// `summary.json` of a multibody run.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct MbsSummary {
+    /// Model name.
+    pub model: String,
+    /// Integrator.
+    pub integrator: String,
+    /// State variables (bodies, joint angles/targets, multipliers).
+    pub states: usize,
+    /// Constraint rows (multipliers).
+    pub constraints: usize,
+    /// Final time \[s\].
+    pub final_time: f64,
+    /// Accepted steps.
+    pub steps: usize,
+    /// Rejected steps (Radau).
+    pub rejected_steps: usize,
+    /// Newton iterations.
+    pub newton_iterations: usize,
+    /// LU factorizations.
+    pub factorizations: usize,
+    /// Largest joint position residual before / after the initial correction.
+    pub initial_position_residual: (f64, f64),
+    /// Largest velocity-constraint residual before / after the initial correction.
+    pub initial_velocity_residual: (f64, f64),
+    /// $H(0)$ \[J\].
+    pub h_initial: f64,
+    /// $H(t_{end})$ \[J\].
+    pub h_final: f64,
+    /// Energy supplied through the ports $W = \int y^\top u\,dt$ \[J\] (midpoint: exact
+    /// discrete work; Radau: trapezoidal rule on the output samples).
+    pub energy_supplied: f64,
+    /// Energy scale: max over the samples of kinetic + deformation + |potential| and |W| \[J\].
+    pub energy_scale: f64,
+    /// $\max_t |H(t) - H(0) - W(t)|$ / energy scale.
+    pub energy_drift: f64,
+    /// Midpoint: largest step residual $|H_1 - H_0 - h\bar y^\top u|$; Radau: largest
+    /// residual between output samples \[J\].
+    pub power_balance_residual: f64,
+    /// The same, relative to the energy scale.
+    pub power_balance_residual_relative: f64,
+    /// Largest position-level joint violation over the output samples \[m or rad\].
+    pub max_constraint_drift: f64,
+    /// Wall time of the integration \[s\].
+    pub wall_time_s: f64,
+    /// Files written.
+    pub outputs: Vec<String>,
+}
+
+fn sci(v: f64) -> String {
+    format!("{:.6e}", if v == 0.0 { 0.0 } else { v })
+}
+
+impl MbsSummary {
+    /// The human-readable table.
+    pub fn table(&self) -> String {
+        let rows: Vec<(&str, String)> = vec![
+            ("model", self.model.clone()),
+            ("integrator", self.integrator.clone()),
+            (
+                "states (constraints)",
+                format!("{} ({})", self.states, self.constraints),
+            ),
+            ("final time [s]", format!("{:.6}", self.final_time)),
+            (
+                "steps (rejected)",
+                format!("{} ({})", self.steps, self.rejected_steps),
+            ),
+            ("Newton iterations", self.newton_iterations.to_string()),
+            ("LU factorizations", self.factorizations.to_string()),
+            (
+                "initial correction pos/vel",
+                format!(
+                    "{:.3e} -> {:.3e} / {:.3e} -> {:.3e}",
+                    self.initial_position_residual.0,
+                    self.initial_position_residual.1,
+                    self.initial_velocity_residual.0,
+                    self.initial_velocity_residual.1
+                ),
+            ),
+            (
+                "H(0) -> H(end) [J]",
+                format!("{} -> {}", sci(self.h_initial), sci(self.h_final)),
+            ),
+            ("energy in through ports [J]", sci(self.energy_supplied)),
+            (
+                "energy drift (relative)",
+                format!("{:.3e}", self.energy_drift),
+            ),
+            (
+                "power-balance residual",
+                format!(
+                    "{:.3e} J ({:.3e} relative)",
+                    self.power_balance_residual, self.power_balance_residual_relative
+                ),
+            ),
+            (
+                "max constraint drift",
+                format!("{:.3e}", self.max_constraint_drift),
+            ),
+            ("wall time [s]", format!("{:.3}", self.wall_time_s)),
+        ];
+        let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
+        let mut s = String::new();
+        for (k, v) in rows {
+            s.push_str(&format!("  {k:<w$}  {v}\n"));
+        }
+        s
+    }
+}
+
+/// A finished run: recorded samples and summary.
+#[derive(Debug, Clone)]
+pub struct MbsRun {
+    /// The time series (`t, kinetic, deformation, potential, H, work_in, …, drift`).
+    pub series: TimeSeries,
+    /// The summary.
+    pub summary: MbsSummary,
+    /// Column ranges of the output groups (`positions`, `elastic`, `reactions`, `ports`).
+    pub groups: Vec<(&'static str, Range<usize>)>,
+}
+
+/// Integrates a built model over `[simulation]`.
+pub fn simulate(m: &MbsModel, b: &BuiltMbs, quiet: bool) -> Result<MbsRun> {
+    let sim = m.spec.simulation.as_ref().ok_or_else(|| ModelError {
+        file: m.file.clone(),
+        line: 0,
+        message: "missing section [simulation] (integrator, t_end, dt): needed by `phlex run`"
+            .into(),
+    })?;
+    let t_end = *sim.t_end.get_ref();
+    let mb = &b.mb;
+    let mut rec = Recorder::new(m, mb, &b.input)?;
+    let mut progress = Progress::new(0.0, t_end, quiet);
+    let x0 = &b.init.state;
+    let start = Instant::now();
+    let (stats, integrator, step_res, mid_drift, work): (
+        SolverStats,
+        String,
+        Option<f64>,
+        f64,
+        Option<Vec<f64>>,
+    ) = match sim.integrator {
+        MbsIntegrator::Midpoint => {
+            let h = *sim.dt.as_ref().context("dt checked at parse")?.get_ref();
+            let variant = match sim.scheme.unwrap_or(SchemeSpec::DiscreteGradient) {
+                SchemeSpec::DiscreteGradient => MidpointVariant::DiscreteGradient,
+                SchemeSpec::Midpoint => MidpointVariant::Midpoint,
+            };
+            let get =
+                |v: &Option<Spanned<f64>>, d: f64| v.as_ref().map(|s| *s.get_ref()).unwrap_or(d);
+            let params = MidpointParams {
+                step: FixedStepParams {
+                    t0: 0.0,
+                    t_end,
+                    h,
+                    output_every: m.spec.output.every,
+                },
+                newton: NewtonParams {
+                    rtol: get(&sim.newton_rtol, 1e-12),
+                    atol: get(&sim.newton_atol, 1e-12),
+                    max_iterations: sim
+                        .newton_max_iterations
+                        .as_ref()
+                        .map(|v| *v.get_ref() as usize)
+                        .unwrap_or(20),
+                    modified: false,
+                    ..Default::default()
+                },
+                variant,
+            };
+            let mut integ =
+                MultibodyMidpoint::new(mb, b.input.clone(), params).map_err(|e| m.convert(e))?;
+            let run = integ
+                    .run(x0, &mut |t: f64, x: &[f64]| {
+                        rec.record(t, x);
+                        progress.update(t);
+                    })
+                    .map_err(|e| m.convert(e))
+                    .with_context(|| {
+                        format!(
+                            "midpoint integration of '{}' failed (dt = {h:e} s); try a smaller [simulation] dt, or looser newton_rtol/newton_atol",
+                            b.name
+                        )
+                    })?;
+            let l = &run.result.ledger;
+            let work = (l.supplied.len() == rec.rows.len()).then(|| {
+                l.supplied
+                    .iter()
+                    .map(|v| v.iter().fold(0.0, |a, b| a + b))
+                    .collect()
+            });
+            (
+                run.result.stats,
+                format!(
+                    "midpoint ({}), dt = {h:e} s",
+                    if variant == MidpointVariant::DiscreteGradient {
+                        "discrete gradient, exact discrete power balance"
+                    } else {
+                        "implicit midpoint rule"
+                    }
+                ),
+                Some(run.max_step_residual),
+                run.max_drift,
+                work,
+            )
+        }
+        MbsIntegrator::Radau5 => {
+            let rtol = sim.rtol.as_ref().map(|v| *v.get_ref()).unwrap_or(1e-8);
+            let atol = sim.atol.as_ref().map(|v| *v.get_ref()).unwrap_or(1e-10);
+            let mut params = Radau5Params::with_tolerances(rtol, atol);
+            params.h0 = sim.dt.as_ref().map(|v| *v.get_ref());
+            let n = m.spec.output.samples;
+            let grid: Vec<f64> = (0..=n).map(|k| t_end * k as f64 / n as f64).collect();
+            let sol = run_radau(
+                    mb,
+                    b.input.clone(),
+                    params,
+                    0.0,
+                    x0,
+                    t_end,
+                    OutputTimes::Grid(&grid),
+                    &mut |t: f64, x: &[f64]| {
+                        rec.record(t, x);
+                        progress.update(t);
+                    },
+                )
+                .map_err(|e| m.convert(e))
+                .with_context(|| {
+                    format!(
+                        "Radau IIA integration of '{}' failed (rtol = {rtol:e}, atol = {atol:e}); check the initial conditions or loosen the tolerances",
+                        b.name
+                    )
+                })?;
+            (
+                sol.stats,
+                format!("radau5 (rtol = {rtol:e}, atol = {atol:e}; balance from output samples)"),
+                None,
+                0.0,
+                None,
+            )
+        }
+    };
+    progress.finish();
+    let wall = start.elapsed().as_secs_f64();
+    // Cumulative supplied work: exact per step (midpoint ledger) or trapezoidal on samples.
+    let work = work.unwrap_or_else(|| {
+        let mut w = Vec::with_capacity(rec.rows.len());
+        let mut acc = 0.0;
+        for k in 0..rec.rows.len() {
+            if k > 0 {
+                let h = rec.rows[k][0] - rec.rows[k - 1][0];
+                acc += 0.5 * h * (rec.power[k] + rec.power[k - 1]);
+            }
+            w.push(acc);
+        }
+        w
+    });
+    for (r, w) in rec.rows.iter_mut().zip(&work) {
+        r[5] = *w;
+    }
+    let rows = &rec.rows;
+    let n = rows.len();
+    anyhow::ensure!(n >= 1, "no samples recorded");
+    let h0 = rows[0][4];
+    let mut scale = f64::MIN_POSITIVE;
+    let mut drift = 0.0f64;
+    let mut cdrift = mid_drift;
+    let mut sample_res = 0.0f64;
+    for (k, r) in rows.iter().enumerate() {
+        scale = scale.max(r[1] + r[2] + r[3].abs()).max(r[5].abs());
+        drift = drift.max((r[4] - h0 - r[5]).abs());
+        cdrift = cdrift.max(*r.last().unwrap_or(&0.0));
+        if k > 0 {
+            let p = &rows[k - 1];
+            sample_res = sample_res.max((r[4] - p[4] - (r[5] - p[5])).abs());
+        }
+    }
+    let pb = step_res.unwrap_or(sample_res);
+    let last = &rows[n - 1];
+    let summary = MbsSummary {
+        model: b.name.clone(),
+        integrator,
+        states: mb.n(),
+        constraints: mb.n_constraints(),
+        final_time: last[0],
+        steps: stats.steps,
+        rejected_steps: stats.rejected_steps,
+        newton_iterations: stats.newton_iterations,
+        factorizations: stats.factorizations,
+        initial_position_residual: b.init.position_residual,
+        initial_velocity_residual: b.init.velocity_residual,
+        h_initial: h0,
+        h_final: last[4],
+        energy_supplied: last[5],
+        energy_scale: scale,
+        energy_drift: drift / scale,
+        power_balance_residual: pb,
+        power_balance_residual_relative: pb / scale,
+        max_constraint_drift: cdrift,
+        wall_time_s: wall,
+        outputs: Vec::new(),
+    };
+    let mut series = TimeSeries::new(rec.names.clone());
+    series.rows = std::mem::take(&mut rec.rows);
+    Ok(MbsRun {
+        series,
+        summary,
+        groups: rec.groups.clone(),
+    })
+}
+
+/// SVG plots of a run: energies, energy balance, constraint drift and one plot per group
+/// of requested outputs.
+pub(super) fn plots(m: &MbsModel, run: &MbsRun) -> Result<Vec<(String, Vec<u8>)>> {
+    let s = &run.series;
+    let name = &m.spec.model.name;
+    let t = s.column(0);
+    let col = |k: usize| s.column(k);
+    let mut files = Vec::new();
+    let (k, d, p, h) = (col(1), col(2), col(3), col(4));
+    files.push((
+        "energy.svg".to_string(),
+        svg_plot(
+            &format!("{name}: energies"),
+            "t [s]",
+            &[
+                ("kinetic [J]", &t, &k),
+                ("deformation [J]", &t, &d),
+                ("potential [J]", &t, &p),
+                ("H [J]", &t, &h),
+            ],
+        )?
+        .into_bytes(),
+    ));
+    let h0 = h.first().copied().unwrap_or(0.0);
+    let w = col(5);
+    let bal: Vec<f64> = h.iter().zip(&w).map(|(a, b)| a - h0 - b).collect();
+    files.push((
+        "energy_balance.svg".into(),
+        svg_plot(
+            &format!("{name}: H(t) - H(0) - W(t)"),
+            "t [s]",
+            &[("H - H0 - W [J]", &t, &bal)],
+        )?
+        .into_bytes(),
+    ));
+    let nd = s.names.len() - 1;
+    let dr = col(nd);
+    files.push((
+        "drift.svg".into(),
+        svg_plot(
+            &format!("{name}: position-level constraint drift"),
+            "t [s]",
+            &[("max joint violation [m or rad]", &t, &dr)],
+        )?
+        .into_bytes(),
+    ));
+    for (group, range) in &run.groups {
+        if range.is_empty() {
+            continue;
+        }
+        let title = match *group {
+            "positions" => "point positions and poses [m, rad]",
+            "elastic" => "elastic displacements",
+            "reactions" => "joint reactions [N, N m]",
+            _ => "port inputs, outputs and powers",
+        };
+        let cols: Vec<Vec<f64>> = range.clone().map(col).collect();
+        let series: Vec<(&str, &[f64], &[f64])> = range
+            .clone()
+            .zip(&cols)
+            .map(|(k, c)| (s.names[k].as_str(), t.as_slice(), c.as_slice()))
+            .collect();
+        files.push((
+            format!("{group}.svg"),
+            svg_plot(&format!("{name}: {title}"), "t [s]", &series)?.into_bytes(),
+        ));
+    }
+    Ok(files)
+}
