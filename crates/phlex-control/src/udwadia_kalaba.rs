@@ -73,11 +73,7 @@ pub fn uk_acceleration(
     let MiAt = lu.solve(A.transpose());
     let e = col(b) - A * &a;
     let AMA = A * &MiAt;
-    let H = pinv(
-        "A M⁻¹ Aᵀ",
-        AMA.as_ref(),
-        1e3 * default_pinv_rtol(AMA.as_ref()),
-    )?;
+    let H = pinv_gram("A M⁻¹ Aᵀ", &AMA, 1e3 * default_pinv_rtol(AMA.as_ref()))?;
     let lambda = &H * &e;
     let qdd = &a + &MiAt * &lambda;
     let Qc = A.transpose() * &lambda;
@@ -88,6 +84,36 @@ pub fn uk_acceleration(
         lambda: to_vec(&lambda),
         Qc: to_vec(&Qc),
     })
+}
+
+/// Pseudo-inverse of `G = AM⁻¹Aᵀ`: symmetric for a symmetric `M`, then by
+/// the symmetric eigen-decomposition of `½(G + Gᵀ)` (eigenvalues below
+/// `rtol·max|λ|` dropped; cheaper than an SVD and immune to the occasional
+/// non-convergence of faer's SVD on small matrices), otherwise by the SVD.
+fn pinv_gram(name: &str, G: &Mat<f64>, rtol: f64) -> Result<Mat<f64>> {
+    let m = G.nrows();
+    let scale = crate::linalg::max_abs(G.as_ref());
+    let asym = (0..m)
+        .flat_map(|i| (0..m).map(move |j| (i, j)))
+        .fold(0.0f64, |a, (i, j)| a.max((G[(i, j)] - G[(j, i)]).abs()));
+    if !(asym <= 1e-10 * scale) {
+        return pinv(name, G.as_ref(), rtol);
+    }
+    let S = Mat::from_fn(m, m, |i, j| 0.5 * (G[(i, j)] + G[(j, i)]));
+    let (vals, V) = crate::linalg::sym_eig(name, S.as_ref())?;
+    let lmax = vals.iter().fold(0.0f64, |a, v| a.max(v.abs()));
+    let mut H = Mat::zeros(m, m);
+    for (k, &l) in vals.iter().enumerate() {
+        if l.abs() > rtol * lmax && l != 0.0 {
+            for j in 0..m {
+                let v = V[(j, k)] / l;
+                for i in 0..m {
+                    H[(i, j)] += V[(i, k)] * v;
+                }
+            }
+        }
+    }
+    Ok(H)
 }
 
 /// Numerical rank of the generalised controllability matrix `[M; A]`.

@@ -249,17 +249,33 @@ pub struct SvdParts {
 }
 
 /// Thin SVD of `A` (named in errors).
+///
+/// faer 0.24's bidiagonal SVD occasionally reports non-convergence on
+/// ordinary small matrices (e.g. a well-conditioned symmetric 4×4 with
+/// entries ~1e-16 off its leading block, met in the Udwadia–Kalaba solve);
+/// the SVD of `Aᵀ` (same singular values, `U` and `V` swapped) is then tried
+/// before giving up.
 pub fn svd(name: &str, A: MatRef<'_, f64>) -> Result<SvdParts> {
     check_finite(name, A)?;
-    let s = A.thin_svd().map_err(|_| ControlError::Decomposition {
-        what: format!("SVD of {name}"),
-    })?;
+    if let Ok(s) = A.thin_svd() {
+        let k = s.S().dim();
+        return Ok(SvdParts {
+            U: s.U().to_owned(),
+            s: (0..k).map(|i| s.S()[i]).collect(),
+            V: s.V().to_owned(),
+        });
+    }
+    let s = A
+        .transpose()
+        .thin_svd()
+        .map_err(|_| ControlError::Decomposition {
+            what: format!("SVD of {name}"),
+        })?;
     let k = s.S().dim();
-    let sv: Vec<f64> = (0..k).map(|i| s.S()[i]).collect();
     Ok(SvdParts {
-        U: s.U().to_owned(),
-        s: sv,
-        V: s.V().to_owned(),
+        U: s.V().to_owned(),
+        s: (0..k).map(|i| s.S()[i]).collect(),
+        V: s.U().to_owned(),
     })
 }
 

@@ -705,13 +705,6 @@ impl FloatingBody {
     pub fn body_angular_velocity(&self, q: &[f64], qd: &[f64]) -> V3 {
         m34_v(&gbar(&q[3..7]), &qd[3..7])
     }
-
-    /// Scale of the rotational block used to regularise the singular mass
-    /// matrix: `4 tr(Ī)/3`.
-    pub(crate) fn rotational_scale(&self, q: &[f64]) -> f64 {
-        let I = self.inertia(&q[7..]);
-        4.0 * (I[0][0] + I[1][1] + I[2][2]) / 3.0
-    }
 }
 
 fn scale2(a: V3) -> V3 {

@@ -9,14 +9,16 @@
 //! [`crate::constraints::Constraint`].
 //!
 //! **Singular mass matrix.** `M` is singular along `(0, θ, 0)` of every body
-//! (`Ḡθ = 0`). The thesis's remedy (eqs. (2.101)–(2.104)) replaces `M, Q`
-//! by `M + A⁺A`, `Q + A⁺b`, i.e. it adds `A⁺(Aq̈ − b) = 0` to the equations
-//! of motion. Any multiple of a constraint row works the same way; here only
-//! the normalisation rows `a_n = (0, 2θᵀ, 0)` are added,
-//! `M̂ = M + (c/4) a_nᵀa_n`, `Q̂ = Q + (c/4) a_nᵀ b_n` with `c = 4 tr(Ī)/3`
-//! (so that the added eigenvalue matches the rotational block `ḠᵀĪḠ`, whose
-//! eigenvalues are `4 I_k`). `M̂` is positive definite, the accelerations are
-//! those of the singular-mass variant (checked against
+//! (`Ḡθ = 0`), and also along rotations without inertia (a beam has no
+//! inertia about its own axis). The thesis's remedy (eqs. (2.101)–(2.104))
+//! replaces `M, Q` by `M + A⁺A`, `Q + A⁺b`, i.e. it adds `A⁺(Aq̈ − b) = 0` to
+//! the equations of motion; any weighting of the constraint rows works the
+//! same way. Here `M̂ = M + AᵀWA`, `Q̂ = Q + AᵀWb` with
+//! `W = diag(c_i/‖a_i‖²)` and `c_i` the mean diagonal mass entry of the
+//! bodies touched by row `i` (a penalty of the size of the inertia, which
+//! avoids an SVD of `A` per evaluation). `M̂` is positive definite whenever
+//! the generalised controllability matrix `[M; A]` has full rank, the
+//! accelerations are those of the singular-mass variant (checked against
 //! [`crate::udwadia_kalaba::uk_acceleration_singular_mass`] in the tests),
 //! and `q̈ = a + M̂⁻¹Aᵀ(AM̂⁻¹Aᵀ)⁺(b − Aa)` by
 //! [`crate::udwadia_kalaba::uk_acceleration`].
@@ -295,26 +297,8 @@ impl MultibodySystem {
         let M = self.mass_matrix(q)?;
         let Q = self.forces(t, q, qd)?;
         let (A, b) = self.constraints(t, q, qd)?;
-        let mut Mh = M.clone();
-        let mut Qh = Q.clone();
-        for (k, (body, &o)) in self.bodies.iter().zip(&self.offsets).enumerate() {
-            let c = body.rotational_scale(&q[o..o + body.n_coords()]);
-            if !(c > 0.0) {
-                return Err(ControlError::InvalidParameter {
-                    name: format!("body `{}`", body.name()),
-                    reason: "has no rotational inertia about its origin: its Euler parameters are undetermined".into(),
-                });
-            }
-            // M̂ += (c/4) a_nᵀa_n, Q̂ += (c/4) a_nᵀ b_n with a_n = 2θᵀ
-            for i in 0..4 {
-                let ai = A[(k, o + 3 + i)];
-                Qh[o + 3 + i] += 0.25 * c * ai * b[k];
-                for j in 0..4 {
-                    Mh[(o + 3 + i, o + 3 + j)] += 0.25 * c * ai * A[(k, o + 3 + j)];
-                }
-            }
-        }
-        let sol = uk_acceleration(Mh.as_ref(), &Qh, A.as_ref(), &b)?;
+        let (Mh, Qh) = regularise(&M, &Q, &A, &b, &self.blocks());
+        let sol = uk_acceleration(Mh.as_ref(), &Qh, A.as_ref(), &b).map_err(singular_msg)?;
         let qdd = sol.qdd;
         let mut Qc = vec![0.0; self.n];
         for j in 0..self.n {
@@ -383,17 +367,10 @@ impl MultibodySystem {
         let zeros = vec![0.0; self.n];
         let (Afull, _) = self.constraints(t, q, &zeros)?;
         let A = Afull.as_ref().submatrix(0, 0, m, self.n).to_owned();
-        let mut Mh = self.mass_matrix(q)?;
-        for (k, (body, &o)) in self.bodies.iter().zip(&self.offsets).enumerate() {
-            let c = body.rotational_scale(&q[o..o + body.n_coords()]);
-            for i in 0..4 {
-                for j in 0..4 {
-                    Mh[(o + 3 + i, o + 3 + j)] += 0.25 * c * A[(k, o + 3 + i)] * A[(k, o + 3 + j)];
-                }
-            }
-        }
+        let M = self.mass_matrix(q)?;
+        let (Mh, _) = regularise(&M, &zeros, &A, &r, &self.blocks());
         // δ = M̂⁻¹Aᵀ(AM̂⁻¹Aᵀ)⁺ r is the UK correction with zero forces and b = r
-        let sol = uk_acceleration(Mh.as_ref(), &zeros, A.as_ref(), &r)?;
+        let sol = uk_acceleration(Mh.as_ref(), &zeros, A.as_ref(), &r).map_err(singular_msg)?;
         for i in 0..self.n {
             qd[i] -= sol.qdd[i];
         }
@@ -426,8 +403,71 @@ impl MultibodySystem {
         h
     }
 
+    fn blocks(&self) -> Vec<std::ops::Range<usize>> {
+        (0..self.bodies.len())
+            .map(|k| self.body_range(BodyId(k)))
+            .collect()
+    }
+
     /// Names of the joints, in the order of their constraint rows.
     pub fn joint_names(&self) -> Vec<String> {
         self.joints.iter().map(|j| j.name().to_string()).collect()
+    }
+}
+
+/// `M̂ = M + AᵀWA`, `Q̂ = Q + AᵀWb` with `W = diag(c_i/‖a_i‖²)`, `c_i` the
+/// average over the columns row `i` touches of the mean diagonal entry of
+/// the mass block of the column's body (see the module documentation).
+fn regularise(
+    M: &Mat<f64>,
+    Q: &[f64],
+    A: &Mat<f64>,
+    b: &[f64],
+    blocks: &[std::ops::Range<usize>],
+) -> (Mat<f64>, Vec<f64>) {
+    let n = M.nrows();
+    let mut col_scale = vec![0.0; n];
+    for r in blocks {
+        let d = r.clone().map(|k| M[(k, k)]).sum::<f64>() / r.len().max(1) as f64;
+        for k in r.clone() {
+            col_scale[k] = d;
+        }
+    }
+    let mut Mh = M.clone();
+    let mut Qh = Q.to_vec();
+    let mut cols = Vec::with_capacity(n);
+    for i in 0..A.nrows() {
+        cols.clear();
+        let (mut a2, mut wsum, mut msum) = (0.0, 0.0, 0.0);
+        for j in 0..n {
+            let a = A[(i, j)];
+            if a != 0.0 {
+                cols.push((j, a));
+                a2 += a * a;
+                wsum += a.abs();
+                msum += a.abs() * col_scale[j];
+            }
+        }
+        if a2 == 0.0 {
+            continue;
+        }
+        let w = (msum / wsum).max(f64::MIN_POSITIVE) / a2;
+        for &(j, aj) in &cols {
+            Qh[j] += w * aj * b[i];
+            for &(k, ak) in &cols {
+                Mh[(j, k)] += w * aj * ak;
+            }
+        }
+    }
+    (Mh, Qh)
+}
+
+fn singular_msg(e: ControlError) -> ControlError {
+    match e {
+        ControlError::Singular { rcond, .. } => ControlError::Singular {
+            name: "M + AᵀWA (the generalised controllability matrix [M; A] is rank deficient: some acceleration is determined neither by inertia nor by a constraint)".into(),
+            rcond,
+        },
+        e => e,
     }
 }
