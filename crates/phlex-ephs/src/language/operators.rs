@@ -29,6 +29,16 @@ pub trait Energy: Send + Sync {
     fn energy(&self, x: &[f64]) -> f64;
     /// The (left-trivialized) differential $\mathrm dE(x)$, concatenated over ports.
     fn differential(&self, x: &[f64], e: &mut [f64]);
+    /// A closed-form discrete gradient for the step $x_1 = x_0\oplus v$ (the retraction of
+    /// [`Space::retract`]): writes $\bar e$ with $\langle\bar e\mid v\rangle = E(x_1) - E(x_0)$,
+    /// equal to $\mathrm dE(x_{1/2})$ up to $O(|v|^2)$, and returns `true`; the default
+    /// returns `false` and the Lie midpoint rule uses the Gonzalez correction
+    /// ([`crate::numerics::lie_midpoint`]). Energies that depend on part of the state only
+    /// (gravity: the position) use it to keep the efforts in the other components exact
+    /// (no torque about the centre of mass).
+    fn discrete_gradient(&self, _x0: &[f64], _v: &[f64], _e: &mut [f64]) -> bool {
+        false
+    }
 }
 
 /// Poisson-form Dirac structure $f = J(x)e$.

@@ -438,3 +438,26 @@ pub fn spherical_coords(omega: [f64; 3]) -> Vec<f64> {
     let R = so3::exp(omega);
     R.iter().flatten().copied().collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn coordinates_of_inverts_the_inclusion() {
+        let cases: Vec<(JointKind, Vec<f64>)> = vec![
+            (JointKind::Revolute, vec![0.7]),
+            (JointKind::Prismatic, vec![-0.3]),
+            (JointKind::Cylindrical, vec![-2.0, 0.4]),
+            (JointKind::Screw { pitch: 0.05 }, vec![1.1]),
+            (JointKind::Planar, vec![2.5, 0.3, -1.2]),
+            (JointKind::Spherical, spherical_coords([0.3, -0.2, 0.9])),
+        ];
+        for (kind, x) in cases {
+            let c = kind.coordinates_of(&kind.inclusion(&x));
+            for (a, b) in c.iter().zip(&x) {
+                assert!((a - b).abs() < 1e-15, "{}: {c:?} {x:?}", kind.name());
+            }
+        }
+    }
+}
