@@ -384,6 +384,13 @@ fn model_errors_exit_2_naming_the_item() {
             vec!["bodies.bob.mass", "> 0", ":7:"],
         ),
         (
+            "gravity-in-model",
+            PENDULUM
+                .replace("gravity = [0.0, -9.81]\n", "")
+                .replace("name = \"p\"", "name = \"p\"\ngravity = [0.0, -9.81]"),
+            vec!["model.gravity", "top-level key", ":4:"],
+        ),
+        (
             "typo",
             PENDULUM.replace("com = ", "cmo = "),
             vec!["cmo", ":8:"],

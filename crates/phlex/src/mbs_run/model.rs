@@ -99,7 +99,16 @@ impl MbsModel {
             ModelError {
                 file: file.into(),
                 line,
-                message: format!("{}{}", key_context(text, line), e.message().trim()),
+                message: format!(
+                    "{}{}{}",
+                    key_context(text, line),
+                    e.message().trim(),
+                    if e.message().contains("unknown field `gravity`") {
+                        " (gravity is a top-level key: put it before the first table)"
+                    } else {
+                        ""
+                    }
+                ),
             }
         })?;
         let m = Self {
@@ -376,6 +385,12 @@ impl MbsModel {
             r = r.com(self.finite2(&format!("bodies.{name}.com"), c)?);
         }
         for (p, v) in &b.ports {
+            if p == "P" {
+                return Err(self.err(
+                    v.span(),
+                    format!("bodies.{name}.ports.P: port P is the body frame origin [0, 0] and exists already; name the point differently"),
+                ));
+            }
             let a = match v.get_ref() {
                 toml::Value::Array(a) if a.len() == 2 => {
                     let f = |x: &toml::Value| x.as_float().or_else(|| x.as_integer().map(|i| i as f64));
