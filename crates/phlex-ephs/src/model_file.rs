@@ -53,6 +53,16 @@
 //! stabilization = "none"          # or "projection" (midpoint only; see below)
 //! ```
 //!
+//! A box may declare its own interface, independent of its filling (seed 001 §2: "a
+//! pattern may fill an inner box if its outer interface equals that box's interface, up
+//! to renaming ports"): `interface = { port = quantity, … }` (power ports),
+//! `interface_state = { … }` (state ports) and `rename = { box_port = "system_port" }`;
+//! `ports` then wires the box ports, and a filling whose interface differs (after the
+//! renaming) is an interface-mismatch error naming the box and the port:
+//! ```toml
+//! boxes.osc = { fill = "osc", interface = { q = "momentum" }, rename = { q = "p" }, ports = { q = "p" } }
+//! ```
+//!
 //! **Quantities** are `"displacement"`, `"momentum"`, `"entropy"` (all ℝ), `"pose"`
 //! (SE(3)), `"body_momentum"` (se(3)*), or `{ name = "...", space = "R" | "R3" | "SE3" |
 //! "se3*" | "SO3" | "so3*" }`.
@@ -100,7 +110,7 @@ use toml::Spanned;
 use crate::error::EphsError;
 use crate::geometry::linalg3::Mat3;
 use crate::geometry::{so3, Se3};
-use crate::language::interface::PortKind;
+use crate::language::interface::{Interface, PortKind};
 use crate::language::pattern::Pattern;
 use crate::language::quantity::Quantity;
 use crate::language::space::{Group, Space};
@@ -163,9 +173,22 @@ pub enum QuantitySpec {
 pub struct BoxSpec {
     /// Name of a component or pattern.
     pub fill: Spanned<String>,
-    /// Port of the filling system → junction.
+    /// Box port → junction (the box ports are those of the filling system unless
+    /// `interface` declares them).
     #[serde(default)]
     pub ports: BTreeMap<String, Spanned<String>>,
+    /// Declared interface of the box: power port → quantity. With it (or
+    /// `interface_state`) the box is typed independently of its filling, which must match
+    /// it up to `rename`.
+    #[serde(default)]
+    pub interface: BTreeMap<String, Spanned<QuantitySpec>>,
+    /// Declared state ports of the box: port → quantity.
+    #[serde(default)]
+    pub interface_state: BTreeMap<String, Spanned<QuantitySpec>>,
+    /// Box port → port of the filling system (identity for unlisted ports); needs a
+    /// declared interface.
+    #[serde(default)]
+    pub rename: BTreeMap<String, Spanned<String>>,
 }
 
 /// `[patterns.NAME]`.
@@ -786,7 +809,44 @@ impl Model {
                 .iter()
                 .map(|(port, j)| (port.as_str(), j.get_ref().as_str()))
                 .collect();
-            p.add_box(b, sys.interface(), &wiring).map_err(|e| {
+            let spec_b = bs.get_ref();
+            let declared = !spec_b.interface.is_empty() || !spec_b.interface_state.is_empty();
+            let iface = if declared {
+                let mut decl: Vec<(&String, &Spanned<QuantitySpec>, PortKind)> = spec_b
+                    .interface
+                    .iter()
+                    .map(|(n, q)| (n, q, PortKind::Power))
+                    .chain(
+                        spec_b
+                            .interface_state
+                            .iter()
+                            .map(|(n, q)| (n, q, PortKind::State)),
+                    )
+                    .collect();
+                decl.sort_by_key(|(_, q, _)| q.span().start);
+                let mut i = Interface::new();
+                for (n, q, kind) in decl {
+                    let quantity =
+                        self.quantity(q, &format!("patterns.{name}.boxes.{b}.interface.{n}"))?;
+                    i.add(n, quantity, kind)
+                        .map_err(|e| line_err(q.span(), e))?;
+                }
+                i
+            } else {
+                if let Some((_, r)) = spec_b.rename.iter().next() {
+                    return self.err(
+                        r.span(),
+                        format!("key `patterns.{name}.boxes.{b}.rename`: renaming needs a declared box `interface`"),
+                    );
+                }
+                sys.interface()
+            };
+            let renaming: Vec<(String, String)> = spec_b
+                .rename
+                .iter()
+                .map(|(a, t)| (a.clone(), t.get_ref().clone()))
+                .collect();
+            p.add_box(b, iface, &wiring).map_err(|e| {
                 // Point at the offending port's line if the error names one.
                 let span = bs
                     .get_ref()
@@ -800,11 +860,15 @@ impl Model {
                     .unwrap_or(bs.span());
                 line_err(span, e)
             })?;
-            fills.push((b.clone(), sys, bs.span()));
+            fills.push((b.clone(), sys, bs.span(), renaming));
         }
         let mut c = Composite::new(p).map_err(|e| line_err(sp.span(), e))?;
-        for (b, sys, span) in fills {
-            c.fill(&b, sys).map_err(|e| line_err(span, e))?;
+        for (b, sys, span, renaming) in fills {
+            let r: Vec<(&str, &str)> = renaming
+                .iter()
+                .map(|(a, t)| (a.as_str(), t.as_str()))
+                .collect();
+            c.fill_renamed(&b, sys, &r).map_err(|e| line_err(span, e))?;
         }
         Ok(c.into())
     }

@@ -153,3 +153,46 @@ fn two_body_model_transfers_spin_and_produces_entropy() {
     let svg = m.draw(Some("mbs")).unwrap();
     assert!(svg.contains(">j<"));
 }
+
+#[test]
+fn declared_box_interface_with_renaming_and_its_mismatch() {
+    let (f, text) = load("damped_oscillator.toml");
+    // Box `osc` typed by its own interface {v: momentum}, filled by the pattern `osc`
+    // (port p) up to the renaming v → p: the same model.
+    let renamed = text.replace(
+        r#"boxes.osc = { fill = "osc", ports = { p = "p" } }"#,
+        r#"boxes.osc = { fill = "osc", interface = { v = "momentum" }, rename = { v = "p" }, ports = { v = "p" } }"#,
+    );
+    assert_ne!(renamed, text);
+    let a = Model::parse(&f, &text).unwrap().simulate().unwrap();
+    let b = Model::parse(&f, &renamed).unwrap().simulate().unwrap();
+    assert_eq!(a.y, b.y);
+    // A box declared with a state port where the filling has a power port, and a renaming
+    // to a port the filling does not have: interface mismatches naming box and port.
+    let bad = text.replace(
+        r#"boxes.osc = { fill = "osc", ports = { p = "p" } }"#,
+        r#"boxes.osc = { fill = "osc", interface_state = { p = "momentum" }, ports = { p = "p" } }"#,
+    );
+    let e = parse_err(&bad);
+    assert!(
+        e.contains("interface mismatch when filling box 'osc'")
+            && e.contains("box port 'p' is a state port"),
+        "{e}"
+    );
+    let bad = text.replace(
+        r#"boxes.osc = { fill = "osc", ports = { p = "p" } }"#,
+        r#"boxes.osc = { fill = "osc", interface = { v = "momentum" }, rename = { v = "w" }, ports = { v = "p" } }"#,
+    );
+    let e = parse_err(&bad);
+    assert!(
+        e.contains("interface mismatch when filling box 'osc'") && e.contains("'w'"),
+        "{e}"
+    );
+    // Renaming without a declared interface is rejected with the key.
+    let bad = text.replace(
+        r#"boxes.osc = { fill = "osc", ports = { p = "p" } }"#,
+        r#"boxes.osc = { fill = "osc", rename = { v = "p" }, ports = { p = "p" } }"#,
+    );
+    let e = parse_err(&bad);
+    assert!(e.contains("rename") && e.contains("interface"), "{e}");
+}
