@@ -1,4 +1,6 @@
 #![allow(non_snake_case)]
+// `usize::is_multiple_of` is newer than the workspace rust-version (1.84).
+#![allow(unknown_lints, clippy::manual_is_multiple_of)]
 //! Validation of the classical floating frame of reference beam (thesis 002
 //! §2.7) against the port-Hamiltonian floating beam of `phlex-mbs` (paper 000
 //! §4.3): same mechanism, same mesh.

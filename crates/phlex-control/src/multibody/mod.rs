@@ -12,7 +12,7 @@
 //! | [`ffr_beam`] | flexible body of beam elements, reference conditions | §2.6–2.7 |
 //! | [`joint`] | spherical, perpendicular, revolute joints, rotation driver | §2.3.2 |
 //! | [`system`] | assembled system, Udwadia–Kalaba acceleration | §2.3.4, §2.7.8 |
-//! | [`simulate`] | fixed-step RK4 with drift report | summary §2.7 |
+//! | [`mod@simulate`] | fixed-step RK4 with drift report | summary §2.7 |
 //! | [`mod@linearize`] | linearisation about an equilibrium → [`crate::Mdof`] | §2.4, summary §2.7 |
 
 pub mod beam_element;

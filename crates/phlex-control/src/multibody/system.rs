@@ -471,3 +471,90 @@ fn singular_msg(e: ControlError) -> ControlError {
         e => e,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::multibody::{
+        Anchor, BodyPoint, FfrBeam, ReferenceConditions, RigidBody, SphericalJoint,
+    };
+
+    /// Bad input is a typed error naming the item: unknown body in a joint,
+    /// duplicate joint name, a point using elastic coordinates the body does
+    /// not have, a non-physical inertia tensor, wrong state sizes, and a
+    /// body whose rotation is determined neither by inertia nor by a
+    /// constraint (a point mass at its origin).
+    #[test]
+    fn errors_name_the_offending_item() {
+        let mut sys = MultibodySystem::new();
+        let b = sys.add_body(
+            RigidBody::principal(1.0, [1.0, 1.0, 1.0])
+                .build("a")
+                .unwrap(),
+        );
+        let e = sys
+            .add_joint(SphericalJoint::new(
+                "j",
+                Anchor::body(BodyId(3), BodyPoint::fixed([0.0; 3])),
+                Anchor::Ground([0.0; 3]),
+            ))
+            .err()
+            .unwrap();
+        assert!(
+            e.to_string().contains("`j`") && e.to_string().contains("body 3"),
+            "{e}"
+        );
+        sys.add_joint(SphericalJoint::new(
+            "j",
+            Anchor::body(b, BodyPoint::fixed([0.0; 3])),
+            Anchor::Ground([0.0; 3]),
+        ))
+        .unwrap();
+        let e = sys
+            .add_joint(SphericalJoint::new(
+                "j",
+                Anchor::body(b, BodyPoint::fixed([1.0; 3])),
+                Anchor::Ground([0.0; 3]),
+            ))
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("already exists"), "{e}");
+        let e = sys
+            .add_joint(SphericalJoint::new(
+                "k",
+                Anchor::body(
+                    b,
+                    BodyPoint {
+                        u0: [0.0; 3],
+                        shape: vec![(0, [1.0, 0.0, 0.0])],
+                    },
+                ),
+                Anchor::Ground([0.0; 3]),
+            ))
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("elastic coordinate 0"), "{e}");
+        let e = RigidBody::principal(1.0, [1.0, 1.0, 3.0])
+            .build("flat")
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("flat") && e.to_string().contains("triangle"),
+            "{e}"
+        );
+        let e = sys.acceleration(0.0, &[0.0; 3], &[0.0; 7]).unwrap_err();
+        assert!(e.to_string().contains("q"), "{e}");
+        let e = FfrBeam::straight(1.0, 1, 1.0, 1.0, 1.0)
+            .reference(ReferenceConditions::Cantilever { node: 0 })
+            .build("b")
+            .unwrap()
+            .node_point(5)
+            .unwrap_err();
+        assert!(e.to_string().contains("node 5"), "{e}");
+        // a point mass: no inertia about its origin, rotation free
+        let mut sys = MultibodySystem::new();
+        sys.add_body(RigidBody::principal(1.0, [0.0; 3]).build("p").unwrap());
+        let q = sys.initial_coordinates();
+        let e = sys.acceleration(0.0, &q, &[0.0; 7]).unwrap_err();
+        assert!(e.to_string().contains("[M; A]"), "{e}");
+    }
+}
