@@ -31,15 +31,17 @@
 //!
 //! Boundary conditions (summary §2.5 table): clamped edges ($w_t = \omega_n = \omega_s = 0$)
 //! are imposed strongly by removing the `e_w` and `e_theta` DOFs on them (thesis App. C,
-//! `DirichletBC`); all other edges are free with zero tractions (natural condition: their
-//! input terms vanish).
+//! `DirichletBC`); edges declared as ports ([`MindlinCgDg::port`]) carry the traction
+//! inputs $(q_n, M_{nn}, M_{ns})$ of the boundary terms above; all other edges are free
+//! with zero tractions (natural condition: their input terms vanish).
 use crate::assembly2d;
 use crate::error::{require_positive, FemError};
 use crate::mesh2d::{Fem2dError, Mesh2d};
 use crate::model::BlockAssembler;
+use crate::quadrature::GaussLegendre;
 use crate::space2d::{complement, Family2d, Shape, Space2d};
-use phlex_core::sparse;
-use phlex_core::{LinearPhSystem, PortSet, VarBlock};
+use phlex_core::sparse::{self, SparseMat, Triplets};
+use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
 
 /// Material and geometric data of an isotropic Mindlin plate.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -150,6 +152,7 @@ pub struct MindlinCgDg {
     mesh: Mesh2d,
     degree: usize,
     clamped: Vec<String>,
+    ports: Vec<String>,
 }
 
 impl MindlinCgDg {
@@ -170,12 +173,26 @@ impl MindlinCgDg {
             mesh: mesh.clone(),
             degree,
             clamped: Vec::new(),
+            ports: Vec::new(),
         })
     }
 
     /// Clamps the boundary edges tagged `tag` (strong: $e_w = e_\theta = 0$).
     pub fn clamped(mut self, tag: &str) -> Self {
         self.clamped.push(tag.to_string());
+        self
+    }
+
+    /// Makes the edges tagged `tag` a traction port (summary §2.5, free-edge causality):
+    /// inputs are the boundary tractions $(q_n, M_{nn}, M_{ns})$ in the $CG_1$ trace basis
+    /// $\psi^l$ of the tagged edges' vertices, three ports `"{tag}_qn"`, `"{tag}_Mnn"`,
+    /// `"{tag}_Mns"` with $B_w^{il} = \langle\phi_w^i, \psi^l\rangle_\Gamma$,
+    /// $B_{\theta n}^{il} = \langle\phi_\theta^i\cdot n, \psi^l\rangle_\Gamma$,
+    /// $B_{\theta s}^{il} = \langle\phi_\theta^i\cdot s, \psi^l\rangle_\Gamma$
+    /// ($s = (-n_y, n_x)$); the collocated outputs $B^\top e$ are the weighted traces of
+    /// $w_t$, $\omega_n$, $\omega_s$, so $\dot H = y^\top u$.
+    pub fn port(mut self, tag: &str) -> Self {
+        self.ports.push(tag.to_string());
         self
     }
 
@@ -236,12 +253,62 @@ impl MindlinCgDg {
                 VarBlock::differential(f.block_name(), f.meaning(), len)
             })
             .collect();
+        let mut ports = Vec::new();
+        let mut B_full = Vec::new();
+        for tag in &self.ports {
+            if self.clamped.contains(tag) {
+                return Err(FemError::InvalidParameter {
+                    name: format!("boundary tag '{tag}'"),
+                    value: 0.0,
+                    requirement: "a tag is either clamped or a traction port, not both".into(),
+                }
+                .into());
+            }
+            let [bw, bn, bs] = traction_input_matrices(&sw, &st, tag, n_full, sizes[0])?;
+            let nb = bw.ncols();
+            for (suffix, meaning_in, meaning_out, b) in [
+                (
+                    "qn",
+                    "shear force q_n [N/m] (CG1 trace)",
+                    "weighted trace of w_t",
+                    bw,
+                ),
+                (
+                    "Mnn",
+                    "bending moment M_nn [N m/m] (CG1 trace)",
+                    "weighted trace of omega_n",
+                    bn,
+                ),
+                (
+                    "Mns",
+                    "twisting moment M_ns [N m/m] (CG1 trace)",
+                    "weighted trace of omega_s",
+                    bs,
+                ),
+            ] {
+                ports.push(Port::new(
+                    format!("{tag}_{suffix}"),
+                    nb,
+                    meaning_in,
+                    meaning_out,
+                ));
+                B_full.push(b);
+            }
+        }
+        let refs: Vec<&SparseMat> = B_full.iter().collect();
+        let B = if refs.is_empty() {
+            sparse::zeros(n, 0)
+        } else {
+            let Bcat = hcat(&refs, n_full);
+            let all: Vec<usize> = (0..Bcat.ncols()).collect();
+            sparse::restrict(&Bcat, &kept, &all)
+        };
         let system = LinearPhSystem::new(
             E,
             J,
             sparse::zeros(n, n),
-            sparse::zeros(n, 0),
-            PortSet::new(),
+            B,
+            PortSet::from_ports(ports)?,
             blocks,
         )?;
         Ok(MindlinModel {
@@ -253,6 +320,78 @@ impl MindlinCgDg {
             kept,
         })
     }
+}
+
+/// Horizontal concatenation of matrices with `n` rows.
+fn hcat(blocks: &[&SparseMat], n: usize) -> SparseMat {
+    let nc: usize = blocks.iter().map(|b| b.ncols()).sum();
+    let mut t = Triplets::new(n, nc);
+    let mut c = 0;
+    for b in blocks {
+        t.push_block(0, c, b, 1.0);
+        c += b.ncols();
+    }
+    t.build()
+}
+
+/// $B_w$, $B_{\theta n}$, $B_{\theta s}$ of the edges tagged `tag`, rows in the open state
+/// (`e_theta` block at `theta_offset`), columns = the $CG_1$ trace basis of the tag's
+/// vertices (ordered by global vertex index). Gauss–Legendre on each edge, exact for the
+/// degree $k + 1$ integrands.
+fn traction_input_matrices(
+    sw: &Space2d,
+    st: &Space2d,
+    tag: &str,
+    n_full: usize,
+    theta_offset: usize,
+) -> Result<[SparseMat; 3], Fem2dError> {
+    let mesh = sw.mesh();
+    let edges = mesh.tagged_edges(tag)?;
+    let mut verts: Vec<usize> = edges.iter().flat_map(|b| mesh.edges()[b.edge]).collect();
+    verts.sort_unstable();
+    verts.dedup();
+    let col = |v: usize| verts.binary_search(&v).unwrap_or(0);
+    let nb = verts.len();
+    let gl = GaussLegendre::exact_for_degree(sw.family().degree() + 1)?;
+    let el = sw.element();
+    let nl = el.n_local();
+    let (mut v, mut dx, mut dy) = (vec![0.0; nl], vec![0.0; nl], vec![0.0; nl]);
+    let mut tw = Triplets::new(n_full, nb);
+    let mut tn = Triplets::new(n_full, nb);
+    let mut ts = Triplets::new(n_full, nb);
+    let refv = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]];
+    for b in &edges {
+        let tri = mesh.triangles()[b.cell];
+        let (la, lb) = ((b.local + 1) % 3, (b.local + 2) % 3);
+        let (ca, cb) = (col(tri[la]), col(tri[lb]));
+        let len = mesh.edge_length(b.edge);
+        let n = mesh.outward_normal(b);
+        let s = [-n[1], n[0]];
+        let d = sw.cell_dofs(b.cell);
+        for (&t, &w) in gl.points.iter().zip(&gl.weights) {
+            let xh = [
+                refv[la][0] + t * (refv[lb][0] - refv[la][0]),
+                refv[la][1] + t * (refv[lb][1] - refv[la][1]),
+            ];
+            el.eval(xh, &mut v, &mut dx, &mut dy);
+            for (psi, c) in [(1.0 - t, ca), (t, cb)] {
+                let f = w * len * psi;
+                for j in 0..nl {
+                    let a = f * v[j];
+                    if a == 0.0 {
+                        continue;
+                    }
+                    tw.push(d[j], c, a);
+                    for comp in 0..2 {
+                        let row = theta_offset + st.global(comp, d[j]);
+                        tn.push(row, c, a * n[comp]);
+                        ts.push(row, c, a * s[comp]);
+                    }
+                }
+            }
+        }
+    }
+    Ok([tw.build(), tn.build(), ts.build()])
 }
 
 /// An assembled CGDG Mindlin plate.
