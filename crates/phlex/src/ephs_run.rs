@@ -53,8 +53,9 @@ pub struct EphsSummary {
     pub mechanical_energy: (f64, f64),
     /// Entropy at start and end [J/K].
     pub entropy: (f64, f64),
-    /// max |E_tot(t) − E_tot(0)| / max(|E_tot(0)|, E_mech(0)) with E_tot = E_mech + θ₀ s
-    /// (a drift for closed models; the exchanged energy for models driven by inputs).
+    /// max_t |E_tot(t) − E_tot(0)| / scale with E_tot = E_mech + θ₀ s and scale the
+    /// largest of |E_tot(0)|, |E_mech(t)|, θ₀|s(t) − s(0)| (a drift for closed models; the
+    /// exchanged energy for models driven by inputs).
     pub total_energy_change: f64,
     /// Same as `total_energy_change` for closed models (no outer power ports), where it is
     /// the energy drift of the integrator; `null` for open models.
@@ -91,9 +92,18 @@ pub struct EphsSummary {
 fn summarize(file: &str, tr: &Trajectory, wall: f64) -> EphsSummary {
     let n = tr.t.len();
     let e0 = tr.total_energy[0];
-    let scale = e0
-        .abs()
-        .max(tr.mechanical_energy[0].abs())
+    // Energy scale: the largest of |E_tot(0)|, |E_mech(t)| and θ₀|s(t) − s(0)| (a model
+    // may start at E_mech = 0, e.g. a pendulum released at the potential's datum).
+    let scale = tr
+        .mechanical_energy
+        .iter()
+        .map(|e| e.abs())
+        .chain(
+            tr.entropy
+                .iter()
+                .map(|s| tr.theta0 * (s - tr.entropy[0]).abs()),
+        )
+        .fold(e0.abs(), f64::max)
         .max(f64::MIN_POSITIVE);
     let drift = tr
         .total_energy
