@@ -555,4 +555,72 @@ mod tests {
             .unwrap_err();
         assert!(matches!(err, Fem2dError::UnknownTag { .. }), "{err}");
     }
+
+    /// Traction ports: with e_w = f, e_θ = (a, b) interpolated (exactly, degree ≤ k) and a
+    /// unit traction (all trace coefficients 1 ⇒ ψ-sum = 1 on the edge), the port power
+    /// yᵀu equals ∫_Γ f ds, ∫_Γ θ·n ds, ∫_Γ θ·s ds (closed forms below); and the power
+    /// balance eᵀ E ė = yᵀ u holds for ė solving E ė = J e + B u (J skew).
+    #[test]
+    fn traction_ports_trace_and_power() {
+        let mesh = Mesh2d::unit_square(4, Diagonal::Left).unwrap();
+        let m = MindlinCgDg::new(params(), &mesh, 2)
+            .unwrap()
+            .clamped("left")
+            .port("right")
+            .port("top")
+            .build()
+            .unwrap();
+        let sys = m.system();
+        sys.check(&Default::default()).unwrap();
+        assert_eq!(sys.ports.names().len(), 6);
+        let w = m
+            .space(PlateField::Velocity)
+            .interpolate(&|x, o| o[0] = x[0] * x[1] + x[0] * x[0]);
+        let th = m.space(PlateField::RotationRate).interpolate(&|x, o| {
+            o[0] = x[0] * x[0];
+            o[1] = 2.0 * x[0] * x[1] - x[0];
+        });
+        let zk = vec![0.0; m.space(PlateField::Moments).n_dofs()];
+        let zg = vec![0.0; m.space(PlateField::ShearForces).n_dofs()];
+        // all fields vanish on the clamped left edge x = 0 (whose DOFs are removed)
+        let e = m.state_from_fields([&w, &th, &zk, &zg]).unwrap();
+        let port_power = |name: &str| -> f64 {
+            let y = sys.port_output(name, &e).unwrap();
+            y.iter().sum()
+        };
+        // right edge x = 1, n = (1, 0), s = (0, 1): ∫ (y + 1) = 3/2; ∫ θx = 1;
+        // ∫ θy = ∫ (2y − 1) = 0
+        assert!((port_power("right_qn") - 1.5).abs() < 1e-12);
+        assert!((port_power("right_Mnn") - 1.0).abs() < 1e-12);
+        assert!(port_power("right_Mns").abs() < 1e-12);
+        // top edge y = 1, n = (0, 1), s = (−1, 0): ∫ (x + x²) = 5/6; ∫ θy = ∫ x = 1/2;
+        // ∫ −θx = −1/3
+        assert!((port_power("top_qn") - 5.0 / 6.0).abs() < 1e-12);
+        assert!((port_power("top_Mnn") - 0.5).abs() < 1e-12);
+        assert!((port_power("top_Mns") + 1.0 / 3.0).abs() < 1e-12);
+        // power balance: eᵀ(J e + B u) = yᵀ u for an arbitrary state and input
+        let n = sys.n_states();
+        let e: Vec<f64> = (0..n)
+            .map(|i| ((i * 7919) % 113) as f64 / 113.0 - 0.5)
+            .collect();
+        let u: Vec<f64> = (0..sys.n_inputs())
+            .map(|i| (i as f64 * 0.37).sin())
+            .collect();
+        let mut rhs = vec![0.0; n];
+        sys.rhs(&e, &u, &mut rhs);
+        let p_int: f64 = e.iter().zip(&rhs).map(|(a, b)| a * b).sum();
+        let y = sys.output(&e);
+        let p_port: f64 = y.iter().zip(&u).map(|(a, b)| a * b).sum();
+        assert!(
+            (p_int - p_port).abs() < 1e-9 * p_port.abs().max(1.0),
+            "{p_int} vs {p_port}"
+        );
+        let err = MindlinCgDg::new(params(), &mesh, 1)
+            .unwrap()
+            .clamped("top")
+            .port("top")
+            .build()
+            .unwrap_err();
+        assert!(err.to_string().contains("top"));
+    }
 }
