@@ -133,6 +133,9 @@ pub struct FfrBeam {
     pub reference: Option<ReferenceConditions>,
     /// Rayleigh damping `(α, β)` of the elastic coordinates.
     pub rayleigh: (f64, f64),
+    /// Point masses `(node, mass)` attached to nodes (e.g. rigid floors of a
+    /// frame, thesis 002 §5.4: `m_i B_miᵀB_mi`) \[kg\].
+    pub point_masses: Vec<(usize, f64)>,
 }
 
 /// Geometry of one element after validation.
@@ -177,6 +180,7 @@ impl FfrBeam {
             elements,
             reference: None,
             rayleigh: (0.0, 0.0),
+            point_masses: Vec::new(),
         }
     }
 
@@ -187,7 +191,14 @@ impl FfrBeam {
             elements: Vec::new(),
             reference: None,
             rayleigh: (0.0, 0.0),
+            point_masses: Vec::new(),
         }
+    }
+
+    /// Attaches a point mass to a node (it follows the node's translations).
+    pub fn point_mass(mut self, node: usize, mass: f64) -> Self {
+        self.point_masses.push((node, mass));
+        self
     }
 
     /// Adds an element between nodes `a` and `b`.
@@ -350,6 +361,38 @@ impl FfrBeam {
                 for (j, fj) in dofs.iter().enumerate() {
                     let Some(fj) = *fj else { continue };
                     K[(fi, fj)] += Kb[i][j];
+                }
+            }
+        }
+        for &(node, pm) in &self.point_masses {
+            if node >= nn || !(pm > 0.0) || !pm.is_finite() {
+                return Err(bad(
+                    format!("point mass at node {node}"),
+                    format!("needs node < {nn} and a finite mass > 0, got {pm}"),
+                ));
+            }
+            let p = self.nodes[node];
+            m += pm;
+            for k in 0..2 {
+                U0[k] += pm * p[k];
+                for l in 0..2 {
+                    P0[k][l] += pm * p[k] * p[l];
+                }
+            }
+            // the mass follows the node translations (u, v): unit columns
+            let dofs = [
+                layout.free_index(node, NodalDof::U),
+                layout.free_index(node, NodalDof::V),
+            ];
+            for (k, fk) in dofs.iter().enumerate() {
+                let Some(fk) = *fk else { continue };
+                Nf[fk][k] += pm;
+                for l in 0..2 {
+                    Y[l][k][fk] += pm * p[l];
+                }
+                for (l, fl) in dofs.iter().enumerate() {
+                    let Some(fl) = *fl else { continue };
+                    Z[k][l][(fk, fl)] += pm;
                 }
             }
         }
