@@ -5,7 +5,7 @@
 //! components outside the subgroup keep their initial values (here: those of the identity)
 //! up to the position drift of the velocity-level formulation, and to round-off with the
 //! drift projection; the components inside the subgroup move by O(1).
-#![allow(non_snake_case)]
+#![allow(non_snake_case, clippy::needless_range_loop)]
 use std::sync::Arc;
 
 use phlex_ephs::geometry::linalg3::Mat3;

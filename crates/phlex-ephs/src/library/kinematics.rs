@@ -37,6 +37,9 @@ use crate::library::joint::{JointConstraint, JointKind, OffsetOperator};
 use crate::semantics::program::{Op, SlotId};
 use crate::semantics::EphsDae;
 
+/// A function of the full state `y` (the total energy for the conserving projection).
+pub type EnergyFn<'a> = &'a dyn Fn(&[f64]) -> f64;
+
 /// A rigid body found in an assembled model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BodyRef {
@@ -306,7 +309,7 @@ impl Kinematics {
         &self,
         y: &mut [f64],
         tol: f64,
-        energy: Option<&dyn Fn(&[f64]) -> f64>,
+        energy: Option<EnergyFn<'_>>,
     ) -> Result<ProjectionReport, EphsError> {
         let before = self.max_residual(y);
         let mut report = ProjectionReport {
