@@ -51,6 +51,7 @@
 //! h = 0.01                        # midpoint step (required for "midpoint")
 //! output_step = 0.1               # output spacing (default: t_end/200)
 //! stabilization = "none"          # or "projection" (midpoint only; see below)
+//! initial_velocities = "check"    # or "project" (see "Joint coordinates" below)
 //! ```
 //!
 //! A box may declare its own interface, independent of its filling (seed 001 §2: "a
@@ -82,7 +83,9 @@
 //! from the body poses ([`Kinematics::complete_joint_coordinates`]); the initial poses
 //! must satisfy the position constraints $q_2o_2 = q_1o_1I(q_r)$ of all joints (to 1e-8)
 //! and the initial momenta their velocity constraints, else [`Model::build`] fails naming
-//! the joint or the residual.
+//! the joint or the residual. With `initial_velocities = "project"` in `[simulation]`
+//! the momenta are replaced by the nearest consistent ones (constraint impulses,
+//! [`Kinematics::project_velocities`]).
 //!
 //! **Drift stabilisation** (`stabilization = "projection"`, midpoint integrator only):
 //! after every step the positions are projected onto the joints' position constraints and
@@ -362,6 +365,22 @@ pub struct SimulationSpec {
     /// Drift stabilisation of the joints (`"none"` or `"projection"`; midpoint only).
     #[serde(default)]
     pub stabilization: Option<Spanned<StabilizationSpec>>,
+    /// Initial momenta that violate the joints' velocity constraints: `"check"` (an
+    /// error, default) or `"project"` (nearest consistent momenta,
+    /// [`Kinematics::project_velocities`]).
+    #[serde(default)]
+    pub initial_velocities: InitialVelocities,
+}
+
+/// `simulation.initial_velocities`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum InitialVelocities {
+    /// Inconsistent initial momenta are an error.
+    #[default]
+    Check,
+    /// Inconsistent initial momenta are projected onto the velocity constraints.
+    Project,
 }
 
 /// `simulation.stabilization`.
@@ -1051,7 +1070,10 @@ impl Model {
             }
         }
         // Velocity level: the algebraic unknowns are computed; the velocity constraints
-        // must hold for the given momenta.
+        // must hold for the given momenta (or the momenta are projected onto them).
+        if self.spec.simulation.initial_velocities == InitialVelocities::Project {
+            kin.project_velocities(&dae, &mut y);
+        }
         let r = dae
             .make_consistent(0.0, &mut y)
             .map_err(|e| wrap(top.span(), e))?;
@@ -1063,7 +1085,7 @@ impl Model {
             return self.err(
                 top.span(),
                 format!(
-                    "initial state: the algebraic equations cannot be satisfied (largest residual {r:.3e}): the initial momenta violate the velocity constraints of the joints ({})",
+                    "initial state: the algebraic equations cannot be satisfied (largest residual {r:.3e}): the initial momenta violate the velocity constraints of the joints ({}); set `simulation.initial_velocities = \"project\"` to use the nearest consistent momenta",
                     kin.joints
                         .iter()
                         .map(|j| j.name.as_str())

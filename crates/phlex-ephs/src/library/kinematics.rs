@@ -50,6 +50,8 @@ pub struct BodyRef {
     /// Coordinates of the body momentum state in `y` (6).
     pub momentum: Range<usize>,
     effort: SlotId,
+    /// Index of the kinetic-energy storage (whose state is the momentum).
+    storage: Option<usize>,
 }
 
 /// A joint found in an assembled model.
@@ -139,6 +141,7 @@ impl Kinematics {
             // A storage has a single port, so a component with both is a coupling (pkc).
             if let (Some(p), Some(m)) = (pose, mom) {
                 let (sp, sm) = (state_of(p.x).unwrap_or(0), state_of(m.x).unwrap_or(0));
+                let storage = sys.storages.iter().position(|st| st.states == [sm]);
                 let name = parent(&comp, 1, "body");
                 let pr = dae.state_range(&sys.states[sp].name);
                 let mr = dae.state_range(&sys.states[sm].name);
@@ -149,6 +152,7 @@ impl Kinematics {
                             pose,
                             momentum,
                             effort,
+                            storage,
                         });
                     }
                 }
@@ -421,6 +425,155 @@ impl Kinematics {
         report.residual_after = self.max_residual(y);
         report.correction = total.iter().map(|v| v * v).sum::<f64>().sqrt();
         Ok(report)
+    }
+
+    /// Velocity-level consistent initialisation: replaces the body momenta $p_b$ by the
+    /// nearest momenta (in the kinetic-energy metric $M^{-1}$) that satisfy the velocity
+    /// constraints of all joints (eq. (24)), i.e. applies the constraint impulses of a
+    /// perfectly inelastic "locking" of the joints:
+    /// $p_b' = p_b + G_b^\top\Lambda$ with $G_bM^{-1}p' + G_ru_r = 0$ and $G_r^\top\Lambda = 0$
+    /// (no impulse along the joints' free directions), $G$ the velocity-constraint matrix
+    /// of [`Kinematics::project`]. $M^{-1}$ is the differential of each body's kinetic
+    /// energy (linear for the rigid body of Fig. 2). The impulses act in equal and opposite
+    /// pairs, so the total spatial momentum of joints between bodies is unchanged and the
+    /// kinetic energy does not increase. Returns the largest velocity-constraint residual
+    /// before the projection. Bodies whose kinetic energy is not found are left unchanged.
+    pub fn project_velocities(&self, dae: &EphsDae, y: &mut [f64]) -> f64 {
+        if self.joints.is_empty() {
+            return 0.0;
+        }
+        let sys = dae.system();
+        let nb = self.bodies.len();
+        // M⁻¹ of every body (6×6, columns dE(e_k)) and its velocity u = M⁻¹ p.
+        let mut minv = vec![[[0.0f64; 6]; 6]; nb];
+        for (b, body) in self.bodies.iter().enumerate() {
+            let Some(st) = body.storage else { continue };
+            let crate::semantics::program::StorageEnergy::Mechanical(en) = &sys.storages[st].energy
+            else {
+                continue;
+            };
+            let mut e = [0.0; 6];
+            for k in 0..6 {
+                let mut x = [0.0; 6];
+                x[k] = 1.0;
+                en.differential(&x, &mut e);
+                for i in 0..6 {
+                    minv[b][i][k] = e[i];
+                }
+            }
+        }
+        let mut roff = Vec::with_capacity(self.joints.len());
+        let mut nr = 0;
+        for j in &self.joints {
+            roff.push(nr);
+            nr += j.kind.dim();
+        }
+        let m = 6 * self.joints.len();
+        // Blocks of G per joint: (body, 6×6) pairs and the −i columns.
+        let blocks = |j: usize, y: &[f64]| -> Vec<(usize, Mat6)> {
+            let jr = &self.joints[j];
+            let I = jr.kind.inclusion(&y[jr.q_r.clone()]);
+            let mut v = Vec::new();
+            if let Some(b) = jr.body1 {
+                let mut A = jr.o1.mul(&I).inverse().Ad_matrix();
+                A.iter_mut().flatten().for_each(|a| *a = -*a);
+                v.push((b, A));
+            }
+            if let Some(b) = jr.body2 {
+                v.push((b, jr.o2.inverse().Ad_matrix()));
+            }
+            v
+        };
+        let gb: Vec<Vec<(usize, Mat6)>> = (0..self.joints.len()).map(|j| blocks(j, y)).collect();
+        let u_of = |b: usize, y: &[f64]| -> [f64; 6] {
+            let p = &y[self.bodies[b].momentum.clone()];
+            let mut u = [0.0; 6];
+            for i in 0..6 {
+                u[i] = (0..6).map(|k| minv[b][i][k] * p[k]).sum();
+            }
+            u
+        };
+        // Residual of the bodies' part G_b u_b (the joint part is free).
+        let mut rhs = vec![0.0; m + nr];
+        for (j, bl) in gb.iter().enumerate() {
+            for (b, A) in bl {
+                let u = u_of(*b, y);
+                for i in 0..6 {
+                    rhs[6 * j + i] -= (0..6).map(|k| A[i][k] * u[k]).sum::<f64>();
+                }
+            }
+        }
+        // The residual before: min over u_r of |G_b u_b + G_r u_r| is what the user sees;
+        // report the bodies' part projected off the joints' free directions below.
+        // System [[G_b M⁻¹ G_bᵀ, G_r], [G_rᵀ, 0]] [Λ; u_r] = [−G_b u_b; 0].
+        let n = m + nr;
+        let mut K = vec![0.0; n * n];
+        for (j1, bl1) in gb.iter().enumerate() {
+            for (j2, bl2) in gb.iter().enumerate() {
+                for (b1, A1) in bl1 {
+                    for (b2, A2) in bl2 {
+                        if b1 != b2 {
+                            continue;
+                        }
+                        // A1 M⁻¹ A2ᵀ.
+                        for i in 0..6 {
+                            for l in 0..6 {
+                                let mut sum = 0.0;
+                                for a in 0..6 {
+                                    let ma: f64 = (0..6).map(|c| minv[*b1][a][c] * A2[l][c]).sum();
+                                    sum += A1[i][a] * ma;
+                                }
+                                K[(6 * j1 + i) * n + 6 * j2 + l] += sum;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for (j, jr) in self.joints.iter().enumerate() {
+            for c in 0..jr.kind.dim() {
+                let col = jr.kind.i_column(c);
+                for i in 0..6 {
+                    // G_r = −i (columns), and its transpose.
+                    K[(6 * j + i) * n + m + roff[j] + c] = -col[i];
+                    K[(m + roff[j] + c) * n + 6 * j + i] = -col[i];
+                }
+            }
+        }
+        let sol = min_norm_solve(&K, n, n, &rhs);
+        let before = {
+            // Residual of the velocity constraints with the best u_r (the K system with
+            // Λ = 0 is a least-squares problem in u_r): |G_b u_b + G_r u_r*|.
+            let mut r = vec![0.0; m];
+            for j in 0..self.joints.len() {
+                for i in 0..6 {
+                    r[6 * j + i] = -rhs[6 * j + i];
+                }
+            }
+            let mut G_r = vec![0.0; m * nr];
+            for (j, jr) in self.joints.iter().enumerate() {
+                for c in 0..jr.kind.dim() {
+                    let col = jr.kind.i_column(c);
+                    for i in 0..6 {
+                        G_r[(6 * j + i) * nr + roff[j] + c] = -col[i];
+                    }
+                }
+            }
+            let ur = min_norm_solve(&G_r, m, nr, &r);
+            (0..m)
+                .map(|i| (r[i] - (0..nr).map(|c| G_r[i * nr + c] * ur[c]).sum::<f64>()).abs())
+                .fold(0.0f64, f64::max)
+        };
+        // p_b' = p_b + Σ_j A_jbᵀ Λ_j.
+        for (j, bl) in gb.iter().enumerate() {
+            for (b, A) in bl {
+                let r = self.bodies[*b].momentum.clone();
+                for k in 0..6 {
+                    y[r.start + k] += (0..6).map(|i| A[i][k] * sol[6 * j + i]).sum::<f64>();
+                }
+            }
+        }
+        before
     }
 
     /// $x \leftarrow x\oplus v$ for the body poses (6 each) and joint coordinates (offsets `joff`).
