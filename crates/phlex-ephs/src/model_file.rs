@@ -21,6 +21,8 @@
 //! [components.friction]
 //! kind = "linear_friction"        # Onsager eq. (6), ports p (momentum), s (entropy)
 //! d = 0.1
+//! # or: kind = "nonlinear_friction"  # regularised Coulomb + viscous, F = (d + mu_c tanh(|v|/v_s)/|v|) v
+//! #     d = 0.0, mu_c = 0.05, v_s = 1e-3
 //! [components.env]
 //! kind = "environment"            # port s (ℝ, entropy), effort 0
 //!
@@ -69,12 +71,14 @@
 //! "se3*" | "SO3" | "so3*" }`.
 //!
 //! **Component kinds:** `hookean_spring {k}`, `point_mass {m}`, `pkc`,
-//! `linear_friction {d}`, `environment`, the composite `rigid_body {mass, inertia,
+//! `linear_friction {d}`, `nonlinear_friction {d, mu_c, v_s}` (regularised Coulomb +
+//! viscous, [`mechanics::nonlinear_friction`]; $d \ge 0$, $\mu_c \ge 0$, $v_s > 0$), `environment`, the composite `rigid_body {mass, inertia,
 //! gravity}` (seed 001 Fig. 2, port p: body momentum; `inertia` = `[J1, J2, J3]`
 //! (principal) or a 3×3 array; `gravity` = upward covector, default `[0, 0, 0]`), the
 //! composite `joint {pair, pitch, o1, o2, friction, stiffness}` (Fig. 3, ports p1, p2;
 //! `pair` = revolute | prismatic | cylindrical | screw | planar | spherical; offsets
-//! `{ rotation, position }`; `friction` a number or a k×k array) and `ground` (a fixed
+//! `{ rotation, position }`; `friction` a number, a k×k array or a nonlinear law
+//! `{ d, mu_c, v_s }` ([`crate::library::joint::nonlinear_joint_friction`])) and `ground` (a fixed
 //! frame, port p). Bodies and joints are wired by a pattern with one `body_momentum`
 //! junction per body. Initial velocities must satisfy the joint velocity constraints;
 //! the algebraic unknowns (joint velocities $u_r$, constraint forces) are computed.
@@ -233,6 +237,17 @@ pub enum ComponentSpec {
         /// Friction coefficient.
         d: f64,
     },
+    /// Nonlinear friction $F(v) = (d + \mu_c\tanh(\lvert v\rvert/v_s)/\lvert v\rvert)v$
+    /// ([`mechanics::nonlinear_friction`]).
+    NonlinearFriction {
+        /// Viscous coefficient $d \ge 0$.
+        #[serde(default)]
+        d: f64,
+        /// Coulomb level $\mu_c \ge 0$.
+        mu_c: f64,
+        /// Regularisation velocity $v_s > 0$.
+        v_s: f64,
+    },
     /// The environment.
     Environment {},
     /// Joint pattern (Fig. 3) between two bodies, ports p1, p2.
@@ -307,6 +322,21 @@ pub enum FrictionSpec {
     Scalar(f64),
     /// $\mu$ as rows.
     Matrix(Vec<Vec<f64>>),
+    /// Nonlinear law `{ d, mu_c, v_s }` ([`crate::library::joint::nonlinear_joint_friction`]).
+    Nonlinear(NonlinearFrictionSpec),
+}
+
+/// `{ d, mu_c, v_s }` of a nonlinear joint friction.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NonlinearFrictionSpec {
+    /// Viscous coefficient $d \ge 0$.
+    #[serde(default)]
+    pub d: f64,
+    /// Coulomb level $\mu_c \ge 0$.
+    pub mu_c: f64,
+    /// Regularisation velocity $v_s > 0$.
+    pub v_s: f64,
 }
 
 impl Default for FrictionSpec {
@@ -708,6 +738,9 @@ impl Model {
             ComponentSpec::PointMass { m } => mechanics::point_mass(m).map(Into::into),
             ComponentSpec::Pkc {} => mechanics::pkc().map(Into::into),
             ComponentSpec::LinearFriction { d } => mechanics::linear_friction(d).map(Into::into),
+            ComponentSpec::NonlinearFriction { d, mu_c, v_s } => {
+                mechanics::nonlinear_friction(d, mu_c, v_s).map(Into::into)
+            }
             ComponentSpec::Environment {} => Ok(mechanics::environment().into()),
             ComponentSpec::Ground {} => rigid_body::ground().map(Into::into),
             ComponentSpec::Joint {
@@ -735,6 +768,7 @@ impl Model {
                     }
                 };
                     let k = kind.dim();
+                    let mut law = None;
                     let mu = match friction {
                         FrictionSpec::Scalar(c) => {
                             let mut m = vec![0.0; k * k];
@@ -744,6 +778,10 @@ impl Model {
                             m
                         }
                         FrictionSpec::Matrix(rows) => rows.into_iter().flatten().collect(),
+                        FrictionSpec::Nonlinear(n) => {
+                            law = Some(mechanics::NonlinearFrictionLaw::new(n.d, n.mu_c, n.v_s)?);
+                            vec![0.0; k * k]
+                        }
                     };
                     let potential: Option<std::sync::Arc<dyn crate::language::Energy>> =
                         if stiffness != 0.0 {
@@ -764,13 +802,20 @@ impl Model {
                         } else {
                             None
                         };
-                    joint(&JointParams {
+                    let params = JointParams {
                         kind,
                         o1: o1.se3(),
                         o2: o2.se3(),
                         potential,
                         friction: mu,
-                    })
+                    };
+                    match law {
+                        Some(law) => crate::library::joint::joint_with_friction(
+                            &params,
+                            crate::library::joint::nonlinear_joint_friction(kind, law)?,
+                        ),
+                        None => joint(&params),
+                    }
                     .map(Into::into)
                 })()
             }

@@ -122,6 +122,35 @@ fn damped_oscillator_energy_entropy_and_exergy() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+#[test]
+fn coulomb_oscillator_decays_linearly_and_conserves_total_energy() {
+    // Nonlinear friction F(v) = (d + μ_c tanh(|v|/v_s)/|v|) v, d = 0.002, μ_c = 0.05,
+    // v_s = 1e-3, k = m = 1, q(0) = 1: Coulomb decay by 2μ_c/k = 0.1 per half period.
+    let out = tmp("coulomb");
+    let s = run_ok(&example("coulomb_oscillator"), &out);
+    let c = csv(&out);
+    // Radau5 rtol 1e-10 (measured 2.9e-10 relative drift of E_mech + θ0 s in the crate test).
+    let drift = f(&s["energy_drift"]);
+    println!("coulomb oscillator: energy drift {drift:.3e}");
+    assert!(drift < 1e-8, "{drift}");
+    assert_eq!(s["entropy_non_decreasing"], true);
+    // Extrema of q on the 0.01 s grid (sign changes of p): |q| ≈ 0.9, 0.8, 0.7, 0.6, ...;
+    // grid error ≤ A (Δt)²/8 ≈ 1e-5, viscous extra ≈ 3e-3: 5 % of 0.1.
+    let (q, p) = (&c["osc.pe.q"], &c["osc.ke.p"]);
+    let mut amp = vec![1.0];
+    for i in 1..p.len() {
+        if p[i - 1] * p[i] < 0.0 {
+            amp.push(q[i - 1].abs().max(q[i].abs()));
+        }
+    }
+    println!("amplitudes {amp:?}");
+    assert!(amp.len() >= 5, "{amp:?}");
+    for w in amp[..5].windows(2) {
+        assert!((w[0] - w[1] - 0.1).abs() < 5e-3, "{amp:?}");
+    }
+    let _ = std::fs::remove_dir_all(&out);
+}
+
 /// Turning point of the nutation of a Lagrange top released without precession from tilt
 /// θ0 (spin a = J3 ω3, I1 = J1 + m l² about the tip): u = cos θ solves
 /// 2 I1 m g l (1 − u²) = a² (cos θ0 − u) (energy and both angular momenta conserved).

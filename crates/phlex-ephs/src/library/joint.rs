@@ -32,7 +32,7 @@ use crate::language::primitive::Primitive;
 use crate::language::quantity::Quantity;
 use crate::language::space::{mat3, Group, Space};
 use crate::language::system::Composite;
-use crate::library::mechanics::environment;
+use crate::library::mechanics::{environment, NonlinearFriction, NonlinearFrictionLaw};
 
 /// A lower kinematic pair as a subgroup $\tilde G \subset SE(3)$ (summary §11).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -322,6 +322,31 @@ pub fn joint_friction(kind: JointKind, mu: Vec<f64>) -> Result<Primitive, EphsEr
     Ok(p)
 }
 
+/// Nonlinear (regularised Coulomb + viscous) joint friction `mf` with ports `p_r` and `s`:
+/// the isotropic Onsager structure [`NonlinearFriction`] on the $k$ joint velocities,
+/// friction force (torque) $c(\lvert u\rvert)\,u$ with $u = p_r.e$
+/// ([`NonlinearFrictionLaw::coefficient`]).
+pub fn nonlinear_joint_friction(
+    kind: JointKind,
+    law: NonlinearFrictionLaw,
+) -> Result<Primitive, EphsError> {
+    let law = NonlinearFrictionLaw::new(law.d, law.mu_c, law.v_s)?;
+    Primitive::irreversible(
+        &format!(
+            "nonlinear_joint_friction({}, d = {}, mu_c = {}, v_s = {})",
+            kind.name(),
+            law.d,
+            law.mu_c,
+            law.v_s
+        ),
+        Interface::new()
+            .power("p_r", kind.momentum())?
+            .power("s", Quantity::entropy())?,
+        Arc::new(NonlinearFriction { k: kind.dim(), law }),
+        &[],
+    )
+}
+
 /// Parameters of a joint.
 #[derive(Clone)]
 pub struct JointParams {
@@ -413,6 +438,15 @@ pub fn joint_pattern(kind: JointKind) -> Result<Pattern, EphsError> {
 
 /// A filled joint (Fig. 3).
 pub fn joint(params: &JointParams) -> Result<Composite, EphsError> {
+    joint_with_friction(
+        params,
+        joint_friction(params.kind, params.friction.clone())?,
+    )
+}
+
+/// A filled joint (Fig. 3) whose friction box `mf` (ports `p_r`, `s`) is filled by `mf`,
+/// e.g. [`nonlinear_joint_friction`]; `params.friction` is not used.
+pub fn joint_with_friction(params: &JointParams, mf: Primitive) -> Result<Composite, EphsError> {
     let kind = params.kind;
     let mut c = Composite::new(joint_pattern(kind)?)?;
     c.fill("hc", holonomic_constraint(kind)?)?
@@ -420,7 +454,7 @@ pub fn joint(params: &JointParams) -> Result<Composite, EphsError> {
         .fill("o2", offset("offset_2", params.o2, "p2", "p_j2")?)?
         .fill("pe", relative_potential(kind, params.potential.clone())?)?
         .fill("pkc", joint_pkc(kind)?)?
-        .fill("mf", joint_friction(kind, params.friction.clone())?)?
+        .fill("mf", mf)?
         .fill("env", environment())?;
     Ok(c)
 }
@@ -442,6 +476,32 @@ pub fn spherical_coords(omega: [f64; 3]) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nonlinear_joint_friction_verifies_at_random_states() {
+        // Symmetric PSD and M[u; θ] = 0 for every pair (k = 1, 2, 3) at pseudo-random
+        // efforts spanning |u| ≪ v_s to |u| ≫ v_s.
+        let law = NonlinearFrictionLaw::new(0.1, 0.3, 1e-2).unwrap();
+        for kind in [
+            JointKind::Revolute,
+            JointKind::Cylindrical,
+            JointKind::Planar,
+            JointKind::Spherical,
+        ] {
+            let p = nonlinear_joint_friction(kind, law).unwrap();
+            let x = vec![0.0; p.state_coords()];
+            for s in 0..20 {
+                let e: Vec<f64> = (0..=kind.dim())
+                    .map(|i| ((s * 7 + i * 3) as f64).sin() * 10f64.powi(s as i32 % 6 - 4))
+                    .collect();
+                p.verify_structure(&x, &e, 300.0, 1e-12).unwrap();
+            }
+        }
+        assert!(matches!(
+            nonlinear_joint_friction(JointKind::Revolute, NonlinearFrictionLaw { d: 0.0, mu_c: 1.0, v_s: -1.0 }),
+            Err(EphsError::Parameter { what, .. }) if what == "v_s"
+        ));
+    }
 
     #[test]
     fn coordinates_of_inverts_the_inclusion() {
