@@ -190,7 +190,7 @@ fn model_file_kind_nonlinear_friction_and_errors() {
         let bad = text.replacen(edit, repl, 1);
         let e = match Model::parse("bad.toml", &bad) {
             Err(e) => e,
-            Ok(m) => m.build().err().expect("must fail"),
+            Ok(m) => m.build().expect_err("must fail"),
         };
         println!("{e}");
         assert_eq!(e.line, line, "{e}");
