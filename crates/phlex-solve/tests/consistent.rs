@@ -28,7 +28,13 @@ fn chain() -> LinearPhSystem {
         j.build(),
         Triplets::new(n, n).build(),
         b.build(),
-        PortSet::from_ports(vec![Port::new("drive", 1, "prescribed velocity", "reaction")]).unwrap(),
+        PortSet::from_ports(vec![Port::new(
+            "drive",
+            1,
+            "prescribed velocity",
+            "reaction",
+        )])
+        .unwrap(),
         vec![
             VarBlock::differential("v", "velocities", 2),
             VarBlock::differential("f", "spring force", 1),
@@ -55,5 +61,9 @@ fn projects_velocities_and_computes_the_multiplier_from_the_hidden_constraint() 
     // Hidden constraint: m2 v2' = f + λ must equal m2 u'(t0) = 2·3cos(3 t0).
     let lambda = 2.0 * 3.0 * (3.0 * t0).cos() - f;
     // u' by a one-sided difference of 1e-7: error ~ |u''|·dt/2 ≈ 5e-7.
-    assert!((c.state[3] - lambda).abs() < 1e-5, "{} vs {lambda}", c.state[3]);
+    assert!(
+        (c.state[3] - lambda).abs() < 1e-5,
+        "{} vs {lambda}",
+        c.state[3]
+    );
 }
