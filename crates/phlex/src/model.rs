@@ -314,16 +314,19 @@ impl Default for ModesSpec {
     }
 }
 
-fn one() -> usize {
+/// Serde default: 1.
+pub(crate) fn one() -> usize {
     1
 }
 fn six() -> usize {
     6
 }
-fn yes() -> bool {
+/// Serde default: true.
+pub(crate) fn yes() -> bool {
     true
 }
-fn default_samples() -> usize {
+/// Serde default: 500 output samples.
+pub(crate) fn default_samples() -> usize {
     500
 }
 

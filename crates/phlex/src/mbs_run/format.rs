@@ -418,30 +418,7 @@ impl Default for MbsOutputSpec {
     }
 }
 
-/// `[modes]`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MbsModesSpec {
-    /// Number of frequencies (default 6).
-    #[serde(default = "six")]
-    pub count: usize,
-}
+/// `[modes]`: the same section as for beam models.
+pub use crate::model::ModesSpec as MbsModesSpec;
 
-impl Default for MbsModesSpec {
-    fn default() -> Self {
-        Self { count: 6 }
-    }
-}
-
-fn one() -> usize {
-    1
-}
-fn six() -> usize {
-    6
-}
-fn yes() -> bool {
-    true
-}
-fn default_samples() -> usize {
-    500
-}
+use crate::model::{default_samples, one, yes};
