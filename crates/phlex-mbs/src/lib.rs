@@ -43,6 +43,7 @@ pub mod redundancy;
 pub mod rigid_body_2d;
 pub mod rigid_body_3d;
 pub mod simulate;
+pub mod spatial;
 
 pub use assembly::{JointDrift, Multibody};
 pub use body::Body;
@@ -62,3 +63,4 @@ pub use redundancy::{check_redundancy, RankReport};
 pub use rigid_body_2d::RigidBody2d;
 pub use rigid_body_3d::{RigidBody3d, RigidBody3dModel};
 pub use simulate::{run_radau, MidpointRun, MultibodyMidpoint};
+pub use spatial::{SpatialBody, SpatialBodySpec, SpatialPort};
