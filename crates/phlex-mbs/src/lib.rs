@@ -63,4 +63,4 @@ pub use redundancy::{check_redundancy, RankReport};
 pub use rigid_body_2d::RigidBody2d;
 pub use rigid_body_3d::{RigidBody3d, RigidBody3dModel};
 pub use simulate::{run_radau, MidpointRun, MultibodyMidpoint};
-pub use spatial::{SpatialBody, SpatialBodySpec, SpatialPort};
+pub use spatial::SpatialPort;

@@ -46,6 +46,14 @@
 //! $p$ range only). The joints of [`crate::spatial`] use the body rotation $R(x)$ to express
 //! these outputs in the inertial frame (transformer interconnection, eq. (45) in 3D).
 //!
+//! # Importing
+//! The trait is not re-exported at the crate root: its method names (`effort`,
+//! `hamiltonian`, `blocks`, …) coincide with those of [`phlex_core::QuasiLinearPhDae`], which
+//! bodies usually implement as well, and a glob import `use phlex_mbs::*` would make such
+//! calls ambiguous. Import it as `phlex_mbs::spatial::SpatialBody` (inside the crate:
+//! `crate::spatial::SpatialBody`) where it is needed, and call through the trait
+//! (`SpatialBody::effort(&body, x, z)`) when both are in scope.
+//!
 //! # Gravity
 //! [`SpatialBody::set_gravity`] sets the inertial gravity vector $\vec g$; the potential
 //! $V = -\vec g\cdot\int\rho\,{}^ir\,\mathrm d\Omega$ (Remark 2) enters $H$ and $z_q$.
