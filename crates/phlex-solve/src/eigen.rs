@@ -49,7 +49,7 @@ use faer::linalg::triangular_solve::{
 };
 use faer::{c64, Mat, Par, Side};
 
-use phlex_core::sparse::{self, SparseMat};
+use phlex_core::sparse::{self, SparseMat, Triplets};
 use phlex_core::LinearPhSystem;
 
 use crate::linsolve::{PatternSum, SparseLu};
@@ -565,16 +565,81 @@ fn norm(a: &[f64]) -> f64 {
 
 struct ShiftInvertOp {
     E: SparseMat,
+    /// LU of the equilibrated $D_r (A - \sigma E) D_c$.
     lu: SparseLu<f64>,
+    dr: Vec<f64>,
+    dc: Vec<f64>,
 }
 
 impl ShiftInvertOp {
-    /// `y = (A − σE)⁻¹ E x`.
+    /// `y = (A − σE)⁻¹ E x = D_c (D_r (A − σE) D_c)⁻¹ D_r E x`.
     fn apply(&mut self, x: &[f64], y: &mut [f64]) -> Result<(), SolveError> {
         y.iter_mut().for_each(|v| *v = 0.0);
         sparse::mul_add(y, 1.0, &self.E, x);
-        self.lu.solve_in_place(y)
+        for (v, d) in y.iter_mut().zip(&self.dr) {
+            *v *= d;
+        }
+        self.lu.solve_in_place(y)?;
+        for (v, d) in y.iter_mut().zip(&self.dc) {
+            *v *= d;
+        }
+        Ok(())
     }
+}
+
+/// Ruiz equilibration (Ruiz 2001): row and column factors, powers of two so that the
+/// scaling is exact in floating point, with every row and column of $D_r S D_c$ of
+/// largest entry in $[1/2, 2]$ after a few sweeps. Saddle-point pencils with very
+/// different physical scales in their blocks (e.g. a plate's tiny compliances next to the
+/// multiplier coupling of weakly clamped edges) otherwise defeat the pivoting of the
+/// sparse LU.
+fn ruiz_scaling(S: &SparseMat) -> (Vec<f64>, Vec<f64>) {
+    let (nr, nc) = (S.nrows(), S.ncols());
+    let (mut dr, mut dc) = (vec![1.0; nr], vec![1.0; nc]);
+    let pow2 = |v: f64| {
+        if v > 0.0 {
+            2f64.powi(-(v.log2() / 2.0).round() as i32)
+        } else {
+            1.0
+        }
+    };
+    for _ in 0..8 {
+        let mut rmax = vec![0.0f64; nr];
+        let mut cmax = vec![0.0f64; nc];
+        for j in 0..nc {
+            for (i, v) in sparse::col_iter(S, j) {
+                let a = (v * dr[i] * dc[j]).abs();
+                rmax[i] = rmax[i].max(a);
+                cmax[j] = cmax[j].max(a);
+            }
+        }
+        let mut changed = false;
+        for (d, m) in dr.iter_mut().zip(&rmax) {
+            let f = pow2(*m);
+            changed |= f != 1.0;
+            *d *= f;
+        }
+        for (d, m) in dc.iter_mut().zip(&cmax) {
+            let f = pow2(*m);
+            changed |= f != 1.0;
+            *d *= f;
+        }
+        if !changed {
+            break;
+        }
+    }
+    (dr, dc)
+}
+
+/// $D_r S D_c$.
+fn scale_matrix(S: &SparseMat, dr: &[f64], dc: &[f64]) -> SparseMat {
+    let mut t = Triplets::new(S.nrows(), S.ncols());
+    for j in 0..S.ncols() {
+        for (i, v) in sparse::col_iter(S, j) {
+            t.push(i, j, v * dr[i] * dc[j]);
+        }
+    }
+    t.build()
 }
 
 /// Orthogonalizes `w` against the first `m` columns of `V` (classical Gram–Schmidt, twice);
@@ -616,6 +681,8 @@ fn shift_invert(E: &SparseMat, A: &SparseMat, p: &EigenParams) -> Result<EigenRe
     };
     let ps = PatternSum::new(&[E, A])?;
     let S = ps.assemble(&[-sigma, 1.0], &[E, A])?;
+    let (dr, dc) = ruiz_scaling(&S);
+    let S = scale_matrix(&S, &dr, &dc);
     let lu = SparseLu::from_matrix(
         &format!("J - R - sigma E (sigma = {sigma:.3e}, shift-invert)"),
         S.as_ref(),
@@ -627,7 +694,12 @@ fn shift_invert(E: &SparseMat, A: &SparseMat, p: &EigenParams) -> Result<EigenRe
         },
         e => e,
     })?;
-    let mut op = ShiftInvertOp { E: E.clone(), lu };
+    let mut op = ShiftInvertOp {
+        E: E.clone(),
+        lu,
+        dr,
+        dc,
+    };
     let m_max = p.max_krylov.unwrap_or(8 * k + 40).min(n).max(1);
     let mut V = vec![0.0; n * (m_max + 1)];
     let mut H = Mat::<f64>::zeros(m_max + 1, m_max);

@@ -31,7 +31,14 @@
 //!
 //! Boundary conditions (summary §2.5 table): clamped edges ($w_t = \omega_n = \omega_s = 0$)
 //! are imposed strongly by removing the `e_w` and `e_theta` DOFs on them (thesis App. C,
-//! `DirichletBC`); edges declared as ports ([`MindlinCgDg::port`]) carry the traction
+//! `DirichletBC`, [`MindlinCgDg::clamped`]) or weakly by Lagrange multipliers
+//! ([`MindlinCgDg::clamped_weak`], thesis App. C second variant): with $G$ the traction
+//! input matrix $[B_w\ B_{\theta n}\ B_{\theta s}]$ of the weakly clamped edges ($CG_1$
+//! trace basis on their union, one column per boundary vertex and component), the
+//! multipliers $\lambda = (q_n, M_{nn}, M_{ns})$ enter as
+//! $$\begin{bmatrix}E&0\\0&0\end{bmatrix}\begin{pmatrix}\dot e\\\dot\lambda\end{pmatrix}
+//! = \begin{bmatrix}J&G\\-G^\top&0\end{bmatrix}\begin{pmatrix}e\\\lambda\end{pmatrix},$$
+//! an index-2 pHDAE (block `lambda_clamped`), the reactions being the multipliers; edges declared as ports ([`MindlinCgDg::port`]) carry the traction
 //! inputs $(q_n, M_{nn}, M_{ns})$ of the boundary terms above; all other edges are free
 //! with zero tractions (natural condition: their input terms vanish).
 use crate::assembly2d;
@@ -152,6 +159,7 @@ pub struct MindlinCgDg {
     mesh: Mesh2d,
     degree: usize,
     clamped: Vec<String>,
+    clamped_weak: Vec<String>,
     ports: Vec<String>,
 }
 
@@ -173,6 +181,7 @@ impl MindlinCgDg {
             mesh: mesh.clone(),
             degree,
             clamped: Vec::new(),
+            clamped_weak: Vec::new(),
             ports: Vec::new(),
         })
     }
@@ -196,9 +205,23 @@ impl MindlinCgDg {
         self
     }
 
-    /// Clamps every tag of the mesh.
+    /// Clamps the boundary edges tagged `tag` weakly, by Lagrange multipliers (the
+    /// boundary tractions $q_n, M_{nn}, M_{ns}$ in the $CG_1$ trace space of all weakly
+    /// clamped edges; module docs).
+    pub fn clamped_weak(mut self, tag: &str) -> Self {
+        self.clamped_weak.push(tag.to_string());
+        self
+    }
+
+    /// Clamps every tag of the mesh (strongly).
     pub fn clamp_all(mut self) -> Self {
         self.clamped = self.mesh.tag_names();
+        self
+    }
+
+    /// Clamps every tag of the mesh weakly (multipliers).
+    pub fn clamp_all_weak(mut self) -> Self {
+        self.clamped_weak = self.mesh.tag_names();
         self
     }
 
@@ -264,7 +287,7 @@ impl MindlinCgDg {
                 }
                 .into());
             }
-            let [bw, bn, bs] = traction_input_matrices(&sw, &st, tag, n_full, sizes[0])?;
+            let [bw, bn, bs] = traction_input_matrices(&sw, &st, &[tag], n_full, sizes[0])?;
             let nb = bw.ncols();
             for (suffix, meaning_in, meaning_out, b) in [
                 (
@@ -296,17 +319,63 @@ impl MindlinCgDg {
             }
         }
         let refs: Vec<&SparseMat> = B_full.iter().collect();
+        let n_inputs: usize = refs.iter().map(|b| b.ncols()).sum();
+        // weak clamping: multipliers λ = (q_n, M_nn, M_ns) in the CG1 trace space
+        let G = if self.clamped_weak.is_empty() {
+            None
+        } else {
+            for tag in &self.clamped_weak {
+                if self.clamped.contains(tag) || self.ports.contains(tag) {
+                    return Err(FemError::InvalidParameter {
+                        name: format!("boundary tag '{tag}'"),
+                        value: 0.0,
+                        requirement: "a weakly clamped tag cannot also be strongly clamped or a traction port".into(),
+                    }
+                    .into());
+                }
+            }
+            let tags: Vec<&str> = self.clamped_weak.iter().map(|s| s.as_str()).collect();
+            let g = traction_input_matrices(&sw, &st, &tags, n_full, sizes[0])?;
+            let Gcat = hcat(&[&g[0], &g[1], &g[2]], n_full);
+            let all: Vec<usize> = (0..Gcat.ncols()).collect();
+            Some(sparse::restrict(&Gcat, &kept, &all))
+        };
+        let n_lambda = G.as_ref().map_or(0, |g| g.ncols());
+        let n_total = n + n_lambda;
+        let (E, J) = match &G {
+            None => (E, J),
+            Some(g) => {
+                let mut te = Triplets::new(n_total, n_total);
+                te.push_block(0, 0, &E, 1.0);
+                let mut tj = Triplets::new(n_total, n_total);
+                tj.push_block(0, 0, &J, 1.0);
+                tj.push_block(0, n, g, 1.0);
+                tj.push_block_transpose(n, 0, g, -1.0);
+                (te.build(), tj.build())
+            }
+        };
+        let mut blocks = blocks;
+        if n_lambda > 0 {
+            blocks.push(VarBlock::algebraic(
+                "lambda_clamped",
+                "reactions (q_n, M_nn, M_ns) of the weakly clamped edges, CG1 trace [N/m, N m/m]",
+                n_lambda,
+                2,
+            ));
+        }
         let B = if refs.is_empty() {
-            sparse::zeros(n, 0)
+            sparse::zeros(n_total, 0)
         } else {
             let Bcat = hcat(&refs, n_full);
-            let all: Vec<usize> = (0..Bcat.ncols()).collect();
-            sparse::restrict(&Bcat, &kept, &all)
+            let all: Vec<usize> = (0..n_inputs).collect();
+            let mut t = Triplets::new(n_total, n_inputs);
+            t.push_block(0, 0, &sparse::restrict(&Bcat, &kept, &all), 1.0);
+            t.build()
         };
         let system = LinearPhSystem::new(
             E,
             J,
-            sparse::zeros(n, n),
+            sparse::zeros(n_total, n_total),
             B,
             PortSet::from_ports(ports)?,
             blocks,
@@ -318,6 +387,7 @@ impl MindlinCgDg {
             spaces: [sw, st, sk, sg],
             offsets,
             kept,
+            n_lambda,
         })
     }
 }
@@ -334,19 +404,25 @@ fn hcat(blocks: &[&SparseMat], n: usize) -> SparseMat {
     t.build()
 }
 
-/// $B_w$, $B_{\theta n}$, $B_{\theta s}$ of the edges tagged `tag`, rows in the open state
-/// (`e_theta` block at `theta_offset`), columns = the $CG_1$ trace basis of the tag's
-/// vertices (ordered by global vertex index). Gauss–Legendre on each edge, exact for the
+/// $B_w$, $B_{\theta n}$, $B_{\theta s}$ of the edges tagged with any of `tags`, rows in the
+/// open state (`e_theta` block at `theta_offset`), columns = the $CG_1$ trace basis on the
+/// union of those edges (one per vertex, ordered by global vertex index). Gauss–Legendre on each edge, exact for the
 /// degree $k + 1$ integrands.
 fn traction_input_matrices(
     sw: &Space2d,
     st: &Space2d,
-    tag: &str,
+    tags: &[&str],
     n_full: usize,
     theta_offset: usize,
 ) -> Result<[SparseMat; 3], Fem2dError> {
     let mesh = sw.mesh();
-    let edges = mesh.tagged_edges(tag)?;
+    let mut edges = Vec::new();
+    for tag in tags {
+        edges.extend(mesh.tagged_edges(tag)?);
+    }
+    // an edge carrying several of the tags counts once
+    edges.sort_by_key(|b| b.edge);
+    edges.dedup_by_key(|b| b.edge);
     let mut verts: Vec<usize> = edges.iter().flat_map(|b| mesh.edges()[b.edge]).collect();
     verts.sort_unstable();
     verts.dedup();
@@ -405,6 +481,8 @@ pub struct MindlinModel {
     offsets: [usize; 5],
     /// Open-state index of every retained state variable.
     kept: Vec<usize>,
+    /// Number of clamping multipliers (appended after the retained states).
+    n_lambda: usize,
 }
 
 impl MindlinModel {
@@ -428,9 +506,9 @@ impl MindlinModel {
     pub fn space(&self, f: PlateField) -> &Space2d {
         &self.spaces[f.index()]
     }
-    /// Number of state variables (after strong BCs).
+    /// Number of state variables (after strong BCs, including the clamping multipliers).
     pub fn n_states(&self) -> usize {
-        self.kept.len()
+        self.kept.len() + self.n_lambda
     }
     /// Coefficients of field `f` (all DOFs of its space, removed ones zero) from a state.
     pub fn field_coefficients(&self, e: &[f64], f: PlateField) -> Result<Vec<f64>, Fem2dError> {
@@ -465,14 +543,17 @@ impl MindlinModel {
                 .into());
             }
         }
-        Ok(self
+        let mut x: Vec<f64> = self
             .kept
             .iter()
             .map(|&i| {
                 let b = (0..4).rfind(|&b| self.offsets[b] <= i).unwrap_or(0);
                 fields[b][i - self.offsets[b]]
             })
-            .collect())
+            .collect();
+        // multipliers (reactions) start at zero
+        x.resize(self.n_states(), 0.0);
+        Ok(x)
     }
 }
 
