@@ -1,4 +1,4 @@
-//! # phlex-fem: partitioned finite elements for 1D port-Hamiltonian structures
+//! # phlex-fem: partitioned finite elements for port-Hamiltonian structures
 //!
 //! Implements the Partitioned Finite Element Method (PFEM) of thesis 004 (Brugnoli 2020,
 //! Ch. 6–7; summary §3.1–3.4) on interval meshes: meshes ([`mesh`]), Gauss–Legendre
@@ -13,7 +13,11 @@
 //! * [`decomposition`]: mixed boundary conditions by virtual domain decomposition and a
 //!   gyrator (thesis §6.2.2).
 //!
-//! Every model builds a [`PfemModel`] with the system, probes (linear functionals for
+//! In 2D ([`mesh2d`], [`quadrature2d`], [`element2d`], [`space2d`], [`assembly2d`]):
+//! triangle meshes with boundary tags, Lagrange CG/DG spaces (scalar, vector, symmetric
+//! tensor) and the plate models of [`plate`]; [`vtk`] writes fields for ParaView.
+//!
+//! Every 1D model builds a [`PfemModel`] with the system, probes (linear functionals for
 //! field values), $L^2$ projections for initial conditions and error norms.
 //!
 //! Port conventions (all models, see [`boundary`]): ports `"left"`/`"right"` pair the
@@ -58,6 +62,7 @@ pub mod quadrature2d;
 pub mod space;
 pub mod space2d;
 pub mod timoshenko;
+pub mod vtk;
 
 pub use boundary::{Component, End, EndCondition, Imposition, Quantity};
 pub use element::Family;

@@ -1,0 +1,343 @@
+//! VTK output of 2D fields for ParaView: unstructured-grid files (`.vtu`, XML, ASCII) and
+//! time-series collections (`.pvd`).
+//!
+//! Fields are written on the triangle mesh as *point data* (values at the mesh vertices,
+//! averaged over the cells sharing a vertex, which is exact for continuous fields and the
+//! usual nodal average for DG fields) or *cell data* (values at the cell centroids, the
+//! natural view of $DG_0$ stresses). The files are strings; the caller writes them (the
+//! `phlex` CLI writes atomically).
+//!
+//! Written by hand: the XML subset ParaView needs is a few lines, and the VTK crates on
+//! crates.io either pull in large dependency trees or target legacy formats.
+use std::fmt::Write;
+
+use crate::element2d::LagrangeP;
+use crate::mesh2d::{Fem2dError, Mesh2d};
+use crate::space2d::Space2d;
+
+/// Values of the field with coefficients `u` at the mesh vertices, `n_comp` per vertex
+/// (vertex-major), averaged over the cells sharing each vertex.
+pub fn vertex_values(space: &Space2d, u: &[f64]) -> Result<Vec<f64>, Fem2dError> {
+    check_len(space, u)?;
+    let mesh = space.mesh();
+    let nc = space.n_comp();
+    let mut acc = vec![0.0; mesh.n_vertices() * nc];
+    let mut count = vec![0usize; mesh.n_vertices()];
+    let el = space.element();
+    let refv = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]];
+    let nl = el.n_local();
+    let (mut v, mut dx, mut dy) = (vec![0.0; nl], vec![0.0; nl], vec![0.0; nl]);
+    for t in 0..mesh.n_cells() {
+        let tri = mesh.triangles()[t];
+        for (a, xh) in refv.iter().enumerate() {
+            eval_at(el, space, u, t, *xh, &mut v, &mut dx, &mut dy, |c, val| {
+                acc[tri[a] * nc + c] += val;
+            });
+            count[tri[a]] += 1;
+        }
+    }
+    for (i, c) in count.iter().enumerate() {
+        if *c > 0 {
+            for k in 0..nc {
+                acc[i * nc + k] /= *c as f64;
+            }
+        }
+    }
+    Ok(acc)
+}
+
+/// Values of the field with coefficients `u` at the cell centroids, `n_comp` per cell.
+pub fn cell_values(space: &Space2d, u: &[f64]) -> Result<Vec<f64>, Fem2dError> {
+    check_len(space, u)?;
+    let mesh = space.mesh();
+    let nc = space.n_comp();
+    let mut out = vec![0.0; mesh.n_cells() * nc];
+    let el = space.element();
+    let nl = el.n_local();
+    let (mut v, mut dx, mut dy) = (vec![0.0; nl], vec![0.0; nl], vec![0.0; nl]);
+    for t in 0..mesh.n_cells() {
+        let c3 = 1.0 / 3.0;
+        eval_at(
+            el,
+            space,
+            u,
+            t,
+            [c3, c3],
+            &mut v,
+            &mut dx,
+            &mut dy,
+            |c, val| {
+                out[t * nc + c] += val;
+            },
+        );
+    }
+    Ok(out)
+}
+
+fn check_len(space: &Space2d, u: &[f64]) -> Result<(), Fem2dError> {
+    if u.len() != space.n_dofs() {
+        return Err(crate::FemError::Length {
+            what: format!("{} coefficient vector", space.describe()),
+            expected: space.n_dofs(),
+            found: u.len(),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// Calls `sink(component, value)` with the field value at reference point `xh` of cell `t`.
+#[allow(clippy::too_many_arguments)]
+fn eval_at(
+    el: &LagrangeP,
+    space: &Space2d,
+    u: &[f64],
+    t: usize,
+    xh: [f64; 2],
+    v: &mut [f64],
+    dx: &mut [f64],
+    dy: &mut [f64],
+    mut sink: impl FnMut(usize, f64),
+) {
+    el.eval(xh, v, dx, dy);
+    for c in 0..space.n_comp() {
+        let mut s = 0.0;
+        for (j, &i) in space.cell_dofs(t).iter().enumerate() {
+            s += u[space.global(c, i)] * v[j];
+        }
+        sink(c, s);
+    }
+}
+
+/// Where a field of a [`Vtu`] lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Location {
+    /// One value (tuple) per mesh vertex.
+    Point,
+    /// One value (tuple) per triangle.
+    Cell,
+}
+
+#[derive(Debug, Clone)]
+struct DataArray {
+    name: String,
+    location: Location,
+    n_comp: usize,
+    values: Vec<f64>,
+}
+
+/// An unstructured-grid file (`.vtu`) of a triangle mesh with named fields.
+#[derive(Debug, Clone)]
+pub struct Vtu<'a> {
+    mesh: &'a Mesh2d,
+    arrays: Vec<DataArray>,
+}
+
+impl<'a> Vtu<'a> {
+    /// A file of `mesh` without fields.
+    pub fn new(mesh: &'a Mesh2d) -> Self {
+        Self {
+            mesh,
+            arrays: Vec::new(),
+        }
+    }
+
+    /// Adds a field of `n_comp` components per point or cell (tuple-major `values`).
+    /// Two-component fields are written as 3-vectors with a zero third component, so that
+    /// ParaView treats them as vectors (glyphs, warping).
+    pub fn field(
+        mut self,
+        name: &str,
+        location: Location,
+        n_comp: usize,
+        values: Vec<f64>,
+    ) -> Result<Self, Fem2dError> {
+        let n = match location {
+            Location::Point => self.mesh.n_vertices(),
+            Location::Cell => self.mesh.n_cells(),
+        };
+        if n_comp == 0 || values.len() != n * n_comp {
+            return Err(crate::FemError::Length {
+                what: format!("VTK field '{name}' ({n_comp} components per tuple)"),
+                expected: n * n_comp.max(1),
+                found: values.len(),
+            }
+            .into());
+        }
+        self.arrays.push(DataArray {
+            name: name.to_string(),
+            location,
+            n_comp,
+            values,
+        });
+        Ok(self)
+    }
+
+    /// Adds the field of `space` with coefficients `u`, evaluated at the vertices
+    /// ([`vertex_values`]) or the centroids ([`cell_values`]).
+    pub fn space_field(
+        self,
+        name: &str,
+        location: Location,
+        space: &Space2d,
+        u: &[f64],
+    ) -> Result<Self, Fem2dError> {
+        let values = match location {
+            Location::Point => vertex_values(space, u)?,
+            Location::Cell => cell_values(space, u)?,
+        };
+        self.field(name, location, space.n_comp(), values)
+    }
+
+    /// The XML text.
+    pub fn to_xml(&self) -> String {
+        let m = self.mesh;
+        let mut s = String::with_capacity(64 * (m.n_vertices() + m.n_cells()));
+        s.push_str("<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n<UnstructuredGrid>\n");
+        let _ = writeln!(
+            s,
+            "<Piece NumberOfPoints=\"{}\" NumberOfCells=\"{}\">",
+            m.n_vertices(),
+            m.n_cells()
+        );
+        s.push_str(
+            "<Points>\n<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n",
+        );
+        for p in m.vertices() {
+            let _ = writeln!(s, "{:e} {:e} 0", p[0], p[1]);
+        }
+        s.push_str("</DataArray>\n</Points>\n<Cells>\n");
+        s.push_str("<DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n");
+        for t in m.triangles() {
+            let _ = writeln!(s, "{} {} {}", t[0], t[1], t[2]);
+        }
+        s.push_str("</DataArray>\n<DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n");
+        for k in 0..m.n_cells() {
+            let _ = writeln!(s, "{}", 3 * (k + 1));
+        }
+        // VTK_TRIANGLE = 5
+        s.push_str("</DataArray>\n<DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n");
+        for _ in 0..m.n_cells() {
+            s.push_str("5\n");
+        }
+        s.push_str("</DataArray>\n</Cells>\n");
+        for (loc, tag) in [(Location::Point, "PointData"), (Location::Cell, "CellData")] {
+            let arrays: Vec<&DataArray> =
+                self.arrays.iter().filter(|a| a.location == loc).collect();
+            if arrays.is_empty() {
+                continue;
+            }
+            let _ = writeln!(s, "<{tag}>");
+            for a in arrays {
+                let nc = if a.n_comp == 2 { 3 } else { a.n_comp };
+                let _ = writeln!(
+                    s,
+                    "<DataArray type=\"Float64\" Name=\"{}\" NumberOfComponents=\"{nc}\" format=\"ascii\">",
+                    xml_escape(&a.name)
+                );
+                for tuple in a.values.chunks(a.n_comp) {
+                    let mut first = true;
+                    for v in tuple {
+                        if !first {
+                            s.push(' ');
+                        }
+                        first = false;
+                        let _ = write!(s, "{v:e}");
+                    }
+                    if a.n_comp == 2 {
+                        s.push_str(" 0");
+                    }
+                    s.push('\n');
+                }
+                s.push_str("</DataArray>\n");
+            }
+            let _ = writeln!(s, "</{tag}>");
+        }
+        s.push_str("</Piece>\n</UnstructuredGrid>\n</VTKFile>\n");
+        s
+    }
+}
+
+/// A `.pvd` collection: `(time, relative file name)` per snapshot, for ParaView's time
+/// controls.
+pub fn pvd(entries: &[(f64, String)]) -> String {
+    let mut s = String::from("<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n<Collection>\n");
+    for (t, file) in entries {
+        let _ = writeln!(
+            s,
+            "<DataSet timestep=\"{t:e}\" group=\"\" part=\"0\" file=\"{}\"/>",
+            xml_escape(file)
+        );
+    }
+    s.push_str("</Collection>\n</VTKFile>\n");
+    s
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mesh2d::Diagonal;
+    use crate::space2d::{Family2d, Shape};
+
+    /// A linear field is reproduced exactly at the vertices by CG1..3 and DG1, and a
+    /// DG0 field's centroid values are its coefficients.
+    #[test]
+    fn vertex_and_cell_values() {
+        let mesh = Mesh2d::unit_square(3, Diagonal::Right).unwrap();
+        let f = |x: [f64; 2], v: &mut [f64]| v[0] = 1.0 + 2.0 * x[0] - 3.0 * x[1];
+        for fam in [
+            Family2d::Cg(1),
+            Family2d::Cg(2),
+            Family2d::Cg(3),
+            Family2d::Dg(1),
+        ] {
+            let sp = Space2d::new(&mesh, fam, Shape::Scalar).unwrap();
+            let u = sp.interpolate(&f);
+            let vv = vertex_values(&sp, &u).unwrap();
+            for (p, v) in mesh.vertices().iter().zip(&vv) {
+                assert!((v - (1.0 + 2.0 * p[0] - 3.0 * p[1])).abs() < 1e-13);
+            }
+        }
+        let sp = Space2d::new(&mesh, Family2d::Dg(0), Shape::Vector).unwrap();
+        let u: Vec<f64> = (0..sp.n_dofs()).map(|k| k as f64).collect();
+        let cv = cell_values(&sp, &u).unwrap();
+        for t in 0..mesh.n_cells() {
+            for c in 0..2 {
+                assert_eq!(cv[t * 2 + c], u[sp.global(c, sp.cell_dofs(t)[0])]);
+            }
+        }
+    }
+
+    #[test]
+    fn vtu_structure_and_errors() {
+        let mesh = Mesh2d::unit_square(2, Diagonal::Left).unwrap();
+        let sp = Space2d::new(&mesh, Family2d::Cg(1), Shape::Vector).unwrap();
+        let u = vec![1.0; sp.n_dofs()];
+        let xml = Vtu::new(&mesh)
+            .space_field("theta rate", Location::Point, &sp, &u)
+            .unwrap()
+            .field("id", Location::Cell, 1, (0..8).map(|k| k as f64).collect())
+            .unwrap()
+            .to_xml();
+        assert!(xml.contains("NumberOfPoints=\"9\" NumberOfCells=\"8\""));
+        assert!(xml.contains("Name=\"theta rate\" NumberOfComponents=\"3\""));
+        let types = format!(
+            "Name=\"types\" format=\"ascii\">\n{}</DataArray>",
+            "5\n".repeat(8)
+        );
+        assert!(xml.contains(&types));
+        let err = Vtu::new(&mesh)
+            .field("bad", Location::Cell, 1, vec![0.0; 3])
+            .unwrap_err();
+        assert!(err.to_string().contains("bad"), "{err}");
+        let p = pvd(&[(0.0, "a_0.vtu".into()), (0.5, "a_1.vtu".into())]);
+        assert!(p.contains("timestep=\"5e-1\"") && p.contains("file=\"a_1.vtu\""));
+    }
+}
