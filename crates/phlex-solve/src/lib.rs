@@ -15,6 +15,8 @@
 //! | [`midpoint`] | Crank–Nicolson / implicit midpoint for linear pHDAEs ([`LinearMidpoint`]); midpoint and discrete-gradient schemes for quasilinear pHDAEs ([`QuasiLinearMidpoint`]); exact discrete power balance |
 //! | [`stormer_verlet`] | Störmer–Verlet for partitioned lossless systems ([`StormerVerlet`]) |
 //! | [`consistent`] | consistent initial state of multiplier (index-2) pHDAEs |
+//! | [`nullspace`] | null-space ODE of a multiplier pHDAE by QR of $G^\top$ (paper 000 eq. (51)) ([`nullspace::null_space_ode`]) |
+//! | [`reduce`] | structure-preserving modal / Krylov reduction, transfer functions and moments (paper 000 eq. (50)) ([`reduce::reduce`]) |
 //! | [`eigen`] | eigenfrequencies and modes of pH pencils $E\Phi\Lambda = (J - R)\Phi$, multipliers included ([`eigen::modes`]) |
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
@@ -26,8 +28,10 @@ pub mod fixed_step;
 pub mod linsolve;
 pub mod midpoint;
 pub mod newton;
+pub mod nullspace;
 pub mod problem;
 pub mod radau5;
+pub mod reduce;
 pub mod signal;
 pub mod stats;
 pub mod stormer_verlet;
