@@ -90,6 +90,10 @@ pub struct RigidBody3d {
     pub velocity: [f64; 3],
     /// Initial body-frame angular velocity \[rad/s\].
     pub angular_velocity: [f64; 3],
+    /// Orientations of port frames (columns: port axes in the body frame), by port name;
+    /// ports not listed have frames parallel to the body frame (used by the spatial joints,
+    /// [`crate::spatial`]).
+    pub port_orientations: Vec<(String, [[f64; 3]; 3])>,
 }
 
 impl RigidBody3d {
@@ -110,6 +114,7 @@ impl RigidBody3d {
             rotation: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
             velocity: [0.0; 3],
             angular_velocity: [0.0; 3],
+            port_orientations: Vec::new(),
         }
     }
 
@@ -122,6 +127,20 @@ impl RigidBody3d {
     /// Adds a port.
     pub fn port(mut self, name: impl Into<String>, a: [f64; 3]) -> Self {
         self.ports.push((name.into(), a));
+        self
+    }
+
+    /// Adds a port whose frame has orientation `orientation` in the body frame (columns:
+    /// port axes, orthonormal and right-handed).
+    pub fn port_frame(
+        mut self,
+        name: impl Into<String>,
+        a: [f64; 3],
+        orientation: [[f64; 3]; 3],
+    ) -> Self {
+        let name = name.into();
+        self.ports.push((name.clone(), a));
+        self.port_orientations.push((name, orientation));
         self
     }
 
@@ -236,6 +255,49 @@ impl RigidBody3d {
                 }
             }
         }
+        let mut spatial_ports = Vec::with_capacity(self.ports.len());
+        let mut port_maps = Vec::with_capacity(self.ports.len());
+        for (p, a) in &self.ports {
+            let orientation = match self.port_orientations.iter().find(|o| &o.0 == p) {
+                Some((_, c)) => {
+                    check_orientation(name, p, c)?;
+                    *c
+                }
+                None => crate::spatial::IDENTITY3,
+            };
+            spatial_ports.push(crate::spatial::SpatialPort {
+                name: p.clone(),
+                position: *a,
+                orientation,
+            });
+            let mut t = Triplets::new(18, 6);
+            let A = skew(*a);
+            for i in 0..3 {
+                t.push(12 + i, i, 1.0);
+                t.push(15 + i, 3 + i, 1.0);
+                for j in 0..3 {
+                    if A[i][j] != 0.0 {
+                        t.push(15 + i, j, A[i][j]);
+                    }
+                }
+            }
+            port_maps.push(t.build());
+        }
+        for (p, _) in &self.port_orientations {
+            if !self.ports.iter().any(|q| &q.0 == p) {
+                return Err(MbsError::UnknownPort {
+                    context: format!("port orientation of body '{name}'"),
+                    body: name.into(),
+                    port: p.clone(),
+                    available: self
+                        .ports
+                        .iter()
+                        .map(|q| q.0.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                });
+            }
+        }
         let blocks = vec![
             VarBlock::differential(format!("{name}.r"), "position of P, inertial frame [m]", 3),
             VarBlock::differential(
@@ -270,6 +332,8 @@ impl RigidBody3d {
             ports,
             blocks,
             x0,
+            spatial_ports,
+            port_maps,
         })
     }
 }
@@ -287,6 +351,8 @@ pub struct RigidBody3dModel {
     ports: PortSet,
     blocks: Vec<VarBlock>,
     x0: Vec<f64>,
+    spatial_ports: Vec<crate::spatial::SpatialPort>,
+    port_maps: Vec<SparseMat>,
 }
 
 impl RigidBody3dModel {
@@ -537,6 +603,194 @@ impl RigidBody3dModel {
     }
 }
 
+/// Checks that a port-frame orientation is orthonormal and right-handed (to 1e-9).
+fn check_orientation(body: &str, port: &str, c: &[[f64; 3]; 3]) -> Result<(), MbsError> {
+    let mut defect = 0.0f64;
+    for i in 0..3 {
+        for j in 0..3 {
+            let d: f64 =
+                (0..3).map(|k| c[k][i] * c[k][j]).sum::<f64>() - if i == j { 1.0 } else { 0.0 };
+            defect = defect.max(d.abs());
+        }
+    }
+    let det = c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1])
+        - c[0][1] * (c[1][0] * c[2][2] - c[1][2] * c[2][0])
+        + c[0][2] * (c[1][0] * c[2][1] - c[1][1] * c[2][0]);
+    if defect > 1e-9 || !(det > 0.0) {
+        return Err(MbsError::InvalidBodyParameter {
+            body: body.into(),
+            parameter: format!("orientation of port '{port}'"),
+            value: defect,
+            requirement:
+                "an orthonormal right-handed matrix (columns: port axes in the body frame)".into(),
+        });
+    }
+    Ok(())
+}
+
+impl RigidBody3dModel {
+    /// Mass $m$ \[kg\].
+    pub fn mass(&self) -> f64 {
+        self.mass
+    }
+
+    /// The $6\times6$ mass matrix $M$ of $(v_P, \omega)$ (Remark 4).
+    pub fn mass_matrix6(&self) -> [[f64; 6]; 6] {
+        self.M
+    }
+
+    /// Matrix-free $f = J(x)z$ (no inputs), see the module documentation.
+    fn rhs_local(&self, x: &[f64], z: &[f64], f: &mut [f64]) {
+        let r = Self::rotation_of(x);
+        let p = self.momenta(x);
+        let zv = [z[12], z[13], z[14]];
+        let zw = [z[15], z[16], z[17]];
+        let pt = [p[0], p[1], p[2]];
+        let pr = [p[3], p[4], p[5]];
+        for i in 0..3 {
+            f[i] = r[i][0] * zv[0] + r[i][1] * zv[1] + r[i][2] * zv[2];
+            let c = cross(r[i], zw);
+            f[3 + 3 * i..6 + 3 * i].copy_from_slice(&c);
+        }
+        let a = cross(pt, zw);
+        let b = cross(pt, zv);
+        let c = cross(pr, zw);
+        for j in 0..3 {
+            f[12 + j] = a[j] - (0..3).map(|i| r[i][j] * z[i]).sum::<f64>();
+            f[15 + j] = b[j] + c[j];
+        }
+        for i in 0..3 {
+            let d = cross(r[i], [z[3 + 3 * i], z[4 + 3 * i], z[5 + 3 * i]]);
+            for j in 0..3 {
+                f[15 + j] += d[j];
+            }
+        }
+    }
+}
+
+impl crate::spatial::SpatialBody for RigidBody3dModel {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn n_local(&self) -> usize {
+        18
+    }
+    fn n_q(&self) -> usize {
+        12
+    }
+    fn descriptor(&self) -> &SparseMat {
+        &self.E
+    }
+    fn blocks(&self) -> &[VarBlock] {
+        &self.blocks
+    }
+    fn initial_state(&self) -> Vec<f64> {
+        self.x0.clone()
+    }
+    fn ports(&self) -> &[crate::spatial::SpatialPort] {
+        &self.spatial_ports
+    }
+    fn port_map(&self, k: usize) -> &SparseMat {
+        &self.port_maps[k]
+    }
+    fn port_position(&self, k: usize, x: &[f64]) -> [f64; 3] {
+        let a = self.spatial_ports[k].position;
+        let r = Self::rotation_of(x);
+        [0, 1, 2].map(|i| x[i] + r[i][0] * a[0] + r[i][1] * a[1] + r[i][2] * a[2])
+    }
+    /// Analytic: $\partial/\partial r_i = e_i$, $\partial/\partial R_{ij} = a_j e_i$.
+    fn port_position_jacobian(&self, k: usize, _x: &[f64]) -> Vec<(usize, [f64; 3])> {
+        let a = self.spatial_ports[k].position;
+        let mut out = Vec::with_capacity(12);
+        for i in 0..3 {
+            let mut e = [0.0; 3];
+            e[i] = 1.0;
+            out.push((i, e));
+        }
+        for i in 0..3 {
+            for j in 0..3 {
+                if a[j] != 0.0 {
+                    let mut e = [0.0; 3];
+                    e[i] = a[j];
+                    out.push((3 + 3 * i + j, e));
+                }
+            }
+        }
+        out
+    }
+    fn port_rotation(&self, k: usize, x: &[f64]) -> [[f64; 3]; 3] {
+        let r = Self::rotation_of(x);
+        let c = self.spatial_ports[k].orientation;
+        let mut q = [[0.0; 3]; 3];
+        for i in 0..3 {
+            for j in 0..3 {
+                q[i][j] = (0..3).map(|l| r[i][l] * c[l][j]).sum();
+            }
+        }
+        q
+    }
+    fn effort(&self, x: &[f64], z: &mut [f64]) {
+        QuasiLinearPhDae::effort(self, x, z)
+    }
+    fn push_effort_jacobian(&self, _x: &[f64], t: &mut Triplets, off: usize) {
+        for i in 12..18 {
+            t.push(off + i, off + i, 1.0);
+        }
+    }
+    fn push_structure(&self, x: &[f64], t: &mut Triplets, off: usize) {
+        let mut l = Triplets::new(18, 18);
+        RigidBody3dModel::push_structure(self, x, &mut l);
+        t.push_block(off, off, &l.build(), 1.0);
+    }
+    fn rhs(&self, x: &[f64], z: &[f64], f: &mut [f64]) {
+        self.rhs_local(x, z, f)
+    }
+    fn push_rhs_jacobian(&self, x: &[f64], t: &mut Triplets, off: usize) {
+        t.push_block(off, off, &Mechanism::rhs_jacobian(self, x, &[]), 1.0);
+    }
+    fn energies(&self, x: &[f64]) -> crate::planar_body::EnergySplit {
+        RigidBody3dModel::energies(self, x)
+    }
+    fn set_gravity(&mut self, g: [f64; 3]) {
+        self.gravity = g;
+    }
+}
+
+impl crate::spatial::SpatialBodySpec for RigidBody3d {
+    /// [`RigidBody3d::build`], and in addition requires the $6\times6$ mass matrix to be
+    /// positive definite (every rotation about the reference point must carry inertia:
+    /// give a point mass a small inertia about the axes through it), checked by a Cholesky
+    /// factorization with relative pivot threshold $10^{-12}$.
+    fn build_spatial(&self, name: &str) -> Result<Box<dyn crate::spatial::SpatialBody>, MbsError> {
+        let m = self.build(name)?;
+        let M = m.M;
+        let scale = (0..6).fold(0.0f64, |a, i| a.max(M[i][i]));
+        let mut L = [[0.0; 6]; 6];
+        for j in 0..6 {
+            let d = M[j][j] - (0..j).map(|k| L[j][k] * L[j][k]).sum::<f64>();
+            if d <= 1e-12 * scale {
+                let what = ["v_x", "v_y", "v_z", "omega_x", "omega_y", "omega_z"][j];
+                return Err(MbsError::InvalidBodyParameter {
+                    body: name.into(),
+                    parameter: "inertia".into(),
+                    value: d,
+                    requirement: format!(
+                        "a positive definite mass matrix about P (pivot of {what} is not positive): give the body a positive inertia about every axis"
+                    ),
+                });
+            }
+            L[j][j] = d.sqrt();
+            for i in j + 1..6 {
+                L[i][j] = (M[i][j] - (0..j).map(|k| L[i][k] * L[j][k]).sum::<f64>()) / L[j][j];
+            }
+        }
+        Ok(Box::new(m))
+    }
+    fn kind(&self) -> &'static str {
+        "rigid body 3d"
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -615,5 +869,48 @@ mod tests {
             "{e}"
         );
         assert!(RigidBody3d::new(0.0, [1.0; 3]).build("box").is_err());
+    }
+
+    /// The matrix-free SpatialBody rhs equals J(x) z, the port map gives v + ω × a, and the
+    /// port position Jacobian matches central differences (positions are affine in each
+    /// coordinate, so the difference quotient is exact up to round-off).
+    #[test]
+    fn spatial_body_interface() {
+        use crate::spatial::SpatialBody;
+        let b = body();
+        let mut x = b.initial_state();
+        for (i, v) in x.iter_mut().enumerate() {
+            *v += 0.01 * (i as f64).cos();
+        }
+        let mut z = vec![0.0; 18];
+        SpatialBody::effort(&b, &x, &mut z);
+        let mut f1 = vec![0.0; 18];
+        SpatialBody::rhs(&b, &x, &z, &mut f1);
+        let mut f2 = vec![0.0; 18];
+        Mechanism::rhs_with_effort(&b, &x, &z, &[], &mut f2);
+        for i in 0..18 {
+            assert!((f1[i] - f2[i]).abs() < 1e-13, "{i}: {} {}", f1[i], f2[i]);
+        }
+        let k = b.port_index("tip").unwrap();
+        let y = sparse::mul_vec_transpose(b.port_map(k), &z);
+        let w = [x[15], x[16], x[17]];
+        let c = cross(w, [1.0, 0.0, 0.5]);
+        for i in 0..3 {
+            assert!((y[i] - (x[12 + i] + c[i])).abs() < 1e-15);
+            assert!((y[3 + i] - w[i]).abs() < 1e-15);
+        }
+        let jac = b.port_position_jacobian(k, &x);
+        for i in 0..12 {
+            let h = 1e-3;
+            let mut xp = x.clone();
+            xp[i] += h;
+            let mut xm = x.clone();
+            xm[i] -= h;
+            let (a, m) = (b.port_position(k, &xp), b.port_position(k, &xm));
+            let d = jac.iter().find(|e| e.0 == i).map_or([0.0; 3], |e| e.1);
+            for r in 0..3 {
+                assert!(((a[r] - m[r]) / (2.0 * h) - d[r]).abs() < 1e-12);
+            }
+        }
     }
 }
