@@ -12,6 +12,7 @@
 //! | [`linsolve`] | sparse $LU$ with the symbolic stage done once ([`SparseLu`], `f64`/`c64`), refillable $\alpha E + \beta A$ patterns ([`PatternSum`]) |
 //! | [`newton`] | Newton's method, full or modified ([`Newton`], [`NewtonParams`]) |
 //! | [`fixed_step`] | fixed step grids that stop on input breakpoints ([`FixedStepParams`], [`FixedStepResult`]) |
+//! | [`laplace_inversion`] | numerical inverse Laplace transform: de Hoog–Knight–Stokes ([`laplace_inversion::DeHoog`]) and fixed Talbot |
 //! | [`midpoint`] | Crank–Nicolson / implicit midpoint for linear pHDAEs ([`LinearMidpoint`]); midpoint and discrete-gradient schemes for quasilinear pHDAEs ([`QuasiLinearMidpoint`]); exact discrete power balance |
 //! | [`stormer_verlet`] | Störmer–Verlet for partitioned lossless systems ([`StormerVerlet`]) |
 //! | [`consistent`] | consistent initial state of multiplier (index-2) pHDAEs |
@@ -25,6 +26,7 @@ pub mod consistent;
 pub mod eigen;
 pub mod error;
 pub mod fixed_step;
+pub mod laplace_inversion;
 pub mod linsolve;
 pub mod midpoint;
 pub mod newton;
