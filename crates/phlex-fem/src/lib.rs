@@ -50,6 +50,7 @@ pub mod boundary;
 pub mod decomposition;
 pub mod element;
 pub mod element2d;
+pub mod element2d_hhj;
 pub mod error;
 pub mod euler_bernoulli;
 pub mod functional;
