@@ -16,7 +16,8 @@
 //! | [`assembly`] | [`Multibody`]: the quasilinear index-2 pHDAE | eq. (46) |
 //! | [`redundancy`] | rank-revealing check of the constraints, naming joints | |
 //! | [`kinematics`] | consistent initial conditions (positions, velocities, multipliers) | §6.3 |
-//! | [`mod@linearize`] | linearisation about a configuration, constrained modes | §5.3, §6.2, eq. (51) |
+//! | [`mod@linearize`] | linearisation about a configuration, constrained modes, the linear pHDAE | §5.3, §6.2, eqs. (49), (51) |
+//! | [`reduce`] | modal / Krylov reduction of the elastic variables of a linearisation | §5.3, eq. (50) |
 //! | [`mechanism`] | the [`Mechanism`] trait: rhs and exact Jacobian | |
 //! | [`dae`] | adapter to Radau IIA ([`phlex_solve::ImplicitDae`]) | §6.4 |
 //! | [`simulate`] | midpoint / discrete-gradient and Radau runs with drift and energy reports | |
@@ -40,6 +41,7 @@ pub mod mechanism;
 pub mod planar_body;
 pub mod pose;
 pub mod redundancy;
+pub mod reduce;
 pub mod rigid_body_2d;
 pub mod rigid_body_3d;
 pub mod simulate;
@@ -53,7 +55,7 @@ pub use error::MbsError;
 pub use floating_beam_2d::{DeformationBc, FloatingBeam2d};
 pub use joint::{Joint, JointKind, GROUND};
 pub use kinematics::{consistent_initial_state, ConsistentInit, Coordinate, KinematicsOptions};
-pub use linearize::{linearize, modes, Linearization};
+pub use linearize::{linearize, modes, ph_linearization, Linearization, PhLinearization};
 pub use load::{Frame, Load};
 pub use lumped::LumpedMass;
 pub use mechanism::Mechanism;

@@ -37,7 +37,6 @@
 //!
 //! Transfer functions ([`transfer_function`]) and moments are evaluated with sparse $LU$
 //! (complex for $s = i\omega$). Projections are dense in the reduced dimension.
-use faer::linalg::solvers::Solve;
 use faer::{c64, Mat};
 
 use phlex_core::sparse::{self, col_iter, SparseMat};
@@ -533,6 +532,7 @@ pub fn transfer_error(
 /// Dense solve helper used by tests of this module.
 #[cfg(test)]
 fn dense_solve(a: &Mat<f64>, b: &Mat<f64>) -> Mat<f64> {
+    use faer::linalg::solvers::Solve;
     a.partial_piv_lu().solve(b)
 }
 

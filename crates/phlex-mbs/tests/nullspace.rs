@@ -1,0 +1,175 @@
+#![allow(non_snake_case)]
+//! Null-space ODE (paper 000 eq. (51)) of two constrained pHDAEs: its eigenvalues are the
+//! finite eigenvalues of the descriptor pencil computed by
+//! `phlex_solve::eigen::pencil_modes` (an independent path: SVD null spaces and a different
+//! reduction of the multipliers), to 1e-8 relative.
+//!
+//! 1. A PFEM Euler–Bernoulli cantilever (HerDG1, 16 elements) whose clamp is imposed by
+//!    Lagrange multipliers, lossless and with output-feedback damping at the free end.
+//! 2. The four-bar mechanism of paper 000 §6.2 linearised at rest (the pHDAE (49) of
+//!    `ph_linearization`): its null-space frequencies equal the modes of the full
+//!    linearisation (configuration included) since without gravity nothing couples back.
+use faer::Side;
+use phlex_core::sparse;
+use phlex_core::structure::Tolerances;
+use phlex_fem::euler_bernoulli::{EbDiscretization, EulerBernoulli};
+use phlex_fem::{EndCondition, Imposition};
+use phlex_mbs::*;
+use phlex_solve::eigen::{pencil_modes, EigenParams};
+use phlex_solve::nullspace::{null_space_ode, NullSpaceParams};
+
+/// Eigenvalues λ (Im λ > 0) of the full pencil and of the null-space ODE, paired in order.
+fn compare(full: &phlex_core::LinearPhSystem, what: &str) -> (usize, f64) {
+    let ode = null_space_ode(full, &NullSpaceParams::default()).unwrap();
+    ode.system.check(&Tolerances::default()).unwrap();
+    // Ê symmetric positive definite
+    let E = sparse::to_dense(&ode.system.E);
+    assert!(E.llt(Side::Lower).is_ok(), "{what}: Ê not SPD");
+    let a = pencil_modes(&full.E, &full.j_minus_r(), &EigenParams::default()).unwrap();
+    let b = phlex_solve::eigen::modes(&ode.system, &EigenParams::default()).unwrap();
+    assert_eq!(a.modes.len(), b.modes.len(), "{what}: number of modes");
+    let mut worst = 0.0f64;
+    for (m, r) in a.modes.iter().zip(&b.modes) {
+        let e = (m.lambda - r.lambda).norm() / m.lambda.norm();
+        worst = worst.max(e);
+        assert!(
+            e < 1e-8,
+            "{what}: {:?} vs {:?} (rel {e:.2e})",
+            m.lambda,
+            r.lambda
+        );
+    }
+    println!(
+        "{what}: {} modes, constraint rank {}, {} -> {} states, worst relative difference {worst:.2e}",
+        a.modes.len(),
+        ode.constraint_rank,
+        full.n_states(),
+        ode.n()
+    );
+    (a.modes.len(), worst)
+}
+
+#[test]
+fn constrained_beam_matches_pencil_modes() {
+    let m = EulerBernoulli::new(2.0, 3.0, 1.0, 16)
+        .discretization(EbDiscretization::HerDg1)
+        .ends(EndCondition::Clamped, EndCondition::Port)
+        .imposition(Imposition::Multiplier)
+        .build()
+        .unwrap();
+    let sys = m.system().clone();
+    let (n, _) = compare(&sys, "cantilever, multiplier clamp");
+    assert!(n >= 30, "all finite modes of the 16-element beam: {n}");
+    let ode = null_space_ode(&sys, &NullSpaceParams::default()).unwrap();
+    // the clamp port (prescribed velocities at the left end) acts on the constraint rows
+    assert_eq!(ode.dropped_ports, vec!["left".to_string()]);
+    assert_eq!(ode.constraint_rank, 2);
+    // with damping at the free end: complex eigenvalues, R̂ = TᵀRT PSD
+    let K = sparse::identity(2, 0.5);
+    let damped = sys.with_output_feedback("right", &K).unwrap();
+    compare(&damped, "cantilever, multiplier clamp, tip damping");
+    let d = phlex_solve::eigen::modes(
+        &null_space_ode(&damped, &NullSpaceParams::default())
+            .unwrap()
+            .system,
+        &EigenParams::default(),
+    )
+    .unwrap();
+    assert!(d
+        .modes
+        .iter()
+        .all(|m| m.lambda.re < 0.0 && m.damping_ratio > 0.0));
+}
+
+const RHO: f64 = 2714.0;
+const YOUNG: f64 = 7.1e10;
+const L0: f64 = 0.254;
+const LEN: [f64; 3] = [0.108, 0.2794, 0.2705];
+const AREA: [f64; 3] = [1.0774e-4, 4.0645e-5, 4.0645e-5];
+const EI: [f64; 3] = [11.472, 0.616, 0.616];
+const M_LUMP: f64 = 0.042;
+
+/// Link angles closing the loop (Newton from the "elbow up" guess), as in four_bar.rs.
+fn loop_angles(theta1: f64) -> [f64; 3] {
+    let [l1, l2, l3] = LEN;
+    let (mut a, mut b): (f64, f64) = (0.5, -1.5);
+    for _ in 0..100 {
+        let f1 = l1 * theta1.cos() + l2 * a.cos() + l3 * b.cos() - L0;
+        let f2 = l1 * theta1.sin() + l2 * a.sin() + l3 * b.sin();
+        let (j11, j12, j21, j22) = (-l2 * a.sin(), -l3 * b.sin(), l2 * a.cos(), l3 * b.cos());
+        let det = j11 * j22 - j12 * j21;
+        let da = -(f1 * j22 - j12 * f2) / det;
+        let db = -(j11 * f2 - j21 * f1) / det;
+        a += da;
+        b += db;
+        if da.abs() + db.abs() < 1e-15 {
+            break;
+        }
+    }
+    [theta1, a, b]
+}
+
+/// The locked four-bar of paper 000 §6.2 (Table 2), cantilever links, `n_el` elements.
+pub fn four_bar(theta1: f64, n_el: usize) -> Multibody {
+    let phi = loop_angles(theta1);
+    let mut p = [0.0f64, 0.0];
+    let mut b = MultibodyBuilder::new();
+    b.add_ground_point("O3", [L0, 0.0]);
+    let names = ["crank", "coupler", "follower"];
+    for k in 0..3 {
+        let mut beam =
+            FloatingBeam2d::from_material(LEN[k], RHO, YOUNG, AREA[k], EI[k] / YOUNG, n_el)
+                .bc(DeformationBc::Cantilever)
+                .pose(Pose2d::new(p[0], p[1], phi[k]));
+        if k > 0 {
+            beam = beam.lumped_mass("P", M_LUMP, 0.0);
+        }
+        b.add_body(names[k], beam);
+        p = [p[0] + LEN[k] * phi[k].cos(), p[1] + LEN[k] * phi[k].sin()];
+    }
+    b.add_joint("O1", Joint::ground_weld("crank", "P", "origin"))
+        .add_joint("A", Joint::revolute("crank", "C", "coupler", "P"))
+        .add_joint("B", Joint::revolute("coupler", "C", "follower", "P"))
+        .add_joint("O3", Joint::ground_revolute("follower", "C", "O3"));
+    b.build().unwrap()
+}
+
+#[test]
+fn four_bar_linearisation_matches_pencil_modes() {
+    for deg in [30.0f64, 120.0] {
+        let mb = four_bar(deg.to_radians(), 2);
+        let init = consistent_initial_state(
+            &mb,
+            &mb.initial_state(),
+            &mb.input(),
+            0.0,
+            &KinematicsOptions::default(),
+        )
+        .unwrap();
+        let lin = ph_linearization(&mb, &init.state, &[]).unwrap();
+        assert!(
+            lin.neglected_coupling < 1e-12,
+            "no gravity, no prestress: {}",
+            lin.neglected_coupling
+        );
+        assert_eq!(sparse::max_abs(&lin.system.R), 0.0);
+        lin.system.check(&Tolerances::default()).unwrap();
+        compare(&lin.system, &format!("four-bar θ1 = {deg}°"));
+        // the pHDAE (49) has the modes of the full linearisation (configuration included)
+        let full = modes(&mb, &init.state, &[], &EigenParams::default()).unwrap();
+        let ode = null_space_ode(&lin.system, &NullSpaceParams::default()).unwrap();
+        let red = phlex_solve::eigen::modes(&ode.system, &EigenParams::default()).unwrap();
+        assert_eq!(full.modes.len(), red.modes.len());
+        for (a, b) in full.frequencies().iter().zip(red.frequencies()) {
+            assert!((a - b).abs() < 1e-8 * a, "θ1 = {deg}: {a} vs {b}");
+        }
+        println!(
+            "four-bar θ1 = {deg}°: ω1..3 = {:.4} {:.4} {:.4} rad/s ({} states -> {} null-space coordinates)",
+            red.modes[0].omega,
+            red.modes[1].omega,
+            red.modes[2].omega,
+            lin.system.n_states(),
+            ode.n()
+        );
+    }
+}
