@@ -35,6 +35,13 @@
 //!   $m_0 = -B^\top A^{-1}B$ (zero for force/velocity ports) and
 //!   $m_1 = X^\top E X$, $X = A^{-1}B$: the static compliance.
 //!
+//!   *Even counts for lossless mechanics at $s_0 = 0$.* In velocity–stress variables $J$
+//!   only couples velocities and stresses, so the Krylov vectors alternate: $A^{-1}B$ is a
+//!   stress state (static equilibrium), $A^{-1}EA^{-1}B$ a velocity state, and so on. An odd
+//!   `n_moments` gives more stress than velocity directions, $J_r$ is then singular (extra
+//!   zero eigenvalues, the reduced moments about 0 undefined): use an even `n_moments`, or
+//!   $s_0 > 0$.
+//!
 //! Transfer functions ([`transfer_function`]) and moments are evaluated with sparse $LU$
 //! (complex for $s = i\omega$). Projections are dense in the reduced dimension.
 use faer::{c64, Mat};
@@ -60,7 +67,8 @@ pub enum ReductionMethod {
         /// Expansion point $s_0 \ge 0$ \[rad/s\] (real; $s_0 = 0$ matches static moments and
         /// needs a non-singular $A_{FF}$).
         s0: f64,
-        /// Number of matched moments $k \ge 1$ (block Krylov steps).
+        /// Number of matched moments $k \ge 1$ (block Krylov steps; even for lossless
+        /// mechanical systems at $s_0 = 0$, see the module documentation).
         n_moments: usize,
     },
 }
