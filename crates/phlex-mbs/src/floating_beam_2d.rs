@@ -10,6 +10,7 @@
 //! | `ei` | $EI$ | N m² | $> 0$ |
 //! | `n_elements` | elements | – | $\ge 1$ |
 //! | `bc` | deformation boundary condition (Remark 8) | – | cantilever or simply supported |
+//! | `geometric_stiffening` | von Kármán axial strain (Remark 3) | – | default `false` |
 //!
 //! The reference point $P$ is the end $x = 0$ of the beam axis, $C$ the end $x = L$; the body
 //! frame $x$ axis runs along the undeformed beam. State per [`crate::planar_body`]:
@@ -36,6 +37,17 @@
 //!   \tau_{CP}^\top]$ of $B_r$ and $(\phi_{v_f^x}(L), \phi_{v_f^y}(L), \partial_x\phi_{v_f^y}(L))$ of
 //!   $B_f$, eqs. (39)–(40).
 //!
+//! **Geometric stiffening** ([`FloatingBeam2d::geometric_stiffening`], Remark 3; details in
+//! [`crate::stiffening`]). The axial strain becomes $\varepsilon = \partial_x u_f^x +
+//! \frac12(\partial_x u_f^y)^2$; in the stress formulation this is
+//! $$\tfrac1{EA}\dot n_x = \partial_x v_f^x + \partial_x u_f^y\,\partial_x v_f^y,$$
+//! i.e. $J[\sigma_n, v_f^y] = D_{nl}(u_f)$, $J[v_f^y, \sigma_n] = -D_{nl}(u_f)^\top$ with
+//! $D_{nl}(u_f)_{ij} = \int\chi_i\,\partial_x u_{f,h}^y\,\partial_x\phi_j\,\mathrm dx$. $J$ stays
+//! skew at every state (exact energy balance), $H$ is unchanged (the normal force now stores
+//! $\frac12 EA\,\varepsilon^2$ with the nonlinear strain), and the transverse equations get
+//! the geometric stiffness $-K_G(n_x)\,u_f^y$: centrifugal stiffening of a spinning beam,
+//! softening of a compressed one. Off by default (the linear model of §4.3).
+//!
 //! ```
 //! use phlex_mbs::{FloatingBeam2d, DeformationBc};
 //! let beam = FloatingBeam2d::new(1.0, 2.0, 1e6, 10.0, 4).bc(DeformationBc::Cantilever);
@@ -54,6 +66,7 @@ use crate::error::{require_finite, require_positive, MbsError};
 use crate::lumped::LumpedMass;
 use crate::planar_body::{Flexible, Gyroscopic, MassPoint, PlanarBody, PlanarPort, PointShape};
 use crate::pose::{Pose2d, Twist2d};
+use crate::stiffening::VonKarman;
 
 /// Deformation boundary condition of a floating flexible body (paper 000 Remark 8, §4.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -92,6 +105,9 @@ pub struct FloatingBeam2d {
     pub pose: Pose2d,
     /// Initial twist (inertial velocity of $P$, angular velocity).
     pub twist: Twist2d,
+    /// Geometric stiffening: von Kármán axial strain $u' + \frac12 w'^2$
+    /// ([`crate::stiffening`]); default `false` (the linear model of §4.3).
+    pub geometric_stiffening: bool,
 }
 
 impl FloatingBeam2d {
@@ -111,6 +127,7 @@ impl FloatingBeam2d {
             gyroscopic: Gyroscopic::Consistent,
             pose: Pose2d::default(),
             twist: Twist2d::default(),
+            geometric_stiffening: false,
         }
     }
 
@@ -154,6 +171,14 @@ impl FloatingBeam2d {
     /// Sets the gyroscopic coefficient.
     pub fn gyroscopic(mut self, g: Gyroscopic) -> Self {
         self.gyroscopic = g;
+        self
+    }
+
+    /// Switches the geometric (stress) stiffening on or off: the axial strain becomes
+    /// $\partial_x u_f^x + \frac12(\partial_x u_f^y)^2$ and the interconnection operator
+    /// gains the state-dependent skew pair $\pm D_{nl}(u_f)$ of [`crate::stiffening`].
+    pub fn geometric_stiffening(mut self, on: bool) -> Self {
+        self.geometric_stiffening = on;
         self
     }
 
@@ -290,11 +315,19 @@ impl FloatingBeam2d {
                 shape: p.shape.clone(),
             });
         }
+        let stiffening = if self.geometric_stiffening {
+            let map: Vec<Option<usize>> =
+                shapes.vy_map.iter().map(|k| k.map(|k| n_vx + k)).collect();
+            Some(VonKarman::new(&dg0, &shapes.her, &map, n_f, n_s).map_err(fem)?)
+        } else {
+            None
+        };
         let flexible = Flexible {
             n_f,
             n_s,
             C,
             D,
+            stiffening,
             names: [
                 (
                     "u",

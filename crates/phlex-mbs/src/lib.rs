@@ -8,6 +8,9 @@
 //! | [`planar_body`] | planar floating body (rigid or flexible) as a quasilinear pH system with constant $E$ | eqs. (36)–(41), Remark 2 |
 //! | [`rigid_body_2d`] | planar rigid body parameters | Remark 4 (planar) |
 //! | [`floating_beam_2d`] | planar floating Euler–Bernoulli + truss beam, PFEM | §4.3, eqs. (37)–(40), Remark 8 |
+//! | [`stiffening`] | geometric stiffening: von Kármán axial strain, state-dependent skew $D_{nl}(u_f)$ | Remark 3 |
+//! | [`floating_beam_3d`] | spatial floating beam (axial, torsion, two bending planes), PFEM | §4 in 3D, eqs. (10)–(15), (37)–(40), Remark 8 |
+//! | [`spatial_body_core`] | spatial floating body (mass points, $[\hat p_t]_\times$, $[\hat p_r]_\times$, flexible gyroscopic operator) | eqs. (12)–(15) |
 //! | [`rigid_body_3d`] | rigid body on SE(3), states $({}^ir_P, R_v, v_P, \omega)$ | Remark 4 |
 //! | [`lumped`] | point masses and rotary inertias at ports | §6.2 |
 //! | [`load`] | external forces and torques at ports | eq. (39) |
@@ -32,6 +35,7 @@ pub mod builder;
 pub mod dae;
 pub mod error;
 pub mod floating_beam_2d;
+pub mod floating_beam_3d;
 pub mod joint;
 pub mod kinematics;
 pub mod linearize;
@@ -40,12 +44,14 @@ pub mod lumped;
 pub mod mechanism;
 pub mod planar_body;
 pub mod pose;
-pub mod redundancy;
 pub mod reduce;
+pub mod redundancy;
 pub mod rigid_body_2d;
 pub mod rigid_body_3d;
 pub mod simulate;
 pub mod spatial;
+pub mod spatial_body_core;
+pub mod stiffening;
 
 pub use assembly::{JointDrift, Multibody};
 pub use body::Body;
@@ -53,6 +59,7 @@ pub use builder::MultibodyBuilder;
 pub use dae::MultibodyDae;
 pub use error::MbsError;
 pub use floating_beam_2d::{DeformationBc, FloatingBeam2d};
+pub use floating_beam_3d::{FloatingBeam3d, Section3d};
 pub use joint::{Joint, JointKind, GROUND};
 pub use kinematics::{consistent_initial_state, ConsistentInit, Coordinate, KinematicsOptions};
 pub use linearize::{linearize, modes, ph_linearization, Linearization, PhLinearization};
@@ -66,3 +73,5 @@ pub use rigid_body_2d::RigidBody2d;
 pub use rigid_body_3d::{RigidBody3d, RigidBody3dModel};
 pub use simulate::{run_radau, MidpointRun, MultibodyMidpoint};
 pub use spatial::SpatialPort;
+pub use spatial_body_core::FloatingBody3d;
+pub use stiffening::VonKarman;

@@ -64,6 +64,7 @@ use phlex_core::{Port, PortSet, QuasiLinearPhDae, Triplets, VarBlock};
 use crate::error::MbsError;
 use crate::floating_beam_2d::BeamShapes;
 use crate::pose::{apply2, drot2, rot2, Pose2d, Twist2d};
+use crate::stiffening::VonKarman;
 
 /// Elastic shape of a material point: its displacement is $(n_x\cdot u_f, n_y\cdot u_f)$ and
 /// its rotation $n_r\cdot u_f$ (sparse, indices into the elastic coefficients).
@@ -161,6 +162,8 @@ pub(crate) struct Flexible {
     pub C: SparseMat,
     /// $D$ ($n_\sigma\times n_f$): $C\dot\sigma = D v_f$.
     pub D: SparseMat,
+    /// Geometric stiffening (state-dependent $D_{nl}(u_f)$), if switched on.
+    pub stiffening: Option<VonKarman>,
     /// Block names and meanings of $(u_f, v_f, \sigma)$.
     pub names: [(&'static str, &'static str); 3],
 }
@@ -187,6 +190,7 @@ pub struct PlanarBody {
     blocks: Vec<VarBlock>,
     E: SparseMat,
     beam: Option<BeamShapes>,
+    stiffening: Option<VonKarman>,
 }
 
 impl PlanarBody {
@@ -265,10 +269,10 @@ impl PlanarBody {
                 tw.push(1, i, w * a);
             }
         }
-        let (D, names) = match &flexible {
+        let (D, names, stiffening) = match &flexible {
             Some(f) => {
                 tm.push_block(3 + n_f, 3 + n_f, &f.C, 1.0);
-                (f.D.clone(), f.names)
+                (f.D.clone(), f.names, f.stiffening.clone())
             }
             None => (
                 sparse::zeros(0, 0),
@@ -277,6 +281,7 @@ impl PlanarBody {
                     ("vf", "elastic velocity"),
                     ("sigma", "stress"),
                 ],
+                None,
             ),
         };
         let port_maps = ports
@@ -362,6 +367,7 @@ impl PlanarBody {
             blocks,
             E,
             beam: None,
+            stiffening,
         })
     }
 
@@ -693,11 +699,16 @@ impl PlanarBody {
             t.push_block(is, ivf, &self.D, 1.0);
             t.push_block_transpose(ivf, is, &self.D, -1.0);
         }
+        if let Some(vk) = &self.stiffening {
+            vk.push_structure(&x[3..n_q], t, is, ivf);
+        }
     }
 
-    /// Pushes the derivative of $J(x)z$ with respect to $p$ through the momentum-dependent
-    /// gyroscopic entries (the part of $\partial_x(J(x)z(x))$ not in $J\,\partial_x z$), at
-    /// offset `off`.
+    /// Pushes $(\partial_x J)\,z$ for the state-dependent entries of $J$ other than the
+    /// rotations (the part of $\partial_x(J(x)z(x))$ not in $J\,\partial_x z$), at offset
+    /// `off`: the derivative with respect to $p$ of the momentum-dependent gyroscopic
+    /// entries and, with geometric stiffening, the derivative with respect to $u_f$ of
+    /// $\pm D_{nl}(u_f)$ ([`VonKarman::push_jacobian`]).
     pub(crate) fn push_gyroscopic_jacobian(&self, x: &[f64], t: &mut Triplets, off: usize) {
         let n_q = self.n_q();
         let o = off + n_q;
@@ -733,6 +744,23 @@ impl PlanarBody {
                 }
             }
         }
+        if let Some(vk) = &self.stiffening {
+            let n_f = self.n_f;
+            vk.push_jacobian(
+                &p[3..3 + n_f],
+                &p[3 + n_f..],
+                t,
+                off + 3,
+                o + 3 + n_f,
+                o + 3,
+            );
+        }
+    }
+
+    /// The von Kármán coupling of a beam built with geometric stiffening
+    /// ([`crate::FloatingBeam2d::geometric_stiffening`]), `None` otherwise.
+    pub fn stiffening(&self) -> Option<&VonKarman> {
+        self.stiffening.as_ref()
     }
 
     /// Attaches the finite element spaces of a beam (for output at material points).
