@@ -10,6 +10,8 @@
 //! * [`euler_bernoulli`]: HerDG1, DG1Her and CGCG(k) discretizations;
 //! * [`bar`]: axial bar (truss member), CG×DG both causalities;
 //! * [`timoshenko`]: Timoshenko beam, both causalities;
+//! * [`heat`]: the heat equation as a pHDAE (flux or temperature ports);
+//! * [`thermoelastic_1d`]: coupled linear thermoelasticity of a rod (Danilovskaya);
 //! * [`decomposition`]: mixed boundary conditions by virtual domain decomposition and a
 //!   gyrator (thesis §6.2.2).
 //!
@@ -54,6 +56,7 @@ pub mod element2d_hhj;
 pub mod error;
 pub mod euler_bernoulli;
 pub mod functional;
+pub mod heat;
 pub mod mesh;
 pub mod mesh2d;
 pub mod model;
@@ -62,6 +65,7 @@ pub mod quadrature;
 pub mod quadrature2d;
 pub mod space;
 pub mod space2d;
+pub mod thermoelastic_1d;
 pub mod timoshenko;
 pub mod vtk;
 
