@@ -3,6 +3,12 @@
 //!
 //! * [`mindlin`]: Mindlin–Reissner plate, CGDG dual-mixed discretization (force/torque
 //!   control, thesis eq. (7.20)).
+//! * [`kirchhoff`]: Kirchhoff–Love plate, Hellan–Herrmann–Johnson discretization (thesis
+//!   eqs. (7.16)–(7.18)) with clamped / simply supported / free edges and boundary ports.
+pub mod kirchhoff;
 pub mod mindlin;
 
+pub use kirchhoff::{
+    BendingStiffness, EdgeCondition, KirchhoffField, KirchhoffHhj, KirchhoffModel, KirchhoffParams,
+};
 pub use mindlin::{MindlinCgDg, MindlinModel, MindlinParams, PlateField};
