@@ -1,29 +1,30 @@
-//! Adapter of an assembled [`Multibody`] to the linearly implicit DAE interface of the
-//! Radau IIA integrator ([`phlex_solve::ImplicitDae`], paper 000 §6.4: "implicit
-//! Runge–Kutta method of the Radau IIA family"):
+//! Adapter of an assembled multibody system — planar [`Multibody`] or spatial
+//! [`crate::spatial::Multibody3d`], any [`Mechanism`] — to the linearly implicit DAE
+//! interface of the Radau IIA integrator ([`phlex_solve::ImplicitDae`], paper 000 §6.4:
+//! "implicit Runge–Kutta method of the Radau IIA family"):
 //! $$M\dot y = f(t, y),\qquad M = E \text{ (constant)},\qquad f = J(y)z(y) + B(y)u(t),$$
-//! with the multipliers flagged as index-2 variables and the Jacobian from
-//! [`Multibody::rhs_jacobian`] (analytic in the momenta, central differences in the
-//! angles).
+//! with the multipliers flagged as index-2 variables (from the algebraic variable blocks)
+//! and the Jacobian from [`Mechanism::rhs_jacobian`].
 use phlex_core::sparse::SparseMat;
-use phlex_core::QuasiLinearPhDae;
 use phlex_solve::{ImplicitDae, InputFn};
 
 use crate::assembly::Multibody;
 use crate::error::MbsError;
+use crate::mechanism::Mechanism;
 
-/// A multibody system driven by inputs, as an [`ImplicitDae`].
+/// A multibody system driven by inputs, as an [`ImplicitDae`]. The descriptor must be
+/// constant (it is for every [`Mechanism`] of this crate).
 #[derive(Debug, Clone)]
-pub struct MultibodyDae<'a> {
-    mb: &'a Multibody,
+pub struct MultibodyDae<'a, S: Mechanism + ?Sized = Multibody> {
+    mb: &'a S,
     input: InputFn,
     E: SparseMat,
     indices: Vec<u8>,
 }
 
-impl<'a> MultibodyDae<'a> {
+impl<'a, S: Mechanism + ?Sized> MultibodyDae<'a, S> {
     /// Wraps `mb` with the input $u(t)$ (dimension = total port dimension).
-    pub fn new(mb: &'a Multibody, input: InputFn) -> Result<Self, MbsError> {
+    pub fn new(mb: &'a S, input: InputFn) -> Result<Self, MbsError> {
         let m = mb.ports().total_dim();
         if input.dim() != m {
             return Err(MbsError::Dimension {
@@ -35,8 +36,9 @@ impl<'a> MultibodyDae<'a> {
                 found: input.dim(),
             });
         }
+        let n = mb.n_states();
         Ok(Self {
-            E: mb.descriptor(&[]),
+            E: mb.descriptor(&vec![0.0; n]),
             indices: phlex_core::variables::variable_indices(mb.blocks()),
             mb,
             input,
@@ -44,21 +46,23 @@ impl<'a> MultibodyDae<'a> {
     }
 
     /// The wrapped system.
-    pub fn system(&self) -> &Multibody {
+    pub fn system(&self) -> &S {
         self.mb
     }
 }
 
-impl ImplicitDae for MultibodyDae<'_> {
+impl<S: Mechanism + ?Sized> ImplicitDae for MultibodyDae<'_, S> {
     fn dim(&self) -> usize {
-        self.mb.n()
+        self.mb.n_states()
     }
     fn mass(&self) -> &SparseMat {
         &self.E
     }
     fn rhs(&self, t: f64, y: &[f64], f: &mut [f64]) {
         let u = self.input.eval(t);
-        self.mb.rhs(y, &u, f);
+        let mut z = vec![0.0; y.len()];
+        self.mb.effort(y, &mut z);
+        self.mb.rhs_with_effort(y, &z, &u, f);
     }
     fn jacobian(&self, t: f64, y: &[f64]) -> SparseMat {
         let u = self.input.eval(t);

@@ -1,0 +1,802 @@
+//! The assembled spatial multibody system: the quasilinear index-2 pHDAE of paper 000
+//! eq. (46) in 3D,
+//! $$\begin{bmatrix}E_b & 0 & 0\\ 0 & I & 0\\ 0 & 0 & 0\end{bmatrix}
+//!   \begin{pmatrix}\dot x_b\\ \dot\xi\\ \dot\lambda\end{pmatrix} =
+//!   \begin{bmatrix}J_b(x_b) & -\Theta(x)^\top & G(x)^\top\\ \Theta(x) & 0 & 0\\ -G(x) & 0 & 0\end{bmatrix}
+//!   \begin{pmatrix}z_b(x_b)\\ 0\\ \lambda\end{pmatrix} + B(x)\,u .$$
+//!
+//! * $x_b$: the local states of the bodies ([`crate::spatial::SpatialBody`]), $E_b$ and
+//!   $J_b$ block diagonal;
+//! * $\xi$: energy-free joint states — relative angles of revolute joints (eq. (44)), slide
+//!   coordinates of prismatic joints, targets of prescribed velocities — with rates
+//!   $\Theta(x)z$ ([`crate::spatial::joint`]);
+//! * $\lambda$: one multiplier block `"<joint>.lambda"` per joint (index 2), the reactions;
+//!   the rows of $G$ combine port outputs $B_k^\top z$ with coefficients depending on the
+//!   body rotations and joint states (transformer (45) written as the gyrator of the
+//!   improper system (47)–(48));
+//! * $u$: loads ([`crate::spatial::Load3d`], 6 components each) and prescribed velocities.
+//!
+//! $E$ is constant, $J(x) = -J(x)^\top$ and $H = \sum_b H_b$: $\dot H = y^\top u$, and the
+//! reactions do no work. [`Multibody3d::rhs_jacobian`] is exact: the bodies' Jacobians
+//! ([`crate::spatial::SpatialBody::push_rhs_jacobian`]) plus the derivatives of the joint
+//! and load coefficients, which are linear in the entries of the rotations $R(x)$ and
+//! given in closed form in the joint states.
+use std::sync::Arc;
+
+use phlex_core::sparse::{col_iter, SparseMat};
+use phlex_core::{Port, PortSet, QuasiLinearPhDae, Triplets, VarBlock};
+use phlex_solve::{InputFn, Signal};
+
+use crate::assembly::JointDrift;
+use crate::error::MbsError;
+use crate::load::Frame;
+use crate::mechanism::Mechanism;
+use crate::planar_body::EnergySplit;
+use crate::spatial::body::{SpatialBody, R_V_OFFSET};
+use crate::spatial::joint::{Coef, Geometry, JointModel3d, Side, Term};
+use crate::spatial::linalg::{matmul, mul, mul_t, transpose, Mat3};
+
+/// A resolved load.
+#[derive(Debug, Clone)]
+pub(crate) struct LoadModel3d {
+    pub name: String,
+    pub body: usize,
+    pub port: usize,
+    pub frame: Frame,
+    pub signals: Vec<Signal>,
+}
+
+/// The assembled spatial multibody system (build it with
+/// [`crate::spatial::MultibodyBuilder3d`]).
+///
+/// # Panics
+/// Query methods taking a body index `b`, a port index or a joint index `j` together with
+/// a state `x` panic if an index is out of range or `x` is shorter than
+/// [`Multibody3d::n`]; get indices by name with [`Multibody3d::body_index`],
+/// [`Multibody3d::joint_index`] and [`SpatialBody::port_index`].
+#[derive(Debug, Clone)]
+pub struct Multibody3d {
+    pub(crate) bodies: Vec<Arc<dyn SpatialBody>>,
+    pub(crate) body_off: Vec<usize>,
+    pub(crate) joints: Vec<JointModel3d>,
+    pub(crate) extra_off: Vec<usize>,
+    pub(crate) lam_off: Vec<usize>,
+    pub(crate) loads: Vec<LoadModel3d>,
+    pub(crate) load_in: Vec<usize>,
+    pub(crate) joint_in: Vec<usize>,
+    pub(crate) n: usize,
+    pub(crate) n_rows: usize,
+    pub(crate) E: SparseMat,
+    pub(crate) ports: PortSet,
+    pub(crate) blocks: Vec<VarBlock>,
+    pub(crate) ground_points: Vec<(String, [f64; 3])>,
+}
+
+impl Multibody3d {
+    /// Lays out the global state and the ports once bodies, joints and loads are resolved.
+    pub(crate) fn assemble(
+        bodies: Vec<Arc<dyn SpatialBody>>,
+        joints: Vec<JointModel3d>,
+        loads: Vec<LoadModel3d>,
+        ground_points: Vec<(String, [f64; 3])>,
+    ) -> Result<Self, MbsError> {
+        let mut off = 0;
+        let mut body_off = Vec::with_capacity(bodies.len());
+        let mut blocks = Vec::new();
+        for b in &bodies {
+            body_off.push(off);
+            off += b.n_local();
+            blocks.extend(b.blocks().iter().cloned());
+        }
+        let mut extra_off = Vec::with_capacity(joints.len());
+        for j in &joints {
+            extra_off.push(off);
+            off += j.n_extra();
+            if j.n_extra() > 0 {
+                let (name, meaning) = j.extra_meaning();
+                blocks.push(VarBlock::differential(
+                    format!("{}.{name}", j.name),
+                    meaning,
+                    j.n_extra(),
+                ));
+            }
+        }
+        let mut lam_off = Vec::with_capacity(joints.len());
+        let mut n_rows = 0;
+        for j in &joints {
+            lam_off.push(off);
+            off += j.n_rows();
+            n_rows += j.n_rows();
+            blocks.push(VarBlock::algebraic(
+                format!("{}.lambda", j.name),
+                j.multiplier_meaning(),
+                j.n_rows(),
+                2,
+            ));
+        }
+        let n = off;
+        let mut t = Triplets::new(n, n);
+        for (b, o) in bodies.iter().zip(&body_off) {
+            t.push_block(*o, *o, b.descriptor(), 1.0);
+        }
+        for (j, o) in joints.iter().zip(&extra_off) {
+            for k in 0..j.n_extra() {
+                t.push(o + k, o + k, 1.0);
+            }
+        }
+        let E = t.build();
+        let mut port_list = Vec::new();
+        let mut cursor = 0;
+        let mut load_in = Vec::with_capacity(loads.len());
+        for l in &loads {
+            load_in.push(cursor);
+            cursor += 6;
+            let frame = match l.frame {
+                Frame::Body => "body frame",
+                Frame::Inertial => "inertial frame",
+            };
+            port_list.push(Port::new(
+                l.name.clone(),
+                6,
+                format!(
+                    "force and torque at {}.{} ({frame}) [N, N m]",
+                    bodies[l.body].name(),
+                    bodies[l.body].ports()[l.port].name
+                ),
+                format!("velocity and angular velocity of the port ({frame}) [m/s, rad/s]"),
+            ));
+        }
+        let mut joint_in = Vec::with_capacity(joints.len());
+        for j in &joints {
+            joint_in.push(cursor);
+            if j.n_inputs() > 0 {
+                cursor += j.n_inputs();
+                port_list.push(Port::new(
+                    j.name.clone(),
+                    j.n_inputs(),
+                    "prescribed inertial velocity (and angular velocity) [m/s, rad/s]",
+                    "driving force (inertial) and torque [N, N m]",
+                ));
+            }
+        }
+        let ports = PortSet::from_ports(port_list).map_err(|e| match e {
+            phlex_core::CoreError::DuplicateName(name) => MbsError::DuplicateName {
+                what: "load/joint port".into(),
+                name,
+            },
+            other => MbsError::Core(other),
+        })?;
+        Ok(Self {
+            bodies,
+            body_off,
+            joints,
+            extra_off,
+            lam_off,
+            loads,
+            load_in,
+            joint_in,
+            n,
+            n_rows,
+            E,
+            ports,
+            blocks,
+            ground_points,
+        })
+    }
+
+    /// Number of state variables (bodies, joint states, multipliers).
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Total number of constraint rows (multipliers).
+    pub fn n_constraints(&self) -> usize {
+        self.n_rows
+    }
+
+    /// The body models, in insertion order.
+    pub fn bodies(&self) -> &[Arc<dyn SpatialBody>] {
+        &self.bodies
+    }
+
+    /// Body `b`.
+    pub fn body(&self, b: usize) -> &dyn SpatialBody {
+        self.bodies[b].as_ref()
+    }
+
+    /// Body names.
+    pub fn body_names(&self) -> Vec<String> {
+        self.bodies.iter().map(|b| b.name().to_string()).collect()
+    }
+
+    /// Joint names.
+    pub fn joint_names(&self) -> Vec<String> {
+        self.joints.iter().map(|j| j.name.clone()).collect()
+    }
+
+    /// Index of a body by name.
+    pub fn body_index(&self, name: &str) -> Result<usize, MbsError> {
+        self.bodies
+            .iter()
+            .position(|b| b.name() == name)
+            .ok_or_else(|| MbsError::UnknownName {
+                what: "body".into(),
+                name: name.into(),
+                available: self.body_names().join(", "),
+            })
+    }
+
+    /// Index of a joint by name.
+    pub fn joint_index(&self, name: &str) -> Result<usize, MbsError> {
+        self.joints
+            .iter()
+            .position(|j| j.name == name)
+            .ok_or_else(|| MbsError::UnknownName {
+                what: "joint".into(),
+                name: name.into(),
+                available: self.joint_names().join(", "),
+            })
+    }
+
+    /// Range of the global state owned by body `b`.
+    pub fn body_range(&self, b: usize) -> std::ops::Range<usize> {
+        self.body_off[b]..self.body_off[b] + self.bodies[b].n_local()
+    }
+
+    /// Range of the multiplier block of joint `j`.
+    pub fn multiplier_range(&self, j: usize) -> std::ops::Range<usize> {
+        self.lam_off[j]..self.lam_off[j] + self.joints[j].n_rows()
+    }
+
+    /// Range of the energy-free states of joint `j` (relative angle, slide coordinate or
+    /// target position; empty for other joints).
+    pub fn joint_state_range(&self, j: usize) -> std::ops::Range<usize> {
+        self.extra_off[j]..self.extra_off[j] + self.joints[j].n_extra()
+    }
+
+    /// Labels of the constraint rows of joint `j` (e.g. `["x", "y", "z", "n1", "n2"]`).
+    pub fn joint_row_labels(&self, j: usize) -> &'static [&'static str] {
+        self.joints[j].row_labels()
+    }
+
+    /// Ground points.
+    pub fn ground_points(&self) -> &[(String, [f64; 3])] {
+        &self.ground_points
+    }
+
+    /// The local state of body `b` within `x`.
+    pub fn local<'a>(&self, b: usize, x: &'a [f64]) -> &'a [f64] {
+        &x[self.body_range(b)]
+    }
+
+    /// Rotation (body to inertial) of body `b`.
+    pub fn rotation(&self, b: usize, x: &[f64]) -> Mat3 {
+        self.bodies[b].rotation(self.local(b, x))
+    }
+
+    /// Inertial position of a port.
+    pub fn port_position(&self, b: usize, port: usize, x: &[f64]) -> [f64; 3] {
+        self.bodies[b].port_position(port, self.local(b, x))
+    }
+
+    /// Inertial velocity and angular velocity of a port.
+    pub fn port_velocity_inertial(&self, b: usize, port: usize, x: &[f64]) -> [[f64; 3]; 2] {
+        let o = self.body_off[b];
+        let r = self.rotation(b, x);
+        let v = self.port_out(b, port, 0, x, o);
+        let w = self.port_out(b, port, 3, x, o);
+        [mul(&r, v), mul(&r, w)]
+    }
+
+    /// Energies of each body (kinetic, deformation, potential).
+    pub fn energies(&self, x: &[f64]) -> Vec<(String, EnergySplit)> {
+        self.bodies
+            .iter()
+            .enumerate()
+            .map(|(b, body)| (body.name().to_string(), body.energies(self.local(b, x))))
+            .collect()
+    }
+
+    /// Multiplier (reaction) of joint `j`; see [`crate::spatial::joint`] for its meaning and
+    /// frame.
+    pub fn reaction<'a>(&self, j: usize, x: &'a [f64]) -> &'a [f64] {
+        &x[self.multiplier_range(j)]
+    }
+
+    /// Energy-free states of joint `j` (relative angle \[rad\], slide coordinate \[m\] or
+    /// target position \[m\]).
+    pub fn joint_states<'a>(&self, j: usize, x: &'a [f64]) -> &'a [f64] {
+        &x[self.joint_state_range(j)]
+    }
+
+    /// Effective body rotation of a port: $R^{port}(x)\,C^\top$.
+    fn port_body_rotation(&self, b: usize, port: usize, x: &[f64]) -> Mat3 {
+        let body = &self.bodies[b];
+        let pr = body.port_rotation(port, self.local(b, x));
+        matmul(&pr, &transpose(&body.ports()[port].orientation))
+    }
+
+    /// Geometry of joint `j` at `x`.
+    pub(crate) fn geometry(&self, j: usize, x: &[f64]) -> Geometry {
+        let jm = &self.joints[j];
+        let (a, pa) = jm.a;
+        let mut g = Geometry {
+            pos_a: self.port_position(a, pa, x),
+            rot_a: self.port_body_rotation(a, pa, x),
+            pos_b: [0.0; 3],
+            rot_b: crate::spatial::IDENTITY3,
+        };
+        if let Some((b, pb)) = jm.b {
+            g.pos_b = self.port_position(b, pb, x);
+            g.rot_b = self.port_body_rotation(b, pb, x);
+        }
+        g
+    }
+
+    /// Position-level violation of every joint, one component per constraint row
+    /// (translational rows of prescribed velocities only); see [`crate::spatial::joint`].
+    pub fn position_drift(&self, x: &[f64]) -> Vec<JointDrift> {
+        self.joints
+            .iter()
+            .enumerate()
+            .map(|(k, j)| {
+                let g = self.geometry(k, x);
+                let c = j.position_residual(&g, &x[self.joint_state_range(k)]);
+                let m = c.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                JointDrift {
+                    joint: j.name.clone(),
+                    components: c,
+                    max_abs: m,
+                }
+            })
+            .collect()
+    }
+
+    /// Largest position-level violation over all joints.
+    pub fn max_position_drift(&self, x: &[f64]) -> f64 {
+        self.position_drift(x)
+            .iter()
+            .fold(0.0, |m, d| m.max(d.max_abs))
+    }
+
+    /// The inputs defined with the model (load and prescribed-velocity signals), in port
+    /// order.
+    pub fn input(&self) -> InputFn {
+        let mut s = Vec::with_capacity(self.ports.total_dim());
+        for l in &self.loads {
+            s.extend(l.signals.iter().cloned());
+        }
+        for j in &self.joints {
+            s.extend(j.signals().iter().cloned());
+        }
+        InputFn::new(s)
+    }
+
+    /// Initial state from the bodies' initial states, joint states from the geometry, zero
+    /// multipliers. Not necessarily consistent: see [`crate::spatial::kinematics`].
+    pub fn initial_state(&self) -> Vec<f64> {
+        let mut x = vec![0.0; self.n];
+        for (b, body) in self.bodies.iter().enumerate() {
+            x[self.body_range(b)].copy_from_slice(&body.initial_state());
+        }
+        self.reset_joint_states(&mut x);
+        x
+    }
+
+    /// Sets the joint states from the body states (relative angles, slide coordinates,
+    /// targets).
+    pub fn reset_joint_states(&self, x: &mut [f64]) {
+        for k in 0..self.joints.len() {
+            let g = self.geometry(k, x);
+            let e = self.joints[k].extra_from_geometry(&g);
+            x[self.joint_state_range(k)].copy_from_slice(&e);
+        }
+    }
+
+    /// Port output components `block..block + 3` of (body `b`, `port`) for effort `z`
+    /// (global), body offset `o`.
+    fn port_out(&self, b: usize, port: usize, block: usize, z: &[f64], o: usize) -> [f64; 3] {
+        let B = self.bodies[b].port_map(port);
+        [0, 1, 2].map(|j| col_iter(B, block + j).map(|(i, v)| v * z[o + i]).sum())
+    }
+
+    /// (body, port) of a term's side.
+    fn side(&self, j: &JointModel3d, s: Side) -> (usize, usize) {
+        match s {
+            Side::A => j.a,
+            // Terms on side B exist only for joints between two bodies.
+            Side::B => j.b.unwrap_or(j.a),
+        }
+    }
+
+    /// Body-frame coefficient vector of a term.
+    fn coef_vec(t: &Term, r: &Mat3) -> [f64; 3] {
+        match t.coef {
+            Coef::Body(c) | Coef::Extra { c, .. } => c,
+            Coef::Inertial(w) => mul_t(r, w),
+        }
+    }
+
+    fn rotations(&self, x: &[f64]) -> Vec<Mat3> {
+        (0..self.bodies.len())
+            .map(|b| self.rotation(b, x))
+            .collect()
+    }
+
+    /// Calls `f(joint, rows, kin)` with the terms of every joint at `x`.
+    fn for_each_joint(&self, x: &[f64], mut f: impl FnMut(usize, &[Term], &[Term])) {
+        let mut rows = Vec::with_capacity(24);
+        let mut kin = Vec::with_capacity(4);
+        for (k, j) in self.joints.iter().enumerate() {
+            rows.clear();
+            kin.clear();
+            j.push_terms(&x[self.joint_state_range(k)], &mut rows, &mut kin);
+            f(k, &rows, &kin);
+        }
+    }
+
+    /// Expands the joint rows into `(row, global column, value)` of $G(x)$.
+    pub(crate) fn for_each_constraint_entry(
+        &self,
+        x: &[f64],
+        mut f: impl FnMut(usize, usize, f64),
+    ) {
+        let rot = self.rotations(x);
+        let mut row0 = 0;
+        self.for_each_joint(x, |k, rows, _| {
+            let j = &self.joints[k];
+            for t in rows {
+                let (b, p) = self.side(j, t.side);
+                let a = Self::coef_vec(t, &rot[b]);
+                let o = self.body_off[b];
+                for (c, &ac) in a.iter().enumerate() {
+                    if ac != 0.0 {
+                        for (i, v) in col_iter(self.bodies[b].port_map(p), t.block + c) {
+                            f(row0 + t.row, o + i, ac * v);
+                        }
+                    }
+                }
+            }
+            row0 += j.n_rows();
+        });
+    }
+
+    /// The constraint matrix $G(x)$ ($n_c\times n$, columns over the global state).
+    pub fn constraint_matrix(&self, x: &[f64]) -> SparseMat {
+        let mut t = Triplets::new(self.n_rows, self.n);
+        self.for_each_constraint_entry(x, |r, c, v| t.push(r, c, v));
+        t.build()
+    }
+
+    /// Label `"joint[row]"` of every constraint row.
+    pub fn constraint_labels(&self) -> Vec<String> {
+        let mut l = Vec::with_capacity(self.n_rows);
+        for j in &self.joints {
+            for r in j.row_labels() {
+                l.push(format!("{}[{r}]", j.name));
+            }
+        }
+        l
+    }
+
+    /// Joint owning constraint row `r`.
+    pub(crate) fn joint_of_row(&self, r: usize) -> usize {
+        let mut acc = 0;
+        for (k, j) in self.joints.iter().enumerate() {
+            acc += j.n_rows();
+            if r < acc {
+                return k;
+            }
+        }
+        self.joints.len().saturating_sub(1)
+    }
+
+    /// Pushes $J(x)$.
+    fn push_structure(&self, x: &[f64], t: &mut Triplets) {
+        for (b, body) in self.bodies.iter().enumerate() {
+            body.push_structure(self.local(b, x), t, self.body_off[b]);
+        }
+        let rot = self.rotations(x);
+        self.for_each_joint(x, |k, rows, kin| {
+            let j = &self.joints[k];
+            for (terms, r0, sign) in [(rows, self.lam_off[k], -1.0), (kin, self.extra_off[k], 1.0)]
+            {
+                for tm in terms {
+                    let (b, p) = self.side(j, tm.side);
+                    let a = Self::coef_vec(tm, &rot[b]);
+                    let o = self.body_off[b];
+                    for (c, &ac) in a.iter().enumerate() {
+                        if ac != 0.0 {
+                            for (i, v) in col_iter(self.bodies[b].port_map(p), tm.block + c) {
+                                t.push(r0 + tm.row, o + i, sign * ac * v);
+                                t.push(o + i, r0 + tm.row, -sign * ac * v);
+                            }
+                        }
+                    }
+                }
+            }
+        });
+    }
+
+    /// Evaluates $f(x, u) = J(x)z(x) + B(x)u$ into `f`.
+    pub fn rhs(&self, x: &[f64], u: &[f64], f: &mut [f64]) {
+        let mut z = vec![0.0; self.n];
+        self.effort(x, &mut z);
+        self.rhs_with_effort(x, &z, u, f);
+    }
+
+    /// $f = J(x)z + B(x)u$ for a given effort `z` (e.g. a discrete gradient); matrix free.
+    pub fn rhs_with_effort(&self, x: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
+        f.iter_mut().for_each(|v| *v = 0.0);
+        for (b, body) in self.bodies.iter().enumerate() {
+            let r = self.body_range(b);
+            body.rhs(&x[r.clone()], &z[r.clone()], &mut f[r]);
+        }
+        let rot = self.rotations(x);
+        self.for_each_joint(x, |k, rows, kin| {
+            let j = &self.joints[k];
+            for (terms, r0, constraint) in [
+                (rows, self.lam_off[k], true),
+                (kin, self.extra_off[k], false),
+            ] {
+                for tm in terms {
+                    let (b, p) = self.side(j, tm.side);
+                    let a = Self::coef_vec(tm, &rot[b]);
+                    let o = self.body_off[b];
+                    let y = self.port_out(b, p, tm.block, z, o);
+                    let ay = a[0] * y[0] + a[1] * y[1] + a[2] * y[2];
+                    if constraint {
+                        f[r0 + tm.row] -= ay;
+                        let lam = z[r0 + tm.row];
+                        if lam != 0.0 {
+                            let B = self.bodies[b].port_map(p);
+                            for (c, &ac) in a.iter().enumerate() {
+                                for (i, v) in col_iter(B, tm.block + c) {
+                                    f[o + i] += v * ac * lam;
+                                }
+                            }
+                        }
+                    } else {
+                        f[r0 + tm.row] += ay;
+                    }
+                }
+            }
+        });
+        if !u.is_empty() {
+            self.add_inputs(&rot, u, f);
+        }
+    }
+
+    /// $f \mathrel{+}= B(x)u$.
+    fn add_inputs(&self, rot: &[Mat3], u: &[f64], f: &mut [f64]) {
+        for (l, &c0) in self.loads.iter().zip(&self.load_in) {
+            let b = l.body;
+            let o = self.body_off[b];
+            let B = self.bodies[b].port_map(l.port);
+            let (fv, tv) = self.load_body_frame(l, &rot[b], &u[c0..c0 + 6]);
+            for c in 0..3 {
+                for (i, v) in col_iter(B, c) {
+                    f[o + i] += v * fv[c];
+                }
+                for (i, v) in col_iter(B, 3 + c) {
+                    f[o + i] += v * tv[c];
+                }
+            }
+        }
+        for (k, j) in self.joints.iter().enumerate() {
+            let c0 = self.joint_in[k];
+            for i in 0..j.n_inputs() {
+                f[self.lam_off[k] + i] += u[c0 + i];
+                if i < 3 {
+                    f[self.extra_off[k] + i] += u[c0 + i];
+                }
+            }
+        }
+    }
+
+    /// Body-frame force and torque of a load for input components `u` (6).
+    fn load_body_frame(&self, l: &LoadModel3d, r: &Mat3, u: &[f64]) -> ([f64; 3], [f64; 3]) {
+        let fv = [u[0], u[1], u[2]];
+        let tv = [u[3], u[4], u[5]];
+        match l.frame {
+            Frame::Body => (fv, tv),
+            Frame::Inertial => (mul_t(r, fv), mul_t(r, tv)),
+        }
+    }
+
+    /// Exact Jacobian $\partial f/\partial x$ of $f(x, u) = J(x)z(x) + B(x)u$: the bodies'
+    /// Jacobians, $G$, $G^\top$ and $\Theta$ (since $\partial z_p/\partial x = [0\ I]$), and
+    /// the derivatives of the coefficients: $\partial(w\cdot R y)/\partial R_{ij} = w_i y_j$
+    /// for inertial coefficients (joints and inertial loads) and $c'(\xi)$ for
+    /// joint-state-dependent ones.
+    pub fn rhs_jacobian(&self, x: &[f64], u: &[f64]) -> SparseMat {
+        let n = self.n;
+        let mut z = vec![0.0; n];
+        self.effort(x, &mut z);
+        let mut t = Triplets::new(n, n);
+        for (b, body) in self.bodies.iter().enumerate() {
+            body.push_rhs_jacobian(self.local(b, x), &mut t, self.body_off[b]);
+        }
+        let rot = self.rotations(x);
+        self.for_each_joint(x, |k, rows, kin| {
+            let j = &self.joints[k];
+            for (terms, r0, constraint) in [
+                (rows, self.lam_off[k], true),
+                (kin, self.extra_off[k], false),
+            ] {
+                let sign = if constraint { -1.0 } else { 1.0 };
+                for tm in terms {
+                    let (b, p) = self.side(j, tm.side);
+                    let a = Self::coef_vec(tm, &rot[b]);
+                    let o = self.body_off[b];
+                    let B = self.bodies[b].port_map(p);
+                    let row = r0 + tm.row;
+                    let lam = if constraint { z[row] } else { 0.0 };
+                    // ∂(±a·y)/∂p and ∂(a λ)/∂λ
+                    for (c, &ac) in a.iter().enumerate() {
+                        if ac != 0.0 {
+                            for (i, v) in col_iter(B, tm.block + c) {
+                                t.push(row, o + i, sign * ac * v);
+                                if constraint {
+                                    t.push(o + i, row, ac * v);
+                                }
+                            }
+                        }
+                    }
+                    let y = self.port_out(b, p, tm.block, &z, o);
+                    match tm.coef {
+                        Coef::Body(_) => {}
+                        Coef::Inertial(w) => {
+                            for ii in 0..3 {
+                                if w[ii] == 0.0 {
+                                    continue;
+                                }
+                                for jj in 0..3 {
+                                    let col = o + R_V_OFFSET + 3 * ii + jj;
+                                    t.push(row, col, sign * w[ii] * y[jj]);
+                                    if constraint && lam != 0.0 {
+                                        for (i, v) in col_iter(B, tm.block + jj) {
+                                            t.push(o + i, col, v * lam * w[ii]);
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        Coef::Extra { dc, state, .. } => {
+                            let col = self.extra_off[k] + state;
+                            let d = dc[0] * y[0] + dc[1] * y[1] + dc[2] * y[2];
+                            t.push(row, col, sign * d);
+                            if constraint && lam != 0.0 {
+                                for (c, &dcc) in dc.iter().enumerate() {
+                                    for (i, v) in col_iter(B, tm.block + c) {
+                                        t.push(o + i, col, v * lam * dcc);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        });
+        if !u.is_empty() {
+            for (l, &c0) in self.loads.iter().zip(&self.load_in) {
+                if l.frame != Frame::Inertial {
+                    continue;
+                }
+                let o = self.body_off[l.body];
+                let B = self.bodies[l.body].port_map(l.port);
+                for ii in 0..3 {
+                    for jj in 0..3 {
+                        let col = o + R_V_OFFSET + 3 * ii + jj;
+                        let (fi, ti) = (u[c0 + ii], u[c0 + 3 + ii]);
+                        for (i, v) in col_iter(B, jj) {
+                            t.push(o + i, col, v * fi);
+                        }
+                        for (i, v) in col_iter(B, 3 + jj) {
+                            t.push(o + i, col, v * ti);
+                        }
+                    }
+                }
+            }
+        }
+        t.build()
+    }
+}
+
+impl QuasiLinearPhDae for Multibody3d {
+    fn n_states(&self) -> usize {
+        self.n
+    }
+    fn ports(&self) -> &PortSet {
+        &self.ports
+    }
+    fn blocks(&self) -> &[VarBlock] {
+        &self.blocks
+    }
+    fn hamiltonian(&self, x: &[f64]) -> f64 {
+        self.bodies
+            .iter()
+            .enumerate()
+            .map(|(b, body)| body.hamiltonian(self.local(b, x)))
+            .sum()
+    }
+    fn effort(&self, x: &[f64], z: &mut [f64]) {
+        for (b, body) in self.bodies.iter().enumerate() {
+            let r = self.body_range(b);
+            body.effort(&x[r.clone()], &mut z[r]);
+        }
+        for k in 0..self.joints.len() {
+            for i in self.joint_state_range(k) {
+                z[i] = 0.0;
+            }
+            for i in self.multiplier_range(k) {
+                z[i] = x[i];
+            }
+        }
+    }
+    fn descriptor(&self, _x: &[f64]) -> SparseMat {
+        self.E.clone()
+    }
+    fn structure(&self, x: &[f64]) -> SparseMat {
+        let mut t = Triplets::new(self.n, self.n);
+        self.push_structure(x, &mut t);
+        t.build()
+    }
+    fn input_map(&self, x: &[f64]) -> SparseMat {
+        let m = self.ports.total_dim();
+        let mut t = Triplets::new(self.n, m);
+        let rot = self.rotations(x);
+        for (l, &c0) in self.loads.iter().zip(&self.load_in) {
+            let b = l.body;
+            let o = self.body_off[b];
+            let B = self.bodies[b].port_map(l.port);
+            for k in 0..6 {
+                let mut e = [0.0; 6];
+                e[k] = 1.0;
+                let (fv, tv) = self.load_body_frame(l, &rot[b], &e);
+                for c in 0..3 {
+                    for (i, v) in col_iter(B, c) {
+                        t.push(o + i, c0 + k, v * fv[c]);
+                    }
+                    for (i, v) in col_iter(B, 3 + c) {
+                        t.push(o + i, c0 + k, v * tv[c]);
+                    }
+                }
+            }
+        }
+        for (k, j) in self.joints.iter().enumerate() {
+            let c0 = self.joint_in[k];
+            for i in 0..j.n_inputs() {
+                t.push(self.lam_off[k] + i, c0 + i, 1.0);
+                if i < 3 {
+                    t.push(self.extra_off[k] + i, c0 + i, 1.0);
+                }
+            }
+        }
+        t.build()
+    }
+    fn effort_jacobian(&self, x: &[f64]) -> SparseMat {
+        let mut t = Triplets::new(self.n, self.n);
+        for (b, body) in self.bodies.iter().enumerate() {
+            body.push_effort_jacobian(self.local(b, x), &mut t, self.body_off[b]);
+        }
+        for k in 0..self.joints.len() {
+            for i in self.multiplier_range(k) {
+                t.push(i, i, 1.0);
+            }
+        }
+        t.build()
+    }
+}
+
+impl Mechanism for Multibody3d {
+    fn rhs_with_effort(&self, x: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
+        Multibody3d::rhs_with_effort(self, x, z, u, f)
+    }
+    fn rhs_jacobian(&self, x: &[f64], u: &[f64]) -> SparseMat {
+        Multibody3d::rhs_jacobian(self, x, u)
+    }
+    fn max_position_drift(&self, x: &[f64]) -> f64 {
+        Multibody3d::max_position_drift(self, x)
+    }
+}

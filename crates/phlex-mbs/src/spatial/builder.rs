@@ -1,0 +1,361 @@
+//! [`MultibodyBuilder3d`]: spatial bodies, ports, joints and loads by name.
+//!
+//! ```
+//! use phlex_mbs::spatial::{Joint3d, MultibodyBuilder3d};
+//! use phlex_mbs::RigidBody3d;
+//! // A heavy top: centre of mass 0.1 m above the pivot P, fixed at the origin.
+//! let mut b = MultibodyBuilder3d::new();
+//! b.gravity([0.0, 0.0, -9.81])
+//!     .add_body("top", RigidBody3d::new(1.0, [0.01, 0.01, 0.02]).com([0.0, 0.0, 0.1]))
+//!     .add_joint("pivot", Joint3d::ground_point("top", "P", "origin"));
+//! let mb = b.build()?;
+//! assert_eq!(mb.n_constraints(), 3);
+//! // A joint naming an unknown body is reported with the bodies that exist.
+//! let mut bad = MultibodyBuilder3d::new();
+//! bad.add_body("top", RigidBody3d::new(1.0, [0.01, 0.01, 0.02]))
+//!     .add_joint("pivot", Joint3d::ground_point("tip", "P", "origin"));
+//! let err = bad.build().unwrap_err().to_string();
+//! assert!(err.contains("pivot") && err.contains("'tip'") && err.contains("top"));
+//! # Ok::<(), phlex_mbs::MbsError>(())
+//! ```
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use crate::error::MbsError;
+use crate::joint::GROUND;
+use crate::spatial::assembly::{LoadModel3d, Multibody3d};
+use crate::spatial::body::{SpatialBody, SpatialBodySpec};
+use crate::spatial::joint::prescribed::Prescribed;
+use crate::spatial::joint::prismatic::Prismatic;
+use crate::spatial::joint::revolute::Revolute;
+use crate::spatial::joint::{ground, AxisFrame, Joint3d, JointKind3d, JointModel3d, Resolved3d};
+use crate::spatial::linalg::{dot, matmul_tn, mul, mul_t, normals, scale, sub, unit, Mat3};
+use crate::spatial::load::Load3d;
+use crate::spatial::redundancy::check_redundancy_3d;
+
+/// Collects spatial bodies, joints, loads and ground points, then validates and assembles
+/// them into a [`Multibody3d`].
+#[derive(Debug, Default)]
+pub struct MultibodyBuilder3d {
+    gravity: [f64; 3],
+    bodies: Vec<(String, Box<dyn SpatialBodySpec>)>,
+    joints: Vec<(String, Joint3d)>,
+    loads: Vec<(String, Load3d)>,
+    ground_points: Vec<(String, [f64; 3])>,
+    no_redundancy_check: bool,
+}
+
+impl MultibodyBuilder3d {
+    /// An empty model without gravity; the ground point `"origin"` = (0, 0, 0) exists.
+    pub fn new() -> Self {
+        Self {
+            ground_points: vec![("origin".into(), [0.0; 3])],
+            ..Default::default()
+        }
+    }
+
+    /// Sets the gravity vector (inertial frame) \[m/s²\], e.g. `[0.0, 0.0, -9.81]`.
+    pub fn gravity(&mut self, g: [f64; 3]) -> &mut Self {
+        self.gravity = g;
+        self
+    }
+
+    /// Adds a body (its description; validated and built by [`MultibodyBuilder3d::build`]).
+    pub fn add_body(
+        &mut self,
+        name: impl Into<String>,
+        body: impl SpatialBodySpec + 'static,
+    ) -> &mut Self {
+        self.bodies.push((name.into(), Box::new(body)));
+        self
+    }
+
+    /// Adds a joint.
+    pub fn add_joint(&mut self, name: impl Into<String>, joint: Joint3d) -> &mut Self {
+        self.joints.push((name.into(), joint));
+        self
+    }
+
+    /// Adds a load (an input port named `name`, dimension 6).
+    pub fn add_load(&mut self, name: impl Into<String>, load: Load3d) -> &mut Self {
+        self.loads.push((name.into(), load));
+        self
+    }
+
+    /// Declares (or moves) a named inertial point for joints to ground.
+    pub fn add_ground_point(&mut self, name: impl Into<String>, p: [f64; 3]) -> &mut Self {
+        let name = name.into();
+        if let Some(g) = self.ground_points.iter_mut().find(|g| g.0 == name) {
+            g.1 = p;
+        } else {
+            self.ground_points.push((name, p));
+        }
+        self
+    }
+
+    /// Enables or disables the redundant-constraint check of [`MultibodyBuilder3d::build`]
+    /// (enabled by default).
+    pub fn check_redundancy(&mut self, on: bool) -> &mut Self {
+        self.no_redundancy_check = !on;
+        self
+    }
+
+    fn available_bodies(&self) -> String {
+        let mut v: Vec<&str> = self.bodies.iter().map(|b| b.0.as_str()).collect();
+        v.push(GROUND);
+        v.join(", ")
+    }
+
+    fn resolve_port(
+        &self,
+        context: &str,
+        models: &[Arc<dyn SpatialBody>],
+        body: &str,
+        port: &str,
+    ) -> Result<(usize, usize), MbsError> {
+        let b = self
+            .bodies
+            .iter()
+            .position(|x| x.0 == body)
+            .ok_or_else(|| MbsError::UnknownBody {
+                context: context.into(),
+                body: body.into(),
+                available: self.available_bodies(),
+            })?;
+        let p = models[b]
+            .port_index(port)
+            .ok_or_else(|| MbsError::UnknownPort {
+                context: context.into(),
+                body: body.into(),
+                port: port.into(),
+                available: models[b].port_names(),
+            })?;
+        Ok((b, p))
+    }
+
+    fn ground_point(&self, context: &str, name: &str) -> Result<[f64; 3], MbsError> {
+        self.ground_points
+            .iter()
+            .find(|g| g.0 == name)
+            .map(|g| g.1)
+            .ok_or_else(|| MbsError::UnknownPort {
+                context: context.into(),
+                body: GROUND.into(),
+                port: name.into(),
+                available: self
+                    .ground_points
+                    .iter()
+                    .map(|g| g.0.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+    }
+
+    /// Validates everything, builds the bodies, resolves names and assembles the pHDAE;
+    /// with the redundancy check on, rejects rank-deficient constraints at the initial
+    /// configuration naming the joints.
+    pub fn build(&self) -> Result<Multibody3d, MbsError> {
+        let mut names = HashSet::new();
+        for (n, _) in &self.bodies {
+            if n == GROUND || !names.insert(n.as_str()) {
+                return Err(MbsError::DuplicateName {
+                    what: "body".into(),
+                    name: n.clone(),
+                });
+            }
+        }
+        for g in self
+            .gravity
+            .iter()
+            .chain(self.ground_points.iter().flat_map(|p| p.1.iter()))
+        {
+            if !g.is_finite() {
+                return Err(MbsError::InvalidBodyParameter {
+                    body: "(model)".into(),
+                    parameter: "gravity / ground point".into(),
+                    value: *g,
+                    requirement: "finite components".into(),
+                });
+            }
+        }
+        let mut models: Vec<Arc<dyn SpatialBody>> = Vec::with_capacity(self.bodies.len());
+        for (n, spec) in &self.bodies {
+            let mut m = spec.build_spatial(n)?;
+            m.set_gravity(self.gravity);
+            models.push(Arc::from(m));
+        }
+        let mut jnames = HashSet::new();
+        let mut joints = Vec::with_capacity(self.joints.len());
+        for (name, j) in &self.joints {
+            if !jnames.insert(name.as_str()) {
+                return Err(MbsError::DuplicateName {
+                    what: "joint".into(),
+                    name: name.clone(),
+                });
+            }
+            joints.push(self.resolve_joint(name, j, &models)?);
+        }
+        let mut loads = Vec::with_capacity(self.loads.len());
+        for (name, l) in &self.loads {
+            if jnames.contains(name.as_str()) {
+                return Err(MbsError::DuplicateName {
+                    what: "load/joint port".into(),
+                    name: name.clone(),
+                });
+            }
+            let (b, p) = self.resolve_port(&format!("load '{name}'"), &models, &l.body, &l.port)?;
+            let mut signals = l.force.to_vec();
+            signals.extend(l.torque.iter().cloned());
+            loads.push(LoadModel3d {
+                name: name.clone(),
+                body: b,
+                port: p,
+                frame: l.frame,
+                signals,
+            });
+        }
+        let mb = Multibody3d::assemble(models, joints, loads, self.ground_points.clone())?;
+        if !self.no_redundancy_check {
+            let x0 = mb.initial_state();
+            check_redundancy_3d(&mb, &x0)?;
+        }
+        Ok(mb)
+    }
+
+    fn resolve_joint(
+        &self,
+        name: &str,
+        j: &Joint3d,
+        models: &[Arc<dyn SpatialBody>],
+    ) -> Result<JointModel3d, MbsError> {
+        let ctx = format!("joint '{name}'");
+        let invalid = |reason: String| MbsError::InvalidJoint {
+            joint: name.into(),
+            reason,
+        };
+        if j.body_a == GROUND {
+            return Err(invalid(
+                "body_a must be a body; put the ground on side b".into(),
+            ));
+        }
+        let a = self.resolve_port(&ctx, models, &j.body_a, &j.port_a)?;
+        let xa = models[a.0].initial_state();
+        let ra0 = models[a.0].rotation(&xa);
+        let ca = models[a.0].ports()[a.1].orientation;
+        let pa0 = models[a.0].port_position(a.1, &xa);
+        let axis_a = |axis: [f64; 3], frame: AxisFrame| -> Result<[f64; 3], MbsError> {
+            let e = unit(axis).ok_or_else(|| {
+                invalid(format!(
+                    "{} axis {axis:?} must be non-zero and finite",
+                    j.kind.name()
+                ))
+            })?;
+            Ok(match frame {
+                AxisFrame::Inertial => mul_t(&ra0, e),
+                AxisFrame::Port => mul(&ca, e),
+            })
+        };
+        if let JointKind3d::PrescribedVelocity {
+            velocity,
+            angular_velocity,
+        } = &j.kind
+        {
+            if !j.is_grounded() {
+                return Err(invalid(format!(
+                    "a prescribed velocity drives a body port relative to the ground; set body_b = \"{GROUND}\""
+                )));
+            }
+            let mut signals = velocity.to_vec();
+            let rotation = angular_velocity.as_ref().map(|(w, f)| {
+                signals.extend(w.iter().cloned());
+                *f
+            });
+            return Ok(JointModel3d {
+                name: name.into(),
+                a,
+                b: None,
+                kind: Resolved3d::Prescribed(Prescribed { signals, rotation }),
+            });
+        }
+        if j.is_grounded() {
+            let point = self.ground_point(&ctx, &j.port_b)?;
+            let kind = match &j.kind {
+                JointKind3d::Spherical => Resolved3d::GroundPoint { point },
+                JointKind3d::Weld => Resolved3d::GroundFrame { point, r0: ra0 },
+                JointKind3d::Revolute { axis, frame } => {
+                    let e_a = axis_a(*axis, *frame)?;
+                    Resolved3d::GroundRevolute(ground::GroundRevolute {
+                        point,
+                        e_a,
+                        n_a: normals(e_a),
+                        r0: ra0,
+                    })
+                }
+                JointKind3d::Prismatic { axis, frame } => {
+                    let e_a = axis_a(*axis, *frame)?;
+                    Resolved3d::GroundPrismatic(ground::GroundPrismatic {
+                        point,
+                        e_a,
+                        n_a: normals(e_a),
+                        r0: ra0,
+                    })
+                }
+                JointKind3d::PrescribedVelocity { .. } => unreachable_prescribed(name)?,
+            };
+            return Ok(JointModel3d {
+                name: name.into(),
+                a,
+                b: None,
+                kind,
+            });
+        }
+        let b = self.resolve_port(&ctx, models, &j.body_b, &j.port_b)?;
+        if b.0 == a.0 {
+            return Err(invalid(format!("connects body '{}' with itself", j.body_a)));
+        }
+        let xb = models[b.0].initial_state();
+        let rb0 = models[b.0].rotation(&xb);
+        let pb0 = models[b.0].port_position(b.1, &xb);
+        let q0: Mat3 = matmul_tn(&ra0, &rb0);
+        let kind = match &j.kind {
+            JointKind3d::Spherical => Resolved3d::Spherical,
+            JointKind3d::Weld => Resolved3d::Weld { q0 },
+            JointKind3d::Revolute { axis, frame } => {
+                let e_a = axis_a(*axis, *frame)?;
+                let e_b = mul_t(&q0, e_a);
+                Resolved3d::Revolute(Revolute {
+                    e_a,
+                    e_b,
+                    n_b: normals(e_b),
+                    q0,
+                })
+            }
+            JointKind3d::Prismatic { axis, frame } => {
+                let e_a = axis_a(*axis, *frame)?;
+                let d = mul_t(&ra0, sub(pb0, pa0));
+                let d0 = sub(d, scale(dot(e_a, d), e_a));
+                Resolved3d::Prismatic(Prismatic {
+                    e_a,
+                    n_a: normals(e_a),
+                    q0,
+                    d0,
+                })
+            }
+            JointKind3d::PrescribedVelocity { .. } => unreachable_prescribed(name)?,
+        };
+        Ok(JointModel3d {
+            name: name.into(),
+            a,
+            b: Some(b),
+            kind,
+        })
+    }
+}
+
+/// Prescribed velocities are resolved before; kept as an error rather than a panic.
+fn unreachable_prescribed(name: &str) -> Result<Resolved3d, MbsError> {
+    Err(MbsError::InvalidJoint {
+        joint: name.into(),
+        reason: "prescribed velocity not resolved".into(),
+    })
+}

@@ -1,0 +1,232 @@
+//! User-facing description of a spatial joint: which ports of which bodies, and what kind.
+use phlex_solve::Signal;
+
+use crate::joint::GROUND;
+use crate::load::Frame;
+
+/// Frame in which a joint axis is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AxisFrame {
+    /// Inertial frame, at the initial configuration (default).
+    #[default]
+    Inertial,
+    /// Port frame of body a ([`crate::spatial::SpatialPort::orientation`]).
+    Port,
+}
+
+impl AxisFrame {
+    /// `"inertial"` or `"port"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            AxisFrame::Inertial => "inertial",
+            AxisFrame::Port => "port",
+        }
+    }
+}
+
+/// The kinds of spatial joints (see [`crate::spatial::joint`] for the constraint rows).
+#[derive(Debug, Clone)]
+pub enum JointKind3d {
+    /// Spherical (ball) joint: the two points coincide, rotation free (3 rows). To ground:
+    /// a fixed point.
+    Spherical,
+    /// Revolute (hinge) about `axis`: the points coincide and the relative rotation is
+    /// about the axis only (5 rows); the relative angle is integrated as an energy-free
+    /// state (paper 000 eq. (44)). To ground: a fixed point and a fixed axis.
+    Revolute {
+        /// Hinge axis (need not be unit, must be non-zero).
+        axis: [f64; 3],
+        /// Frame of `axis`.
+        frame: AxisFrame,
+    },
+    /// Prismatic (slider) along `axis`: no relative rotation, relative translation along
+    /// the axis only (5 rows); the slide coordinate is an energy-free state. To ground: the
+    /// port slides on the inertial line through the ground point, without rotating.
+    Prismatic {
+        /// Slide axis (need not be unit, must be non-zero).
+        axis: [f64; 3],
+        /// Frame of `axis`.
+        frame: AxisFrame,
+    },
+    /// Weld: no relative motion (6 rows). To ground: a fixed frame.
+    Weld,
+    /// Port of `body_a` driven with a prescribed inertial velocity $v(t)$ and, if given, an
+    /// angular velocity $\omega(t)$ (body or inertial frame). `body_b` must be ground. The
+    /// signals form the input port named after the joint; the conjugate output is the
+    /// driving force (inertial) and torque (frame of $\omega$).
+    PrescribedVelocity {
+        /// $v_X(t), v_Y(t), v_Z(t)$ \[m/s\], inertial.
+        velocity: [Signal; 3],
+        /// $\omega(t)$ \[rad/s\] and its frame, or `None` to leave the rotation free.
+        angular_velocity: Option<([Signal; 3], Frame)>,
+    },
+}
+
+impl JointKind3d {
+    /// Short name, e.g. `"revolute"`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            JointKind3d::Spherical => "spherical",
+            JointKind3d::Revolute { .. } => "revolute",
+            JointKind3d::Prismatic { .. } => "prismatic",
+            JointKind3d::Weld => "weld",
+            JointKind3d::PrescribedVelocity { .. } => "prescribed velocity",
+        }
+    }
+}
+
+/// A joint between port `port_a` of body `body_a` and port `port_b` of body `body_b`
+/// (`body_b` may be [`GROUND`]; `port_b` then names a ground point, see
+/// [`crate::spatial::MultibodyBuilder3d::add_ground_point`]).
+#[derive(Debug, Clone)]
+pub struct Joint3d {
+    /// First body.
+    pub body_a: String,
+    /// Port of the first body.
+    pub port_a: String,
+    /// Second body or [`GROUND`].
+    pub body_b: String,
+    /// Port of the second body, or ground point.
+    pub port_b: String,
+    /// Kind of joint.
+    pub kind: JointKind3d,
+}
+
+impl Joint3d {
+    /// A joint of the given kind.
+    pub fn new(
+        body_a: impl Into<String>,
+        port_a: impl Into<String>,
+        body_b: impl Into<String>,
+        port_b: impl Into<String>,
+        kind: JointKind3d,
+    ) -> Self {
+        Self {
+            body_a: body_a.into(),
+            port_a: port_a.into(),
+            body_b: body_b.into(),
+            port_b: port_b.into(),
+            kind,
+        }
+    }
+
+    /// A spherical joint between two body ports.
+    pub fn spherical(
+        body_a: impl Into<String>,
+        port_a: impl Into<String>,
+        body_b: impl Into<String>,
+        port_b: impl Into<String>,
+    ) -> Self {
+        Self::new(body_a, port_a, body_b, port_b, JointKind3d::Spherical)
+    }
+
+    /// A revolute joint about `axis` (inertial frame, initial configuration).
+    pub fn revolute(
+        body_a: impl Into<String>,
+        port_a: impl Into<String>,
+        body_b: impl Into<String>,
+        port_b: impl Into<String>,
+        axis: [f64; 3],
+    ) -> Self {
+        let kind = JointKind3d::Revolute {
+            axis,
+            frame: AxisFrame::Inertial,
+        };
+        Self::new(body_a, port_a, body_b, port_b, kind)
+    }
+
+    /// A prismatic joint along `axis` (inertial frame, initial configuration).
+    pub fn prismatic(
+        body_a: impl Into<String>,
+        port_a: impl Into<String>,
+        body_b: impl Into<String>,
+        port_b: impl Into<String>,
+        axis: [f64; 3],
+    ) -> Self {
+        let kind = JointKind3d::Prismatic {
+            axis,
+            frame: AxisFrame::Inertial,
+        };
+        Self::new(body_a, port_a, body_b, port_b, kind)
+    }
+
+    /// A weld between two body ports.
+    pub fn weld(
+        body_a: impl Into<String>,
+        port_a: impl Into<String>,
+        body_b: impl Into<String>,
+        port_b: impl Into<String>,
+    ) -> Self {
+        Self::new(body_a, port_a, body_b, port_b, JointKind3d::Weld)
+    }
+
+    /// A body port fixed at a ground point (spherical joint to ground).
+    pub fn ground_point(
+        body: impl Into<String>,
+        port: impl Into<String>,
+        point: impl Into<String>,
+    ) -> Self {
+        Self::new(body, port, GROUND, point, JointKind3d::Spherical)
+    }
+
+    /// A body port frame fixed at a ground point (weld to ground).
+    pub fn ground_frame(
+        body: impl Into<String>,
+        port: impl Into<String>,
+        point: impl Into<String>,
+    ) -> Self {
+        Self::new(body, port, GROUND, point, JointKind3d::Weld)
+    }
+
+    /// A hinge of a body port at a ground point about the inertial `axis`.
+    pub fn ground_revolute(
+        body: impl Into<String>,
+        port: impl Into<String>,
+        point: impl Into<String>,
+        axis: [f64; 3],
+    ) -> Self {
+        Self::revolute(body, port, GROUND, point, axis)
+    }
+
+    /// A body port sliding without rotation on the inertial line through a ground point
+    /// along `axis`.
+    pub fn ground_prismatic(
+        body: impl Into<String>,
+        port: impl Into<String>,
+        point: impl Into<String>,
+        axis: [f64; 3],
+    ) -> Self {
+        Self::prismatic(body, port, GROUND, point, axis)
+    }
+
+    /// A body port driven with the inertial velocity `velocity` (and angular velocity).
+    pub fn prescribed(
+        body: impl Into<String>,
+        port: impl Into<String>,
+        velocity: [Signal; 3],
+        angular_velocity: Option<([Signal; 3], Frame)>,
+    ) -> Self {
+        let kind = JointKind3d::PrescribedVelocity {
+            velocity,
+            angular_velocity,
+        };
+        Self::new(body, port, GROUND, "origin", kind)
+    }
+
+    /// Gives the axis of a revolute or prismatic joint in `frame` instead (no effect on
+    /// other kinds).
+    pub fn axis_frame(mut self, frame: AxisFrame) -> Self {
+        match &mut self.kind {
+            JointKind3d::Revolute { frame: f, .. } | JointKind3d::Prismatic { frame: f, .. } => {
+                *f = frame
+            }
+            _ => {}
+        }
+        self
+    }
+
+    /// True if the second side is the ground.
+    pub fn is_grounded(&self) -> bool {
+        self.body_b == GROUND
+    }
+}
