@@ -128,6 +128,47 @@ pub enum ControlError {
     /// Requirements of the MKR method are not met.
     #[error("MKR: {0}")]
     Mkr(String),
+    /// A mode on or outside the stability boundary cannot be moved by the input.
+    #[error(
+        "the pair (A, B) is not stabilisable: mode λ = {re:.6} {im:+.6}i ({boundary}) is uncontrollable (PBH σ_min/σ_max = {ratio:.3e}); actuate a port that moves this mode"
+    )]
+    NotStabilizable {
+        /// real part of the eigenvalue
+        re: f64,
+        /// imaginary part of the eigenvalue
+        im: f64,
+        /// "|λ| = …" (discrete) or "Re λ = …" (continuous)
+        boundary: String,
+        /// smallest over largest singular value of `[A − λI, B]`
+        ratio: f64,
+    },
+    /// A mode on or outside the stability boundary cannot be seen at the outputs.
+    #[error(
+        "the pair (A, C) is not detectable: mode λ = {re:.6} {im:+.6}i ({boundary}) is unobservable (PBH σ_min/σ_max = {ratio:.3e}); measure an output that sees this mode"
+    )]
+    NotDetectable {
+        /// real part of the eigenvalue
+        re: f64,
+        /// imaginary part of the eigenvalue
+        im: f64,
+        /// "|λ| = …" (discrete) or "Re λ = …" (continuous)
+        boundary: String,
+        /// smallest over largest singular value of `[A − λI; C]`
+        ratio: f64,
+    },
+    /// A named port or probe does not exist in the model.
+    #[error("unknown {kind} `{name}` (available: {available})")]
+    UnknownName {
+        /// "input port", "output port or probe", ...
+        kind: String,
+        /// the requested name
+        name: String,
+        /// comma separated list of available names
+        available: String,
+    },
+    /// The descriptor system cannot be brought to state-space form.
+    #[error("descriptor system: {0}")]
+    Descriptor(String),
     /// A discrete-time eigenvalue has no real logarithm (on the negative real axis).
     #[error("eigenvalue {re:.6} {im:+.6}i has no principal logarithm (closed negative real axis)")]
     NoLogarithm {

@@ -15,6 +15,7 @@
 //! | [`markov`] | Markov parameters from pulse responses or least squares |
 //! | [`okid`] | observer/Kalman filter identification |
 //! | [`oe`] | output-error refinement of identified poles (variable projection) |
+//! | [`n4sid`] | N4SID subspace identification (oblique projection, SVD order, least squares) |
 //! | [`era`] | ERA, ERA/DC, ERA/DC with OKID, order from the singular-value gap |
 //! | [`rayleigh`] | least-squares Rayleigh damping fit |
 //! | [`mkr`] | physical M, K, R from an identified model |
@@ -32,6 +33,8 @@
 //! | [`ekf`] | continuous EKF integrated with plant and Riccati equation (EUK-EKF) |
 //! | [`multibody`] | rigid bodies with Euler parameters, floating frame of reference beams, joints, UK dynamics (ch. 2.5–2.7) |
 //! | [`spectral`] | FFT, Welch auto/cross spectral densities, H1 FRF, model frequency response |
+//! | [`ph_bridge`] | linear pH system (phlex-core) → state space with named port inputs/outputs and probes, energy coordinates |
+//! | [`ph_lqg`] | sampled-data LQG on a bridged pH model: design, separation check, exact ZOH closed-loop simulation with energy and control power |
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
 // NaN-aware comparisons (`!(x < tol)` also rejects NaN) and index loops that
@@ -56,10 +59,13 @@ pub mod mdof;
 pub mod mkr;
 pub mod modal;
 pub mod multibody;
+pub mod n4sid;
 pub mod noise;
 pub mod ode;
 pub mod oe;
 pub mod okid;
+pub mod ph_bridge;
+pub mod ph_lqg;
 pub mod pole_placement;
 pub mod rayleigh;
 pub mod riccati;

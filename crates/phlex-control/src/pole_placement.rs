@@ -65,6 +65,80 @@ pub fn check_observable(A: MatRef<'_, f64>, C: MatRef<'_, f64>) -> Result<()> {
     })
 }
 
+/// Time domain of a stabilisability/detectability test: which eigenvalues
+/// lie on or beyond the stability boundary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Domain {
+    /// continuous time: `Re λ ≥ −10⁻⁸ |λ|`
+    Continuous,
+    /// discrete time: `|λ| ≥ 1 − 10⁻⁸`
+    Discrete,
+}
+
+impl Domain {
+    /// `Some(description)` if `l` is on or beyond the stability boundary.
+    fn critical(self, l: c64) -> Option<String> {
+        match self {
+            Domain::Continuous => {
+                (l.re >= -1e-8 * l.norm()).then(|| format!("Re λ = {:.3e} ≥ 0", l.re))
+            }
+            Domain::Discrete => {
+                (l.norm() >= 1.0 - 1e-8).then(|| format!("|λ| = {:.12} ≥ 1", l.norm()))
+            }
+        }
+    }
+}
+
+/// PBH stabilisability test (Hautus): every eigenvalue of `A` on or beyond
+/// the stability boundary must satisfy `rank [A − λI, B] = n`; the first
+/// failing mode is named in [`ControlError::NotStabilizable`]. A necessary
+/// condition for the stabilising Riccati solution of the LQR.
+pub fn check_stabilizable(A: MatRef<'_, f64>, B: MatRef<'_, f64>, domain: Domain) -> Result<()> {
+    let n = check_square("A", A)?;
+    check_shape("B", B, n, B.ncols())?;
+    let (vals, _) = eig("A", A)?;
+    let scale = A.norm_l2().max(B.norm_l2()).max(f64::MIN_POSITIVE);
+    for l in vals {
+        let Some(boundary) = domain.critical(l) else {
+            continue;
+        };
+        let G = gamma(A, B, l);
+        let (s, _) = svd_complex_full("[A − λI, B]", G.as_ref())?;
+        let ratio = s.get(n - 1).copied().unwrap_or(0.0) / scale;
+        if ratio < PBH_TOL {
+            return Err(ControlError::NotStabilizable {
+                re: l.re,
+                im: l.im,
+                boundary,
+                ratio,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// PBH detectability test, the dual of [`check_stabilizable`] on `(Aᵀ, Cᵀ)`;
+/// a failing mode is named in [`ControlError::NotDetectable`]. A necessary
+/// condition for the stabilising Riccati solution of the Kalman filter.
+pub fn check_detectable(A: MatRef<'_, f64>, C: MatRef<'_, f64>, domain: Domain) -> Result<()> {
+    let At = A.transpose().to_owned();
+    let Ct = C.transpose().to_owned();
+    check_stabilizable(At.as_ref(), Ct.as_ref(), domain).map_err(|e| match e {
+        ControlError::NotStabilizable {
+            re,
+            im,
+            boundary,
+            ratio,
+        } => ControlError::NotDetectable {
+            re,
+            im,
+            boundary,
+            ratio,
+        },
+        other => other,
+    })
+}
+
 fn gamma(A: MatRef<'_, f64>, B: MatRef<'_, f64>, l: c64) -> Mat<c64> {
     let n = A.nrows();
     let r = B.ncols();
