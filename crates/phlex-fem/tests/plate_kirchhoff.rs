@@ -1,0 +1,404 @@
+//! Kirchhoff plate, HHJ discretization (thesis 004 §7.2.2, §7.4.3; summary §5.1.3):
+//! eigenfrequencies of simply supported rectangles against the closed form, the thesis
+//! convergence tables B.16–B.18 (SSSS) and B.20–B.22 (CSFS), energy conservation and the
+//! discrete power balance with boundary ports.
+use phlex_fem::mesh2d::{Diagonal, Mesh2d};
+use phlex_fem::plate::kirchhoff::benchmarks::{Benchmark, ThesisRow};
+use phlex_fem::plate::{BendingStiffness, EdgeCondition, KirchhoffHhj, KirchhoffParams};
+use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
+use phlex_solve::fixed_step::FixedStepParams;
+use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
+use phlex_solve::signal::{InputFn, Signal};
+use std::f64::consts::PI;
+use std::time::Instant;
+
+/// L∞-in-time errors [e_w in H¹, E_κ in L²] of a thesis benchmark with HHJ degree `k` on
+/// the `n × n` mesh, as in the thesis (summary §5.1): Crank–Nicolson (implicit midpoint),
+/// Δt = 0.1/n, t_f = 1 s, maximum over all time levels including t = 0; initial e_w =
+/// nodal interpolant of w_s, E_κ = 0; load amplitude sin t evaluated at the step midpoints
+/// (the thesis averages the end values, a difference of O(Δt²)).
+fn benchmark_errors(bench: Benchmark, k: usize, n: usize, diag: Diagonal) -> [f64; 2] {
+    let mesh = bench.mesh(n, diag).unwrap();
+    let model = bench.model(&mesh, k).unwrap();
+    let sys = model.system();
+    sys.check(&Default::default()).unwrap();
+    let forms = model
+        .error_forms(&|x| bench.velocity(x), &|x| bench.moments(x))
+        .unwrap();
+    let e0 = model
+        .interpolate_state(&|x| bench.velocity(x).0, None)
+        .unwrap();
+    let input = InputFn::new(vec![Signal::from_fn(|t: f64| t.sin())]);
+    let params = MidpointParams {
+        step: FixedStepParams {
+            t0: 0.0,
+            t_end: 1.0,
+            h: bench.time_step(n),
+            output_every: 1,
+        },
+        ..Default::default()
+    };
+    let mut cn = LinearMidpoint::new(sys, input, params).unwrap();
+    let mut max = [0.0f64; 2];
+    cn.run(&e0, &mut |t: f64, e: &[f64]| {
+        let er = forms.errors(e, t.cos(), t.sin());
+        max[0] = max[0].max(er[0]);
+        max[1] = max[1].max(er[1]);
+    })
+    .unwrap();
+    max
+}
+
+/// Runs `bench` with degree `k` on the thesis meshes `rows` (Firedrake's default
+/// `RectangleMesh` diagonal is "left"), prints the table and checks it against the thesis:
+/// every value within `value_tol` (relative), every order log₂(e_{i−1}/e_i) within
+/// `order_tol` of the thesis order at the same mesh. Returns the largest value and order
+/// differences.
+fn check_table(
+    bench: Benchmark,
+    k: usize,
+    rows: &[ThesisRow],
+    value_tol: f64,
+    order_tol: f64,
+) -> (f64, f64) {
+    let mut ours: Vec<[f64; 2]> = Vec::new();
+    let (mut worst_v, mut worst_o) = (0.0f64, 0.0f64);
+    for (i, r) in rows.iter().enumerate() {
+        let t = Instant::now();
+        let e = benchmark_errors(bench, k, r.inv_h, Diagonal::Left);
+        let th = [r.e_w, r.e_kappa];
+        let mut line = format!(
+            "{} k={k} 1/h={:3}: e_w {:.3e} (thesis {:.2e})  E_k {:.3e} (thesis {:.2e})",
+            bench.name(),
+            r.inv_h,
+            e[0],
+            th[0],
+            e[1],
+            th[1]
+        );
+        for c in 0..2 {
+            let d = (e[c] - th[c]) / th[c];
+            worst_v = worst_v.max(d.abs());
+            assert!(
+                d.abs() < value_tol,
+                "{} k={k} 1/h={} field {c}: {} vs thesis {} ({:.1} %)",
+                bench.name(),
+                r.inv_h,
+                e[c],
+                th[c],
+                100.0 * d
+            );
+        }
+        if i > 0 {
+            let p = &rows[i - 1];
+            let prev = ours[i - 1];
+            let ratio = (r.inv_h as f64 / p.inv_h as f64).log2();
+            for (c, (a, b)) in [
+                (prev[0] / e[0], p.e_w / r.e_w),
+                (prev[1] / e[1], p.e_kappa / r.e_kappa),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let (o, ot) = (a.log2() / ratio, b.log2() / ratio);
+                worst_o = worst_o.max((o - ot).abs());
+                line.push_str(&format!("  ord{c} {o:.2} (thesis {ot:.2})"));
+                assert!(
+                    (o - ot).abs() < order_tol,
+                    "{} k={k} 1/h={} field {c}: order {o:.3} vs thesis {ot:.3}",
+                    bench.name(),
+                    r.inv_h
+                );
+            }
+        }
+        eprintln!("{line} [{:.2?}]", t.elapsed());
+        ours.push(e);
+    }
+    (worst_v, worst_o)
+}
+
+/// CI twin of the convergence study: all six thesis tables (B.16–B.18, B.20–B.22) on their
+/// coarse meshes (1/h ≤ 8; 0.4 s in release). Same mesh, Δt, t_f, norms and initial data as
+/// the thesis, so the errors must agree with the printed values up to their 3-digit
+/// rounding and the O(Δt²) difference in the load sampling: measured ≤ 0.8 % (asserted
+/// 2 %, the brief allows 15 %). The observed orders on these pre-asymptotic meshes are
+/// compared with the thesis's orders on the same meshes (±0.15, measured ≤ 0.02), not with
+/// the asymptotic k: e.g. SSSS k = 1 e_w has order 1.41 between 1/h = 4 and 8. The
+/// asymptotic rates are checked loosely: the last order is within 0.5 of k (coarse meshes
+/// are still pre-asymptotic: CSFS k = 1 e_w 1.33, k = 2 E_κ 1.79).
+#[test]
+fn hhj_convergence_coarse() {
+    for bench in Benchmark::ALL {
+        for k in 1..=3 {
+            let table: Vec<ThesisRow> = bench
+                .thesis_table(k)
+                .unwrap()
+                .iter()
+                .copied()
+                .filter(|r| r.inv_h <= 8)
+                .collect();
+            check_table(bench, k, &table, 0.02, 0.15);
+            let (a, b) = (table[table.len() - 2], table[table.len() - 1]);
+            let ea = benchmark_errors(bench, k, a.inv_h, Diagonal::Left);
+            let eb = benchmark_errors(bench, k, b.inv_h, Diagonal::Left);
+            for c in 0..2 {
+                let o = (ea[c] / eb[c]).log2();
+                assert!(
+                    (o - k as f64).abs() < 0.5,
+                    "{} k={k}: last order {o}",
+                    bench.name()
+                );
+            }
+        }
+    }
+}
+
+/// Full study: every mesh of Tables B.16–B.18 and B.20–B.22 (1/h up to 64 for k = 1, 2 and
+/// 32 for k = 3). Values within 15 % of the thesis (the brief's tolerance; measured values
+/// are printed), orders within ±0.15 of the thesis's, in particular at the finest meshes.
+#[test]
+#[ignore = "full convergence study (1/h up to 64, ~1-2 min in release); fast twin: hhj_convergence_coarse"]
+fn hhj_convergence_full() {
+    let (mut wv, mut wo) = (0.0f64, 0.0f64);
+    for bench in Benchmark::ALL {
+        for k in 1..=3 {
+            let (v, o) = check_table(bench, k, bench.thesis_table(k).unwrap(), 0.15, 0.15);
+            wv = wv.max(v);
+            wo = wo.max(o);
+        }
+    }
+    eprintln!(
+        "largest value difference {:.2} %, largest order difference {:.3}",
+        100.0 * wv,
+        wo
+    );
+}
+
+/// Both mesh diagonals give the same errors (the mirror-image meshes of a problem that is
+/// symmetric in x ↦ x, y ↦ 1 − y for SSSS and y ↦ −y for CSFS).
+#[test]
+fn hhj_errors_independent_of_diagonal() {
+    for bench in Benchmark::ALL {
+        let a = benchmark_errors(bench, 2, 4, Diagonal::Left);
+        let b = benchmark_errors(bench, 2, 4, Diagonal::Right);
+        for c in 0..2 {
+            assert!(
+                (a[c] - b[c]).abs() < 1e-9 * a[c],
+                "{}: {a:?} {b:?}",
+                bench.name()
+            );
+        }
+    }
+}
+
+/// SSSS rectangle a × b = 1.5 × 1: ω_mn = π²(m²/a² + n²/b²)√(D/ρh) (Navier solution), the
+/// six lowest (m, n) = (1,1), (2,1), (1,2), (3,1), (2,2), (3,2). Table 7.3 material.
+fn ssss_exact(p: &KirchhoffParams, a: f64, b: f64, count: usize) -> Vec<f64> {
+    let v = p.stiffness.voigt();
+    let rh = p.surface_density();
+    let mut w: Vec<f64> = (1..8)
+        .flat_map(|m| (1..8).map(move |n| (m as f64 / a, n as f64 / b)))
+        .map(|(km, kn)| {
+            // specially orthotropic Navier solution (isotropic: D11 = D22 = D12 + 2 D66 = D)
+            let s = v[0][0] * km.powi(4)
+                + 2.0 * (v[0][1] + 2.0 * v[2][2]) * km * km * kn * kn
+                + v[1][1] * kn.powi(4);
+            PI * PI * (s / rh).sqrt()
+        })
+        .collect();
+    w.sort_by(|x, y| x.partial_cmp(y).unwrap());
+    w.truncate(count);
+    w
+}
+
+fn ssss_frequencies(
+    p: KirchhoffParams,
+    a: f64,
+    b: f64,
+    nx: usize,
+    ny: usize,
+    k: usize,
+    shift: f64,
+) -> (Vec<f64>, usize) {
+    let mesh = Mesh2d::rectangle(0.0, a, 0.0, b, nx, ny, Diagonal::Right).unwrap();
+    let model = KirchhoffHhj::new(p, &mesh, k)
+        .unwrap()
+        .simply_supported("left")
+        .simply_supported("right")
+        .simply_supported("top")
+        .simply_supported("bottom")
+        .build()
+        .unwrap();
+    model.system().check(&Default::default()).unwrap();
+    let res = modes(
+        model.system(),
+        &EigenParams {
+            n_modes: Some(6),
+            method: EigenMethod::ShiftInvert,
+            shift: Some(shift),
+            tol: 1e-9,
+            // J has a large kernel (self-equilibrated moment fields, n_E > n_w): its
+            // round-off images are rejected relative to the largest |λ| computed
+            zero_tol: 1e-6,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    (res.frequencies(), model.n_states())
+}
+
+/// Measured relative errors: k = 2 on 12 × 8 (h = 0.125, 1457 states): ≤ 3.1e-4 (from
+/// below); k = 3 on 6 × 4 (805 states): ≤ 4.9e-4 (from above); asserted
+/// < 0.5 % for the first six modes. k = 1 converges at O(h²): the errors on 12 × 8 and
+/// 24 × 16 (1.3–8.2 % and 0.34–1.9 %) have ratios 3.5–4.2 (asserted 3–5). Anisotropic
+/// check: a specially orthotropic plate (D11 = 2D, D22 = D, D12 = 0.3D, D66 = 0.5D) against
+/// its Navier solution, k = 2 on 12 × 8, < 0.5 %.
+#[test]
+fn ssss_rectangle_frequencies() {
+    let p = KirchhoffParams::isotropic(136e9, 0.3, 5600.0, 0.001).unwrap();
+    let (a, b) = (1.5, 1.0);
+    let exact = ssss_exact(&p, a, b, 6);
+    let rel = |w: &[f64], ex: &[f64]| -> Vec<f64> {
+        assert_eq!(w.len(), 6);
+        w.iter().zip(ex).map(|(x, y)| (x - y) / y).collect()
+    };
+    let (w2, n2) = ssss_frequencies(p, a, b, 12, 8, 2, exact[0]);
+    let r2 = rel(&w2, &exact);
+    eprintln!("k=2 12x8 ({n2} states): {w2:.4?} rel {r2:?}");
+    assert!(r2.iter().all(|r| r.abs() < 5e-3), "{r2:?}");
+    let (w3, _) = ssss_frequencies(p, a, b, 6, 4, 3, exact[0]);
+    let r3 = rel(&w3, &exact);
+    eprintln!("k=3 6x4: rel {r3:?}");
+    assert!(r3.iter().all(|r| r.abs() < 5e-3), "{r3:?}");
+    let (w1a, _) = ssss_frequencies(p, a, b, 12, 8, 1, exact[0]);
+    let (w1b, _) = ssss_frequencies(p, a, b, 24, 16, 1, exact[0]);
+    let (ra, rb) = (rel(&w1a, &exact), rel(&w1b, &exact));
+    for (x, y) in ra.iter().zip(&rb) {
+        let q = x / y;
+        assert!((3.0..5.0).contains(&q), "k = 1 ratio {q} ({ra:?} / {rb:?})");
+    }
+    // orthotropic
+    let d = p.stiffness.voigt()[0][0];
+    let po = KirchhoffParams {
+        stiffness: BendingStiffness::orthotropic(2.0 * d, 0.3 * d, d, 0.5 * d).unwrap(),
+        ..p
+    };
+    let exo = ssss_exact(&po, a, b, 6);
+    let (wo, _) = ssss_frequencies(po, a, b, 12, 8, 2, exo[0]);
+    let ro = rel(&wo, &exo);
+    eprintln!("orthotropic k=2 12x8: rel {ro:?}");
+    assert!(ro.iter().all(|r| r.abs() < 5e-3), "{ro:?}");
+}
+
+/// Lossless SSSS plate: the implicit midpoint rule conserves H = ½eᵀEe exactly for
+/// E ė = J e (J skew), so over 1000 steps the relative drift is round-off: asserted
+/// 1e-10 (measured in the 1e-14 range).
+#[test]
+fn ssss_energy_conserved() {
+    let bench = Benchmark::Ssss;
+    let mesh = bench.mesh(8, Diagonal::Left).unwrap();
+    let model = bench.model(&mesh, 2).unwrap();
+    let sys = model.system();
+    let e0 = model
+        .interpolate_state(
+            &|x| x[0] * (1.0 - x[0]) * x[1] * (1.0 - x[1]) * (1.0 + 3.0 * x[0]),
+            None,
+        )
+        .unwrap();
+    let params = MidpointParams {
+        step: FixedStepParams {
+            t0: 0.0,
+            t_end: 0.5,
+            h: 5e-4,
+            output_every: 1,
+        },
+        ..Default::default()
+    };
+    let mut cn = LinearMidpoint::new(sys, InputFn::zeros(sys.n_inputs()), params).unwrap();
+    let h0 = sys.hamiltonian(&e0);
+    let mut worst = 0.0f64;
+    let mut moved = 0.0f64;
+    let res = cn
+        .run(&e0, &mut |_t: f64, e: &[f64]| {
+            worst = worst.max((sys.hamiltonian(e) - h0).abs() / h0);
+            let ew = sys.block_range("E_kappa").unwrap();
+            let ek: f64 = e[ew].iter().map(|v| v * v).sum();
+            moved = moved.max(ek);
+        })
+        .unwrap();
+    eprintln!(
+        "SSSS energy drift {worst:.2e} over {} steps",
+        res.stats.steps
+    );
+    assert!(moved > 0.0, "the moments must be excited");
+    assert!(worst < 1e-10, "{worst}");
+    assert!(res.ledger.relative_drift() < 1e-10);
+}
+
+/// Boundary-forced plate with every port type (left clamped; right free port: q_n and
+/// M_nn; top simply supported port: w_t and M_nn; bottom clamped port: w_t and d_n w_t;
+/// plus a distributed load): the midpoint scheme satisfies H_{n+1} − H_n = h ȳᵀū
+/// (ȳ = Bᵀē) exactly, the multiplier blocks included (their E rows vanish). Inputs are
+/// smooth and vanish at t = 0 so the zero initial state is consistent with the essential
+/// ones. Asserted: step residual < 1e-10 relative to the energy scale, and the supplied
+/// work is not negligible (the test is not vacuous).
+#[test]
+fn ports_power_balance() {
+    let mesh = Mesh2d::unit_square(6, Diagonal::Right).unwrap();
+    let p = KirchhoffParams::isotropic(70e9, 0.35, 2700.0, 0.01).unwrap();
+    let model = KirchhoffHhj::new(p, &mesh, 2)
+        .unwrap()
+        .clamped("left")
+        .port("right", EdgeCondition::Free)
+        .port("top", EdgeCondition::SimplySupported)
+        .port("bottom", EdgeCondition::Clamped)
+        .load("load", std::sync::Arc::new(|x: [f64; 2]| x[0] * x[1]))
+        .build()
+        .unwrap();
+    let sys = model.system();
+    sys.check(&Default::default()).unwrap();
+    let m = sys.n_inputs();
+    // amplitudes of each port: forces/moments ~1, velocities ~1e-3 m/s, rotations ~1e-3
+    let scale: Vec<f64> = sys
+        .ports
+        .iter()
+        .flat_map(|p| {
+            let s = if p.name.ends_with("wt") || p.name.ends_with("dnwt") {
+                1e-3
+            } else {
+                1.0
+            };
+            std::iter::repeat(s).take(p.dim)
+        })
+        .collect();
+    let signals: Vec<Signal> = (0..m)
+        .map(|i| {
+            let (a, w) = (scale[i] * (1.0 + 0.3 * (i as f64).sin()), 20.0 + i as f64);
+            Signal::from_fn(move |t: f64| a * (w * t).sin())
+        })
+        .collect();
+    let params = MidpointParams {
+        step: FixedStepParams {
+            t0: 0.0,
+            t_end: 0.2,
+            h: 1e-3,
+            output_every: 1,
+        },
+        ..Default::default()
+    };
+    let mut cn = LinearMidpoint::new(sys, InputFn::new(signals), params).unwrap();
+    let e0 = vec![0.0; sys.n_states()];
+    let res = cn.run(&e0, &mut |_t: f64, _e: &[f64]| {}).unwrap();
+    let l = &res.ledger;
+    let supplied: f64 = l.supplied.last().unwrap().iter().map(|v| v.abs()).sum();
+    eprintln!(
+        "power balance: max rel residual {:.2e}, drift {:.2e}, H_end {:.3e}, |work| {:.3e}",
+        l.max_relative_residual(),
+        l.relative_drift(),
+        l.hamiltonian.last().unwrap(),
+        supplied
+    );
+    assert!(supplied > 1e-6 * l.energy_scale() && l.energy_scale() > 0.0);
+    assert!(l.max_relative_residual() < 1e-10);
+    assert!(l.relative_drift() < 1e-9);
+}
