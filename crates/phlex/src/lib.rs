@@ -10,7 +10,9 @@
 pub mod app;
 pub mod build;
 pub mod ephs_run;
+pub mod export;
 pub mod identify;
+pub mod matrix_market;
 pub mod mbs_run;
 pub mod modal;
 pub mod model;

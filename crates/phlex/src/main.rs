@@ -35,6 +35,31 @@ enum Command {
         /// Also write the frequencies as JSON to this file.
         #[arg(long)]
         json: Option<PathBuf>,
+        /// Reduce the elastic part to N modes (modal) or N moments (krylov) per body and
+        /// compare full vs reduced frequencies (paper 000 eq. (50)).
+        #[arg(long, value_name = "N")]
+        reduce: Option<usize>,
+        /// Reduction method with --reduce: modal or krylov.
+        #[arg(long, default_value = "modal", requires = "reduce")]
+        method: String,
+        /// Krylov expansion point s0 [rad/s] with --reduce N --method krylov.
+        #[arg(long, default_value_t = 0.0, requires = "reduce")]
+        s0: f64,
+    },
+    /// Export the linear pH system (E, J, R, B, blocks, ports) as system.json + Matrix
+    /// Market files into DIR.
+    Export {
+        /// Model file (TOML).
+        model: PathBuf,
+        /// Output directory (default: out/<model file stem>/linear).
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+        /// Linearise a multibody model about its consistent initial state (eq. (49)).
+        #[arg(long)]
+        linearize: bool,
+        /// Eliminate the Lagrange multipliers (null-space ODE, eq. (51)); also writes T.mtx.
+        #[arg(long)]
+        nullspace: bool,
     },
     /// Identify a linear model from input/output data (OKID + ERA/DC): modal table,
     /// realisation, singular values and FRF plots.
@@ -88,7 +113,43 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run { model, out, quiet } => phlex::app::run(&model, out.as_deref(), quiet),
-        Command::Modes { model, count, json } => phlex::app::modes(&model, count, json.as_deref()),
+        Command::Modes {
+            model,
+            count,
+            json,
+            reduce: Some(size),
+            method,
+            s0,
+        } => phlex::export::reduced_modes(&phlex::export::ReducedModesArgs {
+            model: &model,
+            size,
+            method: &method,
+            s0,
+            count: count.unwrap_or(6),
+            json: json.as_deref(),
+        }),
+        Command::Modes {
+            model, count, json, ..
+        } => phlex::app::modes(&model, count, json.as_deref()),
+        Command::Export {
+            model,
+            out,
+            linearize,
+            nullspace,
+        } => {
+            let out = out.unwrap_or_else(|| phlex::app::default_out(&model).join("linear"));
+            phlex::export::export(&phlex::export::ExportArgs {
+                model: &model,
+                out: &out,
+                linearize,
+                nullspace,
+            })
+            .map(|files| {
+                for f in files {
+                    println!("  written {}", f.display());
+                }
+            })
+        }
         Command::Check { model } => phlex::app::check(&model),
         Command::Ephs {
             command:

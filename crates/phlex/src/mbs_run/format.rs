@@ -336,6 +336,11 @@ pub struct MbsSimulationSpec {
     /// Newton iteration limit per step (default 20).
     #[serde(default)]
     pub newton_max_iterations: Option<Spanned<i64>>,
+    /// Project the body poses onto the position constraints after every midpoint step
+    /// (drift correction, default false; breaks exact energy conservation slightly, see
+    /// `docs/solvers.md`).
+    #[serde(default)]
+    pub projection: Option<Spanned<bool>>,
 }
 
 /// Which component of the elastic displacement to record.

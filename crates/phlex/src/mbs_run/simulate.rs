@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use phlex_core::QuasiLinearPhDae;
+use phlex_mbs::simulate::ProjectionOptions;
 use phlex_mbs::{run_radau, Multibody, MultibodyMidpoint};
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
@@ -261,10 +262,30 @@ pub struct MbsSummary {
     pub power_balance_residual_relative: f64,
     /// Largest position-level joint violation over the output samples \[m or rad\].
     pub max_constraint_drift: f64,
+    /// Drift projection (`[simulation] projection = true`): `max_drift_before` is the
+    /// largest violation a step produced before its projection, `energy_change` the sum of
+    /// the energy jumps of the projections \[J\] (part of `energy_drift`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub projection: Option<ProjectionSummary>,
     /// Wall time of the integration \[s\].
     pub wall_time_s: f64,
     /// Files written.
     pub outputs: Vec<String>,
+}
+
+/// Summary of the drift projection ([`phlex_mbs::simulate::ProjectionStats`]).
+#[derive(Debug, Clone, Serialize)]
+pub struct ProjectionSummary {
+    /// Steps after which the poses were corrected.
+    pub corrected_steps: usize,
+    /// Largest position violation produced by a step, before its projection \[m or rad\].
+    pub max_drift_before: f64,
+    /// Largest violation left after a projection.
+    pub max_drift_after: f64,
+    /// Sum of the energy jumps $H(x^{proj}) - H(x)$ \[J\].
+    pub energy_change: f64,
+    /// Largest single jump \[J\].
+    pub max_energy_jump: f64,
 }
 
 fn sci(v: f64) -> String {
@@ -318,6 +339,16 @@ impl MbsSummary {
                 "max constraint drift",
                 format!("{:.3e}", self.max_constraint_drift),
             ),
+            (
+                "projection",
+                match &self.projection {
+                    Some(p) => format!(
+                        "{} steps corrected, drift before {:.3e}, energy jumps {:.3e} J (largest {:.3e} J)",
+                        p.corrected_steps, p.max_drift_before, p.energy_change, p.max_energy_jump
+                    ),
+                    None => "off".into(),
+                },
+            ),
             ("wall time [s]", format!("{:.3}", self.wall_time_s)),
         ];
         let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
@@ -354,6 +385,7 @@ pub fn simulate(m: &MbsModel, b: &BuiltMbs, quiet: bool) -> Result<MbsRun> {
     let mut progress = Progress::new(0.0, t_end, quiet);
     let x0 = &b.init.state;
     let start = Instant::now();
+    let mut projection: Option<ProjectionSummary> = None;
     let (stats, integrator, step_res, mid_drift, work): (
         SolverStats,
         String,
@@ -391,6 +423,12 @@ pub fn simulate(m: &MbsModel, b: &BuiltMbs, quiet: bool) -> Result<MbsRun> {
             };
             let mut integ =
                 MultibodyMidpoint::new(mb, b.input.clone(), params).map_err(|e| m.convert(e))?;
+            let projected = sim.projection.as_ref().is_some_and(|p| *p.get_ref());
+            if projected {
+                integ = integ
+                    .with_projection(ProjectionOptions::default())
+                    .map_err(|e| m.convert(e))?;
+            }
             let run = integ
                     .run(x0, &mut |t: f64, x: &[f64]| {
                         rec.record(t, x);
@@ -403,6 +441,13 @@ pub fn simulate(m: &MbsModel, b: &BuiltMbs, quiet: bool) -> Result<MbsRun> {
                             b.name
                         )
                     })?;
+            projection = run.projection.map(|p| ProjectionSummary {
+                corrected_steps: p.corrected_steps,
+                max_drift_before: p.max_drift_before,
+                max_drift_after: p.max_drift_after,
+                energy_change: p.energy_change,
+                max_energy_jump: p.max_energy_jump,
+            });
             let l = &run.result.ledger;
             let work = (l.supplied.len() == rec.rows.len()).then(|| {
                 l.supplied
@@ -413,11 +458,16 @@ pub fn simulate(m: &MbsModel, b: &BuiltMbs, quiet: bool) -> Result<MbsRun> {
             (
                 run.result.stats,
                 format!(
-                    "midpoint ({}), dt = {h:e} s",
+                    "midpoint ({}), dt = {h:e} s{}",
                     if variant == MidpointVariant::DiscreteGradient {
                         "discrete gradient, exact discrete power balance"
                     } else {
                         "implicit midpoint rule"
+                    },
+                    if projected {
+                        ", position projection after each step"
+                    } else {
+                        ""
                     }
                 ),
                 Some(run.max_step_residual),
@@ -518,6 +568,7 @@ pub fn simulate(m: &MbsModel, b: &BuiltMbs, quiet: bool) -> Result<MbsRun> {
         power_balance_residual: pb,
         power_balance_residual_relative: pb / scale,
         max_constraint_drift: cdrift,
+        projection,
         wall_time_s: wall,
         outputs: Vec::new(),
     };
