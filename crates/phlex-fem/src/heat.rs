@@ -7,8 +7,8 @@
 //! algebraic variable:
 //! $$\begin{bmatrix}CT_0 & 0\\ 0 & 0\end{bmatrix}\partial_t\begin{pmatrix}\theta\\ j_Q
 //! \end{pmatrix} = \begin{bmatrix}0 & -\partial_x\\ -\partial_x & -(T_0k)^{-1}\end{bmatrix}
-//! \begin{pmatrix}\theta\\ j_Q\end{pmatrix},\qquad \dot H_T = -\int\frac{j_Q^2}{kT_0}
-//! + \sum_{\text{ends}}\theta\,q_\text{in},$$
+//! \begin{pmatrix}\theta\\ j_Q\end{pmatrix},\qquad
+//! \dot H_T = \sum_{\text{ends}}\theta\,q_\text{in} - \int\frac{j_Q^2}{kT_0},$$
 //! i.e. the **pHDAE form** $E\dot e = (J - R)e + Bu$ with $R = \operatorname{diag}(0,
 //! (T_0k)^{-1}) \succeq 0$ and $j_Q$ an index-1 algebraic variable (the thesis's
 //! formulation; the Fourier law is the algebraic line). $q_\text{in} = -j_Q n$ is the heat
@@ -22,8 +22,8 @@
 //!   inputs** $q_\text{in}$ (column $\phi(\text{end})$), output $\theta(\text{end})$. This
 //!   is the thesis's CG1×DG0 thermal pair of §8.3.
 //! * [`HeatDiscretization::DgCg`]: $\theta \in$ DG$_{k-1}$, $j_Q \in$ CG$_k$, integration
-//!   by parts of the Fourier line: $0 = \langle\partial_x w, \theta\rangle - [w\theta]_0^L
-//!   - \langle w, (T_0k)^{-1}j_Q\rangle$, $J = \begin{bmatrix}0 & -G\\ G^\top &
+//!   by parts of the Fourier line: $0 = \langle\partial_x w, \theta\rangle
+//!   \;-\; [w\theta]_0^L \;-\; \langle w, (T_0k)^{-1}j_Q\rangle$, $J = \begin{bmatrix}0 & -G\\ G^\top &
 //!   0\end{bmatrix}$, $G^{im} = \langle\phi^i, \partial_x\psi^m\rangle$; **temperature
 //!   inputs** $\theta(\text{end})$ (column $+\psi(0)$ / $-\psi(L)$), output $q_\text{in}$.
 //!

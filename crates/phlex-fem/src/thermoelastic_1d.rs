@@ -16,7 +16,7 @@
 //! $u_E = \mathcal A_\beta y_T$, $u_T = -\mathcal A_\beta^* y_E$, so
 //! $H = \frac12\int(\rho e_v^2 + s^{-1}e_\varepsilon^2 + CT_0\theta^2)$ obeys (5.21)
 //! $\dot H = -\int j_Q^2/(kT_0) + \sum_\text{ends}[(e_\varepsilon - C_\beta\theta)n\,e_v
-//! - \theta j_Q n]$: the mechanical traction port carries the **total** stress
+//! \;-\; \theta j_Q n]$: the mechanical traction port carries the **total** stress
 //! $\sigma = e_\varepsilon - C_\beta\theta$ (Remark 13).
 //!
 //! **Discretizations** (the thermal pair is [`HeatDiscretization`] of [`crate::heat`]):
@@ -49,7 +49,7 @@
 //! $\hat u_{tt} = \hat u_{xx} - \theta_x$, $\theta_t = \theta_{xx} - \delta\hat u_{xt}$ with the
 //! coupling number $\delta = C_\beta^2/(CT_0 s)$ ([`ThermoelasticParams::coupling_number`]),
 //! i.e. $\rho = s = C_\beta = T_0 = 1$, $C = k = 1/\delta$. Its half-space solution in the
-//! Laplace domain (thesis (8.51)–(8.52), [Bal91]) is [`danilovskaya_laplace`].
+//! Laplace domain (thesis (8.51)–(8.52), \[Bal91\]) is [`danilovskaya_laplace`].
 use crate::assembly::{self, Coefficient};
 use crate::boundary::End;
 use crate::element::Family;
@@ -585,7 +585,7 @@ impl ThermoelasticModel {
 
 /// The Laplace-domain solution $(\hat T(s), \hat u(s))$ of the non-dimensional
 /// Danilovskaya half-space problem at $\hat x$ for a unit temperature step at $\hat x = 0$
-/// (thesis (8.51)–(8.52), [Bal91]):
+/// (thesis (8.51)–(8.52), \[Bal91\]):
 /// $\hat T = \frac{(C_1^2 - s^2)e^{-C_1\hat x} - (C_2^2 - s^2)e^{-C_2\hat x}}{s(C_1^2 -
 /// C_2^2)}$, $\hat u = -\frac{C_1e^{-C_1\hat x} - C_2e^{-C_2\hat x}}{s(C_1^2 - C_2^2)}$,
 /// $C_{1,2}^2 = \frac s2[(1 + \delta + s) \pm ((1 + \delta + s)^2 - 4s)^{1/2}]$ (principal

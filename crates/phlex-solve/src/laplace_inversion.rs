@@ -1,6 +1,6 @@
 //! Numerical inversion of the Laplace transform: $f(t) = \mathcal L^{-1}\{F\}(t)$ from
 //! evaluations of $F(s)$ at complex $s$ (thesis 004 §8.3.3: the Danilovskaya reference
-//! solution (8.51) is inverted "using the de Hoog method [dHKS82]").
+//! solution (8.51) is inverted "using the de Hoog method \[dHKS82\]").
 //!
 //! * [`DeHoog`]: F. R. de Hoog, J. H. Knight, A. N. Stokes, *An improved method for
 //!   numerical inversion of Laplace transforms*, SIAM J. Sci. Stat. Comput. 3 (1982)
