@@ -109,6 +109,10 @@ pub fn run(path: &Path, out: Option<&Path>, quiet: bool) -> Result<()> {
     let dir = out
         .map(Path::to_path_buf)
         .unwrap_or_else(|| default_out(path));
+    if let Some(c) = &m.control {
+        let file = path.display().to_string();
+        return crate::control_run::run(&file, &text, &m, c, &b, &dir, quiet);
+    }
     if !quiet {
         eprintln!(
             "phlex run: {} — {} states, ports: {}",

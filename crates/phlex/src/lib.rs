@@ -9,6 +9,7 @@
 
 pub mod app;
 pub mod build;
+pub mod control_run;
 pub mod ephs_run;
 pub mod export;
 pub mod identify;

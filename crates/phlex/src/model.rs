@@ -48,6 +48,9 @@ pub struct ModelFile {
     /// Eigen-analysis settings.
     #[serde(default)]
     pub modes: ModesSpec,
+    /// Closed-loop control through the ports (`phlex run` simulates the closed loop).
+    #[serde(default)]
+    pub control: Option<ControlSpec>,
 }
 
 /// `[model]`.
@@ -221,6 +224,44 @@ pub struct DampingSpec {
     pub port: Spanned<String>,
     /// Gain k ≥ 0 (or one per component).
     pub gain: Spanned<Vec<f64>>,
+}
+
+/// Controller type of `[control]`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ControlKind {
+    /// Sampled-data LQG: discrete LQR + steady Kalman predictor (seed 002 §4.4).
+    Lqg,
+}
+
+/// `[control]`: LQG feedback from measured port outputs/probes to actuated ports
+/// (documented in `docs/control.md`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ControlSpec {
+    /// Controller type (`"lqg"`).
+    pub kind: ControlKind,
+    /// Actuated ports (their inputs are the control).
+    pub inputs: Spanned<Vec<String>>,
+    /// Measured ports (collocated outputs) or probe names.
+    pub outputs: Spanned<Vec<String>>,
+    /// Energy weight q > 0 of the LQR (state cost 2 q H per sample).
+    pub q_weight: Spanned<f64>,
+    /// Control weight r > 0 of the LQR.
+    pub r_weight: Spanned<f64>,
+    /// Standard deviation (√J) > 0 of the process noise on each energy coordinate per sample.
+    pub process_noise: Spanned<f64>,
+    /// Standard deviation of the measurement noise > 0.
+    pub measurement_noise: Spanned<f64>,
+    /// Sampling period [s] of the controller (default: `simulation.dt`).
+    #[serde(default)]
+    pub dt: Option<Spanned<f64>>,
+    /// Seed of the noise injected into the simulation (no noise without it).
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// Time [s] at which the controller is switched on (default 0).
+    #[serde(default)]
+    pub t_on: Option<Spanned<f64>>,
 }
 
 /// Integrator choice.
@@ -509,6 +550,9 @@ pub fn validate(file: &str, text: &str, m: &ModelFile) -> Result<(), ModelError>
             );
         }
     }
+    if let Some(c) = &m.control {
+        validate_control(file, text, m, c)?;
+    }
     if m.output.every == 0 {
         return err(file, text, 0..0, "output.every must be >= 1".into());
     }
@@ -516,4 +560,88 @@ pub fn validate(file: &str, text: &str, m: &ModelFile) -> Result<(), ModelError>
         return err(file, text, 0..0, "modes.count must be >= 1".into());
     }
     Ok(())
+}
+
+fn validate_control(
+    file: &str,
+    text: &str,
+    m: &ModelFile,
+    c: &ControlSpec,
+) -> Result<(), ModelError> {
+    positive(file, text, "control.q_weight", &c.q_weight)?;
+    positive(file, text, "control.r_weight", &c.r_weight)?;
+    positive(file, text, "control.process_noise", &c.process_noise)?;
+    positive(
+        file,
+        text,
+        "control.measurement_noise",
+        &c.measurement_noise,
+    )?;
+    if let Some(dt) = &c.dt {
+        positive(file, text, "control.dt", dt)?;
+    }
+    if let Some(t) = &c.t_on {
+        let x = *t.get_ref();
+        if !(x >= 0.0 && x.is_finite()) {
+            return err(
+                file,
+                text,
+                t.span(),
+                format!("control.t_on must be >= 0 (got {x})"),
+            );
+        }
+    }
+    for (key, list) in [
+        ("control.inputs", &c.inputs),
+        ("control.outputs", &c.outputs),
+    ] {
+        if list.get_ref().is_empty() {
+            return err(
+                file,
+                text,
+                list.span(),
+                format!("{key} must name at least one port"),
+            );
+        }
+        let v = list.get_ref();
+        if let Some(d) = v.iter().enumerate().find(|(i, x)| v[..*i].contains(x)) {
+            return err(
+                file,
+                text,
+                list.span(),
+                format!("{key}: '{}' is listed twice", d.1),
+            );
+        }
+    }
+    for i in &m.input {
+        if c.inputs.get_ref().contains(i.port.get_ref()) {
+            return err(
+                file,
+                text,
+                i.port.span(),
+                format!(
+                    "input.port = \"{}\" is also a control input (control.inputs): a port is driven either by a signal or by the controller",
+                    i.port.get_ref()
+                ),
+            );
+        }
+    }
+    let header = text.find("[control]").unwrap_or(0);
+    match &m.simulation {
+        None => err(
+            file,
+            text,
+            header..header,
+            "[control] needs a [simulation] section (t_end, and dt unless control.dt is given)"
+                .into(),
+        ),
+        Some(s) if s.dt.is_none() && c.dt.is_none() => err(
+            file,
+            text,
+            header..header,
+            "missing key control.dt (sampling period [s]); needed when simulation.dt is not given"
+                .into(),
+        ),
+        Some(_) => Ok(()),
+    }
 }
