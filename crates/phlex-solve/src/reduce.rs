@@ -153,7 +153,7 @@ fn extend_orthonormal(basis: &mut Vec<Vec<f64>>, cand: Vec<Vec<f64>>) -> usize {
     let mut added = 0;
     for mut w in cand {
         let n0 = w.iter().map(|v| v * v).sum::<f64>().sqrt();
-        if !(n0 > 0.0) || !n0.is_finite() {
+        if n0 == 0.0 || !n0.is_finite() {
             continue;
         }
         for _ in 0..2 {
