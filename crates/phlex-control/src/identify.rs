@@ -40,6 +40,40 @@ use crate::okid::{okid, OkidParams};
 use faer::{Mat, MatRef};
 use std::fmt;
 
+/// Identification method of [`identify_data`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Method {
+    /// OKID → ERA/DC from the system Markov parameters (thesis 002 §3.5–§3.6)
+    #[default]
+    OkidEraDc,
+    /// N4SID subspace identification ([`crate::n4sid`])
+    N4sid,
+}
+
+impl Method {
+    /// Name used on the command line (`okid`, `n4sid`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::OkidEraDc => "okid",
+            Method::N4sid => "n4sid",
+        }
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = ControlError;
+    fn from_str(s: &str) -> Result<Self> {
+        match s.to_ascii_lowercase().as_str() {
+            "okid" | "era" | "era-dc" | "okid-era-dc" => Ok(Method::OkidEraDc),
+            "n4sid" => Ok(Method::N4sid),
+            _ => Err(ControlError::InvalidParameter {
+                name: "method".into(),
+                reason: format!("unknown identification method `{s}` (use okid or n4sid)"),
+            }),
+        }
+    }
+}
+
 /// Options of [`identify_csv`] / [`identify_data`].
 #[derive(Clone, Debug)]
 pub struct IdentifyOptions {
@@ -58,6 +92,10 @@ pub struct IdentifyOptions {
     pub era: Option<EraDcParams>,
     /// output used as reference of the mode shapes
     pub reference_output: usize,
+    /// identification method (default OKID → ERA/DC)
+    pub method: Method,
+    /// N4SID block rows `i`; default `max(⌈(n_max + 1)/m⌉ + 1, 10)`, limited by the data length
+    pub block_rows: Option<usize>,
 }
 
 impl IdentifyOptions {
@@ -71,6 +109,8 @@ impl IdentifyOptions {
             observer_order: None,
             era: None,
             reference_output: 0,
+            method: Method::OkidEraDc,
+            block_rows: None,
         }
     }
 }
@@ -78,6 +118,10 @@ impl IdentifyOptions {
 /// Result of an identification.
 #[derive(Clone, Debug)]
 pub struct IdentificationReport {
+    /// method used
+    pub method: Method,
+    /// N4SID block rows (0 for OKID → ERA/DC)
+    pub block_rows: usize,
     /// input names
     pub inputs: Vec<String>,
     /// output names
@@ -121,11 +165,18 @@ impl fmt::Display for IdentificationReport {
             self.inputs.join(", "),
             self.outputs.join(", ")
         )?;
-        writeln!(
-            f,
-            "OKID p = {}; ERA/DC alpha = {}, beta = {}, gamma = {}, delta = {}, tau = {}; order n = {}",
-            self.observer_order, self.era.alpha, self.era.beta, self.era.gamma, self.era.delta, self.era.tau, self.realization.order
-        )?;
+        match self.method {
+            Method::OkidEraDc => writeln!(
+                f,
+                "OKID p = {}; ERA/DC alpha = {}, beta = {}, gamma = {}, delta = {}, tau = {}; order n = {}",
+                self.observer_order, self.era.alpha, self.era.beta, self.era.gamma, self.era.delta, self.era.tau, self.realization.order
+            )?,
+            Method::N4sid => writeln!(
+                f,
+                "N4SID i = {} block rows; order n = {}",
+                self.block_rows, self.realization.order
+            )?,
+        }
         let sv: Vec<String> = self
             .realization
             .singular_values
@@ -278,6 +329,9 @@ pub fn identify_data(
         order: opts.order,
         ..era
     };
+    if opts.method == Method::N4sid {
+        return identify_n4sid(u, y, opts, era);
+    }
     if era.alpha * m < n_max {
         return Err(ControlError::NotEnoughData {
             what: format!("model order {n_max}: Hankel block rows α·m"),
@@ -317,6 +371,8 @@ pub fn identify_data(
     let realization = fit.realization;
     let modes = modal_parameters(&realization.sys, opts.reference_output)?;
     Ok(IdentificationReport {
+        method: Method::OkidEraDc,
+        block_rows: 0,
         inputs: opts.inputs.clone(),
         outputs: opts.outputs.clone(),
         samples: l,
@@ -327,5 +383,49 @@ pub fn identify_data(
         modes,
         okid_residual_rms: ok.residual_rms,
         order_scores: fit.scores,
+    })
+}
+
+/// The N4SID branch of [`identify_data`] (`era` is reported but unused).
+fn identify_n4sid(
+    u: MatRef<'_, f64>,
+    y: MatRef<'_, f64>,
+    opts: &IdentifyOptions,
+    era: EraDcParams,
+) -> Result<IdentificationReport> {
+    let (r, m, l) = (u.nrows(), y.nrows(), u.ncols());
+    let n_max = match opts.order {
+        Order::Fixed(n) => n,
+        Order::Auto { max } => max,
+    };
+    let i = match opts.block_rows {
+        Some(i) => i,
+        None => {
+            let i_min = (n_max + 1).div_ceil(m) + 1;
+            // columns j = l − 2i + 1 must exceed twice the 2i(r + m) Hankel rows
+            let i_data = (l + 1) / (2 + 4 * (r + m));
+            i_min.max(10).min(i_data.max(i_min))
+        }
+    };
+    let params = crate::n4sid::N4sidParams {
+        block_rows: i,
+        order: opts.order,
+        rtol: 1e-10,
+    };
+    let res = crate::n4sid::n4sid(u, y, opts.dt, &params)?;
+    let modes = modal_parameters(&res.realization.sys, opts.reference_output)?;
+    Ok(IdentificationReport {
+        method: Method::N4sid,
+        block_rows: i,
+        inputs: opts.inputs.clone(),
+        outputs: opts.outputs.clone(),
+        samples: l,
+        dt: opts.dt,
+        observer_order: 0,
+        era,
+        realization: res.realization,
+        modes,
+        okid_residual_rms: vec![],
+        order_scores: vec![],
     })
 }

@@ -1,11 +1,11 @@
-//! `phlex identify`: OKID → ERA/DC-OKID identification from measured or simulated data
-//! (seed 002 ch. 3), with the modal table, the realisation and plots.
+//! `phlex identify`: OKID → ERA/DC-OKID (default) or N4SID identification from measured or
+//! simulated data (seed 002 ch. 3 and §5.5), with the modal table, the realisation and plots.
 use std::path::Path;
 
 use anyhow::{Context, Result};
 use phlex_control::error::ControlError;
 use phlex_control::identify::{
-    identify_csv, read_csv_columns, IdentificationReport, IdentifyOptions,
+    identify_csv, read_csv_columns, IdentificationReport, IdentifyOptions, Method,
 };
 use phlex_control::spectral::{frequency_response, h1_estimate, WelchParams};
 use serde_json::json;
@@ -44,9 +44,27 @@ fn mat_json(m: faer::MatRef<'_, f64>) -> serde_json::Value {
         .collect::<Vec<_>>())
 }
 
-/// Runs the identification and writes `identification.json`, `modes.csv`,
+/// Runs the identification (OKID → ERA/DC) and writes `identification.json`, `modes.csv`,
 /// `singular_values.svg` and `frf_<input>_<output>.svg` into `out`.
 pub fn identify(a: &IdentifyArgs) -> Result<IdentificationReport> {
+    identify_with_method(a, Method::OkidEraDc)
+}
+
+/// Parses a `--method` value (`okid`, `n4sid`); a bad value is a usage error (exit 2).
+pub fn parse_method(s: &str) -> Result<Method> {
+    s.parse::<Method>().map_err(|e| {
+        anyhow::Error::new(ModelError {
+            file: "--method".into(),
+            line: 0,
+            message: e.to_string(),
+        })
+    })
+}
+
+/// [`identify`] with a chosen method: `Method::N4sid` identifies by N4SID (oblique
+/// projection, order from its singular values; `singular_values.svg` then shows those of
+/// the oblique projection).
+pub fn identify_with_method(a: &IdentifyArgs, method: Method) -> Result<IdentificationReport> {
     let text = std::fs::read_to_string(a.data).map_err(|e| ModelError {
         file: a.data.display().to_string(),
         line: 0,
@@ -55,6 +73,7 @@ pub fn identify(a: &IdentifyArgs) -> Result<IdentificationReport> {
     let ins: Vec<&str> = a.inputs.iter().map(String::as_str).collect();
     let outs: Vec<&str> = a.outputs.iter().map(String::as_str).collect();
     let mut opts = IdentifyOptions::new(&ins, &outs, a.dt);
+    opts.method = method;
     if let Some(n) = a.order {
         opts.order = phlex_control::era::Order::Fixed(n);
     }
@@ -70,6 +89,8 @@ pub fn identify(a: &IdentifyArgs) -> Result<IdentificationReport> {
         .map(|m| json!({ "frequency_hz": m.freq_hz, "damping_ratio": m.damping, "magnitude": m.magnitude, "phase_rad": m.phase }))
         .collect();
     let report = json!({
+        "method": rep.method.name(),
+        "block_rows": (rep.method == Method::N4sid).then_some(rep.block_rows),
         "inputs": rep.inputs, "outputs": rep.outputs, "samples": rep.samples, "dt": rep.dt,
         "order": rep.realization.order, "observer_order": rep.observer_order,
         "singular_values": rep.realization.singular_values,
@@ -101,7 +122,15 @@ pub fn identify(a: &IdentifyArgs) -> Result<IdentificationReport> {
         (
             "singular_values.svg".to_string(),
             svg_plot(
-                &format!("Hankel singular values (order {})", rep.realization.order),
+                &match rep.method {
+                    Method::OkidEraDc => {
+                        format!("Hankel singular values (order {})", rep.realization.order)
+                    }
+                    Method::N4sid => format!(
+                        "singular values of the N4SID oblique projection (order {})",
+                        rep.realization.order
+                    ),
+                },
                 "index",
                 &[("log10(sigma)", &idx, &lsv)],
             )?
