@@ -404,3 +404,97 @@ fn ports_power_balance() {
     assert!(l.max_relative_residual() < 1e-10);
     assert!(l.relative_drift() < 1e-9);
 }
+
+/// Boundary damping injection on the cantilever plate of thesis §8.1.1 (Table 8.1):
+/// [0, 1]², E = 70 GPa, ρ = 2700 kg/m³, ν = 0.35, h = 0.05 m, clamped at x = 0, the other
+/// three edges Γ_N a free port (inputs q̃_n, M_nn); initial velocity e_w = x² y (y − 1),
+/// E_κ = 0; from t = 1 s the control q̃_n = −k_q w_t, M_nn = −k_m ∂_n w_t (k_q = k_m = 10)
+/// is applied as output feedback u = −K y, K = k M_Γ⁻¹ (phlex_core feedback damping, i.e.
+/// R = B K Bᵀ ⪰ 0). HHJ k = 2 on 8 × 8 (the thesis used Argyris on 6 × 6 with
+/// Störmer–Verlet, Δt = 1 µs); implicit midpoint with Δt = 1 ms (the first bending mode,
+/// ≈ 44 Hz, has 23 steps per period), 0.8 s in release.
+///
+/// Asserted: (a) before the control, H is conserved (relative drift < 1e-8; measured 1.7e-9,
+/// larger than the SSSS plate's 4e-14 because the M_nn multiplier makes the step matrix a
+/// saddle point with entries from ρh = 135 to 𝒞_b ≈ 1e-6); (b) after it, H decreases at every
+/// step (to 1e-10 H₀) and the discrete power balance with dissipation
+/// H_n − H(1) + ∫ eᵀRe = 0 holds to 1e-8 (measured 1.9e-10); (c) the decay: the thesis
+/// shows H "almost zero by t ≈ 4 s" (figure only); measured H(4)/H(1) = 0.040,
+/// H(5)/H(1) = 0.014, asserted < 0.05 and < 0.02.
+#[test]
+fn cantilever_boundary_damping() {
+    let mut mesh = Mesh2d::unit_square(8, Diagonal::Right).unwrap();
+    mesh.tag_boundary("gamma_n", |p| p[0] > 1e-9).unwrap();
+    let p = KirchhoffParams::isotropic(70e9, 0.35, 2700.0, 0.05).unwrap();
+    let model = KirchhoffHhj::new(p, &mesh, 2)
+        .unwrap()
+        .clamped("left")
+        .port("gamma_n", EdgeCondition::Free)
+        .build()
+        .unwrap();
+    let open = model.system();
+    let gain_q = model.boundary_damping_gain("gamma_n_qn", 10.0).unwrap();
+    let gain_m = model.boundary_damping_gain("gamma_n_Mnn", 10.0).unwrap();
+    let closed = open
+        .with_output_feedback("gamma_n_qn", &gain_q)
+        .unwrap()
+        .with_output_feedback("gamma_n_Mnn", &gain_m)
+        .unwrap();
+    closed.check(&Default::default()).unwrap();
+    assert_eq!(closed.n_inputs(), 0);
+    assert!(model.boundary_damping_gain("gamma_n_qn", -1.0).is_err());
+    let e0 = model
+        .interpolate_state(&|x| x[0] * x[0] * x[1] * (x[1] - 1.0), None)
+        .unwrap();
+    let step = |t0: f64, t1: f64| MidpointParams {
+        step: FixedStepParams {
+            t0,
+            t_end: t1,
+            h: 1e-3,
+            output_every: 1,
+        },
+        ..Default::default()
+    };
+    let mut hist: Vec<(f64, f64)> = Vec::new();
+    let mut cn =
+        LinearMidpoint::new(open, InputFn::zeros(open.n_inputs()), step(0.0, 1.0)).unwrap();
+    let r0 = cn
+        .run(&e0, &mut |t: f64, e: &[f64]| {
+            hist.push((t, open.hamiltonian(e)))
+        })
+        .unwrap();
+    let n_open = hist.len();
+    let mut cl = LinearMidpoint::new(&closed, InputFn::zeros(0), step(1.0, 5.0)).unwrap();
+    let r1 = cl
+        .run(&r0.state, &mut |t: f64, e: &[f64]| {
+            hist.push((t, closed.hamiltonian(e)))
+        })
+        .unwrap();
+    let h0 = hist[0].1;
+    let at = |t: f64| {
+        hist.iter()
+            .min_by(|a, b| (a.0 - t).abs().total_cmp(&(b.0 - t).abs()))
+            .unwrap()
+            .1
+    };
+    let (h1, h4, h5) = (at(1.0), at(4.0), at(5.0));
+    eprintln!(
+        "H(0) = {h0:.5e}, H(1) = {h1:.5e}, H(4)/H(1) = {:.4}, H(5)/H(1) = {:.4}; drift open {:.2e}, closed {:.2e}, dissipated {:.4e}",
+        h4 / h1,
+        h5 / h1,
+        r0.ledger.relative_drift(),
+        r1.ledger.relative_drift(),
+        r1.ledger.dissipated.last().unwrap()
+    );
+    assert!(r0.ledger.relative_drift() < 1e-8);
+    for w in hist[n_open..].windows(2) {
+        assert!(
+            w[1].1 <= w[0].1 + 1e-10 * h0,
+            "H increased at t = {}",
+            w[1].0
+        );
+    }
+    assert!(r1.ledger.relative_drift() < 1e-8);
+    assert!(r1.ledger.dissipated.last().unwrap() > &(0.9 * h1));
+    assert!(h4 / h1 < 0.05 && h5 / h1 < 0.02, "{} {}", h4 / h1, h5 / h1);
+}

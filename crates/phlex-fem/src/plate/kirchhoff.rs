@@ -62,6 +62,7 @@ use crate::model::BlockAssembler;
 use crate::quadrature::GaussLegendre;
 use crate::quadrature2d::TriangleQuadrature;
 use crate::space2d::{complement, CellGeometry, Family2d, Shape, Space2d};
+use faer::linalg::solvers::Solve;
 use phlex_core::sparse::{self, SparseMat, Triplets};
 use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
 
@@ -414,6 +415,7 @@ impl KirchhoffHhj {
         let mut ports: Vec<Port> = Vec::new();
         let mut natural: Vec<(usize, SparseMat)> = Vec::new(); // (port index, B_open)
         let mut essential: Vec<Essential> = Vec::new();
+        let mut trace_masses: Vec<(String, SparseMat)> = Vec::new();
         let mut claimed = vec![false; nw];
         for &r in &removed {
             if r < nw {
@@ -502,7 +504,9 @@ impl KirchhoffHhj {
                     let mut ess = wt_essential(&mut claimed)?;
                     ess.port = ports.len();
                     ports.push(wt_port(ess.M.ncols()));
+                    trace_masses.push((format!("{tag}_wt"), ess.M.clone()));
                     essential.push(ess);
+                    trace_masses.push((format!("{tag}_dnwt"), nn_mass.clone()));
                     natural.push((ports.len(), shift_rows(&Tn, nw, n_open)));
                     ports.push(Port::new(
                         format!("{tag}_dnwt"),
@@ -518,13 +522,17 @@ impl KirchhoffHhj {
                     let mut ess = wt_essential(&mut claimed)?;
                     ess.port = ports.len();
                     ports.push(wt_port(ess.M.ncols()));
+                    trace_masses.push((format!("{tag}_wt"), ess.M.clone()));
                     essential.push(ess);
                     let mut ess = mnn_essential();
                     ess.port = ports.len();
                     ports.push(mnn_port(ess.M.ncols()));
+                    trace_masses.push((format!("{tag}_Mnn"), ess.M.clone()));
                     essential.push(ess);
                 }
                 EdgeCondition::Free => {
+                    let all: Vec<usize> = (0..tdofs.len()).collect();
+                    trace_masses.push((format!("{tag}_qn"), sparse::restrict(&Bq, &tdofs, &all)));
                     natural.push((ports.len(), shift_rows(&Bq, 0, n_open)));
                     ports.push(Port::new(
                         format!("{tag}_qn"),
@@ -537,6 +545,7 @@ impl KirchhoffHhj {
                     let mut ess = mnn_essential();
                     ess.port = ports.len();
                     ports.push(mnn_port(ess.M.ncols()));
+                    trace_masses.push((format!("{tag}_Mnn"), ess.M.clone()));
                     essential.push(ess);
                 }
             }
@@ -620,6 +629,7 @@ impl KirchhoffHhj {
             sk,
             kept,
             n_open: [nw, nk],
+            trace_masses,
         })
     }
 }
@@ -727,6 +737,8 @@ pub struct KirchhoffModel {
     kept: Vec<usize>,
     /// Open sizes of the velocity and moment spaces.
     n_open: [usize; 2],
+    /// Mass matrix of the trace basis of every boundary port.
+    trace_masses: Vec<(String, SparseMat)>,
 }
 
 impl KirchhoffModel {
@@ -842,6 +854,51 @@ impl KirchhoffModel {
         let m = self.field_coefficients(e, KirchhoffField::Moments)?;
         let (v, g) = self.sw.evaluate(&w, x)?;
         Ok((v[0], g[0], self.sk.evaluate(&m, x)?))
+    }
+
+    /// Mass matrix $M_\Gamma^{lm} = \int_\Gamma\psi^l\psi^m$ of the trace basis of the
+    /// boundary port `port` (the basis of its input and of the function its output is the
+    /// weighted trace of): $CG_k$ traces for `_wt`/`_qn`, per-edge Legendre polynomials for
+    /// `_Mnn`/`_dnwt` (diagonal, $|e|/(2j+1)$).
+    pub fn port_trace_mass(&self, port: &str) -> Result<&SparseMat, Fem2dError> {
+        self.system.ports.range(port)?;
+        self.trace_masses
+            .iter()
+            .find(|(n, _)| n == port)
+            .map(|(_, m)| m)
+            .ok_or_else(|| {
+                FemError::InvalidParameter {
+                    name: format!("port '{port}'"),
+                    value: 0.0,
+                    requirement: "a boundary port (distributed loads have no trace basis)".into(),
+                }
+                .into()
+            })
+    }
+
+    /// Output-feedback gain $K = k\,M_\Gamma^{-1}$ of boundary damping injection on `port`
+    /// (thesis 004 §8.1.1, Table 8.1): with $u = -Ky$ and $y = M_\Gamma c$ the weighted
+    /// trace of the conjugate variable (coefficients $c$), the input function is $-k$ times
+    /// the conjugate trace, i.e. $\tilde q_n = -k_q w_t$ on a `_qn` port and
+    /// $M_{nn} = -k_m\partial_n w_t$ on an `_Mnn` port, and the closed loop
+    /// (`system().with_output_feedback(port, &K)`) has $R = BKB^\top \succeq 0$,
+    /// $\dot H = -e^\top Re \le 0$ (the thesis's $R_w = k_qB_wM_\Gamma^{-1}B_w^\top + \dots$).
+    /// `k >= 0` \[N s/m² for `_qn`, N m s for `_Mnn`\]. $K$ is dense (the inverse of a
+    /// boundary mass matrix).
+    pub fn boundary_damping_gain(&self, port: &str, k: f64) -> Result<SparseMat, Fem2dError> {
+        if !(k.is_finite() && k >= 0.0) {
+            return Err(FemError::InvalidParameter {
+                name: format!("damping gain on '{port}'"),
+                value: k,
+                requirement: "0 <= k < inf".into(),
+            }
+            .into());
+        }
+        let M = sparse::to_dense(self.port_trace_mass(port)?);
+        let n = M.nrows();
+        let inv = M.partial_piv_lu().solve(faer::Mat::<f64>::identity(n, n));
+        let K = faer::Mat::from_fn(n, n, |i, j| 0.5 * k * (inv[(i, j)] + inv[(j, i)]));
+        Ok(sparse::from_dense(&K, 0.0))
     }
 
     /// Error functionals for a separable exact solution $e_w = a(t)\,v(x)$,
