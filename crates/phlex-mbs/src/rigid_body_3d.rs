@@ -756,33 +756,61 @@ impl crate::spatial::SpatialBody for RigidBody3dModel {
     }
 }
 
+/// Eigenvalues of a symmetric 3×3 matrix (trigonometric method), ascending.
+fn sym3_eigenvalues(a: &[[f64; 3]; 3]) -> [f64; 3] {
+    let p1 = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
+    let q = (a[0][0] + a[1][1] + a[2][2]) / 3.0;
+    if p1 == 0.0 {
+        let mut e = [a[0][0], a[1][1], a[2][2]];
+        e.sort_by(f64::total_cmp);
+        return e;
+    }
+    let p2 = (a[0][0] - q).powi(2) + (a[1][1] - q).powi(2) + (a[2][2] - q).powi(2) + 2.0 * p1;
+    let p = (p2 / 6.0).sqrt();
+    let mut b = *a;
+    for (i, row) in b.iter_mut().enumerate() {
+        for (j, v) in row.iter_mut().enumerate() {
+            *v = (a[i][j] - if i == j { q } else { 0.0 }) / p;
+        }
+    }
+    let det = b[0][0] * (b[1][1] * b[2][2] - b[1][2] * b[2][1])
+        - b[0][1] * (b[1][0] * b[2][2] - b[1][2] * b[2][0])
+        + b[0][2] * (b[1][0] * b[2][1] - b[1][1] * b[2][0]);
+    let phi = (0.5 * det).clamp(-1.0, 1.0).acos() / 3.0;
+    let e3 = q + 2.0 * p * phi.cos();
+    let e1 = q + 2.0 * p * (phi + 2.0 * std::f64::consts::PI / 3.0).cos();
+    [e1, 3.0 * q - e1 - e3, e3]
+}
+
 impl crate::spatial::SpatialBodySpec for RigidBody3d {
-    /// [`RigidBody3d::build`], and in addition requires the $6\times6$ mass matrix to be
-    /// positive definite (every rotation about the reference point must carry inertia:
-    /// give a point mass a small inertia about the axes through it), checked by a Cholesky
-    /// factorization with relative pivot threshold $10^{-12}$.
+    /// [`RigidBody3d::build`], and in addition requires the central inertia tensor to be
+    /// physically admissible: its principal moments non-negative and satisfying the
+    /// triangle inequality $J_1 + J_2 \ge J_3$ (tolerance $10^{-12}\operatorname{tr}J_G$). A
+    /// point mass ($J_G = 0$) is admissible; its $6\times6$ mass matrix is singular and the
+    /// joints must then fix the rotations without inertia (as for the planar links).
     fn build_spatial(&self, name: &str) -> Result<Box<dyn crate::spatial::SpatialBody>, MbsError> {
         let m = self.build(name)?;
-        let M = m.M;
-        let scale = (0..6).fold(0.0f64, |a, i| a.max(M[i][i]));
-        let mut L = [[0.0; 6]; 6];
-        for j in 0..6 {
-            let d = M[j][j] - (0..j).map(|k| L[j][k] * L[j][k]).sum::<f64>();
-            if d <= 1e-12 * scale {
-                let what = ["v_x", "v_y", "v_z", "omega_x", "omega_y", "omega_z"][j];
-                return Err(MbsError::InvalidBodyParameter {
-                    body: name.into(),
-                    parameter: "inertia".into(),
-                    value: d,
-                    requirement: format!(
-                        "a positive definite mass matrix about P (pivot of {what} is not positive): give the body a positive inertia about every axis"
-                    ),
-                });
-            }
-            L[j][j] = d.sqrt();
-            for i in j + 1..6 {
-                L[i][j] = (M[i][j] - (0..j).map(|k| L[i][k] * L[j][k]).sum::<f64>()) / L[j][j];
-            }
+        let e = sym3_eigenvalues(&self.inertia);
+        let tr = e[0] + e[1] + e[2];
+        let tol = 1e-12 * tr.abs();
+        if e[0] < -tol {
+            return Err(MbsError::InvalidBodyParameter {
+                body: name.into(),
+                parameter: "inertia (smallest principal moment)".into(),
+                value: e[0],
+                requirement: "a positive semidefinite central inertia tensor".into(),
+            });
+        }
+        if e[0] + e[1] < e[2] - tol {
+            return Err(MbsError::InvalidBodyParameter {
+                body: name.into(),
+                parameter: "inertia (largest principal moment)".into(),
+                value: e[2],
+                requirement: format!(
+                    "the triangle inequality of principal moments: {} <= {} + {}",
+                    e[2], e[0], e[1]
+                ),
+            });
         }
         Ok(Box::new(m))
     }
@@ -912,5 +940,31 @@ mod tests {
                 assert!(((a[r] - m[r]) / (2.0 * h) - d[r]).abs() < 1e-12);
             }
         }
+    }
+
+    /// Principal moments of a rotated diagonal tensor, and the admissibility checks.
+    #[test]
+    fn inertia_admissibility() {
+        use crate::spatial::SpatialBodySpec;
+        let r = axis_angle([1.0, -2.0, 0.5], 0.8);
+        let d = [1.0, 2.0, 2.5];
+        let mut j = [[0.0; 3]; 3];
+        for a in 0..3 {
+            for b in 0..3 {
+                j[a][b] = (0..3).map(|k| r[a][k] * d[k] * r[b][k]).sum();
+            }
+        }
+        let e = sym3_eigenvalues(&j);
+        for k in 0..3 {
+            assert!((e[k] - d[k]).abs() < 1e-12, "{e:?}");
+        }
+        let mut b = RigidBody3d::new(1.0, [1.0, 1.0, 3.0]);
+        let err = b.build_spatial("disk").unwrap_err().to_string();
+        assert!(err.contains("disk") && err.contains("triangle"), "{err}");
+        b.inertia = [[0.0; 3]; 3];
+        assert!(b.build_spatial("point").is_ok());
+        b.inertia = [[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let err = b.build_spatial("bad").unwrap_err().to_string();
+        assert!(err.contains("semidefinite"), "{err}");
     }
 }
