@@ -2,8 +2,8 @@
 //! fields, piecewise $P_r$ ($r = k - 1 \in \{0, 1, 2\}$), **normal–normal continuous**
 //! across edges (thesis 004 eq. (7.16), summary §3.3 "HHJ"; Arnold & Walker 2019), and the
 //! HHJ duality pairing with a continuous Lagrange space (thesis eq. (7.17), summary §3.3):
-//! $$d_h(v, \mathbf E) = -\sum_T \langle \operatorname{Hess} v, \mathbf E\rangle_T
-//!   + \sum_{e} \langle [\![\partial_n v]\!], \mathbf n^\top\mathbf E\,\mathbf n\rangle_e ,
+//! $$d_h(v, \mathbf E) = -\sum_T \langle \operatorname{Hess} v, \mathbf E\rangle_T +
+//!   \sum_{e} \langle [\![\partial_n v]\!], \mathbf n^\top\mathbf E\,\mathbf n\rangle_e ,
 //! \qquad [\![\partial_n v]\!] = \partial_{n_1}v|_{T_1} + \partial_{n_2}v|_{T_2},$$
 //! each side with its own outward normal (on a boundary edge only the inner side).
 //! Because $\mathbf n^\top\mathbf E\mathbf n$ is single valued, the edge sum equals
@@ -99,7 +99,8 @@ fn invert(a: &[f64], n: usize) -> Option<Vec<f64>> {
     }
     for c in 0..n {
         let p = (c..n).max_by(|&i, &j| m[i * n + c].abs().total_cmp(&m[j * n + c].abs()))?;
-        if !(m[p * n + c].abs() > 1e-13 * scale) {
+        let piv = m[p * n + c].abs();
+        if piv.is_nan() || piv <= 1e-13 * scale {
             return None;
         }
         for j in 0..n {
@@ -546,8 +547,8 @@ fn push_local(trip: &mut Triplets, local: &[f64], rows: &[usize], cols: &[usize]
 }
 
 /// The HHJ coupling matrix $D^{mi} = -d_h(\phi^i, \Phi^m)$ (thesis eq. (7.17)):
-/// $$D^{mi} = \sum_T \int_T \Phi^m : \operatorname{Hess}\phi^i
-///   - \sum_T \int_{\partial T} \Phi^m_{nn}\,\partial_{n_T}\phi^i ,$$
+/// $$D^{mi} = \sum_T \int_T \Phi^m : \operatorname{Hess}\phi^i -
+///   \sum_T \int_{\partial T} \Phi^m_{nn}\,\partial_{n_T}\phi^i ,$$
 /// rows = DOFs of the HHJ space `hhj`, columns = DOFs of the scalar continuous Lagrange
 /// space `cg` (same mesh). For $w \in H^2$ it reduces to
 /// $\langle\mathbf E, \operatorname{Hess} w\rangle - \int_{\partial\Omega}E_{nn}\partial_n w$.
@@ -576,7 +577,7 @@ pub fn hessian_coupling(hhj: &HhjSpace, cg: &Space2d) -> Result<SparseMat, Fem2d
     let hess = LagrangeHessian::new(el)?;
     let (nh, nw) = (hhj.n_local(), cg.n_local());
     let q = TriangleQuadrature::exact_for_degree((hhj.r + k).saturating_sub(2))?;
-    let gl = GaussLegendre::new((hhj.r + k + 1) / 2)?;
+    let gl = GaussLegendre::new((hhj.r + k).div_ceil(2))?;
     let mesh = hhj.mesh();
     let mut trip = Triplets::new(hhj.n_dofs(), cg.n_dofs());
     let mut b = vec![[0.0; 3]; nh];

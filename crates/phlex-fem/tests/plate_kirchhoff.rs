@@ -370,7 +370,7 @@ fn ports_power_balance() {
             } else {
                 1.0
             };
-            std::iter::repeat(s).take(p.dim)
+            std::iter::repeat_n(s, p.dim)
         })
         .collect();
     let signals: Vec<Signal> = (0..m)

@@ -8,16 +8,16 @@
 //! [`BendingStiffness`]). With $e_w \in CG_k$ and $\mathbf E_\kappa$ in the HHJ space of
 //! degree $k-1$ ([`HhjSpace`], $k = 1, 2, 3$), thesis eq. (7.18) reads
 //! $$\begin{aligned}
-//! \langle v, \rho h\,\partial_t e_w\rangle &= d_h(v, \mathbf E_\kappa)
-//!   + \langle v, \tilde q_n\rangle_{\Gamma_q} + \langle v, f\rangle,\\
-//! \langle \mathbf V, \mathcal C_b\,\partial_t\mathbf E_\kappa\rangle &= -d_h(e_w, \mathbf V)
-//!   + \langle V_{nn}, \partial_n w_t\rangle_{\Gamma_\omega},
+//! \langle v, \rho h\,\partial_t e_w\rangle &= d_h(v, \mathbf E_\kappa) +
+//!   \langle v, \tilde q_n\rangle_{\Gamma_q} + \langle v, f\rangle,\\
+//! \langle \mathbf V, \mathcal C_b\,\partial_t\mathbf E_\kappa\rangle &= -d_h(e_w, \mathbf V) +
+//!   \langle V_{nn}, \partial_n w_t\rangle_{\Gamma_\omega},
 //! \end{aligned}$$
 //! so $E = \operatorname{diag}(M_{\rho h}, M_{\mathcal C_b})$,
 //! $J = \begin{bmatrix}0 & -D^\top\\ D & 0\end{bmatrix}$ with $D^{mi} = -d_h(\phi^i, \Phi^m)$
 //! ([`element2d_hhj::hessian_coupling`](crate::element2d_hhj::hessian_coupling)). For smooth
-//! fields $d_h(v, \mathbf E) = \langle v, -\operatorname{div}\operatorname{Div}\mathbf E\rangle
-//! - \langle v, \tilde q_n\rangle_{\partial\Omega}$ and $-d_h(w, \mathbf V) = \langle\mathbf V,
+//! fields $d_h(v, \mathbf E) = \langle v, -\operatorname{div}\operatorname{Div}\mathbf E\rangle -
+//! \langle v, \tilde q_n\rangle_{\partial\Omega}$ and $-d_h(w, \mathbf V) = \langle\mathbf V,
 //! \operatorname{Hess} w\rangle - \langle V_{nn}, \partial_n w\rangle_{\partial\Omega}$, which
 //! fixes the signs of the boundary terms above ($\tilde q_n = -\mathbf n\cdot\operatorname{Div}
 //! \mathbf M - \partial_s M_{ns}$, outward $\mathbf n$) and gives
@@ -128,7 +128,7 @@ impl BendingStiffness {
         let m2 = D[0][0] * D[1][1] - D[0][1] * D[1][0];
         let m3 = det3(&D);
         for (k, m) in [m1, m2, m3].into_iter().enumerate() {
-            if !(m > 1e-14 * scale.powi(k as i32 + 1)) {
+            if m.is_nan() || m <= 1e-14 * scale.powi(k as i32 + 1) {
                 return Err(FemError::InvalidParameter {
                     name: format!("leading {}x{} minor of the bending stiffness", k + 1, k + 1),
                     value: m,
@@ -1266,8 +1266,8 @@ pub mod benchmarks {
         let [c1, c2, c3, c4] = csfs_coefficients();
         let (sh, ch) = ((PI * x).sinh(), (PI * x).cosh());
         // derivative m of cosh(πx)/π^m: cosh if m even else sinh; of sinh: the other way
-        let dcosh = |m: usize| if m % 2 == 0 { ch } else { sh };
-        let dsinh = |m: usize| if m % 2 == 0 { sh } else { ch };
+        let dcosh = |m: usize| if m.is_multiple_of(2) { ch } else { sh };
+        let dsinh = |m: usize| if m.is_multiple_of(2) { sh } else { ch };
         let pn = PI.powi(n as i32);
         let pn1 = if n >= 1 { PI.powi(n as i32 - 1) } else { 0.0 };
         let nf = n as f64;
