@@ -13,7 +13,7 @@
 //! On a triangle $T$, $\sigma \in P_r(T;\mathbb S)$ is determined by
 //! * per edge $e$ (3 edges), $r + 1$ edge moments
 //!   $\ell_{e,j}(\sigma) = \frac1{|e|}\int_e \mathbf n_e^\top\sigma\,\mathbf n_e\,
-//!   P_j(2s - 1)\,ds$, $j = 0..r$, with $P_j$ the Legendre polynomials and $s \in [0,1]$ the
+//!   P_j(2s - 1)\,ds$, $j = 0..r$, with $P_j$ the Legendre polynomials and $0 \le s \le 1$ the
 //!   arc-length parameter running from the edge's **lower global vertex** to the higher one;
 //! * $3\,r(r+1)/2$ interior moments $\frac{1}{|T|}\int_T \sigma_c\,\hat\xi^p\hat\eta^q$,
 //!   $p + q \le r - 1$, $c \in \{xx, xy, yy\}$.

@@ -1089,8 +1089,8 @@ pub mod benchmarks {
         Ssss,
         /// $(-1, 1)^2$, clamped at $x = -1$, free at $x = 1$, simply supported at
         /// $y = \pm1$, $\mathcal D_b = \mathrm{Id}$, same $\rho$, $b$; static solution of
-        /// [RZ18] with the corrected load $f_s = 4\pi^4\sin\pi x\sin\pi y$ and $c_3$ with
-        /// $6\cosh 3\pi$ (summary §5.1.3 [VERIFIED]).
+        /// Rafetseder & Zulehner (2018) with the corrected load $f_s = 4\pi^4\sin\pi x\sin\pi y$ and $c_3$ with
+        /// $6\cosh 3\pi$ (summary §5.1.3, verified there).
         Csfs,
     }
 
