@@ -56,6 +56,11 @@ fn planar(theta1: f64, theta2: f64) -> Multibody {
 }
 
 fn spatial(theta1: f64, theta2: f64) -> Multibody3d {
+    spatial_with(theta1, theta2, false)
+}
+
+/// The 3D double pendulum with spherical joints, or with revolute joints about Z.
+fn spatial_with(theta1: f64, theta2: f64, hinges: bool) -> Multibody3d {
     let p2 = [L1 * theta1.cos(), L1 * theta1.sin(), 0.0];
     let z = [0.0, 0.0, 1.0];
     let mut b = MultibodyBuilder3d::new();
@@ -74,8 +79,17 @@ fn spatial(theta1: f64, theta2: f64) -> Multibody3d {
                 .rotation(axis_angle(z, theta2))
                 .position(p2),
         )
-        .add_joint("shoulder", Joint3d::ground_point("link1", "P", "origin"))
-        .add_joint("elbow", Joint3d::spherical("link1", "tip", "link2", "P"));
+        .check_redundancy(true);
+    if hinges {
+        b.add_joint(
+            "shoulder",
+            Joint3d::ground_revolute("link1", "P", "origin", z),
+        )
+        .add_joint("elbow", Joint3d::revolute("link1", "tip", "link2", "P", z));
+    } else {
+        b.add_joint("shoulder", Joint3d::ground_point("link1", "P", "origin"))
+            .add_joint("elbow", Joint3d::spherical("link1", "tip", "link2", "P"));
+    }
     b.build().unwrap()
 }
 
@@ -135,6 +149,17 @@ fn radau3(mb: &Multibody3d, x0: &[f64], t_end: f64, tol: f64) -> Vec<f64> {
 /// models) — agree to 1e-6 N.
 #[test]
 fn planar_motion_matches_planar_model() {
+    compare_with_planar(false);
+}
+
+/// The same with revolute joints about Z (5 rows each; the relative angle of the elbow is
+/// integrated, eq. (44), and must equal θ2 − θ1 of the planar model to 1e-8).
+#[test]
+fn hinged_double_pendulum_matches_planar_model() {
+    compare_with_planar(true);
+}
+
+fn compare_with_planar(hinges: bool) {
     let (t1, t2) = (0.0, 0.5);
     let t_end = 2.0;
     let mb2 = planar(t1, t2);
@@ -159,7 +184,7 @@ fn planar_motion_matches_planar_model() {
     )
     .unwrap();
     let x2 = &sol2.y;
-    let mb3 = spatial(t1, t2);
+    let mb3 = spatial_with(t1, t2, hinges);
     let x0 = spatial_initial(&mb3);
     let x3 = radau3(&mb3, &x0, t_end, 1e-12);
     let mut err = Vec::new();
@@ -182,6 +207,13 @@ fn planar_motion_matches_planar_model() {
     assert!(oop < 1e-12);
     assert!((lam3[0] - lam2[0]).abs() < 1e-6 && (lam3[1] - lam2[1]).abs() < 1e-6);
     assert!(lam3[2].abs() < 1e-9);
+    if hinges {
+        let elbow = mb3.joint_index("elbow").unwrap();
+        let rel = mb3.joint_states(elbow, &x3)[0];
+        let rel_p = mb2.pose(1, x2).theta - mb2.pose(0, x2).theta - (t2 - t1);
+        println!("elbow angle 3D {rel:.12}, planar {rel_p:.12}");
+        assert!((rel - rel_p).abs() < 1e-8);
+    }
     let de = mb3.hamiltonian(&x3) - mb3.hamiltonian(&x0);
     println!(
         "3D energy change {de:.2e} J, drift {:.2e} m",
