@@ -27,11 +27,11 @@
 //! In the HHJ discretization $w_t$ (CG DOFs) and $M_{nn}$ (HHJ edge DOFs) are **essential**,
 //! $\tilde q_n$ and $\partial_n w_t$ are **natural** (summary §6.2 "HHJ").
 //!
-//! | condition | homogeneous ([`KirchhoffHhj::clamped`] …) | port ([`KirchhoffHhj::port`]): inputs |
-//! |---|---|---|
-//! | clamped (C) | $w_t$ DOFs removed; $\partial_n w_t = 0$ natural | `{tag}_wt` (multiplier), `{tag}_dnwt` (natural) |
-//! | simply supported (S) | $w_t$ and $M_{nn}$ DOFs removed | `{tag}_wt` (multiplier), `{tag}_Mnn` (multiplier) |
-//! | free (F) | $M_{nn}$ DOFs removed; $\tilde q_n = 0$ natural | `{tag}_qn` (natural), `{tag}_Mnn` (multiplier) |
+//! | condition | homogeneous ([`KirchhoffHhj::clamped`] …) | port ([`KirchhoffHhj::port`]): inputs | [`KirchhoffHhj::rotation_port`] |
+//! |---|---|---|---|
+//! | clamped (C) | $w_t$ DOFs removed; $\partial_n w_t = 0$ natural | `{tag}_wt` (multiplier), `{tag}_dnwt` (natural) | $w_t$ removed, `{tag}_dnwt` |
+//! | simply supported (S) | $w_t$ and $M_{nn}$ DOFs removed | `{tag}_wt` (multiplier), `{tag}_Mnn` (multiplier) | $w_t$ removed, `{tag}_Mnn` |
+//! | free (F) | $M_{nn}$ DOFs removed; $\tilde q_n = 0$ natural | `{tag}_qn` (natural), `{tag}_Mnn` (multiplier) | `{tag}_Mnn` |
 //!
 //! Boundary edges without a condition are free. Natural inputs enter through
 //! $B_q^{il} = \int_\Gamma\phi^i\psi^l$ and $B_\omega^{m,(e,j)} = \int_e\Phi^m_{nn}P_j$; an
@@ -251,6 +251,18 @@ impl KirchhoffField {
     }
 }
 
+/// How an edge condition is imposed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Homogeneous condition.
+    Homogeneous,
+    /// Both inputs of the condition are ports.
+    Port,
+    /// Only the rotational input ($\partial_n w_t$ or $M_{nn}$) is a port; the translational
+    /// one is homogeneous.
+    RotationPort,
+}
+
 /// A spatial load profile $f(x, y)$.
 pub type PlateProfile = Arc<dyn Fn([f64; 2]) -> f64 + Send + Sync>;
 
@@ -260,7 +272,7 @@ pub struct KirchhoffHhj {
     params: KirchhoffParams,
     mesh: Mesh2d,
     degree: usize,
-    conditions: Vec<(String, EdgeCondition, bool)>,
+    conditions: Vec<(String, EdgeCondition, Role)>,
     loads: Vec<(String, PlateProfile)>,
 }
 
@@ -303,20 +315,23 @@ impl KirchhoffHhj {
     /// Homogeneous clamped edges (tag `tag`): $w_t = 0$ strong, $\partial_n w_t = 0$ natural.
     pub fn clamped(mut self, tag: &str) -> Self {
         self.conditions
-            .push((tag.into(), EdgeCondition::Clamped, false));
+            .push((tag.into(), EdgeCondition::Clamped, Role::Homogeneous));
         self
     }
     /// Homogeneous simply supported edges: $w_t = 0$ and $M_{nn} = 0$ strong.
     pub fn simply_supported(mut self, tag: &str) -> Self {
-        self.conditions
-            .push((tag.into(), EdgeCondition::SimplySupported, false));
+        self.conditions.push((
+            tag.into(),
+            EdgeCondition::SimplySupported,
+            Role::Homogeneous,
+        ));
         self
     }
     /// Homogeneous free edges: $M_{nn} = 0$ strong, $\tilde q_n = 0$ natural (also the
     /// default of edges without a condition).
     pub fn free(mut self, tag: &str) -> Self {
         self.conditions
-            .push((tag.into(), EdgeCondition::Free, false));
+            .push((tag.into(), EdgeCondition::Free, Role::Homogeneous));
         self
     }
     /// Makes the edges tagged `tag` a boundary port with the inputs of `condition` in the
@@ -324,7 +339,18 @@ impl KirchhoffHhj {
     /// supported → `{tag}_wt`, `{tag}_Mnn`; free → `{tag}_qn`, `{tag}_Mnn`. Zero inputs
     /// give the homogeneous condition.
     pub fn port(mut self, tag: &str, condition: EdgeCondition) -> Self {
-        self.conditions.push((tag.into(), condition, true));
+        self.conditions.push((tag.into(), condition, Role::Port));
+        self
+    }
+    /// Makes only the rotational input of `condition` a port on the edges tagged `tag`, the
+    /// translational one being homogeneous: clamped → $w_t = 0$ strong, port `{tag}_dnwt`
+    /// ($\partial_n w_t$ in, weighted $M_{nn}$ out); simply supported → $w_t = 0$ strong,
+    /// port `{tag}_Mnn` (moment actuation of a supported edge); free → $\tilde q_n = 0$,
+    /// port `{tag}_Mnn`. Cheaper than [`Self::port`] with a zero velocity input (no velocity
+    /// multipliers).
+    pub fn rotation_port(mut self, tag: &str, condition: EdgeCondition) -> Self {
+        self.conditions
+            .push((tag.into(), condition, Role::RotationPort));
         self
     }
     /// A distributed load port `name`: input $a(t)$, load density $a(t)f(x, y)$
@@ -377,20 +403,20 @@ impl KirchhoffHhj {
         // strongly removed DOFs (open numbering: w, then κ at offset nw)
         let mut removed = Vec::new();
         for (i, b) in mesh.boundary_edges().iter().enumerate() {
-            let (cond, port) = match owner[i] {
+            let (cond, role) = match owner[i] {
                 Some(ci) => (self.conditions[ci].1, self.conditions[ci].2),
-                None => (EdgeCondition::Free, false),
+                None => (EdgeCondition::Free, Role::Homogeneous),
             };
-            if port {
-                continue;
-            }
-            if matches!(
+            let translational = matches!(
                 cond,
                 EdgeCondition::Clamped | EdgeCondition::SimplySupported
-            ) {
+            );
+            if translational && role != Role::Port {
                 removed.extend(cg_edge_dofs(&sw, b));
             }
-            if matches!(cond, EdgeCondition::SimplySupported | EdgeCondition::Free) {
+            if matches!(cond, EdgeCondition::SimplySupported | EdgeCondition::Free)
+                && role == Role::Homogeneous
+            {
                 removed.extend(sk.edge_dofs(b.edge).map(|d| d + nw));
             }
         }
@@ -423,10 +449,11 @@ impl KirchhoffHhj {
             }
         }
         let ne = sk.dofs_per_edge();
-        for (ci, (tag, cond, port)) in self.conditions.iter().enumerate() {
-            if !*port {
+        for (ci, (tag, cond, role)) in self.conditions.iter().enumerate() {
+            if *role == Role::Homogeneous {
                 continue;
             }
+            let full = *role == Role::Port;
             let edges = &edges_of[ci];
             let (tdofs, Bq) = cg_trace(&sw, edges)?;
             let Tn = sk.nn_trace_matrix(edges);
@@ -501,11 +528,13 @@ impl KirchhoffHhj {
             };
             match cond {
                 EdgeCondition::Clamped => {
-                    let mut ess = wt_essential(&mut claimed)?;
-                    ess.port = ports.len();
-                    ports.push(wt_port(ess.M.ncols()));
-                    trace_masses.push((format!("{tag}_wt"), ess.M.clone()));
-                    essential.push(ess);
+                    if full {
+                        let mut ess = wt_essential(&mut claimed)?;
+                        ess.port = ports.len();
+                        ports.push(wt_port(ess.M.ncols()));
+                        trace_masses.push((format!("{tag}_wt"), ess.M.clone()));
+                        essential.push(ess);
+                    }
                     trace_masses.push((format!("{tag}_dnwt"), nn_mass.clone()));
                     natural.push((ports.len(), shift_rows(&Tn, nw, n_open)));
                     ports.push(Port::new(
@@ -519,11 +548,13 @@ impl KirchhoffHhj {
                     ));
                 }
                 EdgeCondition::SimplySupported => {
-                    let mut ess = wt_essential(&mut claimed)?;
-                    ess.port = ports.len();
-                    ports.push(wt_port(ess.M.ncols()));
-                    trace_masses.push((format!("{tag}_wt"), ess.M.clone()));
-                    essential.push(ess);
+                    if full {
+                        let mut ess = wt_essential(&mut claimed)?;
+                        ess.port = ports.len();
+                        ports.push(wt_port(ess.M.ncols()));
+                        trace_masses.push((format!("{tag}_wt"), ess.M.clone()));
+                        essential.push(ess);
+                    }
                     let mut ess = mnn_essential();
                     ess.port = ports.len();
                     ports.push(mnn_port(ess.M.ncols()));
@@ -531,17 +562,20 @@ impl KirchhoffHhj {
                     essential.push(ess);
                 }
                 EdgeCondition::Free => {
-                    let all: Vec<usize> = (0..tdofs.len()).collect();
-                    trace_masses.push((format!("{tag}_qn"), sparse::restrict(&Bq, &tdofs, &all)));
-                    natural.push((ports.len(), shift_rows(&Bq, 0, n_open)));
-                    ports.push(Port::new(
-                        format!("{tag}_qn"),
-                        tdofs.len(),
-                        format!(
-                            "effective shear force q_n on '{tag}' [N/m] (CG{k} trace coefficients)"
-                        ),
-                        "weighted trace of the vertical velocity, int w_t psi ds [m²/s]",
-                    ));
+                    if full {
+                        let all: Vec<usize> = (0..tdofs.len()).collect();
+                        trace_masses
+                            .push((format!("{tag}_qn"), sparse::restrict(&Bq, &tdofs, &all)));
+                        natural.push((ports.len(), shift_rows(&Bq, 0, n_open)));
+                        ports.push(Port::new(
+                            format!("{tag}_qn"),
+                            tdofs.len(),
+                            format!(
+                                "effective shear force q_n on '{tag}' [N/m] (CG{k} trace coefficients)"
+                            ),
+                            "weighted trace of the vertical velocity, int w_t psi ds [m²/s]",
+                        ));
+                    }
                     let mut ess = mnn_essential();
                     ess.port = ports.len();
                     ports.push(mnn_port(ess.M.ncols()));
@@ -1439,6 +1473,35 @@ mod tests {
                 .unwrap();
             let sys = m.system();
             sys.check(&Default::default()).unwrap();
+            // rotation-only ports: the translational inputs are homogeneous (w_t DOFs
+            // removed on C/S edges, no velocity multipliers)
+            let r = KirchhoffHhj::new(p, &mesh, k)
+                .unwrap()
+                .clamped("left")
+                .rotation_port("right", EdgeCondition::Free)
+                .rotation_port("top", EdgeCondition::SimplySupported)
+                .rotation_port("bottom", EdgeCondition::Clamped)
+                .build()
+                .unwrap();
+            r.system().check(&Default::default()).unwrap();
+            assert_eq!(
+                r.system().ports.names(),
+                ["right_Mnn", "top_Mnn", "bottom_dnwt"]
+            );
+            let nb = m
+                .velocity_space()
+                .boundary_dofs(&["top", "bottom"])
+                .unwrap()
+                .len();
+            let wl = |s: &LinearPhSystem| s.block_range("e_w").unwrap().len();
+            let (bm, br) = (m.system(), r.system());
+            let left_only = m.velocity_space().boundary_dofs(&["left"]).unwrap();
+            let both = m
+                .velocity_space()
+                .boundary_dofs(&["left", "top", "bottom"])
+                .unwrap();
+            assert_eq!(wl(bm) - wl(br), both.len() - left_only.len());
+            assert!(nb > 0);
             let names = sys.ports.names();
             assert_eq!(
                 names,
