@@ -173,3 +173,64 @@ fn four_bar_linearisation_matches_pencil_modes() {
         );
     }
 }
+
+/// A rigid pendulum (mass m at distance L from a ground hinge):
+/// * spinning (ω = 2 rad/s): not at rest, the pH linearisation refuses it (typed error);
+/// * at rest under gravity: the pHDAE (49) omits the configuration, so it has no
+///   oscillation (the pendulum's restoring force is geometric stiffness); the omitted
+///   coupling is reported (> 0), while `modes` (full pencil) finds ω = sqrt(g/L).
+#[test]
+fn pendulum_limits_of_the_ph_linearisation() {
+    let (m, l, g) = (1.5, 0.8, 9.81);
+    let build = |omega: f64, gravity: f64| {
+        let mut b = MultibodyBuilder::new();
+        b.gravity([0.0, -gravity])
+            .add_body(
+                "bob",
+                RigidBody2d::new(m, 0.0)
+                    .com([l, 0.0])
+                    .port("pivot", [0.0, 0.0])
+                    .pose(Pose2d::new(0.0, 0.0, -std::f64::consts::FRAC_PI_2))
+                    .twist(Twist2d::new(0.0, 0.0, omega)),
+            )
+            .add_joint("hinge", Joint::ground_revolute("bob", "pivot", "origin"));
+        b.build().unwrap()
+    };
+    let consistent = |mb: &Multibody| {
+        consistent_initial_state(
+            mb,
+            &mb.initial_state(),
+            &mb.input(),
+            0.0,
+            &KinematicsOptions::default(),
+        )
+        .unwrap()
+        .state
+    };
+    let spinning = build(2.0, 0.0);
+    let x = consistent(&spinning);
+    let err = ph_linearization(&spinning, &x, &[]).unwrap_err();
+    assert!(err.to_string().contains("not at rest"), "{err}");
+    let hanging = build(0.0, g);
+    let x = consistent(&hanging);
+    let lin = ph_linearization(&hanging, &x, &[]).unwrap();
+    println!(
+        "hanging pendulum: neglected coupling {:.3e}",
+        lin.neglected_coupling
+    );
+    assert!(lin.neglected_coupling > 1e-3);
+    let ode = null_space_ode(&lin.system, &NullSpaceParams::default()).unwrap();
+    assert!(
+        phlex_solve::eigen::modes(&ode.system, &EigenParams::default())
+            .unwrap()
+            .modes
+            .is_empty()
+    );
+    let full = modes(&hanging, &x, &[], &EigenParams::default()).unwrap();
+    let w = (g / l).sqrt();
+    assert!(
+        (full.modes[0].omega - w).abs() < 1e-6 * w,
+        "{}",
+        full.modes[0].omega
+    );
+}
