@@ -10,7 +10,8 @@
 //! | [`floating_beam_2d`] | planar floating Euler–Bernoulli + truss beam, PFEM | §4.3, eqs. (37)–(40), Remark 8 |
 //! | [`stiffening`] | geometric stiffening: von Kármán axial strain, state-dependent skew $D_{nl}(u_f)$ | Remark 3 |
 //! | [`floating_beam_3d`] | spatial floating beam (axial, torsion, two bending planes), PFEM | §4 in 3D, eqs. (10)–(15), (37)–(40), Remark 8 |
-//! | [`spatial_body_core`] | spatial floating body (mass points, $[\hat p_t]_\times$, $[\hat p_r]_\times$, flexible gyroscopic operator) | eqs. (12)–(15) |
+//! | [`hinged_spatial_beam`] | the §6.4 hinged spatial beam as a ready-made model (units: mm–g–s) | §6.4, Table 4, Fig. 11 |
+//! | [`spatial_body_core`] | spatial floating body (mass points, $[\hat p_t]_\times$, $[p_r]_\times$, flexible gyroscopic operator) | eqs. (12)–(15) |
 //! | [`rigid_body_3d`] | rigid body on SE(3), states $({}^ir_P, R_v, v_P, \omega)$ | Remark 4 |
 //! | [`lumped`] | point masses and rotary inertias at ports | §6.2 |
 //! | [`load`] | external forces and torques at ports | eq. (39) |
@@ -36,6 +37,7 @@ pub mod dae;
 pub mod error;
 pub mod floating_beam_2d;
 pub mod floating_beam_3d;
+pub mod hinged_spatial_beam;
 pub mod joint;
 pub mod kinematics;
 pub mod linearize;
@@ -60,6 +62,7 @@ pub use dae::MultibodyDae;
 pub use error::MbsError;
 pub use floating_beam_2d::{DeformationBc, FloatingBeam2d};
 pub use floating_beam_3d::{FloatingBeam3d, Section3d};
+pub use hinged_spatial_beam::{HingedRun, HingedSample, HingedSpatialBeam};
 pub use joint::{Joint, JointKind, GROUND};
 pub use kinematics::{consistent_initial_state, ConsistentInit, Coordinate, KinematicsOptions};
 pub use linearize::{linearize, modes, ph_linearization, Linearization, PhLinearization};

@@ -22,11 +22,21 @@
 //! **Interconnection operator** (eq. (12), (70); the 3D version of eq. (38)):
 //! * $J[{}^ir_P, v_P] = R$, $J[R_v, \omega] = [R_v]_\times$ ($\dot R = R[\omega]_\times$),
 //!   $J[u_f, v_f] = I$ and the negative transposes;
-//! * $J[v_P, \omega] = J[\omega, v_P] = [\hat p_t]_\times$, $J[\omega, \omega] = [\hat p_r]_\times$
-//!   with the modified momenta of eq. (13),
-//!   $\hat p_t = \sum_k w_k (A_k p + N_k v_f) = p_t + \int\rho v_f$ and
-//!   $\hat p_r = \sum_k \big(w_k x_k\times(A_k p + N_k v_f) + I_k(\Gamma_k p + \Phi_k v_f)\big)
-//!   = p_r + \int\rho\,x\times v_f$;
+//! * $J[v_P, \omega] = J[\omega, v_P] = [\hat p_t]_\times$ with the modified linear momentum
+//!   of eq. (13), $\hat p_t = \sum_k w_k (A_k p + N_k v_f) = p_t + \int\rho v_f$ (the
+//!   first-order Coriolis correction of the linear momentum balance, as in the planar
+//!   body), and $J[\omega, \omega] = [p_r]_\times$ with the angular momentum
+//!   $p_r = (Mp)_\omega = \sum_k \big(w_k x_k\times A_k p + I_k\Gamma_k p\big)$.
+//!   Eq. (13) also adds $\int\rho\,x\times v_f$ to $p_r$ (which, by eq. (9), already contains
+//!   it); with that term the moment of the inertia forces about the beam axis gets the
+//!   first-order part $-\int\rho x\,(\omega_yv_f^y + \omega_zv_f^z)$, which acts on the tiny
+//!   polar inertia $\rho I_pL$ and spins the frame about the beam axis as soon as the beam
+//!   bends out of its plane of rotation (in the §6.4 case, to 0.5 rad/s within 0.5 s of the
+//!   kick, against 0.03 rad/s of the rigid rotation). Without it the $\omega$ row is the
+//!   moment about $P$ of the point-wise inertia forces $-w_k\,\omega\times A_kp$ and of the
+//!   coupling $-G(p)^\top v_f$, whose axial part vanishes for points on the axis. The
+//!   literal form is kept as [`Gyroscopic::PaperLiteral`] (together with $c = 2$); motions in
+//!   a plane do not see the difference ($p_r\parallel\omega$ there);
 //! * $J[v_f, \omega] = G(p) = \sum_k N_k^\top[w_k\hat A_k p]_\times + \Phi_k^\top[I_k\hat\Gamma_k p]_\times$,
 //!   $\hat A_k = cA_k + [0\ 0\ N_k\ 0]$, $\hat\Gamma_k = c\Gamma_k + [0\ 0\ \Phi_k\ 0]$: the flexible
 //!   gyroscopic operator $-(\mathcal I_{p_f}^\Omega)^*$ of eq. (14) with the coefficient $c$ of
@@ -36,8 +46,8 @@
 //!   with $x_f\approx x$); $J[\omega, v_f] = -G(p)^\top$;
 //! * $J[v_f, \sigma] = -D^\top$, $J[\sigma, v_f] = D$.
 //!
-//! $J$ is skew-symmetric, so $H$ is conserved without inputs. For motions in a plane the
-//! operator reduces exactly to the planar one of [`crate::planar_body`].
+//! $J$ is skew-symmetric, so $H$ is conserved without inputs, for either choice. For motions
+//! in a plane the operator reduces exactly to the planar one of [`crate::planar_body`].
 //!
 //! *Momenta.* With the constant mass operator the spatial momenta $Rp_t$ and
 //! $Rp_r + {}^ir_P\times Rp_t$ are first integrals of the rigid part only: a momentum map for
@@ -46,7 +56,11 @@
 //! the deformation). For a free flexible body they therefore drift by terms of the order of
 //! the elastic velocities times the rotation rate (for a body pinned at $P$:
 //! $\frac{d}{dt}Rp_r = R\big(T + \sum_k w_k x_k\times(N_kv_f\times\omega)\big)$); the drift
-//! vanishes in the rigid limit (see the tests).
+//! vanishes in the rigid limit (see the tests). The same holds for the relative
+//! equilibrium of a free body spinning about a transverse axis with the frame at the root
+//! of a cantilever (the root tangent): it is not stable in this model (the frame wobble
+//! grows, in the planar model identically), whereas the chord frame of the simply supported
+//! condition is well behaved.
 //!
 //! **Potential** (Remark 2): $V = -\vec g\cdot\big(m\,{}^ir_P + R(s + W u_f)\big)$ with
 //! $s = \sum_k w_k x_k$, $W = \sum_k w_k N_k$; $z_r = -m\vec g$,
@@ -57,7 +71,7 @@
 //! output is $(A_a p, \Gamma_a p) = (v_P + \omega\times a + N_a v_f,\ \omega + \Phi_a v_f)$.
 //!
 //! **Exact Jacobian.** [`FloatingBody3d::push_rhs_jacobian`] assembles
-//! $\partial_x(J(x)z(x))$ from precomputed sparse maps: $\hat p_t = T_t p$, $\hat p_r = T_r p$,
+//! $\partial_x(J(x)z(x))$ from precomputed sparse maps: $\hat p_t = T_t p$, $p_r = T_r p$ (plus $\int\rho x\times v_f$ for the literal form),
 //! $G(p)e_c = \mathcal G_c p$ (three $n_f\times n_p$ matrices), so every Newton matrix is a
 //! few sparse products (see [`crate::simulate`] for why it must be exact).
 use phlex_core::sparse::{self, SparseMat};
@@ -195,9 +209,11 @@ impl FloatingBody3d {
         let (n_f, n_s) = flexible.as_ref().map_or((0, 0), |f| (f.n_f, f.n_s));
         let n_p = 6 + n_f + n_s;
         let n_q = 12 + n_f;
-        let c = match gyroscopic {
-            Gyroscopic::Consistent => 1.0,
-            Gyroscopic::PaperLiteral => 2.0,
+        // c: coefficient of the flexible gyroscopic operator; alpha: weight of the elastic
+        // term ∫ρ x × v_f added to p_r in J[ω, ω] (module documentation).
+        let (c, alpha) = match gyroscopic {
+            Gyroscopic::Consistent => (1.0, 0.0),
+            Gyroscopic::PaperLiteral => (2.0, 1.0),
         };
         let mut tm = Triplets::new(n_p, n_p);
         let mut tt = Triplets::new(3, n_p);
@@ -251,7 +267,9 @@ impl FloatingBody3d {
                     tt.push(d, j, w * v);
                 }
             }
-            // T_r: w x × b + I (Γ + Φ̂).
+            // T_r: w x × (A + αN̂) + I (Γ + αΦ̂).
+            let br: [Vec<(usize, f64)>; 3] =
+                [0, 1, 2].map(|d| Self::plus_row(&a[d], &pt.shape.n[d], alpha));
             for (cc, pairs) in [
                 (0usize, [(1usize, 2usize, 1.0f64), (2, 1, -1.0)]),
                 (1, [(2, 0, 1.0), (0, 2, -1.0)]),
@@ -262,13 +280,13 @@ impl FloatingBody3d {
                     if xd == 0.0 {
                         continue;
                     }
-                    for &(j, v) in &b[e] {
+                    for &(j, v) in &br[e] {
                         tr.push(cc, j, sg * w * xd * v);
                     }
                 }
             }
             let gh1: [Vec<(usize, f64)>; 3] =
-                [0, 1, 2].map(|d| Self::hat_row(&g[d], &pt.shape.phi[d], 1.0));
+                [0, 1, 2].map(|d| Self::plus_row(&g[d], &pt.shape.phi[d], alpha));
             let ghc: [Vec<(usize, f64)>; 3] =
                 [0, 1, 2].map(|d| Self::hat_row(&g[d], &pt.shape.phi[d], c));
             for d in 0..3 {
@@ -479,6 +497,15 @@ impl FloatingBody3d {
         let mut r = Vec::with_capacity(1 + phi.len());
         r.push((3 + d, 1.0));
         r.extend(phi.iter().map(|&(i, v)| (6 + i, v)));
+        r
+    }
+
+    /// $a + \alpha[0\ 0\ n\ 0]$.
+    fn plus_row(a: &[(usize, f64)], n: &[(usize, f64)], alpha: f64) -> Vec<(usize, f64)> {
+        let mut r = a.to_vec();
+        if alpha != 0.0 {
+            r.extend(n.iter().map(|&(i, v)| (6 + i, alpha * v)));
+        }
         r
     }
 
@@ -726,7 +753,7 @@ impl FloatingBody3d {
         }
     }
 
-    /// $\hat p_t = T_tp$, $\hat p_r = T_rp$ and $G(p)e_c = \mathcal G_cp$ of a local state.
+    /// $\hat p_t = T_tp$, $p_r = T_rp$ and $G(p)e_c = \mathcal G_cp$ of a local state.
     fn gyro(&self, p: &[f64]) -> ([f64; 3], [f64; 3], [Vec<f64>; 3]) {
         let mut pt = [0.0; 3];
         sparse::mul_add(&mut pt, 1.0, &self.T_t, p);
@@ -927,7 +954,7 @@ impl FloatingBody3d {
                 }
             }
         }
-        // momentum dependence of [p̂_t]×, [p̂_r]×: v rows −[ω]× T_t, ω rows −[v]× T_t − [ω]× T_r
+        // momentum dependence of [p̂_t]×, [p_r]×: v rows −[ω]× T_t, ω rows −[v]× T_t − [ω]× T_r
         for j in 0..self.T_t.ncols() {
             let mut tj = [0.0; 3];
             for (i, val) in sparse::col_iter(&self.T_t, j) {
