@@ -2,7 +2,8 @@
 //! `examples/mbs/double_pendulum.toml` with the midpoint scheme (dt = 1 ms, 3 s), with and
 //! without projection. With it the joint drift stays at round-off (< 1e-12 m) and the
 //! summary reports the drift each step produced before its projection and the energy
-//! jumps; without it the drift is the scheme's O(h²) drift (> 1e-9 m here). Projection
+//! jumps; without it the drift is the scheme's O(h²) drift (> 1e-9 m here). The summary
+//! lists the drift of each joint. Projection
 //! with Radau is a model error (exit code 2) naming the key.
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -44,12 +45,30 @@ fn projection_key_in_model_files() {
             &format!("[simulation]\nintegrator = \"midpoint\"\nt_end = 3.0\ndt = 1e-3\n{proj}"),
         );
         let out = d.join("out");
-        let o = phlex().arg("run").arg(&m).arg("-o").arg(&out).arg("-q").output().unwrap();
+        let o = phlex()
+            .arg("run")
+            .arg(&m)
+            .arg("-o")
+            .arg(&out)
+            .arg("-q")
+            .output()
+            .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let s = summary(&out);
         let drift = s["max_constraint_drift"].as_f64().unwrap();
-        println!("{name}: drift {drift:.3e}, summary projection {}", s["projection"]);
+        println!(
+            "{name}: drift {drift:.3e}, summary projection {}",
+            s["projection"]
+        );
         drifts.push(drift);
+        // per-joint drift: both joints listed, the worst equals the global maximum
+        let jd = s["joint_drift"].as_object().unwrap();
+        assert_eq!(jd.len(), 2);
+        let worst = jd
+            .values()
+            .map(|v| v.as_f64().unwrap())
+            .fold(0.0f64, f64::max);
+        assert_eq!(worst, drift);
         if proj.is_empty() {
             assert!(s.get("projection").is_none());
             assert!(String::from_utf8_lossy(&o.stdout).contains("off"));

@@ -40,6 +40,8 @@ struct Recorder<'a> {
     /// Total input power $y^\top u$ at each sample.
     power: Vec<f64>,
     has_inputs: bool,
+    /// Largest position-level violation of each joint over the samples.
+    joint_drift: Vec<f64>,
 }
 
 impl<'a> Recorder<'a> {
@@ -164,6 +166,7 @@ impl<'a> Recorder<'a> {
             rows: Vec::new(),
             power: Vec::new(),
             has_inputs: mb.ports().total_dim() > 0,
+            joint_drift: vec![0.0; mb.joint_names().len()],
         })
     }
 
@@ -210,7 +213,12 @@ impl<'a> Recorder<'a> {
             }
         }
         self.power.push(total);
-        row.push(mb.max_position_drift(x));
+        let mut worst = 0.0f64;
+        for (m, d) in self.joint_drift.iter_mut().zip(mb.position_drift(x)) {
+            *m = m.max(d.max_abs);
+            worst = worst.max(d.max_abs);
+        }
+        row.push(worst);
         self.rows.push(row);
     }
 }
@@ -262,6 +270,9 @@ pub struct MbsSummary {
     pub power_balance_residual_relative: f64,
     /// Largest position-level joint violation over the output samples \[m or rad\].
     pub max_constraint_drift: f64,
+    /// Largest position-level violation of each joint over the output samples (joint
+    /// name → m or rad).
+    pub joint_drift: std::collections::BTreeMap<String, f64>,
     /// Drift projection (`[simulation] projection = true`): `max_drift_before` is the
     /// largest violation a step produced before its projection, `energy_change` the sum of
     /// the energy jumps of the projections \[J\] (part of `energy_drift`).
@@ -338,6 +349,17 @@ impl MbsSummary {
             (
                 "max constraint drift",
                 format!("{:.3e}", self.max_constraint_drift),
+            ),
+            (
+                "worst joint drift",
+                match self
+                    .joint_drift
+                    .iter()
+                    .max_by(|a, b| a.1.total_cmp(b.1))
+                {
+                    Some((j, d)) => format!("{j}: {d:.3e}"),
+                    None => "no joints".into(),
+                },
             ),
             (
                 "projection",
@@ -568,6 +590,11 @@ pub fn simulate(m: &MbsModel, b: &BuiltMbs, quiet: bool) -> Result<MbsRun> {
         power_balance_residual: pb,
         power_balance_residual_relative: pb / scale,
         max_constraint_drift: cdrift,
+        joint_drift: mb
+            .joint_names()
+            .into_iter()
+            .zip(rec.joint_drift.iter().copied())
+            .collect(),
         projection,
         wall_time_s: wall,
         outputs: Vec::new(),
