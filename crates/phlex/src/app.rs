@@ -44,6 +44,9 @@ pub fn check(path: &Path) -> Result<()> {
     if crate::mbs_run::is_mbs(&text) {
         return crate::mbs_run::check(path, &text);
     }
+    if crate::plate_run::is_plate(&text) {
+        return crate::plate_run::check(path, &text);
+    }
     let (m, b) = load(path)?;
     println!("{}: ok", path.display());
     println!("  model       {}", m.model.name);
@@ -98,6 +101,12 @@ pub fn run(path: &Path, out: Option<&Path>, quiet: bool) -> Result<()> {
             .map(Path::to_path_buf)
             .unwrap_or_else(|| default_out(path));
         return crate::mbs_run::run(path, &text, &dir, quiet);
+    }
+    if crate::plate_run::is_plate(&text) {
+        let dir = out
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| default_out(path));
+        return crate::plate_run::run(path, &text, &dir, quiet);
     }
     let (m, b) = load(path)?;
     let sim: &SimulationSpec = m.simulation.as_ref().ok_or_else(|| ModelError {
@@ -203,20 +212,27 @@ pub fn modes(path: &Path, count: Option<usize>, json: Option<&Path>) -> Result<(
     if crate::mbs_run::is_mbs(&text) {
         return crate::mbs_run::modes(path, &text, count, json);
     }
+    if crate::plate_run::is_plate(&text) {
+        let (f, b) = crate::plate_run::load(&path.display().to_string(), &text)?;
+        let n = count.unwrap_or(f.modes.count);
+        let rows = crate::modal::frequencies_with(b.system(), n, &b.eigen_params(n))
+            .context("eigen-analysis failed")?;
+        return print_modes(&b.name, b.system().n_states(), &rows, json);
+    }
     let (m, b) = load(path)?;
     let n = count.unwrap_or(m.modes.count);
     let rows = crate::modal::frequencies(&b.system, n).context("eigen-analysis failed")?;
-    println!(
-        "{}: {} states, first {} modes",
-        b.name,
-        b.system.n_states(),
-        rows.len()
-    );
+    print_modes(&b.name, b.system.n_states(), &rows, json)
+}
+
+/// Prints the `phlex modes` table and writes the JSON file if asked.
+fn print_modes(name: &str, states: usize, rows: &[ModeRow], json: Option<&Path>) -> Result<()> {
+    println!("{name}: {states} states, first {} modes", rows.len());
     println!(
         "  {:>4}  {:>16}  {:>16}  {:>10}",
         "mode", "omega [rad/s]", "f [Hz]", "zeta"
     );
-    for r in &rows {
+    for r in rows {
         println!(
             "  {:>4}  {:>16.8e}  {:>16.8e}  {:>10.3e}",
             r.mode, r.omega, r.frequency_hz, r.damping_ratio
@@ -230,9 +246,9 @@ pub fn modes(path: &Path, count: Option<usize>, json: Option<&Path>) -> Result<(
             modes: &'a [ModeRow],
         }
         let bytes = serde_json::to_vec_pretty(&Out {
-            model: &b.name,
-            states: b.system.n_states(),
-            modes: &rows,
+            model: name,
+            states,
+            modes: rows,
         })?;
         write_atomic(j, &bytes)?;
         println!("  written {}", j.display());

@@ -18,6 +18,7 @@ pub mod mbs_run;
 pub mod modal;
 pub mod model;
 pub mod output;
+pub mod plate_run;
 pub mod report;
 pub mod simulate;
 pub mod spatial;

@@ -12,7 +12,16 @@ pub fn frequencies(sys: &LinearPhSystem, n: usize) -> Result<Vec<ModeRow>> {
         n_modes: Some(n),
         ..Default::default()
     };
-    let r = modes(sys, &params)?;
+    frequencies_with(sys, n, &params)
+}
+
+/// The same with explicit eigensolver settings (shift, Krylov dimension, zero tolerance).
+pub fn frequencies_with(
+    sys: &LinearPhSystem,
+    n: usize,
+    params: &EigenParams,
+) -> Result<Vec<ModeRow>> {
+    let r = modes(sys, params)?;
     Ok(r.modes
         .iter()
         .take(n)
