@@ -16,6 +16,7 @@
 //! | [`lumped`] | point masses and rotary inertias at ports | §6.2 |
 //! | [`load`] | external forces and torques at ports | eq. (39) |
 //! | [`joint`] | revolute, weld, ground point/frame, slider, prescribed velocity | §5.1–5.2, eqs. (44)–(45) |
+//! | [`crank_slider`] | the §6.3 crank–slider as a ready-made model and run | §6.3, Fig. 9 |
 //! | [`builder`] | [`MultibodyBuilder`]: bodies, ports and joints by name | |
 //! | [`assembly`] | [`Multibody`]: the quasilinear index-2 pHDAE | eq. (46) |
 //! | [`redundancy`] | rank-revealing check of the constraints, naming joints | |
@@ -33,6 +34,7 @@
 pub mod assembly;
 pub mod body;
 pub mod builder;
+pub mod crank_slider;
 pub mod dae;
 pub mod error;
 pub mod floating_beam_2d;
@@ -58,6 +60,7 @@ pub mod stiffening;
 pub use assembly::{JointDrift, Multibody};
 pub use body::Body;
 pub use builder::MultibodyBuilder;
+pub use crank_slider::{CrankSlider, CrankSliderRun};
 pub use dae::MultibodyDae;
 pub use error::MbsError;
 pub use floating_beam_2d::{DeformationBc, FloatingBeam2d};

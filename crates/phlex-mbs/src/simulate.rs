@@ -528,7 +528,10 @@ impl<'a, S: Mechanism + ?Sized> MultibodyMidpoint<'a, S> {
             }
             step.x0.copy_from_slice(&x);
             self.input.eval_into(ta + 0.5 * h, &mut step.u);
-            if h != last_h {
+            // A new Newton matrix only for a genuinely new step size: the grid steps
+            // (t0 + (k+1)h) − (t0 + kh) differ from h in the last bits, and a kept
+            // (modified-Newton) matrix for h(1 ± 1e-15) is as good as a fresh one.
+            if !((h - last_h).abs() <= 1e-9 * h) {
                 self.newton.invalidate();
                 last_h = h;
             }
