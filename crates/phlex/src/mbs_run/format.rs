@@ -171,6 +171,9 @@ pub struct BodySpec {
     /// Beam: gyroscopic coefficient (default `consistent`).
     #[serde(default)]
     pub gyroscopic: Option<GyroSpec>,
+    /// Beam: geometric (stress) stiffening, von Kármán axial strain (default false).
+    #[serde(default)]
+    pub geometric_stiffening: Option<Spanned<bool>>,
     /// Ports: rigid `name = [x, y]` (body frame), beam `name = x` (material coordinate).
     #[serde(default)]
     pub ports: BTreeMap<String, Spanned<toml::Value>>,

@@ -367,6 +367,12 @@ impl MbsModel {
                 format!("bodies.{name}.gyroscopic does not apply to a rigid body"),
             ));
         }
+        if let Some(g) = &b.geometric_stiffening {
+            return Err(self.err(
+                g.span(),
+                format!("bodies.{name}.geometric_stiffening does not apply to a rigid body (it is an option of kind = \"beam\")"),
+            ));
+        }
         let mass = match &b.mass {
             Some(m) => self.positive(&format!("bodies.{name}.mass"), m)?,
             None => {
@@ -551,6 +557,9 @@ impl MbsModel {
             }
         };
         let mut beam = FloatingBeam2d::new(length, rho_a, ea, ei, n).bc(bc);
+        if let Some(g) = &b.geometric_stiffening {
+            beam = beam.geometric_stiffening(*g.get_ref());
+        }
         if let Some(g) = b.gyroscopic {
             beam = beam.gyroscopic(match g {
                 GyroSpec::Consistent => Gyroscopic::Consistent,
