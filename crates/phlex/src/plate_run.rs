@@ -19,7 +19,11 @@ use anyhow::Result;
 use exmex::prelude::*;
 use phlex_core::LinearPhSystem;
 use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::{MindlinCgDg, MindlinModel, MindlinParams, PlateField};
+use phlex_fem::plate::{
+    EdgeCondition, KirchhoffField, KirchhoffHhj, KirchhoffModel, KirchhoffParams, MindlinCgDg,
+    MindlinModel, MindlinParams, PlateField,
+};
+use phlex_fem::space2d::Space2d;
 use phlex_fem::vtk::{pvd, Location, Vtu};
 use phlex_solve::eigen::EigenParams;
 use phlex_solve::fixed_step::FixedStepParams;
@@ -204,12 +208,58 @@ impl Field2dFn {
     }
 }
 
+/// The assembled plate of either theory.
+pub enum PlateModel {
+    /// Mindlin–Reissner, CGDG.
+    Mindlin(MindlinModel),
+    /// Kirchhoff–Love, HHJ.
+    Kirchhoff(KirchhoffModel),
+}
+
+impl PlateModel {
+    /// The pH system.
+    pub fn system(&self) -> &LinearPhSystem {
+        match self {
+            PlateModel::Mindlin(m) => m.system(),
+            PlateModel::Kirchhoff(m) => m.system(),
+        }
+    }
+    /// The $CG_k$ space of the vertical velocity.
+    pub fn velocity_space(&self) -> &Space2d {
+        match self {
+            PlateModel::Mindlin(m) => m.space(PlateField::Velocity),
+            PlateModel::Kirchhoff(m) => m.velocity_space(),
+        }
+    }
+    /// Velocity coefficients (full space) of a state.
+    pub fn velocity(&self, e: &[f64]) -> Result<Vec<f64>, phlex_fem::mesh2d::Fem2dError> {
+        match self {
+            PlateModel::Mindlin(m) => m.field_coefficients(e, PlateField::Velocity),
+            PlateModel::Kirchhoff(m) => m.field_coefficients(e, KirchhoffField::Velocity),
+        }
+    }
+    /// Bending stiffness $D$ and surface density $\rho h$ (isotropic estimate for the shift).
+    fn stiffness_and_density(&self) -> (f64, f64) {
+        match self {
+            PlateModel::Mindlin(m) => {
+                let p = m.params();
+                (p.bending_stiffness(), p.rho * p.h)
+            }
+            PlateModel::Kirchhoff(m) => {
+                let p = m.params();
+                let v = p.stiffness.voigt();
+                (v[0][0].max(v[1][1]), p.surface_density())
+            }
+        }
+    }
+}
+
 /// A parsed and built plate model.
 pub struct BuiltPlate {
     /// Model name.
     pub name: String,
     /// The assembled model.
-    pub model: MindlinModel,
+    pub model: PlateModel,
     /// Inputs of every port.
     pub input: InputFn,
     /// Initial state.
@@ -236,11 +286,10 @@ impl BuiltPlate {
     /// which are rejected below $10^{-3}$ of the spectral radius (and need not converge,
     /// see [`phlex_solve::eigen`]).
     pub fn eigen_params(&self, n: usize) -> EigenParams {
-        let p = self.model.params();
-        let d = p.bending_stiffness();
+        let (d, rho_h) = self.model.stiffness_and_density();
         let shift = std::f64::consts::PI.powi(2)
             * (1.0 / (self.lx * self.lx) + 1.0 / (self.ly * self.ly))
-            * (d / (p.rho * p.h)).sqrt();
+            * (d / rho_h).sqrt();
         EigenParams {
             n_modes: Some(n),
             shift: Some(shift),
@@ -269,13 +318,11 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
         )
     })?;
     let p = &f.plate;
-    if p.theory.get_ref() != "mindlin" {
+    let theory = p.theory.get_ref().clone();
+    if theory != "mindlin" && theory != "kirchhoff" {
         return Err(err(
             p.theory.span(),
-            format!(
-                "plate.theory = '{}' is not supported; use \"mindlin\"",
-                p.theory.get_ref()
-            ),
+            format!("plate.theory = '{theory}': use \"mindlin\" (CGDG) or \"kirchhoff\" (HHJ)"),
         ));
     }
     for (key, v) in [("lx", &p.lx), ("ly", &p.ly)] {
@@ -302,16 +349,6 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
             ))
         }
     };
-    let params = MindlinParams {
-        E: *p.youngs_modulus.get_ref(),
-        nu: *p.nu.get_ref(),
-        rho: *p.rho.get_ref(),
-        h: *p.h.get_ref(),
-        k_sh: p.k_sh.as_ref().map_or(5.0 / 6.0, |v| *v.get_ref()),
-    };
-    params
-        .validate()
-        .map_err(|e| err(p.youngs_modulus.span(), format!("plate: {e}")))?;
     let mesh = Mesh2d::rectangle(
         0.0,
         *p.lx.get_ref(),
@@ -322,9 +359,8 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
         diagonal,
     )
     .map_err(|e| err(p.nx.span(), format!("plate mesh: {e}")))?;
-    let mut plate = MindlinCgDg::new(params, &mesh, *p.degree.get_ref())
-        .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?;
     let names = mesh.tag_names();
+    let mut conditions = Vec::new();
     for (edge, cond) in &p.edges {
         if !names.contains(edge) {
             return Err(err(
@@ -335,24 +371,90 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
                 ),
             ));
         }
-        plate = match cond.get_ref().as_str() {
-            "clamped" => plate.clamped(edge),
-            "clamped_weak" => plate.clamped_weak(edge),
-            "port" => plate.port(edge),
-            "free" => plate,
-            other => {
-                return Err(err(
-                    cond.span(),
-                    format!(
-                        "plate.edges.{edge} = '{other}': use \"clamped\", \"clamped_weak\", \"free\" or \"port\""
-                    ),
-                ))
-            }
-        };
+        conditions.push((edge.as_str(), cond.get_ref().as_str(), cond.span()));
     }
-    let model = plate
-        .build()
-        .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?;
+    let bad_condition = |edge: &str, other: &str, span, allowed: &str| {
+        err(
+            span,
+            format!("plate.edges.{edge} = '{other}': the {theory} plate accepts {allowed}"),
+        )
+    };
+    let model = match theory.as_str() {
+        "mindlin" => {
+            let params = MindlinParams {
+                E: *p.youngs_modulus.get_ref(),
+                nu: *p.nu.get_ref(),
+                rho: *p.rho.get_ref(),
+                h: *p.h.get_ref(),
+                k_sh: p.k_sh.as_ref().map_or(5.0 / 6.0, |v| *v.get_ref()),
+            };
+            params
+                .validate()
+                .map_err(|e| err(p.youngs_modulus.span(), format!("plate: {e}")))?;
+            let mut plate = MindlinCgDg::new(params, &mesh, *p.degree.get_ref())
+                .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?;
+            for (edge, cond, span) in conditions {
+                plate = match cond {
+                    "clamped" => plate.clamped(edge),
+                    "clamped_weak" => plate.clamped_weak(edge),
+                    "port" => plate.port(edge),
+                    "free" => plate,
+                    other => {
+                        return Err(bad_condition(
+                            edge,
+                            other,
+                            span,
+                            "\"clamped\", \"clamped_weak\", \"free\" or \"port\"",
+                        ))
+                    }
+                };
+            }
+            PlateModel::Mindlin(
+                plate
+                    .build()
+                    .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
+            )
+        }
+        _ => {
+            if let Some(k) = &p.k_sh {
+                return Err(err(
+                    k.span(),
+                    "plate.k_sh: the Kirchhoff plate has no shear deformation; remove the key"
+                        .into(),
+                ));
+            }
+            let params = KirchhoffParams::isotropic(
+                *p.youngs_modulus.get_ref(),
+                *p.nu.get_ref(),
+                *p.rho.get_ref(),
+                *p.h.get_ref(),
+            )
+            .map_err(|e| err(p.youngs_modulus.span(), format!("plate: {e}")))?;
+            let mut plate = KirchhoffHhj::new(params, &mesh, *p.degree.get_ref())
+                .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?;
+            for (edge, cond, span) in conditions {
+                plate = match cond {
+                    "clamped" => plate.clamped(edge),
+                    "simply_supported" => plate.simply_supported(edge),
+                    "port" => plate.port(edge, EdgeCondition::Free),
+                    "free" => plate.free(edge),
+                    other => {
+                        return Err(bad_condition(
+                            edge,
+                            other,
+                            span,
+                            "\"clamped\", \"simply_supported\", \"free\" or \"port\"",
+                        ))
+                    }
+                };
+            }
+            PlateModel::Kirchhoff(
+                plate
+                    .build()
+                    .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
+            )
+        }
+    };
     let sys = model.system();
     sys.check(&Default::default())
         .map_err(|e| err(p.theory.span(), format!("plate structure check: {e}")))?;
@@ -376,42 +478,48 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
         }
     }
     // initial fields
-    let mut fields: [Vec<f64>; 4] = [
-        vec![0.0; model.space(PlateField::Velocity).n_dofs()],
-        vec![0.0; model.space(PlateField::RotationRate).n_dofs()],
-        vec![0.0; model.space(PlateField::Moments).n_dofs()],
-        vec![0.0; model.space(PlateField::ShearForces).n_dofs()],
-    ];
+    let mut w0: Option<Field2dFn> = None;
     let mut theta: [Option<Field2dFn>; 2] = [None, None];
     for (name, expr) in &f.initial {
         let g = Field2dFn::parse(expr.get_ref())
             .map_err(|m| err(expr.span(), format!("initial.{name}: {m}")))?;
-        match name.as_str() {
-            "e_w" => {
-                fields[0] = model
-                    .space(PlateField::Velocity)
-                    .interpolate(&|x, v| v[0] = g.eval(x));
-            }
-            "e_theta_x" => theta[0] = Some(g),
-            "e_theta_y" => theta[1] = Some(g),
-            other => {
+        match (name.as_str(), &model) {
+            ("e_w", _) => w0 = Some(g),
+            ("e_theta_x", PlateModel::Mindlin(_)) => theta[0] = Some(g),
+            ("e_theta_y", PlateModel::Mindlin(_)) => theta[1] = Some(g),
+            (other, _) => {
                 return Err(err(
                     expr.span(),
-                    format!("initial.{other}: unknown field; use e_w, e_theta_x or e_theta_y"),
+                    format!(
+                        "initial.{other}: unknown field; use e_w{}",
+                        if matches!(model, PlateModel::Mindlin(_)) {
+                            ", e_theta_x or e_theta_y"
+                        } else {
+                            " (the Kirchhoff plate's rotations follow from w)"
+                        }
+                    ),
                 ))
             }
         }
     }
-    if theta.iter().any(Option::is_some) {
-        fields[1] = model.space(PlateField::RotationRate).interpolate(&|x, v| {
-            for c in 0..2 {
-                v[c] = theta[c].as_ref().map_or(0.0, |g| g.eval(x));
-            }
-        });
+    let w_of = |x: [f64; 2]| w0.as_ref().map_or(0.0, |g| g.eval(x));
+    let initial = match &model {
+        PlateModel::Mindlin(m) => {
+            let wc = m
+                .space(PlateField::Velocity)
+                .interpolate(&|x, v| v[0] = w_of(x));
+            let tc = m.space(PlateField::RotationRate).interpolate(&|x, v| {
+                for c in 0..2 {
+                    v[c] = theta[c].as_ref().map_or(0.0, |g| g.eval(x));
+                }
+            });
+            let zk = vec![0.0; m.space(PlateField::Moments).n_dofs()];
+            let zg = vec![0.0; m.space(PlateField::ShearForces).n_dofs()];
+            m.state_from_fields([&wc, &tc, &zk, &zg])
+        }
+        PlateModel::Kirchhoff(m) => m.interpolate_state(&w_of, None),
     }
-    let initial = model
-        .state_from_fields([&fields[0], &fields[1], &fields[2], &fields[3]])
-        .map_err(|e| err(0..0, format!("initial state: {e}")))?;
+    .map_err(|e| err(0..0, format!("initial state: {e}")))?;
     if initial.iter().any(|v| !v.is_finite()) {
         return Err(err(
             0..0,
@@ -421,7 +529,7 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
     let mut probes = Vec::new();
     for pr in &f.output.probes {
         let pt = [pr.x, pr.y];
-        model.space(PlateField::Velocity).locate(pt).map_err(|_| {
+        model.velocity_space().locate(pt).map_err(|_| {
             err(
                 0..0,
                 format!(
@@ -518,7 +626,7 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
     let mut cols = vec!["t".to_string(), "H".to_string()];
     cols.extend(b.probes.iter().map(|p| p.0.clone()));
     let mut series = TimeSeries::new(cols);
-    let sw = b.model.space(PlateField::Velocity);
+    let sw = b.model.velocity_space();
     let mut snapshots: Vec<(f64, Vec<f64>)> = Vec::new();
     let mut sample = 0usize;
     let mut probe_err = None;
@@ -527,7 +635,7 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
     let res = {
         let mut obs = |t: f64, e: &[f64]| {
             let mut row = vec![t, sys.hamiltonian(e)];
-            match b.model.field_coefficients(e, PlateField::Velocity) {
+            match b.model.velocity(e) {
                 Ok(w) => {
                     for (_, pt) in &b.probes {
                         match sw.evaluate(&w, *pt) {
@@ -657,31 +765,51 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
     Ok(())
 }
 
-/// The VTK file of one state: velocity and rotation rates at the vertices, moments and
-/// shear forces at the cell centroids.
-fn vtu(model: &MindlinModel, e: &[f64]) -> Result<String> {
-    let mesh = model.space(PlateField::Velocity).mesh();
+/// The VTK file of one state: velocity (and Mindlin rotation rates) at the vertices,
+/// moments (and Mindlin shear forces) at the cell centroids.
+fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
+    let mesh = model.velocity_space().mesh();
     let mut v = Vtu::new(mesh);
-    for (field, name, loc) in [
-        (
-            PlateField::Velocity,
-            "e_w (vertical velocity) [m/s]",
-            Location::Point,
-        ),
-        (
-            PlateField::RotationRate,
-            "e_theta (rotation rates) [rad/s]",
-            Location::Point,
-        ),
-        (
-            PlateField::Moments,
-            "M (Mxx, Mxy, Myy) [N m/m]",
-            Location::Cell,
-        ),
-        (PlateField::ShearForces, "q (qx, qy) [N/m]", Location::Cell),
-    ] {
-        let u = model.field_coefficients(e, field)?;
-        v = v.space_field(name, loc, model.space(field), &u)?;
+    match model {
+        PlateModel::Mindlin(model) => {
+            for (field, name, loc) in [
+                (
+                    PlateField::Velocity,
+                    "e_w (vertical velocity) [m/s]",
+                    Location::Point,
+                ),
+                (
+                    PlateField::RotationRate,
+                    "e_theta (rotation rates) [rad/s]",
+                    Location::Point,
+                ),
+                (
+                    PlateField::Moments,
+                    "M (Mxx, Mxy, Myy) [N m/m]",
+                    Location::Cell,
+                ),
+                (PlateField::ShearForces, "q (qx, qy) [N/m]", Location::Cell),
+            ] {
+                let u = model.field_coefficients(e, field)?;
+                v = v.space_field(name, loc, model.space(field), &u)?;
+            }
+        }
+        PlateModel::Kirchhoff(model) => {
+            let w = model.field_coefficients(e, KirchhoffField::Velocity)?;
+            v = v.space_field(
+                "e_w (vertical velocity) [m/s]",
+                Location::Point,
+                model.velocity_space(),
+                &w,
+            )?;
+            let m = model.field_coefficients(e, KirchhoffField::Moments)?;
+            let sk = model.moment_space();
+            let c = 1.0 / 3.0;
+            let vals: Vec<f64> = (0..mesh.n_cells())
+                .flat_map(|t| sk.evaluate_in_cell(&m, t, [c, c]))
+                .collect();
+            v = v.field("M (Mxx, Mxy, Myy) [N m/m]", Location::Cell, 3, vals)?;
+        }
     }
     Ok(v.to_xml())
 }
