@@ -9,6 +9,7 @@
 //! | [`linalg`] | dense helpers: checked LU, SVD, pseudo-inverse, eigen, `expm`, `logm`, sign function, Lyapunov |
 //! | [`mdof`] | `M ẍ + R ẋ + K x = B u`: modes, Rayleigh damping, modal truncation |
 //! | [`frame`] | the three-story frame with pendulum of the case study (ch. 5) |
+//! | [`case_study`] | the ch. 5 case study on a virtual rig: FE/lumped structures, hammer tests + identification, LQG, EUK, EUK-EKF, peak reductions |
 //! | [`state_space`] | first-order and symmetric forms, outputs `C_d x + C_v ẋ + C_a ẍ`, Markov parameters |
 //! | [`zoh`] | ZOH discretisation and its inverse |
 //! | [`modal`] | frequencies, damping ratios, complex mode shapes |
@@ -43,6 +44,7 @@
 // `usize::is_multiple_of` is newer than the workspace rust-version (1.84).
 #![allow(unknown_lints, clippy::manual_is_multiple_of)]
 
+pub mod case_study;
 pub mod constraints;
 pub mod ekf;
 pub mod era;

@@ -155,6 +155,9 @@ pub fn design_lqg(ph: &PhStateSpace, spec: &PhLqgSpec) -> Result<PhLqg> {
     })
 }
 
+/// A known exogenous input: one value per component of the disturbance ports at time `t`.
+pub type DisturbanceFn<'a> = &'a dyn Fn(f64) -> Vec<f64>;
+
 /// Inputs of a closed-loop simulation.
 pub struct ClosedLoopRun<'a> {
     /// final time (s); `⌈t_end/Δt⌉` samples are simulated
@@ -169,7 +172,7 @@ pub struct ClosedLoopRun<'a> {
     /// exogenous port inputs known to the estimator: port names and a
     /// function of time returning one value per port component (held over
     /// each sample)
-    pub disturbance: Option<(Vec<String>, &'a dyn Fn(f64) -> Vec<f64>)>,
+    pub disturbance: Option<(Vec<String>, DisturbanceFn<'a>)>,
     /// `Some(seed)`: inject seeded process and measurement noise of the
     /// design's levels; `None`: noise-free plant and measurements
     pub seed: Option<u64>,

@@ -242,10 +242,17 @@ fn run_variant(name: &str, edit: impl Fn(String) -> String) -> (i32, String) {
     )
 }
 
+/// A model-file edit and the fragments its error message must contain.
+type Case = (
+    &'static str,
+    Box<dyn Fn(String) -> String>,
+    &'static [&'static str],
+);
+
 /// Bad control tables exit with code 2 and a message naming the problem.
 #[test]
 fn control_errors_exit_2() {
-    let cases: Vec<(&str, Box<dyn Fn(String) -> String>, &[&str])> = vec![
+    let cases: Vec<Case> = vec![
         (
             "unknown input port",
             Box::new(|t| t.replace("inputs = [\"right\"]", "inputs = [\"tip\"]")),
