@@ -253,13 +253,13 @@ pub struct ControlSpec {
     pub process_noise: Spanned<f64>,
     /// Standard deviation of the measurement noise > 0.
     pub measurement_noise: Spanned<f64>,
-    /// Sampling period [s] of the controller (default: `simulation.dt`).
+    /// Sampling period \[s\] of the controller (default: `simulation.dt`).
     #[serde(default)]
     pub dt: Option<Spanned<f64>>,
     /// Seed of the noise injected into the simulation (no noise without it).
     #[serde(default)]
     pub seed: Option<u64>,
-    /// Time [s] at which the controller is switched on (default 0).
+    /// Time \[s\] at which the controller is switched on (default 0).
     #[serde(default)]
     pub t_on: Option<Spanned<f64>>,
 }

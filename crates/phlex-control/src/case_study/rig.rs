@@ -13,7 +13,7 @@
 //!   base, inextensible columns (axial coordinates removed), zero rotation at
 //!   the floors; floors as point masses; the pendulum a rigid body hinged to
 //!   the top node (revolute joint), linearised about the hanging pendulum by
-//!   [`crate::multibody::linearize`].
+//!   [`crate::multibody::linearize()`].
 //!
 //! Damping: modal, `R = M Φ diag(2ξₖωₖ) Φᵀ M` (`ΦᵀMΦ = I`), with the
 //! ratios the thesis identified for the real frame (ERA/DC-OKID table,
