@@ -54,6 +54,7 @@ pub mod element;
 pub mod element2d;
 pub mod element2d_hhj;
 pub mod element2d_rt;
+pub mod elasticity;
 pub mod error;
 pub mod euler_bernoulli;
 pub mod functional;
