@@ -756,6 +756,29 @@ impl AcousticModel {
         }
     }
 
+    /// Pressure and velocity of state `e` at the point `x` (first cell containing it,
+    /// barycentric tolerance $10^{-12}$).
+    pub fn evaluate(&self, e: &[f64], x: [f64; 2]) -> Result<(f64, [f64; 2]), Fem2dError> {
+        let (p, u) = self.fields(e)?;
+        let m = &self.mesh;
+        for t in 0..m.n_cells() {
+            let c = m.cell_coords(t);
+            let area = m.area(t);
+            let lam: Vec<f64> = (0..3)
+                .map(|i| crate::mesh2d::signed_area(x, c[(i + 1) % 3], c[(i + 2) % 3]) / area)
+                .collect();
+            if lam.iter().all(|&l| l >= -1e-12) {
+                let tri = m.triangles()[t];
+                let pv = match self.spaces {
+                    Spaces::GradGrad => (0..3).map(|i| p[tri[i]] * lam[i]).sum(),
+                    Spaces::DivDiv(_) => p[t],
+                };
+                return Ok((pv, self.velocity_in_cell(&u, t, x)));
+            }
+        }
+        Err(Fem2dError::PointOutsideMesh { x })
+    }
+
     /// Energy split $(H_p, H_{u_x}, H_{u_y})$ with $H_p = \tfrac12\int\chi_s p^2 w$,
     /// $H_{u_x} = \tfrac12\int\mu_0u_x^2w$, $H_{u_y} = \tfrac12\int\mu_0u_y^2w$ (axisymmetric:
     /// axial and radial kinetic energies of thesis Table 8.4). Their sum is
