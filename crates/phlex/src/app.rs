@@ -41,6 +41,9 @@ pub fn check(path: &Path) -> Result<()> {
     if crate::ephs_run::is_ephs(&text) {
         return crate::ephs_run::check(path, &text);
     }
+    if crate::mbs3d_run::is_mbs3d(&text) {
+        return crate::mbs3d_run::check(path, &text);
+    }
     if crate::mbs_run::is_mbs(&text) {
         return crate::mbs_run::check(path, &text);
     }
@@ -95,6 +98,12 @@ pub fn run(path: &Path, out: Option<&Path>, quiet: bool) -> Result<()> {
             .map(Path::to_path_buf)
             .unwrap_or_else(|| default_out(path));
         return crate::ephs_run::run(path, &text, &dir, quiet);
+    }
+    if crate::mbs3d_run::is_mbs3d(&text) {
+        let dir = out
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| default_out(path));
+        return crate::mbs3d_run::run(path, &text, &dir, quiet);
     }
     if crate::mbs_run::is_mbs(&text) {
         let dir = out
@@ -209,6 +218,9 @@ pub struct ModeRow {
 /// `phlex modes`: eigenfrequencies of the model.
 pub fn modes(path: &Path, count: Option<usize>, json: Option<&Path>) -> Result<()> {
     let (_, text) = read(path)?;
+    if crate::mbs3d_run::is_mbs3d(&text) {
+        return crate::mbs3d_run::modes(path);
+    }
     if crate::mbs_run::is_mbs(&text) {
         return crate::mbs_run::modes(path, &text, count, json);
     }

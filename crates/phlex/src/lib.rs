@@ -14,6 +14,7 @@ pub mod ephs_run;
 pub mod export;
 pub mod identify;
 pub mod matrix_market;
+pub mod mbs3d_run;
 pub mod mbs_run;
 pub mod modal;
 pub mod model;

@@ -115,3 +115,72 @@ pub fn angle_about(q: &Mat3, n: &[[f64; 3]; 2]) -> f64 {
     let qn = mul(q, n[0]);
     dot(n[1], qn).atan2(dot(n[0], qn))
 }
+
+/// Rotation vector $\varphi$ with $\exp([\varphi]_\times) = R$, $|\varphi|\le\pi$ (through the
+/// unit quaternion, robust for every angle).
+pub fn log_so3(r: &Mat3) -> [f64; 3] {
+    let tr = r[0][0] + r[1][1] + r[2][2];
+    // Shepperd's method: the largest of 4w², 4x², 4y², 4z².
+    let (w, v) = if tr >= r[0][0].max(r[1][1]).max(r[2][2]) {
+        let w = 0.5 * (1.0 + tr).max(0.0).sqrt();
+        let f = 0.25 / w;
+        (
+            w,
+            [
+                (r[2][1] - r[1][2]) * f,
+                (r[0][2] - r[2][0]) * f,
+                (r[1][0] - r[0][1]) * f,
+            ],
+        )
+    } else {
+        let i = if r[0][0] >= r[1][1] && r[0][0] >= r[2][2] {
+            0
+        } else if r[1][1] >= r[2][2] {
+            1
+        } else {
+            2
+        };
+        let (j, k) = ((i + 1) % 3, (i + 2) % 3);
+        let qi = 0.5 * (1.0 + r[i][i] - r[j][j] - r[k][k]).max(0.0).sqrt();
+        let f = 0.25 / qi;
+        let mut v = [0.0; 3];
+        v[i] = qi;
+        v[j] = (r[j][i] + r[i][j]) * f;
+        v[k] = (r[k][i] + r[i][k]) * f;
+        ((r[k][j] - r[j][k]) * f, v)
+    };
+    let (w, v) = if w < 0.0 {
+        (-w, scale(-1.0, v))
+    } else {
+        (w, v)
+    };
+    let s = norm(v);
+    if s == 0.0 {
+        return [0.0; 3];
+    }
+    scale(2.0 * s.atan2(w) / s, v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// log inverts exp for small, generic and near-π angles (round-off level).
+    #[test]
+    fn log_inverts_exp() {
+        for phi in [
+            [1e-9, -2e-9, 0.5e-9],
+            [0.3, -0.2, 0.9],
+            [0.0, 0.0, std::f64::consts::PI - 1e-7],
+            [2.0, 1.0, -1.5],
+        ] {
+            let l = log_so3(&exp_so3(phi));
+            for k in 0..3 {
+                assert!(
+                    (l[k] - phi[k]).abs() < 1e-12 * (1.0 + norm(phi)),
+                    "{phi:?} -> {l:?}"
+                );
+            }
+        }
+    }
+}

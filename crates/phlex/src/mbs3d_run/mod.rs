@@ -1,0 +1,145 @@
+//! Spatial (3D) multibody model files: the planar format of [`crate::mbs_run`] with 3D
+//! bodies (`kind = "rigid3d"` or `"beam3d"`), 3D joints and loads; format documented in
+//! `docs/model-format-mbs.md` ("Spatial (3D) models"). Parsing, building with
+//! [`phlex_mbs::spatial::MultibodyBuilder3d`] (the index-2 pHDAE (46) of paper 000 in 3D),
+//! consistent initial conditions (§6.3) and `phlex run` / `phlex check` with the outputs of
+//! the planar format (`timeseries.csv`, `summary.json` with the planar
+//! [`MbsSummary`](crate::mbs_run::MbsSummary), SVG plots).
+//!
+//! A file is spatial when one of its bodies has a 3D kind; every body of a spatial file
+//! must then be 3D (a planar body is reported with its line).
+mod format;
+mod model;
+mod simulate;
+
+pub use format::*;
+pub use model::{BuiltMbs3d, Mbs3dModel};
+pub use simulate::simulate;
+
+use std::path::Path;
+
+use anyhow::Result;
+use phlex_core::QuasiLinearPhDae;
+
+use crate::model::ModelError;
+use crate::output::write_atomic;
+
+/// True if the TOML text is a spatial multibody model: a `bodies` table with at least one
+/// body of kind `rigid3d` or `beam3d`.
+pub fn is_mbs3d(text: &str) -> bool {
+    let Ok(t) = text.parse::<toml::Table>() else {
+        return false;
+    };
+    let Some(bodies) = t.get("bodies").and_then(|b| b.as_table()) else {
+        return false;
+    };
+    bodies.values().any(|b| {
+        b.get("kind")
+            .and_then(|k| k.as_str())
+            .is_some_and(|k| k == "rigid3d" || k == "beam3d")
+    })
+}
+
+/// `phlex run` for a spatial multibody model: build, make the initial state consistent,
+/// integrate, write `timeseries.csv`, `summary.json` and SVG plots into `dir`.
+pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
+    let m = Mbs3dModel::parse(&path.display().to_string(), text)?;
+    if m.spec.simulation.is_none() {
+        return Err(ModelError {
+            file: m.file.clone(),
+            line: 0,
+            message: "missing section [simulation] (integrator, t_end, dt): needed by `phlex run`"
+                .into(),
+        }
+        .into());
+    }
+    let b = m.build()?;
+    if !quiet {
+        eprintln!(
+            "phlex run: {} — {} spatial bodies, {} joints, {} states, {} constraints",
+            b.name,
+            b.mb.bodies().len(),
+            b.mb.joint_names().len(),
+            b.mb.n(),
+            b.mb.n_constraints()
+        );
+    }
+    let mut r = simulate(&m, &b, quiet)?;
+    let mut files = vec![("timeseries.csv".to_string(), r.series.to_csv()?)];
+    if m.spec.output.plots {
+        files.extend(simulate::plots(&m.spec.model.name, &r)?);
+    }
+    r.summary.outputs = files
+        .iter()
+        .map(|(n, _)| dir.join(n).display().to_string())
+        .collect();
+    r.summary
+        .outputs
+        .push(dir.join("summary.json").display().to_string());
+    let json = serde_json::to_vec_pretty(&r.summary)?;
+    for (name, bytes) in &files {
+        write_atomic(&dir.join(name), bytes)?;
+    }
+    write_atomic(&dir.join("summary.json"), &json)?;
+    print!("{}", r.summary.table());
+    println!("  results in {}", dir.display());
+    Ok(())
+}
+
+/// `phlex check` for a spatial model: parse, validate, build (redundancy check) and make
+/// the initial state consistent; writes nothing.
+pub fn check(path: &Path, text: &str) -> Result<()> {
+    let m = Mbs3dModel::parse(&path.display().to_string(), text)?;
+    let b = m.build()?;
+    let mb = &b.mb;
+    println!("{}: ok", m.file);
+    println!("  model       {} (spatial multibody)", b.name);
+    for (k, body) in mb.bodies().iter().enumerate() {
+        let e = body.energies(mb.local(k, &b.init.state));
+        println!(
+            "  body        {}: {} states, ports {}, H = {:.6e} J",
+            body.name(),
+            mb.body_range(k).len(),
+            body.port_names(),
+            e.total()
+        );
+    }
+    println!(
+        "  joints      {} ({} constraint rows, full rank at the initial configuration)",
+        if mb.joint_names().is_empty() {
+            "none".to_string()
+        } else {
+            mb.joint_names().join(", ")
+        },
+        mb.n_constraints()
+    );
+    let ports = mb.ports().names();
+    println!(
+        "  input ports {}",
+        if ports.is_empty() {
+            "none".to_string()
+        } else {
+            ports.join(", ")
+        }
+    );
+    println!("  states      {}", mb.n());
+    println!(
+        "  initial     position residual {:.3e} -> {:.3e}, velocity residual {:.3e} -> {:.3e}",
+        b.init.position_residual.0,
+        b.init.position_residual.1,
+        b.init.velocity_residual.0,
+        b.init.velocity_residual.1
+    );
+    Ok(())
+}
+
+/// `phlex modes` for a spatial model: not available (the linearisation of
+/// `phlex_mbs::linearize` is planar); a model error naming the alternative.
+pub fn modes(path: &Path) -> Result<()> {
+    Err(ModelError {
+        file: path.display().to_string(),
+        line: 0,
+        message: "`phlex modes` supports beam and planar multibody models; for a spatial model use `phlex run` (the linearisation of spatial models is not implemented)".into(),
+    }
+    .into())
+}
