@@ -61,8 +61,8 @@ enum Command {
         #[arg(long)]
         nullspace: bool,
     },
-    /// Identify a linear model from input/output data (OKID + ERA/DC): modal table,
-    /// realisation, singular values and FRF plots.
+    /// Identify a linear model from input/output data (OKID + ERA/DC, or N4SID): modal
+    /// table, realisation, singular values and FRF plots.
     Identify {
         /// CSV file with a header row (one column per signal).
         data: PathBuf,
@@ -78,6 +78,9 @@ enum Command {
         /// Model order (default: automatic from the singular-value gap).
         #[arg(long)]
         order: Option<usize>,
+        /// Method: okid (OKID + ERA/DC, default) or n4sid.
+        #[arg(long, default_value = "okid")]
+        method: String,
         /// Output directory (default: out/<data file stem>).
         #[arg(short, long)]
         out: Option<PathBuf>,
@@ -168,21 +171,28 @@ fn main() -> ExitCode {
             outputs,
             dt,
             order,
+            method,
             out,
         } => {
             let out = out.unwrap_or_else(|| phlex::app::default_out(&data));
-            phlex::identify::identify(&phlex::identify::IdentifyArgs {
-                data: &data,
-                inputs,
-                outputs,
-                dt,
-                order,
-                out: &out,
-            })
-            .map(|rep| {
-                println!("{rep}");
-                println!("  results in {}", out.display());
-            })
+            phlex::identify::parse_method(&method)
+                .and_then(|method| {
+                    phlex::identify::identify_with_method(
+                        &phlex::identify::IdentifyArgs {
+                            data: &data,
+                            inputs,
+                            outputs,
+                            dt,
+                            order,
+                            out: &out,
+                        },
+                        method,
+                    )
+                })
+                .map(|rep| {
+                    println!("{rep}");
+                    println!("  results in {}", out.display());
+                })
         }
     };
     match result {

@@ -207,3 +207,67 @@ fn identify_missing_column_is_a_user_error() {
     assert!(!out.exists());
     cleanup(&dir);
 }
+
+/// `--method n4sid` on exact data: order 4 and the exact modes (N4SID's oblique
+/// projection is exact for noise-free LTI data; tolerance 1e-6 for the conditioning of
+/// the block-Hankel least squares), the report names the method; a bad method is a
+/// usage error (exit 2).
+#[test]
+fn identify_n4sid_method() {
+    let (dir, data) = write_data("n4sid", 0.0);
+    let out = dir.join("out");
+    let o = phlex()
+        .args(["identify"])
+        .arg(&data)
+        .args([
+            "--inputs",
+            "force",
+            "--outputs",
+            "acc1,acc2",
+            "--dt",
+            "0.01",
+            "--method",
+            "n4sid",
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rep: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("identification.json")).unwrap())
+            .unwrap();
+    assert!(
+        rep["method"].to_string().to_lowercase().contains("n4sid"),
+        "{}",
+        rep["method"]
+    );
+    let found = modes(&rep);
+    assert_eq!(found.len(), 2, "identified modes: {found:?}");
+    for ((f, z), (fe, ze)) in found.iter().zip(exact_modes()) {
+        assert!(((f - fe) / fe).abs() < 1e-6, "{f} Hz vs {fe} Hz");
+        assert!(((z - ze) / ze).abs() < 1e-6, "ζ {z} vs {ze}");
+    }
+    let o = phlex()
+        .args(["identify"])
+        .arg(&data)
+        .args([
+            "--inputs",
+            "force",
+            "--outputs",
+            "acc1",
+            "--dt",
+            "0.01",
+            "--method",
+            "prony",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    cleanup(&dir);
+}
