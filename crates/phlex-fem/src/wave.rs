@@ -43,6 +43,7 @@
 //! | `PressureRelease` ($p = 0$) | strong: $p$ DOFs removed | natural (nothing) |
 //! | `VelocityPort` (input $v_{in}$) | $B = \langle\phi_p, \psi\rangle_{\Gamma,w}$ | multiplier $\lambda = p|_\Gamma$ |
 //! | `PressurePort` (input $p_\partial$) | multiplier $\lambda = v_{in}$ | $B = -\langle\boldsymbol\phi_u\cdot\mathbf n, \psi\rangle_{\Gamma,w}$ |
+//! | `Impedance(z)` ($p = z\,\mathbf u\cdot\mathbf n$) | $R_{pp} = z^{-1}\langle\phi_p, \phi_p\rangle_{\Gamma,w}$ | $R_{uu} = z\langle\boldsymbol\phi_u\cdot\mathbf n, \boldsymbol\phi_u\cdot\mathbf n\rangle_{\Gamma,w}$ |
 //!
 //! Trace bases $\psi$: $CG_1$ on the tagged edges (one function per vertex of the tag) in
 //! GradGrad, $DG_0$ (one per edge) in DivDiv. Every port (name = tag) has input = the
@@ -116,7 +117,7 @@ pub enum Geometry {
 }
 
 /// Boundary condition of a tag (module docs table).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum AcousticBc {
     /// Rigid wall (or symmetry axis): $\mathbf u\cdot\mathbf n = 0$. The default.
     Rigid,
@@ -126,6 +127,13 @@ pub enum AcousticBc {
     VelocityPort,
     /// Port with the boundary pressure as input.
     PressurePort,
+    /// Locally reacting impedance $p = z\,\mathbf u\cdot\mathbf n$ ($z > 0$ \[Pa s/m\],
+    /// outward normal; $z = \mu_0 c$ absorbs normally incident plane waves): dissipation
+    /// $R$, no port. GradGrad: $R_{pp} = z^{-1}\langle\phi_p^i, \phi_p^j\rangle_{\Gamma,w}$;
+    /// DivDiv: $R_{uu} = z\langle\boldsymbol\phi_u^i\cdot\mathbf n,
+    /// \boldsymbol\phi_u^j\cdot\mathbf n\rangle_{\Gamma,w}$. (Thesis §8.2.2 writes
+    /// $e_p = -\mathcal Z e_v^r$ with its own sign convention; here $R \succeq 0$ always.)
+    Impedance(f64),
 }
 
 /// The two co-energy fields.
@@ -290,6 +298,46 @@ impl Acoustics {
             }
         }
         let E_full = tE.build();
+        // impedance boundaries: dissipation
+        let mut tR = Triplets::new(n_full, n_full);
+        for (tag, bc) in &self.bcs {
+            if let AcousticBc::Impedance(z) = *bc {
+                if !(z > 0.0 && z.is_finite()) {
+                    return Err(FemError::InvalidParameter {
+                        name: format!("impedance of boundary tag '{tag}'"),
+                        value: z,
+                        requirement:
+                            "0 < z < inf (use PressureRelease for z = 0, Rigid for z = inf)".into(),
+                    }
+                    .into());
+                }
+                let edges = m.tagged_edges(tag)?;
+                match &spaces {
+                    Spaces::GradGrad => {
+                        let tr = cg1_trace(m, &edges, w, n_full)?;
+                        // ⟨φ_i, φ_j⟩_Γ = Σ_l G_il ψ-expansion: φ_i|_Γ = ψ_{col(i)}, so the
+                        // trace mass scattered to the vertex DOFs
+                        let G = tr.coupling;
+                        for j in 0..G.ncols() {
+                            for (i, v) in sparse::col_iter(&G, j) {
+                                let vert = tr.vertex_of_col[j];
+                                tR.push(i, vert, v / z);
+                            }
+                        }
+                    }
+                    Spaces::DivDiv(rt) => {
+                        let tr = dg0_trace(rt, &edges, w, n_full, n_p)?;
+                        for (k, b) in edges.iter().enumerate() {
+                            // (φ_e·n)² = 1/|e|², ∫_e w = trace mass
+                            let len = m.edge_length(b.edge);
+                            let wint: f64 = sparse::col_iter(&tr.mass, k).map(|(_, v)| v).sum();
+                            tR.push(n_p + b.edge, n_p + b.edge, z * wint / (len * len));
+                        }
+                    }
+                }
+            }
+        }
+        let R_full = tR.build();
         let J_full = tJ.build();
         // boundary conditions
         let natural = |bc: AcousticBc| match self.causality {
@@ -335,7 +383,10 @@ impl Acoustics {
         let mut B_cols: Vec<SparseMat> = Vec::new();
         let mut mults: Vec<(String, SparseMat, SparseMat)> = Vec::new(); // (tag, G, M_Γ)
         for (tag, bc) in &self.bcs {
-            if matches!(bc, AcousticBc::Rigid | AcousticBc::PressureRelease) {
+            if matches!(
+                bc,
+                AcousticBc::Rigid | AcousticBc::PressureRelease | AcousticBc::Impedance(_)
+            ) {
                 continue;
             }
             let edges = m.tagged_edges(tag)?;
@@ -393,7 +444,10 @@ impl Acoustics {
         let mut lam = n;
         let (mut nb, mut nm) = (0, 0);
         for (tag, bc) in &self.bcs {
-            if matches!(bc, AcousticBc::Rigid | AcousticBc::PressureRelease) {
+            if matches!(
+                bc,
+                AcousticBc::Rigid | AcousticBc::PressureRelease | AcousticBc::Impedance(_)
+            ) {
                 continue;
             }
             if natural(*bc) {
@@ -428,7 +482,11 @@ impl Acoustics {
         let system = LinearPhSystem::new(
             te.build(),
             tj.build(),
-            sparse::zeros(n_total, n_total),
+            {
+                let mut tr = Triplets::new(n_total, n_total);
+                tr.push_block(0, 0, &sparse::restrict(&R_full, &kept, &kept), 1.0);
+                tr.build()
+            },
             tb.build(),
             PortSet::from_ports(ports)?,
             blocks,
@@ -495,6 +553,8 @@ struct Trace {
     coupling: SparseMat,
     mass: SparseMat,
     points: Vec<[f64; 2]>,
+    /// Open-state row of the field DOF whose trace is column `l` ($CG_1$: the vertex).
+    vertex_of_col: Vec<usize>,
 }
 
 /// $CG_1$ trace on `edges`: columns = vertices of the edges (sorted by global index);
@@ -542,6 +602,7 @@ fn cg1_trace(
         coupling: tg.build(),
         mass: tm.build(),
         points: verts.iter().map(|&v| m.vertices()[v]).collect(),
+        vertex_of_col: verts,
     })
 }
 
@@ -590,6 +651,7 @@ fn dg0_trace(
         coupling: tg.build(),
         mass: tm.build(),
         points,
+        vertex_of_col: edges.iter().map(|b| n_p + b.edge).collect(),
     })
 }
 
