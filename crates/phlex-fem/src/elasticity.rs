@@ -43,8 +43,10 @@
 //! ([`Elasticity2d::port`]) carry the traction inputs $\tau_x, \tau_y$ in the $CG_1$ trace
 //! basis of their vertices; all other edges are free ($\tau = 0$, natural).
 use crate::assembly2d;
+use crate::element3d::{bilinear3d, Family3d, Op3d, Shape3d, Space3d, Term3d};
 use crate::error::{require_positive, FemError};
 use crate::mesh2d::{Fem2dError, Mesh2d};
+use crate::mesh3d::Mesh3d;
 use crate::model::BlockAssembler;
 use crate::quadrature::GaussLegendre;
 use crate::space2d::{complement, Family2d, Shape, Space2d};
@@ -122,6 +124,29 @@ impl ElasticParams {
             PlaneModel::PlaneStress => self.nu / self.E,
         };
         [a - b, 0.0, -b, 0.0, 2.0 * a, 0.0, -b, 0.0, a - b]
+    }
+    /// 3D pointwise compliance matrix on the components $(xx, yy, zz, yz, xz, xy)$,
+    /// row-major $6\times6$: $\mathcal C\Sigma = \frac{1+\nu}{E}\Sigma -
+    /// \frac{\nu}{E}\operatorname{tr}(\Sigma)I$ (summary §2.4, $d = 3$), i.e.
+    /// $Q = \operatorname{diag}(a, a, a, 2a, 2a, 2a) - b\,\mathbb 1_{3\times3}\oplus 0$ with
+    /// $a = (1+\nu)/E$, $b = \nu/E$.
+    pub fn compliance_3d(&self) -> [f64; 36] {
+        let a = (1.0 + self.nu) / self.E;
+        let b = self.nu / self.E;
+        let mut q = [0.0; 36];
+        for i in 0..6 {
+            q[i * 6 + i] = if i < 3 { a } else { 2.0 * a };
+        }
+        for i in 0..3 {
+            for j in 0..3 {
+                q[i * 6 + j] -= b;
+            }
+        }
+        q
+    }
+    /// 3D pressure wave speed $c_p = \sqrt{(\lambda + 2\mu)/\rho}$.
+    pub fn pressure_wave_speed_3d(&self) -> f64 {
+        ((self.lame_lambda() + 2.0 * self.shear_modulus()) / self.rho).sqrt()
     }
 }
 
@@ -539,6 +564,199 @@ pub struct PointValues2d {
     pub grad_v: [[f64; 2]; 2],
     /// Stress $(\sigma_{xx}, \sigma_{xy}, \sigma_{yy})$.
     pub sigma: [f64; 3],
+}
+
+/// Builder of the 3D CG×DG elasticity model on a tetrahedral mesh: $(CG_k)^3$ velocities
+/// and $(DG_{k-1})^{3\times3}_{\mathrm{sym}}$ stresses, $k = 1, 2$ (same weak form and
+/// matrices as the 2D model, thesis (9.31)–(9.34)). Boundary faces are free (zero
+/// traction) unless clamped ([`Self::clamped`]) or supported in one component
+/// ([`Self::fixed`]), both strong.
+#[derive(Debug, Clone)]
+pub struct Elasticity3d {
+    params: ElasticParams,
+    mesh: Mesh3d,
+    degree: usize,
+    clamped: Vec<String>,
+    fixed: Vec<(String, usize)>,
+}
+
+impl Elasticity3d {
+    /// Degree `k` in `1..=2`.
+    pub fn new(params: ElasticParams, mesh: &Mesh3d, degree: usize) -> Result<Self, Fem2dError> {
+        params.validate()?;
+        if !(1..=2).contains(&degree) {
+            return Err(FemError::UnsupportedDegree {
+                what: "3D CG x DG elasticity degree k".into(),
+                degree,
+                supported: "1..=2".into(),
+            }
+            .into());
+        }
+        Ok(Self {
+            params,
+            mesh: mesh.clone(),
+            degree,
+            clamped: Vec::new(),
+            fixed: Vec::new(),
+        })
+    }
+    /// Clamps the boundary faces tagged `tag` ($v = 0$).
+    pub fn clamped(mut self, tag: &str) -> Self {
+        self.clamped.push(tag.to_string());
+        self
+    }
+    /// Fixes velocity component `axis` (0, 1, 2) on the faces tagged `tag` (roller /
+    /// symmetry support on a face normal to `axis`).
+    pub fn fixed(mut self, tag: &str, axis: usize) -> Self {
+        self.fixed.push((tag.to_string(), axis));
+        self
+    }
+    /// Assembles the model: $E = \operatorname{diag}(M_\rho, M_{\mathcal C})$,
+    /// $J = \begin{bmatrix}0&-D_{\mathrm{Grad}}^\top\\D_{\mathrm{Grad}}&0\end{bmatrix}$,
+    /// blocks `e_v`, `E_sigma`, no ports.
+    pub fn build(&self) -> Result<ElasticityModel3d, Fem2dError> {
+        let p = &self.params;
+        let k = self.degree;
+        for (tag, axis) in &self.fixed {
+            if *axis > 2 {
+                return Err(FemError::InvalidParameter {
+                    name: format!("axis of the support on '{tag}'"),
+                    value: *axis as f64,
+                    requirement: "axis 0 (x), 1 (y) or 2 (z)".into(),
+                }
+                .into());
+            }
+        }
+        let sv = Space3d::new(&self.mesh, Family3d::Cg(k), Shape3d::Vector)?;
+        let ss = Space3d::new(&self.mesh, Family3d::Dg(k - 1), Shape3d::SymTensor)?;
+        let sizes = [sv.n_dofs(), ss.n_dofs()];
+        let mut ba = BlockAssembler::new(&sizes);
+        let mass: Vec<Term3d> = (0..3)
+            .map(|c| (c, Op3d::Value, c, Op3d::Value, p.rho))
+            .collect();
+        ba.mass(0, &bilinear3d(&sv, &sv, &mass)?);
+        let q = p.compliance_3d();
+        let mut comp = Vec::new();
+        for a in 0..6 {
+            for b in 0..6 {
+                if q[a * 6 + b] != 0.0 {
+                    comp.push((a, Op3d::Value, b, Op3d::Value, q[a * 6 + b]));
+                }
+            }
+        }
+        ba.mass(1, &bilinear3d(&ss, &ss, &comp)?);
+        // Φ:Grad v = φ_xx ∂x v_x + φ_yy ∂y v_y + φ_zz ∂z v_z + φ_yz (∂z v_y + ∂y v_z)
+        //          + φ_xz (∂z v_x + ∂x v_z) + φ_xy (∂y v_x + ∂x v_y)
+        let v = Op3d::Value;
+        let sym: [Term3d; 9] = [
+            (0, v, 0, Op3d::D(0), 1.0),
+            (1, v, 1, Op3d::D(1), 1.0),
+            (2, v, 2, Op3d::D(2), 1.0),
+            (3, v, 1, Op3d::D(2), 1.0),
+            (3, v, 2, Op3d::D(1), 1.0),
+            (4, v, 0, Op3d::D(2), 1.0),
+            (4, v, 2, Op3d::D(0), 1.0),
+            (5, v, 0, Op3d::D(1), 1.0),
+            (5, v, 1, Op3d::D(0), 1.0),
+        ];
+        ba.skew(1, 0, &bilinear3d(&ss, &sv, &sym)?, 1.0);
+        let n_full = ba.n();
+        let E_full = ba.E.build();
+        let J_full = ba.J.build();
+        let mut removed = Vec::new();
+        let tags: Vec<&str> = self.clamped.iter().map(|s| s.as_str()).collect();
+        if !tags.is_empty() {
+            removed.extend(sv.boundary_dofs(&tags)?);
+        }
+        let ns = sv.n_scalar_dofs();
+        for (tag, axis) in &self.fixed {
+            let r = axis * ns..(axis + 1) * ns;
+            removed.extend(
+                sv.boundary_dofs(&[tag.as_str()])?
+                    .into_iter()
+                    .filter(|i| r.contains(i)),
+            );
+        }
+        removed.sort_unstable();
+        removed.dedup();
+        let kept = complement(n_full, &removed);
+        let n = kept.len();
+        let n_v = kept.iter().filter(|&&i| i < sizes[0]).count();
+        let system = LinearPhSystem::new(
+            sparse::restrict(&E_full, &kept, &kept),
+            sparse::restrict(&J_full, &kept, &kept),
+            sparse::zeros(n, n),
+            sparse::zeros(n, 0),
+            PortSet::from_ports(Vec::new())?,
+            vec![
+                VarBlock::differential("e_v", "velocity (x, y, z) [m/s]", n_v),
+                VarBlock::differential(
+                    "E_sigma",
+                    "stress (xx, yy, zz, yz, xz, xy) [N/m^2] (DG)",
+                    n - n_v,
+                ),
+            ],
+        )?;
+        Ok(ElasticityModel3d {
+            params: *p,
+            degree: k,
+            system,
+            spaces: [sv, ss],
+            kept,
+        })
+    }
+}
+
+/// An assembled 3D CG×DG elasticity model.
+#[derive(Debug, Clone)]
+pub struct ElasticityModel3d {
+    params: ElasticParams,
+    degree: usize,
+    system: LinearPhSystem,
+    spaces: [Space3d; 2],
+    kept: Vec<usize>,
+}
+
+impl ElasticityModel3d {
+    /// The pH system $E\dot e = Je$ (blocks `e_v`, `E_sigma`).
+    pub fn system(&self) -> &LinearPhSystem {
+        &self.system
+    }
+    /// Material data.
+    pub fn params(&self) -> &ElasticParams {
+        &self.params
+    }
+    /// Degree $k$.
+    pub fn degree(&self) -> usize {
+        self.degree
+    }
+    /// Finite element space of a field (all DOFs, before the strong supports).
+    pub fn space(&self, f: ElasticField) -> &Space3d {
+        &self.spaces[f.index()]
+    }
+    /// Open-state index (velocity DOFs, then `n_dofs(velocity)` + stress DOF) of every
+    /// retained state variable.
+    pub fn kept_dofs(&self) -> &[usize] {
+        &self.kept
+    }
+    /// State from functions: nodal interpolants of the velocity and (optionally) the
+    /// stress (components $xx, yy, zz, yz, xz, xy$).
+    pub fn interpolate_state(
+        &self,
+        v: &dyn Fn([f64; 3]) -> [f64; 3],
+        sigma: Option<&dyn Fn([f64; 3]) -> [f64; 6]>,
+    ) -> Vec<f64> {
+        let vc = self.spaces[0].interpolate(&|x, o| o.copy_from_slice(&v(x)));
+        let sc = match sigma {
+            Some(f) => self.spaces[1].interpolate(&|x, o| o.copy_from_slice(&f(x))),
+            None => vec![0.0; self.spaces[1].n_dofs()],
+        };
+        let nv = vc.len();
+        self.kept
+            .iter()
+            .map(|&i| if i < nv { vc[i] } else { sc[i - nv] })
+            .collect()
+    }
 }
 
 fn unreachable_port(port: &str) -> Fem2dError {
