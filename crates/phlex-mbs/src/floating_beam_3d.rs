@@ -53,7 +53,7 @@
 //!
 //! **Ports** `"P"` ($x = 0$), `"C"` ($x = L$) and any extra material point: input force and
 //! torque (body frame), output velocity and angular velocity of the material point (body
-//! frame), the columns $[I, \tau_{CP}^\top]$ of $B_r$ and the traces of $B_f$ in eqs. (39)–(40).
+//! frame), the columns $\[I, \tau_{CP}^\top\]$ of $B_r$ and the traces of $B_f$ in eqs. (39)–(40).
 //!
 //! ```
 //! use phlex_mbs::{DeformationBc, FloatingBeam3d, Section3d};
@@ -109,7 +109,7 @@ impl Section3d {
 
     /// A solid rectangle of width `b` (along $y$) and height `h` (along $z$):
     /// $A = bh$, $I_z = hb^3/12$, $I_y = bh^3/12$, $I_p = I_y + I_z$ and the torsion constant
-    /// $J = ac^3\big[\tfrac13 - 0.21\tfrac ca(1 - \tfrac{c^4}{12a^4})\big]$ ($a \ge c$ the long and
+    /// $J = ac^3\big\[\tfrac13 - 0.21\tfrac ca(1 - \tfrac{c^4}{12a^4})\big\]$ ($a \ge c$ the long and
     /// short sides; Roark's formula, within 0.5 % of the series solution; $0.1406a^4$ for
     /// a square).
     pub fn rectangular(b: f64, h: f64) -> Self {
@@ -145,7 +145,7 @@ pub struct FloatingBeam3d {
     pub n_elements: usize,
     /// Deformation boundary condition.
     pub bc: DeformationBc,
-    /// Extra ports at material coordinates $x\in[0, L]$ (besides `"P"` and `"C"`).
+    /// Extra ports at material coordinates $x\in\[0, L\]$ (besides `"P"` and `"C"`).
     pub ports: Vec<(String, f64)>,
     /// Coefficient of the flexible gyroscopic operator.
     pub gyroscopic: Gyroscopic,
@@ -217,7 +217,7 @@ impl FloatingBeam3d {
         self
     }
 
-    /// Adds a port at material coordinate `x` $\in [0, L]$.
+    /// Adds a port at material coordinate `x` $\in \[0, L\]$.
     pub fn port(mut self, name: impl Into<String>, x: f64) -> Self {
         self.ports.push((name.into(), x));
         self
@@ -433,7 +433,7 @@ fn check_rotation(body: &str, r: &[[f64; 3]; 3]) -> Result<(), MbsError> {
     let det = r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1])
         - r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0])
         + r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0]);
-    if defect > 1e-9 || !(det > 0.0) {
+    if defect > 1e-9 || det.is_nan() || det <= 0.0 {
         return Err(MbsError::InvalidBodyParameter {
             body: body.into(),
             parameter: "rotation".into(),

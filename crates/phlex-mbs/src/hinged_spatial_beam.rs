@@ -23,7 +23,7 @@
 //! | $E$ | 2.1e6 µN/mm² | 2.1e6 Pa (as printed) |
 //! | $G$ | $E/(2(1+\nu))$, $\nu$ = 0.3 (not given) | 8.08e5 Pa |
 //! | $M_z$ | 200 µN mm for $t < 10.2$ s | 2e-7 N m |
-//! | $F_z$ | 100 µN on $[15, 15.1)$ s (pulse width not given) | 1e-4 N |
+//! | $F_z$ | 100 µN on $\[15, 15.1)$ s (pulse width not given) | 1e-4 N |
 //!
 //! The rigid rod then turns at $\omega_Z = M_z\cdot 10.2/(\rho AL^3/3)$ = 0.0308 rad/s after
 //! the torque, and the angular velocity of the floating frame (the root tangent of the
@@ -273,7 +273,7 @@ impl HingedSpatialBeam {
 impl HingedSpatialBeam {
     /// Integrates with Radau IIA (order 5, adaptive, the paper's solver) with
     /// `rtol = atol = tol` up to `t_end`, restarted at the load switches, recording samples
-    /// at the times `grid` (sorted, in $[0, t_{end}]$; $t = 0$ is always recorded).
+    /// at the times `grid` (sorted, in $\[0, t_{end}\]$; $t = 0$ is always recorded).
     /// [`HingedRun::max_step_residual`] and `max_drift` are not evaluated (0).
     pub fn run_radau(&self, tol: f64, t_end: f64, grid: &[f64]) -> Result<HingedRun, MbsError> {
         let mb = self.build()?;

@@ -11,7 +11,7 @@
 //! | [`stiffening`] | geometric stiffening: von Kármán axial strain, state-dependent skew $D_{nl}(u_f)$ | Remark 3 |
 //! | [`floating_beam_3d`] | spatial floating beam (axial, torsion, two bending planes), PFEM | §4 in 3D, eqs. (10)–(15), (37)–(40), Remark 8 |
 //! | [`hinged_spatial_beam`] | the §6.4 hinged spatial beam as a ready-made model (units: mm–g–s) | §6.4, Table 4, Fig. 11 |
-//! | [`spatial_body_core`] | spatial floating body (mass points, $[\hat p_t]_\times$, $[p_r]_\times$, flexible gyroscopic operator) | eqs. (12)–(15) |
+//! | [`spatial_body_core`] | spatial floating body (mass points, $\[\hat p_t\]_\times$, $\[p_r\]_\times$, flexible gyroscopic operator) | eqs. (12)–(15) |
 //! | [`rigid_body_3d`] | rigid body on SE(3), states $({}^ir_P, R_v, v_P, \omega)$ | Remark 4 |
 //! | [`lumped`] | point masses and rotary inertias at ports | §6.2 |
 //! | [`load`] | external forces and torques at ports | eq. (39) |

@@ -20,12 +20,12 @@
 //! momentum about $P$ (body frame).
 //!
 //! **Interconnection operator** (eq. (12), (70); the 3D version of eq. (38)):
-//! * $J[{}^ir_P, v_P] = R$, $J[R_v, \omega] = [R_v]_\times$ ($\dot R = R[\omega]_\times$),
-//!   $J[u_f, v_f] = I$ and the negative transposes;
-//! * $J[v_P, \omega] = J[\omega, v_P] = [\hat p_t]_\times$ with the modified linear momentum
+//! * $J\[{}^ir_P, v_P\] = R$, $J\[R_v, \omega\] = \[R_v\]_\times$ ($\dot R = R\[\omega\]_\times$),
+//!   $J\[u_f, v_f\] = I$ and the negative transposes;
+//! * $J\[v_P, \omega\] = J\[\omega, v_P\] = \[\hat p_t\]_\times$ with the modified linear momentum
 //!   of eq. (13), $\hat p_t = \sum_k w_k (A_k p + N_k v_f) = p_t + \int\rho v_f$ (the
 //!   first-order Coriolis correction of the linear momentum balance, as in the planar
-//!   body), and $J[\omega, \omega] = [p_r]_\times$ with the angular momentum
+//!   body), and $J\[\omega, \omega\] = \[p_r\]_\times$ with the angular momentum
 //!   $p_r = (Mp)_\omega = \sum_k \big(w_k x_k\times A_k p + I_k\Gamma_k p\big)$.
 //!   Eq. (13) also adds $\int\rho\,x\times v_f$ to $p_r$ (which, by eq. (9), already contains
 //!   it); with that term the moment of the inertia forces about the beam axis gets the
@@ -37,14 +37,14 @@
 //!   coupling $-G(p)^\top v_f$, whose axial part vanishes for points on the axis. The
 //!   literal form is kept as [`Gyroscopic::PaperLiteral`] (together with $c = 2$); motions in
 //!   a plane do not see the difference ($p_r\parallel\omega$ there);
-//! * $J[v_f, \omega] = G(p) = \sum_k N_k^\top[w_k\hat A_k p]_\times + \Phi_k^\top[I_k\hat\Gamma_k p]_\times$,
-//!   $\hat A_k = cA_k + [0\ 0\ N_k\ 0]$, $\hat\Gamma_k = c\Gamma_k + [0\ 0\ \Phi_k\ 0]$: the flexible
+//! * $J\[v_f, \omega\] = G(p) = \sum_k N_k^\top\[w_k\hat A_k p\]_\times + \Phi_k^\top\[I_k\hat\Gamma_k p\]_\times$,
+//!   $\hat A_k = cA_k + \[0\ 0\ N_k\ 0\]$, $\hat\Gamma_k = c\Gamma_k + \[0\ 0\ \Phi_k\ 0\]$: the flexible
 //!   gyroscopic operator $-(\mathcal I_{p_f}^\Omega)^*$ of eq. (14) with the coefficient $c$ of
 //!   [`crate::planar_body`] ($c = 1$, [`Gyroscopic::Consistent`], gives the flexible
 //!   equation $\rho(\dot v_P + \dot\omega\times x + \dot v_f) = \rho(v_P + \omega\times x +
 //!   2v_f)\times\omega + \dots$, the exact transport, centrifugal and Coriolis forces of eq. (7)
-//!   with $x_f\approx x$); $J[\omega, v_f] = -G(p)^\top$;
-//! * $J[v_f, \sigma] = -D^\top$, $J[\sigma, v_f] = D$.
+//!   with $x_f\approx x$); $J\[\omega, v_f\] = -G(p)^\top$;
+//! * $J\[v_f, \sigma\] = -D^\top$, $J\[\sigma, v_f\] = D$.
 //!
 //! $J$ is skew-symmetric, so $H$ is conserved without inputs, for either choice. For motions
 //! in a plane the operator reduces exactly to the planar one of [`crate::planar_body`].
@@ -500,7 +500,7 @@ impl FloatingBody3d {
         r
     }
 
-    /// $a + \alpha[0\ 0\ n\ 0]$.
+    /// $a + \alpha\[0\ 0\ n\ 0\]$.
     fn plus_row(a: &[(usize, f64)], n: &[(usize, f64)], alpha: f64) -> Vec<(usize, f64)> {
         let mut r = a.to_vec();
         if alpha != 0.0 {
@@ -509,7 +509,7 @@ impl FloatingBody3d {
         r
     }
 
-    /// $c\,a + [0\ 0\ n\ 0]$.
+    /// $c\,a + \[0\ 0\ n\ 0\]$.
     fn hat_row(a: &[(usize, f64)], n: &[(usize, f64)], c: f64) -> Vec<(usize, f64)> {
         let mut r: Vec<(usize, f64)> = a.iter().map(|&(j, v)| (j, c * v)).collect();
         r.extend(n.iter().map(|&(i, v)| (6 + i, v)));
@@ -1002,7 +1002,7 @@ impl FloatingBody3d {
     }
 
     /// Inertial orientation of the material frame at port `k`:
-    /// $R\,(I + [\Phi_ku_f]_\times)\,C_k$ (orthogonal to first order in the deformation).
+    /// $R\,(I + \[\Phi_ku_f\]_\times)\,C_k$ (orthogonal to first order in the deformation).
     pub fn port_rotation(&self, k: usize, x: &[f64]) -> [[f64; 3]; 3] {
         let u = &x[12..self.n_q()];
         let phi = self.shapes[k].rotation(u);
@@ -1061,7 +1061,7 @@ impl FloatingBody3d {
     }
 }
 
-/// $[a]_\times$.
+/// $\[a\]_\times$.
 fn skew3(a: [f64; 3]) -> [[f64; 3]; 3] {
     crate::rigid_body_3d::skew(a)
 }

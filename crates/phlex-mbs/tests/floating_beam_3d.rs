@@ -1,4 +1,5 @@
 #![allow(non_snake_case)]
+#![allow(clippy::needless_range_loop)]
 //! Spatial floating beam (paper 000 §4 in 3D): structure and exact Jacobian against finite
 //! differences, clamped-root eigenfrequencies against the analytic cantilever values, a
 //! free spinning beam (energy, orthogonality, momenta), the reduction to the planar floating
