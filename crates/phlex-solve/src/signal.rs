@@ -115,23 +115,52 @@ impl fmt::Debug for Signal {
     }
 }
 
-fn replace_pi(text: &str) -> String {
-    // Replace the identifier `pi` (not part of a longer name) by `PI`.
+/// Prepares an expression for `exmex`: the identifier `pi` becomes `PI`, and numeric
+/// literals in scientific notation (`1e6`, `2.5E-3`), which `exmex` does not read, are
+/// written out in plain decimal form (the shortest that round-trips, so the value is
+/// unchanged).
+pub fn normalize_expression(text: &str) -> String {
     let b = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut i = 0;
     while i < b.len() {
-        if i + 1 < b.len()
-            && &b[i..i + 2] == b"pi"
-            && (i == 0 || !ident(b[i - 1]))
-            && (i + 2 == b.len() || !ident(b[i + 2]))
+        let c = b[i];
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let s = i;
+            while i < b.len() && ident(b[i]) {
+                i += 1;
+            }
+            let w = &text[s..i];
+            out.push_str(if w == "pi" { "PI" } else { w });
+        } else if c.is_ascii_digit() || (c == b'.' && i + 1 < b.len() && b[i + 1].is_ascii_digit())
         {
-            out.push_str("PI");
-            i += 2;
+            let s = i;
+            while i < b.len() && (b[i].is_ascii_digit() || b[i] == b'.') {
+                i += 1;
+            }
+            if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+                let mut j = i + 1;
+                if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+                    j += 1;
+                }
+                let digits = j;
+                while j < b.len() && b[j].is_ascii_digit() {
+                    j += 1;
+                }
+                if j > digits && (j == b.len() || !ident(b[j])) {
+                    if let Ok(v) = text[s..j].parse::<f64>() {
+                        out.push_str(&format!("{v}"));
+                        i = j;
+                        continue;
+                    }
+                }
+            }
+            out.push_str(&text[s..i]);
         } else {
-            out.push(b[i] as char);
-            i += 1;
+            let ch = text[i..].chars().next().unwrap_or(' ');
+            out.push(ch);
+            i += ch.len_utf8();
         }
     }
     out
@@ -140,7 +169,7 @@ fn replace_pi(text: &str) -> String {
 impl Signal {
     /// Parses a closed-form expression in `t`, e.g. `"0.5*sin(2*pi*t)"`.
     pub fn expr(text: &str) -> Result<Self, SignalError> {
-        let src = replace_pi(text);
+        let src = normalize_expression(text);
         let expr = exmex::parse::<f64>(&src).map_err(|e| SignalError::Parse {
             expr: text.into(),
             reason: e.to_string(),
@@ -340,6 +369,20 @@ impl InputFn {
 
 #[cfg(test)]
 mod tests {
+
+    /// Scientific literals are expanded (value unchanged), `pi` is the constant, and
+    /// identifiers containing digits or an `e` are left alone.
+    #[test]
+    fn normalized_expressions() {
+        assert_eq!(
+            normalize_expression("1e6*sin(2.5E-3*t) + pi + x1e5 + 3e"),
+            "1000000*sin(0.0025*t) + PI + x1e5 + 3e"
+        );
+        let s = Signal::expr("1e6 * sin(2*pi*t) + 2.5e-1").unwrap();
+        let v = s.eval(0.25);
+        assert!((v - (1e6 + 0.25)).abs() < 1e-9, "{v}");
+        assert_eq!(normalize_expression("ρ·2e1"), "ρ·20");
+    }
     use super::*;
 
     #[test]

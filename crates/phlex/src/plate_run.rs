@@ -183,7 +183,7 @@ struct Field2dFn {
 
 impl Field2dFn {
     fn parse(text: &str) -> Result<Self, String> {
-        let src = crate::spatial::replace_word(text, "pi", "PI");
+        let src = phlex_solve::signal::normalize_expression(text);
         let expr = exmex::parse::<f64>(&src).map_err(|e| format!("cannot parse '{text}': {e}"))?;
         let mut slots = Vec::new();
         for v in expr.var_names() {

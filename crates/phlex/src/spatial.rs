@@ -21,7 +21,7 @@ impl std::fmt::Debug for SpatialFn {
 impl SpatialFn {
     /// Parses `text`; the only allowed variable is `x`.
     pub fn parse(text: &str) -> Result<Self, String> {
-        let src = crate::spatial::replace_word(text, "pi", "PI");
+        let src = phlex_solve::signal::normalize_expression(text);
         let expr = exmex::parse::<f64>(&src).map_err(|e| format!("cannot parse '{text}': {e}"))?;
         let vars: Vec<String> = expr.var_names().iter().map(|s| s.to_string()).collect();
         if let Some(v) = vars.iter().find(|v| v.as_str() != "x") {

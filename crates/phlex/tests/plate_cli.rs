@@ -153,7 +153,7 @@ fn traction_port_power_balance() {
         r#"
 [[input]]
 port = "right_qn"
-value = "1000000 * sin(3000 * t)"
+value = "1e6 * sin(3000 * t)"
 
 [simulation]
 integrator = "midpoint"
