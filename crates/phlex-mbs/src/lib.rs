@@ -25,6 +25,7 @@
 //! | [`reduce`] | modal / Krylov reduction of the elastic variables of a linearisation | §5.3, eq. (50) |
 //! | [`mechanism`] | the [`Mechanism`] trait: rhs and exact Jacobian | |
 //! | [`dae`] | adapter to Radau IIA ([`phlex_solve::ImplicitDae`]) | §6.4 |
+//! | [`step_solver`] | Newton with a sparse LU aware of dense rigid-body rows/columns (linear fill) | |
 //! | [`simulate`] | midpoint / discrete-gradient and Radau runs with drift and energy reports | |
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
@@ -55,6 +56,7 @@ pub mod rigid_body_3d;
 pub mod simulate;
 pub mod spatial;
 pub mod spatial_body_core;
+pub mod step_solver;
 pub mod stiffening;
 
 pub use assembly::{JointDrift, Multibody};
