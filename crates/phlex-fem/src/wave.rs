@@ -810,6 +810,30 @@ impl AcousticModel {
         Ok((full, u))
     }
 
+    /// Model state from open-state pressure and velocity coefficients (as returned by
+    /// [`Self::fields`] of a model on the same mesh and causality): DOFs removed by strong
+    /// conditions are dropped, multipliers start at zero. Transfers a state between two
+    /// models that differ only in their boundary conditions (e.g. a switched impedance).
+    pub fn state_from_fields(&self, p: &[f64], u: &[f64]) -> Result<Vec<f64>, Fem2dError> {
+        for (what, v, n) in [("pressure", p, self.n_p), ("velocity", u, self.n_u)] {
+            if v.len() != n {
+                return Err(FemError::Length {
+                    what: format!("{what} coefficients"),
+                    expected: n,
+                    found: v.len(),
+                }
+                .into());
+            }
+        }
+        let mut e: Vec<f64> = self
+            .kept
+            .iter()
+            .map(|&i| if i < self.n_p { p[i] } else { u[i - self.n_p] })
+            .collect();
+        e.resize(self.n_states(), 0.0);
+        Ok(e)
+    }
+
     /// Velocity at the point `x` of cell `t` from open-state velocity coefficients.
     fn velocity_in_cell(&self, u: &[f64], t: usize, x: [f64; 2]) -> [f64; 2] {
         match &self.spaces {
