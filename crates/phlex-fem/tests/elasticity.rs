@@ -7,8 +7,10 @@ use faer::{Mat, Par, Side};
 use phlex_core::sparse::{self, to_dense};
 use phlex_core::LinearPhSystem;
 use phlex_fem::assembly2d::{self, Op, Term};
-use phlex_fem::elasticity::{ElasticField, ElasticParams, Elasticity2d, PlaneModel};
+use phlex_fem::elasticity::{ElasticField, ElasticParams, Elasticity2d, Elasticity3d, PlaneModel};
+use phlex_fem::element3d::{bilinear3d, Family3d, Op3d, Shape3d, Space3d, Term3d};
 use phlex_fem::mesh2d::{Diagonal, Mesh2d};
+use phlex_fem::mesh3d::Mesh3d;
 use phlex_fem::space2d::{complement, Family2d, Shape, Space2d};
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
 use phlex_solve::fixed_step::FixedStepParams;
@@ -113,7 +115,7 @@ fn ph_frequencies_dense(sys: &LinearPhSystem, n: usize) -> Vec<f64> {
     w[..n].to_vec()
 }
 
-/// The `n` lowest ω of the pH pencil by sparse shift-invert (σ = 1 rad/s, below every
+/// The `n` lowest ω of the pH pencil by sparse shift-invert (σ = 2 rad/s, below every
 /// physical frequency here). The kernel of J (self-equilibrated DG stresses, n_σ > n_v)
 /// gives round-off eigenvalues; `zero_tol = 1e-3` rejects Im λ < 1e-3 ρ(λ), far below the
 /// lowest physical ω ≈ 2.75 here.
@@ -123,8 +125,10 @@ fn ph_frequencies_sparse(sys: &LinearPhSystem, n: usize) -> Vec<f64> {
         &EigenParams {
             n_modes: Some(n),
             method: EigenMethod::ShiftInvert,
-            shift: Some(1.0),
+            shift: Some(2.0),
             tol: 1e-12,
+            // the cube's triple eigenvalues need a larger Krylov space than the default
+            max_krylov: Some(200),
             zero_tol: 1e-3,
             ..Default::default()
         },
@@ -370,4 +374,162 @@ fn traction_port_power_balance() {
     );
     assert!(l.energy_scale() > 0.0 && supplied > 1e-3 * l.energy_scale());
     assert!(l.max_relative_residual() < 1e-10);
+}
+
+/// Standard 3D displacement FEM from the textbook form ε:(2μ ε' + λ tr ε' I):
+/// 2μ Σ_a ∂_a v_a ∂_a w_a + λ (div v)(div w) + μ Σ_{a<b} (∂_b v_a + ∂_a v_b)(∂_b w_a + ∂_a w_b),
+/// consistent mass ρ ∫ v·w, on (CG_k)³ without the `removed` DOFs (dense).
+fn standard_fem_3d(
+    p: &ElasticParams,
+    mesh: &Mesh3d,
+    k: usize,
+    removed: &[usize],
+) -> (Mat<f64>, Mat<f64>) {
+    let mu = p.E / (2.0 * (1.0 + p.nu));
+    let lam = p.E * p.nu / ((1.0 + p.nu) * (1.0 - 2.0 * p.nu));
+    let sv = Space3d::new(mesh, Family3d::Cg(k), Shape3d::Vector).unwrap();
+    let mut terms: Vec<Term3d> = Vec::new();
+    for a in 0..3 {
+        terms.push((a, Op3d::D(a), a, Op3d::D(a), 2.0 * mu));
+        for b in 0..3 {
+            terms.push((a, Op3d::D(a), b, Op3d::D(b), lam));
+        }
+        for b in a + 1..3 {
+            terms.push((a, Op3d::D(b), a, Op3d::D(b), mu));
+            terms.push((a, Op3d::D(b), b, Op3d::D(a), mu));
+            terms.push((b, Op3d::D(a), a, Op3d::D(b), mu));
+            terms.push((b, Op3d::D(a), b, Op3d::D(a), mu));
+        }
+    }
+    let K = bilinear3d(&sv, &sv, &terms).unwrap();
+    let mass: Vec<Term3d> = (0..3)
+        .map(|c| (c, Op3d::Value, c, Op3d::Value, p.rho))
+        .collect();
+    let M = bilinear3d(&sv, &sv, &mass).unwrap();
+    let keep = complement(sv.n_dofs(), removed);
+    (
+        to_dense(&sparse::restrict(&K, &keep, &keep)),
+        to_dense(&sparse::restrict(&M, &keep, &keep)),
+    )
+}
+
+/// Remark 28 in 3D: box [0, 2] × [0, 1] × [0, 1], 2 × 1 × 1 hexahedra (12 tetrahedra),
+/// clamped on x = 0, k = 1, 2: D_Gradᵀ M_𝒞⁻¹ D_Grad equals the independently assembled
+/// stiffness to 1e-12 relative and the 10 lowest frequencies of the pencil (E, J) equal
+/// √eig(K, M) to 1e-10 relative.
+#[test]
+fn remark28_equivalence_3d() {
+    use faer::linalg::solvers::Solve;
+    let p = material(0.3);
+    let mesh = Mesh3d::box_mesh([0.0; 3], [2.0, 1.0, 1.0], [2, 1, 1]).unwrap();
+    for k in 1..=2 {
+        let model = Elasticity3d::new(p, &mesh, k)
+            .unwrap()
+            .clamped("xmin")
+            .build()
+            .unwrap();
+        let sys = model.system();
+        sys.check(&Default::default()).unwrap();
+        let removed = model
+            .space(ElasticField::Velocity)
+            .boundary_dofs(&["xmin"])
+            .unwrap();
+        let (K, M) = standard_fem_3d(&p, &mesh, k, &removed);
+        let rv = sys.block_range("e_v").unwrap();
+        let rs = sys.block_range("E_sigma").unwrap();
+        let (Ed, Jd) = (to_dense(&sys.E), to_dense(&sys.J));
+        let Mc = Ed
+            .submatrix(rs.start, rs.start, rs.len(), rs.len())
+            .to_owned();
+        let D = Jd
+            .submatrix(rs.start, rv.start, rs.len(), rv.len())
+            .to_owned();
+        let Kph = D.transpose() * Mc.llt(Side::Lower).unwrap().solve(&D);
+        let dk = (&Kph - &K).norm_max() / K.norm_max();
+        let ws = standard_frequencies(&K, &M);
+        let wp = ph_frequencies_dense(sys, 10);
+        let worst = wp
+            .iter()
+            .zip(&ws)
+            .map(|(a, b)| (a - b).abs() / b)
+            .fold(0.0, f64::max);
+        eprintln!(
+            "3D k={k}: n = {}, |K_ph − K|/|K| = {dk:.2e}, ω_1..10 = {:?}, max rel diff {worst:.2e}",
+            sys.n_states(),
+            &ws[..10]
+        );
+        assert!(dk < 1e-12, "{dk}");
+        assert!(worst < 1e-10, "{wp:?} vs {ws:?}");
+    }
+}
+
+/// Exact modes of the unit cube with roller supports on all faces: for indices
+/// (m, n, l) ≠ 0 with `nnz` non-zero entries, u_a ∝ A_a Π (sin on axis a, cos elsewhere),
+/// one dilatational mode ω = c_p π|k| and nnz − 1 shear modes ω = c_s π|k|.
+fn roller_cube_exact(p: &ElasticParams, n: usize) -> Vec<f64> {
+    let (cp, cs) = (p.pressure_wave_speed_3d(), p.shear_wave_speed());
+    let mut w = Vec::new();
+    for m in 0..5usize {
+        for q in 0..5usize {
+            for l in 0..5usize {
+                let nnz = [m, q, l].iter().filter(|&&i| i > 0).count();
+                if nnz == 0 {
+                    continue;
+                }
+                let r = PI * ((m * m + q * q + l * l) as f64).sqrt();
+                w.push(cp * r);
+                for _ in 1..nnz {
+                    w.push(cs * r);
+                }
+            }
+        }
+    }
+    w.sort_by(f64::total_cmp);
+    w.truncate(n);
+    w
+}
+
+fn roller_cube(k: usize, n: usize, n_modes: usize) -> Vec<f64> {
+    let mesh = Mesh3d::box_mesh([0.0; 3], [1.0; 3], [n; 3]).unwrap();
+    let mut b = Elasticity3d::new(material(0.3), &mesh, k).unwrap();
+    for (a, [lo, hi]) in [["xmin", "xmax"], ["ymin", "ymax"], ["zmin", "zmax"]]
+        .iter()
+        .enumerate()
+    {
+        b = b.fixed(lo, a).fixed(hi, a);
+    }
+    let model = b.build().unwrap();
+    model.system().check(&Default::default()).unwrap();
+    ph_frequencies_sparse(model.system(), n_modes)
+}
+
+/// Roller-supported unit cube vs the analytic modes (3D CG2 × DG1): the 8 lowest
+/// frequencies (triple shear c_s π√2 = 2.755, double shear c_s π√3 = 3.375, triple
+/// dilatational c_p π = 3.645) are reproduced with the exact multiplicities (3, 2, 3); the max relative error
+/// drops from 5.2e-2 (2³ hexahedra) to 5.7e-3 (4³), an observed order 3.2 that is still
+/// pre-asymptotic for 2k = 4 (8³ would exceed the test time budget). Asserted: error on
+/// 4³ < 1e-2 and observed order > 2.5; 5.5 s in release.
+#[test]
+fn roller_cube_analytic_modes() {
+    let p = material(0.3);
+    let exact = roller_cube_exact(&p, 8);
+    let errs: Vec<f64> = [2usize, 4]
+        .iter()
+        .map(|&n| {
+            let w = roller_cube(2, n, 8);
+            let e = w
+                .iter()
+                .zip(&exact)
+                .map(|(a, b)| (a - b).abs() / b)
+                .fold(0.0, f64::max);
+            eprintln!("roller cube CG2 {n}^3: {w:?}, max rel err {e:.2e}");
+            e
+        })
+        .collect();
+    eprintln!(
+        "exact {exact:?}, observed order {:.2}",
+        (errs[0] / errs[1]).log2()
+    );
+    assert!(errs[1] < 1e-2, "{errs:?}");
+    assert!((errs[0] / errs[1]).log2() > 2.5, "{errs:?}");
 }
