@@ -54,8 +54,8 @@
 //! (thesis §6.2.1, the "DAE method" of §8.2.2): with $G$ the coupling of the field to the
 //! trace basis and $M_\Gamma$ the trace mass matrix,
 //! $$\begin{bmatrix}E&0\\0&0\end{bmatrix}\begin{pmatrix}\dot e\\\dot\lambda\end{pmatrix}
-//! = \begin{bmatrix}J&\pm G\\\mp G^\top&0\end{bmatrix}\begin{pmatrix}e\\\lambda\end{pmatrix}
-//! + \begin{bmatrix}0\\M_\Gamma\end{bmatrix}u,\quad y = M_\Gamma\lambda$$
+//! = \begin{bmatrix}J&\pm G\\\mp G^\top&0\end{bmatrix}\begin{pmatrix}e\\\lambda\end{pmatrix} +
+//! \begin{bmatrix}0\\M_\Gamma\end{bmatrix}u,\quad y = M_\Gamma\lambda$$
 //! (index-2 pHDAE, block `lambda_{tag}`, [`phlex_core::VarBlock::algebraic`]).
 use crate::element2d_rt::RtSpace;
 use crate::error::{require_positive, FemError};
@@ -255,11 +255,11 @@ impl Acoustics {
                     for comp in 0..2 {
                         let row = n_p + comp * nc + t;
                         tE.push(row, row, p.mu * wint);
-                        for i in 0..3 {
+                        for (g, &vi) in grads.iter().zip(&tri) {
                             // D_grad^{(comp,t), i} = ∫ ∂_comp λ_i w
-                            let d = grads[i][comp] * wint;
-                            tJ.push(row, tri[i], -d);
-                            tJ.push(tri[i], row, d);
+                            let d = g[comp] * wint;
+                            tJ.push(row, vi, -d);
+                            tJ.push(vi, row, d);
                         }
                     }
                 }
