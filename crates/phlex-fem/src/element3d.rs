@@ -213,11 +213,11 @@ impl TetGeometry {
             + j[0][2] * (j[1][0] * j[2][1] - j[1][1] * j[2][0]);
         // cofactor matrix / det = J^{-T}
         let mut it = [[0.0; 3]; 3];
-        for r in 0..3 {
-            for col in 0..3 {
+        for (r, row) in it.iter_mut().enumerate() {
+            for (col, x) in row.iter_mut().enumerate() {
                 let (r1, r2) = ((r + 1) % 3, (r + 2) % 3);
                 let (c1, c2) = ((col + 1) % 3, (col + 2) % 3);
-                it[r][col] = (j[r1][c1] * j[r2][c2] - j[r1][c2] * j[r2][c1]) / det;
+                *x = (j[r1][c1] * j[r2][c2] - j[r1][c2] * j[r2][c1]) / det;
             }
         }
         Self {
@@ -231,8 +231,8 @@ impl TetGeometry {
     pub fn map(&self, xh: [f64; 3]) -> [f64; 3] {
         let mut x = self.x0;
         for (r, xr) in x.iter_mut().enumerate() {
-            for c in 0..3 {
-                *xr += self.jac[r][c] * xh[c];
+            for (a, b) in self.jac[r].iter().zip(xh) {
+                *xr += a * b;
             }
         }
         x
@@ -395,9 +395,9 @@ impl Space3d {
         for tag in tags {
             for f in self.mesh.tagged_faces(tag)? {
                 let d = self.cell_dofs(f.cell);
-                for v in 0..4 {
+                for (v, &dv) in d[..4].iter().enumerate() {
                     if v != f.local {
-                        scalar.push(d[v]);
+                        scalar.push(dv);
                     }
                 }
                 if self.family.degree() == 2 {
