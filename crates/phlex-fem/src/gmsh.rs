@@ -687,6 +687,17 @@ mod tests {
         assert_eq!(g.cell_groups[0], vec!["1".to_string()]);
     }
 
+    /// A physical line on the interior edge (1, 5) is an interface, not a boundary tag.
+    #[test]
+    fn interior_lines_are_listed() {
+        let text = SQUARE_V2
+            .replace("$Elements\n6\n", "$Elements\n7\n")
+            .replace("$EndElements", "7 1 2 9 1 1 5\n$EndElements");
+        let g = parse_msh(&text).unwrap();
+        assert_eq!(g.interior_groups, vec!["9".to_string()]);
+        assert!(g.mesh.tagged_edges("9").is_err());
+    }
+
     #[test]
     fn errors_name_the_line() {
         let bin = SQUARE_V2.replace("2.2 0 8", "2.2 1 8");
