@@ -49,6 +49,7 @@ use crate::mesh2d::{Fem2dError, Mesh2d};
 use crate::mesh3d::Mesh3d;
 use crate::model::BlockAssembler;
 use crate::quadrature::GaussLegendre;
+use crate::quadrature2d::TriangleQuadrature;
 use crate::space2d::{complement, Family2d, Shape, Space2d};
 use phlex_core::sparse::{self, SparseMat, Triplets};
 use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
@@ -570,7 +571,7 @@ pub struct PointValues2d {
 /// and $(DG_{k-1})^{3\times3}_{\mathrm{sym}}$ stresses, $k = 1, 2$ (same weak form and
 /// matrices as the 2D model, thesis (9.31)–(9.34)). Boundary faces are free (zero
 /// traction) unless clamped ([`Self::clamped`]) or supported in one component
-/// ([`Self::fixed`]), both strong.
+/// ([`Self::fixed`]), both strong, or traction ports ([`Self::port`]).
 #[derive(Debug, Clone)]
 pub struct Elasticity3d {
     params: ElasticParams,
@@ -578,6 +579,7 @@ pub struct Elasticity3d {
     degree: usize,
     clamped: Vec<String>,
     fixed: Vec<(String, usize)>,
+    ports: Vec<String>,
 }
 
 impl Elasticity3d {
@@ -598,7 +600,17 @@ impl Elasticity3d {
             degree,
             clamped: Vec::new(),
             fixed: Vec::new(),
+            ports: Vec::new(),
         })
+    }
+    /// Makes the faces tagged `tag` a traction port: inputs are the applied tractions
+    /// $\tau = \Sigma n$ \[N/m²\] in the $P_1$ trace basis $\psi^l$ of the tagged faces'
+    /// vertices (ordered by global vertex index), three ports `"{tag}_tx"`, `"{tag}_ty"`,
+    /// `"{tag}_tz"` with $B^{il}_a = \langle\phi_{v,a}^i, \psi^l\rangle_\Gamma$; outputs
+    /// $B^\top e$ are the weighted velocity traces, so $\dot H = y^\top u$.
+    pub fn port(mut self, tag: &str) -> Self {
+        self.ports.push(tag.to_string());
+        self
     }
     /// Clamps the boundary faces tagged `tag` ($v = 0$).
     pub fn clamped(mut self, tag: &str) -> Self {
@@ -613,7 +625,7 @@ impl Elasticity3d {
     }
     /// Assembles the model: $E = \operatorname{diag}(M_\rho, M_{\mathcal C})$,
     /// $J = \begin{bmatrix}0&-D_{\mathrm{Grad}}^\top\\D_{\mathrm{Grad}}&0\end{bmatrix}$,
-    /// blocks `e_v`, `E_sigma`, no ports.
+    /// $B = [B_v; 0]$, blocks `e_v`, `E_sigma`.
     pub fn build(&self) -> Result<ElasticityModel3d, Fem2dError> {
         let p = &self.params;
         let k = self.degree;
@@ -623,6 +635,16 @@ impl Elasticity3d {
                     name: format!("axis of the support on '{tag}'"),
                     value: *axis as f64,
                     requirement: "axis 0 (x), 1 (y) or 2 (z)".into(),
+                }
+                .into());
+            }
+        }
+        for tag in &self.ports {
+            if self.clamped.contains(tag) || self.fixed.iter().any(|(t, _)| t == tag) {
+                return Err(FemError::InvalidParameter {
+                    name: format!("boundary tag '{tag}'"),
+                    value: 0.0,
+                    requirement: "a traction port cannot also be clamped or supported".into(),
                 }
                 .into());
             }
@@ -682,12 +704,39 @@ impl Elasticity3d {
         let kept = complement(n_full, &removed);
         let n = kept.len();
         let n_v = kept.iter().filter(|&&i| i < sizes[0]).count();
+        let mut ports = Vec::new();
+        let mut B_cols: Vec<SparseMat> = Vec::new();
+        let mut trace_masses = Vec::new();
+        for tag in &self.ports {
+            let (b, mg) = face_traction_matrices(&sv, tag, n_full)?;
+            let nb = mg.nrows();
+            for (a, bm) in b.into_iter().enumerate() {
+                let c = ["x", "y", "z"][a];
+                let name = format!("{tag}_t{c}");
+                ports.push(Port::new(
+                    name.clone(),
+                    nb,
+                    format!("applied traction tau_{c} [N/m^2] on '{tag}' (P1 trace)"),
+                    format!("weighted trace of v_{c} on '{tag}' [m^3/s]"),
+                ));
+                B_cols.push(bm);
+                trace_masses.push((name, mg.clone()));
+            }
+        }
+        let n_inputs: usize = B_cols.iter().map(|b| b.ncols()).sum();
+        let mut tb = Triplets::new(n, n_inputs);
+        let mut c0 = 0;
+        for b in &B_cols {
+            let all: Vec<usize> = (0..b.ncols()).collect();
+            tb.push_block(0, c0, &sparse::restrict(b, &kept, &all), 1.0);
+            c0 += b.ncols();
+        }
         let system = LinearPhSystem::new(
             sparse::restrict(&E_full, &kept, &kept),
             sparse::restrict(&J_full, &kept, &kept),
             sparse::zeros(n, n),
-            sparse::zeros(n, 0),
-            PortSet::from_ports(Vec::new())?,
+            tb.build(),
+            PortSet::from_ports(ports)?,
             vec![
                 VarBlock::differential("e_v", "velocity (x, y, z) [m/s]", n_v),
                 VarBlock::differential(
@@ -703,8 +752,78 @@ impl Elasticity3d {
             system,
             spaces: [sv, ss],
             kept,
+            trace_masses,
         })
     }
+}
+
+/// $B_x, B_y, B_z$ of the faces tagged `tag` (rows in the open state, columns = the $P_1$
+/// trace basis on those faces, one per vertex ordered by global index) and the trace mass
+/// $M_\Gamma^{lm} = \int_\Gamma\psi^l\psi^m$. Triangle quadrature exact for degree
+/// $k + 1$ on each face (mapped into the reference tetrahedron).
+fn face_traction_matrices(
+    sv: &Space3d,
+    tag: &str,
+    n_full: usize,
+) -> Result<([SparseMat; 3], SparseMat), Fem2dError> {
+    let mesh = sv.mesh();
+    let faces = mesh.tagged_faces(tag)?;
+    let mut verts: Vec<usize> = faces.iter().flat_map(|f| f.vertices).collect();
+    verts.sort_unstable();
+    verts.dedup();
+    let nb = verts.len();
+    let col = |v: usize| verts.binary_search(&v).unwrap_or(0);
+    let q = TriangleQuadrature::exact_for_degree(sv.family().degree() + 1)?;
+    let el = sv.element();
+    let nl = el.n_local();
+    let (mut val, mut grad) = (vec![0.0; nl], vec![[0.0; 3]; nl]);
+    let mut t3 = [
+        Triplets::new(n_full, nb),
+        Triplets::new(n_full, nb),
+        Triplets::new(n_full, nb),
+    ];
+    let mut tm = Triplets::new(nb, nb);
+    let refv = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [0.0, 0.0, 1.0],
+    ];
+    for f in &faces {
+        let tet = mesh.tets()[f.cell];
+        let lv: Vec<usize> = (0..4).filter(|&i| i != f.local).collect();
+        let cols = [col(tet[lv[0]]), col(tet[lv[1]]), col(tet[lv[2]])];
+        let area = mesh.face_area(f);
+        for a in 0..3 {
+            for b in 0..3 {
+                let m = if a == b { 2.0 } else { 1.0 };
+                tm.push(cols[a], cols[b], area * m / 12.0);
+            }
+        }
+        let d = sv.cell_dofs(f.cell);
+        for (p, &w) in q.points.iter().zip(&q.weights) {
+            let psi = [1.0 - p[0] - p[1], p[0], p[1]];
+            let mut xh = [0.0; 3];
+            for (c, x) in xh.iter_mut().enumerate() {
+                *x = psi[0] * refv[lv[0]][c] + psi[1] * refv[lv[1]][c] + psi[2] * refv[lv[2]][c];
+            }
+            el.eval(xh, &mut val, &mut grad);
+            // weights sum to 1/2 = reference triangle area
+            let wa = 2.0 * w * area;
+            for (s, &c) in psi.iter().zip(&cols) {
+                for j in 0..nl {
+                    let a = wa * s * val[j];
+                    if a == 0.0 {
+                        continue;
+                    }
+                    for (comp, t) in t3.iter_mut().enumerate() {
+                        t.push(sv.global(comp, d[j]), c, a);
+                    }
+                }
+            }
+        }
+    }
+    Ok((t3.map(|t| t.build()), tm.build()))
 }
 
 /// An assembled 3D CG×DG elasticity model.
@@ -715,6 +834,7 @@ pub struct ElasticityModel3d {
     system: LinearPhSystem,
     spaces: [Space3d; 2],
     kept: Vec<usize>,
+    trace_masses: Vec<(String, SparseMat)>,
 }
 
 impl ElasticityModel3d {
@@ -733,6 +853,15 @@ impl ElasticityModel3d {
     /// Finite element space of a field (all DOFs, before the strong supports).
     pub fn space(&self, f: ElasticField) -> &Space3d {
         &self.spaces[f.index()]
+    }
+    /// Trace mass matrix $M_\Gamma$ of the $P_1$ trace basis of the traction port `port`.
+    pub fn port_trace_mass(&self, port: &str) -> Result<&SparseMat, Fem2dError> {
+        self.system.ports.range(port)?;
+        self.trace_masses
+            .iter()
+            .find(|(n, _)| n == port)
+            .map(|(_, m)| m)
+            .ok_or_else(|| unreachable_port(port))
     }
     /// Open-state index (velocity DOFs, then `n_dofs(velocity)` + stress DOF) of every
     /// retained state variable.
@@ -772,6 +901,7 @@ fn unreachable_port(port: &str) -> Fem2dError {
 mod tests {
     use super::*;
     use crate::mesh2d::Diagonal;
+    use crate::mesh3d::Mesh3d;
 
     fn params() -> ElasticParams {
         ElasticParams {
@@ -893,5 +1023,45 @@ mod tests {
         assert!((v[0] - 1.7).abs() < 1e-13 && (v[1] - 0.21).abs() < 1e-13);
         assert!((g[1][0] - 0.7).abs() < 1e-12 && (g[1][1] - 0.3).abs() < 1e-12);
         assert_eq!(s, [0.0; 3]);
+    }
+
+    /// 3D face traction ports: for v = (1 + y, z, y z) interpolated exactly (k = 2) and
+    /// all trace coefficients 1, yᵀu = ∫_Γ v_a dS on x = 1 of the unit cube: 3/2, 1/2, 1/4;
+    /// the trace mass sums to the face area 1.
+    #[test]
+    fn traction_port_traces_3d() {
+        let mesh = Mesh3d::box_mesh([0.0; 3], [1.0; 3], [2, 2, 2]).unwrap();
+        let m = Elasticity3d::new(params(), &mesh, 2)
+            .unwrap()
+            .clamped("xmin")
+            .port("xmax")
+            .build()
+            .unwrap();
+        let sys = m.system();
+        sys.check(&Default::default()).unwrap();
+        // 9 vertices on the face
+        assert_eq!(sys.n_inputs(), 27);
+        let e = m.interpolate_state(&|x| [1.0 + x[1], x[2], x[1] * x[2]], None);
+        for (port, exact) in [("xmax_tx", 1.5), ("xmax_ty", 0.5), ("xmax_tz", 0.25)] {
+            let s: f64 = sys.port_output(port, &e).unwrap().iter().sum();
+            assert!((s - exact).abs() < 1e-13, "{port}: {s}");
+        }
+        let mg = m.port_trace_mass("xmax_tz").unwrap();
+        let ones = vec![1.0; mg.ncols()];
+        let total: f64 = sparse::mul_vec(mg, &ones).iter().sum();
+        assert!((total - 1.0).abs() < 1e-14);
+        let err = Elasticity3d::new(params(), &mesh, 1)
+            .unwrap()
+            .fixed("zmax", 2)
+            .port("zmax")
+            .build()
+            .unwrap_err();
+        assert!(err.to_string().contains("zmax"), "{err}");
+        assert!(Elasticity3d::new(params(), &mesh, 1)
+            .unwrap()
+            .fixed("zmax", 3)
+            .build()
+            .is_err());
+        assert!(Elasticity3d::new(params(), &mesh, 3).is_err());
     }
 }
