@@ -35,9 +35,14 @@
 //!   \operatorname{div}_r\boldsymbol\phi_u^j\rangle_w$; the natural input is the boundary
 //!   pressure.
 //!
+//! * [`Causality::Cg1Rt1Neumann`]: the thesis pair $p\in CG_1$, $\mathbf u\in RT_1$
+//!   (eq. (8.34)) with the GradGrad weak form ($RT_1$ test functions in
+//!   $D_{\mathrm{grad}}$); converges more slowly than GradGrad on the tests (eigenvalue
+//!   error ratios 3.5 per halving of h instead of 3.9).
+//!
 //! **Boundary conditions** per tag ([`AcousticBc`]), all untagged edges rigid:
 //!
-//! | condition | GradGrad | DivDiv |
+//! | condition | GradGrad, Cg1Rt1Neumann | DivDiv |
 //! |---|---|---|
 //! | `Rigid` ($\mathbf u\cdot\mathbf n = 0$) | natural (nothing) | strong: RT DOF removed |
 //! | `PressureRelease` ($p = 0$) | strong: $p$ DOFs removed | natural (nothing) |
@@ -104,6 +109,18 @@ pub enum Causality {
     GradGrad,
     /// $p \in DG_0$, $\mathbf u\in RT_1$: pressure is the natural input.
     DivDiv,
+    /// The thesis pair CG1 × RT1 (eq. (8.34)) with the GradGrad weak form (IBP on the
+    /// $p$ line, "Neumann" causality: normal velocity natural):
+    /// $D_{\mathrm{grad}}^{mi} = \langle\boldsymbol\phi_u^m, \operatorname{grad}\phi_p^i\rangle_w$
+    /// with $RT_1$ test functions.
+    ///
+    /// The same pair with the DivDiv weak form (IBP on the $\mathbf u$ line) is **not**
+    /// offered: $\operatorname{div} RT_1$ is piecewise constant, so $CG_1$ pressures whose
+    /// cell averages vanish are (nearly) invisible to $D_{\mathrm{div}}$ and produce
+    /// spurious low modes (measured: 0.765 and 0.796 rad/s below the first physical
+    /// frequency π/2 of the axisymmetric rigid cylinder of `tests/wave.rs`, 24 × 12 mesh).
+    /// Use [`Causality::DivDiv`] for the pressure-driven causality.
+    Cg1Rt1Neumann,
 }
 
 /// Planar or axisymmetric (r-weighted) geometry.
@@ -155,11 +172,26 @@ pub struct Acoustics {
     bcs: Vec<(String, AcousticBc)>,
 }
 
-/// The function spaces of a model.
+/// The function spaces of a model: $p \in CG_1$ (else $DG_0$), $\mathbf u \in RT_1$ (else
+/// $(DG_0)^2$), and which line is integrated by parts.
 #[derive(Debug, Clone)]
-enum Spaces {
-    GradGrad,
-    DivDiv(RtSpace),
+struct Spaces {
+    p_cg1: bool,
+    rt: Option<RtSpace>,
+    /// IBP on the $p$ line (normal velocity natural); else on the $\mathbf u$ line.
+    p_line: bool,
+}
+
+impl Spaces {
+    /// The RT space when the $\mathbf u$ line is integrated by parts (then $RT_1$ is
+    /// guaranteed by construction); `None` for IBP on the $p$ line.
+    fn u_line(&self) -> Option<&RtSpace> {
+        if self.p_line {
+            None
+        } else {
+            self.rt.as_ref()
+        }
+    }
 }
 
 impl Acoustics {
@@ -217,83 +249,85 @@ impl Acoustics {
         }
         let w = Weight(self.geometry);
         let p = self.params;
-        let (spaces, n_p, n_u) = match self.causality {
-            Causality::GradGrad => (Spaces::GradGrad, m.n_vertices(), 2 * m.n_cells()),
-            Causality::DivDiv => (Spaces::DivDiv(RtSpace::new(m)), m.n_cells(), m.n_edges()),
+        let (p_cg1, use_rt, p_line) = match self.causality {
+            Causality::GradGrad => (true, false, true),
+            Causality::DivDiv => (false, true, false),
+            Causality::Cg1Rt1Neumann => (true, true, true),
         };
+        let spaces = Spaces {
+            p_cg1,
+            rt: use_rt.then(|| RtSpace::new(m)),
+            p_line,
+        };
+        let nc = m.n_cells();
+        let n_p = if p_cg1 { m.n_vertices() } else { nc };
+        let n_u = if use_rt { m.n_edges() } else { 2 * nc };
         let n_full = n_p + n_u;
         let q = TriangleQuadrature::exact_for_degree(3)?;
         let mut tE = Triplets::new(n_full, n_full);
         let mut tJ = Triplets::new(n_full, n_full);
-        match &spaces {
-            Spaces::GradGrad => {
-                let nc = m.n_cells();
-                for t in 0..nc {
-                    let c = m.cell_coords(t);
-                    let tri = m.triangles()[t];
-                    let area = m.area(t);
-                    let grads = p1_gradients(&c, area);
-                    // ∫ λ_i λ_j w and ∫ w (weight at most linear: degree-3 rule exact)
-                    let mut mloc = [[0.0; 3]; 3];
-                    let mut wint = 0.0;
-                    for (xh, &wq) in q.points.iter().zip(&q.weights) {
-                        let lam = [1.0 - xh[0] - xh[1], xh[0], xh[1]];
-                        let x = map(&c, *xh);
-                        let f = wq * 2.0 * area * w.at(x);
-                        wint += f;
-                        for i in 0..3 {
-                            for j in 0..3 {
-                                mloc[i][j] += f * lam[i] * lam[j];
-                            }
-                        }
+        // local bases (at most 3 functions each): values, gradients/divergences, DOFs
+        let mut me = [[0.0; 3]; 3]; // p mass
+        let mut mu_ = [[0.0; 3]; 3]; // u mass
+        let mut dl = [[0.0; 3]; 3]; // coupling [u-local][p-local]
+        for t in 0..nc {
+            let c = m.cell_coords(t);
+            let tri = m.triangles()[t];
+            let area = m.area(t);
+            let grads = p1_gradients(&c, area);
+            let pd: Vec<usize> = if p_cg1 { tri.to_vec() } else { vec![t] };
+            let ud: Vec<usize> = match &spaces.rt {
+                Some(rt) => rt.cell_dofs(t).iter().map(|&e| n_p + e).collect(),
+                None => vec![n_p + t, n_p + nc + t],
+            };
+            for blk in [&mut me, &mut mu_, &mut dl] {
+                *blk = [[0.0; 3]; 3];
+            }
+            for (xh, &wq) in q.points.iter().zip(&q.weights) {
+                let x = map(&c, *xh);
+                let f = wq * 2.0 * area;
+                let wx = w.at(x);
+                let lam = [1.0 - xh[0] - xh[1], xh[0], xh[1]];
+                let pv: [f64; 3] = if p_cg1 { lam } else { [1.0, 0.0, 0.0] };
+                let (uv, ud_div): ([[f64; 2]; 3], [f64; 3]) = match &spaces.rt {
+                    Some(rt) => rt.basis(t, x),
+                    None => ([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0]], [0.0; 3]),
+                };
+                for i in 0..pd.len() {
+                    for j in 0..pd.len() {
+                        me[i][j] += f * wx * pv[i] * pv[j];
                     }
-                    for i in 0..3 {
-                        for j in 0..3 {
-                            tE.push(tri[i], tri[j], p.chi * mloc[i][j]);
-                        }
+                }
+                for a in 0..ud.len() {
+                    for b in 0..ud.len() {
+                        mu_[a][b] += f * wx * (uv[a][0] * uv[b][0] + uv[a][1] * uv[b][1]);
                     }
-                    for comp in 0..2 {
-                        let row = n_p + comp * nc + t;
-                        tE.push(row, row, p.mu * wint);
-                        for (g, &vi) in grads.iter().zip(&tri) {
-                            // D_grad^{(comp,t), i} = ∫ ∂_comp λ_i w
-                            let d = g[comp] * wint;
-                            tJ.push(row, vi, -d);
-                            tJ.push(vi, row, d);
-                        }
+                    for i in 0..pd.len() {
+                        dl[a][i] += if p_line {
+                            // D_grad^{a i} = ⟨φ_u^a, grad φ_p^i⟩_w (p ∈ CG1)
+                            f * wx * (uv[a][0] * grads[i][0] + uv[a][1] * grads[i][1])
+                        } else {
+                            // D_div^{i a} = ⟨φ_p^i, div_r φ_u^a⟩_w (u ∈ RT1)
+                            f * pv[i] * (wx * ud_div[a] + w.radial_term(uv[a]))
+                        };
                     }
                 }
             }
-            Spaces::DivDiv(rt) => {
-                for t in 0..m.n_cells() {
-                    let c = m.cell_coords(t);
-                    let area = m.area(t);
-                    let dofs = rt.cell_dofs(t);
-                    let mut mloc = [[0.0; 3]; 3];
-                    let mut dloc = [0.0; 3];
-                    let mut wint = 0.0;
-                    for (xh, &wq) in q.points.iter().zip(&q.weights) {
-                        let x = map(&c, *xh);
-                        let f = wq * 2.0 * area;
-                        let wx = w.at(x);
-                        wint += f * wx;
-                        let (v, d) = rt.basis(t, x);
-                        for i in 0..3 {
-                            // w div_r φ = r div φ + φ_r (axisymmetric), div φ (planar)
-                            dloc[i] += f * (wx * d[i] + w.radial_term(v[i]));
-                            for j in 0..3 {
-                                mloc[i][j] += f * wx * (v[i][0] * v[j][0] + v[i][1] * v[j][1]);
-                            }
-                        }
-                    }
-                    tE.push(t, t, p.chi * wint);
-                    for i in 0..3 {
-                        for j in 0..3 {
-                            tE.push(n_p + dofs[i], n_p + dofs[j], p.mu * mloc[i][j]);
-                        }
-                        tJ.push(t, n_p + dofs[i], -dloc[i]);
-                        tJ.push(n_p + dofs[i], t, dloc[i]);
-                    }
+            for (i, &gi) in pd.iter().enumerate() {
+                for (j, &gj) in pd.iter().enumerate() {
+                    tE.push(gi, gj, p.chi * me[i][j]);
+                }
+            }
+            for (a, &ga) in ud.iter().enumerate() {
+                for (b, &gb) in ud.iter().enumerate() {
+                    tE.push(ga, gb, p.mu * mu_[a][b]);
+                }
+                for (i, &gi) in pd.iter().enumerate() {
+                    // p line: J_up = −D_grad, J_pu = D_gradᵀ; u line: J_pu = −D_div,
+                    // J_up = D_divᵀ
+                    let d = if p_line { -dl[a][i] } else { dl[a][i] };
+                    tJ.push(ga, gi, d);
+                    tJ.push(gi, ga, -d);
                 }
             }
         }
@@ -312,8 +346,8 @@ impl Acoustics {
                     .into());
                 }
                 let edges = m.tagged_edges(tag)?;
-                match &spaces {
-                    Spaces::GradGrad => {
+                match spaces.u_line() {
+                    None => {
                         let tr = cg1_trace(m, &edges, w, n_full)?;
                         // ⟨φ_i, φ_j⟩_Γ = Σ_l G_il ψ-expansion: φ_i|_Γ = ψ_{col(i)}, so the
                         // trace mass scattered to the vertex DOFs
@@ -325,7 +359,7 @@ impl Acoustics {
                             }
                         }
                     }
-                    Spaces::DivDiv(rt) => {
+                    Some(rt) => {
                         let tr = dg0_trace(rt, &edges, w, n_full, n_p)?;
                         for (k, b) in edges.iter().enumerate() {
                             // (φ_e·n)² = 1/|e|², ∫_e w = trace mass
@@ -340,13 +374,16 @@ impl Acoustics {
         let R_full = tR.build();
         let J_full = tJ.build();
         // boundary conditions
-        let natural = |bc: AcousticBc| match self.causality {
-            Causality::GradGrad => bc == AcousticBc::VelocityPort,
-            Causality::DivDiv => bc == AcousticBc::PressurePort,
+        let natural = |bc: AcousticBc| {
+            if spaces.p_line {
+                bc == AcousticBc::VelocityPort
+            } else {
+                bc == AcousticBc::PressurePort
+            }
         };
         let mut removed: Vec<usize> = Vec::new();
-        match &spaces {
-            Spaces::GradGrad => {
+        match spaces.u_line() {
+            None => {
                 for (tag, bc) in &self.bcs {
                     if *bc == AcousticBc::PressureRelease {
                         for b in m.tagged_edges(tag)? {
@@ -355,7 +392,7 @@ impl Acoustics {
                     }
                 }
             }
-            Spaces::DivDiv(_) => {
+            Some(_) => {
                 // every boundary edge not covered by a non-rigid condition is rigid
                 let mut free = vec![false; m.n_edges()];
                 for (tag, bc) in &self.bcs {
@@ -390,9 +427,9 @@ impl Acoustics {
                 continue;
             }
             let edges = m.tagged_edges(tag)?;
-            let tr = match &spaces {
-                Spaces::GradGrad => cg1_trace(m, &edges, w, n_full)?,
-                Spaces::DivDiv(rt) => dg0_trace(rt, &edges, w, n_full, n_p)?,
+            let tr = match spaces.u_line() {
+                None => cg1_trace(m, &edges, w, n_full)?,
+                Some(rt) => dg0_trace(rt, &edges, w, n_full, n_p)?,
             };
             let (inp, out) = match bc {
                 AcousticBc::VelocityPort => (
@@ -432,9 +469,10 @@ impl Acoustics {
             ),
             VarBlock::differential(
                 "e_u",
-                match self.causality {
-                    Causality::GradGrad => "velocity (u_x, u_y) per cell [m/s] (DG0)",
-                    Causality::DivDiv => "velocity fluxes through the edges [m²/s] (RT1)",
+                if spaces.rt.is_some() {
+                    "velocity fluxes through the edges [m²/s] (RT1)"
+                } else {
+                    "velocity (u_x, u_y) per cell [m/s] (DG0)"
                 },
                 kept.iter().filter(|&&i| i >= n_p).count(),
             ),
@@ -708,10 +746,7 @@ impl AcousticModel {
     }
     /// The $RT_1$ velocity space (DivDiv only).
     pub fn rt_space(&self) -> Option<&RtSpace> {
-        match &self.spaces {
-            Spaces::DivDiv(rt) => Some(rt),
-            Spaces::GradGrad => None,
-        }
+        self.spaces.rt.as_ref()
     }
     /// Number of states (after strong conditions, including multipliers).
     pub fn n_states(&self) -> usize {
@@ -767,11 +802,17 @@ impl AcousticModel {
             s
         };
         let mut full = vec![0.0; self.n_p + self.n_u];
-        match &self.spaces {
-            Spaces::GradGrad => {
-                for (i, v) in m.vertices().iter().enumerate() {
-                    full[i] = p(*v);
-                }
+        if self.spaces.p_cg1 {
+            for (i, v) in m.vertices().iter().enumerate() {
+                full[i] = p(*v);
+            }
+        } else {
+            for (t, v) in full.iter_mut().enumerate().take(m.n_cells()) {
+                *v = avg(t, &|x| [p(x), 0.0])[0];
+            }
+        }
+        match &self.spaces.rt {
+            None => {
                 let nc = m.n_cells();
                 for t in 0..nc {
                     let a = avg(t, u);
@@ -779,10 +820,7 @@ impl AcousticModel {
                     full[self.n_p + nc + t] = a[1];
                 }
             }
-            Spaces::DivDiv(rt) => {
-                for (t, v) in full.iter_mut().enumerate().take(m.n_cells()) {
-                    *v = avg(t, &|x| [p(x), 0.0])[0];
-                }
+            Some(rt) => {
                 let flux = rt.interpolate(u);
                 full[self.n_p..].copy_from_slice(&flux);
             }
@@ -836,9 +874,9 @@ impl AcousticModel {
 
     /// Velocity at the point `x` of cell `t` from open-state velocity coefficients.
     fn velocity_in_cell(&self, u: &[f64], t: usize, x: [f64; 2]) -> [f64; 2] {
-        match &self.spaces {
-            Spaces::GradGrad => [u[t], u[self.mesh.n_cells() + t]],
-            Spaces::DivDiv(rt) => rt.eval_in_cell(u, t, x),
+        match &self.spaces.rt {
+            None => [u[t], u[self.mesh.n_cells() + t]],
+            Some(rt) => rt.eval_in_cell(u, t, x),
         }
     }
 
@@ -855,9 +893,10 @@ impl AcousticModel {
                 .collect();
             if lam.iter().all(|&l| l >= -1e-12) {
                 let tri = m.triangles()[t];
-                let pv = match self.spaces {
-                    Spaces::GradGrad => (0..3).map(|i| p[tri[i]] * lam[i]).sum(),
-                    Spaces::DivDiv(_) => p[t],
+                let pv = if self.spaces.p_cg1 {
+                    (0..3).map(|i| p[tri[i]] * lam[i]).sum()
+                } else {
+                    p[t]
                 };
                 return Ok((pv, self.velocity_in_cell(&u, t, x)));
             }
@@ -882,11 +921,10 @@ impl AcousticModel {
             for (xh, &wq) in q.points.iter().zip(&q.weights) {
                 let x = map(&c, *xh);
                 let f = 0.5 * wq * 2.0 * area * w.at(x);
-                let pv = match self.spaces {
-                    Spaces::GradGrad => {
-                        p[tri[0]] * (1.0 - xh[0] - xh[1]) + p[tri[1]] * xh[0] + p[tri[2]] * xh[1]
-                    }
-                    Spaces::DivDiv(_) => p[t],
+                let pv = if self.spaces.p_cg1 {
+                    p[tri[0]] * (1.0 - xh[0] - xh[1]) + p[tri[1]] * xh[0] + p[tri[2]] * xh[1]
+                } else {
+                    p[t]
                 };
                 let v = self.velocity_in_cell(&u, t, x);
                 out[0] += f * self.params.chi * pv * pv;
