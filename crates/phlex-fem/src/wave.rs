@@ -153,15 +153,6 @@ pub enum AcousticBc {
     Impedance(f64),
 }
 
-/// The two co-energy fields.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AcousticField {
-    /// Pressure $e_p = p$ (block `e_p`).
-    Pressure,
-    /// Velocity $e_u = \mathbf u$ (block `e_u`).
-    Velocity,
-}
-
 /// Builder of an acoustic model.
 #[derive(Debug, Clone)]
 pub struct Acoustics {
