@@ -42,6 +42,13 @@
 //! [`Elasticity2d::fixed`]) remove the CG velocity DOFs (strong); edges declared as ports
 //! ([`Elasticity2d::port`]) carry the traction inputs $\tau_x, \tau_y$ in the $CG_1$ trace
 //! basis of their vertices; all other edges are free ($\tau = 0$, natural).
+//!
+//! **3D** ([`Elasticity3d`], tetrahedral meshes of [`crate::mesh3d`], spaces of
+//! [`crate::element3d`]): the same weak form and matrices with $(CG_k)^3$ velocities,
+//! $(DG_{k-1})^{3\times3}_{\mathrm{sym}}$ stresses (components $xx, yy, zz, yz, xz, xy$),
+//! $k = 1, 2$, and $\mathcal C\Sigma = \frac{1+\nu}{E}\Sigma - \frac{\nu}{E}
+//! \operatorname{tr}(\Sigma)I$; clamped / single-component supports on tagged faces and
+//! traction ports in the $P_1$ trace basis of the tagged faces.
 use crate::assembly2d;
 use crate::element3d::{bilinear3d, Family3d, Op3d, Shape3d, Space3d, Term3d};
 use crate::error::{require_positive, FemError};

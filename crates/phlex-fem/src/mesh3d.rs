@@ -165,8 +165,8 @@ impl Mesh3d {
         })
     }
 
-    /// Structured mesh of the box $[x_0,x_1]\times[y_0,y_1]\times[z_0,z_1]$ with
-    /// `nx × ny × nz` hexahedra, each split into 6 tetrahedra (module docs); boundary faces
+    /// Structured mesh of the box `lo` to `hi` (corners) with
+    /// `n[0] × n[1] × n[2]` hexahedra, each split into 6 tetrahedra (module docs); boundary faces
     /// tagged `"xmin"`, `"xmax"`, `"ymin"`, `"ymax"`, `"zmin"`, `"zmax"`.
     pub fn box_mesh(lo: [f64; 3], hi: [f64; 3], n: [usize; 3]) -> Result<Self, Fem2dError> {
         for c in 0..3 {
