@@ -80,6 +80,9 @@ pub use redundancy::{check_redundancy, RankReport};
 pub use rigid_body_2d::RigidBody2d;
 pub use rigid_body_3d::{RigidBody3d, RigidBody3dModel};
 pub use simulate::{run_radau, MidpointRun, MultibodyMidpoint};
-pub use spatial::SpatialPort;
+pub use spatial::{
+    check_redundancy_3d, consistent_initial_state_3d, AxisFrame, Joint3d, JointKind3d,
+    KinematicsOptions3d, Load3d, Multibody3d, MultibodyBuilder3d, SpatialPort,
+};
 pub use spatial_body_core::FloatingBody3d;
 pub use stiffening::VonKarman;

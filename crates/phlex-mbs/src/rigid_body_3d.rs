@@ -616,7 +616,7 @@ fn check_orientation(body: &str, port: &str, c: &[[f64; 3]; 3]) -> Result<(), Mb
     let det = c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1])
         - c[0][1] * (c[1][0] * c[2][2] - c[1][2] * c[2][0])
         + c[0][2] * (c[1][0] * c[2][1] - c[1][1] * c[2][0]);
-    if defect > 1e-9 || !(det > 0.0) {
+    if defect > 1e-9 || det.is_nan() || det <= 0.0 {
         return Err(MbsError::InvalidBodyParameter {
             body: body.into(),
             parameter: format!("orientation of port '{port}'"),

@@ -90,7 +90,7 @@ pub fn normals(e: [f64; 3]) -> [[f64; 3]; 2] {
     [n1, cross(e, n1)]
 }
 
-/// $\mathrm{vee}\big(\tfrac12(Q - Q^\top)\big) = \sin\varphi\;k$ for $Q = \exp(\varphi[k]_\times)$:
+/// $\mathrm{vee}\big(\tfrac12(Q - Q^\top)\big) = \sin\varphi\;k$ for $Q = \exp(\varphi\[k\]_\times)$:
 /// the small-angle rotation vector of `q` (zero iff $Q = I$ near the identity).
 pub fn rotation_defect(q: &Mat3) -> [f64; 3] {
     [

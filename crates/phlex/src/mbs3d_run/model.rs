@@ -173,7 +173,7 @@ impl Mbs3dModel {
             let det = mat[0][0] * (mat[1][1] * mat[2][2] - mat[1][2] * mat[2][1])
                 - mat[0][1] * (mat[1][0] * mat[2][2] - mat[1][2] * mat[2][0])
                 + mat[0][2] * (mat[1][0] * mat[2][1] - mat[1][1] * mat[2][0]);
-            if defect > 1e-9 || !(det > 0.0) {
+            if defect > 1e-9 || det.is_nan() || det <= 0.0 {
                 return Err(bad(&format!(
                     "`matrix` must be a rotation (orthonormal to 1e-9, determinant +1); |RᵀR − I| = {defect:.2e}, det = {det:.6}"
                 )));

@@ -25,6 +25,8 @@ impl AxisFrame {
 }
 
 /// The kinds of spatial joints (see [`crate::spatial::joint`] for the constraint rows).
+// The driver variant carries its signals inline; joints are built once per model.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum JointKind3d {
     /// Spherical (ball) joint: the two points coincide, rotation free (3 rows). To ground:

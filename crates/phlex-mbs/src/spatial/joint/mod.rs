@@ -22,7 +22,7 @@
 //!
 //! **Joint states** (paper eq. (44) in 3D). A revolute joint integrates its relative angle
 //! $\dot\theta = e_b\cdot\omega_b - e_a\cdot\omega_a$ and uses it in the transformer
-//! $Q(\theta) = q_0\exp(\theta[e_b]_\times)$ of the rotational rows; a prismatic joint
+//! $Q(\theta) = q_0\exp(\theta\[e_b\]_\times)$ of the rotational rows; a prismatic joint
 //! integrates its slide coordinate $s$; a prescribed velocity integrates the target
 //! position. These states carry no energy ($\partial H = 0$), their rows $\Theta$ enter $J$
 //! skew-symmetrically, and they are reported.

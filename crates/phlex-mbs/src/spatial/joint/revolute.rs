@@ -2,13 +2,13 @@
 //!
 //! Axis $e_a$ (frame of a) and $e_b = q_0^\top e_a$ (frame of b), $q_0 = R_a^\top R_b$ at the
 //! initial state; normals $n_1, n_2 \perp e_b$ with $e_b\times n_1 = n_2$. The relative
-//! orientation is $R_a^\top R_b = Q(\theta) = q_0\exp(\theta[e_b]_\times)$, with the relative
+//! orientation is $R_a^\top R_b = Q(\theta) = q_0\exp(\theta\[e_b\]_\times)$, with the relative
 //! angle integrated as an energy-free state (eq. (44)):
 //! $$\dot\theta = e_b\cdot\omega_b - e_a\cdot\omega_a .$$
 //! Rows (5):
 //! * $R_b v_b - R_a v_a = 0$ (the hinge points coincide, [`super::spherical`]);
 //! * $n_k\cdot\big(\omega_b - Q(\theta)^\top\omega_a\big) = n_k\cdot\omega_b - m_k(\theta)\cdot\omega_a = 0$,
-//!   $m_k(\theta) = q_0\exp(\theta[e_b]_\times)n_k$: the relative angular velocity is along
+//!   $m_k(\theta) = q_0\exp(\theta\[e_b\]_\times)n_k$: the relative angular velocity is along
 //!   the axis — the transformer (45) with the relative rotation as interconnection matrix.
 //!
 //! Multiplier: force on body b at its port (inertial), torques on body b about $n_1, n_2$
