@@ -255,7 +255,7 @@ fn prismatic_on_incline_falls_with_g_sin_alpha() {
             worst[0], worst[1], worst[2]
         );
         assert!(worst[0] < 1e-10);
-        assert!(worst[1] < 1e-10);
+        assert!(worst[1] < 1e-9);
         assert!(worst[2] < 1e-12);
     }
 }
@@ -424,4 +424,72 @@ fn redundant_joints_are_reported_by_name() {
         } => assert_eq!(rank_deficiency, 1),
         e => panic!("unexpected error {e}"),
     }
+}
+
+/// A rotor (principal inertias 0.1, 0.2, 0.3 kg m², centre of mass at P) held at P and spun
+/// up about its body z axis by a prescribed-velocity joint: v(t) = 0, ω(t) = (0, 0, a t)
+/// (body frame). The driver supplies all the energy: the discrete-gradient scheme's power
+/// balance H(t) − H(0) = ∫ yᵀu dt holds to 1e-12 J per step, H(t) = ½ J_z (a t)², and the
+/// driving torque (multiplier rows wz) is J_z a (ω is linear in t, so the midpoint values
+/// are exact) up to the multiplier resolution of the scheme, Newton tolerance / (h/2) ≈
+/// 1e-10 N m (see `phlex_mbs::simulate`); asserted 1e-9.
+#[test]
+fn prescribed_spin_up_supplies_the_kinetic_energy() {
+    use phlex_mbs::spatial::JointKind3d;
+    use phlex_mbs::Frame;
+    use phlex_solve::Signal;
+    let a = 2.0;
+    let jz = 0.3;
+    let mut b = MultibodyBuilder3d::new();
+    b.gravity([0.0, 0.0, -G])
+        .add_body(
+            "rotor",
+            RigidBody3d::new(1.5, [0.1, 0.2, jz]).rotation(axis_angle([1.0, 0.5, 0.2], 0.7)),
+        )
+        .add_joint(
+            "motor",
+            Joint3d::new(
+                "rotor",
+                "P",
+                "ground",
+                "origin",
+                JointKind3d::PrescribedVelocity {
+                    velocity: [0.0; 3].map(Signal::Constant),
+                    angular_velocity: Some((
+                        [
+                            Signal::Constant(0.0),
+                            Signal::Constant(0.0),
+                            Signal::expr("2*t").unwrap(),
+                        ],
+                        Frame::Body,
+                    )),
+                },
+            ),
+        );
+    let mb = b.build().unwrap();
+    let x0 = mb.initial_state();
+    let mut p = params(1e-3, 1.0);
+    p.variant = MidpointVariant::DiscreteGradient;
+    p.step.output_every = 100;
+    let k = mb.joint_index("motor").unwrap();
+    let h0 = mb.hamiltonian(&x0);
+    let mut worst = [0.0f64; 2];
+    let mut integ = MultibodyMidpoint::new(&mb, mb.input(), p).unwrap();
+    let run = integ
+        .run(&x0, &mut |t: f64, x: &[f64]| {
+            let w = a * t;
+            worst[0] = worst[0].max((mb.hamiltonian(x) - h0 - 0.5 * jz * w * w).abs());
+            if t > 0.0 {
+                worst[1] = worst[1].max((mb.reaction(k, x)[5] - jz * a).abs());
+            }
+        })
+        .unwrap();
+    println!(
+        "|H − H0 − ½J(at)²| {:.2e} J, |torque − J a| {:.2e} N m, step balance residual {:.2e} J, drift {:.2e}",
+        worst[0], worst[1], run.max_step_residual, run.max_drift
+    );
+    assert!(worst[0] < 1e-12);
+    assert!(worst[1] < 1e-9);
+    assert!(run.max_step_residual < 1e-12);
+    assert!(run.max_drift < 1e-12);
 }
