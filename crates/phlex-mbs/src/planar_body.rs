@@ -708,7 +708,7 @@ impl PlanarBody {
     /// rotations (the part of $\partial_x(J(x)z(x))$ not in $J\,\partial_x z$), at offset
     /// `off`: the derivative with respect to $p$ of the momentum-dependent gyroscopic
     /// entries and, with geometric stiffening, the derivative with respect to $u_f$ of
-    /// $\pm D_{nl}(u_f)$ ([`VonKarman::push_jacobian`]).
+    /// $\pm D_{nl}(u_f)$ (`VonKarman::push_jacobian`).
     pub(crate) fn push_gyroscopic_jacobian(&self, x: &[f64], t: &mut Triplets, off: usize) {
         let n_q = self.n_q();
         let o = off + n_q;

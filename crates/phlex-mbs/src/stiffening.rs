@@ -35,7 +35,7 @@
 //! ([`crate::Mechanism::rhs_jacobian`]) contains
 //! $\partial_{u_f}\big(D_{nl}(u_f)\,v_f^y\big)_i = \sum_b K_i[\cdot, b]\,v_b$ in the normal-force
 //! rows and $\partial_{u_f}\big(-D_{nl}(u_f)^\top n\big) = -K_G(n)$ in the transverse
-//! velocity rows ([`VonKarman::push_jacobian`]).
+//! velocity rows (`VonKarman::push_jacobian`, crate-internal).
 //!
 //! **Neglected.** The transverse strain of the shear-rigid beam and the axial part of the
 //! rotation (the $\frac12 (u')^2$ term) are neglected, as in the von Kármán beam; the mass
