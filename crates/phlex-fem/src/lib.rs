@@ -16,8 +16,17 @@
 //!   gyrator (thesis §6.2.2).
 //!
 //! In 2D ([`mesh2d`], [`quadrature2d`], [`element2d`], [`space2d`], [`assembly2d`]):
-//! triangle meshes with boundary tags, Lagrange CG/DG spaces (scalar, vector, symmetric
-//! tensor) and the plate models of [`plate`]; [`vtk`] writes fields for ParaView.
+//! triangle meshes with boundary tags (structured rectangles, or Gmsh files read by
+//! [`gmsh`]), Lagrange CG/DG spaces (scalar, vector, symmetric tensor), Raviart–Thomas
+//! ([`element2d_rt`]) and Hellan–Herrmann–Johnson ([`element2d_hhj`]) elements, and the
+//! models:
+//!
+//! * [`plate`]: Mindlin (CGDG) and Kirchhoff (HHJ) plates;
+//! * [`elasticity`]: 2D (plane strain/stress) and 3D linear elasticity, CG velocity × DG
+//!   stress (3D on the tetrahedral meshes of [`mesh3d`] with the elements of [`element3d`]);
+//! * [`wave`]: acoustics / wave equation in both causalities, planar or axisymmetric.
+//!
+//! [`vtk`] writes 2D fields for ParaView.
 //!
 //! Every 1D model builds a [`PfemModel`] with the system, probes (linear functionals for
 //! field values), $L^2$ projections for initial conditions and error norms.

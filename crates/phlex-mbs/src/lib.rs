@@ -13,6 +13,7 @@
 //! | [`hinged_spatial_beam`] | the §6.4 hinged spatial beam as a ready-made model (units: mm–g–s) | §6.4, Table 4, Fig. 11 |
 //! | [`spatial_body_core`] | spatial floating body (mass points, $\[\hat p_t\]_\times$, $\[p_r\]_\times$, flexible gyroscopic operator) | eqs. (12)–(15) |
 //! | [`rigid_body_3d`] | rigid body on SE(3), states $({}^ir_P, R_v, v_P, \omega)$ | Remark 4 |
+//! | [`spatial`] | spatial assembly [`spatial::Multibody3d`] over the [`spatial::SpatialBody`] trait: spherical, revolute, prismatic, weld, ground and prescribed joints, builder, redundancy, consistent initialisation | §5.1–5.2, eqs. (42)–(46) in 3D |
 //! | [`lumped`] | point masses and rotary inertias at ports | §6.2 |
 //! | [`load`] | external forces and torques at ports | eq. (39) |
 //! | [`joint`] | revolute, weld, ground point/frame, slider, prescribed velocity | §5.1–5.2, eqs. (44)–(45) |
