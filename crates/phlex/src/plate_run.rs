@@ -18,6 +18,7 @@ use std::time::Instant;
 use anyhow::Result;
 use exmex::prelude::*;
 use phlex_core::LinearPhSystem;
+use phlex_fem::gmsh::GmshMesh;
 use phlex_fem::mesh2d::{Diagonal, Mesh2d};
 use phlex_fem::plate::{
     EdgeCondition, KirchhoffField, KirchhoffHhj, KirchhoffModel, KirchhoffParams, MindlinCgDg,
@@ -78,14 +79,22 @@ pub struct PlateFile {
 pub struct PlateSpec {
     /// Plate theory: `"mindlin"` (CGDG, thesis eq. (7.20)).
     pub theory: Spanned<String>,
+    /// Side lengths [m] of the structured rectangle mesh.
+    #[serde(default)]
+    pub lx: Option<Spanned<f64>>,
     /// Side lengths [m].
-    pub lx: Spanned<f64>,
-    /// Side lengths [m].
-    pub ly: Spanned<f64>,
+    #[serde(default)]
+    pub ly: Option<Spanned<f64>>,
     /// Cells per side.
-    pub nx: Spanned<usize>,
+    #[serde(default)]
+    pub nx: Option<Spanned<usize>>,
     /// Cells per side.
-    pub ny: Spanned<usize>,
+    #[serde(default)]
+    pub ny: Option<Spanned<usize>>,
+    /// A Gmsh `.msh` file (ASCII 4.1 or 2.2; path relative to the model file) instead of
+    /// `lx`, `ly`, `nx`, `ny`: the physical line groups are the edge tags.
+    #[serde(default)]
+    pub mesh: Option<Spanned<String>>,
     /// Diagonal of the structured mesh: `"right"` (default) or `"left"`.
     #[serde(default)]
     pub diagonal: Option<Spanned<String>>,
@@ -266,9 +275,9 @@ pub struct BuiltPlate {
     pub initial: Vec<f64>,
     /// Velocity probes: name and point.
     pub probes: Vec<(String, [f64; 2])>,
-    /// Side lengths [m].
+    /// Extent of the mesh [m].
     pub lx: f64,
-    /// Side lengths [m].
+    /// Extent of the mesh [m].
     pub ly: f64,
 }
 
@@ -325,40 +334,77 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
             format!("plate.theory = '{theory}': use \"mindlin\" (CGDG) or \"kirchhoff\" (HHJ)"),
         ));
     }
-    for (key, v) in [("lx", &p.lx), ("ly", &p.ly)] {
-        if !(*v.get_ref() > 0.0) {
-            return Err(err(v.span(), format!("plate.{key} must be > 0")));
+    let mesh = match &p.mesh {
+        Some(file_name) => {
+            for (key, present) in [
+                ("lx", p.lx.is_some()),
+                ("ly", p.ly.is_some()),
+                ("nx", p.nx.is_some()),
+                ("ny", p.ny.is_some()),
+                ("diagonal", p.diagonal.is_some()),
+            ] {
+                if present {
+                    return Err(err(
+                        file_name.span(),
+                        format!("plate.{key} cannot be combined with plate.mesh (the Gmsh file defines the mesh)"),
+                    ));
+                }
+            }
+            let path = Path::new(file)
+                .parent()
+                .unwrap_or(Path::new("."))
+                .join(file_name.get_ref());
+            GmshMesh::read(&path)
+                .map_err(|e| err(file_name.span(), format!("plate.mesh: {e}")))?
+                .mesh
         }
-    }
-    for (key, v) in [("nx", &p.nx), ("ny", &p.ny)] {
-        if *v.get_ref() == 0 {
-            return Err(err(v.span(), format!("plate.{key} must be >= 1")));
-        }
-    }
-    let diagonal = match p
-        .diagonal
-        .as_ref()
-        .map(|d| (d.get_ref().as_str(), d.span()))
-    {
-        None | Some(("right", _)) => Diagonal::Right,
-        Some(("left", _)) => Diagonal::Left,
-        Some((other, span)) => {
-            return Err(err(
-                span,
-                format!("plate.diagonal = '{other}': use \"right\" or \"left\""),
-            ))
+        None => {
+            let req = |v: &Option<Spanned<f64>>, key: &str| {
+                v.as_ref().map(|v| (*v.get_ref(), v.span())).ok_or_else(|| {
+                    err(
+                        p.theory.span(),
+                        format!("plate.{key} is missing: give lx, ly, nx, ny (structured rectangle) or mesh = \"file.msh\""),
+                    )
+                })
+            };
+            let reqn = |v: &Option<Spanned<usize>>, key: &str| {
+                v.as_ref().map(|v| (*v.get_ref(), v.span())).ok_or_else(|| {
+                    err(
+                        p.theory.span(),
+                        format!("plate.{key} is missing: give lx, ly, nx, ny (structured rectangle) or mesh = \"file.msh\""),
+                    )
+                })
+            };
+            let (lx, ly) = (req(&p.lx, "lx")?, req(&p.ly, "ly")?);
+            let (nx, ny) = (reqn(&p.nx, "nx")?, reqn(&p.ny, "ny")?);
+            for (key, (v, span)) in [("lx", &lx), ("ly", &ly)] {
+                if !(*v > 0.0) {
+                    return Err(err(span.clone(), format!("plate.{key} must be > 0")));
+                }
+            }
+            for (key, (v, span)) in [("nx", &nx), ("ny", &ny)] {
+                if *v == 0 {
+                    return Err(err(span.clone(), format!("plate.{key} must be >= 1")));
+                }
+            }
+            let diagonal = match p
+                .diagonal
+                .as_ref()
+                .map(|d| (d.get_ref().as_str(), d.span()))
+            {
+                None | Some(("right", _)) => Diagonal::Right,
+                Some(("left", _)) => Diagonal::Left,
+                Some((other, span)) => {
+                    return Err(err(
+                        span,
+                        format!("plate.diagonal = '{other}': use \"right\" or \"left\""),
+                    ))
+                }
+            };
+            Mesh2d::rectangle(0.0, lx.0, 0.0, ly.0, nx.0, ny.0, diagonal)
+                .map_err(|e| err(nx.1.clone(), format!("plate mesh: {e}")))?
         }
     };
-    let mesh = Mesh2d::rectangle(
-        0.0,
-        *p.lx.get_ref(),
-        0.0,
-        *p.ly.get_ref(),
-        *p.nx.get_ref(),
-        *p.ny.get_ref(),
-        diagonal,
-    )
-    .map_err(|e| err(p.nx.span(), format!("plate mesh: {e}")))?;
     let names = mesh.tag_names();
     let mut conditions = Vec::new();
     for (edge, cond) in &p.edges {
@@ -541,7 +587,15 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
         probes.push((pr.name.clone(), pt));
     }
     let name = f.model.name.clone();
-    let (lx, ly) = (*f.plate.lx.get_ref(), *f.plate.ly.get_ref());
+    // extent of the mesh (the eigen shift's length scales)
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    for v in model.velocity_space().mesh().vertices() {
+        for c in 0..2 {
+            lo[c] = lo[c].min(v[c]);
+            hi[c] = hi[c].max(v[c]);
+        }
+    }
+    let (lx, ly) = (hi[0] - lo[0], hi[1] - lo[1]);
     Ok((
         f,
         BuiltPlate {
