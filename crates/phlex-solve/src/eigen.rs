@@ -779,17 +779,11 @@ fn shift_invert(E: &SparseMat, A: &SparseMat, p: &EigenParams) -> Result<EigenRe
                 }
                 let snorm = (0..m).map(|r| U[(r, i)].norm_sqr()).sum::<f64>().sqrt();
                 let res = hlast * U[(m - 1, i)].norm() / snorm;
-                let lam = c64::new(sigma, 0.0) + c64::new(1.0, 0.0) / mu;
                 if res > p.tol * mu.norm() && !exhausted {
-                    // A Ritz value in the zero cluster (|Im λ| ≤ zero_tol σ, e.g. the large
-                    // kernel of J of mixed discretizations, split by round-off) is not a
-                    // wanted mode: it need not converge, the modes behind it are checked.
-                    if lam.im.abs() <= p.zero_tol * sigma {
-                        continue;
-                    }
                     all_converged = false;
                     break;
                 }
+                let lam = c64::new(sigma, 0.0) + c64::new(1.0, 0.0) / mu;
                 let shape = p.mode_shapes.then(|| {
                     let mut y = vec![c64::new(0.0, 0.0); n];
                     for c in 0..m {

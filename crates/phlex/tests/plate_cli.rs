@@ -257,8 +257,9 @@ fn modes_json(model: &Path, json: &Path) -> Vec<f64> {
 
 /// A plate on a Gmsh mesh (`examples/meshes/unit_square_8.msh`: the unit square as
 /// `Mesh2d::rectangle` with the "left" diagonal, written with reversed node numbers and
-/// clockwise triangles) has the spectrum of the same structured mesh to 1e-9 (measured
-/// identical to the printed 9 digits), the physical lines being the edge tags; a missing
+/// clockwise triangles) has the spectrum of the same structured mesh (renumbered: equal
+/// to the eigensolver's accuracy, Ritz tolerance 1e-6; measured ≤ 5e-7; a wrong tag or
+/// mesh changes the frequencies by percents), the physical lines being the edge tags; a missing
 /// file and a mesh given twice are model errors (exit 2).
 #[test]
 fn gmsh_mesh_equals_structured_mesh() {
@@ -278,7 +279,7 @@ fn gmsh_mesh_equals_structured_mesh() {
     let b = modes_json(&structured, &dir.join("b.json"));
     assert_eq!(a.len(), 6);
     for (x, y) in a.iter().zip(&b) {
-        assert!((x - y).abs() < 1e-9 * y, "{x} vs {y}");
+        assert!((x - y).abs() < 1e-5 * y, "{x} vs {y}");
     }
     let mesh_dir = root().join("examples/meshes");
     for (bad, needle) in [
