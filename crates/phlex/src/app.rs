@@ -219,7 +219,8 @@ pub struct ModeRow {
 pub fn modes(path: &Path, count: Option<usize>, json: Option<&Path>) -> Result<()> {
     let (_, text) = read(path)?;
     if crate::mbs3d_run::is_mbs3d(&text) {
-        return crate::mbs3d_run::modes(path);
+        let (name, states, rows) = crate::mbs3d_run::modes(path, &text, count)?;
+        return print_modes(&name, states, &rows, json);
     }
     if crate::mbs_run::is_mbs(&text) {
         return crate::mbs_run::modes(path, &text, count, json);

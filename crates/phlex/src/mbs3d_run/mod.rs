@@ -133,13 +133,38 @@ pub fn check(path: &Path, text: &str) -> Result<()> {
     Ok(())
 }
 
-/// `phlex modes` for a spatial model: not available (the linearisation of
-/// `phlex_mbs::linearize` is planar); a model error naming the alternative.
-pub fn modes(path: &Path) -> Result<()> {
-    Err(ModelError {
-        file: path.display().to_string(),
-        line: 0,
-        message: "`phlex modes` supports beam and planar multibody models; for a spatial model use `phlex run` (the linearisation of spatial models is not implemented)".into(),
-    }
-    .into())
+/// `phlex modes` for a spatial model: constrained eigenfrequencies of the linearisation
+/// about the consistent initial configuration ([`phlex_mbs::modes`], paper 000 §6.2: the
+/// finite eigenvalues of the pencil $(E, \partial_x f)$, multipliers eliminated, eq. (51));
+/// the redundant rotation coordinates and the configuration drift give zero eigenvalues,
+/// which are not reported. `count` modes (default 6).
+pub fn modes(
+    path: &Path,
+    text: &str,
+    count: Option<usize>,
+) -> Result<(String, usize, Vec<crate::app::ModeRow>)> {
+    let m = Mbs3dModel::parse(&path.display().to_string(), text)?;
+    let b = m.build()?;
+    let n = count.unwrap_or(6);
+    let u0 = b.input.eval(0.0);
+    let params = phlex_solve::eigen::EigenParams {
+        n_modes: Some(n),
+        ..Default::default()
+    };
+    let r = phlex_mbs::modes(&b.mb, &b.init.state, &u0, &params).map_err(|e| {
+        anyhow::anyhow!("eigen-analysis of the linearised spatial multibody system failed: {e}")
+    })?;
+    let rows = r
+        .modes
+        .iter()
+        .take(n)
+        .enumerate()
+        .map(|(k, md)| crate::app::ModeRow {
+            mode: k + 1,
+            omega: md.omega,
+            frequency_hz: md.omega / (2.0 * std::f64::consts::PI),
+            damping_ratio: md.damping_ratio + 0.0,
+        })
+        .collect();
+    Ok((b.name.clone(), b.mb.n(), rows))
 }
