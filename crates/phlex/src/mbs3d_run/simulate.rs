@@ -286,7 +286,7 @@ pub fn simulate(m: &Mbs3dModel, b: &BuiltMbs3d, quiet: bool) -> Result<MbsRun> {
                         .as_ref()
                         .map(|v| *v.get_ref() as usize)
                         .unwrap_or(20),
-                    modified: false,
+                    modified: sim.newton_modified.unwrap_or(false),
                     ..Default::default()
                 },
                 variant,

@@ -339,6 +339,11 @@ pub struct MbsSimulationSpec {
     /// Newton iteration limit per step (default 20).
     #[serde(default)]
     pub newton_max_iterations: Option<Spanned<i64>>,
+    /// Modified Newton (keep the factorized step matrix across iterations and steps while
+    /// it contracts; default false: a new Jacobian at every iterate). Much faster for
+    /// long runs; the step equations are solved to the same tolerances.
+    #[serde(default)]
+    pub newton_modified: Option<bool>,
     /// Project the body poses onto the position constraints after every midpoint step
     /// (drift correction, default false; breaks exact energy conservation slightly, see
     /// `docs/solvers.md`).
