@@ -1,5 +1,6 @@
 //! Integration of a built spatial model (midpoint / discrete gradient, or Radau IIA through
 //! the generic [`MultibodyDae`]), recording, summary (the planar [`MbsSummary`]) and plots.
+use crate::mbs_run::energy_account;
 use std::collections::BTreeSet;
 use std::ops::Range;
 use std::time::Instant;
@@ -359,39 +360,10 @@ pub fn simulate(m: &Mbs3dModel, b: &BuiltMbs3d, quiet: bool) -> Result<MbsRun> {
     };
     progress.finish();
     let wall = start.elapsed().as_secs_f64();
-    let work = work.unwrap_or_else(|| {
-        let mut w = Vec::with_capacity(rec.rows.len());
-        let mut acc = 0.0;
-        for k in 0..rec.rows.len() {
-            if k > 0 {
-                let h = rec.rows[k][0] - rec.rows[k - 1][0];
-                acc += 0.5 * h * (rec.power[k] + rec.power[k - 1]);
-            }
-            w.push(acc);
-        }
-        w
-    });
-    for (r, w) in rec.rows.iter_mut().zip(&work) {
-        r[5] = *w;
-    }
+    let (h0, scale, drift, cdrift, pb) =
+        energy_account(&mut rec.rows, &rec.power, work, step_res, mid_drift)?;
     let rows = &rec.rows;
     let n = rows.len();
-    anyhow::ensure!(n >= 1, "no samples recorded");
-    let h0 = rows[0][4];
-    let mut scale = f64::MIN_POSITIVE;
-    let mut drift = 0.0f64;
-    let mut cdrift = mid_drift;
-    let mut sample_res = 0.0f64;
-    for (k, r) in rows.iter().enumerate() {
-        scale = scale.max(r[1] + r[2] + r[3].abs()).max(r[5].abs());
-        drift = drift.max((r[4] - h0 - r[5]).abs());
-        cdrift = cdrift.max(*r.last().unwrap_or(&0.0));
-        if k > 0 {
-            let p = &rows[k - 1];
-            sample_res = sample_res.max((r[4] - p[4] - (r[5] - p[5])).abs());
-        }
-    }
-    let pb = step_res.unwrap_or(sample_res);
     let last = &rows[n - 1];
     let summary = MbsSummary {
         model: b.name.clone(),
