@@ -22,7 +22,7 @@ mod simulate;
 
 pub use format::*;
 pub use model::{BuiltMbs, MbsModel};
-pub(crate) use simulate::energy_account;
+pub(crate) use simulate::{energy_account, radau_settings};
 pub use simulate::{simulate, MbsRun, MbsSummary};
 
 use std::path::Path;

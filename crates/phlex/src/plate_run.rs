@@ -710,7 +710,7 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
                 }
             }
             series.rows.push(row);
-            if f.output.vtk_every > 0 && sample % f.output.vtk_every == 0 {
+            if f.output.vtk_every > 0 && sample.is_multiple_of(f.output.vtk_every) {
                 snapshots.push((t, e.to_vec()));
             }
             sample += 1;

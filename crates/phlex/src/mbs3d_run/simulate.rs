@@ -1,6 +1,6 @@
 //! Integration of a built spatial model (midpoint / discrete gradient, or Radau IIA through
 //! the generic [`MultibodyDae`]), recording, summary (the planar [`MbsSummary`]) and plots.
-use crate::mbs_run::energy_account;
+use crate::mbs_run::{energy_account, radau_settings};
 use std::collections::BTreeSet;
 use std::ops::Range;
 use std::time::Instant;
@@ -13,7 +13,7 @@ use phlex_mbs::{MultibodyDae, MultibodyMidpoint};
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
 use phlex_solve::newton::NewtonParams;
-use phlex_solve::radau5::{OutputTimes, Radau5, Radau5Params};
+use phlex_solve::radau5::{OutputTimes, Radau5};
 use phlex_solve::{InputFn, SolverStats};
 use toml::Spanned;
 
@@ -329,12 +329,8 @@ pub fn simulate(m: &Mbs3dModel, b: &BuiltMbs3d, quiet: bool) -> Result<MbsRun> {
             )
         }
         MbsIntegrator::Radau5 => {
-            let rtol = sim.rtol.as_ref().map(|v| *v.get_ref()).unwrap_or(1e-8);
-            let atol = sim.atol.as_ref().map(|v| *v.get_ref()).unwrap_or(1e-10);
-            let mut params = Radau5Params::with_tolerances(rtol, atol);
-            params.h0 = sim.dt.as_ref().map(|v| *v.get_ref());
-            let n = m.spec.output.samples;
-            let grid: Vec<f64> = (0..=n).map(|k| t_end * k as f64 / n as f64).collect();
+            let (params, grid, label) = radau_settings(sim, m.spec.output.samples, t_end);
+            let (rtol, atol) = (params.rtol, params.atol);
             let dae = MultibodyDae::new(mb, b.input.clone()).map_err(|e| m.convert(e))?;
             let sol = Radau5::new(params)
                 .map_err(anyhow::Error::new)?
@@ -349,13 +345,7 @@ pub fn simulate(m: &Mbs3dModel, b: &BuiltMbs3d, quiet: bool) -> Result<MbsRun> {
                         b.name
                     )
                 })?;
-            (
-                sol.stats,
-                format!("radau5 (rtol = {rtol:e}, atol = {atol:e}; balance from output samples)"),
-                None,
-                0.0,
-                None,
-            )
+            (sol.stats, label, None, 0.0, None)
         }
     };
     progress.finish();

@@ -498,12 +498,8 @@ pub fn simulate(m: &MbsModel, b: &BuiltMbs, quiet: bool) -> Result<MbsRun> {
             )
         }
         MbsIntegrator::Radau5 => {
-            let rtol = sim.rtol.as_ref().map(|v| *v.get_ref()).unwrap_or(1e-8);
-            let atol = sim.atol.as_ref().map(|v| *v.get_ref()).unwrap_or(1e-10);
-            let mut params = Radau5Params::with_tolerances(rtol, atol);
-            params.h0 = sim.dt.as_ref().map(|v| *v.get_ref());
-            let n = m.spec.output.samples;
-            let grid: Vec<f64> = (0..=n).map(|k| t_end * k as f64 / n as f64).collect();
+            let (params, grid, label) = radau_settings(sim, m.spec.output.samples, t_end);
+            let (rtol, atol) = (params.rtol, params.atol);
             let sol = run_radau(
                     mb,
                     b.input.clone(),
@@ -524,13 +520,7 @@ pub fn simulate(m: &MbsModel, b: &BuiltMbs, quiet: bool) -> Result<MbsRun> {
                         b.name
                     )
                 })?;
-            (
-                sol.stats,
-                format!("radau5 (rtol = {rtol:e}, atol = {atol:e}; balance from output samples)"),
-                None,
-                0.0,
-                None,
-            )
+            (sol.stats, label, None, 0.0, None)
         }
     };
     progress.finish();
@@ -693,4 +683,23 @@ pub(crate) fn energy_account(
         }
     }
     Ok((h0, scale, drift, cdrift, step_res.unwrap_or(sample_res)))
+}
+
+/// Radau IIA settings of a multibody `[simulation]` (defaults rtol 1e-8, atol 1e-10, `dt` as
+/// the initial step), the uniform output grid of `samples` intervals on `[0, t_end]`, and
+/// the integrator label of the summary. Shared by the planar and spatial runners.
+pub(crate) fn radau_settings(
+    sim: &MbsSimulationSpec,
+    samples: usize,
+    t_end: f64,
+) -> (Radau5Params, Vec<f64>, String) {
+    let rtol = sim.rtol.as_ref().map(|v| *v.get_ref()).unwrap_or(1e-8);
+    let atol = sim.atol.as_ref().map(|v| *v.get_ref()).unwrap_or(1e-10);
+    let mut params = Radau5Params::with_tolerances(rtol, atol);
+    params.h0 = sim.dt.as_ref().map(|v| *v.get_ref());
+    let grid = (0..=samples)
+        .map(|k| t_end * k as f64 / samples as f64)
+        .collect();
+    let label = format!("radau5 (rtol = {rtol:e}, atol = {atol:e}; balance from output samples)");
+    (params, grid, label)
 }
