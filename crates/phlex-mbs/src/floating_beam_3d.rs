@@ -51,6 +51,12 @@
 //! by parts, so end forces and moments are port inputs); the gyroscopic operator is that of
 //! [`crate::spatial_body_core`] with the coefficient $c$ of [`Gyroscopic`] (default $c = 1$).
 //!
+//! **Lumped masses** ([`LumpedMass3d`], the spatial form of paper 000 §6.2's "simple
+//! modification of the rigid mass matrix") are extra mass points at ports with the port's
+//! elastic shape: mass $m_l$ at $a$ and a rotary inertia tensor $I_l$ rotating with
+//! $\omega + \Phi_av_f$ (including the bending slope, unlike the distributed section
+//! inertia).
+//!
 //! **Ports** `"P"` ($x = 0$), `"C"` ($x = L$) and any extra material point: input force and
 //! torque (body frame), output velocity and angular velocity of the material point (body
 //! frame), the columns $\[I, \tau_{CP}^\top\]$ of $B_r$ and the traces of $B_f$ in eqs. (39)–(40).
@@ -71,6 +77,7 @@ use phlex_fem::{Family, Mesh1d, Space1d};
 
 use crate::error::{require_finite, require_positive, MbsError};
 use crate::floating_beam_2d::DeformationBc;
+use crate::lumped::LumpedMass3d;
 use crate::planar_body::Gyroscopic;
 use crate::spatial::{SpatialBody, SpatialBodySpec, SpatialPort, IDENTITY3};
 use crate::spatial_body_core::{
@@ -159,6 +166,8 @@ pub struct FloatingBeam3d {
     pub velocity: [f64; 3],
     /// Initial body-frame angular velocity \[rad/s\].
     pub angular_velocity: [f64; 3],
+    /// Point masses and rotary inertias at ports ([`LumpedMass3d`]).
+    pub lumped: Vec<LumpedMass3d>,
 }
 
 impl FloatingBeam3d {
@@ -188,6 +197,7 @@ impl FloatingBeam3d {
             rotation: IDENTITY3,
             velocity: [0.0; 3],
             angular_velocity: [0.0; 3],
+            lumped: Vec::new(),
         }
     }
 
@@ -220,6 +230,13 @@ impl FloatingBeam3d {
     /// Adds a port at material coordinate `x` $\in \[0, L\]$.
     pub fn port(mut self, name: impl Into<String>, x: f64) -> Self {
         self.ports.push((name.into(), x));
+        self
+    }
+
+    /// Attaches a point mass (and rotary inertia) at a port; a mass at an arbitrary
+    /// material point $x$ is a port there ([`FloatingBeam3d::port`]).
+    pub fn lumped_mass(mut self, lumped: LumpedMass3d) -> Self {
+        self.lumped.push(lumped);
         self
     }
 
@@ -369,6 +386,29 @@ impl FloatingBeam3d {
                     shape,
                 });
             }
+        }
+        // Lumped masses: extra mass points with the full elastic shape of their port
+        // (displacement and small rotation, so a rotary inertia follows the bending slope).
+        for l in &self.lumped {
+            l.validate(name)?;
+            let Some((_, x)) = port_defs.iter().find(|p| p.0 == l.port) else {
+                return Err(MbsError::UnknownPort {
+                    context: format!("lumped mass of body '{name}'"),
+                    body: name.into(),
+                    port: l.port.clone(),
+                    available: port_defs
+                        .iter()
+                        .map(|p| p.0.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                });
+            };
+            points.push(MassPoint3d {
+                x: [*x, 0.0, 0.0],
+                mass: l.mass,
+                inertia: l.inertia,
+                shape: shapes.shape_at(*x).map_err(fem)?,
+            });
         }
         let flexible = Flexible3d {
             n_f,

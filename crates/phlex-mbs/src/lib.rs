@@ -73,7 +73,7 @@ pub use joint::{Joint, JointKind, GROUND};
 pub use kinematics::{consistent_initial_state, ConsistentInit, Coordinate, KinematicsOptions};
 pub use linearize::{linearize, modes, ph_linearization, Linearization, PhLinearization};
 pub use load::{Frame, Load};
-pub use lumped::LumpedMass;
+pub use lumped::{LumpedMass, LumpedMass3d};
 pub use mechanism::Mechanism;
 pub use planar_body::{EnergySplit, Gyroscopic, PlanarBody};
 pub use pose::{Pose2d, Twist2d};

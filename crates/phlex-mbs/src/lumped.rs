@@ -39,3 +39,86 @@ impl LumpedMass {
         )
     }
 }
+
+/// A point mass with an optional rotary inertia tensor attached at a named port of a
+/// **spatial** body ([`crate::FloatingBeam3d::lumped_mass`], [`crate::RigidBody3d::lumped_mass`]).
+///
+/// On a flexible body it is an extra mass point of the mass operator of
+/// [`crate::spatial_body_core`] at the port's material point, with the port's elastic shape
+/// $(N_a, \Phi_a)$: its velocity is $v_P + \omega\times a + N_av_f$ and its angular velocity
+/// $\omega + \Phi_av_f$, so it adds $\tfrac12 m_l|v_a|^2 + \tfrac12\omega_a^\top I_l\omega_a$ to
+/// the kinetic energy and couples to the bending rotation through $I_l$. On a rigid body it
+/// is the parallel-axis update $m \mathrel{+}= m_l$, $s \mathrel{+}= m_la$,
+/// $J_P \mathrel{+}= I_l + m_l(|a|^2I - aa^\top)$.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LumpedMass3d {
+    /// Port of the body where the mass sits.
+    pub port: String,
+    /// Mass $m_l \ge 0$ \[kg\].
+    pub mass: f64,
+    /// Rotary inertia tensor $I_l$ about the port point, body-frame components (symmetric
+    /// positive semidefinite) \[kg m²\].
+    pub inertia: [[f64; 3]; 3],
+}
+
+impl LumpedMass3d {
+    /// A point mass `mass` (no rotary inertia) at `port`.
+    pub fn new(port: impl Into<String>, mass: f64) -> Self {
+        Self {
+            port: port.into(),
+            mass,
+            inertia: [[0.0; 3]; 3],
+        }
+    }
+
+    /// Sets the rotary inertia tensor about the port (body frame).
+    pub fn inertia(mut self, inertia: [[f64; 3]; 3]) -> Self {
+        self.inertia = inertia;
+        self
+    }
+
+    /// Checks `mass >= 0` and that the inertia tensor is finite, symmetric and positive
+    /// semidefinite (leading and all principal minors non-negative up to round-off).
+    pub(crate) fn validate(&self, body: &str) -> Result<(), MbsError> {
+        let what = format!("lumped mass at '{}'", self.port);
+        require_non_negative(body, &what, self.mass)?;
+        let I = &self.inertia;
+        let scale = (I[0][0].abs() + I[1][1].abs() + I[2][2].abs()).max(f64::MIN_POSITIVE);
+        for i in 0..3 {
+            for j in 0..3 {
+                let v = I[i][j];
+                if !v.is_finite() || (v - I[j][i]).abs() > 1e-12 * scale {
+                    return Err(MbsError::InvalidBodyParameter {
+                        body: body.into(),
+                        parameter: format!("lumped inertia at '{}'[{i}][{j}]", self.port),
+                        value: v,
+                        requirement: format!("a finite symmetric tensor: [{j}][{i}] = {}", I[j][i]),
+                    });
+                }
+            }
+        }
+        let m2 = |a: usize, b: usize| I[a][a] * I[b][b] - I[a][b] * I[b][a];
+        let det = I[0][0] * (I[1][1] * I[2][2] - I[1][2] * I[2][1])
+            - I[0][1] * (I[1][0] * I[2][2] - I[1][2] * I[2][0])
+            + I[0][2] * (I[1][0] * I[2][1] - I[1][1] * I[2][0]);
+        let tol = 1e-12 * scale;
+        let minors = [
+            I[0][0],
+            I[1][1],
+            I[2][2],
+            m2(0, 1) / scale,
+            m2(0, 2) / scale,
+            m2(1, 2) / scale,
+            det / (scale * scale),
+        ];
+        if let Some(&bad) = minors.iter().find(|&&v| v < -tol) {
+            return Err(MbsError::InvalidBodyParameter {
+                body: body.into(),
+                parameter: format!("lumped inertia at '{}'", self.port),
+                value: bad,
+                requirement: "a positive semidefinite tensor (all principal minors >= 0)".into(),
+            });
+        }
+        Ok(())
+    }
+}

@@ -30,6 +30,7 @@ use phlex_core::sparse::{self, SparseMat};
 use phlex_core::{Port, PortSet, QuasiLinearPhDae, Triplets, VarBlock};
 
 use crate::error::{require_finite, require_non_negative, require_positive, MbsError};
+use crate::lumped::LumpedMass3d;
 use crate::mechanism::Mechanism;
 
 /// $\[a\]_\times$.
@@ -94,6 +95,9 @@ pub struct RigidBody3d {
     /// ports not listed have frames parallel to the body frame (used by the spatial joints,
     /// [`crate::spatial`]).
     pub port_orientations: Vec<(String, [[f64; 3]; 3])>,
+    /// Point masses and rotary inertias at ports ([`LumpedMass3d`], parallel-axis update of
+    /// $m$, $s$, $J_P$).
+    pub lumped: Vec<LumpedMass3d>,
 }
 
 impl RigidBody3d {
@@ -115,7 +119,14 @@ impl RigidBody3d {
             velocity: [0.0; 3],
             angular_velocity: [0.0; 3],
             port_orientations: Vec::new(),
+            lumped: Vec::new(),
         }
+    }
+
+    /// Attaches a point mass (and rotary inertia about the port) at a port.
+    pub fn lumped_mass(mut self, lumped: LumpedMass3d) -> Self {
+        self.lumped.push(lumped);
+        self
     }
 
     /// Sets the centre of mass.
@@ -204,10 +215,42 @@ impl RigidBody3d {
                 require_finite(name, &format!("port '{p}'[{k}]"), *v)?;
             }
         }
-        let m = self.mass;
+        let mut m = self.mass;
         let c = self.com;
-        let s = [m * c[0], m * c[1], m * c[2]];
+        let mut s = [m * c[0], m * c[1], m * c[2]];
         let c2 = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
+        // J_P: central inertia moved to P, plus the lumped masses (parallel axis).
+        let mut JP = [[0.0; 3]; 3];
+        for i in 0..3 {
+            for j in 0..3 {
+                JP[i][j] = J[i][j] + m * (if i == j { c2 } else { 0.0 } - c[i] * c[j]);
+            }
+        }
+        for l in &self.lumped {
+            l.validate(name)?;
+            let Some((_, a)) = self.ports.iter().find(|p| p.0 == l.port) else {
+                return Err(MbsError::UnknownPort {
+                    context: format!("lumped mass of body '{name}'"),
+                    body: name.into(),
+                    port: l.port.clone(),
+                    available: self
+                        .ports
+                        .iter()
+                        .map(|q| q.0.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                });
+            };
+            let a2 = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
+            m += l.mass;
+            for i in 0..3 {
+                s[i] += l.mass * a[i];
+                for j in 0..3 {
+                    JP[i][j] +=
+                        l.inertia[i][j] + l.mass * (if i == j { a2 } else { 0.0 } - a[i] * a[j]);
+                }
+            }
+        }
         let mut Mm = [[0.0; 6]; 6];
         let S = skew(s);
         for i in 0..3 {
@@ -215,7 +258,7 @@ impl RigidBody3d {
             for j in 0..3 {
                 Mm[i][3 + j] = S[j][i];
                 Mm[3 + i][j] = S[i][j];
-                Mm[3 + i][3 + j] = J[i][j] + m * (if i == j { c2 } else { 0.0 } - c[i] * c[j]);
+                Mm[3 + i][3 + j] = JP[i][j];
             }
         }
         let mut tm = Triplets::new(18, 18);
