@@ -64,8 +64,6 @@ pub mod element;
 pub mod element2d;
 pub mod element2d_argyris;
 pub mod element2d_bell;
-pub mod element2d_argyris;
-pub mod element2d_bell;
 pub mod element2d_bdm;
 pub mod element2d_hhj;
 pub mod element2d_rt;
