@@ -14,6 +14,7 @@
 //! | [`spatial_body_core`] | spatial floating body (mass points, $\[\hat p_t\]_\times$, $\[p_r\]_\times$, flexible gyroscopic operator) | eqs. (12)–(15) |
 //! | [`rigid_body_3d`] | rigid body on SE(3), states $({}^ir_P, R_v, v_P, \omega)$ | Remark 4 |
 //! | [`spatial`] | spatial assembly [`spatial::Multibody3d`] over the [`spatial::SpatialBody`] trait: spherical, revolute, prismatic, weld, ground and prescribed joints, builder, redundancy, consistent initialisation | §5.1–5.2, eqs. (42)–(46) in 3D |
+//! | [`plate_assembly`] | Kirchhoff plates with point-attached actuators, mirror, welded rigid rod | thesis 004 §10.2, Tables 10.5–10.6 |
 //! | [`lumped`] | point masses and rotary inertias at ports | §6.2 |
 //! | [`load`] | external forces and torques at ports | eq. (39) |
 //! | [`joint`] | revolute, weld, ground point/frame, slider, prescribed velocity | §5.1–5.2, eqs. (44)–(45) |
@@ -49,6 +50,7 @@ pub mod load;
 pub mod lumped;
 pub mod mechanism;
 pub mod planar_body;
+pub mod plate_assembly;
 pub mod pose;
 pub mod reduce;
 pub mod redundancy;
@@ -76,6 +78,7 @@ pub use load::{Frame, Load};
 pub use lumped::{LumpedMass, LumpedMass3d};
 pub use mechanism::Mechanism;
 pub use planar_body::{EnergySplit, Gyroscopic, PlanarBody};
+pub use plate_assembly::{ActuatedPlate, PlateAssemblyError, WeldedPlate};
 pub use pose::{Pose2d, Twist2d};
 pub use redundancy::{check_redundancy, RankReport};
 pub use rigid_body_2d::RigidBody2d;
