@@ -5,10 +5,17 @@
 //!   control, thesis eq. (7.20)).
 //! * [`kirchhoff`]: Kirchhoff–Love plate, Hellan–Herrmann–Johnson discretization (thesis
 //!   eqs. (7.16)–(7.18)) with clamped / simply supported / free edges and boundary ports.
+//! * [`laminated`]: laminated anisotropic Kirchhoff (HHJ) and Mindlin (CGDG) plates with
+//!   membrane–bending coupling (thesis §4.3, eqs. (4.47)–(4.61)).
 pub mod kirchhoff;
+pub mod laminated;
 pub mod mindlin;
 
 pub use kirchhoff::{
     BendingStiffness, EdgeCondition, KirchhoffField, KirchhoffHhj, KirchhoffModel, KirchhoffParams,
+};
+pub use laminated::{
+    Laminate, LaminatedField, LaminatedKirchhoff, LaminatedKirchhoffModel, LaminatedMindlin,
+    LaminatedMindlinModel, MembraneCondition, Ply,
 };
 pub use mindlin::{MindlinCgDg, MindlinModel, MindlinParams, PlateField};

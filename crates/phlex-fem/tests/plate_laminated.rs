@@ -1,0 +1,738 @@
+//! Laminated anisotropic plates (thesis 004 §4.3, eqs. (4.47)–(4.61)): classical lamination
+//! theory against hand-computed ABD matrices, the isotropic single ply against the existing
+//! HHJ Kirchhoff and CGDG Mindlin plates, Navier closed-form frequencies of simply
+//! supported cross-ply laminates (specially orthotropic and the coupled antisymmetric
+//! [0/90], Reddy 2003 §5.x/§6.x: the (m, n) Navier ansatz reduces the plate equations to a
+//! 3×3 (CLPT) or 5×5 (FSDT) eigenproblem, assembled here from the energy with
+//! ∫ sin² = ∫ cos² = ab/4), energy conservation and pH structure.
+#![allow(non_snake_case)]
+use phlex_core::sparse::{self, SparseMat};
+use phlex_core::LinearPhSystem;
+use phlex_fem::mesh2d::{Diagonal, Mesh2d};
+use phlex_fem::plate::{
+    KirchhoffHhj, KirchhoffParams, Laminate, LaminatedField, LaminatedKirchhoff, LaminatedMindlin,
+    MindlinCgDg, MindlinParams, Ply,
+};
+use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
+use phlex_solve::fixed_step::FixedStepParams;
+use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
+use phlex_solve::signal::InputFn;
+use std::f64::consts::PI;
+use std::time::Instant;
+
+/// Graphite–epoxy-like ply (Reddy's "material 1" ratios): E1/E2 = 25, G12 = G13 = 0.5 E2,
+/// G23 = 0.2 E2, ν12 = 0.25.
+fn gr_ep(thickness: f64, rho: f64) -> Ply {
+    let E2 = 10e9;
+    Ply {
+        E1: 25.0 * E2,
+        E2,
+        nu12: 0.25,
+        G12: 0.5 * E2,
+        G13: 0.5 * E2,
+        G23: 0.2 * E2,
+        rho,
+        thickness,
+        angle_deg: 0.0,
+    }
+}
+
+/// Relative Ritz residual tolerance of the eigen solves.
+const TOL: f64 = 1e-8;
+
+/// The `n` lowest angular frequencies of a lossless pH system (shift-invert Arnoldi).
+fn lowest(sys: &LinearPhSystem, n: usize, shift: f64) -> Vec<f64> {
+    let res = modes(
+        sys,
+        &EigenParams {
+            n_modes: Some(n),
+            method: EigenMethod::ShiftInvert,
+            shift: Some(shift),
+            tol: TOL,
+            max_krylov: Some(160),
+            // J has a large kernel (self-equilibrated stress fields): reject its round-off
+            // images relative to the largest |λ| computed, as the HHJ plate tests do
+            zero_tol: 1e-6,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    res.frequencies()
+}
+
+/// Eigenvalues of the symmetric-definite pencil K x = λ M x (small, dense): Cholesky
+/// M = LLᵀ, then cyclic Jacobi on L⁻¹KL⁻ᵀ. Sorted ascending.
+fn gen_eig(K: &[Vec<f64>], M: &[Vec<f64>]) -> Vec<f64> {
+    let n = K.len();
+    let mut L = vec![vec![0.0; n]; n];
+    for j in 0..n {
+        let d = M[j][j] - (0..j).map(|k| L[j][k] * L[j][k]).sum::<f64>();
+        assert!(d > 0.0, "mass matrix not positive definite");
+        L[j][j] = d.sqrt();
+        for i in j + 1..n {
+            L[i][j] = (M[i][j] - (0..j).map(|k| L[i][k] * L[j][k]).sum::<f64>()) / L[j][j];
+        }
+    }
+    // A = L⁻¹ K L⁻ᵀ: solve L Y = K, then L Aᵀ = Yᵀ
+    let lsolve = |b: &[f64]| -> Vec<f64> {
+        let mut y = vec![0.0; n];
+        for i in 0..n {
+            y[i] = (b[i] - (0..i).map(|k| L[i][k] * y[k]).sum::<f64>()) / L[i][i];
+        }
+        y
+    };
+    let cols: Vec<Vec<f64>> = (0..n)
+        .map(|j| lsolve(&(0..n).map(|i| K[i][j]).collect::<Vec<_>>()))
+        .collect(); // cols[j] = column j of L⁻¹K
+    let mut A = vec![vec![0.0; n]; n];
+    for i in 0..n {
+        // row i of L⁻¹K is (cols[j][i])_j; A row i = L⁻¹ applied to it
+        let r = lsolve(&(0..n).map(|j| cols[j][i]).collect::<Vec<_>>());
+        A[i].copy_from_slice(&r);
+    }
+    for sweep in 0..100 {
+        let off: f64 = (0..n)
+            .flat_map(|i| (0..n).filter(move |&j| j != i).map(move |j| (i, j)))
+            .map(|(i, j)| A[i][j] * A[i][j])
+            .sum();
+        let diag: f64 = (0..n).map(|i| A[i][i] * A[i][i]).sum();
+        if off <= 1e-30 * diag || sweep == 99 {
+            break;
+        }
+        for p in 0..n {
+            for q in p + 1..n {
+                if A[p][q].abs() < 1e-300 {
+                    continue;
+                }
+                let th = 0.5 * (A[q][q] - A[p][p]) / A[p][q];
+                let t = th.signum() / (th.abs() + (th * th + 1.0).sqrt());
+                let t = if th == 0.0 { 1.0 } else { t };
+                let c = 1.0 / (t * t + 1.0).sqrt();
+                let s = t * c;
+                for k in 0..n {
+                    let (akp, akq) = (A[k][p], A[k][q]);
+                    A[k][p] = c * akp - s * akq;
+                    A[k][q] = s * akp + c * akq;
+                }
+                for k in 0..n {
+                    let (apk, aqk) = (A[p][k], A[q][k]);
+                    A[p][k] = c * apk - s * aqk;
+                    A[q][k] = s * apk + c * aqk;
+                }
+            }
+        }
+    }
+    let mut ev: Vec<f64> = (0..n).map(|i| A[i][i]).collect();
+    ev.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    ev
+}
+
+/// Kᵀ-congruence: Σ_rows Tᵀ S T with T (rows × ndof).
+fn congruence(T: &[Vec<f64>], S: &[Vec<f64>], ndof: usize) -> Vec<Vec<f64>> {
+    let r = T.len();
+    let mut K = vec![vec![0.0; ndof]; ndof];
+    for a in 0..ndof {
+        for b in 0..ndof {
+            let mut s = 0.0;
+            for i in 0..r {
+                for j in 0..r {
+                    s += T[i][a] * S[i][j] * T[j][b];
+                }
+            }
+            K[a][b] = s;
+        }
+    }
+    K
+}
+
+/// Navier CLPT spectrum (all roots of every (m, n), lowest `count`) of a simply supported (SS-1) cross-ply
+/// laminate (A16 = A26 = B16 = B26 = D16 = D26 = 0), thesis sign convention
+/// (κ = Hess w, stiffness [[A, −B], [−B, D]]). Ansatz u = U cos αx sin βy,
+/// v = V sin αx cos βy, w = W sin αx sin βy (α = mπ/a, β = nπ/b), which satisfies
+/// w = v = N_xx = M_xx = 0 on x = 0, a and w = u = N_yy = M_yy = 0 on y = 0, b.
+/// Strains: ε_xx = −αU S, ε_yy = −βV S, γ_xy = (βU + αV) C, κ_xx = −α²W S,
+/// κ_yy = −β²W S, 2κ_xy = 2αβW C (S = sin sin, C = cos cos, ∫S·C = 0), so the energy splits
+/// into an S group and a C group. Kinetic energy I0(U² + V² + W²) − 2I1(αUW + βVW) +
+/// I2(α² + β²)W² (rotary terms only if `rotary`). The families m = 0 (u = U sin βy) and
+/// n = 0 (v = V sin αx) are the in-plane shear modes; with cos² = 1 in x (or y) their
+/// energy integrals carry the common factor ab/2 instead of ab/4, which cancels.
+fn navier_clpt(lam: &Laminate, a: f64, b: f64, rotary: bool, count: usize) -> Vec<f64> {
+    let (A, B, D) = (lam.a(), lam.b(), lam.d());
+    let [I0, I1, I2] = lam.inertia();
+    let (I1, I2) = if rotary { (I1, I2) } else { (0.0, 0.0) };
+    let KS = vec![
+        vec![A[0][0], A[0][1], -B[0][0], -B[0][1]],
+        vec![A[0][1], A[1][1], -B[0][1], -B[1][1]],
+        vec![-B[0][0], -B[0][1], D[0][0], D[0][1]],
+        vec![-B[0][1], -B[1][1], D[0][1], D[1][1]],
+    ];
+    let KC = vec![vec![A[2][2], -B[2][2]], vec![-B[2][2], D[2][2]]];
+    let mut w = Vec::new();
+    for m in 0..8 {
+        for n in 0..8 {
+            if m + n == 0 {
+                continue;
+            }
+            let (al, be) = (m as f64 * PI / a, n as f64 * PI / b);
+            let TS = vec![
+                vec![-al, 0.0, 0.0],
+                vec![0.0, -be, 0.0],
+                vec![0.0, 0.0, -al * al],
+                vec![0.0, 0.0, -be * be],
+            ];
+            let TC = vec![vec![be, al, 0.0], vec![0.0, 0.0, 2.0 * al * be]];
+            let k1 = congruence(&TS, &KS, 3);
+            let k2 = congruence(&TC, &KC, 3);
+            let K: Vec<Vec<f64>> = (0..3)
+                .map(|i| (0..3).map(|j| k1[i][j] + k2[i][j]).collect())
+                .collect();
+            let M = vec![
+                vec![I0, 0.0, -I1 * al],
+                vec![0.0, I0, -I1 * be],
+                vec![-I1 * al, -I1 * be, I0 + I2 * (al * al + be * be)],
+            ];
+            // m = 0: only u = U sin βy survives; n = 0: only v = V sin αx
+            let live: Vec<usize> = match (m, n) {
+                (0, _) => vec![0],
+                (_, 0) => vec![1],
+                _ => vec![0, 1, 2],
+            };
+            w.extend(
+                gen_eig(&sub(&K, &live), &sub(&M, &live))
+                    .iter()
+                    .map(|l| l.sqrt()),
+            );
+        }
+    }
+    w.sort_by(|x, y| x.partial_cmp(y).unwrap());
+    w.truncate(count);
+    w
+}
+
+/// Principal submatrix on the indices `live`.
+fn sub(K: &[Vec<f64>], live: &[usize]) -> Vec<Vec<f64>> {
+    live.iter()
+        .map(|&i| live.iter().map(|&j| K[i][j]).collect())
+        .collect()
+}
+
+/// Navier FSDT spectrum (all roots of every (m, n), including the m = 0 / n = 0 in-plane
+/// and rotation families, lowest `count`) of a hard simply supported (SS-1)
+/// cross-ply Mindlin laminate: additionally θx = X cos αx sin βy, θy = Y sin αx cos βy
+/// (θ_s = 0 and M_nn = 0 on the edges); κ = Grad θ: κ_xx = −αX S, κ_yy = −βY S,
+/// 2κ_xy = (βX + αY) C; shear γ = grad w − θ: γ_x = (αW − X) cos αx sin βy,
+/// γ_y = (βW − Y) sin αx cos βy (orthogonal, A45 = 0 for cross-ply). Kinetic energy
+/// I0(U² + V² + W²) − 2I1(UX + VY) + I2(X² + Y²).
+fn navier_fsdt(lam: &Laminate, a: f64, b: f64, count: usize) -> Vec<f64> {
+    let (A, B, D, As) = (lam.a(), lam.b(), lam.d(), lam.a_s());
+    let [I0, I1, I2] = lam.inertia();
+    let KS = vec![
+        vec![A[0][0], A[0][1], -B[0][0], -B[0][1]],
+        vec![A[0][1], A[1][1], -B[0][1], -B[1][1]],
+        vec![-B[0][0], -B[0][1], D[0][0], D[0][1]],
+        vec![-B[0][1], -B[1][1], D[0][1], D[1][1]],
+    ];
+    let KC = vec![vec![A[2][2], -B[2][2]], vec![-B[2][2], D[2][2]]];
+    let Ksh = vec![vec![As[0][0], 0.0], vec![0.0, As[1][1]]];
+    let mut w = Vec::new();
+    for m in 0..8 {
+        for n in 0..8 {
+            if m + n == 0 {
+                continue;
+            }
+            let (al, be) = (m as f64 * PI / a, n as f64 * PI / b);
+            // dofs (U, V, W, X, Y)
+            let TS = vec![
+                vec![-al, 0.0, 0.0, 0.0, 0.0],
+                vec![0.0, -be, 0.0, 0.0, 0.0],
+                vec![0.0, 0.0, 0.0, -al, 0.0],
+                vec![0.0, 0.0, 0.0, 0.0, -be],
+            ];
+            let TC = vec![vec![be, al, 0.0, 0.0, 0.0], vec![0.0, 0.0, 0.0, be, al]];
+            let TG = vec![vec![0.0, 0.0, al, -1.0, 0.0], vec![0.0, 0.0, be, 0.0, -1.0]];
+            let (k1, k2, k3) = (
+                congruence(&TS, &KS, 5),
+                congruence(&TC, &KC, 5),
+                congruence(&TG, &Ksh, 5),
+            );
+            let K: Vec<Vec<f64>> = (0..5)
+                .map(|i| (0..5).map(|j| k1[i][j] + k2[i][j] + k3[i][j]).collect())
+                .collect();
+            let mut M = vec![vec![0.0; 5]; 5];
+            for i in 0..3 {
+                M[i][i] = I0;
+            }
+            M[3][3] = I2;
+            M[4][4] = I2;
+            M[0][3] = -I1;
+            M[3][0] = -I1;
+            M[1][4] = -I1;
+            M[4][1] = -I1;
+            // m = 0: (u, θx) ∝ sin βy survive; n = 0: (v, θy) ∝ sin αx
+            let live: Vec<usize> = match (m, n) {
+                (0, _) => vec![0, 3],
+                (_, 0) => vec![1, 4],
+                _ => vec![0, 1, 2, 3, 4],
+            };
+            w.extend(
+                gen_eig(&sub(&K, &live), &sub(&M, &live))
+                    .iter()
+                    .map(|l| l.sqrt()),
+            );
+        }
+    }
+    w.sort_by(|x, y| x.partial_cmp(y).unwrap());
+    w.truncate(count);
+    w
+}
+
+fn rel(w: &[f64], ex: &[f64]) -> Vec<f64> {
+    assert_eq!(w.len(), ex.len());
+    w.iter().zip(ex).map(|(x, y)| (x - y) / y).collect()
+}
+
+/// Dense block (rows of block `r`, columns of block `c`) of a system matrix.
+fn block(sys: &LinearPhSystem, M: &SparseMat, r: &str, c: &str) -> faer::Mat<f64> {
+    let rr: Vec<usize> = sys.block_range(r).unwrap().collect();
+    let cc: Vec<usize> = sys.block_range(c).unwrap().collect();
+    sparse::to_dense(&sparse::restrict(M, &rr, &cc))
+}
+
+fn max_diff(a: &faer::Mat<f64>, b: &faer::Mat<f64>) -> (f64, f64) {
+    assert_eq!((a.nrows(), a.ncols()), (b.nrows(), b.ncols()));
+    let mut d = 0.0f64;
+    let mut s = 0.0f64;
+    for j in 0..a.ncols() {
+        for i in 0..a.nrows() {
+            d = d.max((a[(i, j)] - b[(i, j)]).abs());
+            s = s.max(a[(i, j)].abs());
+        }
+    }
+    (d, s)
+}
+
+/// (b) Classical lamination theory against hand computation (nondimensional E2 = 1,
+/// E1 = 25, ν12 = 0.25, G12 = 0.5, h = 1): Q11 = 25/0.9975, Q12 = 0.25/0.9975,
+/// Q22 = 1/0.9975, Q66 = 0.5.
+/// * [0/90]_s (t = 1/4): A11 = A22 = (Q11 + Q22)/2, A12 = Q12, A66 = Q66, B = 0,
+///   D11 = (7Q11 + Q22)/96 (outer plies ⅔(1/8 − 1/64) = 7/96, inner ⅔/64 = 1/96),
+///   D22 = (Q11 + 7Q22)/96, D12 = Q12/12, D66 = Q66/12, all 16/26 terms 0.
+/// * [45/−45] (t = 1/2): Q̄11 = Q̄22 = (Q11 + 2Q12 + 4Q66 + Q22)/4, Q̄12 = (Q11 + Q22 −
+///   4Q66)/4 + Q12/2, Q̄66 = (Q11 + Q22 − 2Q12 − 2Q66)/4 + Q66/2, Q̄16 = Q̄26 = ±(Q11 −
+///   Q22)/4; A = Q̄ with A16 = A26 = 0; B nonzero only in B16 = B26 = −(Q11 − Q22)/16
+///   (bottom +45 ply: ½(0 − ¼) = −⅛); D = Q̄/12 with D16 = D26 = 0.
+/// Relative tolerance 1e-13 (a few roundings of O(1) sums).
+#[test]
+fn abd_matches_hand_computation() {
+    let ply = |t: f64, ang: f64| Ply {
+        E1: 25.0,
+        E2: 1.0,
+        nu12: 0.25,
+        G12: 0.5,
+        G13: 0.5,
+        G23: 0.2,
+        rho: 1.0,
+        thickness: t,
+        angle_deg: ang,
+    };
+    let den = 1.0 - 0.25 * 0.25 / 25.0;
+    let (q11, q12, q22, q66) = (25.0 / den, 0.25 / den, 1.0 / den, 0.5);
+    let close = |a: f64, b: f64, what: &str| {
+        assert!(
+            (a - b).abs() <= 1e-13 * b.abs().max(1.0),
+            "{what}: {a} vs {b}"
+        );
+    };
+    let cp = Laminate::new(
+        vec![
+            ply(0.25, 0.0),
+            ply(0.25, 90.0),
+            ply(0.25, 90.0),
+            ply(0.25, 0.0),
+        ],
+        5.0 / 6.0,
+    )
+    .unwrap();
+    let (A, B, D) = (cp.a(), cp.b(), cp.d());
+    close(A[0][0], 0.5 * (q11 + q22), "A11");
+    close(A[1][1], 0.5 * (q11 + q22), "A22");
+    close(A[0][1], q12, "A12");
+    close(A[2][2], q66, "A66");
+    close(D[0][0], (7.0 * q11 + q22) / 96.0, "D11");
+    close(D[1][1], (q11 + 7.0 * q22) / 96.0, "D22");
+    close(D[0][1], q12 / 12.0, "D12");
+    close(D[2][2], q66 / 12.0, "D66");
+    for i in 0..3 {
+        for j in 0..3 {
+            close(B[i][j], 0.0, "B (symmetric laminate)");
+        }
+        if i < 2 {
+            close(A[i][2], 0.0, "A16/A26");
+            close(D[i][2], 0.0, "D16/D26");
+        }
+    }
+    // transverse shear: A55 = 5/6 (½G13 + ½G23) for cross-ply (0° plies: G13 on xz,
+    // 90° plies: G23 on xz), A45 = 0
+    let As = cp.a_s();
+    close(As[0][0], 5.0 / 6.0 * 0.5 * (0.5 + 0.2), "A55");
+    close(As[1][1], 5.0 / 6.0 * 0.5 * (0.2 + 0.5), "A44");
+    close(As[0][1], 0.0, "A45");
+    close(cp.inertia()[0], 1.0, "I0");
+    close(cp.inertia()[1], 0.0, "I1");
+    close(cp.inertia()[2], 1.0 / 12.0, "I2");
+
+    let ap = Laminate::new(vec![ply(0.5, 45.0), ply(0.5, -45.0)], 5.0 / 6.0).unwrap();
+    let (A, B, D) = (ap.a(), ap.b(), ap.d());
+    let b11 = (q11 + 2.0 * q12 + 4.0 * q66 + q22) / 4.0;
+    let b12 = (q11 + q22 - 4.0 * q66) / 4.0 + q12 / 2.0;
+    let b66 = (q11 + q22 - 2.0 * q12 - 2.0 * q66) / 4.0 + q66 / 2.0;
+    close(A[0][0], b11, "A11");
+    close(A[1][1], b11, "A22");
+    close(A[0][1], b12, "A12");
+    close(A[2][2], b66, "A66");
+    close(A[0][2], 0.0, "A16");
+    close(A[1][2], 0.0, "A26");
+    close(B[0][2], -(q11 - q22) / 16.0, "B16");
+    close(B[1][2], -(q11 - q22) / 16.0, "B26");
+    for (i, j) in [(0, 0), (0, 1), (1, 1), (2, 2)] {
+        close(B[i][j], 0.0, "B (non-16/26)");
+    }
+    close(D[0][0], b11 / 12.0, "D11");
+    close(D[0][1], b12 / 12.0, "D12");
+    close(D[2][2], b66 / 12.0, "D66");
+    close(D[0][2], 0.0, "D16");
+    // a single +45 ply keeps its 16 term: Q̄16 = (Q11 − Q22)/4
+    close(
+        ply(1.0, 45.0).reduced_stiffness()[0][2],
+        (q11 - q22) / 4.0,
+        "Qbar16(45)",
+    );
+}
+
+/// (a) Kirchhoff: one isotropic ply (E = 70 GPa, ν = 0.3, ρ = 2700, h = 0.01) on the
+/// unit square, SSSS, k = 2, 8 × 8: the bending blocks (E and J of `e_w`, `E_kappa`) equal
+/// those of [`KirchhoffHhj`] (same spaces and removed DOFs; the compliance is inverted by
+/// another route, so equality is up to round-off: asserted 1e-12 relative), the
+/// membrane–bending blocks of E and J are exactly zero (B = 0, I1 = 0), and the six lowest
+/// frequencies agree to the eigen-solver tolerance (asserted 1e-8 relative; the membrane
+/// modes start at ≈ 1.6e4 rad/s, above the 6th bending mode ≈ 3.9e3 rad/s).
+#[test]
+fn isotropic_ply_reproduces_kirchhoff_hhj() {
+    let mesh = Mesh2d::unit_square(8, Diagonal::Right).unwrap();
+    let (E, nu, rho, h) = (70e9, 0.3, 2700.0, 0.01);
+    let tags = ["left", "right", "top", "bottom"];
+    let mut iso =
+        KirchhoffHhj::new(KirchhoffParams::isotropic(E, nu, rho, h).unwrap(), &mesh, 2).unwrap();
+    let mut lam =
+        LaminatedKirchhoff::new(Laminate::isotropic(E, nu, rho, h).unwrap(), &mesh, 2).unwrap();
+    for t in tags {
+        iso = iso.simply_supported(t);
+        lam = lam.simply_supported(t);
+    }
+    let (iso, lam) = (iso.build().unwrap(), lam.build().unwrap());
+    let (si, sl) = (iso.system(), lam.system());
+    sl.check(&Default::default()).unwrap();
+    for (r, c) in [("e_w", "e_w"), ("E_kappa", "E_kappa"), ("E_kappa", "e_w")] {
+        for (Mi, Ml) in [(&si.E, &sl.E), (&si.J, &sl.J)] {
+            let (d, s) = max_diff(&block(si, Mi, r, c), &block(sl, Ml, r, c));
+            assert!(d <= 1e-12 * s.max(1e-300), "{r}/{c}: {d} vs {s}");
+        }
+    }
+    for (r, c) in [
+        ("e_u", "e_w"),
+        ("E_eps", "E_kappa"),
+        ("e_u", "E_kappa"),
+        ("E_eps", "e_w"),
+    ] {
+        let (d, _) = max_diff(
+            &block(sl, &sl.E, r, c),
+            &faer::Mat::zeros(
+                sl.block_range(r).unwrap().len(),
+                sl.block_range(c).unwrap().len(),
+            ),
+        );
+        assert_eq!(d, 0.0, "E {r}/{c} must vanish (decoupled)");
+        let (d, _) = max_diff(
+            &block(sl, &sl.J, r, c),
+            &faer::Mat::zeros(
+                sl.block_range(r).unwrap().len(),
+                sl.block_range(c).unwrap().len(),
+            ),
+        );
+        assert_eq!(d, 0.0, "J {r}/{c} must vanish");
+    }
+    let wi = lowest(si, 6, 300.0);
+    let wl = lowest(sl, 6, 300.0);
+    let r = rel(&wl, &wi);
+    eprintln!("isotropic Kirchhoff: {wl:.4?} rel {r:?}");
+    assert!(r.iter().all(|x| x.abs() < 1e-8), "{r:?}");
+}
+
+/// (a) Mindlin: one isotropic ply (E = 70 GPa, ν = 0.3, ρ = 2700, h = 0.1, K_sh = 5/6)
+/// clamped on the unit square, k = 2, 6 × 6: the bending blocks equal those of
+/// [`MindlinCgDg`] to round-off (1e-12 relative), the membrane decouples (zero blocks),
+/// and the six lowest frequencies agree to the eigen-solver accuracy: both are Ritz values
+/// with relative residual ≤ 1e-8; the close pairs (9674/9745, 16220/16387 rad/s) amplify
+/// it, measured ≤ 1.3e-7, asserted 1e-6 (membrane modes are ≈ 1.7× above the 6th
+/// bending mode at h/a = 0.1).
+#[test]
+fn isotropic_ply_reproduces_mindlin_cgdg() {
+    let mesh = Mesh2d::unit_square(6, Diagonal::Left).unwrap();
+    let p = MindlinParams {
+        E: 70e9,
+        nu: 0.3,
+        rho: 2700.0,
+        h: 0.1,
+        k_sh: 5.0 / 6.0,
+    };
+    let iso = MindlinCgDg::new(p, &mesh, 2)
+        .unwrap()
+        .clamp_all()
+        .build()
+        .unwrap();
+    let mut lam = LaminatedMindlin::new(
+        Laminate::isotropic(p.E, p.nu, p.rho, p.h).unwrap(),
+        &mesh,
+        2,
+    )
+    .unwrap();
+    for t in ["left", "right", "top", "bottom"] {
+        lam = lam.clamped(t);
+    }
+    let lam = lam.build().unwrap();
+    let (si, sl) = (iso.system(), lam.system());
+    sl.check(&Default::default()).unwrap();
+    let names = ["e_w", "e_theta", "E_kappa", "e_gamma"];
+    for r in names {
+        for c in names {
+            for (Mi, Ml) in [(&si.E, &sl.E), (&si.J, &sl.J)] {
+                let (d, s) = max_diff(&block(si, Mi, r, c), &block(sl, Ml, r, c));
+                assert!(d <= 1e-12 * s.max(1.0), "{r}/{c}: {d} vs {s}");
+            }
+        }
+    }
+    for r in ["e_u", "E_eps"] {
+        for c in names {
+            for M in [&sl.E, &sl.J] {
+                let b = block(sl, M, r, c);
+                let z = faer::Mat::zeros(b.nrows(), b.ncols());
+                assert_eq!(max_diff(&b, &z).0, 0.0, "{r}/{c} must vanish");
+            }
+        }
+    }
+    let wi = lowest(si, 6, 1000.0);
+    let wl = lowest(sl, 6, 1000.0);
+    let r = rel(&wl, &wi);
+    eprintln!("isotropic Mindlin: {wl:.4?} rel {r:?}");
+    assert!(r.iter().all(|x| x.abs() < 1e-6), "{r:?}");
+}
+
+/// (c) Symmetric cross-ply [0/90]_s (graphite–epoxy ratios, E2 = 10 GPa, h = 4 × 2.5 mm,
+/// ρ = 1600), square a = 1, SSSS: specially orthotropic, so ω_mn² = π⁴/I0 [D11(m/a)⁴ +
+/// 2(D12 + 2D66)(m/a)²(n/b)² + D22(n/b)⁴] (thesis's Kirchhoff model: no rotary inertia).
+/// HHJ k = 2 on 12 × 12: first four modes < 0.5 % (measured in the doc of the eprintln).
+#[test]
+fn symmetric_cross_ply_navier() {
+    let t0 = Instant::now();
+    let p = gr_ep(0.0025, 1600.0);
+    let lam = Laminate::new(
+        vec![p.at(0.0), p.at(90.0), p.at(90.0), p.at(0.0)],
+        5.0 / 6.0,
+    )
+    .unwrap();
+    let (D, I0) = (lam.d(), lam.inertia()[0]);
+    let (a, b) = (1.0, 1.0);
+    let mut ex: Vec<f64> = (1..8)
+        .flat_map(|m| (1..8).map(move |n| (m as f64 / a, n as f64 / b)))
+        .map(|(km, kn)| {
+            let s = D[0][0] * km.powi(4)
+                + 2.0 * (D[0][1] + 2.0 * D[2][2]) * km * km * kn * kn
+                + D[1][1] * kn.powi(4);
+            PI * PI * (s / I0).sqrt()
+        })
+        .collect();
+    ex.sort_by(|x, y| x.partial_cmp(y).unwrap());
+    ex.truncate(4);
+    // the CLPT Navier 3×3 reduces to the same numbers when B = 0
+    let nav = navier_clpt(&lam, a, b, false, 4);
+    let rn = rel(&nav, &ex);
+    assert!(rn.iter().all(|x| x.abs() < 1e-12), "{rn:?}");
+    let mesh = Mesh2d::rectangle(0.0, a, 0.0, b, 12, 12, Diagonal::Right).unwrap();
+    let mut m = LaminatedKirchhoff::new(lam, &mesh, 2).unwrap();
+    for t in ["left", "right", "top", "bottom"] {
+        m = m.simply_supported(t);
+    }
+    let m = m.build().unwrap();
+    m.system().check(&Default::default()).unwrap();
+    let w = lowest(m.system(), 4, ex[0]);
+    let r = rel(&w, &ex);
+    eprintln!(
+        "[0/90]s SSSS k=2 12x12 ({} states): {w:.3?} exact {ex:.3?} rel {r:?} ({:.1?})",
+        m.n_states(),
+        t0.elapsed()
+    );
+    assert!(r.iter().all(|x| x.abs() < 5e-3), "{r:?}");
+}
+
+/// (d) Antisymmetric cross-ply [0/90] (two 5 mm plies, graphite–epoxy ratios), SS-1 on all
+/// edges (w = M_nn = 0, tangential in-plane velocity = 0, N_nn = 0: exactly the Navier
+/// conditions), B11 = −B22 ≠ 0. Reference: the coupled Navier 3×3 (CLPT) per (m, n).
+/// * thesis model (no rotary inertia): HHJ k = 2, 12 × 12, first four modes < 0.5 %; the
+///   coupling matters: the uncoupled (B := 0) D-only frequency of mode 1 is > 5 % higher.
+/// * with rotary inertia and plies of different density (ρ = 1600 / 2000 ⇒ I1 ≠ 0):
+///   against the 3×3 with the I1, I2 terms, same tolerance.
+#[test]
+fn antisymmetric_cross_ply_navier() {
+    let t0 = Instant::now();
+    let (a, b) = (1.0, 1.0);
+    let mesh = Mesh2d::rectangle(0.0, a, 0.0, b, 12, 12, Diagonal::Right).unwrap();
+    for (rotary, rho90) in [(false, 1600.0), (true, 2000.0)] {
+        let lam = Laminate::new(
+            vec![gr_ep(0.005, 1600.0).at(0.0), gr_ep(0.005, rho90).at(90.0)],
+            5.0 / 6.0,
+        )
+        .unwrap();
+        let Bm = lam.b();
+        assert!(Bm[0][0].abs() > 0.0 && (Bm[0][0] + Bm[1][1]).abs() < 1e-9 * Bm[0][0].abs());
+        let ex = navier_clpt(&lam, a, b, rotary, 4);
+        let mut m = LaminatedKirchhoff::new(lam.clone(), &mesh, 2)
+            .unwrap()
+            .rotary_inertia(rotary);
+        for t in ["left", "right", "top", "bottom"] {
+            m = m.simply_supported(t);
+        }
+        let m = m.build().unwrap();
+        m.system().check(&Default::default()).unwrap();
+        let w = lowest(m.system(), 4, ex[0]);
+        let r = rel(&w, &ex);
+        eprintln!(
+            "[0/90] SS-1 rotary={rotary} k=2 12x12: {w:.3?} navier {ex:.3?} rel {r:?} ({:.1?})",
+            t0.elapsed()
+        );
+        assert!(r.iter().all(|x| x.abs() < 5e-3), "{r:?}");
+        if !rotary {
+            // the same plate without coupling: specially orthotropic formula with D only
+            let (D, I0) = (lam.d(), lam.inertia()[0]);
+            let s = D[0][0] + 2.0 * (D[0][1] + 2.0 * D[2][2]) + D[1][1];
+            let w_uncoupled = PI * PI * (s / I0).sqrt();
+            eprintln!("uncoupled mode 1: {w_uncoupled:.3} vs coupled {:.3}", ex[0]);
+            assert!(w_uncoupled > 1.05 * ex[0]);
+        }
+    }
+}
+
+/// (d, FSDT) Antisymmetric cross-ply [0/90], a/h = 10 (two 50 mm plies), hard SS-1 on all
+/// edges, laminated Mindlin CGDG k = 2 on 10 × 10 against the Navier 5×5 (shear
+/// deformation, rotary inertia, I1 from unequal ply densities): first four modes < 0.5 %.
+#[test]
+fn antisymmetric_cross_ply_mindlin_navier() {
+    let t0 = Instant::now();
+    let (a, b) = (1.0, 1.0);
+    let lam = Laminate::new(
+        vec![gr_ep(0.05, 1600.0).at(0.0), gr_ep(0.05, 2000.0).at(90.0)],
+        5.0 / 6.0,
+    )
+    .unwrap();
+    let ex = navier_fsdt(&lam, a, b, 4);
+    let mesh = Mesh2d::rectangle(0.0, a, 0.0, b, 10, 10, Diagonal::Right).unwrap();
+    let mut m = LaminatedMindlin::new(lam, &mesh, 2).unwrap();
+    for t in ["left", "right", "top", "bottom"] {
+        m = m.simply_supported(t);
+    }
+    let m = m.build().unwrap();
+    m.system().check(&Default::default()).unwrap();
+    let w = lowest(m.system(), 4, ex[0]);
+    let r = rel(&w, &ex);
+    eprintln!(
+        "[0/90] Mindlin a/h=10 k=2 10x10 ({} states): {w:.3?} navier {ex:.3?} rel {r:?} ({:.1?})",
+        m.n_states(),
+        t0.elapsed()
+    );
+    assert!(r.iter().all(|x| x.abs() < 5e-3), "{r:?}");
+}
+
+/// (e) Lossless coupled laminates (antisymmetric angle-ply [45/−45] with all 16/26 and B
+/// terms, rotary inertia with I1 ≠ 0; Kirchhoff clamped/SS/free mix, Mindlin clamped/free):
+/// J skew and E symmetric positive definite (structure check; E's smallest Cholesky pivot
+/// positive), and the implicit midpoint rule conserves H = ½eᵀEe to solver round-off over
+/// 400 steps (asserted 1e-10 relative), while a purely transverse initial velocity feeds
+/// energy into the membrane stresses (coupling active).
+#[test]
+fn energy_conserved_and_structure() {
+    let p = gr_ep(0.005, 1600.0);
+    let lam = Laminate::new(
+        vec![p.at(45.0), Ply { rho: 2000.0, ..p }.at(-45.0)],
+        5.0 / 6.0,
+    )
+    .unwrap();
+    let mesh = Mesh2d::unit_square(6, Diagonal::Left).unwrap();
+    let bump = |x: [f64; 2]| (PI * x[0]).sin() * (PI * x[1]).sin() * (1.0 + x[0]);
+    let kir = LaminatedKirchhoff::new(lam.clone(), &mesh, 2)
+        .unwrap()
+        .rotary_inertia(true)
+        .clamped("left")
+        .simply_supported("bottom")
+        .free("right")
+        .build()
+        .unwrap();
+    let min = LaminatedMindlin::new(lam, &mesh, 2)
+        .unwrap()
+        .clamped("left")
+        .clamped("bottom")
+        .build()
+        .unwrap();
+    let cases: Vec<(&str, &LinearPhSystem, Vec<f64>, f64)> = vec![
+        (
+            "kirchhoff",
+            kir.system(),
+            kir.interpolate_velocities(None, &bump).unwrap(),
+            2e-5,
+        ),
+        (
+            "mindlin",
+            min.system(),
+            min.interpolate_velocities(None, &bump).unwrap(),
+            2e-5,
+        ),
+    ];
+    for (name, sys, e0, dt) in cases {
+        sys.check(&Default::default()).unwrap();
+        // E SPD: dense Cholesky succeeds (llt fails on a non-positive pivot)
+        let Ed = sparse::to_dense(&sys.E);
+        assert!(Ed.llt(faer::Side::Lower).is_ok(), "{name}: E not SPD");
+        let params = MidpointParams {
+            step: FixedStepParams {
+                t0: 0.0,
+                t_end: 400.0 * dt,
+                h: dt,
+                output_every: 1,
+            },
+            ..Default::default()
+        };
+        let mut cn = LinearMidpoint::new(sys, InputFn::zeros(sys.n_inputs()), params).unwrap();
+        let h0 = sys.hamiltonian(&e0);
+        let rn = sys.block_range("E_eps").unwrap();
+        let mut worst = 0.0f64;
+        let mut membrane = 0.0f64;
+        cn.run(&e0, &mut |_t: f64, e: &[f64]| {
+            worst = worst.max((sys.hamiltonian(e) - h0).abs() / h0);
+            membrane = membrane.max(e[rn.clone()].iter().map(|v| v.abs()).fold(0.0, f64::max));
+        })
+        .unwrap();
+        eprintln!("{name}: H0 = {h0:.4e}, drift {worst:.2e}, max |N| = {membrane:.3e}");
+        assert!(worst < 1e-10, "{name}: drift {worst}");
+        assert!(membrane > 0.0, "{name}: membrane not excited");
+    }
+    // field access round trip
+    let e = kir.interpolate_velocities(None, &bump).unwrap();
+    let wc = kir
+        .field_coefficients(&e, LaminatedField::Velocity)
+        .unwrap();
+    let e2 = kir
+        .state_from_fields(&[(LaminatedField::Velocity, &wc)])
+        .unwrap();
+    assert_eq!(e, e2);
+    assert!(kir
+        .field_coefficients(&e, LaminatedField::RotationRate)
+        .is_err());
+}
