@@ -3,6 +3,8 @@
 //!
 //! * [`mindlin`]: Mindlin–Reissner plate, CGDG dual-mixed discretization (force/torque
 //!   control, thesis eq. (7.20)).
+//! * [`mindlin_afw`]: Mindlin–Reissner plate, Arnold–Falk–Winther mixed discretization with
+//!   weakly symmetric moments (velocity control, thesis eqs. (7.13)–(7.14)).
 //! * [`kirchhoff`]: Kirchhoff–Love plate, Hellan–Herrmann–Johnson discretization (thesis
 //!   eqs. (7.16)–(7.18)) with clamped / simply supported / free edges and boundary ports.
 //! * [`laminated`]: laminated anisotropic Kirchhoff (HHJ) and Mindlin (CGDG) plates with
@@ -10,6 +12,7 @@
 pub mod kirchhoff;
 pub mod laminated;
 pub mod mindlin;
+pub mod mindlin_afw;
 
 pub use kirchhoff::{
     BendingStiffness, EdgeCondition, KirchhoffField, KirchhoffHhj, KirchhoffModel, KirchhoffParams,
@@ -19,3 +22,6 @@ pub use laminated::{
     LaminatedMindlinModel, MembraneCondition, Ply,
 };
 pub use mindlin::{MindlinCgDg, MindlinModel, MindlinParams, PlateField};
+pub use mindlin_afw::{
+    multiplier_scale, AfwField, AfwLoadProfile, FieldSampler, MindlinAfw, MindlinAfwModel,
+};

@@ -1,0 +1,660 @@
+//! Mindlin–Reissner plate, Arnold–Falk–Winther (AFW) mixed PFEM with weakly imposed
+//! symmetry of the moment tensor (thesis 004 §7.2.1.2, weak form (7.13), spaces (7.14),
+//! Conjecture 5; summary §3.2 "Mindlin plate, velocity control (mixed)", §3.3 AFW,
+//! §5.1.2 Tables B.9–B.12).
+//!
+//! Co-energy variables and spaces (degree $k = 1, 2, 3$; UFL numbering):
+//!
+//! | block | field | space |
+//! |---|---|---|
+//! | `e_w` | $\dot w$ | $DG_{k-1}$ |
+//! | `e_theta` | $\dot\theta$ | $(DG_{k-1})^2$ (components x, y) |
+//! | `E_kappa` | moments $\mathbf M$ (not symmetric) | rows $(m_{11}, m_{12})$, $(m_{21}, m_{22})$ each in $BDM_k$ |
+//! | `e_gamma` | shear forces $\mathbf q$ | $RT_k$ ($\operatorname{div}RT_k = DG_{k-1}$; thesis "RT$_{k-1}$" in the older numbering) |
+//! | `r` | rotation rate $\rho$, $\partial_t\mathbf E_r = \rho\begin{bmatrix}0&1\\-1&0\end{bmatrix}$, stored as $\frac{Eb^3}{12}\rho$ ([`multiplier_scale`]) | $DG_{k-1}$ (algebraic) |
+//!
+//! Weak form (integration by parts on lines 3–4, thesis (7.13); $\operatorname{Div}$ acts
+//! row-wise, $(\operatorname{grad}\boldsymbol\theta)_{ij} = \partial_j\theta_i$):
+//! $$\begin{aligned}
+//! \langle v_w, \rho b\,\partial_t e_w\rangle &= \langle v_w, \operatorname{div}e_\gamma\rangle + \langle v_w, f\rangle\\
+//! \langle v_\theta, I_\theta\,\partial_t e_\theta\rangle &= \langle v_\theta, \operatorname{Div}\mathbf E_\kappa + e_\gamma\rangle + \langle v_\theta, \tau\rangle\\
+//! \langle \mathbf V_\kappa, \mathcal C_b\,\partial_t\mathbf E_\kappa\rangle &= -\langle\operatorname{Div}\mathbf V_\kappa, e_\theta\rangle - \langle\mathbf V_\kappa, \partial_t\mathbf E_r\rangle\\
+//! \langle v_\gamma, C_s\,\partial_t e_\gamma\rangle &= -\langle\operatorname{div}v_\gamma, e_w\rangle - \langle v_\gamma, e_\theta\rangle\\
+//! 0 &= \langle\mathbf V_r, \mathbf E_\kappa\rangle
+//! \end{aligned}$$
+//! The sign of $\langle v_\gamma, e_\theta\rangle$ is the one of the operator
+//! $\partial_t\alpha_\gamma = \operatorname{grad}e_w - e_\theta$ (summary §2.5); (7.10)/(7.13)
+//! print "+", which would break the skew-symmetry. $\mathcal C_b(\mathbf M) =
+//! \frac{12}{Eb^3}[(1+\nu)\mathbf M - \nu\operatorname{tr}(\mathbf M)\mathbf I]$ acts on the full
+//! (non-symmetric) tensor, $I_\theta = \rho b^3/12$, $C_s = 1/(K_{sh}Gb)$.
+//!
+//! # Port-Hamiltonian DAE form
+//! The thesis keeps $\mathbf E_r$ as a state, which puts the symmetry constraint into an
+//! *indefinite* mass matrix $\begin{bmatrix}M_\kappa & A^\top\\ A & 0\end{bmatrix}$ (summary
+//! §3.3). Here the unknown is its rate $\rho = \partial_t\mathbf E_r$, an algebraic variable
+//! with $E = \operatorname{diag}(M_{\rho b}, M_{I_\theta}, M_{\mathcal C_b}, M_{C_s}, 0)$
+//! symmetric positive semi-definite and
+//! $$J = \begin{bmatrix}0&0&0&D_{\mathrm{div}}&0\\0&0&D_{\mathrm{Div}}&M_{\theta\gamma}&0\\
+//! 0&-D_{\mathrm{Div}}^\top&0&0&-A^\top\\-D_{\mathrm{div}}^\top&-M_{\theta\gamma}^\top&0&0&0\\
+//! 0&0&A&0&0\end{bmatrix},\quad A^{ij} = \int\psi_i\,(E^j_{12} - E^j_{21}),$$
+//! an index-2 pHDAE ($H = \tfrac12 e^\top Ee$). The implicit midpoint rule applied to it gives
+//! exactly the thesis's Crank–Nicolson iterates with $\mathbf E_r^{n+1} = \mathbf E_r^n +
+//! \Delta t\,\bar\rho_{n+1/2}$ (the midpoint value that
+//! [`phlex_solve`'s `LinearMidpoint`] stores in algebraic components).
+//!
+//! # Boundary conditions
+//! In this dual (velocity-controlled) formulation the boundary terms are
+//! $\langle\mathbf V_\kappa\mathbf n, e_\theta\rangle_{\partial\Omega}$ and
+//! $\langle v_\gamma\cdot\mathbf n, e_w\rangle_{\partial\Omega}$: a **clamped** edge
+//! ($e_w = e_\theta = 0$) is the *natural* condition (nothing to impose, the default for every
+//! edge), a **free** edge ($\mathbf E_\kappa\mathbf n = 0$, $q_n = 0$) is essential and is
+//! imposed by removing the normal-moment DOFs of $\mathbf E_\kappa$ (both rows) and
+//! $e_\gamma$ on it ([`MindlinAfw::free`]).
+use crate::element2d_bdm::{HdivFamily, HdivSpace};
+use crate::error::FemError;
+use crate::mesh2d::{Fem2dError, Mesh2d};
+use crate::plate::mindlin::MindlinParams;
+use crate::quadrature2d::TriangleQuadrature;
+use crate::space2d::{complement, CellGeometry, Family2d, Shape, Space2d};
+use phlex_core::sparse::{self, SparseMat, Triplets};
+use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
+use std::sync::Arc;
+
+/// A distributed load profile: force per area $f(\mathbf x)$ \[N/m²\] and torque per area
+/// $\boldsymbol\tau(\mathbf x)$ \[N m/m²\]; the port input scales it in time.
+pub type AfwLoadProfile = Arc<dyn Fn([f64; 2]) -> (f64, [f64; 2]) + Send + Sync>;
+
+/// The five co-energy blocks of the AFW Mindlin plate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfwField {
+    /// Vertical velocity $e_w$ (block `e_w`, $DG_{k-1}$).
+    Velocity,
+    /// Rotation rates $e_\theta$ (block `e_theta`, $(DG_{k-1})^2$).
+    RotationRate,
+    /// Moment tensor $\mathbf E_\kappa$ (block `E_kappa`, rows in $BDM_k$).
+    Moments,
+    /// Shear forces $e_\gamma$ (block `e_gamma`, $RT_k$).
+    ShearForces,
+    /// Rate $\rho$ of the skew multiplier $\mathbf E_r$ (block `r`, $DG_{k-1}$, algebraic,
+    /// stored scaled: [`multiplier_scale`]; the sampler returns $\rho$ itself).
+    RotationMultiplier,
+}
+
+impl AfwField {
+    /// All fields in block order.
+    pub const ALL: [AfwField; 5] = [
+        AfwField::Velocity,
+        AfwField::RotationRate,
+        AfwField::Moments,
+        AfwField::ShearForces,
+        AfwField::RotationMultiplier,
+    ];
+    /// Block name.
+    pub fn block_name(&self) -> &'static str {
+        match self {
+            AfwField::Velocity => "e_w",
+            AfwField::RotationRate => "e_theta",
+            AfwField::Moments => "E_kappa",
+            AfwField::ShearForces => "e_gamma",
+            AfwField::RotationMultiplier => "r",
+        }
+    }
+    fn meaning(&self) -> &'static str {
+        match self {
+            AfwField::Velocity => "vertical velocity [m/s] (DG_{k-1})",
+            AfwField::RotationRate => "rotation rates (x, y) [rad/s] (DG_{k-1})",
+            AfwField::Moments => "moment tensor rows (m11, m12), (m21, m22) [N m/m] (BDM_k)",
+            AfwField::ShearForces => "shear forces (x, y) [N/m] (RT_k)",
+            AfwField::RotationMultiplier => {
+                "scaled rate of the skew multiplier: (E b^3/12) rho with d/dt E_r = rho [[0,1],[-1,0]], E_r = skw(grad theta) [N m/(m s)]"
+            }
+        }
+    }
+    /// Number of components of the field at a point (Frobenius for tensors).
+    pub fn n_comp(&self) -> usize {
+        match self {
+            AfwField::Velocity | AfwField::RotationMultiplier => 1,
+            AfwField::RotationRate | AfwField::ShearForces => 2,
+            AfwField::Moments => 4,
+        }
+    }
+    fn index(&self) -> usize {
+        *self as usize
+    }
+}
+
+/// Builder of the AFW Mindlin plate (module docs).
+#[derive(Clone)]
+pub struct MindlinAfw {
+    params: MindlinParams,
+    mesh: Mesh2d,
+    degree: usize,
+    free: Vec<String>,
+    loads: Vec<(String, AfwLoadProfile)>,
+}
+
+impl std::fmt::Debug for MindlinAfw {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MindlinAfw")
+            .field("params", &self.params)
+            .field("degree", &self.degree)
+            .field("free", &self.free)
+            .field(
+                "loads",
+                &self.loads.iter().map(|l| &l.0).collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}
+
+/// Quadrature degree added to $k$ for load integrals of non-polynomial profiles.
+const LOAD_EXTRA_DEGREE: usize = 12;
+
+impl MindlinAfw {
+    /// AFW of degree `degree` (`1 <= k <= 3`), every edge clamped (the natural condition)
+    /// until [`Self::free`] is called.
+    pub fn new(params: MindlinParams, mesh: &Mesh2d, degree: usize) -> Result<Self, Fem2dError> {
+        params.validate()?;
+        if !(1..=3).contains(&degree) {
+            return Err(FemError::UnsupportedDegree {
+                what: "AFW Mindlin degree k".into(),
+                degree,
+                supported: "1..=3".into(),
+            }
+            .into());
+        }
+        Ok(Self {
+            params,
+            mesh: mesh.clone(),
+            degree,
+            free: Vec::new(),
+            loads: Vec::new(),
+        })
+    }
+
+    /// Makes the edges tagged `tag` free ($\mathbf E_\kappa\mathbf n = 0$, $q_n = 0$, imposed
+    /// strongly on the normal-moment DOFs). Unknown tags are reported by [`Self::build`].
+    pub fn free(mut self, tag: &str) -> Self {
+        self.free.push(tag.to_string());
+        self
+    }
+
+    /// Adds a one-dimensional input port `name` for the distributed force and torque
+    /// $u(t)\,(f(\mathbf x), \boldsymbol\tau(\mathbf x))$: $B$ column
+    /// $(\langle\phi_w, f\rangle, \langle\phi_\theta, \boldsymbol\tau\rangle, 0, 0, 0)$; the
+    /// collocated output is $\int f\,e_w + \boldsymbol\tau\cdot e_\theta$ (power per unit input).
+    pub fn load(mut self, name: &str, profile: AfwLoadProfile) -> Self {
+        self.loads.push((name.to_string(), profile));
+        self
+    }
+
+    /// Assembles the model.
+    pub fn build(&self) -> Result<MindlinAfwModel, Fem2dError> {
+        let p = &self.params;
+        let k = self.degree;
+        let m = &self.mesh;
+        let sd = Space2d::new(m, Family2d::Dg(k - 1), Shape::Scalar)?;
+        let sb = HdivSpace::new(m, HdivFamily::Bdm, k)?;
+        let sr = HdivSpace::new(m, HdivFamily::Rt, k)?;
+        let (nd, nb, nr) = (sd.n_dofs(), sb.n_dofs(), sr.n_dofs());
+        let sizes = [nd, 2 * nd, 2 * nb, nr, nd];
+        let mut offsets = [0usize; 6];
+        for b in 0..5 {
+            offsets[b + 1] = offsets[b] + sizes[b];
+        }
+        let n_full = offsets[5];
+        let [ow, ot, ok, og, orr, _] = offsets;
+        let mut te = Triplets::new(n_full, n_full);
+        let mut tj = Triplets::new(n_full, n_full);
+        let q = TriangleQuadrature::exact_for_degree(2 * k)?;
+        let (bv_ref, bd_ref) = sb.element().tabulate(&q.points);
+        let (rv_ref, rd_ref) = sr.element().tabulate(&q.points);
+        let (nlb, nlr, nld) = (sb.n_local(), sr.n_local(), sd.n_local());
+        let (mut bv, mut bd) = (vec![[0.0; 2]; nlb], vec![0.0; nlb]);
+        let (mut rv, mut rd) = (vec![[0.0; 2]; nlr], vec![0.0; nlr]);
+        let (mut pv, mut px, mut py) = (vec![0.0; nld], vec![0.0; nld], vec![0.0; nld]);
+        let rho_b = p.rho * p.h;
+        let i_theta = p.rho * p.h.powi(3) / 12.0;
+        let cb = 12.0 / (p.E * p.h.powi(3));
+        let nu = p.nu;
+        let cs = 1.0 / (p.k_sh * p.shear_modulus() * p.h);
+        let r_scale = multiplier_scale(p);
+        for t in 0..m.n_cells() {
+            let g = CellGeometry::new(m, t);
+            let dd = sd.cell_dofs(t);
+            let bdofs = sb.cell_dofs(t);
+            let rdofs = sr.cell_dofs(t);
+            for (iq, (xh, &w)) in q.points.iter().zip(&q.weights).enumerate() {
+                let wq = w * g.det;
+                sd.element().eval(*xh, &mut pv, &mut px, &mut py);
+                sb.map_basis(
+                    t,
+                    &g,
+                    &bv_ref[iq * nlb..(iq + 1) * nlb],
+                    &bd_ref[iq * nlb..(iq + 1) * nlb],
+                    &mut bv,
+                    &mut bd,
+                );
+                sr.map_basis(
+                    t,
+                    &g,
+                    &rv_ref[iq * nlr..(iq + 1) * nlr],
+                    &rd_ref[iq * nlr..(iq + 1) * nlr],
+                    &mut rv,
+                    &mut rd,
+                );
+                // DG masses: e_w, e_theta (2 components)
+                for (a, &da) in dd.iter().enumerate() {
+                    for (c, &dc) in dd.iter().enumerate() {
+                        let mm = wq * pv[a] * pv[c];
+                        te.push(ow + da, ow + dc, rho_b * mm);
+                        te.push(ot + da, ot + dc, i_theta * mm);
+                        te.push(ot + nd + da, ot + nd + dc, i_theta * mm);
+                    }
+                }
+                // compliance mass of E_kappa: a[(1+ν) V:E − ν trV trE]
+                for r in 0..2 {
+                    for (i, &bi) in bdofs.iter().enumerate() {
+                        let row = ok + r * nb + bi;
+                        for s in 0..2 {
+                            for (j, &bj) in bdofs.iter().enumerate() {
+                                let mut v = -nu * bv[i][r] * bv[j][s];
+                                if r == s {
+                                    v += (1.0 + nu) * (bv[i][0] * bv[j][0] + bv[i][1] * bv[j][1]);
+                                }
+                                te.push(row, ok + s * nb + bj, wq * cb * v);
+                            }
+                        }
+                    }
+                }
+                // shear compliance mass
+                for (i, &ri) in rdofs.iter().enumerate() {
+                    for (j, &rj) in rdofs.iter().enumerate() {
+                        te.push(
+                            og + ri,
+                            og + rj,
+                            wq * cs * (rv[i][0] * rv[j][0] + rv[i][1] * rv[j][1]),
+                        );
+                    }
+                }
+                for (a, &da) in dd.iter().enumerate() {
+                    // D_div: ∫ φ_w div φ_γ ; M_θγ: ∫ φ_θ · φ_γ
+                    for (j, &rj) in rdofs.iter().enumerate() {
+                        let v = wq * pv[a] * rd[j];
+                        tj.push(ow + da, og + rj, v);
+                        tj.push(og + rj, ow + da, -v);
+                        for c in 0..2 {
+                            let v = wq * pv[a] * rv[j][c];
+                            tj.push(ot + c * nd + da, og + rj, v);
+                            tj.push(og + rj, ot + c * nd + da, -v);
+                        }
+                    }
+                    for (j, &bj) in bdofs.iter().enumerate() {
+                        // D_Div: ∫ φ_θ · Div E (row-wise divergence)
+                        for r in 0..2 {
+                            let v = wq * pv[a] * bd[j];
+                            tj.push(ot + r * nd + da, ok + r * nb + bj, v);
+                            tj.push(ok + r * nb + bj, ot + r * nd + da, -v);
+                        }
+                        // A: ∫ ψ (E_12 − E_21), times the multiplier scale
+                        let v0 = r_scale * wq * pv[a] * bv[j][1];
+                        let v1 = -r_scale * wq * pv[a] * bv[j][0];
+                        tj.push(orr + da, ok + bj, v0);
+                        tj.push(ok + bj, orr + da, -v0);
+                        tj.push(orr + da, ok + nb + bj, v1);
+                        tj.push(ok + nb + bj, orr + da, -v1);
+                    }
+                }
+            }
+        }
+        let E_full = te.build();
+        let J_full = tj.build();
+        // free edges: remove normal moments of both E_kappa rows and of e_gamma
+        let tags: Vec<&str> = self.free.iter().map(|s| s.as_str()).collect();
+        let mut removed = Vec::new();
+        if !tags.is_empty() {
+            let b = sb.boundary_dofs(&tags)?;
+            removed.extend(b.iter().map(|i| ok + i));
+            removed.extend(b.iter().map(|i| ok + nb + i));
+            removed.extend(sr.boundary_dofs(&tags)?.into_iter().map(|i| og + i));
+        }
+        removed.sort_unstable();
+        let kept = complement(n_full, &removed);
+        let E = sparse::restrict(&E_full, &kept, &kept);
+        let J = sparse::restrict(&J_full, &kept, &kept);
+        let n = kept.len();
+        let blocks: Vec<VarBlock> = AfwField::ALL
+            .iter()
+            .map(|f| {
+                let r = offsets[f.index()]..offsets[f.index() + 1];
+                let len = kept.iter().filter(|i| r.contains(i)).count();
+                if *f == AfwField::RotationMultiplier {
+                    VarBlock::algebraic(f.block_name(), f.meaning(), len, 2)
+                } else {
+                    VarBlock::differential(f.block_name(), f.meaning(), len)
+                }
+            })
+            .collect();
+        // load ports
+        let mut ports = Vec::new();
+        let mut tb = Triplets::new(n, self.loads.len());
+        if !self.loads.is_empty() {
+            let ql = TriangleQuadrature::exact_for_degree(k - 1 + LOAD_EXTRA_DEGREE)?;
+            let mut pos = vec![usize::MAX; n_full];
+            for (i, &g) in kept.iter().enumerate() {
+                pos[g] = i;
+            }
+            for (c, (name, prof)) in self.loads.iter().enumerate() {
+                let mut col = vec![0.0; n_full];
+                for t in 0..m.n_cells() {
+                    let g = CellGeometry::new(m, t);
+                    let dd = sd.cell_dofs(t);
+                    for (xh, &w) in ql.points.iter().zip(&ql.weights) {
+                        sd.element().eval(*xh, &mut pv, &mut px, &mut py);
+                        let (f, tau) = prof(g.map(*xh));
+                        let wq = w * g.det;
+                        for (a, &da) in dd.iter().enumerate() {
+                            col[ow + da] += wq * f * pv[a];
+                            col[ot + da] += wq * tau[0] * pv[a];
+                            col[ot + nd + da] += wq * tau[1] * pv[a];
+                        }
+                    }
+                }
+                for (gi, v) in col.iter().enumerate() {
+                    if *v != 0.0 && pos[gi] != usize::MAX {
+                        tb.push(pos[gi], c, *v);
+                    }
+                }
+                ports.push(Port::new(
+                    name.clone(),
+                    1,
+                    "amplitude of the distributed force/torque profile [-]",
+                    "power per unit amplitude: integral of f e_w + tau . e_theta [W]",
+                ));
+            }
+        }
+        let system = LinearPhSystem::new(
+            E,
+            J,
+            sparse::zeros(n, n),
+            tb.build(),
+            PortSet::from_ports(ports)?,
+            blocks,
+        )?;
+        Ok(MindlinAfwModel {
+            params: *p,
+            degree: k,
+            system,
+            sd,
+            sb,
+            sr,
+            offsets,
+            kept,
+        })
+    }
+}
+
+/// Scale $c$ of the multiplier block: the state holds $\tilde\rho = \rho / c$ with
+/// $c = 12/(Eb^3)$ (the bending compliance scale), i.e. $\tilde\rho = \frac{Eb^3}{12}\rho$ is
+/// a moment rate \[N m/(m s)\]. Scaling the coupling $A$ by $c$ keeps $J$ skew and balances
+/// the midpoint matrix: unscaled, its multiplier Schur complement
+/// $(\Delta t/2)^2 A M_{\mathcal C_b}^{-1}A^\top \sim (\Delta t/2)^2 Eb^3/12$ is many orders of
+/// magnitude below the other pivots and sparse LU declares it numerically singular (measured
+/// for $E = 1$, $b = 0.1$, $k = 1$ on $8\times8$).
+pub fn multiplier_scale(p: &MindlinParams) -> f64 {
+    12.0 / (p.E * p.h.powi(3))
+}
+
+/// An assembled AFW Mindlin plate: the pHDAE and the spaces.
+#[derive(Debug, Clone)]
+pub struct MindlinAfwModel {
+    params: MindlinParams,
+    degree: usize,
+    system: LinearPhSystem,
+    sd: Space2d,
+    sb: HdivSpace,
+    sr: HdivSpace,
+    /// Block offsets in the open (unreduced) state.
+    offsets: [usize; 6],
+    /// Open-state indices of the kept (non-removed) DOFs, increasing.
+    kept: Vec<usize>,
+}
+
+impl MindlinAfwModel {
+    /// The port-Hamiltonian DAE $E\dot e = Je + Bu$.
+    pub fn system(&self) -> &LinearPhSystem {
+        &self.system
+    }
+    /// Material parameters.
+    pub fn params(&self) -> &MindlinParams {
+        &self.params
+    }
+    /// Degree $k$.
+    pub fn degree(&self) -> usize {
+        self.degree
+    }
+    /// Number of states (including the multiplier block).
+    pub fn n_states(&self) -> usize {
+        self.system.n_states()
+    }
+    /// The $DG_{k-1}$ space of `e_w`, of each `e_theta` component and of `r`.
+    pub fn dg_space(&self) -> &Space2d {
+        &self.sd
+    }
+    /// The $BDM_k$ space of each `E_kappa` row.
+    pub fn bdm_space(&self) -> &HdivSpace {
+        &self.sb
+    }
+    /// The $RT_k$ space of `e_gamma`.
+    pub fn rt_space(&self) -> &HdivSpace {
+        &self.sr
+    }
+
+    /// Position in the state vector of each open-state index (`None` if removed).
+    fn state_positions(&self) -> Vec<Option<usize>> {
+        let mut pos = vec![None; self.offsets[5]];
+        for (i, &g) in self.kept.iter().enumerate() {
+            pos[g] = Some(i);
+        }
+        pos
+    }
+
+    /// Initial state with `e_w` and `e_theta` the nodal interpolants (at the $DG_{k-1}$
+    /// Lagrange nodes, the centroid for $k = 1$; Firedrake's `interpolate`) of `w` and
+    /// `theta`, and zero moments, shear forces and multiplier.
+    pub fn interpolate_state(
+        &self,
+        w: &dyn Fn([f64; 2]) -> f64,
+        theta: &dyn Fn([f64; 2]) -> [f64; 2],
+    ) -> Vec<f64> {
+        let nd = self.sd.n_dofs();
+        let cw = self.sd.interpolate(&|x, o| o[0] = w(x));
+        let cx = self.sd.interpolate(&|x, o| o[0] = theta(x)[0]);
+        let cy = self.sd.interpolate(&|x, o| o[0] = theta(x)[1]);
+        let mut open = vec![0.0; self.offsets[5]];
+        open[..nd].copy_from_slice(&cw);
+        open[self.offsets[1]..self.offsets[1] + nd].copy_from_slice(&cx);
+        open[self.offsets[1] + nd..self.offsets[2]].copy_from_slice(&cy);
+        self.kept.iter().map(|&g| open[g]).collect()
+    }
+
+    /// A sampler of `field` at the points of a degree-`quad_degree` rule on every cell, for
+    /// $L^2$ norms of errors (module [`FieldSampler`]).
+    pub fn sampler(&self, field: AfwField, quad_degree: usize) -> Result<FieldSampler, Fem2dError> {
+        let m = self.sd.mesh();
+        let q = TriangleQuadrature::exact_for_degree(quad_degree)?;
+        let nq = q.len();
+        let nc = field.n_comp();
+        let pos = self.state_positions();
+        let n_rows = m.n_cells() * nq * nc;
+        let mut t3 = Triplets::new(n_rows, self.n_states());
+        let mut weights = Vec::with_capacity(n_rows);
+        let mut points = Vec::with_capacity(m.n_cells() * nq);
+        let (nd, nb) = (self.sd.n_dofs(), self.sb.n_dofs());
+        let o = self.offsets;
+        let mut push = |row: usize, open: usize, v: f64| {
+            if let Some(c) = pos[open] {
+                if v != 0.0 {
+                    t3.push(row, c, v);
+                }
+            }
+        };
+        let nld = self.sd.n_local();
+        let (mut pv, mut px, mut py) = (vec![0.0; nld], vec![0.0; nld], vec![0.0; nld]);
+        let hs = match field {
+            AfwField::Moments => Some((&self.sb, self.sb.element().tabulate(&q.points))),
+            AfwField::ShearForces => Some((&self.sr, self.sr.element().tabulate(&q.points))),
+            _ => None,
+        };
+        for t in 0..m.n_cells() {
+            let g = CellGeometry::new(m, t);
+            for (iq, (xh, &w)) in q.points.iter().zip(&q.weights).enumerate() {
+                let row0 = (t * nq + iq) * nc;
+                let wq = w * g.det;
+                points.push(g.map(*xh));
+                match field {
+                    AfwField::Velocity | AfwField::RotationRate | AfwField::RotationMultiplier => {
+                        self.sd.element().eval(*xh, &mut pv, &mut px, &mut py);
+                        let base = match field {
+                            AfwField::Velocity => o[0],
+                            AfwField::RotationRate => o[1],
+                            _ => o[4],
+                        };
+                        let sc = if field == AfwField::RotationMultiplier {
+                            multiplier_scale(&self.params)
+                        } else {
+                            1.0
+                        };
+                        for (a, &da) in self.sd.cell_dofs(t).iter().enumerate() {
+                            for c in 0..nc {
+                                push(row0 + c, base + c * nd + da, sc * pv[a]);
+                            }
+                        }
+                        // Frobenius norm of ρ [[0,1],[−1,0]] is √2 |ρ|
+                        let cw = if field == AfwField::RotationMultiplier {
+                            2.0
+                        } else {
+                            1.0
+                        };
+                        weights.extend(std::iter::repeat(cw * wq).take(nc));
+                    }
+                    AfwField::Moments | AfwField::ShearForces => {
+                        let (s, (rv, rd)) = hs.as_ref().expect("H(div) tabulation");
+                        let nl = s.n_local();
+                        let (mut v, mut d) = (vec![[0.0; 2]; nl], vec![0.0; nl]);
+                        s.map_basis(
+                            t,
+                            &g,
+                            &rv[iq * nl..(iq + 1) * nl],
+                            &rd[iq * nl..(iq + 1) * nl],
+                            &mut v,
+                            &mut d,
+                        );
+                        let rows = if field == AfwField::Moments { 2 } else { 1 };
+                        let base = if field == AfwField::Moments {
+                            o[2]
+                        } else {
+                            o[3]
+                        };
+                        for (i, &gi) in s.cell_dofs(t).iter().enumerate() {
+                            for r in 0..rows {
+                                for c in 0..2 {
+                                    push(row0 + 2 * r + c, base + r * nb + gi, v[i][c]);
+                                }
+                            }
+                        }
+                        weights.extend(std::iter::repeat(wq).take(nc));
+                    }
+                }
+            }
+        }
+        Ok(FieldSampler {
+            P: t3.build(),
+            weights,
+            points,
+            n_comp: nc,
+        })
+    }
+}
+
+/// Point values of one field at the quadrature points of every cell, as a sparse map from
+/// the state: `values = P e`, with quadrature weights (times the Frobenius weight of the
+/// component), so that $\|u_h - u\|_{L^2}^2 \approx \sum_r w_r (P e - u)_r^2$.
+#[derive(Debug, Clone)]
+pub struct FieldSampler {
+    /// Rows: (point, component), point-major; columns: states.
+    pub P: SparseMat,
+    /// Weight of each row.
+    pub weights: Vec<f64>,
+    /// Physical quadrature points (one per `n_comp` rows).
+    pub points: Vec<[f64; 2]>,
+    /// Components per point (1, 2 or 4 = tensor row-major).
+    pub n_comp: usize,
+}
+
+impl FieldSampler {
+    /// Samples an exact field (writing `n_comp` components) at the quadrature points.
+    pub fn sample(&self, f: &dyn Fn([f64; 2], &mut [f64])) -> Vec<f64> {
+        let mut out = vec![0.0; self.points.len() * self.n_comp];
+        for (i, x) in self.points.iter().enumerate() {
+            f(*x, &mut out[i * self.n_comp..(i + 1) * self.n_comp]);
+        }
+        out
+    }
+
+    /// $\big(\sum_r w_r ((Pe)_r - s\,u_r)^2\big)^{1/2}$: the $L^2$ distance between the field
+    /// of state `e` and `scale` times the sampled exact field `exact`; `work` has
+    /// `P.nrows()` entries.
+    pub fn distance(&self, e: &[f64], exact: &[f64], scale: f64, work: &mut [f64]) -> f64 {
+        work.iter_mut().for_each(|v| *v = 0.0);
+        sparse::mul_add(work, 1.0, &self.P, e);
+        work.iter()
+            .zip(exact)
+            .zip(&self.weights)
+            .map(|((a, b), w)| w * (a - scale * b).powi(2))
+            .sum::<f64>()
+            .sqrt()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mesh2d::Diagonal;
+
+    fn params() -> MindlinParams {
+        MindlinParams {
+            E: 1.0,
+            nu: 0.3,
+            rho: 1.0,
+            h: 0.1,
+            k_sh: 5.0 / 6.0,
+        }
+    }
+
+    /// J skew to round-off, E symmetric PSD (phlex_core structure checks), block sizes.
+    #[test]
+    fn structure() {
+        let mesh = Mesh2d::unit_square(3, Diagonal::Left).unwrap();
+        for k in 1..=3 {
+            for free in [false, true] {
+                let b = MindlinAfw::new(params(), &mesh, k).unwrap();
+                let b = if free { b.free("right") } else { b };
+                let m = b.build().unwrap();
+                m.system().check(&Default::default()).unwrap();
+                let nd = m.dg_space().n_dofs();
+                assert_eq!(nd, mesh.n_cells() * k * (k + 1) / 2);
+                let lens: Vec<usize> = m.system().blocks.iter().map(|b| b.len).collect();
+                assert_eq!(lens[0], nd);
+                assert_eq!(lens[4], nd);
+                if !free {
+                    assert_eq!(lens[2], 2 * m.bdm_space().n_dofs());
+                    assert_eq!(lens[3], m.rt_space().n_dofs());
+                }
+            }
+        }
+        assert!(MindlinAfw::new(params(), &mesh, 4).is_err());
+        let bad = MindlinAfw::new(params(), &mesh, 1).unwrap().free("nowhere");
+        assert!(bad.build().is_err());
+    }
+}
