@@ -85,6 +85,7 @@ pub mod shallow_water;
 pub mod space;
 pub mod space2d;
 pub mod thermoelastic_1d;
+pub mod thermoelastic_beam;
 pub mod timoshenko;
 pub mod vtk;
 pub mod wave;

@@ -150,8 +150,9 @@ fn controlled_tank_lyapunov_decreases_fast() {
     assert!(v_end < 0.5 * v_on, "{v_end} vs {v_on}");
 }
 
+/// Table 8.2 run (20 rings, dt = 5 ms, t_end = 3 s; ~3 s in release): V falls from 38.8
+/// (t ≤ 0.5 s) to 0.218 at 3 s while H oscillates about its equilibrium value.
 #[test]
-#[ignore = "Table 8.2 study: 20 rings, dt = 5 ms, t_end = 3 s (~30 s); fast twin: controlled_tank_lyapunov_decreases_fast"]
 fn table_8_2_full_study() {
     let m = tank(20);
     let s0 = initial(&m);
@@ -172,6 +173,9 @@ fn table_8_2_full_study() {
         "newton iterations {}, factorizations {}, max balance residual {:e}",
         run.newton_iterations, run.factorizations, run.max_balance_residual
     );
+    // measured V(3 s)/V(0.5 s) = 5.6e-3: the injected damping removes > 99 % of V
+    let n_on = run.t.iter().position(|&t| t >= T_ON - 1e-12).unwrap();
+    assert!(*run.lyapunov.last().unwrap() < 1e-2 * run.lyapunov[n_on]);
 }
 
 /// Generalized symmetric eigenvalues of K x = λ M x (dense; M SPD) via M^{-1/2} K M^{-1/2}.
