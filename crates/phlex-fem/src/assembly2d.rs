@@ -10,11 +10,17 @@
 //! ([`Term`], [`bilinear`]). Element integrals use [`TriangleQuadrature`] exact for the
 //! product of the two polynomial integrands (affine cells, constant coefficients), so
 //! the matrices are exact up to round-off.
+//!
+//! The element loops run in parallel over fixed chunks of [`CELL_CHUNK`] cells (rayon):
+//! each chunk yields its own triplet list, merged in chunk order, so the assembled
+//! matrices and vectors are bitwise independent of the number of threads.
 use crate::mesh2d::Fem2dError;
 use crate::quadrature2d::TriangleQuadrature;
 use crate::space2d::{CellGeometry, Shape, Space2d};
 use crate::FemError;
-use phlex_core::{SparseMat, Triplets};
+use faer::sparse::Triplet;
+use phlex_core::SparseMat;
+use rayon::prelude::*;
 
 /// A pointwise operator applied to a scalar component.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -151,48 +157,88 @@ pub fn bilinear(test: &Space2d, trial: &Space2d, terms: &[Term]) -> Result<Spars
     let (tt, tr) = (Tab::new(test, &q), Tab::new(trial, &q));
     let (nt, nr) = (test.n_local(), trial.n_local());
     let mesh = test.mesh();
-    let mut trip = Triplets::new(test.n_dofs(), trial.n_dofs());
-    let mut a = vec![0.0; nt];
-    let mut b = vec![0.0; nr];
-    let mut local = vec![0.0; terms.len() * nt * nr];
-    for t in 0..mesh.n_cells() {
-        let g = CellGeometry::new(mesh, t);
-        local.iter_mut().for_each(|v| *v = 0.0);
-        for (p, &w) in q.weights.iter().enumerate() {
-            let wd = w * g.det;
+    // Each chunk of cells yields its own triplet list (scratch buffers per chunk, no
+    // allocation per cell); the lists are concatenated in chunk order.
+    let chunks = par_cell_chunks(mesh.n_cells(), |cells| {
+        let mut out = Vec::with_capacity(cells.len() * terms.len() * nt * nr);
+        let mut a = vec![0.0; nt];
+        let mut b = vec![0.0; nr];
+        let mut local = vec![0.0; terms.len() * nt * nr];
+        for t in cells {
+            let g = CellGeometry::new(mesh, t);
+            local.iter_mut().for_each(|v| *v = 0.0);
+            for (p, &w) in q.weights.iter().enumerate() {
+                let wd = w * g.det;
+                for (k, term) in terms.iter().enumerate() {
+                    tt.apply(&g, p, term.test_op, &mut a);
+                    tr.apply(&g, p, term.trial_op, &mut b);
+                    let blk = &mut local[k * nt * nr..(k + 1) * nt * nr];
+                    let c = wd * term.coeff;
+                    for (i, &ai) in a.iter().enumerate() {
+                        let ca = c * ai;
+                        for (j, &bj) in b.iter().enumerate() {
+                            blk[i * nr + j] += ca * bj;
+                        }
+                    }
+                }
+            }
+            let (dt_, dr) = (test.cell_dofs(t), trial.cell_dofs(t));
             for (k, term) in terms.iter().enumerate() {
-                tt.apply(&g, p, term.test_op, &mut a);
-                tr.apply(&g, p, term.trial_op, &mut b);
-                let blk = &mut local[k * nt * nr..(k + 1) * nt * nr];
-                let c = wd * term.coeff;
-                for (i, &ai) in a.iter().enumerate() {
-                    let ca = c * ai;
-                    for (j, &bj) in b.iter().enumerate() {
-                        blk[i * nr + j] += ca * bj;
+                let blk = &local[k * nt * nr..(k + 1) * nt * nr];
+                let big = blk.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                let tol = 64.0 * f64::EPSILON * big;
+                for i in 0..nt {
+                    for j in 0..nr {
+                        let v = blk[i * nr + j];
+                        if v.abs() > tol {
+                            out.push(Triplet::new(
+                                test.global(term.test_comp, dt_[i]),
+                                trial.global(term.trial_comp, dr[j]),
+                                v,
+                            ));
+                        }
                     }
                 }
             }
         }
-        let (dt_, dr) = (test.cell_dofs(t), trial.cell_dofs(t));
-        for (k, term) in terms.iter().enumerate() {
-            let blk = &local[k * nt * nr..(k + 1) * nt * nr];
-            let big = blk.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-            let tol = 64.0 * f64::EPSILON * big;
-            for i in 0..nt {
-                for j in 0..nr {
-                    let v = blk[i * nr + j];
-                    if v.abs() > tol {
-                        trip.push(
-                            test.global(term.test_comp, dt_[i]),
-                            trial.global(term.trial_comp, dr[j]),
-                            v,
-                        );
-                    }
-                }
-            }
-        }
+        out
+    });
+    Ok(from_chunks(test.n_dofs(), trial.n_dofs(), chunks))
+}
+
+/// Number of cells per work item of the parallel element loops. Fixed (independent of
+/// the number of threads), so the chunk boundaries, and hence every floating-point sum,
+/// are the same for any thread count.
+pub const CELL_CHUNK: usize = 512;
+
+/// Runs `f` on consecutive chunks of [`CELL_CHUNK`] cells in parallel (rayon) and returns
+/// the results in chunk order. The result does not depend on the number of threads.
+pub fn par_cell_chunks<T, F>(n_cells: usize, f: F) -> Vec<T>
+where
+    T: Send,
+    F: Fn(std::ops::Range<usize>) -> T + Sync + Send,
+{
+    let n_chunks = n_cells.div_ceil(CELL_CHUNK);
+    (0..n_chunks)
+        .into_par_iter()
+        .map(|c| f(c * CELL_CHUNK..((c + 1) * CELL_CHUNK).min(n_cells)))
+        .collect()
+}
+
+/// CSC matrix from per-chunk triplet lists, concatenated in chunk order (duplicates summed;
+/// the same input order as a serial loop over the cells, so the same matrix).
+fn from_chunks(
+    nrows: usize,
+    ncols: usize,
+    chunks: Vec<Vec<Triplet<usize, usize, f64>>>,
+) -> SparseMat {
+    let total = chunks.iter().map(|c| c.len()).sum();
+    let mut all = Vec::with_capacity(total);
+    for c in chunks {
+        all.extend(c);
     }
-    Ok(trip.build())
+    SparseMat::try_new_from_triplets(nrows, ncols, &all)
+        .expect("element DOFs are in bounds by construction")
 }
 
 /// Mass matrix with a pointwise symmetric component matrix `Q` (`n_comp × n_comp`,
@@ -304,27 +350,39 @@ pub fn sym_grad(test: &Space2d, trial: &Space2d) -> Result<SparseMat, Fem2dError
 /// integrated with a rule of degree `2k + extra_degree`.
 pub fn load(
     space: &Space2d,
-    f: &dyn Fn([f64; 2], &mut [f64]),
+    f: &(dyn Fn([f64; 2], &mut [f64]) + Sync),
     extra_degree: usize,
 ) -> Result<Vec<f64>, Fem2dError> {
     let q = TriangleQuadrature::exact_for_degree(space.family().degree() + extra_degree)?;
     let tab = Tab::new(space, &q);
     let nl = space.n_local();
-    let mut out = vec![0.0; space.n_dofs()];
-    let mut fv = vec![0.0; space.n_comp()];
+    let nc = space.n_comp();
     let mesh = space.mesh();
-    for t in 0..mesh.n_cells() {
-        let g = CellGeometry::new(mesh, t);
-        let d = space.cell_dofs(t);
-        for (p, &w) in q.weights.iter().enumerate() {
-            f(g.map(q.points[p]), &mut fv);
-            let wd = w * g.det;
-            for j in 0..nl {
-                let phi = tab.val[p * nl + j] * wd;
-                for (c, v) in fv.iter().enumerate() {
-                    out[space.global(c, d[j])] += phi * v;
+    // per chunk: (global DOF, contribution) in the order of the serial loop; the scatter
+    // below adds them in that order, so the vector is independent of the thread count
+    let chunks = par_cell_chunks(mesh.n_cells(), |cells| {
+        let mut out: Vec<(usize, f64)> = Vec::with_capacity(cells.len() * q.len() * nl * nc);
+        let mut fv = vec![0.0; nc];
+        for t in cells {
+            let g = CellGeometry::new(mesh, t);
+            let d = space.cell_dofs(t);
+            for (p, &w) in q.weights.iter().enumerate() {
+                f(g.map(q.points[p]), &mut fv);
+                let wd = w * g.det;
+                for j in 0..nl {
+                    let phi = tab.val[p * nl + j] * wd;
+                    for (c, v) in fv.iter().enumerate() {
+                        out.push((space.global(c, d[j]), phi * v));
+                    }
                 }
             }
+        }
+        out
+    });
+    let mut out = vec![0.0; space.n_dofs()];
+    for c in chunks {
+        for (i, v) in c {
+            out[i] += v;
         }
     }
     Ok(out)
@@ -393,6 +451,48 @@ mod tests {
             bilinear(&s, &s2, &[]),
             Err(Fem2dError::Fem(FemError::MeshMismatch { .. }))
         ));
+    }
+
+    /// Parallel assembly is deterministic: on a mesh of several chunks, 1 thread and 4
+    /// threads give bitwise identical matrices (pattern and values) and load vectors.
+    #[test]
+    fn assembly_independent_of_thread_count() {
+        let m = Mesh2d::unit_square(40, Diagonal::Right).unwrap();
+        assert!(m.n_cells() > 4 * CELL_CHUNK);
+        let s = Space2d::new(&m, Family2d::Cg(2), Shape::Vector).unwrap();
+        let t = Space2d::new(&m, Family2d::Dg(1), Shape::SymTensor).unwrap();
+        let run = |threads: usize| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| {
+                    let D = sym_grad(&t, &s).unwrap();
+                    let M = mass(&s, 1.7).unwrap();
+                    let f = load(
+                        &s,
+                        &|x, o| {
+                            o[0] = (3.0 * x[0]).sin() * x[1];
+                            o[1] = x[0] * x[0] - x[1];
+                        },
+                        4,
+                    )
+                    .unwrap();
+                    (D, M, f)
+                })
+        };
+        let (a, b) = (run(1), run(4));
+        for (x, y) in [(&a.0, &b.0), (&a.1, &b.1)] {
+            assert_eq!(x.col_ptr(), y.col_ptr());
+            assert_eq!(x.row_idx(), y.row_idx());
+            let (vx, vy) = (x.val(), y.val());
+            assert!(vx.iter().zip(vy).all(|(p, q)| p.to_bits() == q.to_bits()));
+        }
+        assert!(a
+            .2
+            .iter()
+            .zip(&b.2)
+            .all(|(p, q)| p.to_bits() == q.to_bits()));
     }
 
     trait PairDegree {
