@@ -7,9 +7,12 @@
 //!   weakly symmetric moments (velocity control, thesis eqs. (7.13)–(7.14)).
 //! * [`kirchhoff`]: Kirchhoff–Love plate, Hellan–Herrmann–Johnson discretization (thesis
 //!   eqs. (7.16)–(7.18)) with clamped / simply supported / free edges and boundary ports.
+//! * [`kirchhoff_bell`]: Kirchhoff–Love plate, dual-mixed Bell/Argyris × DG3 discretization
+//!   (thesis eqs. (7.23)–(7.24), "BellDG3").
 //! * [`laminated`]: laminated anisotropic Kirchhoff (HHJ) and Mindlin (CGDG) plates with
 //!   membrane–bending coupling (thesis §4.3, eqs. (4.47)–(4.61)).
 pub mod kirchhoff;
+pub mod kirchhoff_bell;
 pub mod laminated;
 pub mod mindlin;
 pub mod mindlin_afw;
@@ -17,6 +20,7 @@ pub mod mindlin_afw;
 pub use kirchhoff::{
     BendingStiffness, EdgeCondition, KirchhoffField, KirchhoffHhj, KirchhoffModel, KirchhoffParams,
 };
+pub use kirchhoff_bell::{BellImposition, KirchhoffBell, KirchhoffBellModel};
 pub use laminated::{
     Laminate, LaminatedField, LaminatedKirchhoff, LaminatedKirchhoffModel, LaminatedMindlin,
     LaminatedMindlinModel, MembraneCondition, Ply,

@@ -1,0 +1,455 @@
+//! Kirchhoff plate, BellDG3 dual-mixed discretization (thesis 004 §7.3.2, §7.4.3; summary
+//! §5.1.3): the thesis convergence tables B.19 (SSSS) and B.23 (CSFS), the same benchmarks
+//! with exactly imposed boundary conditions (order 3), simply supported eigenfrequencies
+//! against the Navier closed form, exact edge conditions on a rotated mesh, the boundary
+//! port matrices and energy conservation.
+#![allow(non_snake_case)]
+use phlex_fem::element2d_bell::C1Family;
+use phlex_fem::mesh2d::{Diagonal, Mesh2d};
+use phlex_fem::plate::kirchhoff::benchmarks::{Benchmark, ThesisRow};
+use phlex_fem::plate::kirchhoff_bell::benchmarks::{model, thesis_table};
+use phlex_fem::plate::{BellImposition, EdgeCondition, KirchhoffBell, KirchhoffParams};
+use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
+use phlex_solve::fixed_step::FixedStepParams;
+use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
+use phlex_solve::signal::{InputFn, Signal};
+use std::f64::consts::PI;
+use std::time::Instant;
+
+/// Initial velocity of the runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Init {
+    /// Nodal interpolant (value and derivatives at the vertices).
+    Interpolant,
+    /// Unconstrained L² projection onto the Bell space, then restricted to the kept DOFs
+    /// (the thesis scripts: Firedrake `project`, then least squares on the kept DOFs).
+    ThesisProjection,
+}
+
+/// L∞-in-time errors [e_w in H², E_κ in L²] of a thesis benchmark on the `n × n` mesh with
+/// the thesis's time discretization (as in `plate_kirchhoff.rs`, which reproduces B.16–B.22):
+/// Crank–Nicolson (implicit midpoint), Δt = 0.1/n, t_f = 1 s, maximum over all time levels
+/// including t = 0, E_κ(0) = 0, load amplitude sin t averaged by the trapezoidal rule.
+fn errors(bench: Benchmark, n: usize, fam: C1Family, imp: BellImposition, init: Init) -> [f64; 2] {
+    let mesh = bench.mesh(n, Diagonal::Left).unwrap();
+    let m = model(bench, &mesh, fam, imp).unwrap();
+    let sys = m.system();
+    let forms = m
+        .error_forms(&|x| bench.deflection(x), &|x| bench.moments(x))
+        .unwrap();
+    let e0 = match init {
+        Init::Interpolant => m.interpolate_state(&|x| bench.deflection(x)).unwrap(),
+        Init::ThesisProjection => m
+            .project_state_unconstrained(&|x| bench.deflection(x)[0])
+            .unwrap(),
+    };
+    let dt = bench.time_step(n);
+    let input = InputFn::new(vec![Signal::from_fn(Benchmark::thesis_load_amplitude(dt))]);
+    let params = MidpointParams {
+        step: FixedStepParams {
+            t0: 0.0,
+            t_end: 1.0,
+            h: dt,
+            output_every: 1,
+        },
+        ..Default::default()
+    };
+    let mut cn = LinearMidpoint::new(sys, input, params).unwrap();
+    let mut max = [0.0f64; 2];
+    cn.run(&e0, &mut |t: f64, e: &[f64]| {
+        let er = forms.errors(e, t.cos(), t.sin());
+        max[0] = max[0].max(er[0]);
+        max[1] = max[1].max(er[1]);
+    })
+    .unwrap();
+    max
+}
+
+/// Runs the thesis scheme (vertex-only conditions, projected initial velocity) on the
+/// meshes `rows`, prints the table next to the thesis's and checks every value within
+/// `value_tol` (relative) and every order within `order_tol` of the thesis order on the
+/// same meshes. Returns the measured errors.
+fn check_thesis_table(
+    bench: Benchmark,
+    rows: &[ThesisRow],
+    value_tol: f64,
+    order_tol: f64,
+) -> Vec<[f64; 2]> {
+    let mut ours: Vec<[f64; 2]> = Vec::new();
+    for (i, r) in rows.iter().enumerate() {
+        let t = Instant::now();
+        let e = errors(
+            bench,
+            r.inv_h,
+            C1Family::Bell,
+            BellImposition::ThesisVertex,
+            Init::ThesisProjection,
+        );
+        let th = [r.e_w, r.e_kappa];
+        let mut line = format!(
+            "{} BellDG3 (thesis BCs) 1/h={:2}: e_w {:.3e} (thesis {:.2e})  E_k {:.3e} (thesis {:.2e})",
+            bench.name(),
+            r.inv_h,
+            e[0],
+            th[0],
+            e[1],
+            th[1]
+        );
+        for c in 0..2 {
+            let d = (e[c] - th[c]) / th[c];
+            assert!(
+                d.abs() < value_tol,
+                "{} 1/h={} field {c}: {} vs thesis {} ({:.2} %)",
+                bench.name(),
+                r.inv_h,
+                e[c],
+                th[c],
+                100.0 * d
+            );
+        }
+        if i > 0 {
+            let (p, prev) = (&rows[i - 1], ours[i - 1]);
+            let ratio = (r.inv_h as f64 / p.inv_h as f64).log2();
+            for (c, (a, b)) in [
+                (prev[0] / e[0], p.e_w / r.e_w),
+                (prev[1] / e[1], p.e_kappa / r.e_kappa),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                let (o, ot) = (a.log2() / ratio, b.log2() / ratio);
+                line.push_str(&format!("  ord{c} {o:.2} (thesis {ot:.2})"));
+                assert!(
+                    (o - ot).abs() < order_tol,
+                    "{} 1/h={} field {c}: order {o:.3} vs thesis {ot:.3}",
+                    bench.name(),
+                    r.inv_h
+                );
+            }
+        }
+        eprintln!("{line} [{:.2?}]", t.elapsed());
+        ours.push(e);
+    }
+    ours
+}
+
+/// Runs `bench` with exactly imposed conditions ([`BellImposition::Exact`], interpolated
+/// initial velocity) on `1/h = ns`, prints the table and returns the errors.
+fn exact_table(bench: Benchmark, fam: C1Family, ns: &[usize]) -> Vec<[f64; 2]> {
+    let mut out: Vec<[f64; 2]> = Vec::new();
+    for (i, &n) in ns.iter().enumerate() {
+        let t = Instant::now();
+        let e = errors(bench, n, fam, BellImposition::Exact, Init::Interpolant);
+        let th = thesis_table(bench).iter().find(|r| r.inv_h == n);
+        let mut line = format!(
+            "{} {}DG3 (exact BCs) 1/h={n:2}: e_w {:.3e}  E_k {:.3e}",
+            bench.name(),
+            fam.name(),
+            e[0],
+            e[1]
+        );
+        if let Some(r) = th {
+            line.push_str(&format!(" (thesis {:.2e}, {:.2e})", r.e_w, r.e_kappa));
+        }
+        if i > 0 {
+            let ratio = (n as f64 / ns[i - 1] as f64).log2();
+            let p = out[i - 1];
+            line.push_str(&format!(
+                "  orders {:.2} {:.2}",
+                (p[0] / e[0]).log2() / ratio,
+                (p[1] / e[1]).log2() / ratio
+            ));
+        }
+        eprintln!("{line} [{:.2?}]", t.elapsed());
+        out.push(e);
+    }
+    out
+}
+
+/// CI twin of the BellDG3 study on the thesis meshes 1/h = 2, 4, 8 (~0.5 s in release).
+///
+/// With the thesis's boundary treatment (only vertex values, and at the clamped edge
+/// vertex normal derivatives, set to zero; initial velocity = unconstrained L² projection
+/// restricted to the kept DOFs; same mesh, Δt, t_f, norms and load sampling) the errors
+/// reproduce Tables B.19 and B.23: measured within 0.3 % (SSSS) and 0.2 % (CSFS) of the
+/// printed values, orders within 0.01; asserted 2 % (the brief allows 15 %) and ±0.1.
+///
+/// With the conditions imposed exactly on the Bell DOFs ([`BellImposition::Exact`]: value,
+/// tangential and tangential second derivative, plus normal and mixed derivatives on the
+/// clamped edge), the same scheme is the standard Bell Galerkin plate and converges at the
+/// optimal order 3 in H² (Bell reproduces P4; the moment space contains Hess of Bell):
+/// measured orders 3.05/3.08 (SSSS) and 2.88/2.92 (CSFS) between 1/h = 4 and 8, errors 145×
+/// (SSSS) and 14× (CSFS) below the thesis at 1/h = 8. Asserted: last orders in [2.7, 3.4],
+/// errors at 1/h = 8 at least 10× below the thesis. The thesis's h^1.5 rate is therefore
+/// caused by the vertex-only boundary conditions, not by the element pair.
+#[test]
+fn belldg3_convergence_coarse() {
+    for bench in Benchmark::ALL {
+        let rows: Vec<ThesisRow> = thesis_table(bench)
+            .iter()
+            .copied()
+            .filter(|r| r.inv_h <= 8)
+            .collect();
+        check_thesis_table(bench, &rows, 0.02, 0.1);
+        let ex = exact_table(bench, C1Family::Bell, &[4, 8]);
+        for c in 0..2 {
+            let o = (ex[0][c] / ex[1][c]).log2();
+            assert!(
+                (2.7..3.4).contains(&o),
+                "{} field {c}: order {o}",
+                bench.name()
+            );
+        }
+        let th8 = rows.iter().find(|r| r.inv_h == 8).unwrap();
+        assert!(ex[1][0] * 10.0 < th8.e_w && ex[1][1] * 10.0 < th8.e_kappa);
+    }
+}
+
+/// Full study: Tables B.19 and B.23 on every thesis mesh (1/h up to 32) with the thesis's
+/// boundary treatment, then the exactly imposed conditions for Bell and Argyris
+/// (1/h up to 16/8). Values within 2 % and orders within ±0.1 of the thesis (the measured
+/// numbers are listed in the report/module docs of the fast twin).
+#[test]
+#[ignore = "full BellDG3 study (1/h up to 32, ~1-2 min in release); fast twin: belldg3_convergence_coarse"]
+fn belldg3_convergence_full() {
+    for bench in Benchmark::ALL {
+        check_thesis_table(bench, thesis_table(bench), 0.02, 0.1);
+        exact_table(bench, C1Family::Bell, &[2, 4, 8, 16]);
+        exact_table(bench, C1Family::Argyris, &[2, 4, 8]);
+    }
+}
+
+/// SSSS rectangle a × b = 1.5 × 1, Table 7.3 material: the six lowest
+/// ω_mn = π²(m²/a² + n²/b²)√(D/ρh) ((m, n) = (1,1), (2,1), (1,2), (3,1), (2,2), (3,2)).
+/// Bell × DG3 with exact conditions on 6 × 4 cells (1582 states): measured relative errors
+/// 3.8e-6 … 3.7e-4 (from above); Argyris × DG3 on 6 × 4 (1664 states): 1.5e-7 … 2.0e-4.
+/// Asserted < 0.5 % (brief). With the thesis's vertex-only conditions the plate is
+/// under-constrained (the edges may move between vertices) and the frequencies fall
+/// 0.24 % … 2.8 % below the exact ones (printed, not asserted).
+#[test]
+fn ssss_rectangle_frequencies_bell() {
+    let p = KirchhoffParams::isotropic(136e9, 0.3, 5600.0, 0.001).unwrap();
+    let (a, b) = (1.5, 1.0);
+    let d = p.stiffness.voigt()[0][0];
+    let mut exact: Vec<f64> = (1..6)
+        .flat_map(|m| (1..6).map(move |n| (m as f64, n as f64)))
+        .map(|(m, n)| {
+            PI * PI * (m * m / (a * a) + n * n / (b * b)) * (d / p.surface_density()).sqrt()
+        })
+        .collect();
+    exact.sort_by(|x, y| x.partial_cmp(y).unwrap());
+    exact.truncate(6);
+    let mesh = Mesh2d::rectangle(0.0, a, 0.0, b, 6, 4, Diagonal::Right).unwrap();
+    for (fam, imp, assert) in [
+        (C1Family::Bell, BellImposition::Exact, true),
+        (C1Family::Argyris, BellImposition::Exact, true),
+        (C1Family::Bell, BellImposition::ThesisVertex, false),
+    ] {
+        let m = KirchhoffBell::new(p, &mesh, fam)
+            .unwrap()
+            .imposition(imp)
+            .simply_supported("left")
+            .simply_supported("right")
+            .simply_supported("top")
+            .simply_supported("bottom")
+            .build()
+            .unwrap();
+        m.system().check(&Default::default()).unwrap();
+        let res = modes(
+            m.system(),
+            &EigenParams {
+                n_modes: Some(6),
+                method: EigenMethod::ShiftInvert,
+                shift: Some(exact[0]),
+                tol: 1e-9,
+                // J has a large kernel (n_E > n_w): reject its round-off images
+                zero_tol: 1e-6,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let w = res.frequencies();
+        assert_eq!(w.len(), 6);
+        let rel: Vec<f64> = w.iter().zip(&exact).map(|(x, y)| (x - y) / y).collect();
+        eprintln!(
+            "{} {imp:?} 6x4 ({} states): rel {rel:?}",
+            fam.name(),
+            m.n_states()
+        );
+        if assert {
+            assert!(rel.iter().all(|r| r.abs() < 5e-3), "{rel:?}");
+        }
+    }
+}
+
+/// Exact conditions on a non-axis-aligned boundary: the unit square rotated by 30°, all
+/// edges clamped (or simply supported). For random reduced coefficients z, the velocity
+/// Tz and (clamped) its normal derivative vanish at 5 points of every boundary edge
+/// (< 1e-12 relative to the field's size), for Bell and Argyris.
+#[test]
+fn exact_conditions_on_rotated_edges() {
+    let base = Mesh2d::unit_square(3, Diagonal::Left).unwrap();
+    let (s, c) = (PI / 6.0).sin_cos();
+    let verts: Vec<[f64; 2]> = base
+        .vertices()
+        .iter()
+        .map(|p| [c * p[0] - s * p[1], s * p[0] + c * p[1]])
+        .collect();
+    let mut mesh = Mesh2d::new(verts, base.triangles().to_vec()).unwrap();
+    mesh.tag_boundary("all", |_| true).unwrap();
+    let p = KirchhoffParams::isotropic(70e9, 0.3, 2700.0, 0.01).unwrap();
+    for fam in [C1Family::Bell, C1Family::Argyris] {
+        for cond in [EdgeCondition::Clamped, EdgeCondition::SimplySupported] {
+            let b = KirchhoffBell::new(p, &mesh, fam).unwrap();
+            let b = match cond {
+                EdgeCondition::Clamped => b.clamped("all"),
+                _ => b.simply_supported("all"),
+            };
+            let m = b.build().unwrap();
+            let nr = m.system().block_range("e_w").unwrap().len();
+            let mut e = vec![0.0; m.n_states()];
+            let mut st = 17u64;
+            for v in e.iter_mut().take(nr) {
+                st = st
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                *v = ((st >> 11) as f64 / (1u64 << 53) as f64) - 0.5;
+            }
+            let w = m.velocity_coefficients(&e).unwrap();
+            let sp = m.velocity_space();
+            // coefficient size as reference (the boundary values themselves are ~0)
+            let scale = w.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+            let mut worst = 0.0f64;
+            for be in mesh.boundary_edges() {
+                let [a, bb] = mesh.edges()[be.edge];
+                let (A, B) = (mesh.vertices()[a], mesh.vertices()[bb]);
+                let n = mesh.outward_normal(be);
+                for q in 0..5 {
+                    let t = q as f64 / 4.0;
+                    let x = [A[0] + t * (B[0] - A[0]), A[1] + t * (B[1] - A[1])];
+                    let v = sp.evaluate_in_cell(&w, be.cell, x);
+                    worst = worst.max(v[0].abs());
+                    if cond == EdgeCondition::Clamped {
+                        worst = worst.max((v[1] * n[0] + v[2] * n[1]).abs());
+                    }
+                }
+            }
+            eprintln!(
+                "{} {cond:?}: boundary residual {worst:.2e} (coefficient scale {scale:.2})",
+                fam.name()
+            );
+            assert!(worst < 1e-12 * scale.max(1.0), "{fam:?} {cond:?}: {worst}");
+            m.system().check(&Default::default()).unwrap();
+        }
+    }
+}
+
+/// Boundary port matrices: for the interpolant of a quartic velocity w (exact in Bell) on a
+/// plate with a free-edge port on "right" and a simply supported port on "top", e_wᵀ B u
+/// equals ∫ w q_n + ∂_n w M_nn computed independently (1D Gauss on the edges, analytic
+/// derivatives) for inputs given as per-edge Legendre coefficients; and the lossless plate
+/// conserves H under the implicit midpoint rule (relative drift < 1e-10 over 200 steps).
+#[test]
+fn ports_power_and_energy() {
+    let mesh = Mesh2d::rectangle(0.0, 1.0, 0.0, 0.5, 4, 2, Diagonal::Right).unwrap();
+    let p = KirchhoffParams::isotropic(70e9, 0.35, 2700.0, 0.01).unwrap();
+    let m = KirchhoffBell::new(p, &mesh, C1Family::Bell)
+        .unwrap()
+        .clamped("left")
+        .port("right", EdgeCondition::Free)
+        .port("top", EdgeCondition::SimplySupported)
+        .free("bottom")
+        .build()
+        .unwrap();
+    let sys = m.system();
+    sys.check(&Default::default()).unwrap();
+    let names = sys.ports.names();
+    assert_eq!(names, vec!["right_qn", "right_Mnn", "top_Mnn"]);
+    // w = x²(1 + y)(2 − x) + x² y² (w = w_x = 0 at the clamped x = 0); the state keeps
+    // only the constrained part T Tᵀ w_I of its interpolant, and both sides use that field
+    let f = |x: [f64; 2]| {
+        let (X, Y) = (x[0], x[1]);
+        [
+            X * X * (1.0 + Y) * (2.0 - X) + X * X * Y * Y,
+            (4.0 * X - 3.0 * X * X) * (1.0 + Y) + 2.0 * X * Y * Y,
+            X * X * (2.0 - X) + 2.0 * X * X * Y,
+            (4.0 - 6.0 * X) * (1.0 + Y) + 2.0 * Y * Y,
+            4.0 * X - 3.0 * X * X + 4.0 * X * Y,
+            2.0 * X * X,
+        ]
+    };
+    let e = m.interpolate_state(&f).unwrap();
+    let w = m.velocity_coefficients(&e).unwrap();
+    let sp = m.velocity_space();
+    // random inputs
+    let nu = sys.n_inputs();
+    let u: Vec<f64> = (0..nu)
+        .map(|i| ((i * 37 % 11) as f64 - 5.0) / 3.0)
+        .collect();
+    let Bu = phlex_core::sparse::mul_vec(&sys.B, &u);
+    let lhs: f64 = e.iter().zip(&Bu).map(|(a, b)| a * b).sum();
+    // independent: ∫ over the tag edges of (field of w_h) × (Legendre input)
+    let leg = |j: usize, s: f64| {
+        let x = 2.0 * s - 1.0;
+        [
+            1.0,
+            x,
+            0.5 * (3.0 * x * x - 1.0),
+            0.5 * (5.0 * x * x * x - 3.0 * x),
+        ][j]
+    };
+    let gl = phlex_fem::quadrature::GaussLegendre::new(8).unwrap();
+    let mut rhs = 0.0;
+    let mut off = 0;
+    for (tag, with_q) in [("right", true), ("top", false)] {
+        let edges = mesh.tagged_edges(tag).unwrap();
+        let ne = edges.len() * 4;
+        for kind in 0..if with_q { 2 } else { 1 } {
+            let is_q = with_q && kind == 0;
+            for (ie, be) in edges.iter().enumerate() {
+                let [a, b] = mesh.edges()[be.edge];
+                let (A, B) = (mesh.vertices()[a], mesh.vertices()[b]);
+                let l = mesh.edge_length(be.edge);
+                let n = mesh.outward_normal(be);
+                for (&s, &wq) in gl.points.iter().zip(&gl.weights) {
+                    let x = [A[0] + s * (B[0] - A[0]), A[1] + s * (B[1] - A[1])];
+                    let v = sp.evaluate_in_cell(&w, be.cell, x);
+                    let field = if is_q {
+                        v[0]
+                    } else {
+                        v[1] * n[0] + v[2] * n[1]
+                    };
+                    for j in 0..4 {
+                        rhs += wq * l * field * leg(j, s) * u[off + ie * 4 + j];
+                    }
+                }
+            }
+            off += ne;
+        }
+    }
+    eprintln!("e^T B u = {lhs:.12e}, boundary integral = {rhs:.12e}");
+    assert!(
+        (lhs - rhs).abs() < 1e-10 * rhs.abs().max(1.0),
+        "{lhs} vs {rhs}"
+    );
+
+    // lossless energy conservation (ports closed with zero input)
+    let params = MidpointParams {
+        step: FixedStepParams {
+            t0: 0.0,
+            t_end: 0.02,
+            h: 1e-4,
+            output_every: 1,
+        },
+        ..Default::default()
+    };
+    let mut cn = LinearMidpoint::new(sys, InputFn::zeros(nu), params).unwrap();
+    let h0 = sys.hamiltonian(&e);
+    let mut worst = 0.0f64;
+    cn.run(&e, &mut |_t: f64, x: &[f64]| {
+        worst = worst.max((sys.hamiltonian(x) - h0).abs() / h0);
+    })
+    .unwrap();
+    eprintln!("energy drift {worst:.2e}");
+    assert!(worst < 1e-10);
+}
