@@ -77,12 +77,10 @@
 //!
 //! Distributed transverse loads are ports (`load`): input $a(t)$, load density
 //! $a(t)f(x, y)$, $B$ column $\langle\phi_w, f\rangle$.
-use crate::assembly2d::{self, Op, Term};
-use crate::element2d_hhj::{self as hhj, HhjSpace};
+use crate::assembly2d;
 use crate::error::FemError;
 use crate::mesh2d::{BoundaryEdge, Fem2dError, Mesh2d};
-use crate::quadrature2d::TriangleQuadrature;
-use crate::space2d::{complement, CellGeometry, Family2d, Shape, Space2d};
+use crate::space2d::{complement, Space2d};
 use phlex_core::sparse::{self, SparseMat, Triplets};
 use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
 
@@ -484,12 +482,12 @@ impl LaminatedField {
 
 /// Edge conditions, loads and mesh shared by the two builders.
 #[derive(Clone)]
-struct Common {
-    laminate: Laminate,
-    mesh: Mesh2d,
-    degree: usize,
-    conditions: Vec<(String, EdgeCondition, MembraneCondition)>,
-    loads: Vec<(String, PlateProfile)>,
+pub(crate) struct Common {
+    pub(crate) laminate: Laminate,
+    pub(crate) mesh: Mesh2d,
+    pub(crate) degree: usize,
+    pub(crate) conditions: Vec<(String, EdgeCondition, MembraneCondition)>,
+    pub(crate) loads: Vec<(String, PlateProfile)>,
 }
 
 impl std::fmt::Debug for Common {
@@ -507,7 +505,7 @@ impl std::fmt::Debug for Common {
 }
 
 impl Common {
-    fn new(
+    pub(crate) fn new(
         laminate: Laminate,
         mesh: &Mesh2d,
         degree: usize,
@@ -532,7 +530,9 @@ impl Common {
 
     /// Per boundary edge (index into `mesh.boundary_edges()`): its condition, if any;
     /// errors on unknown tags and on edges claimed by two tags.
-    fn edge_owner(&self) -> Result<Vec<Option<(EdgeCondition, MembraneCondition)>>, Fem2dError> {
+    pub(crate) fn edge_owner(
+        &self,
+    ) -> Result<Vec<Option<(EdgeCondition, MembraneCondition)>>, Fem2dError> {
         let mesh = &self.mesh;
         let mut bpos = vec![usize::MAX; mesh.n_edges()];
         for (i, b) in mesh.boundary_edges().iter().enumerate() {
@@ -567,7 +567,7 @@ impl Common {
     }
 
     /// Tag of the condition owning boundary edge `b` (for error messages).
-    fn tag_of(&self, b: &BoundaryEdge) -> String {
+    pub(crate) fn tag_of(&self, b: &BoundaryEdge) -> String {
         for (tag, _, _) in &self.conditions {
             if let Ok(edges) = self.mesh.tagged_edges(tag) {
                 if edges.iter().any(|e| e.edge == b.edge) {
@@ -580,7 +580,7 @@ impl Common {
 
     /// Component (0 = x, 1 = y) of the tangent (`tangent = true`) or the normal of an
     /// axis-parallel boundary edge; error naming the tag otherwise.
-    fn axis_component(
+    pub(crate) fn axis_component(
         &self,
         b: &BoundaryEdge,
         tangent: bool,
@@ -612,7 +612,7 @@ impl Common {
 
     /// Open-numbering DOFs of a vector CG space (block offset `off`) on edge `b`, component
     /// `comp` (`None`: both).
-    fn vector_edge_dofs(
+    pub(crate) fn vector_edge_dofs(
         s: &Space2d,
         b: &BoundaryEdge,
         comp: Option<usize>,
@@ -630,7 +630,7 @@ impl Common {
     }
 
     /// Membrane DOFs removed on edge `b` by condition `mc` (`su` at offset `off`).
-    fn membrane_removed(
+    pub(crate) fn membrane_removed(
         &self,
         su: &Space2d,
         b: &BoundaryEdge,
@@ -652,7 +652,7 @@ impl Common {
     }
 
     /// Load ports: (ports, B in the open numbering with `e_w` at offset `w_off`).
-    fn load_ports(
+    pub(crate) fn load_ports(
         &self,
         sw: &Space2d,
         w_off: usize,
@@ -680,7 +680,7 @@ impl Common {
 }
 
 /// The $CG_k$ scalar DOFs whose basis functions do not vanish on boundary edge `b`.
-fn cg_edge_dofs(s: &Space2d, b: &BoundaryEdge) -> Vec<usize> {
+pub(crate) fn cg_edge_dofs(s: &Space2d, b: &BoundaryEdge) -> Vec<usize> {
     let ne = s.element().nodes_per_edge();
     let d = s.cell_dofs(b.cell);
     let mut out = vec![d[(b.local + 1) % 3], d[(b.local + 2) % 3]];
@@ -688,105 +688,19 @@ fn cg_edge_dofs(s: &Space2d, b: &BoundaryEdge) -> Vec<usize> {
     out
 }
 
-/// Mixed compliance $\int\sum_{ab}Q_{ab}\,\phi_a\Phi_b$ between a symmetric-tensor DG space
-/// (rows) and an HHJ space (columns) on the same mesh, `Q` row-major on the stored
-/// components $(xx, xy, yy)$. Exact (degree-$2r$ rule, both spaces of degree $r$).
-pub fn dg_hhj_mass(dg: &Space2d, space: &HhjSpace, Q: &[f64; 9]) -> Result<SparseMat, Fem2dError> {
-    if dg.mesh() != space.mesh() {
-        return Err(FemError::MeshMismatch {
-            a: dg.describe(),
-            b: space.describe(),
-        }
-        .into());
-    }
-    if dg.shape() != Shape::SymTensor {
-        return Err(FemError::InvalidParameter {
-            name: format!("row space {}", dg.describe()),
-            value: dg.n_comp() as f64,
-            requirement: "a symmetric-tensor space".into(),
-        }
-        .into());
-    }
-    let deg = dg.family().degree() + space.degree();
-    let q = TriangleQuadrature::exact_for_degree(deg)?;
-    let mesh = dg.mesh();
-    let (nd, nh) = (dg.n_local(), space.n_local());
-    let el = dg.element();
-    let (mut v, mut dx, mut dy) = (vec![0.0; nd], vec![0.0; nd], vec![0.0; nd]);
-    let mut b = vec![[0.0; 3]; nh];
-    let mut local = vec![0.0; 3 * nd * nh];
-    let mut trip = Triplets::new(dg.n_dofs(), space.n_dofs());
-    for t in 0..mesh.n_cells() {
-        let det = CellGeometry::new(mesh, t).det;
-        local.iter_mut().for_each(|x| *x = 0.0);
-        for (xh, &w) in q.points.iter().zip(&q.weights) {
-            el.eval(*xh, &mut v, &mut dx, &mut dy);
-            space.eval_cell(t, *xh, &mut b);
-            let wd = w * det;
-            for (j, bj) in b.iter().enumerate() {
-                // (Q Φ_j)_a
-                let qb = [
-                    Q[0] * bj[0] + Q[1] * bj[1] + Q[2] * bj[2],
-                    Q[3] * bj[0] + Q[4] * bj[1] + Q[5] * bj[2],
-                    Q[6] * bj[0] + Q[7] * bj[1] + Q[8] * bj[2],
-                ];
-                for (i, &vi) in v.iter().enumerate() {
-                    for a in 0..3 {
-                        local[(a * nd + i) * nh + j] += wd * vi * qb[a];
-                    }
-                }
-            }
-        }
-        let big = local.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-        let tol = 64.0 * f64::EPSILON * big;
-        let (dd, dh) = (dg.cell_dofs(t), space.cell_dofs(t));
-        for a in 0..3 {
-            for (i, &di) in dd.iter().enumerate() {
-                for (j, &dj) in dh.iter().enumerate() {
-                    let x = local[(a * nd + i) * nh + j];
-                    if x.abs() > tol {
-                        trip.push(dg.global(a, di), dj, x);
-                    }
-                }
-            }
-        }
-    }
-    Ok(trip.build())
-}
-
-/// $\int\sum_{ab}Q_{ab}\,\phi_a\psi_b$ between two symmetric-tensor spaces (`Q` row-major).
-fn tensor_mixed_mass(
-    test: &Space2d,
-    trial: &Space2d,
-    Q: &[f64; 9],
-) -> Result<SparseMat, Fem2dError> {
-    let mut terms = Vec::new();
-    for a in 0..3 {
-        for b in 0..3 {
-            if Q[3 * a + b] != 0.0 {
-                terms.push(Term::new(a, Op::Value, b, Op::Value, Q[3 * a + b]));
-            }
-        }
-    }
-    if terms.is_empty() {
-        return Ok(sparse::zeros(test.n_dofs(), trial.n_dofs()));
-    }
-    assembly2d::bilinear(test, trial, &terms)
-}
-
 /// A laminated plate system with its open-numbering bookkeeping.
 #[derive(Debug, Clone)]
-struct Assembled {
-    system: LinearPhSystem,
+pub(crate) struct Assembled {
+    pub(crate) system: LinearPhSystem,
     /// Fields in block order and their open offsets (`offsets[i]..offsets[i+1]`).
     fields: Vec<LaminatedField>,
     offsets: Vec<usize>,
-    kept: Vec<usize>,
+    pub(crate) kept: Vec<usize>,
 }
 
 impl Assembled {
     /// Restricts the open $(E, J, B)$ to the kept DOFs and wraps the pH system.
-    fn finish(
+    pub(crate) fn finish(
         fields: Vec<LaminatedField>,
         sizes: &[usize],
         E: &SparseMat,
@@ -830,7 +744,7 @@ impl Assembled {
         })
     }
 
-    fn block_of(&self, f: LaminatedField) -> Result<usize, Fem2dError> {
+    pub(crate) fn block_of(&self, f: LaminatedField) -> Result<usize, Fem2dError> {
         self.fields.iter().position(|&g| g == f).ok_or_else(|| {
             FemError::UnknownField {
                 field: f.block_name().into(),
@@ -846,7 +760,11 @@ impl Assembled {
         })
     }
 
-    fn field_coefficients(&self, e: &[f64], f: LaminatedField) -> Result<Vec<f64>, Fem2dError> {
+    pub(crate) fn field_coefficients(
+        &self,
+        e: &[f64],
+        f: LaminatedField,
+    ) -> Result<Vec<f64>, Fem2dError> {
         if e.len() != self.kept.len() {
             return Err(FemError::Length {
                 what: "laminated plate state".into(),
@@ -866,7 +784,7 @@ impl Assembled {
         Ok(u)
     }
 
-    fn state_from_fields(
+    pub(crate) fn state_from_fields(
         &self,
         fields: &[(LaminatedField, &[f64])],
     ) -> Result<Vec<f64>, Fem2dError> {
@@ -932,412 +850,10 @@ macro_rules! builder_conditions {
         }
     };
 }
+pub(crate) use builder_conditions;
 
-/// Builder of the laminated Kirchhoff plate ($CG_k$ velocities, $(DG_{k-1})_{\mathrm{sym}}$
-/// membrane stresses, HHJ$_{k-1}$ moments; module docs).
-#[derive(Debug, Clone)]
-pub struct LaminatedKirchhoff {
-    c: Common,
-    rotary: bool,
-}
-
-impl LaminatedKirchhoff {
-    /// Degree `degree` = $k$, `1 <= k <= 3`; all edges free until conditions are given;
-    /// rotary inertia neglected (thesis eq. (4.57)).
-    pub fn new(laminate: Laminate, mesh: &Mesh2d, degree: usize) -> Result<Self, Fem2dError> {
-        Ok(Self {
-            c: Common::new(laminate, mesh, degree, "laminated Kirchhoff")?,
-            rotary: false,
-        })
-    }
-
-    builder_conditions!();
-
-    /// Includes the rotary inertia terms $I_1$, $I_2$ of classical laminated plate theory
-    /// (module docs); the thesis neglects them.
-    pub fn rotary_inertia(mut self, on: bool) -> Self {
-        self.rotary = on;
-        self
-    }
-
-    /// Assembles the model.
-    pub fn build(&self) -> Result<LaminatedKirchhoffModel, Fem2dError> {
-        let c = &self.c;
-        let k = c.degree;
-        let mesh = &c.mesh;
-        let lam = &c.laminate;
-        let [I0, I1, I2] = lam.inertia();
-        let su = Space2d::new(mesh, Family2d::Cg(k), Shape::Vector)?;
-        let sw = Space2d::new(mesh, Family2d::Cg(k), Shape::Scalar)?;
-        let sn = Space2d::new(mesh, Family2d::Dg(k - 1), Shape::SymTensor)?;
-        let sk = HhjSpace::new(mesh, k - 1)?;
-        let sizes = [su.n_dofs(), sw.n_dofs(), sn.n_dofs(), sk.n_dofs()];
-        let off = [
-            0,
-            sizes[0],
-            sizes[0] + sizes[1],
-            sizes[0] + sizes[1] + sizes[2],
-        ];
-        let n_open: usize = sizes.iter().sum();
-        let [Qnn, Qnm, Qmm] = lam.compliance_blocks();
-        let mut Et = Triplets::new(n_open, n_open);
-        Et.push_block(off[0], off[0], &assembly2d::mass(&su, I0)?, 1.0);
-        Et.push_block(off[1], off[1], &assembly2d::mass(&sw, I0)?, 1.0);
-        if self.rotary {
-            let Kg = assembly2d::bilinear(
-                &sw,
-                &sw,
-                &[
-                    Term::new(0, Op::Dx, 0, Op::Dx, I2),
-                    Term::new(0, Op::Dy, 0, Op::Dy, I2),
-                ],
-            )?;
-            Et.push_block(off[1], off[1], &Kg, 1.0);
-            if I1 != 0.0 {
-                let Muw = assembly2d::bilinear(
-                    &su,
-                    &sw,
-                    &[
-                        Term::new(0, Op::Value, 0, Op::Dx, -I1),
-                        Term::new(1, Op::Value, 0, Op::Dy, -I1),
-                    ],
-                )?;
-                Et.push_block(off[0], off[1], &Muw, 1.0);
-                Et.push_block_transpose(off[1], off[0], &Muw, 1.0);
-            }
-        }
-        Et.push_block(off[2], off[2], &assembly2d::mass_pointwise(&sn, &Qnn)?, 1.0);
-        Et.push_block(off[3], off[3], &hhj::mass(&sk, &Qmm)?, 1.0);
-        if Qnm.iter().any(|&v| v != 0.0) {
-            let Mnm = dg_hhj_mass(&sn, &sk, &Qnm)?;
-            Et.push_block(off[2], off[3], &Mnm, 1.0);
-            Et.push_block_transpose(off[3], off[2], &Mnm, 1.0);
-        }
-        let mut Jt = Triplets::new(n_open, n_open);
-        let Dg = assembly2d::sym_grad(&sn, &su)?;
-        Jt.push_block(off[2], off[0], &Dg, 1.0);
-        Jt.push_block_transpose(off[0], off[2], &Dg, -1.0);
-        let Dh = hhj::hessian_coupling(&sk, &sw)?;
-        Jt.push_block(off[3], off[1], &Dh, 1.0);
-        Jt.push_block_transpose(off[1], off[3], &Dh, -1.0);
-
-        // strong conditions
-        let owner = c.edge_owner()?;
-        let mut removed = Vec::new();
-        for (i, b) in mesh.boundary_edges().iter().enumerate() {
-            let (bc, mc) = owner[i].unwrap_or((EdgeCondition::Free, MembraneCondition::Free));
-            if matches!(bc, EdgeCondition::Clamped | EdgeCondition::SimplySupported) {
-                removed.extend(cg_edge_dofs(&sw, b).into_iter().map(|d| off[1] + d));
-            }
-            if matches!(bc, EdgeCondition::SimplySupported | EdgeCondition::Free) {
-                removed.extend(sk.edge_dofs(b.edge).map(|d| off[3] + d));
-            }
-            removed.extend(c.membrane_removed(&su, b, mc, off[0])?);
-        }
-        let (ports, B) = c.load_ports(&sw, off[1], n_open)?;
-        let asm = Assembled::finish(
-            vec![
-                LaminatedField::InPlaneVelocity,
-                LaminatedField::Velocity,
-                LaminatedField::MembraneStress,
-                LaminatedField::Moments,
-            ],
-            &sizes,
-            &Et.build(),
-            &Jt.build(),
-            &B,
-            ports,
-            removed,
-        )?;
-        Ok(LaminatedKirchhoffModel {
-            laminate: lam.clone(),
-            degree: k,
-            asm,
-            su,
-            sw,
-            sn,
-            sk,
-        })
-    }
-}
-
-/// An assembled laminated Kirchhoff plate (blocks `e_u`, `e_w`, `E_eps`, `E_kappa`).
-#[derive(Debug, Clone)]
-pub struct LaminatedKirchhoffModel {
-    laminate: Laminate,
-    degree: usize,
-    asm: Assembled,
-    su: Space2d,
-    sw: Space2d,
-    sn: Space2d,
-    sk: HhjSpace,
-}
-
-impl LaminatedKirchhoffModel {
-    /// The pH system $E\dot e = Je + Bu$.
-    pub fn system(&self) -> &LinearPhSystem {
-        &self.asm.system
-    }
-    /// Consumes the model, returning its system.
-    pub fn into_system(self) -> LinearPhSystem {
-        self.asm.system
-    }
-    /// The laminate.
-    pub fn laminate(&self) -> &Laminate {
-        &self.laminate
-    }
-    /// Degree $k$.
-    pub fn degree(&self) -> usize {
-        self.degree
-    }
-    /// Number of state variables.
-    pub fn n_states(&self) -> usize {
-        self.asm.kept.len()
-    }
-    /// The $(CG_k)^2$ in-plane velocity space.
-    pub fn in_plane_space(&self) -> &Space2d {
-        &self.su
-    }
-    /// The $CG_k$ vertical velocity space.
-    pub fn velocity_space(&self) -> &Space2d {
-        &self.sw
-    }
-    /// The $(DG_{k-1})_{\mathrm{sym}}$ membrane stress space.
-    pub fn membrane_space(&self) -> &Space2d {
-        &self.sn
-    }
-    /// The HHJ$_{k-1}$ moment space.
-    pub fn moment_space(&self) -> &HhjSpace {
-        &self.sk
-    }
-    /// Coefficients of field `f` in its full space (removed DOFs zero).
-    pub fn field_coefficients(&self, e: &[f64], f: LaminatedField) -> Result<Vec<f64>, Fem2dError> {
-        self.asm.field_coefficients(e, f)
-    }
-    /// State from full coefficient vectors of some fields (the others zero; removed DOFs
-    /// dropped).
-    pub fn state_from_fields(
-        &self,
-        fields: &[(LaminatedField, &[f64])],
-    ) -> Result<Vec<f64>, Fem2dError> {
-        self.asm.state_from_fields(fields)
-    }
-    /// State with nodal interpolants of the in-plane velocity `u` (may be `None`) and the
-    /// vertical velocity `w`, zero stresses.
-    pub fn interpolate_velocities(
-        &self,
-        u: Option<&dyn Fn([f64; 2]) -> [f64; 2]>,
-        w: &dyn Fn([f64; 2]) -> f64,
-    ) -> Result<Vec<f64>, Fem2dError> {
-        let wc = self.sw.interpolate(&|x, o| o[0] = w(x));
-        let uc = match u {
-            Some(f) => self.su.interpolate(&|x, o| o.copy_from_slice(&f(x))),
-            None => vec![0.0; self.su.n_dofs()],
-        };
-        self.state_from_fields(&[
-            (LaminatedField::InPlaneVelocity, &uc),
-            (LaminatedField::Velocity, &wc),
-        ])
-    }
-}
-
-/// Builder of the laminated Mindlin plate (CGDG of degree $k$ plus the membrane; module
-/// docs).
-#[derive(Debug, Clone)]
-pub struct LaminatedMindlin {
-    c: Common,
-}
-
-impl LaminatedMindlin {
-    /// Degree `degree` = $k$, `1 <= k <= 3`; all edges free until conditions are given.
-    pub fn new(laminate: Laminate, mesh: &Mesh2d, degree: usize) -> Result<Self, Fem2dError> {
-        Ok(Self {
-            c: Common::new(laminate, mesh, degree, "laminated Mindlin (CGDG)")?,
-        })
-    }
-
-    builder_conditions!();
-
-    /// Assembles the model.
-    pub fn build(&self) -> Result<LaminatedMindlinModel, Fem2dError> {
-        let c = &self.c;
-        let k = c.degree;
-        let mesh = &c.mesh;
-        let lam = &c.laminate;
-        let [I0, I1, I2] = lam.inertia();
-        let su = Space2d::new(mesh, Family2d::Cg(k), Shape::Vector)?;
-        let sw = Space2d::new(mesh, Family2d::Cg(k), Shape::Scalar)?;
-        let sk = Space2d::new(mesh, Family2d::Dg(k - 1), Shape::SymTensor)?;
-        let sg = Space2d::new(mesh, Family2d::Dg(k - 1), Shape::Vector)?;
-        // blocks: u, w, θ, N, M, γ
-        let sizes = [
-            su.n_dofs(),
-            sw.n_dofs(),
-            su.n_dofs(),
-            sk.n_dofs(),
-            sk.n_dofs(),
-            sg.n_dofs(),
-        ];
-        let mut off = [0usize; 6];
-        for b in 1..6 {
-            off[b] = off[b - 1] + sizes[b - 1];
-        }
-        let n_open: usize = sizes.iter().sum();
-        let [Qnn, Qnm, Qmm] = lam.compliance_blocks();
-        let mut Et = Triplets::new(n_open, n_open);
-        Et.push_block(off[0], off[0], &assembly2d::mass(&su, I0)?, 1.0);
-        Et.push_block(off[1], off[1], &assembly2d::mass(&sw, I0)?, 1.0);
-        Et.push_block(off[2], off[2], &assembly2d::mass(&su, I2)?, 1.0);
-        if I1 != 0.0 {
-            let Mut = assembly2d::mass(&su, -I1)?;
-            Et.push_block(off[0], off[2], &Mut, 1.0);
-            Et.push_block_transpose(off[2], off[0], &Mut, 1.0);
-        }
-        Et.push_block(off[3], off[3], &assembly2d::mass_pointwise(&sk, &Qnn)?, 1.0);
-        Et.push_block(off[4], off[4], &assembly2d::mass_pointwise(&sk, &Qmm)?, 1.0);
-        if Qnm.iter().any(|&v| v != 0.0) {
-            let Mnm = tensor_mixed_mass(&sk, &sk, &Qnm)?;
-            Et.push_block(off[3], off[4], &Mnm, 1.0);
-            Et.push_block_transpose(off[4], off[3], &Mnm, 1.0);
-        }
-        Et.push_block(
-            off[5],
-            off[5],
-            &assembly2d::mass_pointwise(&sg, &lam.shear_compliance())?,
-            1.0,
-        );
-        let mut Jt = Triplets::new(n_open, n_open);
-        let mut skew = |r: usize, cc: usize, A: &SparseMat| {
-            Jt.push_block(off[r], off[cc], A, 1.0);
-            Jt.push_block_transpose(off[cc], off[r], A, -1.0);
-        };
-        // membrane: J_{N,u} = D_Grad; bending: J_{M,θ} = D_Grad, J_{γ,w} = D_grad, J_{γ,θ} = D0
-        skew(3, 0, &assembly2d::sym_grad(&sk, &su)?);
-        skew(4, 2, &assembly2d::sym_grad(&sk, &su)?);
-        skew(5, 1, &assembly2d::grad(&sg, &sw)?);
-        skew(5, 2, &assembly2d::mixed_mass(&sg, &su, -1.0)?);
-
-        let owner = c.edge_owner()?;
-        let mut removed = Vec::new();
-        for (i, b) in mesh.boundary_edges().iter().enumerate() {
-            let (bc, mc) = owner[i].unwrap_or((EdgeCondition::Free, MembraneCondition::Free));
-            match bc {
-                EdgeCondition::Clamped => {
-                    removed.extend(cg_edge_dofs(&sw, b).into_iter().map(|d| off[1] + d));
-                    removed.extend(Common::vector_edge_dofs(&su, b, None, off[2]));
-                }
-                EdgeCondition::SimplySupported => {
-                    removed.extend(cg_edge_dofs(&sw, b).into_iter().map(|d| off[1] + d));
-                    let t =
-                        c.axis_component(b, true, "simply supported Mindlin edge (theta_s = 0)")?;
-                    removed.extend(Common::vector_edge_dofs(&su, b, Some(t), off[2]));
-                }
-                EdgeCondition::Free => {}
-            }
-            removed.extend(c.membrane_removed(&su, b, mc, off[0])?);
-        }
-        let (ports, B) = c.load_ports(&sw, off[1], n_open)?;
-        let asm = Assembled::finish(
-            vec![
-                LaminatedField::InPlaneVelocity,
-                LaminatedField::Velocity,
-                LaminatedField::RotationRate,
-                LaminatedField::MembraneStress,
-                LaminatedField::Moments,
-                LaminatedField::ShearForces,
-            ],
-            &sizes,
-            &Et.build(),
-            &Jt.build(),
-            &B,
-            ports,
-            removed,
-        )?;
-        Ok(LaminatedMindlinModel {
-            laminate: lam.clone(),
-            degree: k,
-            asm,
-            su,
-            sw,
-            sk,
-            sg,
-        })
-    }
-}
-
-/// An assembled laminated Mindlin plate (blocks `e_u`, `e_w`, `e_theta`, `E_eps`,
-/// `E_kappa`, `e_gamma`).
-#[derive(Debug, Clone)]
-pub struct LaminatedMindlinModel {
-    laminate: Laminate,
-    degree: usize,
-    asm: Assembled,
-    su: Space2d,
-    sw: Space2d,
-    sk: Space2d,
-    sg: Space2d,
-}
-
-impl LaminatedMindlinModel {
-    /// The pH system $E\dot e = Je + Bu$.
-    pub fn system(&self) -> &LinearPhSystem {
-        &self.asm.system
-    }
-    /// Consumes the model, returning its system.
-    pub fn into_system(self) -> LinearPhSystem {
-        self.asm.system
-    }
-    /// The laminate.
-    pub fn laminate(&self) -> &Laminate {
-        &self.laminate
-    }
-    /// Degree $k$.
-    pub fn degree(&self) -> usize {
-        self.degree
-    }
-    /// Number of state variables.
-    pub fn n_states(&self) -> usize {
-        self.asm.kept.len()
-    }
-    /// Finite element space of field `f`.
-    pub fn space(&self, f: LaminatedField) -> &Space2d {
-        match f {
-            LaminatedField::InPlaneVelocity | LaminatedField::RotationRate => &self.su,
-            LaminatedField::Velocity => &self.sw,
-            LaminatedField::MembraneStress | LaminatedField::Moments => &self.sk,
-            LaminatedField::ShearForces => &self.sg,
-        }
-    }
-    /// Coefficients of field `f` in its full space (removed DOFs zero).
-    pub fn field_coefficients(&self, e: &[f64], f: LaminatedField) -> Result<Vec<f64>, Fem2dError> {
-        self.asm.field_coefficients(e, f)
-    }
-    /// State from full coefficient vectors of some fields (the others zero; removed DOFs
-    /// dropped).
-    pub fn state_from_fields(
-        &self,
-        fields: &[(LaminatedField, &[f64])],
-    ) -> Result<Vec<f64>, Fem2dError> {
-        self.asm.state_from_fields(fields)
-    }
-    /// State with nodal interpolants of the in-plane velocity `u` (may be `None`) and the
-    /// vertical velocity `w`, zero rotation rates and stresses.
-    pub fn interpolate_velocities(
-        &self,
-        u: Option<&dyn Fn([f64; 2]) -> [f64; 2]>,
-        w: &dyn Fn([f64; 2]) -> f64,
-    ) -> Result<Vec<f64>, Fem2dError> {
-        let wc = self.sw.interpolate(&|x, o| o[0] = w(x));
-        let uc = match u {
-            Some(f) => self.su.interpolate(&|x, o| o.copy_from_slice(&f(x))),
-            None => vec![0.0; self.su.n_dofs()],
-        };
-        self.state_from_fields(&[
-            (LaminatedField::InPlaneVelocity, &uc),
-            (LaminatedField::Velocity, &wc),
-        ])
-    }
-}
+pub use super::laminated_kirchhoff::{dg_hhj_mass, LaminatedKirchhoff, LaminatedKirchhoffModel};
+pub use super::laminated_mindlin::{LaminatedMindlin, LaminatedMindlinModel};
 
 #[cfg(test)]
 mod tests {

@@ -14,6 +14,8 @@
 pub mod kirchhoff;
 pub mod kirchhoff_bell;
 pub mod laminated;
+pub mod laminated_kirchhoff;
+pub mod laminated_mindlin;
 pub mod mindlin;
 pub mod mindlin_afw;
 
