@@ -236,7 +236,7 @@ fn structure_and_energy() {
         },
         ..Default::default()
     };
-    let mut cn = LinearMidpoint::new(s, InputFn::zeros(0), params.clone()).unwrap();
+    let mut cn = LinearMidpoint::new(s, InputFn::zeros(0), params).unwrap();
     let res = cn.run(&x0, &mut |_t: f64, _e: &[f64]| {}).unwrap();
     let drift = res.ledger.relative_drift();
     // the spring energy was exchanged with the plate (the test is not vacuous)
@@ -281,14 +281,34 @@ fn table_10_5_plate(n: usize) -> KirchhoffModel {
 #[test]
 fn rod_coupling_matrix_sums() {
     let plate = table_10_5_plate(6);
-    let WT = rod_coupling_matrix(&plate, "right", 0.5).unwrap();
+    let WT = rod_coupling_matrix(&plate, "right", RodAxis::AlongY { y_g: 0.5 }).unwrap();
     let (s0, s1): (f64, f64) = (0..WT.nrows())
         .map(|i| (WT[(i, 0)], WT[(i, 1)]))
         .fold((0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
     assert!((s0 - 1.0).abs() < 1e-13 && s1.abs() < 1e-13, "{s0} {s1}");
+    // a rod along x on the top edge: lever −(x − 1/2), same sums
+    let mesh = Mesh2d::unit_square(5, Diagonal::Right).unwrap();
+    let top = KirchhoffHhj::new(Table105::params(), &mesh, 2)
+        .unwrap()
+        .clamped("bottom")
+        .port("top", phlex_fem::plate::EdgeCondition::SimplySupported)
+        .build()
+        .unwrap();
+    let WT = rod_coupling_matrix(&top, "top", RodAxis::AlongX { x_g: 0.5 }).unwrap();
+    let s0: f64 = (0..WT.nrows()).map(|i| WT[(i, 0)]).sum();
+    let s1: f64 = (0..WT.nrows()).map(|i| WT[(i, 1)]).sum();
+    assert!((s0 - 1.0).abs() < 1e-13 && s1.abs() < 1e-13, "{s0} {s1}");
+    let welded =
+        weld_rigid_rod(&top, "top", RodAxis::AlongX { x_g: 0.5 }, &Table105::rod()).unwrap();
+    welded.system.check(&Tolerances::default()).unwrap();
     let free = Table105 { n: 4, degree: 2 }.without_rod().unwrap().plate;
     assert!(matches!(
-        weld_rigid_rod(&free, "right", 0.5, &Table105::rod()),
+        weld_rigid_rod(
+            &free,
+            "right",
+            RodAxis::AlongY { y_g: 0.5 },
+            &Table105::rod()
+        ),
         Err(PlateAssemblyError::MissingPlateItem { .. })
     ));
 }

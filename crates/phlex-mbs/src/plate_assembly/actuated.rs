@@ -6,7 +6,7 @@
 //! $$u_{P_i} = -u_{A_i},\qquad y_{A_i} = y_{P_i},$$
 //! built with [`phlex_core::interconnect::transformer`] ($C = I_3$): $\lambda_i = u_{A_i}$
 //! (the force and torques the plate exerts on the component) becomes an index-2
-//! multiplier, and with $B_{P_i}$ the point-port columns of the plate and $B_{A_i} = [I_3;0]$
+//! multiplier, and with $B_{P_i}$ the point-port columns of the plate and $B_{A_i} = \[I_3;0\]$
 //! the coupled system is
 //! $$\begin{bmatrix}E_P & & \\ & E_A & \\ & & 0\end{bmatrix}\dot{\begin{pmatrix}e_P\\e_A\\\lambda\end{pmatrix}}
 //! = \begin{bmatrix}J_P & 0 & -B_P\\ 0 & J_A - R_A & B_A\\ B_P^\top & -B_A^\top & 0\end{bmatrix}

@@ -231,8 +231,9 @@ impl RigidAttachment {
     }
 }
 
-/// Rigid rod undergoing heave $v_G$ and roll $\omega_G$ (about its axis, parallel to the
-/// welded edge) (thesis 004 eq. (10.4)).
+/// Rigid rod undergoing heave $v_G$ and a small rotation $\omega_G$ about the in-plane axis
+/// perpendicular to it (the rod tilts along its length; about $x$ for a rod along $y$)
+/// (thesis 004 eq. (10.4)). Rotation about its own axis is not modelled.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RigidRod {
     /// Mass $m$ \[kg\].
@@ -266,12 +267,12 @@ impl RigidRod {
             PortSet::from_ports(vec![Port::new(
                 "u",
                 2,
-                "force F_z and torque T_x on the rod [N, N m]",
-                "heave velocity v_G and roll rate w_G [m/s, rad/s]",
+                "force F_z and tilting torque T on the rod (T_x for a rod along y) [N, N m]",
+                "heave velocity v_G and tilting rate w_G [m/s, rad/s]",
             )])?,
             vec![VarBlock::differential(
                 "body",
-                "heave velocity v_G and roll rate w_G of the rod [m/s, rad/s]",
+                "heave velocity v_G and tilting rate w_G of the rod [m/s, rad/s]",
                 2,
             )],
         )?)

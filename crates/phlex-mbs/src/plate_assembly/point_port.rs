@@ -14,7 +14,7 @@
 //!   box outside the plate carries no weight, so a point on an edge gets half the weight,
 //!   as with the thesis's formula. [`DeltaApprox::BoxClipped`] renormalises by the area of
 //!   the box inside the plate instead.
-//! * **point**: exact evaluation $[\phi, \partial_y\phi, -\partial_x\phi](x_P)$ (the $CG_k$
+//! * **point**: exact evaluation $\[\phi, \partial_y\phi, -\partial_x\phi\](x_P)$ (the $CG_k$
 //!   space allows it); the gradient, discontinuous across element edges, is averaged over
 //!   the cells containing $x_P$.
 use phlex_core::sparse::{SparseMat, Triplets};

@@ -1,8 +1,10 @@
 //! A Kirchhoff plate welded to a rigid rod along an edge (thesis 004 §10.2.1,
 //! eqs. (10.3)–(10.10), Table 10.5).
 //!
-//! The rod (eq. (10.4)) moves with heave $v_G$ and roll $\omega_G$ about its axis, the edge
-//! $\Gamma_{int}$ (here parallel to $y$, axis ordinate $y_G$). The continuous coupling is
+//! The rod (eq. (10.4)) lies on the edge $\Gamma_{int}$ and moves with heave $v_G$ and a
+//! small tilt rate $\omega_G$ about the in-plane axis perpendicular to it through its centre
+//! of mass $G$ ([`RodAxis`]; for the thesis's rod along $y$ the tilt is about $x$ and the
+//! edge velocity is $v_G + \omega_G(y - y_G)$). The continuous coupling is
 //! $u_{rod} = -\mathcal W y_{\partial}$, $u_{\partial} = \mathcal W^* y_{rod}$ with
 //! $\mathcal W q = (\int_\Gamma q\,ds, \int_\Gamma (y - y_G)\,q\,ds)$ and
 //! $\mathcal W^*(v_G, \omega_G) = v_G + \omega_G(y - y_G)$ (eq. (10.5)): the plate velocity on
@@ -13,8 +15,9 @@
 //! edge (built with `KirchhoffHhj::port(tag, EdgeCondition::SimplySupported)`: multiplier
 //! block `lambda_{tag}_wt` $= \tilde q_n$ in the $CG_k$ trace basis $\psi^l$, constraint
 //! $0 = -G^\top e + M_\Gamma u$, output $y = M_\Gamma\lambda$; the companion `{tag}_Mnn`
-//! port is left open with zero input, i.e. $M_{nn} = 0$ on the edge: the rod has no
-//! rotation about the edge normal's axis, so it transmits no bending moment). With
+//! port is left open with zero input, i.e. $M_{nn} = 0$ on the edge: the rod's rotation
+//! about its own axis is not modelled, so $\partial_n w_t$ is free there and no bending
+//! moment is transmitted). With
 //! $W^{\top,l} = \int_\Gamma [\psi^l, \psi^l(y - y_G)]\,ds$ the coupling
 //! $M_\Gamma u = W^\top e_{rod}$, $u_{rod} = -W\lambda$ is the gyrator
 //! $u_a = -Cy_b$, $u_b = C^\top y_a$ of [`phlex_core::interconnect::gyrator`] with
@@ -22,7 +25,8 @@
 //! $J_{\lambda,rod} = W^\top$, $J_{rod,\lambda} = -W$. $W^\top$ is computed from the plate's
 //! own constraint rows, $W^\top_{:,j} = -(J e_{f_j})_\lambda = G^\top e_{f_j}$ with $e_{f_j}$
 //! the interpolant of $f_0 = 1$, $f_1 = y - y_G$ (exact: both are affine, hence in the
-//! $CG_k$ trace space).
+//! $CG_k$ trace space). For a rod along $x$ ([`RodAxis::AlongX`]) the lever function is
+//! $f_1 = -(x - x_G)$ ($\omega_G$ about $+y$).
 //!
 //! The thesis discretises with Argyris × DG3 × CG2 on 6 elements and eliminates the
 //! multipliers by projection before RK45; here the plate is HHJ and the index-2 system is
@@ -56,13 +60,40 @@ pub struct WeldedPlate {
     pub rod: Option<RigidRod>,
 }
 
+/// Direction of a welded rod and the position of its centre of mass $G$.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RodAxis {
+    /// Rod parallel to $y$ (edge $x$ = const), $G$ at ordinate `y_g`; tilt about $+x$,
+    /// edge velocity $v_G + \omega_G(y - y_G)$ (thesis eq. (10.5)).
+    AlongY {
+        /// $y_G$ \[m\].
+        y_g: f64,
+    },
+    /// Rod parallel to $x$ (edge $y$ = const), $G$ at abscissa `x_g`; tilt about $+y$,
+    /// edge velocity $v_G - \omega_G(x - x_G)$.
+    AlongX {
+        /// $x_G$ \[m\].
+        x_g: f64,
+    },
+}
+
+impl RodAxis {
+    /// The lever function $f_1$: the edge velocity per unit $\omega_G$.
+    pub fn lever(&self, x: [f64; 2]) -> f64 {
+        match *self {
+            Self::AlongY { y_g } => x[1] - y_g,
+            Self::AlongX { x_g } => -(x[0] - x_g),
+        }
+    }
+}
+
 /// Welds `rod` to the edges tagged `tag` of `plate` (module docs). The plate must have been
-/// built with `.port(tag, EdgeCondition::SimplySupported)`; `y_axis` is the ordinate $y_G$
-/// of the rod's centre of mass (the edge is parallel to $y$).
+/// built with `.port(tag, EdgeCondition::SimplySupported)`; the edges must lie on the line
+/// of `axis` (a straight edge).
 pub fn weld_rigid_rod(
     plate: &KirchhoffModel,
     tag: &str,
-    y_axis: f64,
+    axis: RodAxis,
     rod: &RigidRod,
 ) -> Result<WeldedPlate, PlateAssemblyError> {
     let s = plate.system();
@@ -86,7 +117,7 @@ pub fn weld_rigid_rod(
     let MG = plate
         .port_trace_mass(&port)
         .map_err(|_| missing("port", &port, s.ports.names()))?;
-    let WT = rod_coupling_matrix(plate, tag, y_axis)?;
+    let WT = rod_coupling_matrix(plate, tag, axis)?;
     let M = sparse::to_dense(MG);
     let C = -M.partial_piv_lu().solve(&WT);
     let system = Composite::new()
@@ -102,13 +133,13 @@ pub fn weld_rigid_rod(
 }
 
 /// The coupling matrix $W^\top$ (trace DOFs × 2) of a rod welded to the edges `tag`:
-/// $W^{\top,l} = \int_\Gamma[\psi^l, \psi^l(y - y_G)]\,ds$ over the trace basis of the
+/// $W^{\top,l} = \int_\Gamma[\psi^l, \psi^l f_1]\,ds$ ($f_1$ = [`RodAxis::lever`]) over the trace basis of the
 /// multiplier block `lambda_{tag}_wt` (computed from the plate's constraint rows, module
 /// docs).
 pub fn rod_coupling_matrix(
     plate: &KirchhoffModel,
     tag: &str,
-    y_axis: f64,
+    axis: RodAxis,
 ) -> Result<Mat<f64>, PlateAssemblyError> {
     let s = plate.system();
     let lam = format!("lambda_{tag}_wt");
@@ -131,7 +162,7 @@ pub fn rod_coupling_matrix(
     let mut WT = Mat::<f64>::zeros(r.len(), 2);
     for j in 0..2 {
         let e = plate.interpolate_state(
-            &|x: [f64; 2]| if j == 0 { 1.0 } else { x[1] - y_axis },
+            &|x: [f64; 2]| if j == 0 { 1.0 } else { axis.lever(x) },
             None,
         )?;
         let Je = sparse::mul_vec(&s.J, &e);
@@ -201,7 +232,12 @@ impl Table105 {
             .builder()?
             .port("right", EdgeCondition::SimplySupported)
             .build()?;
-        weld_rigid_rod(&plate, "right", 0.5 * Self::L, &Self::rod())
+        weld_rigid_rod(
+            &plate,
+            "right",
+            RodAxis::AlongY { y_g: 0.5 * Self::L },
+            &Self::rod(),
+        )
     }
 
     /// The same plate with a free edge `right` (no rod), port `plate.load`.
