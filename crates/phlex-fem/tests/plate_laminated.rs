@@ -8,10 +8,11 @@
 #![allow(non_snake_case)]
 use phlex_core::sparse::{self, SparseMat};
 use phlex_core::LinearPhSystem;
+use phlex_fem::elasticity::{ElasticParams, Elasticity2d, PlaneModel};
 use phlex_fem::mesh2d::{Diagonal, Mesh2d};
 use phlex_fem::plate::{
-    KirchhoffHhj, KirchhoffParams, Laminate, LaminatedField, LaminatedKirchhoff, LaminatedMindlin,
-    MindlinCgDg, MindlinParams, Ply,
+    EdgeCondition, KirchhoffHhj, KirchhoffParams, Laminate, LaminatedField, LaminatedKirchhoff,
+    LaminatedMindlin, MembraneCondition, MindlinCgDg, MindlinParams, Ply,
 };
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
 use phlex_solve::fixed_step::FixedStepParams;
@@ -145,28 +146,71 @@ fn congruence(T: &[Vec<f64>], S: &[Vec<f64>], ndof: usize) -> Vec<Vec<f64>> {
     K
 }
 
-/// Navier CLPT spectrum (all roots of every (m, n), lowest `count`) of a simply supported (SS-1) cross-ply
-/// laminate (A16 = A26 = B16 = B26 = D16 = D26 = 0), thesis sign convention
-/// (κ = Hess w, stiffness [[A, −B], [−B, D]]). Ansatz u = U cos αx sin βy,
-/// v = V sin αx cos βy, w = W sin αx sin βy (α = mπ/a, β = nπ/b), which satisfies
-/// w = v = N_xx = M_xx = 0 on x = 0, a and w = u = N_yy = M_yy = 0 on y = 0, b.
-/// Strains: ε_xx = −αU S, ε_yy = −βV S, γ_xy = (βU + αV) C, κ_xx = −α²W S,
-/// κ_yy = −β²W S, 2κ_xy = 2αβW C (S = sin sin, C = cos cos, ∫S·C = 0), so the energy splits
-/// into an S group and a C group. Kinetic energy I0(U² + V² + W²) − 2I1(αUW + βVW) +
-/// I2(α² + β²)W² (rotary terms only if `rotary`). The families m = 0 (u = U sin βy) and
-/// n = 0 (v = V sin αx) are the in-plane shear modes; with cos² = 1 in x (or y) their
-/// energy integrals carry the common factor ab/2 instead of ab/4, which cancels.
-fn navier_clpt(lam: &Laminate, a: f64, b: f64, rotary: bool, count: usize) -> Vec<f64> {
+/// Navier ansatz families for simply supported laminates (Reddy 2003 §5.x/§6.x).
+#[derive(Clone, Copy, PartialEq)]
+enum Navier {
+    /// Cross-ply, SS-1: u = U cos αx sin βy, v = V sin αx cos βy, w = W sin αx sin βy;
+    /// w = v = N_xx = M_xx = 0 on x = 0, a and w = u = N_yy = M_yy = 0 on y = 0, b. Exact
+    /// when A16 = A26 = B16 = B26 = D16 = D26 = 0.
+    CrossPlySs1,
+    /// Antisymmetric angle-ply, SS-2: u = U sin αx cos βy, v = V cos αx sin βy,
+    /// w = W sin αx sin βy; w = u = N_xy = M_xx = 0 on x = 0, a and w = v = N_xy = M_yy = 0
+    /// on y = 0, b. Exact when A16 = A26 = D16 = D26 = B11 = B12 = B22 = B66 = 0 and I1 = 0.
+    AnglePlySs2,
+}
+
+/// Navier CLPT spectrum (all roots of every (m, n), lowest `count`) of a simply supported
+/// laminate, thesis sign convention (κ = Hess w, stiffness S6 = [[A, −B], [−B, D]] on
+/// (ε_xx, ε_yy, γ_xy, κ_xx, κ_yy, 2κ_xy)). Every strain is a product of a coefficient and
+/// either S = sin αx sin βy or C = cos αx cos βy (α = mπ/a, β = nπ/b); ∫S² = ∫C² = ab/4
+/// and ∫S·C = 0, so the energy is ½(ab/4) Σ_groups (T q)ᵀ S6 (T q) with q = (U, V, W),
+/// provided S6 does not couple an S strain to a C strain (asserted: that is the exactness
+/// condition of the ansatz). SS-1: ε_xx = −αU S, ε_yy = −βV S, γ_xy = (βU + αV) C,
+/// κ_xx = −α²W S, κ_yy = −β²W S, 2κ_xy = 2αβW C. SS-2: ε_xx = αU C, ε_yy = βV C,
+/// γ_xy = −(βU + αV) S, κ_xx, κ_yy as SS-1, 2κ_xy = 2αβW C. Kinetic energy
+/// I0(U² + V² + W²) + I2(α² + β²)W² − 2I1(αUW + βVW) (SS-1; rotary terms only if
+/// `rotary`). The families m = 0 / n = 0 are in-plane modes with the single surviving
+/// displacement; their common factor ab/2 (instead of ab/4) cancels.
+fn navier_clpt(
+    lam: &Laminate,
+    a: f64,
+    b: f64,
+    rotary: bool,
+    kind: Navier,
+    count: usize,
+) -> Vec<f64> {
     let (A, B, D) = (lam.a(), lam.b(), lam.d());
     let [I0, I1, I2] = lam.inertia();
     let (I1, I2) = if rotary { (I1, I2) } else { (0.0, 0.0) };
-    let KS = vec![
-        vec![A[0][0], A[0][1], -B[0][0], -B[0][1]],
-        vec![A[0][1], A[1][1], -B[0][1], -B[1][1]],
-        vec![-B[0][0], -B[0][1], D[0][0], D[0][1]],
-        vec![-B[0][1], -B[1][1], D[0][1], D[1][1]],
-    ];
-    let KC = vec![vec![A[2][2], -B[2][2]], vec![-B[2][2], D[2][2]]];
+    let mut S6 = vec![vec![0.0; 6]; 6];
+    for i in 0..3 {
+        for j in 0..3 {
+            S6[i][j] = A[i][j];
+            S6[i][j + 3] = -B[i][j];
+            S6[i + 3][j] = -B[i][j];
+            S6[i + 3][j + 3] = D[i][j];
+        }
+    }
+    // strain rows of the S group (the others are the C group)
+    let s_rows: &[usize] = match kind {
+        Navier::CrossPlySs1 => &[0, 1, 3, 4],
+        Navier::AnglePlySs2 => &[2, 3, 4],
+    };
+    let scale = S6.iter().flatten().fold(0.0f64, |m, v| m.max(v.abs()));
+    for i in 0..6 {
+        for j in 0..6 {
+            if s_rows.contains(&i) != s_rows.contains(&j) {
+                assert!(
+                    S6[i][j].abs() <= 1e-12 * scale,
+                    "Navier ansatz not exact: S6[{i}][{j}] = {}",
+                    S6[i][j]
+                );
+            }
+        }
+    }
+    if kind == Navier::AnglePlySs2 {
+        assert!(I1 == 0.0, "SS-2 Navier ansatz needs I1 = 0");
+    }
     let mut w = Vec::new();
     for m in 0..8 {
         for n in 0..8 {
@@ -174,15 +218,26 @@ fn navier_clpt(lam: &Laminate, a: f64, b: f64, rotary: bool, count: usize) -> Ve
                 continue;
             }
             let (al, be) = (m as f64 * PI / a, n as f64 * PI / b);
-            let TS = vec![
-                vec![-al, 0.0, 0.0],
-                vec![0.0, -be, 0.0],
-                vec![0.0, 0.0, -al * al],
-                vec![0.0, 0.0, -be * be],
-            ];
-            let TC = vec![vec![be, al, 0.0], vec![0.0, 0.0, 2.0 * al * be]];
-            let k1 = congruence(&TS, &KS, 3);
-            let k2 = congruence(&TC, &KC, 3);
+            // (S group, C group) strain coefficient matrices, 6 × 3
+            let mut TS = vec![vec![0.0; 3]; 6];
+            let mut TC = vec![vec![0.0; 3]; 6];
+            TS[3][2] = -al * al;
+            TS[4][2] = -be * be;
+            TC[5][2] = 2.0 * al * be;
+            match kind {
+                Navier::CrossPlySs1 => {
+                    TS[0][0] = -al;
+                    TS[1][1] = -be;
+                    TC[2] = vec![be, al, 0.0];
+                }
+                Navier::AnglePlySs2 => {
+                    TC[0][0] = al;
+                    TC[1][1] = be;
+                    TS[2] = vec![-be, -al, 0.0];
+                }
+            }
+            let k1 = congruence(&TS, &S6, 3);
+            let k2 = congruence(&TC, &S6, 3);
             let K: Vec<Vec<f64>> = (0..3)
                 .map(|i| (0..3).map(|j| k1[i][j] + k2[i][j]).collect())
                 .collect();
@@ -191,10 +246,12 @@ fn navier_clpt(lam: &Laminate, a: f64, b: f64, rotary: bool, count: usize) -> Ve
                 vec![0.0, I0, -I1 * be],
                 vec![-I1 * al, -I1 * be, I0 + I2 * (al * al + be * be)],
             ];
-            // m = 0: only u = U sin βy survives; n = 0: only v = V sin αx
-            let live: Vec<usize> = match (m, n) {
-                (0, _) => vec![0],
-                (_, 0) => vec![1],
+            // surviving displacement of the in-plane families
+            let live: Vec<usize> = match (kind, m, n) {
+                (Navier::CrossPlySs1, 0, _) => vec![0], // u = U sin βy
+                (Navier::CrossPlySs1, _, 0) => vec![1], // v = V sin αx
+                (Navier::AnglePlySs2, 0, _) => vec![1], // v = V sin βy
+                (Navier::AnglePlySs2, _, 0) => vec![0], // u = U sin αx
                 _ => vec![0, 1, 2],
             };
             w.extend(
@@ -412,7 +469,8 @@ fn abd_matches_hand_computation() {
 /// (a) Kirchhoff: one isotropic ply (E = 70 GPa, ν = 0.3, ρ = 2700, h = 0.01) on the
 /// unit square, SSSS, k = 2, 8 × 8: the bending blocks (E and J of `e_w`, `E_kappa`) equal
 /// those of [`KirchhoffHhj`] (same spaces and removed DOFs; the compliance is inverted by
-/// another route, so equality is up to round-off: asserted 1e-12 relative), the
+/// another route, so equality is up to round-off: asserted 1e-12 relative), the membrane
+/// blocks (`e_u`, `E_eps`) those of plane-stress [`Elasticity2d`] with (Eh, ν, ρh), the
 /// membrane–bending blocks of E and J are exactly zero (B = 0, I1 = 0), and the six lowest
 /// frequencies agree to the eigen-solver tolerance (asserted 1e-8 relative; the membrane
 /// modes start at ≈ 1.6e4 rad/s, above the 6th bending mode ≈ 3.9e3 rad/s).
@@ -460,6 +518,36 @@ fn isotropic_ply_reproduces_kirchhoff_hhj() {
             ),
         );
         assert_eq!(d, 0.0, "J {r}/{c} must vanish");
+    }
+    // membrane = plane-stress elasticity with (E h, ν, ρ h) and rollers tangential to the
+    // edges (SS-1: v_y = 0 on x = const, v_x = 0 on y = const)
+    let el = Elasticity2d::new(
+        ElasticParams {
+            E: E * h,
+            nu,
+            rho: rho * h,
+        },
+        PlaneModel::PlaneStress,
+        &mesh,
+        2,
+    )
+    .unwrap()
+    .fixed("left", 1)
+    .fixed("right", 1)
+    .fixed("bottom", 0)
+    .fixed("top", 0)
+    .build()
+    .unwrap();
+    let se = el.system();
+    for ((re, ce), (rl, cl)) in [
+        (("e_v", "e_v"), ("e_u", "e_u")),
+        (("E_sigma", "E_sigma"), ("E_eps", "E_eps")),
+        (("E_sigma", "e_v"), ("E_eps", "e_u")),
+    ] {
+        for (Me, Ml) in [(&se.E, &sl.E), (&se.J, &sl.J)] {
+            let (d, s) = max_diff(&block(se, Me, re, ce), &block(sl, Ml, rl, cl));
+            assert!(d <= 1e-12 * s.max(1e-300), "{rl}/{cl}: {d} vs {s}");
+        }
     }
     let wi = lowest(si, 6, 300.0);
     let wl = lowest(sl, 6, 300.0);
@@ -530,7 +618,9 @@ fn isotropic_ply_reproduces_mindlin_cgdg() {
 /// (c) Symmetric cross-ply [0/90]_s (graphite–epoxy ratios, E2 = 10 GPa, h = 4 × 2.5 mm,
 /// ρ = 1600), square a = 1, SSSS: specially orthotropic, so ω_mn² = π⁴/I0 [D11(m/a)⁴ +
 /// 2(D12 + 2D66)(m/a)²(n/b)² + D22(n/b)⁴] (thesis's Kirchhoff model: no rotary inertia).
-/// HHJ k = 2 on 12 × 12: first four modes < 0.5 % (measured in the doc of the eprintln).
+/// HHJ k = 2 on 12 × 12 (5951 states): measured rel −1.0e-4, −1.5e-4, −1.5e-3, −9.3e-4
+/// (mode 1: 380.66 vs 380.70 rad/s), asserted < 0.5 % on the first four modes. The
+/// CLPT Navier 3×3 of [`navier_clpt`] reproduces the closed form to 1e-12 (B = 0).
 #[test]
 fn symmetric_cross_ply_navier() {
     let t0 = Instant::now();
@@ -554,7 +644,7 @@ fn symmetric_cross_ply_navier() {
     ex.sort_by(|x, y| x.partial_cmp(y).unwrap());
     ex.truncate(4);
     // the CLPT Navier 3×3 reduces to the same numbers when B = 0
-    let nav = navier_clpt(&lam, a, b, false, 4);
+    let nav = navier_clpt(&lam, a, b, false, Navier::CrossPlySs1, 4);
     let rn = rel(&nav, &ex);
     assert!(rn.iter().all(|x| x.abs() < 1e-12), "{rn:?}");
     let mesh = Mesh2d::rectangle(0.0, a, 0.0, b, 12, 12, Diagonal::Right).unwrap();
@@ -577,10 +667,11 @@ fn symmetric_cross_ply_navier() {
 /// (d) Antisymmetric cross-ply [0/90] (two 5 mm plies, graphite–epoxy ratios), SS-1 on all
 /// edges (w = M_nn = 0, tangential in-plane velocity = 0, N_nn = 0: exactly the Navier
 /// conditions), B11 = −B22 ≠ 0. Reference: the coupled Navier 3×3 (CLPT) per (m, n).
-/// * thesis model (no rotary inertia): HHJ k = 2, 12 × 12, first four modes < 0.5 %; the
-///   coupling matters: the uncoupled (B := 0) D-only frequency of mode 1 is > 5 % higher.
+/// * thesis model (no rotary inertia): HHJ k = 2, 12 × 12, measured |rel| ≤ 3.0e-4 (mode 1
+///   242.40 rad/s), asserted < 0.5 % on the first four modes; the coupling matters: the
+///   uncoupled (B := 0) D-only frequency of mode 1 is 380.7 rad/s (asserted > 5 % higher).
 /// * with rotary inertia and plies of different density (ρ = 1600 / 2000 ⇒ I1 ≠ 0):
-///   against the 3×3 with the I1, I2 terms, same tolerance.
+///   against the 3×3 with the I1, I2 terms, measured |rel| ≤ 3.0e-4, same tolerance.
 #[test]
 fn antisymmetric_cross_ply_navier() {
     let t0 = Instant::now();
@@ -594,7 +685,7 @@ fn antisymmetric_cross_ply_navier() {
         .unwrap();
         let Bm = lam.b();
         assert!(Bm[0][0].abs() > 0.0 && (Bm[0][0] + Bm[1][1]).abs() < 1e-9 * Bm[0][0].abs());
-        let ex = navier_clpt(&lam, a, b, rotary, 4);
+        let ex = navier_clpt(&lam, a, b, rotary, Navier::CrossPlySs1, 4);
         let mut m = LaminatedKirchhoff::new(lam.clone(), &mesh, 2)
             .unwrap()
             .rotary_inertia(rotary);
@@ -621,9 +712,50 @@ fn antisymmetric_cross_ply_navier() {
     }
 }
 
+/// (d') Antisymmetric angle-ply [45/−45] (two 5 mm plies, graphite–epoxy ratios): B16 =
+/// B26 ≠ 0 couple stretching and twisting. SS-2 on all edges (w = M_nn = 0, normal
+/// in-plane velocity = 0, N_ns = 0: `MembraneCondition::NormalFixed`), exactly the
+/// Navier conditions; reference the coupled Navier 3×3 (rotary inertia on, I1 = 0).
+/// HHJ k = 2 on 12 × 12: measured |rel| ≤ 7.1e-5 (mode 1: 308.93 rad/s; without the B
+/// coupling it would be 514.3), asserted < 0.5 % on the first four modes.
+#[test]
+fn antisymmetric_angle_ply_navier() {
+    let t0 = Instant::now();
+    let (a, b) = (1.0, 1.0);
+    let p = gr_ep(0.005, 1600.0);
+    let lam = Laminate::new(vec![p.at(45.0), p.at(-45.0)], 5.0 / 6.0).unwrap();
+    assert!(lam.b()[0][2].abs() > 0.0);
+    let ex = navier_clpt(&lam, a, b, true, Navier::AnglePlySs2, 4);
+    let mesh = Mesh2d::rectangle(0.0, a, 0.0, b, 12, 12, Diagonal::Right).unwrap();
+    let mut m = LaminatedKirchhoff::new(lam.clone(), &mesh, 2)
+        .unwrap()
+        .rotary_inertia(true);
+    for t in ["left", "right", "top", "bottom"] {
+        m = m.edge(
+            t,
+            EdgeCondition::SimplySupported,
+            MembraneCondition::NormalFixed,
+        );
+    }
+    let m = m.build().unwrap();
+    m.system().check(&Default::default()).unwrap();
+    let w = lowest(m.system(), 4, ex[0]);
+    let r = rel(&w, &ex);
+    // the same plate without the B coupling (D only, D16 = D26 = 0)
+    let (D, I0) = (lam.d(), lam.inertia()[0]);
+    let w_unc = PI * PI * ((D[0][0] + 2.0 * (D[0][1] + 2.0 * D[2][2]) + D[1][1]) / I0).sqrt();
+    eprintln!(
+        "[45/-45] SS-2 k=2 12x12: {w:.3?} navier {ex:.3?} rel {r:?}; uncoupled mode 1 {w_unc:.3} ({:.1?})",
+        t0.elapsed()
+    );
+    assert!(r.iter().all(|x| x.abs() < 5e-3), "{r:?}");
+}
+
 /// (d, FSDT) Antisymmetric cross-ply [0/90], a/h = 10 (two 50 mm plies), hard SS-1 on all
 /// edges, laminated Mindlin CGDG k = 2 on 10 × 10 against the Navier 5×5 (shear
-/// deformation, rotary inertia, I1 from unequal ply densities): first four modes < 0.5 %.
+/// deformation, rotary inertia, I1 from unequal ply densities; the 4th mode, 5235.6 rad/s,
+/// is the n = 0 in-plane shear family): measured rel 2.6e-4, 6.9e-4, 7.4e-4, 6.7e-6,
+/// asserted < 0.5 % on the first four modes.
 #[test]
 fn antisymmetric_cross_ply_mindlin_navier() {
     let t0 = Instant::now();
@@ -655,7 +787,7 @@ fn antisymmetric_cross_ply_mindlin_navier() {
 /// terms, rotary inertia with I1 ≠ 0; Kirchhoff clamped/SS/free mix, Mindlin clamped/free):
 /// J skew and E symmetric positive definite (structure check; E's smallest Cholesky pivot
 /// positive), and the implicit midpoint rule conserves H = ½eᵀEe to solver round-off over
-/// 400 steps (asserted 1e-10 relative), while a purely transverse initial velocity feeds
+/// 400 steps (measured 8.9e-12 Kirchhoff, 2.1e-12 Mindlin; asserted 1e-10 relative), while a purely transverse initial velocity feeds
 /// energy into the membrane stresses (coupling active).
 #[test]
 fn energy_conserved_and_structure() {
