@@ -73,6 +73,8 @@ pub struct Multibody {
     pub(crate) ports: PortSet,
     pub(crate) blocks: Vec<VarBlock>,
     pub(crate) ground_points: Vec<(String, [f64; 2])>,
+    /// Some body has deformation-dependent inertia (state-dependent descriptor).
+    pub(crate) full: bool,
 }
 
 impl Multibody {
@@ -178,7 +180,9 @@ impl Multibody {
             },
             other => MbsError::Core(other),
         })?;
+        let full = bodies.iter().any(|b| b.has_full_inertia());
         Ok(Self {
+            full,
             bodies,
             body_off,
             joints,
@@ -466,8 +470,15 @@ impl Multibody {
     }
 
     fn push_structure(&self, x: &[f64], t: &mut Triplets) {
+        self.push_structure_with(x, t, None)
+    }
+
+    /// [`Self::push_structure`] with the linear momenta of the gyroscopic pairs of the
+    /// bodies with full inertia given (`pi_v[b]`, eq. (F4)).
+    fn push_structure_with(&self, x: &[f64], t: &mut Triplets, pi_v: Option<&[[f64; 2]]>) {
         for (b, body) in self.bodies.iter().enumerate() {
-            body.push_structure(self.local(b, x), t, self.body_off[b]);
+            let pv = pi_v.map(|v| v[b]);
+            body.push_structure_with(self.local(b, x), t, self.body_off[b], pv);
         }
         // Relative angles (eq. (44)).
         for (k, j) in self.joints.iter().enumerate() {
@@ -521,8 +532,58 @@ impl QuasiLinearPhDae for Multibody {
             }
         }
     }
-    fn descriptor(&self, _x: &[f64]) -> SparseMat {
-        self.E.clone()
+    fn descriptor(&self, x: &[f64]) -> SparseMat {
+        if !self.full || x.len() != self.n {
+            return self.E.clone();
+        }
+        let mut t = Triplets::new(self.n, self.n);
+        for (b, body) in self.bodies.iter().enumerate() {
+            body.push_descriptor(self.local(b, x), &mut t, self.body_off[b]);
+        }
+        for (j, o) in self.joints.iter().zip(&self.extra_off) {
+            for k in 0..j.n_extra() {
+                t.push(o + k, o + k, 1.0);
+            }
+        }
+        t.build()
+    }
+    /// Gonzalez's discrete gradient (the trait default) over the whole state; with bodies
+    /// of full inertia, their own discrete gradient (F5) on their states and Gonzalez's on
+    /// the rest (so that $\bar z^\top\Delta = H(x_1) - H(x_0)$ with the increment of
+    /// [`Mechanism::step_increment`]).
+    fn discrete_gradient(&self, x0: &[f64], x1: &[f64], zbar: &mut [f64]) {
+        let n = self.n;
+        let xm: Vec<f64> = x0.iter().zip(x1).map(|(a, b)| 0.5 * (a + b)).collect();
+        self.effort(&xm, zbar);
+        let dx: Vec<f64> = x1.iter().zip(x0).map(|(a, b)| a - b).collect();
+        let mut w = sparse::mul_vec(&self.E, &dx);
+        let mut dh = 0.0;
+        if self.full {
+            for (b, body) in self.bodies.iter().enumerate() {
+                let r = self.body_range(b);
+                if body.has_full_inertia() {
+                    body.discrete_effort_local(
+                        &x0[r.clone()],
+                        &x1[r.clone()],
+                        &mut zbar[r.clone()],
+                    );
+                    w[r].iter_mut().for_each(|v| *v = 0.0);
+                } else {
+                    dh += body.energies(&x1[r.clone()]).total() - body.energies(&x0[r]).total();
+                }
+            }
+        } else {
+            dh = self.hamiltonian(x1) - self.hamiltonian(x0);
+        }
+        let ww: f64 = w.iter().map(|v| v * v).sum();
+        if ww <= f64::EPSILON * f64::EPSILON * (1.0 + xm.iter().map(|v| v * v).sum::<f64>()) {
+            return;
+        }
+        let zw: f64 = zbar.iter().zip(&w).map(|(a, b)| a * b).sum();
+        let c = (dh - zw) / ww;
+        for i in 0..n {
+            zbar[i] += c * w[i];
+        }
     }
     fn structure(&self, x: &[f64]) -> SparseMat {
         let mut t = Triplets::new(self.n, self.n);
@@ -597,6 +658,62 @@ impl Multibody {
         sparse::mul_add(f, 1.0, &t.build(), z);
         if !u.is_empty() {
             sparse::mul_add(f, 1.0, &self.input_map(x), u);
+        }
+    }
+
+    /// True if some body has deformation-dependent inertia
+    /// ([`crate::FloatingBeam2d::full_inertia`]): the descriptor then depends on the state.
+    pub fn has_full_inertia(&self) -> bool {
+        self.full
+    }
+
+    /// Discrete increment of a midpoint step $x_0\to x_1$
+    /// ([`Mechanism::step_increment`](crate::Mechanism::step_increment)): $E(x_1 - x_0)$,
+    /// with the momentum increments $\pi(x_1) - \pi(x_0)$ of eq. (F4) in the rows of
+    /// bodies with full inertia.
+    pub fn step_increment(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
+        let d: Vec<f64> = x1.iter().zip(x0).map(|(a, b)| a - b).collect();
+        out.iter_mut().for_each(|v| *v = 0.0);
+        sparse::mul_add(out, 1.0, &self.E, &d);
+        for (b, body) in self.bodies.iter().enumerate() {
+            if body.has_full_inertia() {
+                let r = self.body_range(b);
+                body.increment_local(&x0[r.clone()], &x1[r.clone()], &mut out[r]);
+            }
+        }
+    }
+
+    /// Discrete right-hand side of a midpoint step
+    /// ([`Mechanism::step_rhs`](crate::Mechanism::step_rhs)): $J(x_m)z + B(x_m)u$, with the
+    /// gyroscopic pair of each body with full inertia built from the average linear
+    /// momentum $(\pi_v(x_0) + \pi_v(x_1))/2$ (eq. (F4)).
+    #[allow(clippy::too_many_arguments)]
+    pub fn rhs_discrete(
+        &self,
+        x0: &[f64],
+        x1: &[f64],
+        xm: &[f64],
+        z: &[f64],
+        u: &[f64],
+        f: &mut [f64],
+    ) {
+        if !self.full {
+            return self.rhs_with_effort(xm, z, u, f);
+        }
+        let pis: Vec<[f64; 2]> = (0..self.bodies.len())
+            .map(|b| {
+                let body = &self.bodies[b];
+                let a = body.linear_momentum_local(self.local(b, x0));
+                let c = body.linear_momentum_local(self.local(b, x1));
+                [0.5 * (a[0] + c[0]), 0.5 * (a[1] + c[1])]
+            })
+            .collect();
+        f.iter_mut().for_each(|v| *v = 0.0);
+        let mut t = Triplets::new(self.n, self.n);
+        self.push_structure_with(xm, &mut t, Some(&pis));
+        sparse::mul_add(f, 1.0, &t.build(), z);
+        if !u.is_empty() {
+            sparse::mul_add(f, 1.0, &self.input_map(xm), u);
         }
     }
 

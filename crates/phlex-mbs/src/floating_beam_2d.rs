@@ -11,6 +11,7 @@
 //! | `n_elements` | elements | – | $\ge 1$ |
 //! | `bc` | deformation boundary condition (Remark 8) | – | cantilever or simply supported |
 //! | `geometric_stiffening` | von Kármán axial strain (Remark 3) | – | default `false` |
+//! | `full_inertia` | deformation-dependent mass operator $M(u_f)$ | – | default `false` |
 //!
 //! The reference point $P$ is the end $x = 0$ of the beam axis, $C$ the end $x = L$; the body
 //! frame $x$ axis runs along the undeformed beam. State per [`crate::planar_body`]:
@@ -47,6 +48,16 @@
 //! $\frac12 EA\,\varepsilon^2$ with the nonlinear strain), and the transverse equations get
 //! the geometric stiffness $-K_G(n_x)\,u_f^y$: centrifugal stiffening of a spinning beam,
 //! softening of a compressed one. Off by default (the linear model of §4.3).
+//!
+//! **Full inertia** ([`FloatingBeam2d::full_inertia`]; model files: `inertia = "full"`).
+//! The mass operator (37) transports every material point at its undeformed position
+//! $\omega\hat z\times x$; with full inertia the Gauss mass points move with the deformed
+//! position $x + u_f$, $M = M(u_f)$, and the equations are written in momentum form
+//! (eqs. (F1)–(F5) of [`crate::planar_body::full_inertia`]). This adds the centrifugal
+//! softening $\rho A\,\Omega^2 u_f^y$: without stiffening the Simo–Vu-Quoc spin-up
+//! diverges once $\Omega$ exceeds the first bending frequency, with stiffening the
+//! in-plane frequency of a spinning cantilever is $\sqrt{\omega_1^2 + (1.193 - 1)\Omega^2}$
+//! (`tests/full_inertia.rs`).
 //!
 //! ```
 //! use phlex_mbs::{FloatingBeam2d, DeformationBc};
@@ -108,6 +119,10 @@ pub struct FloatingBeam2d {
     /// Geometric stiffening: von Kármán axial strain $u' + \frac12 w'^2$
     /// ([`crate::stiffening`]); default `false` (the linear model of §4.3).
     pub geometric_stiffening: bool,
+    /// Deformation-dependent inertia: mass operator $M(u_f)$ of the mass points at their
+    /// deformed positions ([`crate::planar_body::full_inertia`]); default `false` (the
+    /// constant operator (37)).
+    pub full_inertia: bool,
 }
 
 impl FloatingBeam2d {
@@ -128,6 +143,7 @@ impl FloatingBeam2d {
             pose: Pose2d::default(),
             twist: Twist2d::default(),
             geometric_stiffening: false,
+            full_inertia: false,
         }
     }
 
@@ -179,6 +195,15 @@ impl FloatingBeam2d {
     /// gains the state-dependent skew pair $\pm D_{nl}(u_f)$ of [`crate::stiffening`].
     pub fn geometric_stiffening(mut self, on: bool) -> Self {
         self.geometric_stiffening = on;
+        self
+    }
+
+    /// Switches the deformation-dependent inertia on or off: the mass points are
+    /// transported at their deformed positions $x + u_f$, which adds the centrifugal
+    /// softening of a spinning beam and makes linear and angular momentum exact invariants
+    /// of a free body ([`crate::planar_body::full_inertia`], eqs. (F1)–(F5)).
+    pub fn full_inertia(mut self, on: bool) -> Self {
+        self.full_inertia = on;
         self
     }
 
@@ -353,6 +378,9 @@ impl FloatingBeam2d {
             self.twist,
         )?;
         body.set_beam_shapes(shapes);
+        if self.full_inertia {
+            body.set_full_inertia(&points);
+        }
         Ok(body)
     }
 }

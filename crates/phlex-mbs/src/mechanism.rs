@@ -1,7 +1,9 @@
 //! The interface the multibody integrators need beyond [`QuasiLinearPhDae`]: the
 //! right-hand side $f = J(x)z + B(x)u$ for a given effort and its **exact** Jacobian
 //! $\partial_x f$ (see [`crate::simulate`] for why the Newton matrix must include the
-//! derivatives of $J$ and $B$), and the position-level constraint drift.
+//! derivatives of $J$ and $B$), the position-level constraint drift, and (default methods)
+//! the discrete increment and right-hand side of a midpoint step for systems whose
+//! descriptor depends on the state ([`crate::planar_body::full_inertia`], eq. (F4)).
 use phlex_core::sparse::SparseMat;
 use phlex_core::QuasiLinearPhDae;
 
@@ -16,6 +18,32 @@ pub trait Mechanism: QuasiLinearPhDae {
         let _ = x;
         0.0
     }
+    /// True if the descriptor $E(x)$ depends on the state (planar beams with full
+    /// inertia, [`crate::planar_body::full_inertia`]); default `false`. Integrators then
+    /// use [`Mechanism::step_increment`] and [`Mechanism::step_rhs`] instead of a constant
+    /// $E$.
+    fn state_dependent_descriptor(&self) -> bool {
+        false
+    }
+    /// Discrete increment $\Delta(x_0, x_1)$ of a midpoint step, the discrete counterpart
+    /// of $E\dot x\,h$, into `out`; default $E(x_0)(x_1 - x_0)$ (exact for a constant $E$).
+    fn step_increment(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
+        let d: Vec<f64> = x1.iter().zip(x0).map(|(a, b)| a - b).collect();
+        out.iter_mut().for_each(|v| *v = 0.0);
+        phlex_core::sparse::mul_add(out, 1.0, &self.descriptor(x0), &d);
+    }
+    /// $\partial\Delta(x_0, x_1)/\partial x_1$; default $E(x_1)$.
+    fn step_increment_jacobian(&self, x0: &[f64], x1: &[f64]) -> SparseMat {
+        let _ = x0;
+        self.descriptor(x1)
+    }
+    /// Discrete right-hand side $J z + B u$ of a step $x_0\to x_1$ with midpoint `xm` and
+    /// discrete effort `z`; default [`Mechanism::rhs_with_effort`] at `xm`.
+    #[allow(clippy::too_many_arguments)]
+    fn step_rhs(&self, x0: &[f64], x1: &[f64], xm: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
+        let _ = (x0, x1);
+        self.rhs_with_effort(xm, z, u, f)
+    }
 }
 
 impl Mechanism for crate::assembly::Multibody {
@@ -27,5 +55,14 @@ impl Mechanism for crate::assembly::Multibody {
     }
     fn max_position_drift(&self, x: &[f64]) -> f64 {
         crate::assembly::Multibody::max_position_drift(self, x)
+    }
+    fn state_dependent_descriptor(&self) -> bool {
+        self.has_full_inertia()
+    }
+    fn step_increment(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
+        crate::assembly::Multibody::step_increment(self, x0, x1, out)
+    }
+    fn step_rhs(&self, x0: &[f64], x1: &[f64], xm: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
+        crate::assembly::Multibody::rhs_discrete(self, x0, x1, xm, z, u, f)
     }
 }

@@ -66,6 +66,10 @@ use crate::floating_beam_2d::BeamShapes;
 use crate::pose::{apply2, drot2, rot2, Pose2d, Twist2d};
 use crate::stiffening::VonKarman;
 
+#[path = "full_inertia.rs"]
+pub mod full_inertia;
+use full_inertia::FullInertia;
+
 /// Elastic shape of a material point: its displacement is $(n_x\cdot u_f, n_y\cdot u_f)$ and
 /// its rotation $n_r\cdot u_f$ (sparse, indices into the elastic coefficients).
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -191,6 +195,8 @@ pub struct PlanarBody {
     E: SparseMat,
     beam: Option<BeamShapes>,
     stiffening: Option<VonKarman>,
+    /// Deformation-dependent inertia ([`full_inertia`]), if switched on.
+    full: Option<FullInertia>,
 }
 
 impl PlanarBody {
@@ -368,6 +374,7 @@ impl PlanarBody {
             E,
             beam: None,
             stiffening,
+            full: None,
         })
     }
 
@@ -589,6 +596,9 @@ impl PlanarBody {
                 }
             }
         }
+        if let Some(fi) = &self.full {
+            kin = fi.kinetic(&x[3..3 + self.n_f], p);
+        }
         EnergySplit {
             kinetic: kin,
             deformation: def,
@@ -598,6 +608,21 @@ impl PlanarBody {
 
     /// Effort $z = (\partial_q V, p)$ of a local state.
     pub fn effort_local(&self, x: &[f64], z: &mut [f64]) {
+        let n_q = self.n_q();
+        self.potential_gradient(x, z);
+        z[n_q..].copy_from_slice(&x[n_q..]);
+        if let Some(fi) = &self.full {
+            let (u, p) = (&x[3..n_q], &x[n_q..]);
+            let mut c = vec![0.0; self.n_f];
+            fi.centrifugal(u, p, p, &mut c);
+            for (zj, cj) in z[3..n_q].iter_mut().zip(&c) {
+                *zj -= cj;
+            }
+        }
+    }
+
+    /// $\partial_q V$ (gravity) into `z[..n_q]`.
+    fn potential_gradient(&self, x: &[f64], z: &mut [f64]) {
         let n_q = self.n_q();
         let g = self.gravity;
         z[..n_q].iter_mut().for_each(|v| *v = 0.0);
@@ -624,7 +649,6 @@ impl PlanarBody {
                 z[3 + j] = -s;
             }
         }
-        z[n_q..].copy_from_slice(&x[n_q..]);
     }
 
     /// Pushes $\partial z/\partial x$ of the local state at offset `off`.
@@ -632,6 +656,12 @@ impl PlanarBody {
         let n_q = self.n_q();
         for i in n_q..self.n_local() {
             t.push(off + i, off + i, 1.0);
+        }
+        if let Some(fi) = &self.full {
+            // z_u = ∂_u V − c(u; p, p): ∂c/∂u and ∂c/∂p = (∂_u π)ᵀ.
+            let (u, p) = (&x[3..n_q], &x[n_q..]);
+            fi.for_each_centrifugal_u(p, |j, l, v| t.push(off + 3 + j, off + 3 + l, -v));
+            fi.for_each_momentum_u(u, p, |i, j, v| t.push(off + 3 + j, off + n_q + i, -v));
         }
         let g = self.gravity;
         if g == [0.0, 0.0] {
@@ -663,6 +693,19 @@ impl PlanarBody {
 
     /// Pushes the body's $J(x)$ at offset `off` (rows and columns).
     pub(crate) fn push_structure(&self, x: &[f64], t: &mut Triplets, off: usize) {
+        self.push_structure_with(x, t, off, None)
+    }
+
+    /// [`Self::push_structure`] with, for a body with full inertia, the linear momentum of
+    /// the gyroscopic pair given (`pi_v`, e.g. the step average of eq. (F4)) instead of
+    /// $\pi_v(x)$.
+    pub(crate) fn push_structure_with(
+        &self,
+        x: &[f64],
+        t: &mut Triplets,
+        off: usize,
+        pi_v: Option<[f64; 2]>,
+    ) {
         let n_f = self.n_f;
         let n_q = self.n_q();
         let (iv, iw, ivf, is) = (off + n_q, off + n_q + 2, off + n_q + 3, off + n_q + 3 + n_f);
@@ -680,13 +723,17 @@ impl PlanarBody {
             t.push(ivf + k, off + 3 + k, -1.0);
         }
         let p = &x[n_q..];
-        let pt = sparse::mul_vec(&self.T_t, p);
-        // J[v_P, ω] = S(p̂_t) = (p̂_y, −p̂_x)
+        let pt = match (&self.full, pi_v) {
+            (Some(_), Some(v)) => v.to_vec(),
+            (Some(fi), None) => fi.linear_momentum(&x[3..n_q], p).to_vec(),
+            (None, _) => sparse::mul_vec(&self.T_t, p),
+        };
+        // J[v_P, ω] = S(p̂_t) = (p̂_y, −p̂_x)  (full inertia: S(π_v), eq. (F2))
         t.push(iv, iw, pt[1]);
         t.push(iv + 1, iw, -pt[0]);
         t.push(iw, iv, -pt[1]);
         t.push(iw, iv + 1, pt[0]);
-        if n_f > 0 {
+        if n_f > 0 && self.full.is_none() {
             let gf = sparse::mul_vec(&self.G_f, p);
             for (k, &v) in gf.iter().enumerate() {
                 if v != 0.0 {
@@ -714,6 +761,39 @@ impl PlanarBody {
         let o = off + n_q;
         let p = &x[n_q..];
         let (vx, vy, w) = (p[0], p[1], p[2]);
+        if let Some(fi) = &self.full {
+            // f_v += ω S(π_v), f_ω −= S(π_v)·v_P with π_v = π_v(u, p).
+            let u = &x[3..n_q];
+            fi.linear_momentum_p(u, 1, |i, v| {
+                t.push(o, o + i, w * v);
+                t.push(o + 2, o + i, -vx * v);
+            });
+            fi.linear_momentum_p(u, 0, |i, v| {
+                t.push(o + 1, o + i, -w * v);
+                t.push(o + 2, o + i, vy * v);
+            });
+            let mut du = vec![[0.0; 2]; self.n_f];
+            fi.linear_momentum_u(p, &mut du);
+            for (j, d) in du.iter().enumerate() {
+                if d[0] != 0.0 || d[1] != 0.0 {
+                    t.push(o, off + 3 + j, w * d[1]);
+                    t.push(o + 1, off + 3 + j, -w * d[0]);
+                    t.push(o + 2, off + 3 + j, -(vx * d[1] - vy * d[0]));
+                }
+            }
+            if let Some(vk) = &self.stiffening {
+                let n_f = self.n_f;
+                vk.push_jacobian(
+                    &p[3..3 + n_f],
+                    &p[3 + n_f..],
+                    t,
+                    off + 3,
+                    o + 3 + n_f,
+                    o + 3,
+                );
+            }
+            return;
+        }
         // S(T_t p) ω and −S(T_t p)ᵀ v_P
         for j in 0..self.T_t.ncols() {
             let mut t0 = 0.0;
@@ -754,6 +834,124 @@ impl PlanarBody {
                 o + 3 + n_f,
                 o + 3,
             );
+        }
+    }
+
+    /// Switches the deformation-dependent inertia of [`full_inertia`] on, with the mass
+    /// points the body was built from.
+    pub(crate) fn set_full_inertia(&mut self, points: &[MassPoint]) {
+        self.full = Some(FullInertia::new(points, self.n_f));
+    }
+
+    /// True if the mass operator depends on the elastic displacement ([`full_inertia`],
+    /// [`crate::FloatingBeam2d::full_inertia`]).
+    pub fn has_full_inertia(&self) -> bool {
+        self.full.is_some()
+    }
+
+    /// Pushes the descriptor $E(x)$ at offset `off`: $\operatorname{diag}(I, M)$, or with
+    /// full inertia eq. (F3) $\begin{bmatrix}I & 0\\ \partial_q\pi & M(u_f)\end{bmatrix}$.
+    pub(crate) fn push_descriptor(&self, x: &[f64], t: &mut Triplets, off: usize) {
+        let Some(fi) = &self.full else {
+            t.push_block(off, off, &self.E, 1.0);
+            return;
+        };
+        let n_q = self.n_q();
+        let nv = 3 + self.n_f;
+        for i in 0..n_q {
+            t.push(off + i, off + i, 1.0);
+        }
+        let (u, p) = (&x[3..n_q], &x[n_q..]);
+        fi.push_mass(u, t, off + n_q, off + n_q);
+        fi.for_each_momentum_u(u, p, |i, j, v| t.push(off + n_q + i, off + 3 + j, v));
+        for j in nv..self.M.ncols() {
+            for (i, v) in sparse::col_iter(&self.M, j) {
+                if i >= nv {
+                    t.push(off + n_q + i, off + n_q + j, v);
+                }
+            }
+        }
+    }
+
+    /// Momenta $\pi = M(u_f)\,p$ of a local state (all co-energy variables: the
+    /// velocity part is the linear momentum $\pi_v$ and the angular momentum $\pi_\omega$
+    /// about $P$ in the body frame, then the elastic momenta; the stress part is
+    /// $C\sigma$). With the constant operator (37) this is $M p$.
+    pub fn momentum(&self, x: &[f64]) -> Vec<f64> {
+        let n_q = self.n_q();
+        let p = &x[n_q..];
+        let mut out = sparse::mul_vec(&self.M, p);
+        if let Some(fi) = &self.full {
+            fi.momentum(&x[3..n_q], p, &mut out);
+        }
+        out
+    }
+
+    /// Inertial linear momentum $R(\theta)\pi_v$ \[kg m/s\] and angular momentum about
+    /// the inertial origin $({}^ir_P\times R\pi_v)_z + \pi_\omega$ \[kg m²/s\] of a local
+    /// state.
+    pub fn inertial_momentum(&self, x: &[f64]) -> [f64; 3] {
+        let pi = self.momentum(x);
+        let l = apply2(&rot2(x[2]), [pi[0], pi[1]]);
+        [l[0], l[1], x[0] * l[1] - x[1] * l[0] + pi[2]]
+    }
+
+    /// Discrete increment of eq. (F4) for a local step `x0 → x1`: $(q_1 - q_0,\
+    /// \pi(x_1) - \pi(x_0))$ with full inertia, $E(x_1 - x_0)$ otherwise, into `out`.
+    pub(crate) fn increment_local(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
+        let n_q = self.n_q();
+        for i in 0..n_q {
+            out[i] = x1[i] - x0[i];
+        }
+        let m1 = self.momentum(x1);
+        let m0 = self.momentum(x0);
+        for (k, (a, b)) in m1.iter().zip(&m0).enumerate() {
+            out[n_q + k] = a - b;
+        }
+    }
+
+    /// Linear momentum $\pi_v$ in the body frame (the first two momenta).
+    pub(crate) fn linear_momentum_local(&self, x: &[f64]) -> [f64; 2] {
+        let n_q = self.n_q();
+        match &self.full {
+            Some(fi) => fi.linear_momentum(&x[3..n_q], &x[n_q..]),
+            None => {
+                let m = self.momentum(x);
+                [m[0], m[1]]
+            }
+        }
+    }
+
+    /// Discrete gradient (F5) of a body with full inertia for the local step `x0 → x1`:
+    /// Gonzalez's discrete gradient of the gravity potential in the configuration rows,
+    /// minus the centrifugal term $c(u_m; p_0, p_1)$ in the elastic rows, and
+    /// $\bar p = (p_0 + p_1)/2$; then $\bar z^\top(\Delta q, \Delta\pi) = \Delta H$ exactly.
+    pub(crate) fn discrete_effort_local(&self, x0: &[f64], x1: &[f64], z: &mut [f64]) {
+        let n_q = self.n_q();
+        let xm: Vec<f64> = x0.iter().zip(x1).map(|(a, b)| 0.5 * (a + b)).collect();
+        self.potential_gradient(&xm, z);
+        if self.gravity != [0.0, 0.0] {
+            let dq: Vec<f64> = (0..n_q).map(|i| x1[i] - x0[i]).collect();
+            let qq: f64 = dq.iter().map(|v| v * v).sum();
+            let scale: f64 = 1.0 + xm[..n_q].iter().map(|v| v * v).sum::<f64>();
+            if qq > f64::EPSILON * f64::EPSILON * scale {
+                let dv = self.potential_local(x1) - self.potential_local(x0);
+                let zq: f64 = dq.iter().zip(&z[..n_q]).map(|(a, b)| a * b).sum();
+                let c = (dv - zq) / qq;
+                for (zi, d) in z[..n_q].iter_mut().zip(&dq) {
+                    *zi += c * d;
+                }
+            }
+        }
+        for i in n_q..self.n_local() {
+            z[i] = xm[i];
+        }
+        if let Some(fi) = &self.full {
+            let mut c = vec![0.0; self.n_f];
+            fi.centrifugal(&xm[3..n_q], &x0[n_q..], &x1[n_q..], &mut c);
+            for (zj, cj) in z[3..n_q].iter_mut().zip(&c) {
+                *zj -= cj;
+            }
         }
     }
 
@@ -810,8 +1008,14 @@ impl QuasiLinearPhDae for PlanarBody {
     fn effort(&self, x: &[f64], z: &mut [f64]) {
         self.effort_local(x, z)
     }
-    fn descriptor(&self, _x: &[f64]) -> SparseMat {
-        self.E.clone()
+    fn descriptor(&self, x: &[f64]) -> SparseMat {
+        if self.full.is_none() || x.is_empty() {
+            return self.E.clone();
+        }
+        let n = self.n_local();
+        let mut t = Triplets::new(n, n);
+        self.push_descriptor(x, &mut t, 0);
+        t.build()
     }
     fn structure(&self, x: &[f64]) -> SparseMat {
         let n = self.n_local();

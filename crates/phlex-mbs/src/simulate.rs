@@ -353,6 +353,9 @@ struct Step<'a, S: Mechanism + ?Sized> {
     scale: Vec<f64>,
     algebraic: Vec<bool>,
     xs: Vec<f64>,
+    /// The descriptor depends on the state ([`Mechanism::state_dependent_descriptor`]):
+    /// the step uses [`Mechanism::step_increment`] and [`Mechanism::step_rhs`].
+    varying: bool,
 }
 
 impl<S: Mechanism + ?Sized> Step<'_, S> {
@@ -381,6 +384,21 @@ impl<S: Mechanism + ?Sized> NonlinearSystem for Step<'_, S> {
         let xm = &xs[..];
         self.effort(xm);
         let z = std::mem::take(&mut self.z);
+        if self.varying {
+            // ½Δ(x0, x1) − (h/2)(J̄ z̄ + B u), x1 = 2 x_m − x0 (eq. (F4)).
+            for ((x1, &m), &a) in self.x1.iter_mut().zip(xm).zip(&self.x0) {
+                *x1 = 2.0 * m - a;
+            }
+            self.mb
+                .step_rhs(&self.x0, &self.x1, xm, &z, &self.u, &mut self.f);
+            self.mb.step_increment(&self.x0, &self.x1, &mut self.d);
+            for ((ri, di), fi) in r.iter_mut().zip(&self.d).zip(&self.f) {
+                *ri = 0.5 * di - 0.5 * self.h * fi;
+            }
+            self.z = z;
+            self.xs = xs;
+            return Ok(());
+        }
         self.mb.rhs_with_effort(xm, &z, &self.u, &mut self.f);
         self.z = z;
         for ((d, &a), &b) in self.d.iter_mut().zip(xm).zip(&self.x0) {
@@ -397,7 +415,15 @@ impl<S: Mechanism + ?Sized> NonlinearSystem for Step<'_, S> {
     fn jacobian(&mut self, xi: &[f64]) -> Result<SparseMat, SolveError> {
         let xm: Vec<f64> = xi.iter().zip(&self.scale).map(|(v, s)| v / s).collect();
         let A = self.mb.rhs_jacobian(&xm, &self.u);
-        let K = sparse::add(1.0, &self.E, -0.5 * self.h, &A);
+        let K = if self.varying {
+            // ∂(½Δ(x0, 2x_m − x0))/∂x_m = ∂Δ/∂x1; the discrete terms of J̄ z̄ are taken
+            // at x_m (an O(h) approximation of the Newton matrix).
+            let x1: Vec<f64> = xm.iter().zip(&self.x0).map(|(m, a)| 2.0 * m - a).collect();
+            let E1 = self.mb.step_increment_jacobian(&self.x0, &x1);
+            sparse::add(1.0, &E1, -0.5 * self.h, &A)
+        } else {
+            sparse::add(1.0, &self.E, -0.5 * self.h, &A)
+        };
         let mut t = phlex_core::Triplets::new(K.nrows(), K.ncols());
         for j in 0..K.ncols() {
             let c = 1.0 / self.scale[j];
@@ -506,6 +532,7 @@ impl<'a, S: Mechanism + ?Sized> MultibodyMidpoint<'a, S> {
             scale: vec![1.0; n],
             algebraic: algebraic.clone(),
             xs: vec![0.0; n],
+            varying: mb.state_dependent_descriptor(),
         };
         let grid = grid_with_breakpoints(p.t0, p.t_end, p.h, &self.input.breakpoints());
         let mut x = x0.to_vec();
