@@ -5,7 +5,7 @@
 //! [0/90], Reddy 2003 §5.x/§6.x: the (m, n) Navier ansatz reduces the plate equations to a
 //! 3×3 (CLPT) or 5×5 (FSDT) eigenproblem, assembled here from the energy with
 //! ∫ sin² = ∫ cos² = ab/4), energy conservation and pH structure.
-#![allow(non_snake_case)]
+#![allow(non_snake_case, clippy::needless_range_loop)]
 use phlex_core::sparse::{self, SparseMat};
 use phlex_core::LinearPhSystem;
 use phlex_fem::elasticity::{ElasticParams, Elasticity2d, PlaneModel};
@@ -378,6 +378,7 @@ fn max_diff(a: &faer::Mat<f64>, b: &faer::Mat<f64>) -> (f64, f64) {
 ///   4Q66)/4 + Q12/2, Q̄66 = (Q11 + Q22 − 2Q12 − 2Q66)/4 + Q66/2, Q̄16 = Q̄26 = ±(Q11 −
 ///   Q22)/4; A = Q̄ with A16 = A26 = 0; B nonzero only in B16 = B26 = −(Q11 − Q22)/16
 ///   (bottom +45 ply: ½(0 − ¼) = −⅛); D = Q̄/12 with D16 = D26 = 0.
+///
 /// Relative tolerance 1e-13 (a few roundings of O(1) sums).
 #[test]
 fn abd_matches_hand_computation() {

@@ -39,8 +39,7 @@
 //!
 //! $$\begin{bmatrix}M_u & M_{uw} & 0 & 0\\ M_{uw}^\top & M_w & 0 & 0\\ 0&0&M_{NN}&M_{NM}\\
 //! 0&0&M_{NM}^\top&M_{MM}\end{bmatrix}\dot e = \begin{bmatrix}0&0&-D_{\mathrm{Grad}}^\top&0\\
-//! 0&0&0&-D_{\mathrm{Hess}}^\top\\ D_{\mathrm{Grad}}&0&0&0\\0&D_{\mathrm{Hess}}&0&0\end{bmatrix}e
-//! + Bu,$$
+//! 0&0&0&-D_{\mathrm{Hess}}^\top\\ D_{\mathrm{Grad}}&0&0&0\\0&D_{\mathrm{Hess}}&0&0\end{bmatrix}e + Bu,$$
 //! the membrane part being the CG/DG elasticity discretization ([`crate::elasticity`],
 //! thesis (3.16)) and the bending part the HHJ plate ([`super::kirchhoff`], thesis (7.18)),
 //! $M_{NN}, M_{NM}, M_{MM}$ the blocks of the laminate compliance, $M_u = I_0 M$,
@@ -375,6 +374,7 @@ impl Laminate {
 
 /// Inverse of a symmetric positive definite $6\times6$ matrix by Cholesky; `None` if not
 /// positive definite (pivot below $10^{-13}$ times the largest diagonal entry).
+#[allow(clippy::needless_range_loop)] // dense 6×6 index arithmetic
 fn invert_spd6(S: &[[f64; 6]; 6]) -> Option<[[f64; 6]; 6]> {
     let scale = (0..6).fold(0.0f64, |m, i| m.max(S[i][i].abs()));
     let mut L = [[0.0; 6]; 6];
@@ -856,6 +856,7 @@ pub use super::laminated_kirchhoff::{dg_hhj_mass, LaminatedKirchhoff, LaminatedK
 pub use super::laminated_mindlin::{LaminatedMindlin, LaminatedMindlinModel};
 
 #[cfg(test)]
+#[allow(clippy::needless_range_loop)]
 mod tests {
     use super::*;
     use crate::mesh2d::Diagonal;
