@@ -130,6 +130,7 @@ pub struct MindlinAfw {
     mesh: Mesh2d,
     degree: usize,
     free: Vec<String>,
+    ports: Vec<String>,
     loads: Vec<(String, AfwLoadProfile)>,
 }
 
@@ -139,6 +140,7 @@ impl std::fmt::Debug for MindlinAfw {
             .field("params", &self.params)
             .field("degree", &self.degree)
             .field("free", &self.free)
+            .field("ports", &self.ports)
             .field(
                 "loads",
                 &self.loads.iter().map(|l| &l.0).collect::<Vec<_>>(),
@@ -168,6 +170,7 @@ impl MindlinAfw {
             mesh: mesh.clone(),
             degree,
             free: Vec::new(),
+            ports: Vec::new(),
             loads: Vec::new(),
         })
     }
@@ -176,6 +179,27 @@ impl MindlinAfw {
     /// strongly on the normal-moment DOFs). Unknown tags are reported by [`Self::build`].
     pub fn free(mut self, tag: &str) -> Self {
         self.free.push(tag.to_string());
+        self
+    }
+
+    /// Makes the edges tagged `tag` a velocity-controlled boundary port (the natural
+    /// causality of this formulation, summary §3.2 "velocity control"): two ports
+    /// * `"{tag}_wt"`: input = the Legendre coefficients $U_{e,j}$, $j < k$, of the boundary
+    ///   velocity $w_t = \sum U_{e,j}L_j(s_e)$ on each tagged edge $e$ (edges in increasing
+    ///   global index, $s_e$ from the lower to the higher global vertex);
+    ///   $B^{i,(e,j)} = \int_e \phi_\gamma^i\cdot\mathbf n\,L_j$; output = the moments
+    ///   $\int_e q_n L_j$ of the shear force;
+    /// * `"{tag}_omega"`: input = the coefficients $U_{e,j,c}$, $j \le k$, $c \in \{x, y\}$ of
+    ///   the boundary rotation rate $\omega_c = \sum U_{e,j,c}L_j(s_e)$;
+    ///   $B^{i,(e,j,c)} = \int_e (\mathbf\Phi_\kappa^i\mathbf n)_c L_j$; output = the moments
+    ///   $\int_e (\mathbf E_\kappa\mathbf n)_c L_j$ of the boundary moment vector.
+    ///
+    /// With the dual edge DOFs these $B$ are signed selections ($\pm1$ = orientation of the
+    /// global edge normal against the outward one), and
+    /// $\dot H = y^\top u = \int_\Gamma w_t q_n + \boldsymbol\omega\cdot\mathbf E_\kappa\mathbf n$
+    /// exactly. Zero inputs = clamped.
+    pub fn port(mut self, tag: &str) -> Self {
+        self.ports.push(tag.to_string());
         self
     }
 
@@ -335,16 +359,80 @@ impl MindlinAfw {
                 }
             })
             .collect();
-        // load ports
+        let mut pos = vec![usize::MAX; n_full];
+        for (i, &g) in kept.iter().enumerate() {
+            pos[g] = i;
+        }
+        // boundary velocity ports: signed selections of the normal-moment DOFs
         let mut ports = Vec::new();
-        let mut tb = Triplets::new(n, self.loads.len());
+        let mut bcols: Vec<(usize, usize, f64)> = Vec::new();
+        let mut n_in = 0usize;
+        for tag in &self.ports {
+            if self.free.contains(tag) {
+                return Err(FemError::InvalidParameter {
+                    name: format!("boundary tag '{tag}'"),
+                    value: 0.0,
+                    requirement: "a tag is either free or a velocity port, not both".into(),
+                }
+                .into());
+            }
+            let mut edges = m.tagged_edges(tag)?;
+            edges.sort_by_key(|b| b.edge);
+            edges.dedup_by_key(|b| b.edge);
+            let (qr, qb) = (sr.element().dofs_per_edge(), sb.element().dofs_per_edge());
+            let sign = |b: &crate::mesh2d::BoundaryEdge| {
+                let [va, vb] = m.edges()[b.edge];
+                let (pa, pb) = (m.vertices()[va], m.vertices()[vb]);
+                let ne = [pb[1] - pa[1], -(pb[0] - pa[0])];
+                let no = m.outward_normal(b);
+                if ne[0] * no[0] + ne[1] * no[1] > 0.0 {
+                    1.0
+                } else {
+                    -1.0
+                }
+            };
+            let mut c = n_in;
+            for b in &edges {
+                let sg = sign(b);
+                for (j, d) in sr.edge_dofs(b.edge).enumerate() {
+                    bcols.push((pos[og + d], c + j, sg));
+                }
+                c += qr;
+            }
+            ports.push(Port::new(
+                format!("{tag}_wt"),
+                c - n_in,
+                "Legendre coefficients of the boundary velocity w_t per edge [m/s]",
+                "Legendre moments of the shear force q_n per edge [N]",
+            ));
+            n_in = c;
+            for b in &edges {
+                let sg = sign(b);
+                for (j, d) in sb.edge_dofs(b.edge).enumerate() {
+                    for r in 0..2 {
+                        bcols.push((pos[ok + r * nb + d], c + 2 * j + r, sg));
+                    }
+                }
+                c += 2 * qb;
+            }
+            ports.push(Port::new(
+                format!("{tag}_omega"),
+                c - n_in,
+                "Legendre coefficients of the boundary rotation rates (omega_x, omega_y) per edge [rad/s]",
+                "Legendre moments of the boundary moment vector E_kappa n per edge [N m]",
+            ));
+            n_in = c;
+        }
+        let n_ports_in = n_in;
+        // load ports
+        let mut tb = Triplets::new(n, n_ports_in + self.loads.len());
+        for (r, c, v) in bcols {
+            tb.push(r, c, v);
+        }
         if !self.loads.is_empty() {
             let ql = TriangleQuadrature::exact_for_degree(k - 1 + LOAD_EXTRA_DEGREE)?;
-            let mut pos = vec![usize::MAX; n_full];
-            for (i, &g) in kept.iter().enumerate() {
-                pos[g] = i;
-            }
             for (c, (name, prof)) in self.loads.iter().enumerate() {
+                let c = n_ports_in + c;
                 let mut col = vec![0.0; n_full];
                 for t in 0..m.n_cells() {
                     let g = CellGeometry::new(m, t);
@@ -450,6 +538,67 @@ impl MindlinAfwModel {
         &self.sr
     }
 
+    /// The system in equilibrated variables $e = D\tilde e$, $D$ diagonal:
+    /// $\tilde E = DED$, $\tilde J = DJD$ (still skew), $\tilde B = DB$ (same outputs and
+    /// Hamiltonian), with $D_{ii} = E_{ii}^{-1/2}$ for differential states (unit mass
+    /// diagonal) and, for each multiplier, $D_{ii} = 1/\max_j|(\tilde J)_{ij}|$ (unit
+    /// largest coupling). Returns $(\tilde\Sigma, \operatorname{diag}D)$.
+    ///
+    /// Why: the mass scales of the blocks span many decades ($I_\theta = \rho b^3/12$ against
+    /// $\mathcal C_b = 12/(Eb^3)$: $10^{-4}$ to $10^{4}$ for the thesis data) and the
+    /// saddle-point midpoint matrix $E - \frac{\Delta t}2J$ of the unscaled system fails
+    /// `SparseLu`'s probe check on fine meshes (measured: $k = 2$, $32\times32$; $k = 3$,
+    /// $16\times16$), exactly the direct-solver failure the thesis reports for $k = 3$
+    /// (summary §3.3). Integrate $\tilde\Sigma$ and map states back with $e = D\tilde e$.
+    pub fn equilibrated_system(&self) -> Result<(LinearPhSystem, Vec<f64>), Fem2dError> {
+        let sys = &self.system;
+        let n = sys.n_states();
+        let mut d = vec![0.0; n];
+        let mut diag = vec![0.0; n];
+        for j in 0..n {
+            for (i, v) in sparse::col_iter(&sys.E, j) {
+                if i == j {
+                    diag[j] = v;
+                }
+            }
+        }
+        for j in 0..n {
+            if diag[j] > 0.0 {
+                d[j] = 1.0 / diag[j].sqrt();
+            }
+        }
+        // multipliers: unit largest coupling after the differential scaling
+        for j in 0..n {
+            if diag[j] == 0.0 {
+                let mut m = 0.0f64;
+                for (i, v) in sparse::col_iter(&sys.J, j) {
+                    m = m.max((d[i] * v).abs());
+                }
+                d[j] = if m > 0.0 { 1.0 / m } else { 1.0 };
+            }
+        }
+        let scale = |a: &SparseMat, left: bool, right: bool| {
+            let mut t = Triplets::new(a.nrows(), a.ncols());
+            for j in 0..a.ncols() {
+                for (i, v) in sparse::col_iter(a, j) {
+                    let l = if left { d[i] } else { 1.0 };
+                    let r = if right { d[j] } else { 1.0 };
+                    t.push(i, j, l * v * r);
+                }
+            }
+            t.build()
+        };
+        let scaled = LinearPhSystem::new(
+            scale(&sys.E, true, true),
+            scale(&sys.J, true, true),
+            scale(&sys.R, true, true),
+            scale(&sys.B, true, false),
+            sys.ports.clone(),
+            sys.blocks.clone(),
+        )?;
+        Ok((scaled, d))
+    }
+
     /// Position in the state vector of each open-state index (`None` if removed).
     fn state_positions(&self) -> Vec<Option<usize>> {
         let mut pos = vec![None; self.offsets[5]];
@@ -467,15 +616,45 @@ impl MindlinAfwModel {
         w: &dyn Fn([f64; 2]) -> f64,
         theta: &dyn Fn([f64; 2]) -> [f64; 2],
     ) -> Vec<f64> {
+        self.interpolate_fields(w, theta, None, None)
+            .expect("interpolation without H(div) fields cannot fail")
+    }
+
+    /// State from all four fields: nodal $DG_{k-1}$ interpolants of `w`, `theta`, canonical
+    /// $BDM_k$ interpolants of the rows of `moments` (row-major $2\times2$) and $RT_k$
+    /// interpolant of `shear` (zero if `None`); multiplier zero. DOFs removed by free edges
+    /// are dropped.
+    pub fn interpolate_fields(
+        &self,
+        w: &dyn Fn([f64; 2]) -> f64,
+        theta: &dyn Fn([f64; 2]) -> [f64; 2],
+        moments: Option<&dyn Fn([f64; 2]) -> [f64; 4]>,
+        shear: Option<&dyn Fn([f64; 2]) -> [f64; 2]>,
+    ) -> Result<Vec<f64>, Fem2dError> {
         let nd = self.sd.n_dofs();
-        let cw = self.sd.interpolate(&|x, o| o[0] = w(x));
-        let cx = self.sd.interpolate(&|x, o| o[0] = theta(x)[0]);
-        let cy = self.sd.interpolate(&|x, o| o[0] = theta(x)[1]);
-        let mut open = vec![0.0; self.offsets[5]];
+        let nb = self.sb.n_dofs();
+        let o = self.offsets;
+        let cw = self.sd.interpolate(&|x, out| out[0] = w(x));
+        let cx = self.sd.interpolate(&|x, out| out[0] = theta(x)[0]);
+        let cy = self.sd.interpolate(&|x, out| out[0] = theta(x)[1]);
+        let mut open = vec![0.0; o[5]];
         open[..nd].copy_from_slice(&cw);
-        open[self.offsets[1]..self.offsets[1] + nd].copy_from_slice(&cx);
-        open[self.offsets[1] + nd..self.offsets[2]].copy_from_slice(&cy);
-        self.kept.iter().map(|&g| open[g]).collect()
+        open[o[1]..o[1] + nd].copy_from_slice(&cx);
+        open[o[1] + nd..o[2]].copy_from_slice(&cy);
+        if let Some(mf) = moments {
+            for r in 0..2 {
+                let c = self.sb.interpolate(&|x| {
+                    let m = mf(x);
+                    [m[2 * r], m[2 * r + 1]]
+                })?;
+                open[o[2] + r * nb..o[2] + (r + 1) * nb].copy_from_slice(&c);
+            }
+        }
+        if let Some(q) = shear {
+            let c = self.sr.interpolate(q)?;
+            open[o[3]..o[4]].copy_from_slice(&c);
+        }
+        Ok(self.kept.iter().map(|&g| open[g]).collect())
     }
 
     /// A sampler of `field` at the points of a degree-`quad_degree` rule on every cell, for
