@@ -846,7 +846,11 @@ impl FloatingBody3d {
         let zv = [z[iv], z[iv + 1], z[iv + 2]];
         let zw = [z[iw], z[iw + 1], z[iw + 2]];
         let p = &x[n_q..];
-        let (pt, pr, g) = self.gyro(p);
+        // p̂_t, p_r without allocation (the G(p) terms are applied column by column below)
+        let mut pt = [0.0; 3];
+        sparse::mul_add(&mut pt, 1.0, &self.T_t, p);
+        let mut pr = [0.0; 3];
+        sparse::mul_add(&mut pr, 1.0, &self.T_r, p);
         for i in 0..3 {
             f[i] = r[i][0] * zv[0] + r[i][1] * zv[1] + r[i][2] * zv[2];
             let c = cross(r[i], zw);
@@ -866,19 +870,33 @@ impl FloatingBody3d {
                 f[iw + j] += d[j];
             }
         }
-        let zvf = &z[ivf..ivf + n_f];
-        for (c, gc) in g.iter().enumerate() {
-            f[iw + c] -= gc.iter().zip(zvf).map(|(a, b)| a * b).sum::<f64>();
-        }
         for k in 0..n_f {
-            f[ivf + k] = -z[12 + k] + (0..3).map(|c| g[c][k] * zw[c]).sum::<f64>();
+            f[ivf + k] = -z[12 + k];
+        }
+        // f_ω −= G(p)ᵀ z_vf, f_vf += G(p) z_ω with G(p)e_c = 𝒢_c p
+        for (cc, gc) in self.G.iter().enumerate() {
+            if n_f == 0 {
+                break;
+            }
+            let mut acc = 0.0;
+            for (j, &pj) in p.iter().enumerate() {
+                if pj == 0.0 {
+                    continue;
+                }
+                for (k, v) in sparse::col_iter(gc, j) {
+                    let gkj = v * pj;
+                    acc += gkj * z[ivf + k];
+                    f[ivf + k] += gkj * zw[cc];
+                }
+            }
+            f[iw + cc] -= acc;
         }
         if self.n_s > 0 {
             let fvf = &mut f[ivf..ivf + n_f];
             sparse::mul_add_transpose(fvf, -1.0, &self.D, &z[is..]);
             let fs = &mut f[is..];
             fs.iter_mut().for_each(|v| *v = 0.0);
-            sparse::mul_add(fs, 1.0, &self.D, zvf);
+            sparse::mul_add(fs, 1.0, &self.D, &z[ivf..ivf + n_f]);
         }
     }
 

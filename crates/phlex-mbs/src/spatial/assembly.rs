@@ -532,7 +532,17 @@ impl Multibody3d {
             let r = self.body_range(b);
             body.rhs(&x[r.clone()], &z[r.clone()], &mut f[r]);
         }
-        let rot = self.rotations(x);
+        let mut rot = [[[0.0; 3]; 3]; 4];
+        let rot_vec;
+        let rot: &[Mat3] = if self.bodies.len() <= rot.len() {
+            for (b, r) in rot.iter_mut().enumerate().take(self.bodies.len()) {
+                *r = self.rotation(b, x);
+            }
+            &rot[..self.bodies.len()]
+        } else {
+            rot_vec = self.rotations(x);
+            &rot_vec
+        };
         self.for_each_joint(x, |k, rows, kin| {
             let j = &self.joints[k];
             for (terms, r0, constraint) in [
@@ -563,7 +573,7 @@ impl Multibody3d {
             }
         });
         if !u.is_empty() {
-            self.add_inputs(&rot, u, f);
+            self.add_inputs(rot, u, f);
         }
     }
 

@@ -7,6 +7,7 @@
 //! | [`body`] | [`SpatialBody`]: the contract of a floating body in 3D (state convention, ports) | Remark 4, eqs. (36)–(41) |
 //! | [`joint`] | spherical, revolute, prismatic, weld, ground point/frame/hinge/slide, prescribed velocity | §5.1–5.2, eqs. (44)–(48) |
 //! | [`load`] | forces and torques at ports | eq. (39) |
+//! | [`collocation`] | [`GaussCollocation`]: Gauss–Legendre collocation (order $2s$), simplified Newton, exact power balance | eq. (46) |
 //! | [`builder`] | [`MultibodyBuilder3d`]: bodies, ports, joints, loads by name | |
 //! | [`assembly`] | [`Multibody3d`]: the pHDAE, exact Jacobian, drift | eq. (46) |
 //! | [`redundancy`] | rank-revealing check naming the joints | |
@@ -19,6 +20,7 @@
 pub mod assembly;
 pub mod body;
 pub mod builder;
+pub mod collocation;
 pub mod joint;
 pub mod kinematics;
 pub mod linalg;
@@ -30,6 +32,7 @@ pub use body::{
     rotation_from_state, SpatialBody, SpatialBodySpec, SpatialPort, IDENTITY3, R_V_OFFSET,
 };
 pub use builder::MultibodyBuilder3d;
+pub use collocation::{CollocationParams, CollocationRun, GaussCollocation, GaussTableau};
 pub use joint::{AxisFrame, Joint3d, JointKind3d};
 pub use kinematics::{consistent_initial_state_3d, KinematicsOptions3d};
 pub use load::Load3d;
