@@ -152,7 +152,8 @@ fn invert(a: &[f64], n: usize) -> Option<Vec<f64>> {
     let scale = a.iter().fold(0.0f64, |s, v| s.max(v.abs()));
     for c in 0..n {
         let p = (c..n).max_by(|&i, &j| m[i * n + c].abs().total_cmp(&m[j * n + c].abs()))?;
-        if !(m[p * n + c].abs() > 1e-13 * scale) {
+        let piv = m[p * n + c].abs();
+        if piv.is_nan() || piv <= 1e-13 * scale {
             return None;
         }
         if p != c {
@@ -367,8 +368,8 @@ impl C1Space {
             for j in 0..NP5 {
                 let c = cb.coef[j * nb + i];
                 if c != 0.0 {
-                    for (k, ak) in a.iter_mut().enumerate() {
-                        *ak += c * m[k][j];
+                    for (ak, mk) in a.iter_mut().zip(&m) {
+                        *ak += c * mk[j];
                     }
                 }
             }
@@ -631,6 +632,7 @@ pub(crate) fn solve_spd(A: &SparseMat, b: &[f64], what: &str) -> Result<Vec<f64>
 }
 
 #[cfg(test)]
+#[allow(clippy::needless_range_loop)]
 pub(crate) mod tests {
     use super::*;
     use crate::mesh2d::Diagonal;

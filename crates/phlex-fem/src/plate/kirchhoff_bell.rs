@@ -6,17 +6,17 @@
 //! The first line is integrated by parts twice, the second not at all (the Hessian is
 //! applied to the $C^1$ velocity cellwise, no jump terms):
 //! $$\begin{aligned}
-//! \langle v, \rho h\,\partial_t e_w\rangle &= -\langle\operatorname{Hess}v, \mathbf E_\kappa\rangle
-//!   + \langle v, \tilde q_n\rangle_{\Gamma_N} + \langle\partial_nv, M_{nn}\rangle_{\Gamma_N}
-//!   + \langle v, f\rangle,\\
+//! \langle v, \rho h\,\partial_t e_w\rangle &= -\langle\operatorname{Hess}v, \mathbf E_\kappa\rangle +
+//!   \langle v, \tilde q_n\rangle_{\Gamma_N} + \langle\partial_nv, M_{nn}\rangle_{\Gamma_N} +
+//!   \langle v, f\rangle,\\
 //! \langle\mathbf V, \mathcal C_b\,\partial_t\mathbf E_\kappa\rangle &=
 //!   \langle\mathbf V, \operatorname{Hess}e_w\rangle,
 //! \end{aligned}$$
 //! so $E = \operatorname{diag}(M_{\rho h}, M_{\mathcal C_b})$,
 //! $J = \begin{bmatrix}0 & -D^\top\\ D & 0\end{bmatrix}$,
 //! $D^{mi} = \langle\Phi^m, \operatorname{Hess}\phi^i\rangle$
-//! ([`C1Space::hessian_coupling`]), $\dot H = \int_{\Gamma_N} w_t\tilde q_n + \partial_nw_t\,M_{nn}
-//! + \int f\,w_t$.
+//! ([`C1Space::hessian_coupling`]), $\dot H = \int_{\Gamma_N} (w_t\tilde q_n +
+//! \partial_nw_t\,M_{nn}) + \int f\,w_t$.
 //!
 //! Because $\operatorname{Hess}$ maps $P_5$ into $P_3$, $\operatorname{Hess}e_w$ lies in the
 //! moment space: eliminating $\mathbf E_\kappa$ gives exactly the standard Bell Galerkin
@@ -259,9 +259,9 @@ impl KirchhoffBell {
                 nr += 1;
             }
         }
-        for e in 0..mesh.n_edges() {
+        for (e, &removed) in removed_edge.iter().enumerate() {
             if let Some(d) = sw.edge_dof(e) {
-                if !removed_edge[e] {
+                if !removed {
                     Tt.push(d, nr, 1.0);
                     nr += 1;
                 }
@@ -744,5 +744,78 @@ pub mod benchmarks {
         };
         b.load("load", Arc::new(move |x| bench.load_profile(x)))
             .build()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mesh2d::Diagonal;
+
+    /// The complement of axis-aligned constraint rows is a set of unit vectors (pure DOF
+    /// removal); for a rotated edge it is orthonormal and orthogonal to the rows.
+    #[test]
+    fn complement_basis_properties() {
+        let rows = [
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 1.0, 0.0, 0.0, 0.0],
+        ];
+        let c = complement_basis(&rows);
+        assert_eq!(c.len(), 4);
+        for v in &c {
+            assert_eq!(v.iter().filter(|x| **x != 0.0).count(), 1);
+        }
+        let (s, co) = (0.3f64.sin(), 0.3f64.cos());
+        let rows = [
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, co, s, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, co * co, 2.0 * co * s, s * s],
+            [1.0, 0.0, 0.0, 0.0, 0.0, 0.0], // repeated by the second edge of a vertex
+        ];
+        let c = complement_basis(&rows);
+        assert_eq!(c.len(), 3);
+        let dot = |a: &[f64; 6], b: &[f64; 6]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+        for (i, a) in c.iter().enumerate() {
+            for r in &rows {
+                assert!(dot(a, r).abs() < 1e-14);
+            }
+            for (j, b) in c.iter().enumerate() {
+                let ex = if i == j { 1.0 } else { 0.0 };
+                assert!((dot(a, b) - ex).abs() < 1e-14);
+            }
+        }
+    }
+
+    /// Bad input gives typed errors naming the offending item: a port on clamped edges,
+    /// two conditions on the same edges, an unknown tag, wrong state lengths.
+    #[test]
+    fn errors_name_the_problem() {
+        let mesh = Mesh2d::unit_square(2, Diagonal::Right).unwrap();
+        let p = KirchhoffParams::isotropic(70e9, 0.3, 2700.0, 0.01).unwrap();
+        let b = KirchhoffBell::new(p, &mesh, C1Family::Bell).unwrap();
+        let e = b
+            .clone()
+            .port("left", EdgeCondition::Clamped)
+            .build()
+            .unwrap_err();
+        assert!(e.to_string().contains("clamped edges 'left'"), "{e}");
+        let e = b
+            .clone()
+            .clamped("left")
+            .simply_supported("left")
+            .build()
+            .unwrap_err();
+        assert!(e.to_string().contains("'left' and 'left'"), "{e}");
+        let e = b.clone().clamped("nowhere").build().unwrap_err();
+        assert!(e.to_string().contains("nowhere"), "{e}");
+        let m = b.clamped("left").build().unwrap();
+        assert!(m.velocity_coefficients(&[0.0; 3]).is_err());
+        assert!(m.state_from_velocity(&[0.0; 3]).is_err());
+        assert!(m.port_trace_mass("left_qn").is_err());
+        // clamped left: 3 vertices × (w, w_x, w_y, w_yy, w_xy) removed
+        assert_eq!(
+            m.system().block_range("e_w").unwrap().len(),
+            6 * mesh.n_vertices() - 15
+        );
     }
 }
