@@ -948,6 +948,23 @@ mod tests {
             .build()
             .unwrap_err();
         assert!(err.to_string().contains("left"), "{err}");
+        // roller conditions need axis-parallel edges: the hypotenuse of a triangle is not
+        let mut tri =
+            Mesh2d::new(vec![[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]], vec![[0, 1, 2]]).unwrap();
+        tri.tag_boundary("hyp", |x| (x[0] + x[1] - 1.0).abs() < 1e-12)
+            .unwrap();
+        let err = LaminatedKirchhoff::new(lam.clone(), &tri, 1)
+            .unwrap()
+            .simply_supported("hyp")
+            .build()
+            .unwrap_err();
+        assert!(err.to_string().contains("'hyp'"), "{err}");
+        // ... while fixed membranes work on any edge
+        LaminatedKirchhoff::new(lam.clone(), &tri, 1)
+            .unwrap()
+            .clamped("hyp")
+            .build()
+            .unwrap();
         let err = LaminatedMindlin::new(lam, &mesh, 1)
             .unwrap()
             .clamped("nope")

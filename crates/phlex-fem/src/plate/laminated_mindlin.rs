@@ -192,6 +192,10 @@ impl LaminatedMindlinModel {
     pub fn n_states(&self) -> usize {
         self.asm.kept.len()
     }
+    /// The $CG_k$ vertical velocity space.
+    pub fn velocity_space(&self) -> &Space2d {
+        &self.sw
+    }
     /// Finite element space of field `f`.
     pub fn space(&self, f: LaminatedField) -> &Space2d {
         match f {
