@@ -10,7 +10,7 @@ use phlex_fem::plate::{KirchhoffHhj, KirchhoffModel};
 use phlex_mbs::plate_assembly::*;
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
-use phlex_solve::signal::InputFn;
+use phlex_solve::signal::{InputFn, Signal};
 use std::f64::consts::PI;
 use std::time::Instant;
 
@@ -333,8 +333,20 @@ fn welded_rod_table_10_5() {
     assert!(with.system.block_range("rod.body").is_some());
     let without = tab.without_rod().unwrap();
     let dt = 1e-5;
-    let rw = simulate_welded(&with, dt, Table105::T_END).unwrap();
-    let ro = simulate_welded(&without, dt, Table105::T_END).unwrap();
+    let rw = simulate_welded(
+        &with,
+        dt,
+        Table105::T_END,
+        Signal::from_fn(Table105::load_amplitude),
+    )
+    .unwrap();
+    let ro = simulate_welded(
+        &without,
+        dt,
+        Table105::T_END,
+        Signal::from_fn(Table105::load_amplitude),
+    )
+    .unwrap();
     let maxw = rw.max_deflection.iter().cloned().fold(0.0, f64::max);
     let maxo = ro.max_deflection.iter().cloned().fold(0.0, f64::max);
     let bow_w = rw.edge_bow.iter().cloned().fold(0.0, f64::max);

@@ -272,21 +272,22 @@ pub struct WeldedRun {
     pub state: Vec<f64>,
 }
 
-/// Integrates a [`Table105`] system with the implicit midpoint rule (step `dt`) over
-/// $[0, t_{end}]$, load port `plate.load` driven by [`Table105::load_amplitude`], other
-/// inputs zero. The deflection $w$ is accumulated with the trapezoidal rule on $e_w$ (the
+/// Integrates a plate (welded or not) from rest with the implicit midpoint rule (step `dt`)
+/// over $[0, t_{end}]$, the load port `plate.load` driven by `load` (for Table 10.5:
+/// `Signal::from_fn(Table105::load_amplitude)`), other inputs zero. The deflection $w$ is accumulated with the trapezoidal rule on $e_w$ (the
 /// midpoint rule's own quadrature, so $w$ is exact for the discrete velocities).
 pub fn simulate_welded(
     w: &WeldedPlate,
     dt: f64,
     t_end: f64,
+    load: Signal,
 ) -> Result<WeldedRun, PlateAssemblyError> {
     let sys = &w.system;
     let m = sys.n_inputs();
-    let load = sys.ports.range("plate.load")?;
+    let cols = sys.ports.range("plate.load")?;
     let mut input = InputFn::zeros(m);
-    for k in load {
-        input.set(k, Signal::from_fn(Table105::load_amplitude));
+    for k in cols {
+        input.set(k, load.clone());
     }
     let params = MidpointParams {
         step: FixedStepParams {
