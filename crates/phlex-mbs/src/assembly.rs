@@ -717,6 +717,156 @@ impl Multibody {
         }
     }
 
+    /// Global ranges of the velocity rows $(v_P, \omega, v_f)$ of the bodies with full
+    /// inertia, with the body index.
+    fn full_velocity_ranges(&self) -> Vec<(usize, std::ops::Range<usize>)> {
+        let mut v = Vec::new();
+        for (b, body) in self.bodies.iter().enumerate() {
+            if body.has_full_inertia() {
+                let o = self.body_off[b] + body.n_q();
+                v.push((b, o..o + 3 + body.n_elastic()));
+            }
+        }
+        v
+    }
+
+    /// Constant mass matrix for Radau ([`Mechanism::constant_mass`](crate::Mechanism::constant_mass)):
+    /// $E$, with the identity in the velocity blocks of bodies with full inertia.
+    pub fn constant_mass(&self) -> SparseMat {
+        if !self.full {
+            return self.E.clone();
+        }
+        let ranges = self.full_velocity_ranges();
+        let inside = |i: usize| ranges.iter().any(|(_, r)| r.contains(&i));
+        let mut t = Triplets::new(self.n, self.n);
+        for j in 0..self.n {
+            for (i, v) in col_iter(&self.E, j) {
+                if !inside(i) && !inside(j) {
+                    t.push(i, j, v);
+                }
+            }
+        }
+        for (_, r) in &ranges {
+            for i in r.clone() {
+                t.push(i, i, 1.0);
+            }
+        }
+        t.build()
+    }
+
+    /// $\dot p_v = M_{vv}(u_f)^{-1}(f_v - \Gamma)$ of body `b` (velocity rows `r`), with
+    /// the dense $M_{vv}$ returned for reuse.
+    fn velocity_rates(
+        &self,
+        b: usize,
+        r: &std::ops::Range<usize>,
+        x: &[f64],
+        f: &[f64],
+    ) -> (faer::Mat<f64>, Vec<f64>) {
+        let (M, g) = self.bodies[b]
+            .velocity_mass_dense(self.local(b, x))
+            .expect("full-inertia body");
+        let rhs: Vec<f64> = r.clone().zip(&g).map(|(i, gi)| f[i] - gi).collect();
+        let a = crate::simulate::dense_solve(&M, &rhs);
+        (M, a)
+    }
+
+    /// $F(x)$ of the constant-mass form ([`Multibody::constant_mass`]): in the velocity
+    /// rows of a body with full inertia $F_v = M_{vv}(u_f)^{-1}(f_v - \Gamma)$,
+    /// $\Gamma = \partial_{u_f}\pi_v\,v_f$ (from $E(x)\dot x = f$ with $\dot u_f = v_f$).
+    pub fn to_constant_mass_rhs(&self, x: &[f64], f: &mut [f64]) {
+        if !self.full {
+            return;
+        }
+        for (b, r) in self.full_velocity_ranges() {
+            let (_, a) = self.velocity_rates(b, &r, x, f);
+            f[r].copy_from_slice(&a);
+        }
+    }
+
+    /// Approximate Jacobian of $F$ ([`Multibody::to_constant_mass_rhs`]):
+    /// $M_{vv}^{-1}\big(\partial f_v - \partial_{u_f}\pi_v\,\partial v_f -
+    /// \partial_{u_f}(M_{vv}a)\big)$ with $a = F_v$ in the velocity rows of bodies with
+    /// full inertia (the second derivatives of $\pi$ in $\Gamma$ are neglected).
+    pub fn to_constant_mass_jacobian(&self, x: &[f64], f: &[f64], jac: SparseMat) -> SparseMat {
+        if !self.full {
+            return jac;
+        }
+        let n = self.n;
+        let ranges = self.full_velocity_ranges();
+        let mut owner = vec![usize::MAX; n];
+        for (k, (_, r)) in ranges.iter().enumerate() {
+            for i in r.clone() {
+                owner[i] = k;
+            }
+        }
+        let mut t = Triplets::new(n, n);
+        // columns touched by each block
+        let mut cols: Vec<Vec<usize>> = vec![Vec::new(); ranges.len()];
+        let mut col_pos: Vec<Vec<usize>> = vec![vec![usize::MAX; n]; ranges.len()];
+        let mut add_col = |k: usize, j: usize, cols: &mut Vec<Vec<usize>>| {
+            if col_pos[k][j] == usize::MAX {
+                col_pos[k][j] = cols[k].len();
+                cols[k].push(j);
+            }
+            col_pos[k][j]
+        };
+        for j in 0..n {
+            for (i, _) in col_iter(&jac, j) {
+                if owner[i] != usize::MAX {
+                    add_col(owner[i], j, &mut cols);
+                }
+            }
+        }
+        for (k, (b, r)) in ranges.iter().enumerate() {
+            let o = self.body_off[*b];
+            for j in o + 3..r.end {
+                add_col(k, j, &mut cols);
+            }
+        }
+        let mut dense: Vec<faer::Mat<f64>> = ranges
+            .iter()
+            .enumerate()
+            .map(|(k, (_, r))| faer::Mat::<f64>::zeros(r.len(), cols[k].len()))
+            .collect();
+        for j in 0..n {
+            for (i, v) in col_iter(&jac, j) {
+                let k = owner[i];
+                if k == usize::MAX {
+                    t.push(i, j, v);
+                } else {
+                    let c = col_pos[k][j];
+                    dense[k][(i - ranges[k].1.start, c)] += v;
+                }
+            }
+        }
+        for (k, (b, r)) in ranges.iter().enumerate() {
+            let body = &self.bodies[*b];
+            let xl = self.local(*b, x);
+            let (o, nq) = (self.body_off[*b], body.n_q());
+            let (M, a) = self.velocity_rates(*b, r, x, f);
+            let D = &mut dense[k];
+            // −∂_u π_v · ∂v_f (the v_f columns) and −∂_u(M a) (the u columns)
+            body.for_each_mass_u(xl, &xl[nq..], |i, j, v| {
+                D[(i, col_pos[k][o + nq + 3 + j])] -= v;
+            });
+            body.for_each_mass_u(xl, &a, |i, j, v| {
+                D[(i, col_pos[k][o + 3 + j])] -= v;
+            });
+            use faer::linalg::solvers::Solve;
+            let sol = M.partial_piv_lu().solve(&*D);
+            for (c, &j) in cols[k].iter().enumerate() {
+                for i in 0..r.len() {
+                    let v = sol[(i, c)];
+                    if v != 0.0 {
+                        t.push(r.start + i, j, v);
+                    }
+                }
+            }
+        }
+        t.build()
+    }
+
     /// Variables on which $J$ and $B$ depend through rotations: body angles and joint
     /// relative angles.
     pub(crate) fn angle_variables(&self) -> Vec<usize> {

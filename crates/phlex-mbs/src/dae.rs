@@ -5,6 +5,15 @@
 //! $$M\dot y = f(t, y),\qquad M = E \text{ (constant)},\qquad f = J(y)z(y) + B(y)u(t),$$
 //! with the multipliers flagged as index-2 variables (from the algebraic variable blocks)
 //! and the Jacobian from [`Mechanism::rhs_jacobian`].
+//!
+//! *State-dependent descriptor* (planar beams with full inertia,
+//! [`crate::planar_body::full_inertia`]): Radau needs a constant $M$; the adapter uses the
+//! equivalent form $E_c\dot y = F(y)$ of [`Mechanism::constant_mass`] and
+//! [`Mechanism::to_constant_mass_rhs`] (for a body with full inertia: identity mass in
+//! its velocity rows and $F_v = M_{vv}(u_f)^{-1}(f_v - \partial_{u_f}\pi_v\,v_f)$; the
+//! multipliers keep index 2 since $G M_{vv}^{-1} G^\top$ is regular).
+//! The Jacobian is then approximate ([`Mechanism::to_constant_mass_jacobian`]), which only
+//! affects the convergence rate of the simplified Newton iterations.
 use phlex_core::sparse::SparseMat;
 use phlex_solve::{ImplicitDae, InputFn};
 
@@ -12,8 +21,8 @@ use crate::assembly::Multibody;
 use crate::error::MbsError;
 use crate::mechanism::Mechanism;
 
-/// A multibody system driven by inputs, as an [`ImplicitDae`]. The descriptor must be
-/// constant (it is for every [`Mechanism`] of this crate).
+/// A multibody system driven by inputs, as an [`ImplicitDae`] (see the module
+/// documentation for state-dependent descriptors).
 #[derive(Debug, Clone)]
 pub struct MultibodyDae<'a, S: Mechanism + ?Sized = Multibody> {
     mb: &'a S,
@@ -36,9 +45,8 @@ impl<'a, S: Mechanism + ?Sized> MultibodyDae<'a, S> {
                 found: input.dim(),
             });
         }
-        let n = mb.n_states();
         Ok(Self {
-            E: mb.descriptor(&vec![0.0; n]),
+            E: mb.constant_mass(),
             indices: phlex_core::variables::variable_indices(mb.blocks()),
             mb,
             input,
@@ -63,10 +71,19 @@ impl<S: Mechanism + ?Sized> ImplicitDae for MultibodyDae<'_, S> {
         let mut z = vec![0.0; y.len()];
         self.mb.effort(y, &mut z);
         self.mb.rhs_with_effort(y, &z, &u, f);
+        self.mb.to_constant_mass_rhs(y, f);
     }
     fn jacobian(&self, t: f64, y: &[f64]) -> SparseMat {
         let u = self.input.eval(t);
-        self.mb.rhs_jacobian(y, &u)
+        let jac = self.mb.rhs_jacobian(y, &u);
+        if !self.mb.state_dependent_descriptor() {
+            return jac;
+        }
+        let mut z = vec![0.0; y.len()];
+        self.mb.effort(y, &mut z);
+        let mut f = vec![0.0; y.len()];
+        self.mb.rhs_with_effort(y, &z, &u, &mut f);
+        self.mb.to_constant_mass_jacobian(y, &f, jac)
     }
     fn variable_indices(&self) -> Vec<u8> {
         self.indices.clone()

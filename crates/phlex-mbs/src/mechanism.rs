@@ -37,6 +37,24 @@ pub trait Mechanism: QuasiLinearPhDae {
         let _ = x0;
         self.descriptor(x1)
     }
+    /// A constant mass matrix $E_c$ for integrators that need one (Radau IIA,
+    /// [`crate::dae::MultibodyDae`]): with [`Mechanism::to_constant_mass_rhs`],
+    /// $E_c\dot x = F(x)$ is equivalent to $E(x)\dot x = f(x)$. Default: $E$ at the zero
+    /// state (the descriptor of every constant-$E$ mechanism).
+    fn constant_mass(&self) -> SparseMat {
+        self.descriptor(&vec![0.0; self.n_states()])
+    }
+    /// Maps $f(x)$ to $F(x)$ in place (see [`Mechanism::constant_mass`]); default: no
+    /// change.
+    fn to_constant_mass_rhs(&self, x: &[f64], f: &mut [f64]) {
+        let _ = (x, f);
+    }
+    /// Maps $\partial_x f$ to (an approximation of) $\partial_x F$, for the simplified
+    /// Newton iterations of implicit integrators; `f` is $f(x)$. Default: unchanged.
+    fn to_constant_mass_jacobian(&self, x: &[f64], f: &[f64], jac: SparseMat) -> SparseMat {
+        let _ = (x, f);
+        jac
+    }
     /// Discrete right-hand side $J z + B u$ of a step $x_0\to x_1$ with midpoint `xm` and
     /// discrete effort `z`; default [`Mechanism::rhs_with_effort`] at `xm`.
     #[allow(clippy::too_many_arguments)]
@@ -64,5 +82,14 @@ impl Mechanism for crate::assembly::Multibody {
     }
     fn step_rhs(&self, x0: &[f64], x1: &[f64], xm: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
         crate::assembly::Multibody::rhs_discrete(self, x0, x1, xm, z, u, f)
+    }
+    fn constant_mass(&self) -> SparseMat {
+        crate::assembly::Multibody::constant_mass(self)
+    }
+    fn to_constant_mass_rhs(&self, x: &[f64], f: &mut [f64]) {
+        crate::assembly::Multibody::to_constant_mass_rhs(self, x, f)
+    }
+    fn to_constant_mass_jacobian(&self, x: &[f64], f: &[f64], jac: SparseMat) -> SparseMat {
+        crate::assembly::Multibody::to_constant_mass_jacobian(self, x, f, jac)
     }
 }

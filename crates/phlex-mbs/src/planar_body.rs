@@ -5,6 +5,11 @@
 //!     \begin{pmatrix}\partial_q H\\ p\end{pmatrix} + \begin{bmatrix}0\\ B\end{bmatrix}u,
 //!   \qquad y = B^\top p .$$
 //!
+//! With [`crate::FloatingBeam2d::full_inertia`] the mass operator depends on the elastic
+//! displacement and the body is written in momentum form with a state-dependent
+//! descriptor, eqs. (F1)–(F5) of [`full_inertia`]; everything below describes the default
+//! constant operator.
+//!
 //! **State** (local ordering): $q = ({}^i r_P, \theta, u_f)$ — position of the reference
 //! point $P$ in the inertial frame, body angle, elastic displacement coefficients —
 //! and the co-energy variables $p = (v_P, \omega, v_f, \sigma)$: velocity of $P$ **in the body
@@ -894,6 +899,31 @@ impl PlanarBody {
         let pi = self.momentum(x);
         let l = apply2(&rot2(x[2]), [pi[0], pi[1]]);
         [l[0], l[1], x[0] * l[1] - x[1] * l[0] + pi[2]]
+    }
+
+    /// For a body with full inertia: the velocity block $M_{vv}(u_f)$ (dense,
+    /// $3 + n_f$ square) and $\Gamma = \partial_{u_f}(M_{vv}(u_f)\,p)\,v_f$ at a local state;
+    /// `None` for the constant operator.
+    pub(crate) fn velocity_mass_dense(&self, x: &[f64]) -> Option<(faer::Mat<f64>, Vec<f64>)> {
+        let fi = self.full.as_ref()?;
+        let n_q = self.n_q();
+        let nv = 3 + self.n_f;
+        let (u, p) = (&x[3..n_q], &x[n_q..]);
+        let mut t = Triplets::new(nv, nv);
+        fi.push_mass(u, &mut t, 0, 0);
+        let M = sparse::to_dense(&t.build());
+        let mut g = vec![0.0; nv];
+        fi.for_each_momentum_u(u, p, |i, j, v| g[i] += v * p[3 + j]);
+        Some((M, g))
+    }
+
+    /// $\partial_{u_f}(M_{vv}(u_f)\,a)$ entries `(i, j, v)` for a velocity vector `a`
+    /// ($3 + n_f$ entries) at a local state (full inertia only).
+    pub(crate) fn for_each_mass_u(&self, x: &[f64], a: &[f64], f: impl FnMut(usize, usize, f64)) {
+        if let Some(fi) = &self.full {
+            let n_q = self.n_q();
+            fi.for_each_momentum_u(&x[3..n_q], a, f);
+        }
     }
 
     /// Discrete increment of eq. (F4) for a local step `x0 → x1`: $(q_1 - q_0,\
