@@ -875,6 +875,40 @@ impl ElasticityModel3d {
     pub fn kept_dofs(&self) -> &[usize] {
         &self.kept
     }
+    /// Number of states (velocity and stress DOFs after the strong supports).
+    pub fn n_states(&self) -> usize {
+        self.kept.len()
+    }
+    /// Coefficients of field `f` on its full space (supported DOFs zero) from a state.
+    pub fn field_coefficients(&self, e: &[f64], f: ElasticField) -> Result<Vec<f64>, Fem2dError> {
+        if e.len() != self.kept.len() {
+            return Err(FemError::Length {
+                what: "3D elasticity state".into(),
+                expected: self.kept.len(),
+                found: e.len(),
+            }
+            .into());
+        }
+        let nv = self.spaces[0].n_dofs();
+        let (lo, n) = match f {
+            ElasticField::Velocity => (0, nv),
+            ElasticField::Stress => (nv, self.spaces[1].n_dofs()),
+        };
+        let mut u = vec![0.0; n];
+        for (s, &i) in self.kept.iter().enumerate() {
+            if i >= lo && i < lo + n {
+                u[i - lo] = e[s];
+            }
+        }
+        Ok(u)
+    }
+    /// Velocity $(v_x, v_y, v_z)$ and stress $(xx, yy, zz, yz, xz, xy)$ of state `e` at the
+    /// point `x`.
+    pub fn evaluate(&self, e: &[f64], x: [f64; 3]) -> Result<([f64; 3], [f64; 6]), Fem2dError> {
+        let v = self.spaces[0].evaluate(&self.field_coefficients(e, ElasticField::Velocity)?, x)?;
+        let s = self.spaces[1].evaluate(&self.field_coefficients(e, ElasticField::Stress)?, x)?;
+        Ok(([v[0], v[1], v[2]], [s[0], s[1], s[2], s[3], s[4], s[5]]))
+    }
     /// State from functions: nodal interpolants of the velocity and (optionally) the
     /// stress (components $xx, yy, zz, yz, xz, xy$).
     pub fn interpolate_state(

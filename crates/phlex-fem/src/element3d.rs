@@ -383,6 +383,46 @@ impl Space3d {
         }
         u
     }
+    /// Cell containing the physical point `x` and its reference coordinates (first match,
+    /// barycentric tolerance $10^{-10}$); [`Fem2dError::PointOutside3d`] if none.
+    pub fn locate(&self, x: [f64; 3]) -> Result<(usize, [f64; 3]), Fem2dError> {
+        for t in 0..self.mesh.n_cells() {
+            let g = TetGeometry::new(&self.mesh, t);
+            let d = [x[0] - g.x0[0], x[1] - g.x0[1], x[2] - g.x0[2]];
+            // reference point = J^{-1} d = (J^{-T})^T d
+            let m = &g.inv_jac_t;
+            let xh = [0, 1, 2].map(|c| m[0][c] * d[0] + m[1][c] * d[1] + m[2][c] * d[2]);
+            let tol = 1e-10;
+            if xh.iter().all(|&v| v >= -tol) && xh.iter().sum::<f64>() <= 1.0 + tol {
+                return Ok((t, xh));
+            }
+        }
+        Err(Fem2dError::PointOutside3d { x })
+    }
+    /// Values (`n_comp`) of the field with coefficients `u` at the physical point `x`.
+    pub fn evaluate(&self, u: &[f64], x: [f64; 3]) -> Result<Vec<f64>, Fem2dError> {
+        if u.len() != self.n_dofs() {
+            return Err(FemError::Length {
+                what: format!("{} coefficient vector", self.describe()),
+                expected: self.n_dofs(),
+                found: u.len(),
+            }
+            .into());
+        }
+        let (t, xh) = self.locate(x)?;
+        let nl = self.n_local();
+        let (mut v, mut g) = (vec![0.0; nl], vec![[0.0; 3]; nl]);
+        self.element.eval(xh, &mut v, &mut g);
+        let dofs = self.cell_dofs(t);
+        Ok((0..self.n_comp())
+            .map(|c| {
+                dofs.iter()
+                    .zip(&v)
+                    .map(|(&i, &phi)| u[self.global(c, i)] * phi)
+                    .sum()
+            })
+            .collect())
+    }
     /// All global DOFs (every component) whose basis functions do not vanish on the
     /// boundary faces tagged `tags` (their vertex and edge DOFs), sorted. `CG` only.
     pub fn boundary_dofs(&self, tags: &[&str]) -> Result<Vec<usize>, Fem2dError> {

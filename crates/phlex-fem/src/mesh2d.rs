@@ -80,6 +80,12 @@ pub enum Fem2dError {
         /// The point.
         x: [f64; 2],
     },
+    /// A point lies outside every tetrahedron of a 3D mesh.
+    #[error("point {x:?} lies outside the 3D mesh")]
+    PointOutside3d {
+        /// The point.
+        x: [f64; 3],
+    },
     /// An error of the finite element layer (parameters, degrees, lengths).
     #[error(transparent)]
     Fem(#[from] FemError),

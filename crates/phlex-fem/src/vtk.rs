@@ -1,7 +1,8 @@
-//! VTK output of 2D fields for ParaView: unstructured-grid files (`.vtu`, XML, ASCII) and
+//! VTK output of 2D and 3D fields for ParaView: unstructured-grid files (`.vtu`, XML,
+//! ASCII) on triangle ([`Vtu::new`]) or tetrahedron ([`Vtu::new_3d`]) meshes, and
 //! time-series collections (`.pvd`).
 //!
-//! Fields are written on the triangle mesh as *point data* (values at the mesh vertices,
+//! Fields are written on the mesh as *point data* (values at the mesh vertices,
 //! averaged over the cells sharing a vertex, which is exact for continuous fields and the
 //! usual nodal average for DG fields) or *cell data* (values at the cell centroids, the
 //! natural view of $DG_0$ stresses). The files are strings; the caller writes them (the
@@ -12,7 +13,9 @@
 use std::fmt::Write;
 
 use crate::element2d::LagrangeP;
+use crate::element3d::Space3d;
 use crate::mesh2d::{Fem2dError, Mesh2d};
+use crate::mesh3d::Mesh3d;
 use crate::space2d::Space2d;
 
 /// Values of the field with coefficients `u` at the mesh vertices, `n_comp` per vertex
@@ -74,6 +77,82 @@ pub fn cell_values(space: &Space2d, u: &[f64]) -> Result<Vec<f64>, Fem2dError> {
     Ok(out)
 }
 
+/// Values of the 3D field with coefficients `u` at the mesh vertices, `n_comp` per vertex
+/// (vertex-major), averaged over the tetrahedra sharing each vertex (as [`vertex_values`]).
+pub fn vertex_values_3d(space: &Space3d, u: &[f64]) -> Result<Vec<f64>, Fem2dError> {
+    let refv = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [0.0, 0.0, 1.0],
+    ];
+    let mesh = space.mesh();
+    let nc = space.n_comp();
+    let mut acc = vec![0.0; mesh.n_vertices() * nc];
+    let mut count = vec![0usize; mesh.n_vertices()];
+    for_each_3d(space, u, &refv, |t, a, c, val| {
+        let v = mesh.tets()[t][a];
+        acc[v * nc + c] += val;
+        if c == 0 {
+            count[v] += 1;
+        }
+    })?;
+    for (i, c) in count.iter().enumerate() {
+        if *c > 0 {
+            for k in 0..nc {
+                acc[i * nc + k] /= *c as f64;
+            }
+        }
+    }
+    Ok(acc)
+}
+
+/// Values of the 3D field with coefficients `u` at the tetrahedron centroids, `n_comp` per
+/// cell.
+pub fn cell_values_3d(space: &Space3d, u: &[f64]) -> Result<Vec<f64>, Fem2dError> {
+    let nc = space.n_comp();
+    let mut out = vec![0.0; space.mesh().n_cells() * nc];
+    for_each_3d(space, u, &[[0.25; 3]], |t, _, c, val| {
+        out[t * nc + c] += val
+    })?;
+    Ok(out)
+}
+
+/// Calls `sink(cell, point index, component, value)` for every cell and reference point.
+fn for_each_3d(
+    space: &Space3d,
+    u: &[f64],
+    points: &[[f64; 3]],
+    mut sink: impl FnMut(usize, usize, usize, f64),
+) -> Result<(), Fem2dError> {
+    if u.len() != space.n_dofs() {
+        return Err(crate::FemError::Length {
+            what: format!("{} coefficient vector", space.describe()),
+            expected: space.n_dofs(),
+            found: u.len(),
+        }
+        .into());
+    }
+    let el = space.element();
+    let nl = el.n_local();
+    let (mut v, mut g) = (vec![0.0; nl], vec![[0.0; 3]; nl]);
+    for t in 0..space.mesh().n_cells() {
+        let dofs = space.cell_dofs(t);
+        for (a, xh) in points.iter().enumerate() {
+            el.eval(*xh, &mut v, &mut g);
+            for c in 0..space.n_comp() {
+                let s: f64 = dofs
+                    .iter()
+                    .zip(&v)
+                    .map(|(&i, &phi)| u[space.global(c, i)] * phi)
+                    .sum();
+                sink(t, a, c, s);
+            }
+        }
+    }
+    Ok(())
+}
+
 fn check_len(space: &Space2d, u: &[f64]) -> Result<(), Fem2dError> {
     if u.len() != space.n_dofs() {
         return Err(crate::FemError::Length {
@@ -114,7 +193,7 @@ fn eval_at(
 pub enum Location {
     /// One value (tuple) per mesh vertex.
     Point,
-    /// One value (tuple) per triangle.
+    /// One value (tuple) per cell (triangle or tetrahedron).
     Cell,
 }
 
@@ -126,18 +205,48 @@ struct DataArray {
     values: Vec<f64>,
 }
 
-/// An unstructured-grid file (`.vtu`) of a triangle mesh with named fields.
+/// The mesh of a [`Vtu`].
+#[derive(Debug, Clone, Copy)]
+enum Grid<'a> {
+    Triangles(&'a Mesh2d),
+    Tetrahedra(&'a Mesh3d),
+}
+
+impl Grid<'_> {
+    fn n_points(&self) -> usize {
+        match self {
+            Grid::Triangles(m) => m.n_vertices(),
+            Grid::Tetrahedra(m) => m.n_vertices(),
+        }
+    }
+    fn n_cells(&self) -> usize {
+        match self {
+            Grid::Triangles(m) => m.n_cells(),
+            Grid::Tetrahedra(m) => m.n_cells(),
+        }
+    }
+}
+
+/// An unstructured-grid file (`.vtu`) of a triangle or tetrahedron mesh with named fields.
 #[derive(Debug, Clone)]
 pub struct Vtu<'a> {
-    mesh: &'a Mesh2d,
+    grid: Grid<'a>,
     arrays: Vec<DataArray>,
 }
 
 impl<'a> Vtu<'a> {
-    /// A file of `mesh` without fields.
+    /// A file of the triangle mesh `mesh` without fields.
     pub fn new(mesh: &'a Mesh2d) -> Self {
         Self {
-            mesh,
+            grid: Grid::Triangles(mesh),
+            arrays: Vec::new(),
+        }
+    }
+
+    /// A file of the tetrahedron mesh `mesh` without fields.
+    pub fn new_3d(mesh: &'a Mesh3d) -> Self {
+        Self {
+            grid: Grid::Tetrahedra(mesh),
             arrays: Vec::new(),
         }
     }
@@ -153,8 +262,8 @@ impl<'a> Vtu<'a> {
         values: Vec<f64>,
     ) -> Result<Self, Fem2dError> {
         let n = match location {
-            Location::Point => self.mesh.n_vertices(),
-            Location::Cell => self.mesh.n_cells(),
+            Location::Point => self.grid.n_points(),
+            Location::Cell => self.grid.n_cells(),
         };
         if n_comp == 0 || values.len() != n * n_comp {
             return Err(crate::FemError::Length {
@@ -189,36 +298,67 @@ impl<'a> Vtu<'a> {
         self.field(name, location, space.n_comp(), values)
     }
 
+    /// Adds the 3D field of `space` with coefficients `u` ([`vertex_values_3d`],
+    /// [`cell_values_3d`]).
+    pub fn space_field_3d(
+        self,
+        name: &str,
+        location: Location,
+        space: &Space3d,
+        u: &[f64],
+    ) -> Result<Self, Fem2dError> {
+        let values = match location {
+            Location::Point => vertex_values_3d(space, u)?,
+            Location::Cell => cell_values_3d(space, u)?,
+        };
+        self.field(name, location, space.n_comp(), values)
+    }
+
     /// The XML text.
     pub fn to_xml(&self) -> String {
-        let m = self.mesh;
-        let mut s = String::with_capacity(64 * (m.n_vertices() + m.n_cells()));
+        let (np, nc) = (self.grid.n_points(), self.grid.n_cells());
+        let mut s = String::with_capacity(64 * (np + nc));
         s.push_str("<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n<UnstructuredGrid>\n");
-        let _ = writeln!(
-            s,
-            "<Piece NumberOfPoints=\"{}\" NumberOfCells=\"{}\">",
-            m.n_vertices(),
-            m.n_cells()
-        );
+        let _ = writeln!(s, "<Piece NumberOfPoints=\"{np}\" NumberOfCells=\"{nc}\">");
         s.push_str(
             "<Points>\n<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n",
         );
-        for p in m.vertices() {
-            let _ = writeln!(s, "{:e} {:e} 0", p[0], p[1]);
+        match self.grid {
+            Grid::Triangles(m) => {
+                for p in m.vertices() {
+                    let _ = writeln!(s, "{:e} {:e} 0", p[0], p[1]);
+                }
+            }
+            Grid::Tetrahedra(m) => {
+                for p in m.vertices() {
+                    let _ = writeln!(s, "{:e} {:e} {:e}", p[0], p[1], p[2]);
+                }
+            }
         }
         s.push_str("</DataArray>\n</Points>\n<Cells>\n");
         s.push_str("<DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n");
-        for t in m.triangles() {
-            let _ = writeln!(s, "{} {} {}", t[0], t[1], t[2]);
-        }
+        // VTK_TRIANGLE = 5, VTK_TETRA = 10
+        let (per_cell, vtk_type) = match self.grid {
+            Grid::Triangles(m) => {
+                for t in m.triangles() {
+                    let _ = writeln!(s, "{} {} {}", t[0], t[1], t[2]);
+                }
+                (3, "5\n")
+            }
+            Grid::Tetrahedra(m) => {
+                for t in m.tets() {
+                    let _ = writeln!(s, "{} {} {} {}", t[0], t[1], t[2], t[3]);
+                }
+                (4, "10\n")
+            }
+        };
         s.push_str("</DataArray>\n<DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n");
-        for k in 0..m.n_cells() {
-            let _ = writeln!(s, "{}", 3 * (k + 1));
+        for k in 0..nc {
+            let _ = writeln!(s, "{}", per_cell * (k + 1));
         }
-        // VTK_TRIANGLE = 5
         s.push_str("</DataArray>\n<DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n");
-        for _ in 0..m.n_cells() {
-            s.push_str("5\n");
+        for _ in 0..nc {
+            s.push_str(vtk_type);
         }
         s.push_str("</DataArray>\n</Cells>\n");
         for (loc, tag) in [(Location::Point, "PointData"), (Location::Cell, "CellData")] {
@@ -312,6 +452,40 @@ mod tests {
             for c in 0..2 {
                 assert_eq!(cv[t * 2 + c], u[sp.global(c, sp.cell_dofs(t)[0])]);
             }
+        }
+    }
+
+    /// A linear field on a box mesh is reproduced at the vertices and centroids; the file
+    /// lists tetrahedra (type 10) with 3D points.
+    #[test]
+    fn vtu_3d_linear_field() {
+        use crate::element3d::{Family3d, Shape3d};
+        let mesh = Mesh3d::box_mesh([0.0; 3], [1.0, 2.0, 3.0], [2, 1, 1]).unwrap();
+        let f = |x: [f64; 3]| 1.0 + x[0] - 2.0 * x[1] + 0.5 * x[2];
+        for k in [1, 2] {
+            let sp = Space3d::new(&mesh, Family3d::Cg(k), Shape3d::Scalar).unwrap();
+            let u = sp.interpolate(&|x, v| v[0] = f(x));
+            for (p, v) in mesh
+                .vertices()
+                .iter()
+                .zip(vertex_values_3d(&sp, &u).unwrap())
+            {
+                assert!((v - f(*p)).abs() < 1e-13);
+            }
+            let cv = cell_values_3d(&sp, &u).unwrap();
+            for t in 0..mesh.n_cells() {
+                let c = mesh.cell_coords(t);
+                let g = [0, 1, 2].map(|a| c.iter().map(|p| p[a]).sum::<f64>() / 4.0);
+                assert!((cv[t] - f(g)).abs() < 1e-13);
+            }
+            let xml = Vtu::new_3d(&mesh)
+                .space_field_3d("p", Location::Point, &sp, &u)
+                .unwrap()
+                .to_xml();
+            let nc = mesh.n_cells();
+            assert!(xml.contains(&format!("NumberOfCells=\"{nc}\"")));
+            assert!(xml.contains(&"10\n".repeat(nc)));
+            assert!(xml.contains(&format!("{}\n</DataArray>", 4 * nc)));
         }
     }
 

@@ -50,6 +50,16 @@ pub enum SolveError {
         /// First non-finite component.
         index: usize,
     },
+    /// An input signal evaluated to NaN or infinity.
+    #[error("input {index} is not finite at t = {t:.6e} ({value}); check the signal expression (overflow, division by zero, or a sign: `-x^2` means -(x^2))")]
+    NonFiniteInput {
+        /// Time.
+        t: f64,
+        /// Input component (in port order).
+        index: usize,
+        /// The value.
+        value: f64,
+    },
     /// Invalid parameter; the message states the inequality that failed.
     #[error("invalid parameter: {0}")]
     Parameter(String),

@@ -289,6 +289,7 @@ impl<'a> LinearMidpoint<'a> {
         while let Some(step) = grid.next() {
             let h = step.h;
             self.input.eval_into(step.ta + 0.5 * h, &mut u);
+            finite_input(step.ta + 0.5 * h, &u)?;
             // rhs = E e0 + h/2 B u, solved in place for the midpoint.
             ebar.iter_mut().for_each(|v| *v = 0.0);
             sparse::mul_add(&mut ebar, 1.0, &sys.E, &e);
@@ -525,6 +526,7 @@ impl<'a, S: QuasiLinearPhDae + ?Sized> QuasiLinearMidpoint<'a, S> {
             step_sys.h = h;
             step_sys.x0.copy_from_slice(&x);
             self.input.eval_into(step.ta + 0.5 * h, &mut step_sys.u);
+            finite_input(step.ta + 0.5 * h, &step_sys.u)?;
             if h != jac_h {
                 self.newton.invalidate();
                 jac_h = h;
@@ -589,5 +591,17 @@ impl<'a, S: QuasiLinearPhDae + ?Sized> QuasiLinearMidpoint<'a, S> {
             t,
             state: x,
         })
+    }
+}
+
+/// [`SolveError::NonFiniteInput`] for the first non-finite input component.
+fn finite_input(t: f64, u: &[f64]) -> Result<(), SolveError> {
+    match u.iter().position(|v| !v.is_finite()) {
+        None => Ok(()),
+        Some(index) => Err(SolveError::NonFiniteInput {
+            t,
+            index,
+            value: u[index],
+        }),
     }
 }

@@ -118,7 +118,10 @@ impl fmt::Debug for Signal {
 /// Prepares an expression for `exmex`: the identifier `pi` becomes `PI`, and numeric
 /// literals in scientific notation (`1e6`, `2.5E-3`), which `exmex` does not read, are
 /// written out in plain decimal form (the shortest that round-trips, so the value is
-/// unchanged).
+/// unchanged). A unary minus gets the usual mathematical precedence (below `^`, so
+/// `-x^2 = -(x^2)` as in MATLAB, Python and every textbook; `exmex` alone binds it tighter,
+/// giving `(-x)^2`): at the start, after `(`, `,` or `+` it is written `0-`, after `-` or
+/// `*` as `(0-1)*`, after `/` as `(0-1)/`; after `^` it is left as is (`2^-t`).
 pub fn normalize_expression(text: &str) -> String {
     let b = text.as_bytes();
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
@@ -157,6 +160,14 @@ pub fn normalize_expression(text: &str) -> String {
                 }
             }
             out.push_str(&text[s..i]);
+        } else if c == b'-' {
+            match out.trim_end().chars().last() {
+                None | Some('(') | Some(',') | Some('+') => out.push_str("0-"),
+                Some('-') | Some('*') => out.push_str("(0-1)*"),
+                Some('/') => out.push_str("(0-1)/"),
+                _ => out.push('-'),
+            }
+            i += 1;
         } else {
             let ch = text[i..].chars().next().unwrap_or(' ');
             out.push(ch);
@@ -382,6 +393,33 @@ mod tests {
         let v = s.eval(0.25);
         assert!((v - (1e6 + 0.25)).abs() < 1e-9, "{v}");
         assert_eq!(normalize_expression("ρ·2e1"), "ρ·20");
+    }
+
+    /// A unary minus binds below `^` (textbook convention), everywhere it can occur.
+    #[test]
+    fn unary_minus_precedence() {
+        let at = |e: &str, t: f64| Signal::expr(e).unwrap().eval(t);
+        let x: f64 = 3.0;
+        for (e, want) in [
+            ("-t^2", -x * x),
+            ("exp(-(t-1)^2)", (-(x - 1.0).powi(2)).exp()),
+            ("2 - -t^2", 2.0 + x * x),
+            ("2*-t^2", -2.0 * x * x),
+            ("18/-t^2", -2.0),
+            ("18/-t^2*2", -4.0),
+            ("2^-t", 2f64.powf(-x)),
+            ("max(-t, -1)", -1.0),
+            ("1 + -t", 1.0 - x),
+            ("(-t)^2", x * x),
+            ("-1e-3*t", -3e-3),
+            ("t-1", x - 1.0),
+        ] {
+            let v = at(e, x);
+            assert!(
+                (v - want).abs() < 1e-12 * want.abs().max(1.0),
+                "{e}: {v} vs {want}"
+            );
+        }
     }
     use super::*;
 

@@ -50,6 +50,12 @@ pub fn check(path: &Path) -> Result<()> {
     if crate::plate_run::is_plate(&text) {
         return crate::plate_run::check(path, &text);
     }
+    if crate::elasticity_run::is_elasticity(&text) {
+        return crate::elasticity_run::check(path, &text);
+    }
+    if crate::acoustics_run::is_acoustics(&text) {
+        return crate::acoustics_run::check(path, &text);
+    }
     let (m, b) = load(path)?;
     println!("{}: ok", path.display());
     println!("  model       {}", m.model.name);
@@ -116,6 +122,18 @@ pub fn run(path: &Path, out: Option<&Path>, quiet: bool) -> Result<()> {
             .map(Path::to_path_buf)
             .unwrap_or_else(|| default_out(path));
         return crate::plate_run::run(path, &text, &dir, quiet);
+    }
+    if crate::elasticity_run::is_elasticity(&text) {
+        let dir = out
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| default_out(path));
+        return crate::elasticity_run::run(path, &text, &dir, quiet);
+    }
+    if crate::acoustics_run::is_acoustics(&text) {
+        let dir = out
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| default_out(path));
+        return crate::acoustics_run::run(path, &text, &dir, quiet);
     }
     let (m, b) = load(path)?;
     let sim: &SimulationSpec = m.simulation.as_ref().ok_or_else(|| ModelError {
@@ -227,6 +245,20 @@ pub fn modes(path: &Path, count: Option<usize>, json: Option<&Path>) -> Result<(
     }
     if crate::plate_run::is_plate(&text) {
         let (f, b) = crate::plate_run::load(&path.display().to_string(), &text)?;
+        let n = count.unwrap_or(f.modes.count);
+        let rows = crate::modal::frequencies_with(b.system(), n, &b.eigen_params(n))
+            .context("eigen-analysis failed")?;
+        return print_modes(&b.name, b.system().n_states(), &rows, json);
+    }
+    if crate::elasticity_run::is_elasticity(&text) {
+        let (f, b) = crate::elasticity_run::load(&path.display().to_string(), &text)?;
+        let n = count.unwrap_or(f.modes.count);
+        let rows = crate::modal::frequencies_with(b.system(), n, &b.eigen_params(n))
+            .context("eigen-analysis failed")?;
+        return print_modes(&b.name, b.system().n_states(), &rows, json);
+    }
+    if crate::acoustics_run::is_acoustics(&text) {
+        let (f, b) = crate::acoustics_run::load(&path.display().to_string(), &text)?;
         let n = count.unwrap_or(f.modes.count);
         let rows = crate::modal::frequencies_with(b.system(), n, &b.eigen_params(n))
             .context("eigen-analysis failed")?;

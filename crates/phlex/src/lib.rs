@@ -7,11 +7,14 @@
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
 
+pub mod acoustics_run;
 pub mod app;
 pub mod build;
 pub mod control_run;
+pub mod elasticity_run;
 pub mod ephs_run;
 pub mod export;
+pub mod field_run;
 pub mod identify;
 pub mod matrix_market;
 pub mod mbs3d_run;

@@ -12,33 +12,24 @@
 //! fields ([`phlex_fem::vtk`]) for ParaView.
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Arc;
-use std::time::Instant;
 
 use anyhow::Result;
-use exmex::prelude::*;
 use phlex_core::LinearPhSystem;
-use phlex_fem::gmsh::GmshMesh;
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
 use phlex_fem::plate::{
     EdgeCondition, KirchhoffField, KirchhoffHhj, KirchhoffModel, KirchhoffParams, MindlinCgDg,
     MindlinModel, MindlinParams, PlateField,
 };
 use phlex_fem::space2d::Space2d;
-use phlex_fem::vtk::{pvd, Location, Vtu};
+use phlex_fem::vtk::{Location, Vtu};
 use phlex_solve::eigen::EigenParams;
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
 use phlex_solve::signal::InputFn;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::model::{
-    line_of, IntegratorSpec, ModelError, ModelMeta, ModesSpec, SignalSpec, SimulationSpec,
+use crate::field_run::{
+    midpoint_step, port_inputs, run_midpoint, Columns, FieldFn, FieldOutput, FieldRun, MeshKeys,
 };
-use crate::output::{svg_plot, write_atomic, TimeSeries};
-use crate::report::RunSummary;
-use crate::simulate::Progress;
+use crate::model::{line_of, ModelError, ModelMeta, ModesSpec, SignalSpec, SimulationSpec};
 
 /// True if the TOML text is a plate model (it has a `plate` table).
 pub fn is_plate(text: &str) -> bool {
@@ -65,9 +56,9 @@ pub struct PlateFile {
     /// Time integration (midpoint).
     #[serde(default)]
     pub simulation: Option<SimulationSpec>,
-    /// What to record.
+    /// What to record (probes: vertical velocity `e_w` at a point).
     #[serde(default)]
-    pub output: PlateOutput,
+    pub output: FieldOutput,
     /// Eigen-analysis settings.
     #[serde(default)]
     pub modes: ModesSpec,
@@ -131,90 +122,6 @@ pub struct PlateInput {
     pub port: Spanned<String>,
     /// The traction as a function of time.
     pub value: SignalSpec,
-}
-
-/// A probe of the vertical velocity at a point.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PlateProbe {
-    /// Column name.
-    pub name: String,
-    /// Position [m].
-    pub x: f64,
-    /// Position [m].
-    pub y: f64,
-}
-
-/// `[output]` of a plate model.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PlateOutput {
-    /// Record every k-th step.
-    #[serde(default = "every_default")]
-    pub every: usize,
-    /// Vertical-velocity probes.
-    #[serde(default)]
-    pub probes: Vec<PlateProbe>,
-    /// Write SVG plots.
-    #[serde(default = "yes")]
-    pub plots: bool,
-    /// Write VTK snapshots (`fields/plate_NNNN.vtu` + `plate.pvd`) every `vtk_every`
-    /// recorded samples (0: none).
-    #[serde(default)]
-    pub vtk_every: usize,
-}
-
-fn every_default() -> usize {
-    1
-}
-fn yes() -> bool {
-    true
-}
-
-impl Default for PlateOutput {
-    fn default() -> Self {
-        Self {
-            every: 1,
-            probes: Vec::new(),
-            plots: true,
-            vtk_every: 0,
-        }
-    }
-}
-
-/// A function of `x`, `y` (initial fields), parsed by `exmex`.
-#[derive(Clone)]
-struct Field2dFn {
-    expr: Arc<FlatEx<f64>>,
-    /// Position of `x` and `y` in the expression's variable list.
-    slots: Vec<usize>,
-}
-
-impl Field2dFn {
-    fn parse(text: &str) -> Result<Self, String> {
-        let src = phlex_solve::signal::normalize_expression(text);
-        let expr = exmex::parse::<f64>(&src).map_err(|e| format!("cannot parse '{text}': {e}"))?;
-        let mut slots = Vec::new();
-        for v in expr.var_names() {
-            match v.as_str() {
-                "x" => slots.push(0),
-                "y" => slots.push(1),
-                other => {
-                    return Err(format!(
-                        "'{text}' uses variable '{other}'; only 'x' and 'y' are allowed"
-                    ))
-                }
-            }
-        }
-        Ok(Self {
-            expr: Arc::new(expr),
-            slots,
-        })
-    }
-    fn eval(&self, p: [f64; 2]) -> f64 {
-        let args: Vec<f64> = self.slots.iter().map(|&s| p[s]).collect();
-        self.expr.eval(&args).unwrap_or(f64::NAN)
-    }
 }
 
 /// The assembled plate of either theory.
@@ -338,77 +245,17 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
             format!("plate.theory = '{theory}': use \"mindlin\" (CGDG) or \"kirchhoff\" (HHJ)"),
         ));
     }
-    let mesh = match &p.mesh {
-        Some(file_name) => {
-            for (key, present) in [
-                ("lx", p.lx.is_some()),
-                ("ly", p.ly.is_some()),
-                ("nx", p.nx.is_some()),
-                ("ny", p.ny.is_some()),
-                ("diagonal", p.diagonal.is_some()),
-            ] {
-                if present {
-                    return Err(err(
-                        file_name.span(),
-                        format!("plate.{key} cannot be combined with plate.mesh (the Gmsh file defines the mesh)"),
-                    ));
-                }
-            }
-            let path = Path::new(file)
-                .parent()
-                .unwrap_or(Path::new("."))
-                .join(file_name.get_ref());
-            GmshMesh::read(&path)
-                .map_err(|e| err(file_name.span(), format!("plate.mesh: {e}")))?
-                .mesh
-        }
-        None => {
-            let req = |v: &Option<Spanned<f64>>, key: &str| {
-                v.as_ref().map(|v| (*v.get_ref(), v.span())).ok_or_else(|| {
-                    err(
-                        p.theory.span(),
-                        format!("plate.{key} is missing: give lx, ly, nx, ny (structured rectangle) or mesh = \"file.msh\""),
-                    )
-                })
-            };
-            let reqn = |v: &Option<Spanned<usize>>, key: &str| {
-                v.as_ref().map(|v| (*v.get_ref(), v.span())).ok_or_else(|| {
-                    err(
-                        p.theory.span(),
-                        format!("plate.{key} is missing: give lx, ly, nx, ny (structured rectangle) or mesh = \"file.msh\""),
-                    )
-                })
-            };
-            let (lx, ly) = (req(&p.lx, "lx")?, req(&p.ly, "ly")?);
-            let (nx, ny) = (reqn(&p.nx, "nx")?, reqn(&p.ny, "ny")?);
-            for (key, (v, span)) in [("lx", &lx), ("ly", &ly)] {
-                if !(*v > 0.0) {
-                    return Err(err(span.clone(), format!("plate.{key} must be > 0")));
-                }
-            }
-            for (key, (v, span)) in [("nx", &nx), ("ny", &ny)] {
-                if *v == 0 {
-                    return Err(err(span.clone(), format!("plate.{key} must be >= 1")));
-                }
-            }
-            let diagonal = match p
-                .diagonal
-                .as_ref()
-                .map(|d| (d.get_ref().as_str(), d.span()))
-            {
-                None | Some(("right", _)) => Diagonal::Right,
-                Some(("left", _)) => Diagonal::Left,
-                Some((other, span)) => {
-                    return Err(err(
-                        span,
-                        format!("plate.diagonal = '{other}': use \"right\" or \"left\""),
-                    ))
-                }
-            };
-            Mesh2d::rectangle(0.0, lx.0, 0.0, ly.0, nx.0, ny.0, diagonal)
-                .map_err(|e| err(nx.1.clone(), format!("plate mesh: {e}")))?
-        }
-    };
+    let mesh = MeshKeys {
+        table: "plate",
+        anchor: p.theory.span(),
+        lx: &p.lx,
+        ly: &p.ly,
+        nx: &p.nx,
+        ny: &p.ny,
+        diagonal: &p.diagonal,
+        mesh: &p.mesh,
+    }
+    .build(file, text)?;
     let names = mesh.tag_names();
     let mut conditions = Vec::new();
     for (edge, cond) in &p.edges {
@@ -508,30 +355,18 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
     let sys = model.system();
     sys.check(&Default::default())
         .map_err(|e| err(p.theory.span(), format!("plate structure check: {e}")))?;
-    // inputs
-    let mut input = InputFn::zeros(sys.n_inputs());
-    for inp in &f.input {
-        let port = inp.port.get_ref();
-        let range = sys.ports.range(port).map_err(|_| {
-            err(
-                inp.port.span(),
-                format!(
-                    "input: unknown port '{port}' (ports: {}; declare an edge as \"port\" in plate.edges)",
-                    sys.ports.names().join(", ")
-                ),
-            )
-        })?;
-        let s = crate::build::signal(&inp.value)
-            .map_err(|m| err(inp.port.span(), format!("input '{port}': {m}")))?;
-        for k in range {
-            input.set(k, s.clone());
-        }
-    }
+    let input = port_inputs(
+        file,
+        text,
+        sys,
+        &f.input,
+        "declare an edge as \"port\" in plate.edges",
+    )?;
     // initial fields
-    let mut w0: Option<Field2dFn> = None;
-    let mut theta: [Option<Field2dFn>; 2] = [None, None];
+    let mut w0: Option<FieldFn> = None;
+    let mut theta: [Option<FieldFn>; 2] = [None, None];
     for (name, expr) in &f.initial {
-        let g = Field2dFn::parse(expr.get_ref())
+        let g = FieldFn::parse(expr.get_ref(), 2)
             .map_err(|m| err(expr.span(), format!("initial.{name}: {m}")))?;
         match (name.as_str(), &model) {
             ("e_w", _) => w0 = Some(g),
@@ -552,7 +387,7 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
             }
         }
     }
-    let w_of = |x: [f64; 2]| w0.as_ref().map_or(0.0, |g| g.eval(x));
+    let w_of = |x: [f64; 2]| w0.as_ref().map_or(0.0, |g| g.eval2(x));
     let initial = match &model {
         PlateModel::Mindlin(m) => {
             let wc = m
@@ -560,7 +395,7 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
                 .interpolate(&|x, v| v[0] = w_of(x));
             let tc = m.space(PlateField::RotationRate).interpolate(&|x, v| {
                 for c in 0..2 {
-                    v[c] = theta[c].as_ref().map_or(0.0, |g| g.eval(x));
+                    v[c] = theta[c].as_ref().map_or(0.0, |g| g.eval2(x));
                 }
             });
             let zk = vec![0.0; m.space(PlateField::Moments).n_dofs()];
@@ -578,6 +413,15 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
     }
     let mut probes = Vec::new();
     for pr in &f.output.probes {
+        if let Some(field) = pr.field.as_deref().filter(|f| *f != "e_w") {
+            return Err(err(
+                0..0,
+                format!(
+                    "output.probes '{}': field '{field}' is not recorded by plate models; plate probes record the vertical velocity e_w (omit `field`)",
+                    pr.name
+                ),
+            ));
+        }
         let pt = [pr.x, pr.y];
         model.velocity_space().locate(pt).map_err(|_| {
             err(
@@ -620,23 +464,7 @@ pub fn check(path: &Path, text: &str) -> Result<()> {
     let sys = b.system();
     println!("{}: ok", path.display());
     println!("  model   {} (plate, {})", b.name, f.plate.theory.get_ref());
-    println!(
-        "  blocks  {}",
-        sys.blocks
-            .iter()
-            .map(|bl| format!("{} ({})", bl.name, bl.len))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    println!(
-        "  ports   {}",
-        if sys.ports.names().is_empty() {
-            "none".to_string()
-        } else {
-            sys.ports.names().join(", ")
-        }
-    );
-    println!("  states  {}", sys.n_states());
+    crate::field_run::print_structure(sys);
     Ok(())
 }
 
@@ -645,182 +473,40 @@ pub fn check(path: &Path, text: &str) -> Result<()> {
 pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
     let file = path.display().to_string();
     let (f, b) = load(&file, text)?;
-    let sim = f.simulation.as_ref().ok_or_else(|| ModelError {
-        file: file.clone(),
-        line: 0,
-        message: "missing section [simulation] (integrator = \"midpoint\", t_end, dt): needed by `phlex run`".into(),
-    })?;
-    if sim.integrator != IntegratorSpec::Midpoint {
-        return Err(ModelError {
-            file: file.clone(),
-            line: 0,
-            message: "simulation.integrator: plate models support \"midpoint\" only".into(),
-        }
-        .into());
-    }
-    let dt = *sim
-        .dt
-        .as_ref()
-        .ok_or_else(|| ModelError {
-            file: file.clone(),
-            line: 0,
-            message: "simulation.dt is required".into(),
-        })?
-        .get_ref();
-    let t_end = *sim.t_end.get_ref();
-    let sys = b.system();
-    if !quiet {
-        eprintln!(
-            "phlex run: {} — {} states, ports: {}",
-            b.name,
-            sys.n_states(),
-            if sys.ports.names().is_empty() {
-                "none".into()
-            } else {
-                sys.ports.names().join(", ")
-            }
-        );
-    }
-    let mut cols = vec!["t".to_string(), "H".to_string()];
-    cols.extend(b.probes.iter().map(|p| p.0.clone()));
-    let mut series = TimeSeries::new(cols);
+    let (dt, t_end) = midpoint_step(&file, f.simulation.as_ref(), "plate")?;
     let sw = b.model.velocity_space();
-    let mut snapshots: Vec<(f64, Vec<f64>)> = Vec::new();
-    let mut sample = 0usize;
-    let mut probe_err = None;
-    let mut progress = Progress::new(0.0, t_end, quiet);
-    let start = Instant::now();
-    let res = {
-        let mut obs = |t: f64, e: &[f64]| {
-            let mut row = vec![t, sys.hamiltonian(e)];
-            match b.model.velocity(e) {
-                Ok(w) => {
-                    for (_, pt) in &b.probes {
-                        match sw.evaluate(&w, *pt) {
-                            Ok((v, _)) => row.push(v[0]),
-                            Err(er) => {
-                                probe_err.get_or_insert(er.to_string());
-                                row.push(f64::NAN);
-                            }
-                        }
-                    }
-                }
-                Err(er) => {
-                    probe_err.get_or_insert(er.to_string());
-                }
-            }
-            series.rows.push(row);
-            if f.output.vtk_every > 0 && sample.is_multiple_of(f.output.vtk_every) {
-                snapshots.push((t, e.to_vec()));
-            }
-            sample += 1;
-            progress.update(t);
-        };
-        let params = MidpointParams {
-            step: FixedStepParams {
-                t0: 0.0,
-                t_end,
-                h: dt,
-                output_every: f.output.every,
-            },
-            ..Default::default()
-        };
-        LinearMidpoint::new(sys, b.input.clone(), params)?.run(&b.initial, &mut obs)?
+    let probe_values = |e: &[f64]| -> Result<Vec<f64>, String> {
+        let w = b.model.velocity(e).map_err(|er| er.to_string())?;
+        b.probes
+            .iter()
+            .map(|(_, pt)| {
+                sw.evaluate(&w, *pt)
+                    .map(|(v, _)| v[0])
+                    .map_err(|er| er.to_string())
+            })
+            .collect()
     };
-    progress.finish();
-    let wall = start.elapsed().as_secs_f64();
-    if let Some(e) = probe_err {
-        anyhow::bail!("probe evaluation failed: {e}");
-    }
-    let l = &res.ledger;
-    let mut summary = RunSummary {
-        model: b.name.clone(),
-        integrator: "midpoint (exact discrete power balance)".into(),
-        states: sys.n_states(),
-        final_time: res.t,
-        steps: res.stats.steps,
-        rejected_steps: res.stats.rejected_steps,
-        newton_iterations: res.stats.newton_iterations,
-        factorizations: res.stats.factorizations,
-        h_initial: l.hamiltonian[0],
-        h_final: *l.hamiltonian.last().unwrap_or(&0.0),
-        energy_supplied: l
-            .supplied
-            .last()
-            .map(|v| v.iter().fold(0.0, |a, b| a + b))
-            .unwrap_or(0.0),
-        energy_dissipated: *l.dissipated.last().unwrap_or(&0.0),
-        energy_drift: l.relative_drift(),
-        power_balance_residual: l.max_residual(),
-        power_balance_residual_relative: l.max_relative_residual(),
-        wall_time_s: wall,
-        outputs: Vec::new(),
-    };
-    // Everything computed; now the files (each atomically).
-    let mut files: Vec<(String, Vec<u8>)> = vec![("timeseries.csv".into(), series.to_csv()?)];
-    if f.output.plots {
-        let t = series.column(0);
-        let h = series.column(1);
-        files.push((
-            "energy.svg".into(),
-            svg_plot(
-                &format!("{}: Hamiltonian", b.name),
-                "t [s]",
-                &[("H [J]", &t, &h)],
-            )?
-            .into_bytes(),
-        ));
-        if !b.probes.is_empty() {
-            let cols: Vec<Vec<f64>> = (0..b.probes.len()).map(|k| series.column(2 + k)).collect();
-            let s: Vec<(&str, &[f64], &[f64])> = b
-                .probes
-                .iter()
-                .zip(&cols)
-                .map(|((n, _), c)| (n.as_str(), t.as_slice(), c.as_slice()))
-                .collect();
-            files.push((
-                "probes.svg".into(),
-                svg_plot(
-                    &format!("{}: vertical velocity probes [m/s]", b.name),
-                    "t [s]",
-                    &s,
-                )?
-                .into_bytes(),
-            ));
-        }
-    }
-    let mut entries = Vec::new();
-    for (k, (t, e)) in snapshots.iter().enumerate() {
-        let name = format!("fields/plate_{k:04}.vtu");
-        files.push((name.clone(), vtu(&b.model, e)?.into_bytes()));
-        entries.push((*t, name));
-    }
-    if !entries.is_empty() {
-        files.push(("plate.pvd".into(), pvd(&entries).into_bytes()));
-    }
-    summary.outputs = files
-        .iter()
-        .filter(|(n, _)| !n.starts_with("fields/"))
-        .map(|(n, _)| dir.join(n).display().to_string())
-        .collect();
-    summary
-        .outputs
-        .push(dir.join("summary.json").display().to_string());
-    let json = serde_json::to_vec_pretty(&summary)?;
-    for (name, bytes) in &files {
-        write_atomic(&dir.join(name), bytes)?;
-    }
-    write_atomic(&dir.join("summary.json"), &json)?;
-    print!("{}", summary.table());
-    if !snapshots.is_empty() {
-        println!(
-            "  VTK         {} snapshots, open {} in ParaView",
-            snapshots.len(),
-            dir.join("plate.pvd").display()
-        );
-    }
-    println!("  results in {}", dir.display());
-    Ok(())
+    let vtu_of = |e: &[f64]| vtu(&b.model, e);
+    run_midpoint(
+        FieldRun {
+            name: &b.name,
+            kind: "plate",
+            system: b.system(),
+            input: b.input.clone(),
+            initial: &b.initial,
+            columns: vec![Columns {
+                names: b.probes.iter().map(|p| p.0.clone()).collect(),
+                plot_title: Some("vertical velocity probes [m/s]".into()),
+                values: &probe_values,
+            }],
+            vtu: &vtu_of,
+        },
+        dt,
+        t_end,
+        &f.output,
+        dir,
+        quiet,
+    )
 }
 
 /// The VTK file of one state: velocity (and Mindlin rotation rates) at the vertices,

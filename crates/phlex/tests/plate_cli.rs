@@ -227,7 +227,7 @@ fn bad_plate_files_fail_clearly() {
     expect_model_error(
         r#"edges = { left = "clamped" }"#,
         &format!("{sim}\n[initial]\ne_w = \"sin(z)\"\n"),
-        "only 'x' and 'y'",
+        "only x, y are allowed",
     );
     expect_model_error(
         r#"edges = { left = "clamped" }"#,

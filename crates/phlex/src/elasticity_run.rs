@@ -1,0 +1,548 @@
+//! Linear elasticity model files (`[elasticity]`, format in `docs/model-format-continuum.md`):
+//! 2D (plane strain/stress, triangle mesh: structured rectangle or Gmsh) and 3D (box of
+//! tetrahedra) CG velocity × DG stress PFEM of [`phlex_fem::elasticity`] (thesis 004
+//! eq. (9.33), Remark 28), with clamped, single-component (roller/symmetry) and traction-port
+//! boundaries; `phlex check`, `run` (midpoint, probes, VTK) and `modes`.
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::Result;
+use phlex_core::LinearPhSystem;
+use phlex_fem::elasticity::{
+    ElasticField, ElasticParams, Elasticity2d, Elasticity3d, ElasticityModel2d, ElasticityModel3d,
+    PlaneModel,
+};
+use phlex_fem::mesh3d::Mesh3d;
+use phlex_fem::vtk::{Location, Vtu};
+use phlex_solve::eigen::EigenParams;
+use phlex_solve::signal::InputFn;
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::field_run::{
+    error_at, midpoint_step, port_inputs, run_midpoint, Columns, FieldFn, FieldOutput, FieldRun,
+    MeshKeys,
+};
+use crate::model::{ModelError, ModelMeta, ModesSpec, SimulationSpec};
+use crate::plate_run::PlateInput;
+
+/// True if the TOML text is an elasticity model (it has an `elasticity` table).
+pub fn is_elasticity(text: &str) -> bool {
+    match text.parse::<toml::Table>() {
+        Ok(t) => t.contains_key("elasticity"),
+        Err(_) => false,
+    }
+}
+
+/// Top level of an elasticity model file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ElasticityFile {
+    /// Descriptive metadata.
+    pub model: ModelMeta,
+    /// Geometry, mesh, material, discretization and boundaries.
+    pub elasticity: ElasticitySpec,
+    /// Signals driving traction ports (uniform over the port's trace basis).
+    #[serde(default)]
+    pub input: Vec<PlateInput>,
+    /// Initial velocity components `v_x`, `v_y` (`v_z`) as expressions in `x`, `y` (`z`).
+    #[serde(default)]
+    pub initial: BTreeMap<String, Spanned<String>>,
+    /// Time integration (midpoint).
+    #[serde(default)]
+    pub simulation: Option<SimulationSpec>,
+    /// What to record (probe fields `v_x`, `v_y`, `v_z`, `s_xx`, `s_xy`, …).
+    #[serde(default)]
+    pub output: FieldOutput,
+    /// Eigen-analysis settings.
+    #[serde(default)]
+    pub modes: ModesSpec,
+}
+
+/// `[elasticity]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ElasticitySpec {
+    /// Dimension: 2 (triangles) or 3 (tetrahedra).
+    pub dim: Spanned<usize>,
+    /// 2D reduction: `"strain"` (default) or `"stress"`.
+    #[serde(default)]
+    pub plane: Option<Spanned<String>>,
+    /// Box size [m].
+    #[serde(default)]
+    pub lx: Option<Spanned<f64>>,
+    /// Box size [m].
+    #[serde(default)]
+    pub ly: Option<Spanned<f64>>,
+    /// Box size [m] (3D).
+    #[serde(default)]
+    pub lz: Option<Spanned<f64>>,
+    /// Cells per side.
+    #[serde(default)]
+    pub nx: Option<Spanned<usize>>,
+    /// Cells per side.
+    #[serde(default)]
+    pub ny: Option<Spanned<usize>>,
+    /// Cells per side (3D).
+    #[serde(default)]
+    pub nz: Option<Spanned<usize>>,
+    /// Diagonal of the structured 2D mesh: `"right"` (default) or `"left"`.
+    #[serde(default)]
+    pub diagonal: Option<Spanned<String>>,
+    /// A Gmsh `.msh` file (2D only) instead of `lx`, `ly`, `nx`, `ny`.
+    #[serde(default)]
+    pub mesh: Option<Spanned<String>>,
+    /// Polynomial degree k of the CG velocities (2D 1..3, 3D 1..2).
+    #[serde(default = "one")]
+    pub degree: Spanned<usize>,
+    /// Young's modulus [Pa].
+    #[serde(rename = "E")]
+    pub youngs_modulus: Spanned<f64>,
+    /// Poisson ratio.
+    pub nu: Spanned<f64>,
+    /// Density [kg/m³].
+    pub rho: Spanned<f64>,
+    /// Boundary conditions by tag: `clamped`, `fixed_x`, `fixed_y`, `fixed_z`, `port`,
+    /// `free` (default).
+    #[serde(default)]
+    pub boundaries: BTreeMap<String, Spanned<String>>,
+}
+
+fn one() -> Spanned<usize> {
+    Spanned::new(0..0, 1)
+}
+
+/// The assembled model of either dimension.
+pub enum ElasticModel {
+    /// Plane strain or stress.
+    Plane(ElasticityModel2d),
+    /// Three-dimensional.
+    Solid(ElasticityModel3d),
+}
+
+impl ElasticModel {
+    /// The pH system.
+    pub fn system(&self) -> &LinearPhSystem {
+        match self {
+            ElasticModel::Plane(m) => m.system(),
+            ElasticModel::Solid(m) => m.system(),
+        }
+    }
+}
+
+/// A probe: column name, component index in the evaluated point values, point.
+type Probe = (String, usize, [f64; 3]);
+
+/// A parsed and built elasticity model.
+pub struct BuiltElasticity {
+    /// Model name.
+    pub name: String,
+    /// The assembled model.
+    pub model: ElasticModel,
+    /// Inputs of every port.
+    pub input: InputFn,
+    /// Initial state.
+    pub initial: Vec<f64>,
+    /// Probes.
+    probes: Vec<Probe>,
+    /// Largest extent of the body [m].
+    size: f64,
+}
+
+/// Probe fields of 2D models: index into (v_x, v_y, s_xx, s_xy, s_yy).
+const FIELDS_2D: [&str; 5] = ["v_x", "v_y", "s_xx", "s_xy", "s_yy"];
+/// Probe fields of 3D models: index into (v_x, v_y, v_z, s_xx, s_yy, s_zz, s_yz, s_xz, s_xy).
+const FIELDS_3D: [&str; 9] = [
+    "v_x", "v_y", "v_z", "s_xx", "s_yy", "s_zz", "s_yz", "s_xz", "s_xy",
+];
+
+impl BuiltElasticity {
+    /// The pH system.
+    pub fn system(&self) -> &LinearPhSystem {
+        self.model.system()
+    }
+
+    /// Eigensolver settings for the `n` lowest modes: shift-and-invert about the frequency
+    /// $c_s\pi/L$ of a shear wave over the largest extent $L$ of the body (the lowest
+    /// bending/shear modes of a clamped body lie within an order of magnitude of it; the
+    /// self-equilibrated stress kernel is rejected below $10^{-3}$ of the spectral radius).
+    pub fn eigen_params(&self, n: usize) -> EigenParams {
+        let p = match &self.model {
+            ElasticModel::Plane(m) => *m.params(),
+            ElasticModel::Solid(m) => *m.params(),
+        };
+        EigenParams {
+            n_modes: Some(n),
+            shift: Some(p.shear_wave_speed() * std::f64::consts::PI / self.size),
+            max_krylov: Some((20 * n + 100).max(400)),
+            zero_tol: 1e-3,
+            tol: 1e-6,
+            ..Default::default()
+        }
+    }
+
+    /// Values of the probes for state `e`.
+    fn probe_values(&self, e: &[f64]) -> Result<Vec<f64>, String> {
+        self.probes
+            .iter()
+            .map(|(_, k, x)| {
+                let vals: Vec<f64> = match &self.model {
+                    ElasticModel::Plane(m) => {
+                        let p = m.evaluate(e, [x[0], x[1]]).map_err(|er| er.to_string())?;
+                        vec![p.v[0], p.v[1], p.sigma[0], p.sigma[1], p.sigma[2]]
+                    }
+                    ElasticModel::Solid(m) => {
+                        let (v, s) = m.evaluate(e, *x).map_err(|er| er.to_string())?;
+                        v.iter().chain(s.iter()).copied().collect()
+                    }
+                };
+                Ok(vals[*k])
+            })
+            .collect()
+    }
+}
+
+/// Parses and builds the elasticity model in `text` (errors name the key and its line).
+pub fn load(file: &str, text: &str) -> Result<(ElasticityFile, BuiltElasticity), ModelError> {
+    let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
+    let f: ElasticityFile = toml::from_str(text).map_err(|e| {
+        err(
+            e.span().unwrap_or(0..0),
+            e.message().to_string().replace('\n', " "),
+        )
+    })?;
+    let p = &f.elasticity;
+    let dim = *p.dim.get_ref();
+    if dim != 2 && dim != 3 {
+        return Err(err(
+            p.dim.span(),
+            format!("elasticity.dim = {dim}: use 2 (plane strain/stress) or 3 (solid)"),
+        ));
+    }
+    let params = ElasticParams {
+        E: *p.youngs_modulus.get_ref(),
+        nu: *p.nu.get_ref(),
+        rho: *p.rho.get_ref(),
+    };
+    params
+        .validate()
+        .map_err(|e| err(p.youngs_modulus.span(), format!("elasticity: {e}")))?;
+    let degree = *p.degree.get_ref();
+    let (model, size) = if dim == 2 {
+        for (key, v) in [("lz", p.lz.is_some()), ("nz", p.nz.is_some())] {
+            if v {
+                return Err(err(
+                    p.dim.span(),
+                    format!("elasticity.{key} is a 3D key; remove it or set dim = 3"),
+                ));
+            }
+        }
+        let plane = match p.plane.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
+            None | Some(("strain", _)) => PlaneModel::PlaneStrain,
+            Some(("stress", _)) => PlaneModel::PlaneStress,
+            Some((other, span)) => {
+                return Err(err(
+                    span,
+                    format!("elasticity.plane = '{other}': use \"strain\" or \"stress\""),
+                ))
+            }
+        };
+        let mesh = MeshKeys {
+            table: "elasticity",
+            anchor: p.dim.span(),
+            lx: &p.lx,
+            ly: &p.ly,
+            nx: &p.nx,
+            ny: &p.ny,
+            diagonal: &p.diagonal,
+            mesh: &p.mesh,
+        }
+        .build(file, text)?;
+        let tags = mesh.tag_names();
+        let mut b = Elasticity2d::new(params, plane, &mesh, degree)
+            .map_err(|e| err(p.degree.span(), format!("elasticity.degree: {e}")))?;
+        for (tag, cond) in &p.boundaries {
+            if !tags.contains(tag) {
+                return Err(err(
+                    cond.span(),
+                    format!(
+                        "elasticity.boundaries: unknown boundary '{tag}' (tags: {})",
+                        tags.join(", ")
+                    ),
+                ));
+            }
+            b = match cond.get_ref().as_str() {
+                "clamped" => b.clamped(tag),
+                "fixed_x" => b.fixed(tag, 0),
+                "fixed_y" => b.fixed(tag, 1),
+                "port" => b.port(tag),
+                "free" => b,
+                other => {
+                    return Err(err(
+                        cond.span(),
+                        format!("elasticity.boundaries.{tag} = '{other}': 2D models accept \"clamped\", \"fixed_x\", \"fixed_y\", \"port\" or \"free\""),
+                    ))
+                }
+            };
+        }
+        let m = b
+            .build()
+            .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?;
+        let size = extent(mesh.vertices().iter().map(|v| [v[0], v[1], 0.0]));
+        (ElasticModel::Plane(m), size)
+    } else {
+        for (key, v) in [
+            ("plane", p.plane.is_some()),
+            ("mesh", p.mesh.is_some()),
+            ("diagonal", p.diagonal.is_some()),
+        ] {
+            if v {
+                return Err(err(
+                    p.dim.span(),
+                    format!("elasticity.{key} is not available for dim = 3 (3D models use the box lx, ly, lz, nx, ny, nz)"),
+                ));
+            }
+        }
+        let missing = |key: &str| {
+            err(
+                p.dim.span(),
+                format!("elasticity.{key} is missing: 3D models need lx, ly, lz, nx, ny, nz"),
+            )
+        };
+        let mut l = [0.0; 3];
+        for (c, (key, v)) in [("lx", &p.lx), ("ly", &p.ly), ("lz", &p.lz)]
+            .into_iter()
+            .enumerate()
+        {
+            let v = v.as_ref().ok_or_else(|| missing(key))?;
+            if !(*v.get_ref() > 0.0 && v.get_ref().is_finite()) {
+                return Err(err(v.span(), format!("elasticity.{key} must be > 0")));
+            }
+            l[c] = *v.get_ref();
+        }
+        let mut n = [0usize; 3];
+        for (c, (key, v)) in [("nx", &p.nx), ("ny", &p.ny), ("nz", &p.nz)]
+            .into_iter()
+            .enumerate()
+        {
+            let v = v.as_ref().ok_or_else(|| missing(key))?;
+            if *v.get_ref() == 0 {
+                return Err(err(v.span(), format!("elasticity.{key} must be >= 1")));
+            }
+            n[c] = *v.get_ref();
+        }
+        let mesh = Mesh3d::box_mesh([0.0; 3], l, n)
+            .map_err(|e| err(p.dim.span(), format!("elasticity mesh: {e}")))?;
+        let tags = mesh.tag_names();
+        let mut b = Elasticity3d::new(params, &mesh, degree)
+            .map_err(|e| err(p.degree.span(), format!("elasticity.degree: {e}")))?;
+        for (tag, cond) in &p.boundaries {
+            if !tags.contains(tag) {
+                return Err(err(
+                    cond.span(),
+                    format!(
+                        "elasticity.boundaries: unknown boundary '{tag}' (faces: {})",
+                        tags.join(", ")
+                    ),
+                ));
+            }
+            b = match cond.get_ref().as_str() {
+                "clamped" => b.clamped(tag),
+                "fixed_x" => b.fixed(tag, 0),
+                "fixed_y" => b.fixed(tag, 1),
+                "fixed_z" => b.fixed(tag, 2),
+                "port" => b.port(tag),
+                "free" => b,
+                other => {
+                    return Err(err(
+                        cond.span(),
+                        format!("elasticity.boundaries.{tag} = '{other}': 3D models accept \"clamped\", \"fixed_x\", \"fixed_y\", \"fixed_z\", \"port\" or \"free\""),
+                    ))
+                }
+            };
+        }
+        let m = b
+            .build()
+            .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?;
+        (
+            ElasticModel::Solid(m),
+            l.iter().fold(0.0f64, |a, b| a.max(*b)),
+        )
+    };
+    let sys = model.system();
+    sys.check(&Default::default())
+        .map_err(|e| err(p.dim.span(), format!("elasticity structure check: {e}")))?;
+    let input = port_inputs(
+        file,
+        text,
+        sys,
+        &f.input,
+        "declare a boundary as \"port\" in elasticity.boundaries",
+    )?;
+    // initial velocity
+    let comps = ["v_x", "v_y", "v_z"];
+    let mut v0: [Option<FieldFn>; 3] = [None, None, None];
+    for (name, expr) in &f.initial {
+        let Some(c) = comps[..dim].iter().position(|n| n == name) else {
+            return Err(err(
+                expr.span(),
+                format!(
+                    "initial.{name}: unknown field; use {}",
+                    comps[..dim].join(", ")
+                ),
+            ));
+        };
+        v0[c] = Some(
+            FieldFn::parse(expr.get_ref(), dim)
+                .map_err(|m| err(expr.span(), format!("initial.{name}: {m}")))?,
+        );
+    }
+    let v_at = |c: usize, x: [f64; 3]| v0[c].as_ref().map_or(0.0, |g| g.eval3(x));
+    let initial = match &model {
+        ElasticModel::Plane(m) => m
+            .interpolate_state(
+                &|x| [v_at(0, [x[0], x[1], 0.0]), v_at(1, [x[0], x[1], 0.0])],
+                None,
+            )
+            .map_err(|e| err(0..0, format!("initial state: {e}")))?,
+        ElasticModel::Solid(m) => m.interpolate_state(&|x| [0, 1, 2].map(|c| v_at(c, x)), None),
+    };
+    if initial.iter().any(|v| !v.is_finite()) {
+        return Err(err(
+            0..0,
+            "initial fields are not finite everywhere on the body".into(),
+        ));
+    }
+    let fields: &[&str] = if dim == 2 { &FIELDS_2D } else { &FIELDS_3D };
+    let mut probes = Vec::new();
+    for pr in &f.output.probes {
+        let field = pr.field.as_deref().unwrap_or("v_x");
+        let k = fields.iter().position(|n| *n == field).ok_or_else(|| {
+            err(
+                0..0,
+                format!(
+                    "output.probes '{}': unknown field '{field}' (fields: {})",
+                    pr.name,
+                    fields.join(", ")
+                ),
+            )
+        })?;
+        if dim == 2 && pr.z.is_some() {
+            return Err(err(
+                0..0,
+                format!("output.probes '{}': z is a 3D coordinate", pr.name),
+            ));
+        }
+        let x = [pr.x, pr.y, pr.z.unwrap_or(0.0)];
+        probes.push((pr.name.clone(), k, x));
+    }
+    let b = BuiltElasticity {
+        name: f.model.name.clone(),
+        model,
+        input,
+        initial,
+        probes,
+        size,
+    };
+    // probe points must lie in the body
+    b.probe_values(&b.initial)
+        .map_err(|m| err(0..0, format!("output.probes: {m}")))?;
+    Ok((f, b))
+}
+
+fn extent(points: impl Iterator<Item = [f64; 3]>) -> f64 {
+    let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+    for v in points {
+        for c in 0..3 {
+            lo[c] = lo[c].min(v[c]);
+            hi[c] = hi[c].max(v[c]);
+        }
+    }
+    (0..3).map(|c| hi[c] - lo[c]).fold(0.0, f64::max)
+}
+
+/// `phlex check` for an elasticity model.
+pub fn check(path: &Path, text: &str) -> Result<()> {
+    let (f, b) = load(&path.display().to_string(), text)?;
+    let sys = b.system();
+    println!("{}: ok", path.display());
+    println!(
+        "  model   {} (elasticity, {}D)",
+        b.name,
+        f.elasticity.dim.get_ref()
+    );
+    crate::field_run::print_structure(sys);
+    Ok(())
+}
+
+/// `phlex run` for an elasticity model: midpoint rule, `timeseries.csv` (H and probes),
+/// `summary.json`, SVG plots, VTK snapshots (velocity at vertices, stress at cells).
+pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
+    let file = path.display().to_string();
+    let (f, b) = load(&file, text)?;
+    let (dt, t_end) = midpoint_step(&file, f.simulation.as_ref(), "elasticity")?;
+    let probe_values = |e: &[f64]| b.probe_values(e);
+    let vtu_of = |e: &[f64]| vtu(&b.model, e);
+    run_midpoint(
+        FieldRun {
+            name: &b.name,
+            kind: "elasticity",
+            system: b.system(),
+            input: b.input.clone(),
+            initial: &b.initial,
+            columns: vec![Columns {
+                names: b.probes.iter().map(|p| p.0.clone()).collect(),
+                plot_title: Some("probes".into()),
+                values: &probe_values,
+            }],
+            vtu: &vtu_of,
+        },
+        dt,
+        t_end,
+        &f.output,
+        dir,
+        quiet,
+    )
+}
+
+/// The VTK file of one state: velocity at the vertices, stress at the cell centroids.
+fn vtu(model: &ElasticModel, e: &[f64]) -> Result<String> {
+    Ok(match model {
+        ElasticModel::Plane(m) => {
+            let vs = m.space(ElasticField::Velocity);
+            let ss = m.space(ElasticField::Stress);
+            Vtu::new(vs.mesh())
+                .space_field(
+                    "v (velocity) [m/s]",
+                    Location::Point,
+                    vs,
+                    &m.field_coefficients(e, ElasticField::Velocity)?,
+                )?
+                .space_field(
+                    "sigma (xx, xy, yy) [Pa]",
+                    Location::Cell,
+                    ss,
+                    &m.field_coefficients(e, ElasticField::Stress)?,
+                )?
+                .to_xml()
+        }
+        ElasticModel::Solid(m) => {
+            let vs = m.space(ElasticField::Velocity);
+            let ss = m.space(ElasticField::Stress);
+            Vtu::new_3d(vs.mesh())
+                .space_field_3d(
+                    "v (velocity) [m/s]",
+                    Location::Point,
+                    vs,
+                    &m.field_coefficients(e, ElasticField::Velocity)?,
+                )?
+                .space_field_3d(
+                    "sigma (xx, yy, zz, yz, xz, xy) [Pa]",
+                    Location::Cell,
+                    ss,
+                    &m.field_coefficients(e, ElasticField::Stress)?,
+                )?
+                .to_xml()
+        }
+    })
+}

@@ -1,0 +1,513 @@
+//! What the continuum model files (`[plate]`, `[elasticity]`, `[acoustics]`) share: field
+//! expressions in `x`, `y`, `z`, the 2D mesh keys (structured rectangle or Gmsh file), the
+//! `[output]` table, and the `phlex run` driver of a linear pH(DAE) with the implicit
+//! midpoint rule (exact discrete power balance $H_1 - H_0 = h\,\bar y^\top u$ for a lossless
+//! system, paper 000 §5.3) writing `timeseries.csv`, `summary.json`, SVG plots and VTK
+//! snapshots ([`phlex_fem::vtk`]).
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::Result;
+use exmex::prelude::*;
+use phlex_core::LinearPhSystem;
+use phlex_fem::gmsh::GmshMesh;
+use phlex_fem::mesh2d::{Diagonal, Mesh2d};
+use phlex_fem::vtk::pvd;
+use phlex_solve::fixed_step::FixedStepParams;
+use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
+use phlex_solve::signal::InputFn;
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::model::{IntegratorSpec, ModelError, SimulationSpec};
+use crate::output::{svg_plot, write_atomic, TimeSeries};
+use crate::report::RunSummary;
+use crate::simulate::Progress;
+
+/// Builds the [`ModelError`] of a key at a byte span of the model text.
+pub fn error_at(
+    file: &str,
+    text: &str,
+    span: std::ops::Range<usize>,
+    message: String,
+) -> ModelError {
+    ModelError {
+        file: file.into(),
+        line: if span.end > 0 {
+            crate::model::line_of(text, span.start)
+        } else {
+            0
+        },
+        message,
+    }
+}
+
+/// A scalar function of the position (`x`, `y` and, in 3D, `z`), parsed by `exmex`.
+#[derive(Clone)]
+pub struct FieldFn {
+    expr: Arc<FlatEx<f64>>,
+    /// Position of each expression variable in the point.
+    slots: Vec<usize>,
+}
+
+impl FieldFn {
+    /// Parses `text`; `dim` (2 or 3) says which of `x`, `y`, `z` are allowed.
+    pub fn parse(text: &str, dim: usize) -> Result<Self, String> {
+        let src = phlex_solve::signal::normalize_expression(text);
+        let expr = exmex::parse::<f64>(&src).map_err(|e| format!("cannot parse '{text}': {e}"))?;
+        let names = ["x", "y", "z"];
+        let mut slots = Vec::new();
+        for v in expr.var_names() {
+            match names[..dim].iter().position(|n| n == v) {
+                Some(k) => slots.push(k),
+                None => {
+                    return Err(format!(
+                        "'{text}' uses variable '{v}'; only {} are allowed",
+                        names[..dim].join(", ")
+                    ))
+                }
+            }
+        }
+        Ok(Self {
+            expr: Arc::new(expr),
+            slots,
+        })
+    }
+    /// Value at a point of the plane.
+    pub fn eval2(&self, p: [f64; 2]) -> f64 {
+        self.eval3([p[0], p[1], 0.0])
+    }
+    /// Value at a point of space (NaN if the expression cannot be evaluated).
+    pub fn eval3(&self, p: [f64; 3]) -> f64 {
+        let args: Vec<f64> = self.slots.iter().map(|&s| p[s]).collect();
+        self.expr.eval(&args).unwrap_or(f64::NAN)
+    }
+}
+
+/// The 2D mesh keys shared by the continuum tables: `lx`, `ly`, `nx`, `ny` (and
+/// `diagonal`) of a structured rectangle $[0, l_x]\times[0, l_y]$ with edges `left`,
+/// `right`, `bottom`, `top`, or `mesh = "file.msh"` (Gmsh, physical line groups as tags).
+pub struct MeshKeys<'a> {
+    /// Table name for messages (`plate`, `acoustics`, …).
+    pub table: &'a str,
+    /// Span reported when a key is missing.
+    pub anchor: std::ops::Range<usize>,
+    /// Side length [m].
+    pub lx: &'a Option<Spanned<f64>>,
+    /// Side length [m].
+    pub ly: &'a Option<Spanned<f64>>,
+    /// Cells per side.
+    pub nx: &'a Option<Spanned<usize>>,
+    /// Cells per side.
+    pub ny: &'a Option<Spanned<usize>>,
+    /// `"right"` (default) or `"left"`.
+    pub diagonal: &'a Option<Spanned<String>>,
+    /// Gmsh file, relative to the model file.
+    pub mesh: &'a Option<Spanned<String>>,
+}
+
+impl MeshKeys<'_> {
+    /// Builds the mesh (errors name the key and its line).
+    pub fn build(&self, file: &str, text: &str) -> Result<Mesh2d, ModelError> {
+        let err = |span, message| error_at(file, text, span, message);
+        let t = self.table;
+        if let Some(file_name) = self.mesh {
+            for (key, present) in [
+                ("lx", self.lx.is_some()),
+                ("ly", self.ly.is_some()),
+                ("nx", self.nx.is_some()),
+                ("ny", self.ny.is_some()),
+                ("diagonal", self.diagonal.is_some()),
+            ] {
+                if present {
+                    return Err(err(
+                        file_name.span(),
+                        format!("{t}.{key} cannot be combined with {t}.mesh (the Gmsh file defines the mesh)"),
+                    ));
+                }
+            }
+            let path = Path::new(file)
+                .parent()
+                .unwrap_or(Path::new("."))
+                .join(file_name.get_ref());
+            return Ok(GmshMesh::read(&path)
+                .map_err(|e| err(file_name.span(), format!("{t}.mesh: {e}")))?
+                .mesh);
+        }
+        let missing = |key: &str| {
+            err(
+                self.anchor.clone(),
+                format!("{t}.{key} is missing: give lx, ly, nx, ny (structured rectangle) or mesh = \"file.msh\""),
+            )
+        };
+        let len = |v: &Option<Spanned<f64>>, key: &str| -> Result<f64, ModelError> {
+            let v = v.as_ref().ok_or_else(|| missing(key))?;
+            if !(*v.get_ref() > 0.0 && v.get_ref().is_finite()) {
+                return Err(err(v.span(), format!("{t}.{key} must be > 0")));
+            }
+            Ok(*v.get_ref())
+        };
+        let count = |v: &Option<Spanned<usize>>, key: &str| -> Result<usize, ModelError> {
+            let v = v.as_ref().ok_or_else(|| missing(key))?;
+            if *v.get_ref() == 0 {
+                return Err(err(v.span(), format!("{t}.{key} must be >= 1")));
+            }
+            Ok(*v.get_ref())
+        };
+        let (lx, ly) = (len(self.lx, "lx")?, len(self.ly, "ly")?);
+        let (nx, ny) = (count(self.nx, "nx")?, count(self.ny, "ny")?);
+        let diagonal = match self
+            .diagonal
+            .as_ref()
+            .map(|d| (d.get_ref().as_str(), d.span()))
+        {
+            None | Some(("right", _)) => Diagonal::Right,
+            Some(("left", _)) => Diagonal::Left,
+            Some((other, span)) => {
+                return Err(err(
+                    span,
+                    format!("{t}.diagonal = '{other}': use \"right\" or \"left\""),
+                ))
+            }
+        };
+        Mesh2d::rectangle(0.0, lx, 0.0, ly, nx, ny, diagonal)
+            .map_err(|e| err(self.anchor.clone(), format!("{t} mesh: {e}")))
+    }
+}
+
+/// A probe: the value of a field (component) at a point.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldProbe {
+    /// Column name.
+    pub name: String,
+    /// Field (model dependent; default: the model's primary field, e.g. the vertical
+    /// velocity of a plate).
+    #[serde(default)]
+    pub field: Option<String>,
+    /// Position [m].
+    pub x: f64,
+    /// Position [m].
+    pub y: f64,
+    /// Position [m] (3D models).
+    #[serde(default)]
+    pub z: Option<f64>,
+}
+
+/// `[output]` of a continuum model.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldOutput {
+    /// Record every k-th step.
+    #[serde(default = "every_default")]
+    pub every: usize,
+    /// Point probes.
+    #[serde(default)]
+    pub probes: Vec<FieldProbe>,
+    /// Write SVG plots.
+    #[serde(default = "yes")]
+    pub plots: bool,
+    /// Write VTK snapshots (`fields/<kind>_NNNN.vtu` + `<kind>.pvd`) every `vtk_every`
+    /// recorded samples (0: none).
+    #[serde(default)]
+    pub vtk_every: usize,
+}
+
+fn every_default() -> usize {
+    1
+}
+fn yes() -> bool {
+    true
+}
+
+impl Default for FieldOutput {
+    fn default() -> Self {
+        Self {
+            every: 1,
+            probes: Vec::new(),
+            plots: true,
+            vtk_every: 0,
+        }
+    }
+}
+
+/// The time step and final time of `[simulation]` (midpoint only).
+pub fn midpoint_step(file: &str, sim: Option<&SimulationSpec>, kind: &str) -> Result<(f64, f64)> {
+    let e = |message: String| ModelError {
+        file: file.into(),
+        line: 0,
+        message,
+    };
+    let sim = sim.ok_or_else(|| {
+        e("missing section [simulation] (integrator = \"midpoint\", t_end, dt): needed by `phlex run`".into())
+    })?;
+    if sim.integrator != IntegratorSpec::Midpoint {
+        return Err(e(format!(
+            "simulation.integrator: {kind} models support \"midpoint\" only"
+        ))
+        .into());
+    }
+    let dt = *sim
+        .dt
+        .as_ref()
+        .ok_or_else(|| e("simulation.dt is required".into()))?
+        .get_ref();
+    if !(dt > 0.0) {
+        return Err(e("simulation.dt must be > 0".into()).into());
+    }
+    Ok((dt, *sim.t_end.get_ref()))
+}
+
+/// Additional columns recorded at every sample: names, plot title, and the function of
+/// the state giving their values.
+pub struct Columns<'a> {
+    /// Column names.
+    pub names: Vec<String>,
+    /// Title of their plot (`probes.svg`); `None`: no plot.
+    pub plot_title: Option<String>,
+    /// Values of the columns for a state.
+    pub values: &'a dyn Fn(&[f64]) -> Result<Vec<f64>, String>,
+}
+
+/// A linear continuum model ready for `phlex run`.
+pub struct FieldRun<'a> {
+    /// Model name.
+    pub name: &'a str,
+    /// Kind, for file names and messages (`plate`, `elasticity`, `acoustics`).
+    pub kind: &'a str,
+    /// The pH system.
+    pub system: &'a LinearPhSystem,
+    /// Inputs of every port.
+    pub input: InputFn,
+    /// Initial state.
+    pub initial: &'a [f64],
+    /// Probes and other recorded columns.
+    pub columns: Vec<Columns<'a>>,
+    /// The VTK file of a state.
+    pub vtu: &'a dyn Fn(&[f64]) -> Result<String>,
+}
+
+/// Integrates with the implicit midpoint rule from 0 to `t_end` with step `dt`, writes
+/// `timeseries.csv` (t, H, columns), `summary.json`, `energy.svg` and one SVG per column
+/// group, VTK snapshots every `output.vtk_every` samples, all atomically, and prints the
+/// summary table.
+pub fn run_midpoint(
+    r: FieldRun<'_>,
+    dt: f64,
+    t_end: f64,
+    output: &FieldOutput,
+    dir: &Path,
+    quiet: bool,
+) -> Result<()> {
+    let sys = r.system;
+    if !quiet {
+        eprintln!(
+            "phlex run: {} — {} states, ports: {}",
+            r.name,
+            sys.n_states(),
+            if sys.ports.names().is_empty() {
+                "none".into()
+            } else {
+                sys.ports.names().join(", ")
+            }
+        );
+    }
+    let mut cols = vec!["t".to_string(), "H".to_string()];
+    for c in &r.columns {
+        cols.extend(c.names.iter().cloned());
+    }
+    let mut series = TimeSeries::new(cols);
+    let mut snapshots: Vec<(f64, Vec<f64>)> = Vec::new();
+    let mut sample = 0usize;
+    let mut column_err = None;
+    let mut progress = Progress::new(0.0, t_end, quiet);
+    let start = Instant::now();
+    let res = {
+        let mut obs = |t: f64, e: &[f64]| {
+            let mut row = vec![t, sys.hamiltonian(e)];
+            for c in &r.columns {
+                match (c.values)(e) {
+                    Ok(v) => row.extend(v),
+                    Err(m) => {
+                        column_err.get_or_insert(m);
+                        row.extend(std::iter::repeat_n(f64::NAN, c.names.len()));
+                    }
+                }
+            }
+            series.rows.push(row);
+            if output.vtk_every > 0 && sample.is_multiple_of(output.vtk_every) {
+                snapshots.push((t, e.to_vec()));
+            }
+            sample += 1;
+            progress.update(t);
+        };
+        let params = MidpointParams {
+            step: FixedStepParams {
+                t0: 0.0,
+                t_end,
+                h: dt,
+                output_every: output.every,
+            },
+            ..Default::default()
+        };
+        LinearMidpoint::new(sys, r.input.clone(), params)?.run(r.initial, &mut obs)?
+    };
+    progress.finish();
+    let wall = start.elapsed().as_secs_f64();
+    if let Some(e) = column_err {
+        anyhow::bail!("recording the output columns failed: {e}");
+    }
+    let l = &res.ledger;
+    let mut summary = RunSummary {
+        model: r.name.to_string(),
+        integrator: "midpoint (exact discrete power balance)".into(),
+        states: sys.n_states(),
+        final_time: res.t,
+        steps: res.stats.steps,
+        rejected_steps: res.stats.rejected_steps,
+        newton_iterations: res.stats.newton_iterations,
+        factorizations: res.stats.factorizations,
+        h_initial: l.hamiltonian[0],
+        h_final: *l.hamiltonian.last().unwrap_or(&0.0),
+        energy_supplied: l
+            .supplied
+            .last()
+            .map(|v| v.iter().fold(0.0, |a, b| a + b))
+            .unwrap_or(0.0),
+        energy_dissipated: *l.dissipated.last().unwrap_or(&0.0),
+        energy_drift: l.relative_drift(),
+        power_balance_residual: l.max_residual(),
+        power_balance_residual_relative: l.max_relative_residual(),
+        wall_time_s: wall,
+        outputs: Vec::new(),
+    };
+    // Everything computed; now the files (each atomically).
+    let mut files: Vec<(String, Vec<u8>)> = vec![("timeseries.csv".into(), series.to_csv()?)];
+    if output.plots {
+        let t = series.column(0);
+        let h = series.column(1);
+        files.push((
+            "energy.svg".into(),
+            svg_plot(
+                &format!("{}: Hamiltonian", r.name),
+                "t [s]",
+                &[("H [J]", &t, &h)],
+            )?
+            .into_bytes(),
+        ));
+        let mut first = 2;
+        for (g, c) in r.columns.iter().enumerate() {
+            let n = c.names.len();
+            if let (Some(title), true) = (&c.plot_title, n > 0) {
+                let data: Vec<Vec<f64>> = (first..first + n).map(|k| series.column(k)).collect();
+                let s: Vec<(&str, &[f64], &[f64])> = c
+                    .names
+                    .iter()
+                    .zip(&data)
+                    .map(|(n, d)| (n.as_str(), t.as_slice(), d.as_slice()))
+                    .collect();
+                let file = if g == 0 {
+                    "probes.svg".to_string()
+                } else {
+                    format!("columns_{g}.svg")
+                };
+                files.push((
+                    file,
+                    svg_plot(&format!("{}: {title}", r.name), "t [s]", &s)?.into_bytes(),
+                ));
+            }
+            first += n;
+        }
+    }
+    let mut entries = Vec::new();
+    for (k, (t, e)) in snapshots.iter().enumerate() {
+        let name = format!("fields/{}_{k:04}.vtu", r.kind);
+        files.push((name.clone(), (r.vtu)(e)?.into_bytes()));
+        entries.push((*t, name));
+    }
+    if !entries.is_empty() {
+        files.push((format!("{}.pvd", r.kind), pvd(&entries).into_bytes()));
+    }
+    summary.outputs = files
+        .iter()
+        .filter(|(n, _)| !n.starts_with("fields/"))
+        .map(|(n, _)| dir.join(n).display().to_string())
+        .collect();
+    summary
+        .outputs
+        .push(dir.join("summary.json").display().to_string());
+    let json = serde_json::to_vec_pretty(&summary)?;
+    for (name, bytes) in &files {
+        write_atomic(&dir.join(name), bytes)?;
+    }
+    write_atomic(&dir.join("summary.json"), &json)?;
+    print!("{}", summary.table());
+    if !snapshots.is_empty() {
+        println!(
+            "  VTK         {} snapshots, open {} in ParaView",
+            snapshots.len(),
+            dir.join(format!("{}.pvd", r.kind)).display()
+        );
+    }
+    println!("  results in {}", dir.display());
+    Ok(())
+}
+
+/// Input signals of `[[input]]` entries: each named port gets the signal on all its
+/// components (a value uniform over the port's trace basis).
+pub fn port_inputs(
+    file: &str,
+    text: &str,
+    sys: &LinearPhSystem,
+    inputs: &[crate::plate_run::PlateInput],
+    hint: &str,
+) -> Result<InputFn, ModelError> {
+    let mut input = InputFn::zeros(sys.n_inputs());
+    for inp in inputs {
+        let port = inp.port.get_ref();
+        let range = sys.ports.range(port).map_err(|_| {
+            error_at(
+                file,
+                text,
+                inp.port.span(),
+                format!(
+                    "input: unknown port '{port}' (ports: {}; {hint})",
+                    if sys.ports.names().is_empty() {
+                        "none".to_string()
+                    } else {
+                        sys.ports.names().join(", ")
+                    }
+                ),
+            )
+        })?;
+        let s = crate::build::signal(&inp.value)
+            .map_err(|m| error_at(file, text, inp.port.span(), format!("input '{port}': {m}")))?;
+        for k in range {
+            input.set(k, s.clone());
+        }
+    }
+    Ok(input)
+}
+
+/// Prints the blocks, ports and state count of a checked system (`phlex check`).
+pub fn print_structure(sys: &LinearPhSystem) {
+    println!(
+        "  blocks  {}",
+        sys.blocks
+            .iter()
+            .map(|bl| format!("{} ({})", bl.name, bl.len))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    println!(
+        "  ports   {}",
+        if sys.ports.names().is_empty() {
+            "none".to_string()
+        } else {
+            sys.ports.names().join(", ")
+        }
+    );
+    println!("  states  {}", sys.n_states());
+    println!("  structure J skew, E and R symmetric positive semidefinite: ok");
+}
