@@ -266,7 +266,7 @@ fn structure_and_energy() {
 
 fn table_10_5_plate(n: usize) -> KirchhoffModel {
     let mesh = Mesh2d::unit_square(n, Diagonal::Right).unwrap();
-    KirchhoffHhj::new(Table105::params(), &mesh, 2)
+    KirchhoffHhj::new(Table105::params().unwrap(), &mesh, 2)
         .unwrap()
         .clamped("left")
         .port("right", phlex_fem::plate::EdgeCondition::SimplySupported)
@@ -288,7 +288,7 @@ fn rod_coupling_matrix_sums() {
     assert!((s0 - 1.0).abs() < 1e-13 && s1.abs() < 1e-13, "{s0} {s1}");
     // a rod along x on the top edge: lever −(x − 1/2), same sums
     let mesh = Mesh2d::unit_square(5, Diagonal::Right).unwrap();
-    let top = KirchhoffHhj::new(Table105::params(), &mesh, 2)
+    let top = KirchhoffHhj::new(Table105::params().unwrap(), &mesh, 2)
         .unwrap()
         .clamped("bottom")
         .port("top", phlex_fem::plate::EdgeCondition::SimplySupported)

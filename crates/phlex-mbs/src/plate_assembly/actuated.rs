@@ -175,9 +175,9 @@ impl Table106 {
     }
 
     /// Plate material.
-    pub fn params() -> KirchhoffParams {
+    pub fn params() -> Result<KirchhoffParams, PlateAssemblyError> {
         KirchhoffParams::isotropic(69e9, 0.33, 2692.0, 0.003)
-            .expect("Table 10.6 plate data are admissible")
+            .map_err(|e| PlateAssemblyError::Fem(e.into()))
     }
 
     /// Half-widths $(h_x, h_y)$ of the actuator footprint: the mesh sizes of the thesis
@@ -218,7 +218,7 @@ impl Table106 {
             self.ny,
             self.diagonal,
         )?;
-        Ok(KirchhoffHhj::new(Self::params(), &mesh, self.degree)?
+        Ok(KirchhoffHhj::new(Self::params()?, &mesh, self.degree)?
             .clamped("bottom")
             .build()?)
     }

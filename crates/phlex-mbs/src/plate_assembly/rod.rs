@@ -194,9 +194,9 @@ impl Table105 {
     pub const L: f64 = 1.0;
 
     /// Plate material.
-    pub fn params() -> KirchhoffParams {
+    pub fn params() -> Result<KirchhoffParams, PlateAssemblyError> {
         KirchhoffParams::isotropic(70e9, 0.35, 2700.0, 0.05)
-            .expect("Table 10.5 plate data are admissible")
+            .map_err(|e| PlateAssemblyError::Fem(e.into()))
     }
 
     /// The rod: 50 kg, 1 m, uniform.
@@ -220,7 +220,7 @@ impl Table105 {
 
     fn builder(&self) -> Result<KirchhoffHhj, PlateAssemblyError> {
         let mesh = Mesh2d::rectangle(0.0, Self::L, 0.0, Self::L, self.n, self.n, Diagonal::Right)?;
-        Ok(KirchhoffHhj::new(Self::params(), &mesh, self.degree)?
+        Ok(KirchhoffHhj::new(Self::params()?, &mesh, self.degree)?
             .clamped("left")
             .load("load", Arc::new(Self::load_density)))
     }
