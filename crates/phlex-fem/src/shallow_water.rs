@@ -156,7 +156,7 @@ pub struct SwState {
 pub struct SwRun {
     /// Output times.
     pub t: Vec<f64>,
-    /// $H_d$ \[J per unit... (2D: J/m)\].
+    /// $H_d$ (depth-integrated energy \[J/m\] with the 2D units of the model).
     pub hamiltonian: Vec<f64>,
     /// Fluid volume $\int\alpha_h$.
     pub volume: Vec<f64>,
@@ -244,8 +244,8 @@ impl ShallowWater {
                     let m = if i == j { 2.0 } else { 1.0 } * areas[t] / 12.0;
                     tm.push(tri[t][i], tri[t][j], m);
                 }
-                for c in 0..2 {
-                    td.push(2 * t + c, tri[t][i], areas[t] * grads[t][i][c]);
+                for (c, g) in grads[t][i].iter().enumerate() {
+                    td.push(2 * t + c, tri[t][i], areas[t] * g);
                 }
             }
         }
@@ -545,7 +545,9 @@ impl ShallowWater {
             };
             let info = stepper.step(self, &mut a, &mut v, dt, gain, u_ext, settings, step, t)?;
             t += dt;
-            if let Some((vertex, &height)) = a.iter().enumerate().find(|(_, &h)| !(h > 0.0)) {
+            if let Some((vertex, &height)) =
+                a.iter().enumerate().find(|(_, &h)| h.is_nan() || h <= 0.0)
+            {
                 return Err(ShallowWaterError::DryState { vertex, height, t });
             }
             let h1 = self.ham(&a, &v);

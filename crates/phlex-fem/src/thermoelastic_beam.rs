@@ -281,9 +281,9 @@ impl ThermoelasticBeam {
         for (k, &i) in keep.iter().enumerate() {
             tB.push(ow + k, 0, lw[i]);
         }
-        for ix in 0..nxd {
+        for (ix, &l) in lx.iter().enumerate() {
             for (iz, &zt) in ztop.iter().enumerate() {
-                tB.push(tidx(ix, iz), 1, b * lx[ix] * zt);
+                tB.push(tidx(ix, iz), 1, b * l * zt);
             }
         }
         let ports = PortSet::from_ports(vec![

@@ -250,8 +250,10 @@ fn bad_input_is_rejected() {
     assert!(m.hamiltonian(&bad).is_err());
     assert!(m.simulate(&bad, None, &SwStepSettings::default()).is_err());
     let s0 = initial(&m);
-    let mut st = SwStepSettings::default();
-    st.dt = -1.0;
+    let st = SwStepSettings {
+        dt: -1.0,
+        ..Default::default()
+    };
     assert!(m.simulate(&s0, None, &st).is_err());
     assert!(ShallowWater::new(disk_mesh(1.0, 2).unwrap(), -1.0, G, DISK_BOUNDARY_TAG).is_err());
     assert!(ShallowWater::new(disk_mesh(1.0, 2).unwrap(), RHO, G, "nope").is_err());

@@ -25,8 +25,8 @@
 //!   $\langle v_T, -\mathcal A^*e_w\rangle = c_P\int v_T z\,\Delta e_w
 //!   = -c_P\int z\,\operatorname{grad}v_T\cdot\operatorname{grad}e_w + c_P\int_{\partial}v_T z\,\partial_n e_w$,
 //!   and so is the momentum line,
-//!   $\langle v_w, \mathcal A\theta\rangle = c_P\int\operatorname{grad}v_w\cdot\operatorname{grad}m_\theta
-//!   - c_P\int_\partial v_w\,\partial_n m_\theta$, $m_\theta = \int z\theta\,dz$. Dropping both
+//!   $\langle v_w, \mathcal A\theta\rangle = c_P\int\operatorname{grad}v_w\cdot\operatorname{grad}m_\theta -
+//!   c_P\int_\partial v_w\,\partial_n m_\theta$, $m_\theta = \int z\theta\,dz$. Dropping both
 //!   boundary terms gives $J_{Tw} = C$, $J_{wT} = -C^\top$ with
 //!   $C = -c_P\,(G\otimes Z)$, $G^{aw} = \langle\operatorname{grad}\phi_T^a, \operatorname{grad}\phi_w\rangle$,
 //!   $Z^j = \langle\psi_z^j, z\rangle$: skew by construction. The dropped terms vanish
@@ -245,9 +245,9 @@ impl ThermoelasticKirchhoff {
         let m_in = ps.B.ncols();
         let mut tB = Triplets::new(n, m_in + 1);
         tB.push_block(0, 0, &ps.B, 1.0);
-        for a in 0..na {
+        for (a, &l) in la.iter().enumerate() {
             for (j, &zt) in ztop.iter().enumerate() {
-                tB.push(tidx(a, j), m_in, la[a] * zt);
+                tB.push(tidx(a, j), m_in, l * zt);
             }
         }
         let mut ports: Vec<Port> = ps.ports.iter().cloned().collect();
