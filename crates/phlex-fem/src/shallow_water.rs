@@ -490,6 +490,18 @@ impl ShallowWater {
         control: Option<BoundaryControl>,
         settings: &SwStepSettings,
     ) -> Result<SwRun, ShallowWaterError> {
+        self.simulate_observed(state0, control, settings, &mut |_, _, _| {})
+    }
+
+    /// [`Self::simulate`] calling `observer(t, alpha_h, alpha_v)` at `t = 0` and after every
+    /// step (e.g. to write VTK snapshots with [`crate::vtk`]).
+    pub fn simulate_observed(
+        &self,
+        state0: &SwState,
+        control: Option<BoundaryControl>,
+        settings: &SwStepSettings,
+        observer: &mut dyn FnMut(f64, &[f64], &[f64]),
+    ) -> Result<SwRun, ShallowWaterError> {
         self.check_state(state0)?;
         crate::error::require_positive("dt", settings.dt)?;
         crate::error::require_positive("t_end", settings.t_end)?;
@@ -536,6 +548,7 @@ impl ShallowWater {
             state: state0.clone(),
         };
         let mut t = 0.0;
+        observer(t, &a, &v);
         for step in 0..n_steps {
             let dt = settings.dt.min(settings.t_end - t);
             let ctrl = control.filter(|c| t >= c.t_on - 1e-12 * settings.dt.max(1.0));
@@ -569,6 +582,7 @@ impl ShallowWater {
             run.inflow
                 .push(run.inflow.last().unwrap() + dt * info.inflow_rate);
             run.newton_iterations += info.iterations;
+            observer(t, &a, &v);
         }
         run.factorizations = stepper.factorizations;
         run.state = SwState {

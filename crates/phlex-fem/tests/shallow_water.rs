@@ -64,7 +64,22 @@ fn closed_tank_conserves_volume_and_energy_fast() {
         t_end: 0.5,
         ..Default::default()
     };
-    let run = m.simulate(&s0, None, &settings).unwrap();
+    let mut n_obs = 0;
+    let mut h_obs = Vec::new();
+    let run = m
+        .simulate_observed(&s0, None, &settings, &mut |_t, a, v| {
+            n_obs += 1;
+            h_obs.push(
+                m.hamiltonian(&SwState {
+                    alpha_h: a.to_vec(),
+                    alpha_v: v.to_vec(),
+                })
+                .unwrap(),
+            );
+        })
+        .unwrap();
+    assert_eq!(n_obs, run.t.len());
+    assert_eq!(h_obs, run.hamiltonian);
     check_closed(&run);
     // The fluid moves: at t = 0.5 s (≈ ¾ of the cos 2θ period 2π/9.66 s) part of the
     // initial potential energy is kinetic. Kinetic energy = H(a, v) − H(a, 0); the initial
