@@ -37,6 +37,13 @@
 //! the iteration stops when $\theta/(1-\theta)\,|\Delta| \le$ `tol`. The initial guess is the
 //! previous step's collocation polynomial extrapolated to the new stage times.
 //!
+//! **Drift projection** (off by default): [`GaussCollocation::with_projection`] projects the
+//! state onto the position constraints after every step
+//! ([`crate::spatial::project_onto_constraints_3d`] for [`Multibody3d`],
+//! [`crate::simulate::project_onto_constraints`] for the planar [`Multibody`]); the energy
+//! jumps are recorded in [`CollocationRun::projection`], the power balance is taken before
+//! the projection.
+//!
 //! **Steps.** The grid $t_0 + kh$ is split at the breakpoints of the inputs
 //! ([`InputFn::breakpoints`]), so piecewise smooth loads keep the order.
 use phlex_core::sparse::{self, SparseMat};
@@ -45,8 +52,14 @@ use phlex_solve::linsolve::SparseLu;
 use phlex_solve::problem::Observer;
 use phlex_solve::{InputFn, SolveError, SolverStats};
 
+use crate::assembly::Multibody;
 use crate::error::MbsError;
 use crate::mechanism::Mechanism;
+use crate::simulate::{
+    project_onto_constraints, ProjectionOptions, ProjectionStats, ProjectionStep,
+};
+use crate::spatial::assembly::Multibody3d;
+use crate::spatial::projection::project_onto_constraints_3d;
 
 /// Parameters of [`GaussCollocation`].
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -147,8 +160,11 @@ pub struct CollocationRun {
     /// Largest $|H_1 - H_0 - h\sum_i b_iy_i^\top u_i|$ of a step (0 unless
     /// [`CollocationParams::power_balance`]).
     pub max_step_residual: f64,
-    /// Largest position-level constraint drift at the observed states.
+    /// Largest position-level constraint drift at the observed states (after projection,
+    /// if switched on).
     pub max_drift: f64,
+    /// Statistics of the drift projection, if switched on.
+    pub projection: Option<ProjectionStats>,
 }
 
 /// Gauss–Legendre nodes $c$, matrix $A$, weights $b$ of $s$ stages.
@@ -254,6 +270,31 @@ pub struct GaussCollocation<'a, S: Mechanism + ?Sized> {
     input: InputFn,
     params: CollocationParams,
     tab: GaussTableau,
+    projection: Option<(ProjectionOptions, Projector<S>)>,
+}
+
+/// The drift projection of a concrete mechanism type.
+type Projector<S> =
+    fn(&S, &mut [f64], &[f64], &ProjectionOptions) -> Result<ProjectionStep, MbsError>;
+
+impl<'a> GaussCollocation<'a, Multibody3d> {
+    /// Switches the drift projection after every step on
+    /// ([`crate::spatial::project_onto_constraints_3d`]; off by default).
+    pub fn with_projection(mut self, opts: ProjectionOptions) -> Result<Self, MbsError> {
+        opts.validate()?;
+        self.projection = Some((opts, project_onto_constraints_3d));
+        Ok(self)
+    }
+}
+
+impl<'a> GaussCollocation<'a, Multibody> {
+    /// Switches the drift projection after every step on
+    /// ([`crate::simulate::project_onto_constraints`]; off by default).
+    pub fn with_projection(mut self, opts: ProjectionOptions) -> Result<Self, MbsError> {
+        opts.validate()?;
+        self.projection = Some((opts, project_onto_constraints));
+        Ok(self)
+    }
 }
 
 impl<S: Mechanism + ?Sized> std::fmt::Debug for GaussCollocation<'_, S> {
@@ -304,6 +345,7 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
             mb,
             input,
             params,
+            projection: None,
         })
     }
 
@@ -413,6 +455,7 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
         let mut lu_h = f64::NAN;
         let mut stale = true;
         let mut eta_old = 1.0f64;
+        let mut proj_stats: Option<ProjectionStats> = None;
         let mut stats = SolverStats::default();
         let mut max_res = 0.0f64;
         let mut max_drift = mb.max_position_drift(x0);
@@ -598,6 +641,36 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
                 let h1 = mb.hamiltonian(&x);
                 max_res = max_res.max((h1 - h0 - inflow).abs());
             }
+            if let Some((opts, project)) = &self.projection {
+                self.input.eval_into(tb, &mut u_mid);
+                let e0 = mb.hamiltonian(&x);
+                let ps = project(mb, &mut x, &u_mid, opts).map_err(|e| match e {
+                    MbsError::Solve(SolveError::NewtonDiverged {
+                        iterations,
+                        residual,
+                        tol,
+                        ..
+                    }) => MbsError::Solve(SolveError::NewtonDiverged {
+                        t: tb,
+                        iterations,
+                        residual,
+                        tol,
+                    }),
+                    e => e,
+                })?;
+                let st = proj_stats.get_or_insert_with(ProjectionStats::default);
+                st.max_drift_before = st.max_drift_before.max(ps.drift_before);
+                st.max_drift_after = st.max_drift_after.max(ps.drift_after);
+                st.max_correction = st.max_correction.max(ps.max_correction);
+                st.max_velocity_residual = st.max_velocity_residual.max(ps.velocity_residual);
+                st.iterations += ps.iterations;
+                if ps.iterations > 0 || opts.velocities {
+                    st.corrected_steps += 1;
+                    let e1 = mb.hamiltonian(&x);
+                    st.energy_change += e1 - e0;
+                    st.max_energy_jump = st.max_energy_jump.max((e1 - e0).abs());
+                }
+            }
             if on_grid {
                 k_grid += 1;
             }
@@ -611,6 +684,7 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
             stats,
             max_step_residual: max_res,
             max_drift,
+            projection: proj_stats,
         })
     }
 }

@@ -10,6 +10,7 @@
 //! | [`collocation`] | [`GaussCollocation`]: Gauss–Legendre collocation (order $2s$), simplified Newton, exact power balance | eq. (46) |
 //! | [`builder`] | [`MultibodyBuilder3d`]: bodies, ports, joints, loads by name | |
 //! | [`assembly`] | [`Multibody3d`]: the pHDAE, exact Jacobian, drift | eq. (46) |
+//! | [`projection`] | drift projection onto the position constraints (off by default) | Remark 9 |
 //! | [`redundancy`] | rank-revealing check naming the joints | |
 //! | [`kinematics`] | consistent initial conditions | §6.3 |
 //! | [`linalg`] | 3×3 helpers | |
@@ -25,6 +26,7 @@ pub mod joint;
 pub mod kinematics;
 pub mod linalg;
 pub mod load;
+pub mod projection;
 pub mod redundancy;
 
 pub use assembly::Multibody3d;
@@ -36,4 +38,5 @@ pub use collocation::{CollocationParams, CollocationRun, GaussCollocation, Gauss
 pub use joint::{AxisFrame, Joint3d, JointKind3d};
 pub use kinematics::{consistent_initial_state_3d, KinematicsOptions3d};
 pub use load::Load3d;
+pub use projection::{orthonormalize_rotations, project_onto_constraints_3d};
 pub use redundancy::check_redundancy_3d;
