@@ -40,7 +40,8 @@
 //! an index-2 pHDAE ($H = \tfrac12 e^\top Ee$). The implicit midpoint rule applied to it gives
 //! exactly the thesis's Crank–Nicolson iterates with $\mathbf E_r^{n+1} = \mathbf E_r^n +
 //! \Delta t\,\bar\rho_{n+1/2}$ (the midpoint value that
-//! [`phlex_solve`'s `LinearMidpoint`] stores in algebraic components).
+//! `phlex_solve::midpoint::LinearMidpoint` stores in algebraic components). On fine meshes integrate
+//! the diagonally equilibrated copy [`MindlinAfwModel::equilibrated_system`].
 //!
 //! # Boundary conditions
 //! In this dual (velocity-controlled) formulation the boundary terms are
