@@ -16,8 +16,10 @@
 //!   the gyrator of an improper system (eqs. (47)–(48));
 //! * $u$: loads ([`crate::load`]) and prescribed velocities, one named port each.
 //!
-//! $E$ is constant, $J(x)$ is skew-symmetric for every $x$, and $H = \sum_b H_b$; hence
-//! $\dot H = y^\top u$ along solutions, and any constraint force does no work.
+//! $E$ is constant (unless a body has full inertia: then $E(x)$, eq. (F3) of
+//! [`crate::planar_body::full_inertia`]), $J(x)$ is skew-symmetric for every $x$, and
+//! $H = \sum_b H_b$; hence $\dot H = y^\top u$ along solutions, and any constraint force
+//! does no work.
 use phlex_core::sparse::{self, col_iter, SparseMat};
 use phlex_core::{Port, PortSet, QuasiLinearPhDae, Triplets, VarBlock};
 use phlex_solve::{InputFn, Signal};
@@ -398,15 +400,84 @@ impl Multibody {
     }
 
     /// Global column of port-output component `comp` coefficients: iterates
-    /// `(global index, value)` of column `comp` of the port map.
-    fn port_column(
-        &self,
+    /// `(global index, value)` of column `comp` of the port map at state `x` (for a body
+    /// with full inertia the $\omega$ entry of a force column carries the deformed port
+    /// position, [`PlanarBody::port_velocity`]; it may then appear twice: values add).
+    fn port_column<'a>(
+        &'a self,
         b: usize,
         port: usize,
         comp: usize,
-    ) -> impl Iterator<Item = (usize, f64)> + '_ {
+        x: &[f64],
+    ) -> impl Iterator<Item = (usize, f64)> + 'a {
         let o = self.body_off[b] + self.bodies[b].n_q();
-        col_iter(self.bodies[b].port_map_of(port), comp).map(move |(i, v)| (o + i, v))
+        let shift = if comp < 2 {
+            self.bodies[b]
+                .port_shift(port, self.local(b, x))
+                .map(|d| (o + 2, d[comp]))
+                .filter(|e| e.1 != 0.0)
+        } else {
+            None
+        };
+        col_iter(self.bodies[b].port_map_of(port), comp)
+            .map(move |(i, v)| (o + i, v))
+            .chain(shift)
+    }
+
+    /// Pushes the derivatives, with respect to the elastic coordinates of bodies with full
+    /// inertia, of the port-position dependence of $G(x)$ (in $-Gp$ and $G^\top\lambda$)
+    /// and of $B(x)u$ (loads): the $\omega$ entries $\hat z\times N_a u_f$ of the port maps.
+    fn push_port_shift_jacobian(&self, x: &[f64], u: &[f64], t: &mut Triplets) {
+        if !self.full {
+            return;
+        }
+        let mut terms: Vec<Term> = Vec::with_capacity(16);
+        let lam0 = self.lam_off.first().copied().unwrap_or(self.n);
+        let mut row0 = 0;
+        for (k, j) in self.joints.iter().enumerate() {
+            terms.clear();
+            let ta = x[self.body_off[j.a.0] + 2];
+            j.push_terms(ta, &x[self.joint_state_range(k)], &mut terms);
+            for tm in &terms {
+                let (b, p) = match tm.side {
+                    Side::A => j.a,
+                    Side::B => j.b.expect("side B terms only for joints between bodies"),
+                };
+                if tm.comp >= 2 || !self.bodies[b].has_full_inertia() {
+                    continue;
+                }
+                let w = self.omega_index(b);
+                let r = lam0 + row0 + tm.row;
+                let (om, lam) = (x[w], x[r]);
+                let u0 = self.body_off[b] + 3;
+                self.bodies[b].for_each_port_shift_u(p, tm.comp, |jj, dv| {
+                    t.push(r, u0 + jj, -tm.coef * dv * om);
+                    t.push(w, u0 + jj, tm.coef * dv * lam);
+                });
+            }
+            row0 += j.n_rows();
+        }
+        for (l, &c0) in self.loads.iter().zip(&self.load_in) {
+            let b = l.body;
+            if !self.bodies[b].has_full_inertia() || u.is_empty() {
+                continue;
+            }
+            let w = self.omega_index(b);
+            let u0 = self.body_off[b] + 3;
+            // ω-row coefficient of input component k: Σ_c shift_c · m[k][c]
+            let r = rot2(x[self.body_off[b] + 2]);
+            for c in 0..2 {
+                let scale = match l.frame {
+                    Frame::Body => u[c0 + c],
+                    Frame::Inertial => r[0][c] * u[c0] + r[1][c] * u[c0 + 1],
+                };
+                if scale != 0.0 {
+                    self.bodies[b].for_each_port_shift_u(l.port, c, |jj, dv| {
+                        t.push(w, u0 + jj, dv * scale);
+                    });
+                }
+            }
+        }
     }
 
     /// Expands joint terms into `(row, global column, value)` of $G$.
@@ -426,7 +497,7 @@ impl Multibody {
                     Side::A => j.a,
                     Side::B => j.b.expect("side B terms only for joints between bodies"),
                 };
-                for (c, v) in self.port_column(b, p, t.comp) {
+                for (c, v) in self.port_column(b, p, t.comp, x) {
                     f(row0 + t.row, c, t.coef * v);
                 }
             }
@@ -599,7 +670,7 @@ impl QuasiLinearPhDae for Multibody {
             match l.frame {
                 Frame::Body => {
                     for comp in 0..3 {
-                        for (i, v) in self.port_column(b, l.port, comp) {
+                        for (i, v) in self.port_column(b, l.port, comp, x) {
                             t.push(i, c0 + comp, v);
                         }
                     }
@@ -608,12 +679,12 @@ impl QuasiLinearPhDae for Multibody {
                     // column for inertial component k: Σ_j B_a[:, j] R[k][j]
                     for k in 0..2 {
                         for j in 0..2 {
-                            for (i, v) in self.port_column(b, l.port, j) {
+                            for (i, v) in self.port_column(b, l.port, j, x) {
                                 t.push(i, c0 + k, v * r[k][j]);
                             }
                         }
                     }
-                    for (i, v) in self.port_column(b, l.port, 2) {
+                    for (i, v) in self.port_column(b, l.port, 2, x) {
                         t.push(i, c0 + 2, v);
                     }
                 }
@@ -883,7 +954,9 @@ impl Multibody {
     /// the analytic derivative of the momentum-dependent gyroscopic entries, and central
     /// differences (step $10^{-6}(1 + |\theta|)$, error $\approx 10^{-10}|f|$) in the angle
     /// variables, which carry every rotation $R(\theta)$ of $J$ and $B$ (kinematics, body-frame
-    /// gravity, joint transformers, inertial loads).
+    /// gravity, joint transformers, inertial loads). With full inertia also the analytic
+    /// derivatives of the $u_f$-dependent entries: $\pi_v(u_f, p)$ in the gyroscopic pair,
+    /// the centrifugal term of $z$, and the deformed port positions in $G$ and $B$.
     pub fn rhs_jacobian(&self, x: &[f64], u: &[f64]) -> SparseMat {
         let n = self.n;
         let angles = self.angle_variables();
@@ -904,6 +977,7 @@ impl Multibody {
         for (b, body) in self.bodies.iter().enumerate() {
             body.push_gyroscopic_jacobian(self.local(b, x), &mut t, self.body_off[b]);
         }
+        self.push_port_shift_jacobian(x, u, &mut t);
         let mut xp = x.to_vec();
         let mut fp = vec![0.0; n];
         let mut fm = vec![0.0; n];

@@ -59,10 +59,17 @@
 //! conserved to the Newton tolerance too. (With a translating body, the angle update
 //! $\theta_1 = \theta_0 + h\bar\omega$ rotates the momentum with an $O(h^3)$ error per step.)
 //!
-//! **Limitations.** Port maps (loads, joints) keep the constant $B$ of eq. (39), i.e. the
-//! port velocity $v_P + \omega\hat z\times x_a + N_a v_f$ omits $\omega\hat z\times N_a u_f$
-//! (exact for ports at a clamped end, e.g. the hub of the spin-up); the energy balance is
-//! unaffected. The constant [`crate::PlanarBody::mass_matrix`] is $M(0)$.
+//! **Ports.** For consistency with the transport (F1), the port maps (39) use the deformed
+//! port position too: the output of port $a$ is $v_P + \omega\hat z\times(x_a + N_a u_f) +
+//! N_a v_f$, the time derivative of the deformed port position (so the velocity
+//! constraints of joints are the derivatives of their position constraints); $B(x)$ then
+//! depends on $u_f$ through the $\omega$ entries of the force columns (exact Jacobian in
+//! [`crate::Multibody::rhs_jacobian`]). The constant [`crate::PlanarBody::mass_matrix`]
+//! is $M(0)$.
+//!
+//! **Other integrators.** Radau IIA needs a constant mass matrix: [`crate::dae`] uses the
+//! equivalent form with identity mass in the velocity rows and
+//! $F_v = M_{vv}(u_f)^{-1}(f_v - \partial_{u_f}\pi_v\,v_f)$.
 use phlex_core::Triplets;
 
 use super::MassPoint;

@@ -567,10 +567,46 @@ impl PlanarBody {
         x[2] + PointShape::dot(&self.ports[k].shape.nr, &x[3..3 + self.n_f])
     }
 
-    /// Body-frame velocity and angular velocity of port `k`, $B_a^\top p$.
+    /// Body-frame velocity and angular velocity of port `k`, $B_a^\top p$ (with full
+    /// inertia the transport uses the deformed position, [`full_inertia`]).
     pub fn port_velocity(&self, k: usize, x: &[f64]) -> [f64; 3] {
         let y = sparse::mul_vec_transpose(&self.port_maps[k], &x[self.n_q()..]);
-        [y[0], y[1], y[2]]
+        match self.port_shift(k, x) {
+            Some(d) => {
+                let w = x[self.n_q() + 2];
+                [y[0] + w * d[0], y[1] + w * d[1], y[2]]
+            }
+            None => [y[0], y[1], y[2]],
+        }
+    }
+
+    /// With full inertia, the change $\hat z\times N_a u_f = (-n_y\cdot u_f,\ n_x\cdot u_f)$ of
+    /// the $\omega$ entries of the force columns of $B_a$ (transport at the deformed port
+    /// position $x_a + N_a u_f$); `None` for the constant operator.
+    pub(crate) fn port_shift(&self, k: usize, x: &[f64]) -> Option<[f64; 2]> {
+        self.full.as_ref()?;
+        let s = &self.ports[k].shape;
+        let u = &x[3..3 + self.n_f];
+        Some([-PointShape::dot(&s.ny, u), PointShape::dot(&s.nx, u)])
+    }
+
+    /// Derivatives $\partial(\text{port shift})_c/\partial u_j$ of component `comp`
+    /// (0 or 1) as `(j, value)` (full inertia only).
+    pub(crate) fn for_each_port_shift_u(
+        &self,
+        k: usize,
+        comp: usize,
+        mut f: impl FnMut(usize, f64),
+    ) {
+        if self.full.is_none() {
+            return;
+        }
+        let s = &self.ports[k].shape;
+        if comp == 0 {
+            s.ny.iter().for_each(|&(j, v)| f(j, -v));
+        } else if comp == 1 {
+            s.nx.iter().for_each(|&(j, v)| f(j, v));
+        }
     }
 
     fn potential_local(&self, x: &[f64]) -> f64 {
@@ -1053,11 +1089,15 @@ impl QuasiLinearPhDae for PlanarBody {
         self.push_structure(x, &mut t, 0);
         t.build()
     }
-    fn input_map(&self, _x: &[f64]) -> SparseMat {
+    fn input_map(&self, x: &[f64]) -> SparseMat {
         let n = self.n_local();
         let mut t = Triplets::new(n, 3 * self.ports.len());
         for (k, b) in self.port_maps.iter().enumerate() {
             t.push_block(self.n_q(), 3 * k, b, 1.0);
+            if let Some(d) = self.port_shift(k, x) {
+                t.push(self.n_q() + 2, 3 * k, d[0]);
+                t.push(self.n_q() + 2, 3 * k + 1, d[1]);
+            }
         }
         t.build()
     }
