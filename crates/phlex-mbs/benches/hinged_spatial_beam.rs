@@ -12,6 +12,10 @@
 //! * `hinged_6_4/radau_1e-4`, `hinged_6_4/radau_1e-6`: Radau IIA, rtol = atol, restarted at
 //!   the load switches (1e-6 is the paper's solver setting; within 5e-7 of the converged
 //!   kinetic energy).
+//! * `hinged_6_4/gauss4_fast`: the fast configuration
+//!   (`HingedSpatialBeam::fast_params`: Gauss collocation, 4 stages, order 8, h = 50 ms/11,
+//!   simplified Newton with one factorization), at the accuracy of Radau IIA 1e-6 on ω_Z(t)
+//!   and K(t) (tests `hinged_fast_configuration_*`).
 //! * `midpoint_step/n_el`: time **per step** of 200 midpoint steps (h = 1 ms, t ∈ [0, 0.2] s,
 //!   the spin-up under the torque) for 2 … 256 elements, including the first Jacobian and
 //!   factorization (amortized over the 200 steps); Newton tolerance 1e-8 (above the
@@ -43,6 +47,12 @@ fn radau_50s(tol: f64) -> phlex_mbs::HingedRun {
         .expect("§6.4 Radau run")
 }
 
+fn gauss_fast_50s() -> phlex_mbs::HingedRun {
+    HingedSpatialBeam::default()
+        .run_gauss(HingedSpatialBeam::fast_params(50.0))
+        .expect("§6.4 Gauss run")
+}
+
 fn steps(n_el: usize) -> phlex_mbs::HingedRun {
     HingedSpatialBeam::new(n_el)
         .run(HingedSpatialBeam::params(
@@ -60,6 +70,7 @@ fn counters() {
         ("midpoint_h0.25ms", midpoint_50s(2.5e-4)),
         ("radau_1e-4", radau_50s(1e-4)),
         ("radau_1e-6", radau_50s(1e-6)),
+        ("gauss4_fast", gauss_fast_50s()),
     ] {
         let s = run.stats;
         println!(
@@ -93,6 +104,7 @@ fn bench_case(c: &mut Criterion) {
     g.bench_function("midpoint_h0.25ms", |b| {
         b.iter(|| black_box(midpoint_50s(2.5e-4)))
     });
+    g.bench_function("gauss4_fast", |b| b.iter(|| black_box(gauss_fast_50s())));
     g.bench_function("radau_1e-4", |b| b.iter(|| black_box(radau_50s(1e-4))));
     g.measurement_time(Duration::from_secs(20));
     g.bench_function("radau_1e-6", |b| b.iter(|| black_box(radau_50s(1e-6))));

@@ -196,3 +196,117 @@ fn hinged_spatial_beam_full() {
     let (de, before, after) = report("8 elements, h = 1 ms", &HingedSpatialBeam::new(8), &fine);
     assert!(de < 1e-8 && before < 1e-6 && after < 1e-2);
 }
+
+/// Largest |ω_Z − ref| / max|ω_Z,ref| and |K − K_ref| / max K_ref over common sample times.
+fn omega_k_errors(run: &HingedRun, reference: &HingedRun) -> (f64, f64) {
+    let e = curve_errors(run, reference);
+    (e[2], e[0])
+}
+
+/// Output grid every 50 ms on [0, t_end].
+fn grid(t_end: f64) -> Vec<f64> {
+    (0..=(t_end / 0.05).round() as usize)
+        .map(|k| k as f64 * 0.05)
+        .collect()
+}
+
+/// "Reference accuracy" of §6.4 (issue #3 §7), defined as the accuracy of Radau IIA at the
+/// paper's solver setting, rtol = atol = 1e-6 (Assimulo's default; its average step matches
+/// the paper's 6e-4 s): the largest deviation of ω_Z(t) and K(t), sampled every 50 ms, from
+/// a tight Radau IIA run (rtol = atol = 1e-10), relative to their maxima. Over 50 s these
+/// are ω_Z 5.2e-6, K 4.8e-7 — or 1.6e-5, 5.0e-6: the error of a tolerance-controlled run
+/// depends on its step sequence, which changes with round-off-level changes of the
+/// right-hand side (the two values are the same model before and after the
+/// allocation-free gyroscopic product); the stricter pair is the target (test
+/// `hinged_fast_configuration_full`).
+///
+/// Fast twin over 16 s (torque, free spin, kick and 0.9 s after it; reference Radau 1e-9
+/// here to stay within the CI budget): the fast configuration
+/// (`HingedSpatialBeam::fast_params`: Gauss collocation, 4 stages, h = 4.55 ms) is at
+/// least as accurate as Radau 1e-6 on both curves (measured: Radau 1e-6 ω_Z 5.0e-6,
+/// K 3.7e-6; fast ω_Z 1.2e-6, K 3.1e-9), keeps the power balance of every step (H quadratic:
+/// exact for Gauss collocation up to the Newton tolerance; measured 2.7e-10 nJ, H ≈ 70 nJ)
+/// and L_Z before the kick, with a single factorization.
+#[test]
+fn hinged_fast_configuration_matches_reference_accuracy() {
+    let case = HingedSpatialBeam::default();
+    let t_end = 16.0;
+    let g = grid(t_end);
+    let reference = case.run_radau(1e-9, t_end, &g).unwrap();
+    let paper = case.run_radau(1e-6, t_end, &g).unwrap();
+    let mut p = HingedSpatialBeam::fast_params(t_end);
+    p.power_balance = true;
+    let fast = case.run_gauss(p).unwrap();
+    let (wp, kp) = omega_k_errors(&paper, &reference);
+    let (wf, kf) = omega_k_errors(&fast, &reference);
+    println!(
+        "16 s: Radau 1e-6 errors ω_Z {wp:.2e}, K {kp:.2e} ({} steps, {:.3} s); Gauss-4 h = 4.55 ms: ω_Z {wf:.2e}, K {kf:.2e} ({} steps, {} Newton, {} factorizations, {:.3} s); power residual {:.1e} nJ",
+        paper.stats.steps,
+        paper.wall,
+        fast.stats.steps,
+        fast.stats.newton_iterations,
+        fast.stats.factorizations,
+        fast.wall,
+        fast.max_step_residual
+    );
+    assert!(wf <= wp && kf <= kp);
+    // H ≈ 70 nJ: the balance H₁ − H₀ = h Σ bᵢ yᵢᵀuᵢ holds to the Newton tolerance
+    assert!(fast.max_step_residual < 1e-8);
+    // the load switches 10.2 s, 15 s, 15.1 s lie on the grid (220 steps per second), the
+    // step is constant and the Newton matrix of the first step serves the whole run
+    assert_eq!(fast.stats.factorizations, 1);
+    // the invariants of the midpoint test hold as well
+    let (_, before, _) = invariants(&case, &fast);
+    assert!(before < 1e-6);
+}
+
+/// The full 50 s comparison (reference Radau IIA 1e-10) and the observed orders of Gauss
+/// collocation on this index-2 problem. Measured (2 cores, other jobs running):
+/// Radau 1e-10 426 291 steps (6.8 s); Radau 1e-6: ω_Z 1.6e-5, K 5.0e-6, 67 329 steps,
+/// 1.57 s (5.2e-6 and 4.8e-7 with the previous round-off, see the fast twin); fast
+/// configuration (Gauss-4, h = 4.55 ms, 11 000 steps, 3.72 Newton iterations per step,
+/// 1 factorization): ω_Z 4.2e-6, K 1.4e-7 in 0.195 s — below both pairs (asserted). Observed orders (errors ω_Z at h = 5, 2.5 ms for 3 stages:
+/// 2.9e-3, 4.6e-5 → 5.97; K at h = 5, 4.55, 4.17 ms for 4 stages: 3.0e-7, 1.4e-7,
+/// 7.3e-8 → 7.9): the full order 2s, no index-2 order reduction, because the spherical
+/// joint at the frame origin is v_P = 0, which a constant change of variables eliminates.
+#[test]
+#[ignore = "full study (≈ 15 s): 50 s runs against Radau IIA 1e-10; fast twin: hinged_fast_configuration_matches_reference_accuracy"]
+fn hinged_fast_configuration_full() {
+    let case = HingedSpatialBeam::default();
+    let g = grid(50.0);
+    let reference = case.run_radau(1e-10, 50.0, &g).unwrap();
+    let paper = case.run_radau(1e-6, 50.0, &g).unwrap();
+    let fast = case
+        .run_gauss(HingedSpatialBeam::fast_params(50.0))
+        .unwrap();
+    let (wp, kp) = omega_k_errors(&paper, &reference);
+    let (wf, kf) = omega_k_errors(&fast, &reference);
+    println!(
+        "50 s: Radau 1e-10 {} steps {:.3} s; Radau 1e-6 errors ω_Z {wp:.2e}, K {kp:.2e} ({} steps, {:.3} s); fast: ω_Z {wf:.2e}, K {kf:.2e} ({} steps, {:.2} Newton/step, {} factorizations, {:.3} s)",
+        reference.stats.steps,
+        reference.wall,
+        paper.stats.steps,
+        paper.wall,
+        fast.stats.steps,
+        fast.stats.newton_iterations as f64 / fast.stats.steps as f64,
+        fast.stats.factorizations,
+        fast.wall
+    );
+    assert!(wf <= wp.min(5.2e-6) && kf <= kp.min(4.8e-7));
+    // observed orders
+    let err = |stages: usize, h: f64| {
+        let p = phlex_mbs::spatial::CollocationParams {
+            stages,
+            h,
+            output_every: (0.05 / h).round() as usize,
+            ..HingedSpatialBeam::fast_params(50.0)
+        };
+        omega_k_errors(&case.run_gauss(p).unwrap(), &reference)
+    };
+    let (a, b) = (err(3, 0.005), err(3, 0.0025));
+    let p3 = (a.0 / b.0).log2();
+    let (c, d) = (err(4, 0.005), err(4, 0.05 / 12.0));
+    let p4 = (c.1 / d.1).ln() / (1.2f64).ln();
+    println!("observed order: 3 stages {p3:.2} (ω_Z {:.2e} → {:.2e}); 4 stages {p4:.2} (K {:.2e} → {:.2e})", a.0, b.0, c.1, d.1);
+    assert!((p3 - 6.0).abs() < 0.5 && (p4 - 8.0).abs() < 0.7);
+}
