@@ -369,10 +369,10 @@ pub fn load(
             for (p, &w) in q.weights.iter().enumerate() {
                 f(g.map(q.points[p]), &mut fv);
                 let wd = w * g.det;
-                for j in 0..nl {
+                for (j, &dj) in d.iter().enumerate() {
                     let phi = tab.val[p * nl + j] * wd;
                     for (c, v) in fv.iter().enumerate() {
-                        out.push((space.global(c, d[j]), phi * v));
+                        out.push((space.global(c, dj), phi * v));
                     }
                 }
             }

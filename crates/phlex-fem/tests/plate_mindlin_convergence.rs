@@ -143,9 +143,9 @@ fn cgdg_convergence_coarse() {
         wv = wv.max(v);
         wo = wo.max(o);
         if k == 3 {
-            for c in 0..4 {
+            for (c, name) in NAMES.iter().enumerate() {
                 let ord = (rows[0].errors[c] / rows[1].errors[c]).log2();
-                assert!((ord - 3.0).abs() < 0.2, "k = 3 {}: order {ord}", NAMES[c]);
+                assert!((ord - 3.0).abs() < 0.2, "k = 3 {name}: order {ord}");
             }
         }
     }

@@ -12,11 +12,11 @@
 //!
 //! Weak form (integration by parts on lines 1–2, boundary terms = traction inputs):
 //! $$\begin{aligned}
-//! \langle v_w, \rho h\,\partial_t e_w\rangle &= -\langle\operatorname{grad}v_w, e_\gamma\rangle
-//!   + \langle v_w, q_n\rangle_{\partial}\\
+//! \langle v_w, \rho h\,\partial_t e_w\rangle &= -\langle\operatorname{grad}v_w, e_\gamma\rangle +
+//!   \langle v_w, q_n\rangle_{\partial}\\
 //! \langle v_\theta, \tfrac{\rho h^3}{12}\partial_t e_\theta\rangle &=
-//!   -\langle\operatorname{Grad}v_\theta, E_\kappa\rangle + \langle v_\theta, e_\gamma\rangle
-//!   + \langle v_\theta\cdot n, M_{nn}\rangle_\partial + \langle v_\theta\cdot s, M_{ns}\rangle_\partial\\
+//!   -\langle\operatorname{Grad}v_\theta, E_\kappa\rangle + \langle v_\theta, e_\gamma\rangle +
+//!   \langle v_\theta\cdot n, M_{nn}\rangle_\partial + \langle v_\theta\cdot s, M_{ns}\rangle_\partial\\
 //! \langle V_\kappa, \mathcal C_b\,\partial_t E_\kappa\rangle &= \langle V_\kappa,
 //!   \operatorname{Grad}e_\theta\rangle\\
 //! \langle v_\gamma, C_s\,\partial_t e_\gamma\rangle &= \langle v_\gamma,
@@ -945,8 +945,8 @@ impl MindlinModel {
 /// $$\theta_s = (P(y)Q(x),\ P(x)Q(y)),\quad w_s = \tfrac13P(x)P(y) - c\,[P(y)R(x) + P(x)R(y)],$$
 /// $$f_s = b^3\frac{E}{12(1-\nu^2)}\{12g(y)S(x)[2g(y)^2 + g(x)S(y)] + 12g(x)S(y)[2g(x)^2 +
 /// g(y)S(x)]\},\quad S = 5g + 1,$$
-/// which satisfies $\operatorname{div}\mathbf q_s + f_s = 0$, $\operatorname{Div}\mathbf M_s
-/// + \mathbf q_s = 0$ with $\mathbf M_s = \mathcal D_b\operatorname{Grad}\theta_s$,
+/// which satisfies $\operatorname{div}\mathbf q_s + f_s = 0$,
+/// $\operatorname{Div}\mathbf M_s + \mathbf q_s = 0$ with $\mathbf M_s = \mathcal D_b\operatorname{Grad}\theta_s$,
 /// $\mathbf q_s = K_{sh}Gb(\nabla w_s - \theta_s)$, and $w_s = \theta_s = 0$ on
 /// $\partial\Omega$. Dynamic solution $w = w_s\sin t$, $\theta = \theta_s\sin t$ under
 /// $f = (f_s - \rho b\,w_s)\sin t$, $\tau = -\frac{\rho b^3}{12}\theta_s\sin t$; co-energies
