@@ -1,5 +1,7 @@
-//! Import of Gmsh `.msh` triangle meshes (ASCII MSH 4.1 and 2.2) with physical groups as
-//! boundary tags (thesis 004 summary §6.1 item 1: "boundary facet tagging for
+//! Import of Gmsh `.msh` triangle meshes ([`parse_msh`], [`GmshMesh`]) and tetrahedral
+//! meshes ([`parse_msh_3d`], [`GmshMesh3d`]: 4-node tetrahedra with physical *surface*
+//! groups of 3-node triangles as boundary face tags, for 3D elasticity) (ASCII MSH 4.1 and
+//! 2.2) with physical groups as boundary tags (thesis 004 summary §6.1 item 1: "boundary facet tagging for
 //! $\Gamma_C, \Gamma_S, \Gamma_F$ and $\Gamma_D, \Gamma_N$").
 //!
 //! Hand-written parser: no maintained pure-Rust MSH reader was available in the offline
@@ -24,6 +26,7 @@
 //! interior edges (interfaces) cannot be boundary tags and are listed in
 //! [`GmshMesh::interior_groups`]. Every error names the line of the file.
 use crate::mesh2d::{Fem2dError, Mesh2d};
+use crate::mesh3d::{signed_volume, Mesh3d};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use thiserror::Error;
@@ -107,6 +110,51 @@ pub enum GmshError {
         b: i64,
         /// Its physical group.
         group: String,
+    },
+    /// An element type not supported by the tetrahedral reader ([`parse_msh_3d`]).
+    #[error("line {line}: unsupported Gmsh element type {element_type} ({name}) in a 3D mesh; only linear tetrahedral meshes are supported: 4-node tetrahedra (type 4) with 3-node boundary triangles (type 2) of physical surfaces; mesh with Mesh.ElementOrder = 1, without recombination (Mesh.RecombineAll = 0) and without hexahedra/prisms/pyramids")]
+    UnsupportedElement3d {
+        /// Line of the element (block).
+        line: usize,
+        /// Gmsh element type number.
+        element_type: i64,
+        /// Its Gmsh name.
+        name: String,
+    },
+    /// The file contains no tetrahedron.
+    #[error("Gmsh file contains no 4-node tetrahedron (element type 4); is it a 3D volume mesh (gmsh -3) with a physical volume group (or Mesh.SaveAll = 1)?")]
+    NoTetrahedra,
+    /// A tetrahedron with (nearly) zero volume.
+    #[error("line {line}: tetrahedron {element} (nodes {nodes:?}) is degenerate: volume {volume:e} (relative to the mesh size cubed: {relative:e}); remove sliver elements (Mesh.Optimize = 1) or fix the node coordinates")]
+    DegenerateTetrahedron {
+        /// Line of the element.
+        line: usize,
+        /// Gmsh element tag.
+        element: i64,
+        /// Its node tags.
+        nodes: [i64; 4],
+        /// Signed volume.
+        volume: f64,
+        /// Volume divided by the bounding-box diagonal cubed.
+        relative: f64,
+    },
+    /// A boundary triangle is not a face of any tetrahedron.
+    #[error("line {line}: triangle {element} (nodes {nodes:?}) of physical surface '{group}' is not a face of any tetrahedron of the volume mesh")]
+    DanglingTriangle {
+        /// Line of the element.
+        line: usize,
+        /// Gmsh element tag.
+        element: i64,
+        /// Its node tags.
+        nodes: [i64; 3],
+        /// Its physical group.
+        group: String,
+    },
+    /// A 3D mesh without any physical surface group on its boundary.
+    #[error("Gmsh file defines no physical surface group on the boundary of the tetrahedral mesh ({n_triangles} triangle elements found, none of them in a physical group on the boundary): boundary conditions and ports need named faces; add e.g. `Physical Surface(\"clamped\") = {{...}};` to the .geo file")]
+    NoBoundaryGroups {
+        /// Number of triangle elements in the file.
+        n_triangles: usize,
     },
     /// The triangles do not form a valid mesh.
     #[error("invalid triangle mesh from Gmsh file: {0}")]
@@ -294,6 +342,7 @@ fn sections(text: &str) -> Result<HashMap<String, Section<'_>>, GmshError> {
 
 /// Element read from the file: type, node tags, physical tags, line.
 struct RawElement {
+    tag: i64,
     kind: i64,
     nodes: Vec<i64>,
     physical: Vec<i64>,
@@ -303,6 +352,12 @@ struct RawElement {
 /// Parses the text of an ASCII `.msh` file (versions 4.1 and 2.2) into a [`GmshMesh`]
 /// (module docs for what is read).
 pub fn parse_msh(text: &str) -> Result<GmshMesh, GmshError> {
+    let p = parse_raw(text, false)?;
+    build(p.coords, p.elements, &p.names)
+}
+
+/// Reads sections, nodes and elements (`three_d`: accept tetrahedra).
+fn parse_raw(text: &str, three_d: bool) -> Result<Parsed, GmshError> {
     let secs = sections(text)?;
     let fmt = secs.get("MeshFormat").ok_or(GmshError::MissingSection {
         section: "MeshFormat".into(),
@@ -366,16 +421,27 @@ pub fn parse_msh(text: &str) -> Result<GmshMesh, GmshError> {
     let mut elements: Vec<RawElement> = Vec::new();
     if v2 {
         read_nodes_v2(nodes_sec, &mut coords)?;
-        read_elements_v2(elems_sec, &mut elements)?;
+        read_elements_v2(elems_sec, &mut elements, three_d)?;
     } else {
         let entity_phys = match secs.get("Entities") {
             Some(s) => read_entities_v41(s)?,
             None => HashMap::new(),
         };
         read_nodes_v41(nodes_sec, &mut coords)?;
-        read_elements_v41(elems_sec, &entity_phys, &mut elements)?;
+        read_elements_v41(elems_sec, &entity_phys, &mut elements, three_d)?;
     }
-    build(coords, elements, &names)
+    Ok(Parsed {
+        coords,
+        elements,
+        names,
+    })
+}
+
+/// Raw content of a file: node coordinates, elements, physical names.
+struct Parsed {
+    coords: HashMap<i64, [f64; 3]>,
+    elements: Vec<RawElement>,
+    names: HashMap<(i64, i64), String>,
 }
 
 fn read_nodes_v2(sec: &Section, coords: &mut HashMap<i64, [f64; 3]>) -> Result<(), GmshError> {
@@ -389,18 +455,22 @@ fn read_nodes_v2(sec: &Section, coords: &mut HashMap<i64, [f64; 3]>) -> Result<(
     Ok(())
 }
 
-fn read_elements_v2(sec: &Section, out: &mut Vec<RawElement>) -> Result<(), GmshError> {
+fn read_elements_v2(
+    sec: &Section,
+    out: &mut Vec<RawElement>,
+    three_d: bool,
+) -> Result<(), GmshError> {
     let mut t = sec.tokens();
     let (_, n) = t.count("number of elements")?;
     for _ in 0..n {
-        let (line, _) = t.int("element tag")?;
+        let (line, tag) = t.int("element tag")?;
         let (_, kind) = t.int("element type")?;
         let (_, ntags) = t.count("number of tags")?;
         let mut tags = Vec::with_capacity(ntags);
         for _ in 0..ntags {
             tags.push(t.int("element tag value")?.1);
         }
-        let nn = nodes_of(kind, line)?;
+        let nn = nodes_of(kind, line, three_d)?;
         let mut nodes = Vec::with_capacity(nn);
         for _ in 0..nn {
             nodes.push(t.int("element node")?.1);
@@ -413,6 +483,7 @@ fn read_elements_v2(sec: &Section, out: &mut Vec<RawElement>) -> Result<(), Gmsh
             .into_iter()
             .collect();
         out.push(RawElement {
+            tag,
             kind,
             nodes,
             physical,
@@ -422,12 +493,19 @@ fn read_elements_v2(sec: &Section, out: &mut Vec<RawElement>) -> Result<(), Gmsh
     Ok(())
 }
 
-/// Node count of a supported element type, or the unsupported-type error.
-fn nodes_of(kind: i64, line: usize) -> Result<usize, GmshError> {
+/// Node count of a supported element type, or the unsupported-type error (`three_d`:
+/// the tetrahedral reader, which also accepts type 4).
+fn nodes_of(kind: i64, line: usize, three_d: bool) -> Result<usize, GmshError> {
     match kind {
         1 => Ok(2),
         2 => Ok(3),
         15 => Ok(1),
+        4 if three_d => Ok(4),
+        _ if three_d => Err(GmshError::UnsupportedElement3d {
+            line,
+            element_type: kind,
+            name: element_name(kind).into(),
+        }),
         _ => Err(GmshError::UnsupportedElement {
             line,
             element_type: kind,
@@ -509,6 +587,7 @@ fn read_elements_v41(
     sec: &Section,
     entity_phys: &HashMap<(i64, i64), Vec<i64>>,
     out: &mut Vec<RawElement>,
+    three_d: bool,
 ) -> Result<(), GmshError> {
     let mut t = sec.tokens();
     let (_, blocks) = t.count("number of element blocks")?;
@@ -520,15 +599,16 @@ fn read_elements_v41(
         let (_, etag) = t.int("entity tag")?;
         let (kl, kind) = t.int("element type")?;
         let (_, n) = t.count("number of elements in block")?;
-        let nn = nodes_of(kind, kl)?;
+        let nn = nodes_of(kind, kl, three_d)?;
         let physical = entity_phys.get(&(dim, etag)).cloned().unwrap_or_default();
         for _ in 0..n {
-            let (line, _) = t.int("element tag")?;
+            let (line, tag) = t.int("element tag")?;
             let mut nodes = Vec::with_capacity(nn);
             for _ in 0..nn {
                 nodes.push(t.int("element node")?.1);
             }
             out.push(RawElement {
+                tag,
                 kind,
                 nodes,
                 physical: physical.clone(),
@@ -665,6 +745,192 @@ fn build(
         .map(|(g, _)| g)
         .collect();
     Ok(GmshMesh {
+        mesh,
+        cell_groups,
+        node_tags,
+        interior_groups,
+    })
+}
+
+/// A tetrahedral mesh imported from Gmsh ([`parse_msh_3d`]).
+#[derive(Debug, Clone)]
+pub struct GmshMesh3d {
+    /// The tetrahedral mesh; boundary face tags = names of the physical surface groups.
+    pub mesh: Mesh3d,
+    /// Physical volume group names of each tetrahedron (empty if it belongs to none).
+    pub cell_groups: Vec<Vec<String>>,
+    /// Gmsh node tag of each mesh vertex.
+    pub node_tags: Vec<i64>,
+    /// Physical surface groups whose triangles are all interior faces (interfaces): not
+    /// boundary tags.
+    pub interior_groups: Vec<String>,
+}
+
+impl GmshMesh3d {
+    /// Reads the `.msh` file at `path` ([`parse_msh_3d`]).
+    pub fn read(path: impl AsRef<Path>) -> Result<Self, GmshError> {
+        let p = path.as_ref();
+        let bytes = std::fs::read(p).map_err(|e| GmshError::Io {
+            path: p.display().to_string(),
+            message: e.to_string(),
+        })?;
+        match std::str::from_utf8(&bytes) {
+            Ok(s) => parse_msh_3d(s),
+            Err(_) => match parse_msh_3d(&String::from_utf8_lossy(&bytes)) {
+                Err(e) => Err(e),
+                Ok(_) => Err(GmshError::Malformed {
+                    line: 1,
+                    message: "file is not valid UTF-8 text".into(),
+                }),
+            },
+        }
+    }
+}
+
+/// Parses the text of an ASCII `.msh` file (4.1 or 2.2) holding a linear tetrahedral mesh
+/// into a [`GmshMesh3d`]: element type 4 (4-node tetrahedron) becomes a cell, type 2
+/// (3-node triangle) of a physical surface group a tagged boundary face, types 1 and 15
+/// (lines, points) are ignored, anything else is [`GmshError::UnsupportedElement3d`].
+/// Negatively oriented tetrahedra are re-oriented (two vertices swapped); tetrahedra with
+/// volume `<= 1e-12 ×` (bounding-box diagonal)³ are [`GmshError::DegenerateTetrahedron`];
+/// triangles that are not faces of the tetrahedra are [`GmshError::DanglingTriangle`]; a
+/// mesh without any physical surface group on its boundary is
+/// [`GmshError::NoBoundaryGroups`].
+pub fn parse_msh_3d(text: &str) -> Result<GmshMesh3d, GmshError> {
+    let Parsed {
+        coords,
+        elements,
+        names,
+    } = parse_raw(text, true)?;
+    let group_name = |dim: i64, tag: i64| {
+        names
+            .get(&(dim, tag))
+            .cloned()
+            .unwrap_or_else(|| tag.to_string())
+    };
+    let mut index: HashMap<i64, usize> = HashMap::new();
+    let mut node_tags = Vec::new();
+    let mut vertices: Vec<[f64; 3]> = Vec::new();
+    let mut raw_tets: Vec<(usize, &RawElement)> = Vec::new();
+    let mut tets = Vec::new();
+    let mut cell_groups = Vec::new();
+    for el in elements.iter().filter(|e| e.kind == 4) {
+        let mut tet = [0usize; 4];
+        for (k, &nt) in el.nodes.iter().enumerate() {
+            tet[k] = match index.get(&nt) {
+                Some(&i) => i,
+                None => {
+                    let x = coords.get(&nt).ok_or(GmshError::UnknownNode {
+                        line: el.line,
+                        node: nt,
+                    })?;
+                    vertices.push(*x);
+                    node_tags.push(nt);
+                    index.insert(nt, vertices.len() - 1);
+                    vertices.len() - 1
+                }
+            };
+        }
+        raw_tets.push((tets.len(), el));
+        tets.push(tet);
+        cell_groups.push(el.physical.iter().map(|&p| group_name(3, p)).collect());
+    }
+    if tets.is_empty() {
+        return Err(GmshError::NoTetrahedra);
+    }
+    let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+    for v in &vertices {
+        for d in 0..3 {
+            lo[d] = lo[d].min(v[d]);
+            hi[d] = hi[d].max(v[d]);
+        }
+    }
+    let diag = (0..3).map(|d| (hi[d] - lo[d]).powi(2)).sum::<f64>().sqrt();
+    for (t, el) in raw_tets {
+        let tet = &mut tets[t];
+        let vol = signed_volume(
+            vertices[tet[0]],
+            vertices[tet[1]],
+            vertices[tet[2]],
+            vertices[tet[3]],
+        );
+        let relative = vol.abs() / diag.powi(3).max(f64::MIN_POSITIVE);
+        if !(relative > 1e-12) {
+            return Err(GmshError::DegenerateTetrahedron {
+                line: el.line,
+                element: el.tag,
+                nodes: [el.nodes[0], el.nodes[1], el.nodes[2], el.nodes[3]],
+                volume: vol,
+                relative,
+            });
+        }
+        if vol < 0.0 {
+            tet.swap(2, 3);
+        }
+    }
+    let mut mesh = Mesh3d::new(vertices, tets)?;
+    let boundary: HashSet<[usize; 3]> = mesh.boundary_faces().iter().map(|f| f.vertices).collect();
+    // all faces of the tetrahedra (sorted vertex triples)
+    let mut all_faces: HashSet<[usize; 3]> = HashSet::new();
+    for tet in mesh.tets() {
+        for f in 0..4 {
+            let mut key = [0usize; 3];
+            let mut j = 0;
+            for (i, &v) in tet.iter().enumerate() {
+                if i != f {
+                    key[j] = v;
+                    j += 1;
+                }
+            }
+            key.sort_unstable();
+            all_faces.insert(key);
+        }
+    }
+    let mut groups: BTreeMap<String, Vec<[usize; 3]>> = BTreeMap::new();
+    let mut interior: BTreeMap<String, bool> = BTreeMap::new();
+    let mut n_triangles = 0;
+    for el in elements.iter().filter(|e| e.kind == 2) {
+        n_triangles += 1;
+        if el.physical.is_empty() {
+            continue;
+        }
+        let group = group_name(2, el.physical[0]);
+        let dangling = || GmshError::DanglingTriangle {
+            line: el.line,
+            element: el.tag,
+            nodes: [el.nodes[0], el.nodes[1], el.nodes[2]],
+            group: group.clone(),
+        };
+        let mut key = [0usize; 3];
+        for (k, nt) in el.nodes.iter().enumerate() {
+            key[k] = *index.get(nt).ok_or_else(dangling)?;
+        }
+        key.sort_unstable();
+        if !all_faces.contains(&key) {
+            return Err(dangling());
+        }
+        for &p in &el.physical {
+            let g = group_name(2, p);
+            if boundary.contains(&key) {
+                groups.entry(g.clone()).or_default().push(key);
+                interior.insert(g, false);
+            } else {
+                interior.entry(g).or_insert(true);
+            }
+        }
+    }
+    if groups.is_empty() {
+        return Err(GmshError::NoBoundaryGroups { n_triangles });
+    }
+    for (name, faces) in &groups {
+        mesh.tag_faces(name, faces)?;
+    }
+    let interior_groups = interior
+        .into_iter()
+        .filter(|(_, only_interior)| *only_interior)
+        .map(|(g, _)| g)
+        .collect();
+    Ok(GmshMesh3d {
         mesh,
         cell_groups,
         node_tags,

@@ -260,6 +260,44 @@ impl Mesh3d {
         Ok(n)
     }
 
+    /// Tags (or re-tags) as `name` the boundary faces with the given vertex triples (any
+    /// vertex order), e.g. the physical surface triangles of a Gmsh file. Returns the
+    /// number of faces tagged. Errors: an empty list ([`Fem2dError::EmptyTag`]), a triple
+    /// that is not a boundary face (an interior face or no face of the mesh).
+    pub fn tag_faces(&mut self, name: &str, faces: &[[usize; 3]]) -> Result<usize, Fem2dError> {
+        if faces.is_empty() {
+            return Err(Fem2dError::EmptyTag { tag: name.into() });
+        }
+        let lookup: HashMap<[usize; 3], usize> = self
+            .boundary
+            .iter()
+            .enumerate()
+            .map(|(k, f)| (f.vertices, k))
+            .collect();
+        let mut sel = Vec::with_capacity(faces.len());
+        for f in faces {
+            let mut key = *f;
+            key.sort_unstable();
+            match lookup.get(&key) {
+                Some(&k) => sel.push(k),
+                None => {
+                    return Err(FemError::InvalidParameter {
+                        name: format!("face {f:?} of tag '{name}'"),
+                        value: f64::NAN,
+                        requirement: "three vertices of a boundary face of the tetrahedral mesh"
+                            .into(),
+                    }
+                    .into())
+                }
+            }
+        }
+        sel.sort_unstable();
+        sel.dedup();
+        let n = sel.len();
+        self.tags.insert(name.to_string(), sel);
+        Ok(n)
+    }
+
     /// Number of vertices.
     pub fn n_vertices(&self) -> usize {
         self.vertices.len()
