@@ -621,7 +621,7 @@ impl QuasiLinearPhDae for Multibody {
     /// Gonzalez's discrete gradient (the trait default) over the whole state; with bodies
     /// of full inertia, their own discrete gradient (F5) on their states and Gonzalez's on
     /// the rest (so that $\bar z^\top\Delta = H(x_1) - H(x_0)$ with the increment of
-    /// [`Mechanism::step_increment`]).
+    /// [`Multibody::step_increment`]).
     fn discrete_gradient(&self, x0: &[f64], x1: &[f64], zbar: &mut [f64]) {
         let n = self.n;
         let xm: Vec<f64> = x0.iter().zip(x1).map(|(a, b)| 0.5 * (a + b)).collect();

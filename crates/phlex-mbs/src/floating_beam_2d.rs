@@ -201,7 +201,9 @@ impl FloatingBeam2d {
     /// Switches the deformation-dependent inertia on or off: the mass points are
     /// transported at their deformed positions $x + u_f$, which adds the centrifugal
     /// softening of a spinning beam and makes linear and angular momentum exact invariants
-    /// of a free body ([`crate::planar_body::full_inertia`], eqs. (F1)–(F5)).
+    /// of a free body ([`crate::planar_body::full_inertia`], eqs. (F1)–(F5)). The
+    /// [`Gyroscopic`] coefficient is then not used (the momentum form has no flexible
+    /// gyroscopic operator).
     pub fn full_inertia(mut self, on: bool) -> Self {
         self.full_inertia = on;
         self

@@ -1009,9 +1009,8 @@ impl PlanarBody {
                 }
             }
         }
-        for i in n_q..self.n_local() {
-            z[i] = xm[i];
-        }
+        let n = self.n_local();
+        z[n_q..n].copy_from_slice(&xm[n_q..n]);
         if let Some(fi) = &self.full {
             let mut c = vec![0.0; self.n_f];
             fi.centrifugal(&xm[3..n_q], &x0[n_q..], &x1[n_q..], &mut c);
