@@ -11,7 +11,7 @@
 //!
 //! # Degrees of freedom (reference triangle $\hat T$, vertices $(0,0), (1,0), (0,1)$)
 //! * **edge moments**: on local edge $i$ (opposite vertex $i$, from vertex $i+1$ to $i+2$,
-//!   parameter $s\in[0,1]$, $\hat N_i$ = its tangent rotated by $-90°$, of length $|e_i|$)
+//!   parameter $s\in \[0, 1\]$, $\hat N_i$ = its tangent rotated by $-90°$, of length $|e_i|$)
 //!   $$\ell_{ij}(\mathbf u) = \int_0^1 \mathbf u(\hat x(s))\cdot\hat N_i\,L_j(s)\,ds
 //!   = \int_{e_i}\mathbf u\cdot\mathbf n\,L_j\,d\sigma,$$
 //!   $L_j(s) = P_j(2s-1)$ Legendre, $j < q$ with $q = k+1$ ($BDM_k$) or $q = k$ ($RT_k$);
@@ -105,7 +105,8 @@ impl Mono {
     }
 }
 
-/// Legendre polynomial $L_j(s) = P_j(2s - 1)$ on $[0, 1]$, `j <= 3`.
+/// Legendre polynomial $L_j(s) = P_j(2s - 1)$ on $[0, 1]$ (closed forms for `j <= 3`, the
+/// three-term recurrence above).
 #[inline]
 pub fn legendre01(j: usize, s: f64) -> f64 {
     let t = 2.0 * s - 1.0;

@@ -340,8 +340,8 @@ fn manufactured_solution_is_consistent() {
                     / (2.0 * eps)
         };
         let q = m.shear(x);
-        for i in 0..2 {
-            let r = dmx(i) + q[i];
+        for (i, qi) in q.iter().enumerate() {
+            let r = dmx(i) + qi;
             // central differences: O(eps²) truncation on quantities of size ~1e-7
             assert!(
                 r.abs() < 1e-12,

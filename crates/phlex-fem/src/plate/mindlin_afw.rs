@@ -308,8 +308,8 @@ impl MindlinAfw {
                         let v = wq * pv[a] * rd[j];
                         tj.push(ow + da, og + rj, v);
                         tj.push(og + rj, ow + da, -v);
-                        for c in 0..2 {
-                            let v = wq * pv[a] * rv[j][c];
+                        for (c, &rjc) in rv[j].iter().enumerate() {
+                            let v = wq * pv[a] * rjc;
                             tj.push(ot + c * nd + da, og + rj, v);
                             tj.push(og + rj, ot + c * nd + da, -v);
                         }
@@ -556,10 +556,10 @@ impl MindlinAfwModel {
         let n = sys.n_states();
         let mut d = vec![0.0; n];
         let mut diag = vec![0.0; n];
-        for j in 0..n {
+        for (j, dj) in diag.iter_mut().enumerate() {
             for (i, v) in sparse::col_iter(&sys.E, j) {
                 if i == j {
-                    diag[j] = v;
+                    *dj = v;
                 }
             }
         }
@@ -716,7 +716,7 @@ impl MindlinAfwModel {
                         } else {
                             1.0
                         };
-                        weights.extend(std::iter::repeat(cw * wq).take(nc));
+                        weights.extend(std::iter::repeat_n(cw * wq, nc));
                     }
                     AfwField::Moments | AfwField::ShearForces => {
                         let (s, (rv, rd)) = hs.as_ref().expect("H(div) tabulation");
@@ -738,12 +738,12 @@ impl MindlinAfwModel {
                         };
                         for (i, &gi) in s.cell_dofs(t).iter().enumerate() {
                             for r in 0..rows {
-                                for c in 0..2 {
-                                    push(row0 + 2 * r + c, base + r * nb + gi, v[i][c]);
+                                for (c, &vc) in v[i].iter().enumerate() {
+                                    push(row0 + 2 * r + c, base + r * nb + gi, vc);
                                 }
                             }
                         }
-                        weights.extend(std::iter::repeat(wq).take(nc));
+                        weights.extend(std::iter::repeat_n(wq, nc));
                     }
                 }
             }
