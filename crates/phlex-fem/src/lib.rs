@@ -24,7 +24,9 @@
 //! * [`plate`]: Mindlin (CGDG) and Kirchhoff (HHJ) plates;
 //! * [`elasticity`]: 2D (plane strain/stress) and 3D linear elasticity, CG velocity × DG
 //!   stress (3D on the tetrahedral meshes of [`mesh3d`] with the elements of [`element3d`]);
-//! * [`wave`]: acoustics / wave equation in both causalities, planar or axisymmetric.
+//! * [`wave`]: acoustics / wave equation in both causalities, planar or axisymmetric;
+//! * [`wave_decomposition`]: axisymmetric duct with mixed boundary conditions, DAE
+//!   (multiplier) and ODE (domain decomposition + gyrator) methods (thesis §8.2.2).
 //!
 //! [`vtk`] writes 2D fields for ParaView.
 //!
@@ -66,6 +68,7 @@ pub mod element2d_argyris;
 pub mod element2d_bell;
 pub mod element2d_bdm;
 pub mod element2d_hhj;
+pub mod element2d_quad;
 pub mod element2d_rt;
 pub mod element3d;
 pub mod error;
@@ -89,6 +92,7 @@ pub mod thermoelastic_beam;
 pub mod timoshenko;
 pub mod vtk;
 pub mod wave;
+pub mod wave_decomposition;
 
 pub use boundary::{Component, End, EndCondition, Imposition, Quantity};
 pub use element::Family;
