@@ -617,8 +617,26 @@ impl MindlinAfwModel {
         w: &dyn Fn([f64; 2]) -> f64,
         theta: &dyn Fn([f64; 2]) -> [f64; 2],
     ) -> Vec<f64> {
-        self.interpolate_fields(w, theta, None, None)
-            .expect("interpolation without H(div) fields cannot fail")
+        let open = self.dg_open_state(w, theta);
+        self.kept.iter().map(|&g| open[g]).collect()
+    }
+
+    /// Open (unreduced) state with the $DG_{k-1}$ interpolants of `w`, `theta`, rest zero.
+    fn dg_open_state(
+        &self,
+        w: &dyn Fn([f64; 2]) -> f64,
+        theta: &dyn Fn([f64; 2]) -> [f64; 2],
+    ) -> Vec<f64> {
+        let nd = self.sd.n_dofs();
+        let o = self.offsets;
+        let cw = self.sd.interpolate(&|x, out| out[0] = w(x));
+        let cx = self.sd.interpolate(&|x, out| out[0] = theta(x)[0]);
+        let cy = self.sd.interpolate(&|x, out| out[0] = theta(x)[1]);
+        let mut open = vec![0.0; o[5]];
+        open[..nd].copy_from_slice(&cw);
+        open[o[1]..o[1] + nd].copy_from_slice(&cx);
+        open[o[1] + nd..o[2]].copy_from_slice(&cy);
+        open
     }
 
     /// State from all four fields: nodal $DG_{k-1}$ interpolants of `w`, `theta`, canonical
@@ -632,16 +650,9 @@ impl MindlinAfwModel {
         moments: Option<&dyn Fn([f64; 2]) -> [f64; 4]>,
         shear: Option<&dyn Fn([f64; 2]) -> [f64; 2]>,
     ) -> Result<Vec<f64>, Fem2dError> {
-        let nd = self.sd.n_dofs();
         let nb = self.sb.n_dofs();
         let o = self.offsets;
-        let cw = self.sd.interpolate(&|x, out| out[0] = w(x));
-        let cx = self.sd.interpolate(&|x, out| out[0] = theta(x)[0]);
-        let cy = self.sd.interpolate(&|x, out| out[0] = theta(x)[1]);
-        let mut open = vec![0.0; o[5]];
-        open[..nd].copy_from_slice(&cw);
-        open[o[1]..o[1] + nd].copy_from_slice(&cx);
-        open[o[1] + nd..o[2]].copy_from_slice(&cy);
+        let mut open = self.dg_open_state(w, theta);
         if let Some(mf) = moments {
             for r in 0..2 {
                 let c = self.sb.interpolate(&|x| {
@@ -681,11 +692,13 @@ impl MindlinAfwModel {
         };
         let nld = self.sd.n_local();
         let (mut pv, mut px, mut py) = (vec![0.0; nld], vec![0.0; nld], vec![0.0; nld]);
-        let hs = match field {
-            AfwField::Moments => Some((&self.sb, self.sb.element().tabulate(&q.points))),
-            AfwField::ShearForces => Some((&self.sr, self.sr.element().tabulate(&q.points))),
-            _ => None,
+        // H(div) space of the field (tabulated even for DG fields: a few hundred values)
+        let hspace = if field == AfwField::Moments {
+            &self.sb
+        } else {
+            &self.sr
         };
+        let (hrv, hrd) = hspace.element().tabulate(&q.points);
         for t in 0..m.n_cells() {
             let g = CellGeometry::new(m, t);
             for (iq, (xh, &w)) in q.points.iter().zip(&q.weights).enumerate() {
@@ -719,7 +732,7 @@ impl MindlinAfwModel {
                         weights.extend(std::iter::repeat_n(cw * wq, nc));
                     }
                     AfwField::Moments | AfwField::ShearForces => {
-                        let (s, (rv, rd)) = hs.as_ref().expect("H(div) tabulation");
+                        let (s, rv, rd) = (hspace, &hrv, &hrd);
                         let nl = s.n_local();
                         let (mut v, mut d) = (vec![[0.0; 2]; nl], vec![0.0; nl]);
                         s.map_basis(
