@@ -326,9 +326,15 @@ struct Work {
 }
 
 impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
-    /// Validates the parameters and the input dimension.
+    /// Validates the parameters and the input dimension; mechanisms with a state-dependent
+    /// descriptor ([`Mechanism::state_dependent_descriptor`]) are rejected.
     pub fn new(mb: &'a S, input: InputFn, params: CollocationParams) -> Result<Self, MbsError> {
         params.validate()?;
+        if mb.state_dependent_descriptor() {
+            return Err(MbsError::Solve(SolveError::Parameter(
+                "Gauss collocation needs a constant descriptor E; this mechanism has a state-dependent one (deformation-dependent inertia): integrate it with MultibodyMidpoint or Radau".into(),
+            )));
+        }
         let m = mb.ports().total_dim();
         if input.dim() != m {
             return Err(MbsError::Dimension {
