@@ -764,23 +764,33 @@ fn shift_invert(E: &SparseMat, A: &SparseMat, p: &EigenParams) -> Result<EigenRe
         xs: vec![0.0; n],
     };
     let m_max = p.max_krylov.unwrap_or(8 * k + 40).min(n).max(1);
-    let mut V = vec![0.0; n * (m_max + 1)];
-    let mut H = Mat::<f64>::zeros(m_max + 1, m_max);
+    // Block Arnoldi with block size 2 (two start vectors): a single Krylov sequence sees
+    // only one direction of a multiple eigenvalue (a disk's cos mθ / sin mθ pair, a
+    // square beam's two bending planes), so an exact double mode would be reported once
+    // and the next frequency taken for it. Op V_m = V_{m+2} H̄ with H̄ banded upper
+    // Hessenberg (two subdiagonals).
+    let bs = 2usize.min(n);
+    let mut V = vec![0.0; n * (m_max + bs)];
+    let mut H = Mat::<f64>::zeros(m_max + bs, m_max);
     let mut w = vec![0.0; n];
-    let mut hcol = vec![0.0; m_max + 1];
-    // Purified start vector: Op² x removes components along infinite eigenvectors.
+    let mut hcol = vec![0.0; m_max + bs];
+    // Purified start vectors: Op² x removes components along infinite eigenvectors.
     let mut seed = 1u64;
-    let mut x = start_vector(n, seed);
-    op.apply(&x, &mut w)?;
-    op.apply(&w, &mut x)?;
-    let nx = norm(&x);
-    if !(nx > 0.0) {
-        return Err(SolveError::Eigen(
-            "(J - R - σE)⁻¹E maps the start vector to zero: E = 0?".into(),
-        ));
-    }
-    for (vk, xk) in V[..n].iter_mut().zip(&x) {
-        *vk = xk / nx;
+    for b in 0..bs {
+        let mut x = start_vector(n, seed + 7919 * b as u64);
+        op.apply(&x, &mut w)?;
+        op.apply(&w, &mut x)?;
+        let mut dummy = vec![0.0; b + 1];
+        orthogonalize(&V[..b * n], n, b, &mut x, &mut dummy);
+        let nx = norm(&x);
+        if !(nx > 0.0) {
+            return Err(SolveError::Eigen(
+                "(J - R - σE)⁻¹E maps the start vector to zero: E = 0?".into(),
+            ));
+        }
+        for (vk, xk) in V[b * n..(b + 1) * n].iter_mut().zip(&x) {
+            *vk = xk / nx;
+        }
     }
     let check_from = (2 * k + 2).min(m_max);
     let mut collected: Vec<EigenPair> = Vec::new();
@@ -788,31 +798,31 @@ fn shift_invert(E: &SparseMat, A: &SparseMat, p: &EigenParams) -> Result<EigenRe
     let mut done = false;
     while m < m_max && !done {
         let j = m;
-        let (head, tail) = V.split_at_mut((j + 1) * n);
-        let vj = &head[j * n..];
+        let (head, tail) = V.split_at_mut((j + bs) * n);
+        let vj = &head[j * n..(j + 1) * n];
         op.apply(vj, &mut w)?;
         let wnorm0 = norm(&w);
         hcol.iter_mut().for_each(|h| *h = 0.0);
-        orthogonalize(head, n, j + 1, &mut w, &mut hcol);
-        for i in 0..=j {
+        orthogonalize(head, n, j + bs, &mut w, &mut hcol);
+        for i in 0..j + bs {
             H[(i, j)] = hcol[i];
         }
         let hn = norm(&w);
         let next = &mut tail[..n];
         if hn > 1e-12 * wnorm0 {
-            H[(j + 1, j)] = hn;
+            H[(j + bs, j)] = hn;
             for (a, b) in next.iter_mut().zip(&w) {
                 *a = b / hn;
             }
         } else {
-            // Invariant subspace found: continue with a fresh direction (H stays Hessenberg
+            // Invariant subspace found: continue with a fresh direction (H stays banded
             // with a zero subdiagonal entry, so the Ritz values remain exact).
-            H[(j + 1, j)] = 0.0;
-            if j + 1 < n {
+            H[(j + bs, j)] = 0.0;
+            if j + bs < n {
                 seed += 1;
                 let mut r = start_vector(n, seed * 7919);
-                let mut dummy = vec![0.0; j + 2];
-                orthogonalize(head, n, j + 1, &mut r, &mut dummy);
+                let mut dummy = vec![0.0; j + bs + 1];
+                orthogonalize(head, n, j + bs, &mut r, &mut dummy);
                 let nr = norm(&r);
                 for (a, b) in next.iter_mut().zip(&r) {
                     *a = b / nr;
@@ -820,7 +830,7 @@ fn shift_invert(E: &SparseMat, A: &SparseMat, p: &EigenParams) -> Result<EigenRe
             }
         }
         m = j + 1;
-        let exhausted = m == n;
+        let exhausted = m >= n;
         if m >= check_from && (m % 5 == 0 || m == m_max || exhausted) {
             let Hm = Mat::from_fn(m, m, |a, b| H[(a, b)]);
             let eig = Hm
@@ -828,7 +838,18 @@ fn shift_invert(E: &SparseMat, A: &SparseMat, p: &EigenParams) -> Result<EigenRe
                 .map_err(|e| SolveError::Eigen(format!("Hessenberg eigenproblem: {e:?}")))?;
             let S = eig.S().column_vector();
             let U = eig.U();
-            let hlast = H[(m, m - 1)].abs();
+            // residual of a Ritz pair: ‖H̄[m..m+bs, m-bs..m] s[m-bs..m]‖
+            let tail_rows: Vec<[f64; 2]> = (0..bs)
+                .map(|r| {
+                    let mut row = [0.0; 2];
+                    for (c, slot) in row.iter_mut().enumerate().take(bs) {
+                        if m + c >= bs {
+                            *slot = H[(m + r, m + c - bs)];
+                        }
+                    }
+                    row
+                })
+                .collect();
             let mut order: Vec<usize> = (0..m).collect();
             order.sort_by(|&a, &b| S[b].norm().total_cmp(&S[a].norm()));
             let mu_max = S[order[0]].norm();
@@ -841,13 +862,26 @@ fn shift_invert(E: &SparseMat, A: &SparseMat, p: &EigenParams) -> Result<EigenRe
                     break; // infinite-eigenvalue region
                 }
                 let snorm = (0..m).map(|r| U[(r, i)].norm_sqr()).sum::<f64>().sqrt();
-                let res = hlast * U[(m - 1, i)].norm() / snorm;
+                let res = tail_rows
+                    .iter()
+                    .map(|row| {
+                        let mut acc = c64::new(0.0, 0.0);
+                        for (c, h) in row.iter().enumerate().take(bs) {
+                            if m + c >= bs {
+                                acc += U[(m + c - bs, i)] * *h;
+                            }
+                        }
+                        acc.norm_sqr()
+                    })
+                    .sum::<f64>()
+                    .sqrt()
+                    / snorm;
                 if res > p.tol * mu.norm() && !exhausted {
                     all_converged = false;
                     break;
                 }
                 let lam = c64::new(sigma, 0.0) + c64::new(1.0, 0.0) / mu;
-                let shape = p.mode_shapes.then(|| {
+                let shape = if p.mode_shapes {
                     let mut y = vec![c64::new(0.0, 0.0); n];
                     for c in 0..m {
                         let s = U[(c, i)];
@@ -855,12 +889,23 @@ fn shift_invert(E: &SparseMat, A: &SparseMat, p: &EigenParams) -> Result<EigenRe
                             *yk += s * *vk;
                         }
                     }
-                    // back from the Jacobi-scaled coordinates of the Arnoldi basis
-                    for (yk, dk) in y.iter_mut().zip(&op.d) {
-                        *yk *= *dk;
+                    // One inverse-iteration step y ← Op y / μ: Op ignores the (shrunk)
+                    // algebraic components of its argument and returns them at full
+                    // precision, so the multipliers of the shape are accurate.
+                    let re: Vec<f64> = y.iter().map(|z| z.re).collect();
+                    let im: Vec<f64> = y.iter().map(|z| z.im).collect();
+                    let (mut a, mut b) = (vec![0.0; n], vec![0.0; n]);
+                    op.apply(&re, &mut a)?;
+                    op.apply(&im, &mut b)?;
+                    let inv_mu = c64::new(1.0, 0.0) / mu;
+                    for (k, yk) in y.iter_mut().enumerate() {
+                        // back from the Jacobi-scaled coordinates of the Arnoldi basis
+                        *yk = c64::new(a[k], b[k]) * inv_mu * op.d[k];
                     }
-                    y
-                });
+                    Some(y)
+                } else {
+                    None
+                };
                 collected.push((lam, shape));
                 let rho = collected.iter().fold(sigma, |a, (l, _)| a.max(l.norm()));
                 if is_oscillation(lam, rho, p) {

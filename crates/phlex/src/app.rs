@@ -56,6 +56,9 @@ pub fn check(path: &Path) -> Result<()> {
     if crate::acoustics_run::is_acoustics(&text) {
         return crate::acoustics_run::check(path, &text);
     }
+    if crate::shallow_water_run::is_shallow_water(&text) {
+        return crate::shallow_water_run::check(path, &text);
+    }
     let (m, b) = load(path)?;
     println!("{}: ok", path.display());
     println!("  model       {}", m.model.name);
@@ -134,6 +137,12 @@ pub fn run(path: &Path, out: Option<&Path>, quiet: bool) -> Result<()> {
             .map(Path::to_path_buf)
             .unwrap_or_else(|| default_out(path));
         return crate::acoustics_run::run(path, &text, &dir, quiet);
+    }
+    if crate::shallow_water_run::is_shallow_water(&text) {
+        let dir = out
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| default_out(path));
+        return crate::shallow_water_run::run(path, &text, &dir, quiet);
     }
     let (m, b) = load(path)?;
     let sim: &SimulationSpec = m.simulation.as_ref().ok_or_else(|| ModelError {
@@ -256,6 +265,11 @@ pub fn modes(path: &Path, count: Option<usize>, json: Option<&Path>) -> Result<(
         let rows = crate::modal::frequencies_with(b.system(), n, &b.eigen_params(n))
             .context("eigen-analysis failed")?;
         return print_modes(&b.name, b.system().n_states(), &rows, json);
+    }
+    if crate::shallow_water_run::is_shallow_water(&text) {
+        let (name, states, rows) =
+            crate::shallow_water_run::modes(path, &text, count).context("eigen-analysis failed")?;
+        return print_modes(&name, states, &rows, json);
     }
     if crate::acoustics_run::is_acoustics(&text) {
         let (f, b) = crate::acoustics_run::load(&path.display().to_string(), &text)?;

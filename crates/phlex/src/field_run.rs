@@ -43,7 +43,8 @@ pub fn error_at(
     }
 }
 
-/// A scalar function of the position (`x`, `y` and, in 3D, `z`), parsed by `exmex`.
+/// A scalar function of the position (`x`, `y` and, in 3D, `z`; in 2D also the polar
+/// coordinates `r` = √(x² + y²) and `theta` = atan2(y, x)), parsed by `exmex`.
 #[derive(Clone)]
 pub struct FieldFn {
     expr: Arc<FlatEx<f64>>,
@@ -52,20 +53,27 @@ pub struct FieldFn {
 }
 
 impl FieldFn {
-    /// Parses `text`; `dim` (2 or 3) says which of `x`, `y`, `z` are allowed.
+    /// Parses `text`; `dim` (2 or 3) says which of `x`, `y`, `z` (and in 2D `r`, `theta`)
+    /// are allowed.
     pub fn parse(text: &str, dim: usize) -> Result<Self, String> {
         let src = phlex_solve::signal::normalize_expression(text);
         let expr = exmex::parse::<f64>(&src).map_err(|e| format!("cannot parse '{text}': {e}"))?;
-        let names = ["x", "y", "z"];
+        let allowed: &[&str] = if dim == 2 {
+            &["x", "y", "", "r", "theta"]
+        } else {
+            &["x", "y", "z"]
+        };
         let mut slots = Vec::new();
         for v in expr.var_names() {
-            match names[..dim].iter().position(|n| n == v) {
+            match allowed.iter().position(|n| !n.is_empty() && n == v) {
                 Some(k) => slots.push(k),
                 None => {
+                    let names: Vec<&str> =
+                        allowed.iter().copied().filter(|n| !n.is_empty()).collect();
                     return Err(format!(
                         "'{text}' uses variable '{v}'; only {} are allowed",
-                        names[..dim].join(", ")
-                    ))
+                        names.join(", ")
+                    ));
                 }
             }
         }
@@ -80,7 +88,8 @@ impl FieldFn {
     }
     /// Value at a point of space (NaN if the expression cannot be evaluated).
     pub fn eval3(&self, p: [f64; 3]) -> f64 {
-        let args: Vec<f64> = self.slots.iter().map(|&s| p[s]).collect();
+        let all = [p[0], p[1], p[2], p[0].hypot(p[1]), p[1].atan2(p[0])];
+        let args: Vec<f64> = self.slots.iter().map(|&s| all[s]).collect();
         self.expr.eval(&args).unwrap_or(f64::NAN)
     }
 }

@@ -24,6 +24,7 @@ pub mod model;
 pub mod output;
 pub mod plate_run;
 pub mod report;
+pub mod shallow_water_run;
 pub mod simulate;
 pub mod spatial;
 pub mod studies;

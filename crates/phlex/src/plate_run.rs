@@ -15,9 +15,13 @@ use std::path::Path;
 
 use anyhow::Result;
 use phlex_core::LinearPhSystem;
+use phlex_fem::element2d_bell::C1Family;
+use phlex_fem::mesh2d::{Fem2dError, Mesh2d};
 use phlex_fem::plate::{
-    EdgeCondition, KirchhoffField, KirchhoffHhj, KirchhoffModel, KirchhoffParams, MindlinCgDg,
-    MindlinModel, MindlinParams, PlateField,
+    BellImposition, EdgeCondition, KirchhoffBell, KirchhoffBellModel, KirchhoffField, KirchhoffHhj,
+    KirchhoffModel, KirchhoffParams, Laminate, LaminatedField, LaminatedKirchhoff,
+    LaminatedKirchhoffModel, LaminatedMindlin, LaminatedMindlinModel, MembraneCondition,
+    MindlinCgDg, MindlinModel, MindlinParams, PlateField, Ply,
 };
 use phlex_fem::space2d::Space2d;
 use phlex_fem::vtk::{Location, Vtu};
@@ -68,8 +72,27 @@ pub struct PlateFile {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlateSpec {
-    /// Plate theory: `"mindlin"` (CGDG, thesis eq. (7.20)).
+    /// Plate theory: `"mindlin"` (CGDG, thesis eq. (7.20)), `"kirchhoff"` (HHJ, Bell or
+    /// Argyris), `"laminated_kirchhoff"`, `"laminated_mindlin"` (ply stack `[[plate.plies]]`).
     pub theory: Spanned<String>,
+    /// Kirchhoff discretisation: `"hhj"` (default), `"bell"` or `"argyris"` (H²-conforming
+    /// deflection rate × DG3 moments, thesis "BellDG3").
+    #[serde(default)]
+    pub element: Option<Spanned<String>>,
+    /// Bell/Argyris essential conditions: `"exact"` (default, whole edge) or
+    /// `"thesis_vertex"` (vertex values only, as the thesis's scripts; tables B.19, B.23).
+    #[serde(default)]
+    pub bc_imposition: Option<Spanned<String>>,
+    /// Laminated Kirchhoff: include the rotary inertias I1, I2 (default false, as the thesis).
+    #[serde(default)]
+    pub rotary_inertia: Option<Spanned<bool>>,
+    /// Laminated plates: membrane condition per edge overriding the default of the bending
+    /// condition: `fixed`, `free`, `tangential_fixed` (SS-1), `normal_fixed` (SS-2).
+    #[serde(default)]
+    pub membrane: BTreeMap<String, Spanned<String>>,
+    /// Laminated plates: the plies, bottom first.
+    #[serde(default)]
+    pub plies: Vec<PlySpec>,
     /// Side lengths [m] of the structured rectangle mesh.
     #[serde(default)]
     pub lx: Option<Spanned<f64>>,
@@ -92,15 +115,18 @@ pub struct PlateSpec {
     /// Polynomial degree k of the CG velocities (1..3).
     #[serde(default = "one")]
     pub degree: Spanned<usize>,
-    /// Young's modulus [Pa].
-    #[serde(rename = "E")]
-    pub youngs_modulus: Spanned<f64>,
-    /// Poisson ratio.
-    pub nu: Spanned<f64>,
-    /// Density [kg/m³].
-    pub rho: Spanned<f64>,
-    /// Thickness [m].
-    pub h: Spanned<f64>,
+    /// Young's modulus [Pa] (isotropic plates).
+    #[serde(rename = "E", default)]
+    pub youngs_modulus: Option<Spanned<f64>>,
+    /// Poisson ratio (isotropic plates).
+    #[serde(default)]
+    pub nu: Option<Spanned<f64>>,
+    /// Density [kg/m³] (isotropic plates).
+    #[serde(default)]
+    pub rho: Option<Spanned<f64>>,
+    /// Thickness [m] (isotropic plates).
+    #[serde(default)]
+    pub h: Option<Spanned<f64>>,
     /// Shear correction factor (default 5/6).
     #[serde(default)]
     pub k_sh: Option<Spanned<f64>>,
@@ -108,6 +134,31 @@ pub struct PlateSpec {
     /// `clamped_weak`, `free` (default) or `port`.
     #[serde(default)]
     pub edges: BTreeMap<String, Spanned<String>>,
+}
+
+/// `[[plate.plies]]`: one orthotropic ply of a laminate.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlySpec {
+    /// Young's modulus along the fibres [Pa].
+    pub E1: f64,
+    /// Young's modulus across the fibres [Pa].
+    pub E2: f64,
+    /// Major Poisson ratio.
+    pub nu12: f64,
+    /// In-plane shear modulus [Pa].
+    pub G12: f64,
+    /// Transverse shear modulus [Pa] (Mindlin).
+    pub G13: f64,
+    /// Transverse shear modulus [Pa] (Mindlin).
+    pub G23: f64,
+    /// Density [kg/m³].
+    pub rho: f64,
+    /// Ply thickness [m].
+    pub thickness: f64,
+    /// Fibre angle from x towards y [degrees].
+    #[serde(default)]
+    pub angle: f64,
 }
 
 fn one() -> Spanned<usize> {
@@ -124,12 +175,18 @@ pub struct PlateInput {
     pub value: SignalSpec,
 }
 
-/// The assembled plate of either theory.
+/// The assembled plate of any theory and discretisation.
 pub enum PlateModel {
     /// Mindlin–Reissner, CGDG.
     Mindlin(MindlinModel),
     /// Kirchhoff–Love, HHJ.
     Kirchhoff(KirchhoffModel),
+    /// Kirchhoff–Love, Bell or Argyris × DG3.
+    KirchhoffC1(KirchhoffBellModel),
+    /// Laminated Kirchhoff (membrane + HHJ bending).
+    LaminatedKirchhoff(LaminatedKirchhoffModel),
+    /// Laminated Mindlin (membrane + CGDG).
+    LaminatedMindlin(LaminatedMindlinModel),
 }
 
 impl PlateModel {
@@ -138,21 +195,53 @@ impl PlateModel {
         match self {
             PlateModel::Mindlin(m) => m.system(),
             PlateModel::Kirchhoff(m) => m.system(),
+            PlateModel::KirchhoffC1(m) => m.system(),
+            PlateModel::LaminatedKirchhoff(m) => m.system(),
+            PlateModel::LaminatedMindlin(m) => m.system(),
         }
     }
-    /// The $CG_k$ space of the vertical velocity.
-    pub fn velocity_space(&self) -> &Space2d {
+    /// The triangle mesh.
+    pub fn mesh(&self) -> &Mesh2d {
         match self {
-            PlateModel::Mindlin(m) => m.space(PlateField::Velocity),
-            PlateModel::Kirchhoff(m) => m.velocity_space(),
+            PlateModel::KirchhoffC1(m) => m.velocity_space().mesh(),
+            _ => self
+                .lagrange_velocity_space()
+                .map(|s| s.mesh())
+                .expect("Lagrange velocity"),
         }
     }
-    /// Velocity coefficients (full space) of a state.
-    pub fn velocity(&self, e: &[f64]) -> Result<Vec<f64>, phlex_fem::mesh2d::Fem2dError> {
+    /// The $CG_k$ space of the vertical velocity (all but the Bell/Argyris plates).
+    fn lagrange_velocity_space(&self) -> Option<&Space2d> {
         match self {
-            PlateModel::Mindlin(m) => m.field_coefficients(e, PlateField::Velocity),
-            PlateModel::Kirchhoff(m) => m.field_coefficients(e, KirchhoffField::Velocity),
+            PlateModel::Mindlin(m) => Some(m.space(PlateField::Velocity)),
+            PlateModel::Kirchhoff(m) => Some(m.velocity_space()),
+            PlateModel::KirchhoffC1(_) => None,
+            PlateModel::LaminatedKirchhoff(m) => Some(m.velocity_space()),
+            PlateModel::LaminatedMindlin(m) => Some(m.velocity_space()),
         }
+    }
+    /// Vertical velocity of state `e` at the points `pts`.
+    pub fn velocity_at(&self, e: &[f64], pts: &[[f64; 2]]) -> Result<Vec<f64>, Fem2dError> {
+        if let PlateModel::KirchhoffC1(m) = self {
+            let w = m.velocity_coefficients(e)?;
+            return pts
+                .iter()
+                .map(|p| m.velocity_space().evaluate(&w, *p).map(|v| v[0]))
+                .collect();
+        }
+        let w = match self {
+            PlateModel::Mindlin(m) => m.field_coefficients(e, PlateField::Velocity)?,
+            PlateModel::Kirchhoff(m) => m.field_coefficients(e, KirchhoffField::Velocity)?,
+            PlateModel::LaminatedKirchhoff(m) => {
+                m.field_coefficients(e, LaminatedField::Velocity)?
+            }
+            PlateModel::LaminatedMindlin(m) => m.field_coefficients(e, LaminatedField::Velocity)?,
+            PlateModel::KirchhoffC1(_) => unreachable!("handled above"),
+        };
+        let sw = self.lagrange_velocity_space().expect("Lagrange velocity");
+        pts.iter()
+            .map(|p| sw.evaluate(&w, *p).map(|(v, _)| v[0]))
+            .collect()
     }
     /// Bending stiffness $D$ and surface density $\rho h$ (isotropic estimate for the shift).
     fn stiffness_and_density(&self) -> (f64, f64) {
@@ -162,12 +251,23 @@ impl PlateModel {
                 (p.bending_stiffness(), p.rho * p.h)
             }
             PlateModel::Kirchhoff(m) => {
-                let p = m.params();
-                let v = p.stiffness.voigt();
-                (v[0][0].max(v[1][1]), p.surface_density())
+                let v = m.params().stiffness.voigt();
+                (v[0][0].max(v[1][1]), m.params().surface_density())
             }
+            PlateModel::KirchhoffC1(m) => {
+                let v = m.params().stiffness.voigt();
+                (v[0][0].max(v[1][1]), m.params().surface_density())
+            }
+            PlateModel::LaminatedKirchhoff(m) => laminate_scale(m.laminate()),
+            PlateModel::LaminatedMindlin(m) => laminate_scale(m.laminate()),
         }
     }
+}
+
+/// $\max(D_{11}, D_{22})$ and $I_0$ of a laminate.
+fn laminate_scale(l: &Laminate) -> (f64, f64) {
+    let d = l.d();
+    (d[0][0].max(d[1][1]), l.inertia()[0])
 }
 
 /// A parsed and built plate model.
@@ -239,12 +339,91 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
     })?;
     let p = &f.plate;
     let theory = p.theory.get_ref().clone();
-    if theory != "mindlin" && theory != "kirchhoff" {
+    let theories = [
+        "mindlin",
+        "kirchhoff",
+        "laminated_kirchhoff",
+        "laminated_mindlin",
+    ];
+    if !theories.contains(&theory.as_str()) {
         return Err(err(
             p.theory.span(),
-            format!("plate.theory = '{theory}': use \"mindlin\" (CGDG) or \"kirchhoff\" (HHJ)"),
+            format!("plate.theory = '{theory}': use \"mindlin\" (CGDG), \"kirchhoff\" (HHJ, Bell, Argyris), \"laminated_kirchhoff\" or \"laminated_mindlin\""),
         ));
     }
+    let laminated = theory.starts_with("laminated");
+    // keys that only some theories accept
+    let only = |present: Option<std::ops::Range<usize>>, key: &str, ok: bool, who: &str| match (
+        present, ok,
+    ) {
+        (Some(span), false) => Err(err(
+            span,
+            format!("plate.{key} is not used by the {theory} plate ({who} only); remove it"),
+        )),
+        _ => Ok(()),
+    };
+    let element = p.element.as_ref().map(|e| (e.get_ref().as_str(), e.span()));
+    only(
+        p.element.as_ref().map(|e| e.span()),
+        "element",
+        theory == "kirchhoff",
+        "kirchhoff",
+    )?;
+    only(
+        p.bc_imposition.as_ref().map(|e| e.span()),
+        "bc_imposition",
+        theory == "kirchhoff" && matches!(element, Some(("bell", _)) | Some(("argyris", _))),
+        "element = \"bell\" or \"argyris\"",
+    )?;
+    only(
+        p.rotary_inertia.as_ref().map(|e| e.span()),
+        "rotary_inertia",
+        theory == "laminated_kirchhoff",
+        "laminated_kirchhoff",
+    )?;
+    only(
+        p.k_sh.as_ref().map(|e| e.span()),
+        "k_sh",
+        theory.ends_with("mindlin"),
+        "Mindlin plates; the Kirchhoff plate has no shear deformation",
+    )?;
+    if !laminated {
+        if let Some((edge, m)) = p.membrane.iter().next() {
+            return Err(err(
+                m.span(),
+                format!("plate.membrane.{edge}: membrane conditions belong to laminated plates"),
+            ));
+        }
+        if !p.plies.is_empty() {
+            return Err(err(
+                p.theory.span(),
+                "plate.plies: plies belong to laminated plates (theory = \"laminated_kirchhoff\" or \"laminated_mindlin\")".into(),
+            ));
+        }
+    }
+    let iso = |v: &Option<Spanned<f64>>, key: &str| -> Result<f64, ModelError> {
+        if laminated {
+            return match v {
+                Some(v) => Err(err(
+                    v.span(),
+                    format!("plate.{key}: laminated plates take their material from [[plate.plies]]; remove it"),
+                )),
+                None => Ok(0.0),
+            };
+        }
+        v.as_ref().map(|v| *v.get_ref()).ok_or_else(|| {
+            err(
+                p.theory.span(),
+                format!("plate.{key} is missing (isotropic plates need E, nu, rho, h)"),
+            )
+        })
+    };
+    let (e_mod, nu, rho, h) = (
+        iso(&p.youngs_modulus, "E")?,
+        iso(&p.nu, "nu")?,
+        iso(&p.rho, "rho")?,
+        iso(&p.h, "h")?,
+    );
     let mesh = MeshKeys {
         table: "plate",
         anchor: p.theory.span(),
@@ -276,18 +455,22 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
             format!("plate.edges.{edge} = '{other}': the {theory} plate accepts {allowed}"),
         )
     };
+    let material_span = p
+        .youngs_modulus
+        .as_ref()
+        .map_or(p.theory.span(), |v| v.span());
     let model = match theory.as_str() {
         "mindlin" => {
             let params = MindlinParams {
-                E: *p.youngs_modulus.get_ref(),
-                nu: *p.nu.get_ref(),
-                rho: *p.rho.get_ref(),
-                h: *p.h.get_ref(),
+                E: e_mod,
+                nu,
+                rho,
+                h,
                 k_sh: p.k_sh.as_ref().map_or(5.0 / 6.0, |v| *v.get_ref()),
             };
             params
                 .validate()
-                .map_err(|e| err(p.youngs_modulus.span(), format!("plate: {e}")))?;
+                .map_err(|e| err(material_span.clone(), format!("plate: {e}")))?;
             let mut plate = MindlinCgDg::new(params, &mesh, *p.degree.get_ref())
                 .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?;
             for (edge, cond, span) in conditions {
@@ -312,44 +495,185 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
                     .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
             )
         }
+        "kirchhoff" => {
+            let params = KirchhoffParams::isotropic(e_mod, nu, rho, h)
+                .map_err(|e| err(material_span.clone(), format!("plate: {e}")))?;
+            let family = match element {
+                None | Some(("hhj", _)) => None,
+                Some(("bell", _)) => Some(C1Family::Bell),
+                Some(("argyris", _)) => Some(C1Family::Argyris),
+                Some((other, span)) => {
+                    return Err(err(
+                        span,
+                        format!("plate.element = '{other}': use \"hhj\", \"bell\" or \"argyris\""),
+                    ))
+                }
+            };
+            let allowed = "\"clamped\", \"simply_supported\", \"free\" or \"port\"";
+            match family {
+                None => {
+                    let mut plate = KirchhoffHhj::new(params, &mesh, *p.degree.get_ref())
+                        .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?;
+                    for (edge, cond, span) in conditions {
+                        plate = match cond {
+                            "clamped" => plate.clamped(edge),
+                            "simply_supported" => plate.simply_supported(edge),
+                            "port" => plate.port(edge, EdgeCondition::Free),
+                            "free" => plate.free(edge),
+                            other => return Err(bad_condition(edge, other, span, allowed)),
+                        };
+                    }
+                    PlateModel::Kirchhoff(
+                        plate
+                            .build()
+                            .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
+                    )
+                }
+                Some(fam) => {
+                    if p.degree.span().end > 0 {
+                        return Err(err(
+                            p.degree.span(),
+                            format!(
+                                "plate.degree: the {} element has a fixed degree; remove the key",
+                                fam.name()
+                            ),
+                        ));
+                    }
+                    let imposition = match p
+                        .bc_imposition
+                        .as_ref()
+                        .map(|e| (e.get_ref().as_str(), e.span()))
+                    {
+                        None | Some(("exact", _)) => BellImposition::Exact,
+                        Some(("thesis_vertex", _)) => BellImposition::ThesisVertex,
+                        Some((other, span)) => {
+                            return Err(err(
+                                span,
+                                format!("plate.bc_imposition = '{other}': use \"exact\" or \"thesis_vertex\""),
+                            ))
+                        }
+                    };
+                    let mut plate = KirchhoffBell::new(params, &mesh, fam)
+                        .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?
+                        .imposition(imposition);
+                    for (edge, cond, span) in conditions {
+                        plate = match cond {
+                            "clamped" => plate.clamped(edge),
+                            "simply_supported" => plate.simply_supported(edge),
+                            "port" => plate.port(edge, EdgeCondition::Free),
+                            "free" => plate.free(edge),
+                            other => return Err(bad_condition(edge, other, span, allowed)),
+                        };
+                    }
+                    PlateModel::KirchhoffC1(
+                        plate
+                            .build()
+                            .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
+                    )
+                }
+            }
+        }
         _ => {
-            if let Some(k) = &p.k_sh {
+            if p.plies.is_empty() {
                 return Err(err(
-                    k.span(),
-                    "plate.k_sh: the Kirchhoff plate has no shear deformation; remove the key"
-                        .into(),
+                    p.theory.span(),
+                    "plate.plies: a laminated plate needs at least one [[plate.plies]] table (bottom ply first)".into(),
                 ));
             }
-            let params = KirchhoffParams::isotropic(
-                *p.youngs_modulus.get_ref(),
-                *p.nu.get_ref(),
-                *p.rho.get_ref(),
-                *p.h.get_ref(),
-            )
-            .map_err(|e| err(p.youngs_modulus.span(), format!("plate: {e}")))?;
-            let mut plate = KirchhoffHhj::new(params, &mesh, *p.degree.get_ref())
-                .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?;
-            for (edge, cond, span) in conditions {
-                plate = match cond {
-                    "clamped" => plate.clamped(edge),
-                    "simply_supported" => plate.simply_supported(edge),
-                    "port" => plate.port(edge, EdgeCondition::Free),
-                    "free" => plate.free(edge),
+            let plies: Vec<Ply> = p
+                .plies
+                .iter()
+                .map(|q| Ply {
+                    E1: q.E1,
+                    E2: q.E2,
+                    nu12: q.nu12,
+                    G12: q.G12,
+                    G13: q.G13,
+                    G23: q.G23,
+                    rho: q.rho,
+                    thickness: q.thickness,
+                    angle_deg: q.angle,
+                })
+                .collect();
+            let lam = Laminate::new(plies, p.k_sh.as_ref().map_or(5.0 / 6.0, |v| *v.get_ref()))
+                .map_err(|e| err(p.theory.span(), format!("plate.plies: {e}")))?;
+            let mut membrane = BTreeMap::new();
+            for (edge, m) in &p.membrane {
+                if !names.contains(edge) {
+                    return Err(err(
+                        m.span(),
+                        format!(
+                            "plate.membrane: unknown edge '{edge}' (edges: {})",
+                            names.join(", ")
+                        ),
+                    ));
+                }
+                let c = match m.get_ref().as_str() {
+                    "fixed" => MembraneCondition::Fixed,
+                    "free" => MembraneCondition::Free,
+                    "tangential_fixed" => MembraneCondition::TangentialFixed,
+                    "normal_fixed" => MembraneCondition::NormalFixed,
                     other => {
-                        return Err(bad_condition(
-                            edge,
-                            other,
-                            span,
-                            "\"clamped\", \"simply_supported\", \"free\" or \"port\"",
+                        return Err(err(
+                            m.span(),
+                            format!("plate.membrane.{edge} = '{other}': use \"fixed\", \"free\", \"tangential_fixed\" or \"normal_fixed\""),
                         ))
                     }
                 };
+                membrane.insert(edge.as_str(), c);
             }
-            PlateModel::Kirchhoff(
-                plate
-                    .build()
-                    .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
-            )
+            let bending = |cond: &str| match cond {
+                "clamped" => Some(EdgeCondition::Clamped),
+                "simply_supported" => Some(EdgeCondition::SimplySupported),
+                "free" => Some(EdgeCondition::Free),
+                _ => None,
+            };
+            // default membrane condition of each bending condition (the builders' defaults)
+            let membrane_default = |cond: &str| match cond {
+                "clamped" => MembraneCondition::Fixed,
+                "simply_supported" => MembraneCondition::TangentialFixed,
+                _ => MembraneCondition::Free,
+            };
+            let allowed = "\"clamped\", \"simply_supported\" or \"free\"";
+            let mut edges = Vec::new();
+            for (edge, cond, span) in &conditions {
+                let b = bending(cond)
+                    .ok_or_else(|| bad_condition(edge, cond, span.clone(), allowed))?;
+                let m = membrane
+                    .get(edge)
+                    .copied()
+                    .unwrap_or_else(|| membrane_default(cond));
+                edges.push((*edge, b, m));
+            }
+            for edge in membrane.keys() {
+                if !conditions.iter().any(|(e, _, _)| e == edge) {
+                    edges.push((edge, EdgeCondition::Free, membrane[edge]));
+                }
+            }
+            if theory == "laminated_kirchhoff" {
+                let mut plate = LaminatedKirchhoff::new(lam, &mesh, *p.degree.get_ref())
+                    .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?
+                    .rotary_inertia(p.rotary_inertia.as_ref().is_some_and(|v| *v.get_ref()));
+                for (edge, b, m) in edges {
+                    plate = plate.edge(edge, b, m);
+                }
+                PlateModel::LaminatedKirchhoff(
+                    plate
+                        .build()
+                        .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
+                )
+            } else {
+                let mut plate = LaminatedMindlin::new(lam, &mesh, *p.degree.get_ref())
+                    .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?;
+                for (edge, b, m) in edges {
+                    plate = plate.edge(edge, b, m);
+                }
+                PlateModel::LaminatedMindlin(
+                    plate
+                        .build()
+                        .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
+                )
+            }
         }
     };
     let sys = model.system();
@@ -365,20 +689,27 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
     // initial fields
     let mut w0: Option<FieldFn> = None;
     let mut theta: [Option<FieldFn>; 2] = [None, None];
+    let mut u0: [Option<FieldFn>; 2] = [None, None];
+    let has_theta = matches!(model, PlateModel::Mindlin(_));
+    let has_u = laminated;
     for (name, expr) in &f.initial {
         let g = FieldFn::parse(expr.get_ref(), 2)
             .map_err(|m| err(expr.span(), format!("initial.{name}: {m}")))?;
-        match (name.as_str(), &model) {
-            ("e_w", _) => w0 = Some(g),
-            ("e_theta_x", PlateModel::Mindlin(_)) => theta[0] = Some(g),
-            ("e_theta_y", PlateModel::Mindlin(_)) => theta[1] = Some(g),
-            (other, _) => {
+        match name.as_str() {
+            "e_w" => w0 = Some(g),
+            "e_theta_x" if has_theta => theta[0] = Some(g),
+            "e_theta_y" if has_theta => theta[1] = Some(g),
+            "e_ux" if has_u => u0[0] = Some(g),
+            "e_uy" if has_u => u0[1] = Some(g),
+            other => {
                 return Err(err(
                     expr.span(),
                     format!(
                         "initial.{other}: unknown field; use e_w{}",
-                        if matches!(model, PlateModel::Mindlin(_)) {
+                        if has_theta {
                             ", e_theta_x or e_theta_y"
+                        } else if has_u {
+                            ", e_ux or e_uy (in-plane velocities)"
                         } else {
                             " (the Kirchhoff plate's rotations follow from w)"
                         }
@@ -388,6 +719,12 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
         }
     }
     let w_of = |x: [f64; 2]| w0.as_ref().map_or(0.0, |g| g.eval2(x));
+    let u_of = |x: [f64; 2]| [0, 1].map(|c| u0[c].as_ref().map_or(0.0, |g| g.eval2(x)));
+    let u_fn: Option<&dyn Fn([f64; 2]) -> [f64; 2]> = if u0.iter().any(Option::is_some) {
+        Some(&u_of)
+    } else {
+        None
+    };
     let initial = match &model {
         PlateModel::Mindlin(m) => {
             let wc = m
@@ -403,6 +740,9 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
             m.state_from_fields([&wc, &tc, &zk, &zg])
         }
         PlateModel::Kirchhoff(m) => m.interpolate_state(&w_of, None),
+        PlateModel::KirchhoffC1(m) => m.project_state(&w_of),
+        PlateModel::LaminatedKirchhoff(m) => m.interpolate_velocities(u_fn, &w_of),
+        PlateModel::LaminatedMindlin(m) => m.interpolate_velocities(u_fn, &w_of),
     }
     .map_err(|e| err(0..0, format!("initial state: {e}")))?;
     if initial.iter().any(|v| !v.is_finite()) {
@@ -423,7 +763,7 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
             ));
         }
         let pt = [pr.x, pr.y];
-        model.velocity_space().locate(pt).map_err(|_| {
+        model.velocity_at(&initial, &[pt]).map_err(|_| {
             err(
                 0..0,
                 format!(
@@ -437,7 +777,7 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
     let name = f.model.name.clone();
     // extent of the mesh (the eigen shift's length scales)
     let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-    for v in model.velocity_space().mesh().vertices() {
+    for v in model.mesh().vertices() {
         for c in 0..2 {
             lo[c] = lo[c].min(v[c]);
             hi[c] = hi[c].max(v[c]);
@@ -474,17 +814,9 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
     let file = path.display().to_string();
     let (f, b) = load(&file, text)?;
     let (dt, t_end) = midpoint_step(&file, f.simulation.as_ref(), "plate")?;
-    let sw = b.model.velocity_space();
+    let points: Vec<[f64; 2]> = b.probes.iter().map(|p| p.1).collect();
     let probe_values = |e: &[f64]| -> Result<Vec<f64>, String> {
-        let w = b.model.velocity(e).map_err(|er| er.to_string())?;
-        b.probes
-            .iter()
-            .map(|(_, pt)| {
-                sw.evaluate(&w, *pt)
-                    .map(|(v, _)| v[0])
-                    .map_err(|er| er.to_string())
-            })
-            .collect()
+        b.model.velocity_at(e, &points).map_err(|er| er.to_string())
     };
     let vtu_of = |e: &[f64]| vtu(&b.model, e);
     run_midpoint(
@@ -512,8 +844,14 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
 /// The VTK file of one state: velocity (and Mindlin rotation rates) at the vertices,
 /// moments (and Mindlin shear forces) at the cell centroids.
 fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
-    let mesh = model.velocity_space().mesh();
+    let mesh = model.mesh();
     let mut v = Vtu::new(mesh);
+    let c = 1.0 / 3.0;
+    let hhj_cells = |sk: &phlex_fem::element2d_hhj::HhjSpace, m: &[f64]| -> Vec<f64> {
+        (0..mesh.n_cells())
+            .flat_map(|t| sk.evaluate_in_cell(m, t, [c, c]))
+            .collect()
+    };
     match model {
         PlateModel::Mindlin(model) => {
             for (field, name, loc) in [
@@ -547,12 +885,93 @@ fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
                 &w,
             )?;
             let m = model.field_coefficients(e, KirchhoffField::Moments)?;
-            let sk = model.moment_space();
-            let c = 1.0 / 3.0;
-            let vals: Vec<f64> = (0..mesh.n_cells())
-                .flat_map(|t| sk.evaluate_in_cell(&m, t, [c, c]))
-                .collect();
-            v = v.field("M (Mxx, Mxy, Myy) [N m/m]", Location::Cell, 3, vals)?;
+            v = v.field(
+                "M (Mxx, Mxy, Myy) [N m/m]",
+                Location::Cell,
+                3,
+                hhj_cells(model.moment_space(), &m),
+            )?;
+        }
+        PlateModel::KirchhoffC1(model) => {
+            // vertex value DOFs of the Bell/Argyris space are entries 6v
+            let w = model.velocity_coefficients(e)?;
+            let wv: Vec<f64> = (0..mesh.n_vertices()).map(|i| w[6 * i]).collect();
+            v = v.field("e_w (vertical velocity) [m/s]", Location::Point, 1, wv)?;
+            let m = model.moment_coefficients(e)?;
+            v = v.space_field(
+                "M (Mxx, Mxy, Myy) [N m/m]",
+                Location::Cell,
+                model.moment_space(),
+                &m,
+            )?;
+        }
+        PlateModel::LaminatedKirchhoff(model) => {
+            for (field, name, space) in [
+                (
+                    LaminatedField::Velocity,
+                    "e_w (vertical velocity) [m/s]",
+                    model.velocity_space(),
+                ),
+                (
+                    LaminatedField::InPlaneVelocity,
+                    "e_u (in-plane velocity) [m/s]",
+                    model.in_plane_space(),
+                ),
+            ] {
+                let u = model.field_coefficients(e, field)?;
+                v = v.space_field(name, Location::Point, space, &u)?;
+            }
+            let n = model.field_coefficients(e, LaminatedField::MembraneStress)?;
+            v = v.space_field(
+                "N (Nxx, Nxy, Nyy) [N/m]",
+                Location::Cell,
+                model.membrane_space(),
+                &n,
+            )?;
+            let m = model.field_coefficients(e, LaminatedField::Moments)?;
+            v = v.field(
+                "M (Mxx, Mxy, Myy) [N m/m]",
+                Location::Cell,
+                3,
+                hhj_cells(model.moment_space(), &m),
+            )?;
+        }
+        PlateModel::LaminatedMindlin(model) => {
+            for (field, name, loc) in [
+                (
+                    LaminatedField::Velocity,
+                    "e_w (vertical velocity) [m/s]",
+                    Location::Point,
+                ),
+                (
+                    LaminatedField::InPlaneVelocity,
+                    "e_u (in-plane velocity) [m/s]",
+                    Location::Point,
+                ),
+                (
+                    LaminatedField::RotationRate,
+                    "e_theta (rotation rates) [rad/s]",
+                    Location::Point,
+                ),
+                (
+                    LaminatedField::MembraneStress,
+                    "N (Nxx, Nxy, Nyy) [N/m]",
+                    Location::Cell,
+                ),
+                (
+                    LaminatedField::Moments,
+                    "M (Mxx, Mxy, Myy) [N m/m]",
+                    Location::Cell,
+                ),
+                (
+                    LaminatedField::ShearForces,
+                    "q (qx, qy) [N/m]",
+                    Location::Cell,
+                ),
+            ] {
+                let u = model.field_coefficients(e, field)?;
+                v = v.space_field(name, loc, model.space(field), &u)?;
+            }
         }
     }
     Ok(v.to_xml())
