@@ -119,7 +119,10 @@ impl CollocationParams {
                 self.h
             ));
         }
-        if !(self.t_end > self.t0) || !self.t0.is_finite() || !self.t_end.is_finite() {
+        if self.t_end.partial_cmp(&self.t0) != Some(std::cmp::Ordering::Greater)
+            || !self.t0.is_finite()
+            || !self.t_end.is_finite()
+        {
             return bad(format!(
                 "collocation interval must satisfy t0 < t_end, got [{}, {}]",
                 self.t0, self.t_end
@@ -406,6 +409,8 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
     }
 
     /// Integrates from `x0`, calling `obs` at $t_0$ and at every output time.
+    // `%` rather than `is_multiple_of` (stable only since Rust 1.87; workspace MSRV 1.84).
+    #[allow(clippy::manual_is_multiple_of)]
     pub fn run<O: Observer + ?Sized>(
         &mut self,
         x0: &[f64],
