@@ -199,9 +199,9 @@ fn dae_and_ode_agree_fast() {
 }
 
 #[test]
-#[ignore = "full study (~60 s); fast twin: dae_and_ode_agree_fast"]
+#[ignore = "full study (~30 s): h = R/4 … R/10 against R/32, Δt = 2.5e-5; fast twin: dae_and_ode_agree_fast"]
 fn vibroacoustics_full_study() {
-    study(&[4, 6, 8, 10], 24, 5e-5);
+    study(&[4, 5, 6, 7, 8, 9, 10], 32, 2.5e-5);
 }
 
 fn study(ns: &[usize], n_ref: usize, dt: f64) {
@@ -218,7 +218,9 @@ fn study(ns: &[usize], n_ref: usize, dt: f64) {
         r_ref.dissipated,
         r_ref.supplied
     );
-    let mut prev: Option<[f64; 8]> = None;
+    let mut prev: Option<[f64; 4]> = None;
+    let (mut first_between, mut last_between) = (None, [f64::NAN; 2]);
+    let mut last_h = [f64::NAN; 2];
     for &n in ns {
         let dae = VibroDae::new(&p, n).unwrap();
         let ode = VibroOde::new(&p, n).unwrap();
@@ -273,29 +275,38 @@ fn study(ns: &[usize], n_ref: usize, dt: f64) {
                 "{h_end} vs {acc}"
             );
         }
-        // all errors (ε_H, space–time ε_p, ε_v of both methods, and the DAE–ODE distance)
-        // decrease monotonically with h (thesis Fig. 8.18)
-        let cur = [
-            hd,
-            ed.pressure,
-            ed.velocity,
-            ho,
-            eo.pressure,
-            eo.velocity,
-            between.pressure,
-            between.velocity,
-        ];
+        // the space–time state errors of both methods and the DAE–ODE distance decrease
+        // monotonically with h (thesis Fig. 8.18), the DAE–ODE distance falls below 60 % of
+        // its coarsest value (measured 34 % / 26 % fast twin, 37 % / 35 % full study); ε_H
+        // need not (thesis: "the convergence
+        // of the Hamiltonian is non monotonic"; measured with Δt = 2.5·10⁻⁵, reference
+        // R/40: ODE ε_H = 2.8 %, 4.1 %, 2.9 % at R/6, R/7, R/8) but stays below 7 % from
+        // h = R/4 on (thesis Fig. 8.16b: 6 %; measured ≤ 6.7 %)
+        if n >= 4 {
+            assert!(hd < 0.07 && ho < 0.07, "eH {hd} {ho}");
+        }
+        // (the DAE–ODE distance only overall: odd n have r_int = ⌈n/2⌉R/n ≠ R/2, measured
+        // 0.40 / 0.44 at R/5 / R/6 for ε_p)
+        let cur = [ed.pressure, ed.velocity, eo.pressure, eo.velocity];
+        let d = [between.pressure, between.velocity];
+        first_between.get_or_insert(d);
+        last_between = d;
         if let Some(pv) = prev {
             for (k, (c, q)) in cur.iter().zip(pv).enumerate() {
                 assert!(*c < q, "error {k} does not decrease: {c} >= {q}");
             }
         }
+        last_h = [hd, ho];
         prev = Some(cur);
     }
     // the Hamiltonian trend is captured within 6 % (thesis Fig. 8.16b; measured at
     // h = R/8: 2.9 % DAE, 2.3 % ODE)
-    let pv = prev.unwrap();
-    assert!(pv[0] < 0.06 && pv[3] < 0.06);
+    assert!(last_h[0] < 0.06 && last_h[1] < 0.06, "{last_h:?}");
+    let fb = first_between.unwrap();
+    assert!(
+        last_between[0] < 0.6 * fb[0] && last_between[1] < 0.6 * fb[1],
+        "{last_between:?} vs {fb:?}"
+    );
     // reference: H(t) tends to H_vx⁰ (thesis Fig. 8.16a; measured 0.2049 vs 0.2042 J)
     assert!((h_ref_end - hx).abs() < 0.02 * hr);
 }
