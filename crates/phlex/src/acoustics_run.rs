@@ -87,6 +87,12 @@ pub struct AcousticsSpec {
     /// `"right"` (default) or `"left"`.
     #[serde(default)]
     pub diagonal: Option<Spanned<String>>,
+    /// Lower-left corner of the structured rectangle [m] (default 0).
+    #[serde(default)]
+    pub x0: Option<Spanned<f64>>,
+    /// Lower-left corner of the structured rectangle [m] (default 0).
+    #[serde(default)]
+    pub y0: Option<Spanned<f64>>,
     /// A Gmsh `.msh` file instead of the structured rectangle.
     #[serde(default)]
     pub mesh: Option<Spanned<String>>,
@@ -166,22 +172,23 @@ pub fn load(file: &str, text: &str) -> Result<(AcousticsFile, BuiltAcoustics), M
     let a = &f.acoustics;
     let params = AcousticParams::from_density_and_speed(*a.rho.get_ref(), *a.c.get_ref())
         .map_err(|e| err(a.rho.span(), format!("acoustics: {e}")))?;
-    let causality =
-        match a
-            .causality
-            .as_ref()
-            .map(|s| (s.get_ref().as_str(), s.span()))
-        {
-            None | Some(("gradgrad", _)) => Causality::GradGrad,
-            Some(("divdiv", _)) => Causality::DivDiv,
-            Some(("cg1rt1", _)) => Causality::Cg1Rt1Neumann,
-            Some((other, span)) => return Err(err(
+    let causality = match a
+        .causality
+        .as_ref()
+        .map(|s| (s.get_ref().as_str(), s.span()))
+    {
+        None | Some(("gradgrad", _)) => Causality::GradGrad,
+        Some(("divdiv", _)) => Causality::DivDiv,
+        Some(("cg1rt1", _)) => Causality::Cg1Rt1Neumann,
+        Some((other, span)) => {
+            return Err(err(
                 span,
                 format!(
                     "acoustics.causality = '{other}': use \"gradgrad\", \"divdiv\" or \"cg1rt1\""
                 ),
-            )),
-        };
+            ))
+        }
+    };
     let axisymmetric = match a
         .geometry
         .as_ref()
@@ -205,6 +212,8 @@ pub fn load(file: &str, text: &str) -> Result<(AcousticsFile, BuiltAcoustics), M
         ny: &a.ny,
         diagonal: &a.diagonal,
         mesh: &a.mesh,
+        x0: a.x0.as_ref(),
+        y0: a.y0.as_ref(),
     }
     .build(file, text)?;
     let tags = mesh.tag_names();

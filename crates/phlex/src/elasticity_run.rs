@@ -89,6 +89,12 @@ pub struct ElasticitySpec {
     /// Diagonal of the structured 2D mesh: `"right"` (default) or `"left"`.
     #[serde(default)]
     pub diagonal: Option<Spanned<String>>,
+    /// Lower-left corner of the structured 2D rectangle [m] (default 0).
+    #[serde(default)]
+    pub x0: Option<Spanned<f64>>,
+    /// Lower-left corner of the structured 2D rectangle [m] (default 0).
+    #[serde(default)]
+    pub y0: Option<Spanned<f64>>,
     /// A Gmsh `.msh` file (2D only) instead of `lx`, `ly`, `nx`, `ny`.
     #[serde(default)]
     pub mesh: Option<Spanned<String>>,
@@ -256,6 +262,8 @@ pub fn load(file: &str, text: &str) -> Result<(ElasticityFile, BuiltElasticity),
             ny: &p.ny,
             diagonal: &p.diagonal,
             mesh: &p.mesh,
+            x0: p.x0.as_ref(),
+            y0: p.y0.as_ref(),
         }
         .build(file, text)?;
         let tags = mesh.tag_names();
@@ -295,6 +303,8 @@ pub fn load(file: &str, text: &str) -> Result<(ElasticityFile, BuiltElasticity),
             ("plane", p.plane.is_some()),
             ("mesh", p.mesh.is_some()),
             ("diagonal", p.diagonal.is_some()),
+            ("x0", p.x0.is_some()),
+            ("y0", p.y0.is_some()),
         ] {
             if v {
                 return Err(err(

@@ -95,8 +95,9 @@ impl FieldFn {
 }
 
 /// The 2D mesh keys shared by the continuum tables: `lx`, `ly`, `nx`, `ny` (and
-/// `diagonal`) of a structured rectangle $[0, l_x]\times[0, l_y]$ with edges `left`,
-/// `right`, `bottom`, `top`, or `mesh = "file.msh"` (Gmsh, physical line groups as tags).
+/// `diagonal`, and the lower-left corner `x0`, `y0`, default 0) of a structured rectangle
+/// $[x_0, x_0 + l_x]\times[y_0, y_0 + l_y]$ with edges `left`, `right`, `bottom`, `top`,
+/// or `mesh = "file.msh"` (Gmsh, physical line groups as tags).
 pub struct MeshKeys<'a> {
     /// Table name for messages (`plate`, `acoustics`, …).
     pub table: &'a str,
@@ -114,6 +115,10 @@ pub struct MeshKeys<'a> {
     pub diagonal: &'a Option<Spanned<String>>,
     /// Gmsh file, relative to the model file.
     pub mesh: &'a Option<Spanned<String>>,
+    /// Lower-left corner of the rectangle [m] (default 0).
+    pub x0: Option<&'a Spanned<f64>>,
+    /// Lower-left corner of the rectangle [m] (default 0).
+    pub y0: Option<&'a Spanned<f64>>,
 }
 
 impl MeshKeys<'_> {
@@ -128,6 +133,8 @@ impl MeshKeys<'_> {
                 ("nx", self.nx.is_some()),
                 ("ny", self.ny.is_some()),
                 ("diagonal", self.diagonal.is_some()),
+                ("x0", self.x0.is_some()),
+                ("y0", self.y0.is_some()),
             ] {
                 if present {
                     return Err(err(
@@ -180,7 +187,15 @@ impl MeshKeys<'_> {
                 ))
             }
         };
-        Mesh2d::rectangle(0.0, lx, 0.0, ly, nx, ny, diagonal)
+        let corner = |v: Option<&Spanned<f64>>, key: &str| -> Result<f64, ModelError> {
+            match v {
+                None => Ok(0.0),
+                Some(v) if v.get_ref().is_finite() => Ok(*v.get_ref()),
+                Some(v) => Err(err(v.span(), format!("{t}.{key} must be finite"))),
+            }
+        };
+        let (x0, y0) = (corner(self.x0, "x0")?, corner(self.y0, "y0")?);
+        Mesh2d::rectangle(x0, x0 + lx, y0, y0 + ly, nx, ny, diagonal)
             .map_err(|e| err(self.anchor.clone(), format!("{t} mesh: {e}")))
     }
 }

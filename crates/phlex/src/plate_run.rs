@@ -112,6 +112,12 @@ pub struct PlateSpec {
     /// Diagonal of the structured mesh: `"right"` (default) or `"left"`.
     #[serde(default)]
     pub diagonal: Option<Spanned<String>>,
+    /// Lower-left corner of the structured rectangle [m] (default 0).
+    #[serde(default)]
+    pub x0: Option<Spanned<f64>>,
+    /// Lower-left corner of the structured rectangle [m] (default 0).
+    #[serde(default)]
+    pub y0: Option<Spanned<f64>>,
     /// Polynomial degree k of the CG velocities (1..3).
     #[serde(default = "one")]
     pub degree: Spanned<usize>,
@@ -433,6 +439,8 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
         ny: &p.ny,
         diagonal: &p.diagonal,
         mesh: &p.mesh,
+        x0: p.x0.as_ref(),
+        y0: p.y0.as_ref(),
     }
     .build(file, text)?;
     let names = mesh.tag_names();
