@@ -178,7 +178,8 @@ impl DuctParams {
         [hx + hr, hx, hr]
     }
 
-    /// $\mathcal Z(x)$ for $t \ge t_s$: the impedance on the lined part, 0 elsewhere.
+    /// The part $[lo, hi]$ of the axial interval between `xa` and `xb` that lies on the lined
+    /// wall (empty if $hi \le lo$); $\mathcal Z$ is non-zero only there.
     fn lined_length(&self, xa: f64, xb: f64) -> (f64, f64) {
         let (lo, hi) = if xa <= xb { (xa, xb) } else { (xb, xa) };
         (lo.max(self.lined.0), hi.min(self.lined.1))
