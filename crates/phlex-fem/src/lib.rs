@@ -68,7 +68,6 @@ pub mod element2d_argyris;
 pub mod element2d_bell;
 pub mod element2d_bdm;
 pub mod element2d_hhj;
-pub mod element2d_quad;
 pub mod element2d_rt;
 pub mod element3d;
 pub mod error;
