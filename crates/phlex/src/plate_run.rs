@@ -21,7 +21,7 @@ use phlex_fem::plate::{
     BellImposition, EdgeCondition, KirchhoffBell, KirchhoffBellModel, KirchhoffField, KirchhoffHhj,
     KirchhoffModel, KirchhoffParams, Laminate, LaminatedField, LaminatedKirchhoff,
     LaminatedKirchhoffModel, LaminatedMindlin, LaminatedMindlinModel, MembraneCondition,
-    MindlinCgDg, MindlinModel, MindlinParams, PlateField, Ply,
+    MindlinAfw, MindlinAfwModel, MindlinCgDg, MindlinModel, MindlinParams, PlateField, Ply,
 };
 use phlex_fem::space2d::Space2d;
 use phlex_fem::vtk::{Location, Vtu};
@@ -185,6 +185,18 @@ pub struct PlateInput {
 pub enum PlateModel {
     /// Mindlin–Reissner, CGDG.
     Mindlin(MindlinModel),
+    /// Mindlin–Reissner, AFW (BDM moments, RT shear, weak symmetry), integrated in the
+    /// equilibrated variables $\tilde e = D^{-1}e$ of
+    /// [`MindlinAfwModel::equilibrated_system`] (the saddle-point midpoint matrix of the
+    /// unscaled system fails the LU's accuracy check on fine meshes).
+    MindlinAfw {
+        /// The model (original variables).
+        model: MindlinAfwModel,
+        /// The equilibrated system that is integrated and analysed.
+        scaled: LinearPhSystem,
+        /// $\operatorname{diag}D$, $e = D\tilde e$.
+        d: Vec<f64>,
+    },
     /// Kirchhoff–Love, HHJ.
     Kirchhoff(KirchhoffModel),
     /// Kirchhoff–Love, Bell or Argyris × DG3.
@@ -200,6 +212,7 @@ impl PlateModel {
     pub fn system(&self) -> &LinearPhSystem {
         match self {
             PlateModel::Mindlin(m) => m.system(),
+            PlateModel::MindlinAfw { scaled, .. } => scaled,
             PlateModel::Kirchhoff(m) => m.system(),
             PlateModel::KirchhoffC1(m) => m.system(),
             PlateModel::LaminatedKirchhoff(m) => m.system(),
@@ -210,6 +223,7 @@ impl PlateModel {
     pub fn mesh(&self) -> &Mesh2d {
         match self {
             PlateModel::KirchhoffC1(m) => m.velocity_space().mesh(),
+            PlateModel::MindlinAfw { model, .. } => model.dg_space().mesh(),
             _ => self
                 .lagrange_velocity_space()
                 .map(|s| s.mesh())
@@ -221,7 +235,7 @@ impl PlateModel {
         match self {
             PlateModel::Mindlin(m) => Some(m.space(PlateField::Velocity)),
             PlateModel::Kirchhoff(m) => Some(m.velocity_space()),
-            PlateModel::KirchhoffC1(_) => None,
+            PlateModel::KirchhoffC1(_) | PlateModel::MindlinAfw { .. } => None,
             PlateModel::LaminatedKirchhoff(m) => Some(m.velocity_space()),
             PlateModel::LaminatedMindlin(m) => Some(m.velocity_space()),
         }
@@ -235,6 +249,13 @@ impl PlateModel {
                 .map(|p| m.velocity_space().evaluate(&w, *p).map(|v| v[0]))
                 .collect();
         }
+        if let PlateModel::MindlinAfw { model, d, .. } = self {
+            let w = afw_block(model, d, e, 0);
+            return pts
+                .iter()
+                .map(|p| model.dg_space().evaluate(&w, *p).map(|(v, _)| v[0]))
+                .collect();
+        }
         let w = match self {
             PlateModel::Mindlin(m) => m.field_coefficients(e, PlateField::Velocity)?,
             PlateModel::Kirchhoff(m) => m.field_coefficients(e, KirchhoffField::Velocity)?,
@@ -242,7 +263,9 @@ impl PlateModel {
                 m.field_coefficients(e, LaminatedField::Velocity)?
             }
             PlateModel::LaminatedMindlin(m) => m.field_coefficients(e, LaminatedField::Velocity)?,
-            PlateModel::KirchhoffC1(_) => unreachable!("handled above"),
+            PlateModel::KirchhoffC1(_) | PlateModel::MindlinAfw { .. } => {
+                unreachable!("handled above")
+            }
         };
         let sw = self.lagrange_velocity_space().expect("Lagrange velocity");
         pts.iter()
@@ -254,6 +277,10 @@ impl PlateModel {
         match self {
             PlateModel::Mindlin(m) => {
                 let p = m.params();
+                (p.bending_stiffness(), p.rho * p.h)
+            }
+            PlateModel::MindlinAfw { model, .. } => {
+                let p = model.params();
                 (p.bending_stiffness(), p.rho * p.h)
             }
             PlateModel::Kirchhoff(m) => {
@@ -268,6 +295,14 @@ impl PlateModel {
             PlateModel::LaminatedMindlin(m) => laminate_scale(m.laminate()),
         }
     }
+}
+
+/// Block `b` of the AFW state in original variables: `b = 0` the $DG_{k-1}$ coefficients of
+/// $e_w$, `b = 1, 2` those of $e_{\theta,x}$, $e_{\theta,y}$ (the first three blocks of
+/// $DG_{k-1}$ size are never reduced: clamping is natural in the AFW form).
+fn afw_block(model: &MindlinAfwModel, d: &[f64], e: &[f64], b: usize) -> Vec<f64> {
+    let nd = model.dg_space().n_dofs();
+    (b * nd..(b + 1) * nd).map(|i| d[i] * e[i]).collect()
 }
 
 /// $\max(D_{11}, D_{22})$ and $I_0$ of a laminate.
@@ -372,8 +407,8 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
     only(
         p.element.as_ref().map(|e| e.span()),
         "element",
-        theory == "kirchhoff",
-        "kirchhoff",
+        theory == "kirchhoff" || theory == "mindlin",
+        "kirchhoff and mindlin",
     )?;
     only(
         p.bc_imposition.as_ref().map(|e| e.span()),
@@ -468,7 +503,7 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
         .as_ref()
         .map_or(p.theory.span(), |v| v.span());
     let model = match theory.as_str() {
-        "mindlin" => {
+        "mindlin" => 'mindlin: {
             let params = MindlinParams {
                 E: e_mod,
                 nu,
@@ -479,6 +514,41 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
             params
                 .validate()
                 .map_err(|e| err(material_span.clone(), format!("plate: {e}")))?;
+            match element {
+                None | Some(("cgdg", _)) => {}
+                Some(("afw", _)) => {
+                    let mut plate = MindlinAfw::new(params, &mesh, *p.degree.get_ref())
+                        .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?;
+                    for (edge, cond, span) in conditions {
+                        plate = match cond {
+                            "clamped" => plate,
+                            "free" => plate.free(edge),
+                            "port" => plate.port(edge),
+                            other => {
+                                return Err(bad_condition(
+                                    edge,
+                                    other,
+                                    span,
+                                    "\"clamped\" (natural, the default of every edge), \"free\" or \"port\" (velocity inputs)",
+                                ))
+                            }
+                        };
+                    }
+                    let model = plate
+                        .build()
+                        .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?;
+                    let (scaled, d) = model
+                        .equilibrated_system()
+                        .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?;
+                    break 'mindlin PlateModel::MindlinAfw { model, scaled, d };
+                }
+                Some((other, span)) => {
+                    return Err(err(
+                        span,
+                        format!("plate.element = '{other}': the Mindlin plate offers \"cgdg\" (default) or \"afw\""),
+                    ))
+                }
+            }
             let mut plate = MindlinCgDg::new(params, &mesh, *p.degree.get_ref())
                 .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?;
             for (edge, cond, span) in conditions {
@@ -698,7 +768,10 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
     let mut w0: Option<FieldFn> = None;
     let mut theta: [Option<FieldFn>; 2] = [None, None];
     let mut u0: [Option<FieldFn>; 2] = [None, None];
-    let has_theta = matches!(model, PlateModel::Mindlin(_));
+    let has_theta = matches!(
+        model,
+        PlateModel::Mindlin(_) | PlateModel::MindlinAfw { .. }
+    );
     let has_u = laminated;
     for (name, expr) in &f.initial {
         let g = FieldFn::parse(expr.get_ref(), 2)
@@ -749,6 +822,11 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
         }
         PlateModel::Kirchhoff(m) => m.interpolate_state(&w_of, None),
         PlateModel::KirchhoffC1(m) => m.project_state(&w_of),
+        PlateModel::MindlinAfw { model, d, .. } => {
+            let th = |x: [f64; 2]| [0, 1].map(|c| theta[c].as_ref().map_or(0.0, |g| g.eval2(x)));
+            let e = model.interpolate_state(&w_of, &th);
+            Ok(e.iter().zip(d).map(|(v, di)| v / di).collect())
+        }
         PlateModel::LaminatedKirchhoff(m) => m.interpolate_velocities(u_fn, &w_of),
         PlateModel::LaminatedMindlin(m) => m.interpolate_velocities(u_fn, &w_of),
     }
@@ -899,6 +977,16 @@ fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
                 3,
                 hhj_cells(model.moment_space(), &m),
             )?;
+        }
+        PlateModel::MindlinAfw { model, d, .. } => {
+            let sd = model.dg_space();
+            for (b, name) in [
+                (0, "e_w (vertical velocity) [m/s]"),
+                (1, "e_theta_x (rotation rate) [rad/s]"),
+                (2, "e_theta_y (rotation rate) [rad/s]"),
+            ] {
+                v = v.space_field(name, Location::Cell, sd, &afw_block(model, d, e, b))?;
+            }
         }
         PlateModel::KirchhoffC1(model) => {
             // vertex value DOFs of the Bell/Argyris space are entries 6v
