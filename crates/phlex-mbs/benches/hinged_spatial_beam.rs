@@ -13,7 +13,7 @@
 //!   the load switches (1e-6 is the paper's solver setting; within 5e-7 of the converged
 //!   kinetic energy).
 //! * `hinged_6_4/gauss4_fast`: the fast configuration
-//!   (`HingedSpatialBeam::fast_params`: Gauss collocation, 4 stages, order 8, h = 50 ms/11,
+//!   (`HingedSpatialBeam::fast_params`: Gauss collocation, 6 stages, order 12, h = 12.5 ms,
 //!   simplified Newton with one factorization), at the accuracy of Radau IIA 1e-6 on ω_Z(t)
 //!   and K(t) (tests `hinged_fast_configuration_*`).
 //! * `midpoint_step/n_el`: time **per step** of 200 midpoint steps (h = 1 ms, t ∈ [0, 0.2] s,

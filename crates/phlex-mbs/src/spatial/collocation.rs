@@ -64,7 +64,7 @@ use crate::spatial::projection::project_onto_constraints_3d;
 /// Parameters of [`GaussCollocation`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CollocationParams {
-    /// Number of Gauss stages $s$ (order $2s$), `1..=4`.
+    /// Number of Gauss stages $s$ (order $2s$), `1..=6`.
     pub stages: usize,
     /// Step $h > 0$ \[s\].
     pub h: f64,
@@ -107,9 +107,9 @@ impl CollocationParams {
     /// Checks the parameters; the message names the violated inequality.
     pub fn validate(&self) -> Result<(), MbsError> {
         let bad = |m: String| Err(MbsError::Solve(SolveError::Parameter(m)));
-        if !(1..=4).contains(&self.stages) {
+        if !(1..=6).contains(&self.stages) {
             return bad(format!(
-                "collocation stages must satisfy 1 <= stages <= 4, got {}",
+                "collocation stages must satisfy 1 <= stages <= 6, got {}",
                 self.stages
             ));
         }
@@ -182,7 +182,7 @@ pub struct GaussTableau {
 }
 
 impl GaussTableau {
-    /// The $s$-stage tableau (`1 <= s <= 4`): nodes and weights of Gauss–Legendre on
+    /// The $s$-stage tableau (`1 <= s <= 6`): nodes and weights of Gauss–Legendre on
     /// $[0, 1]$, $A$ from the simplifying conditions $C(s)$,
     /// $\sum_j a_{ij}c_j^{k-1} = c_i^k/k$.
     pub fn new(s: usize) -> Result<Self, MbsError> {
