@@ -12,7 +12,7 @@
 //! * `hinged_6_4/radau_1e-4`, `hinged_6_4/radau_1e-6`: Radau IIA, rtol = atol, restarted at
 //!   the load switches (1e-6 is the paper's solver setting; within 5e-7 of the converged
 //!   kinetic energy).
-//! * `hinged_6_4/gauss4_fast`: the fast configuration
+//! * `hinged_6_4/gauss_fast`: the fast configuration
 //!   (`HingedSpatialBeam::fast_params`: Gauss collocation, 6 stages, order 12, h = 12.5 ms,
 //!   simplified Newton with one factorization), at the accuracy of Radau IIA 1e-6 on ω_Z(t)
 //!   and K(t) (tests `hinged_fast_configuration_*`).
@@ -68,7 +68,7 @@ fn counters() {
         ("midpoint_h0.25ms", midpoint_50s(2.5e-4)),
         ("radau_1e-4", radau_50s(1e-4)),
         ("radau_1e-6", radau_50s(1e-6)),
-        ("gauss4_fast", gauss_fast_50s()),
+        ("gauss_fast", gauss_fast_50s()),
     ] {
         let s = run.stats;
         println!(
@@ -107,7 +107,7 @@ fn bench_case(c: &mut Criterion) {
     g.bench_function("midpoint_h0.25ms", |b| {
         b.iter(|| black_box(midpoint_50s(2.5e-4)))
     });
-    g.bench_function("gauss4_fast", |b| b.iter(|| black_box(gauss_fast_50s())));
+    g.bench_function("gauss_fast", |b| b.iter(|| black_box(gauss_fast_50s())));
     g.bench_function("radau_1e-4", |b| b.iter(|| black_box(radau_50s(1e-4))));
     g.measurement_time(Duration::from_secs(20));
     g.bench_function("radau_1e-6", |b| b.iter(|| black_box(radau_50s(1e-6))));
