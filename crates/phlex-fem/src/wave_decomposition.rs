@@ -495,9 +495,21 @@ pub trait VibroacousticDuct {
     fn params(&self) -> &DuctParams;
     /// The pH system with the impedance off ($t < t_s$) or on ($t \ge t_s$); port `inflow`.
     fn system(&self, impedance_on: bool) -> &LinearPhSystem;
-    /// Initial state (8.30): $e_p = 0$, $\mathbf e_v$ interpolated in $RT_1$ (edge fluxes of
-    /// $(f, g)$), multipliers 0 (consistent: $g(R) = 0$).
-    fn initial_state(&self) -> Result<Vec<f64>, Fem2dError>;
+    /// State of the fields `p` ($CG_1$: nodal values, $DG_0$: cell averages) and `u` ($RT_1$:
+    /// edge fluxes), multipliers 0 (see [`AcousticModel::project`]).
+    fn project(
+        &self,
+        p: &dyn Fn([f64; 2]) -> f64,
+        u: &dyn Fn([f64; 2]) -> [f64; 2],
+    ) -> Result<Vec<f64>, Fem2dError>;
+    /// Initial state (8.30): $e_p = 0$, $\mathbf e_v = (f, g)$ projected by [`Self::project`];
+    /// multipliers 0 (consistent: $g(R) = 0$).
+    fn initial_state(&self) -> Result<Vec<f64>, Fem2dError> {
+        let p = *self.params();
+        self.project(&|_| 0.0, &|x| {
+            [p.axial_profile(x[1]), p.radial_profile(x[1])]
+        })
+    }
     /// Energy split $(H_p, H_{vx}, H_{vr})$ \[J\] of a state.
     fn energy_split(&self, e: &[f64]) -> Result<[f64; 3], Fem2dError>;
     /// Point evaluator of the fields of state `e`.
@@ -745,11 +757,12 @@ impl VibroacousticDuct for VibroDae {
             &self.before
         }
     }
-    fn initial_state(&self) -> Result<Vec<f64>, Fem2dError> {
-        let p = self.params;
-        self.part.model.project(&|_| 0.0, &|x| {
-            [p.axial_profile(x[1]), p.radial_profile(x[1])]
-        })
+    fn project(
+        &self,
+        p: &dyn Fn([f64; 2]) -> f64,
+        u: &dyn Fn([f64; 2]) -> [f64; 2],
+    ) -> Result<Vec<f64>, Fem2dError> {
+        self.part.model.project(p, u)
     }
     fn energy_split(&self, e: &[f64]) -> Result<[f64; 3], Fem2dError> {
         self.part.model.energy_split(e)
@@ -927,11 +940,13 @@ impl VibroacousticDuct for VibroOde {
             &self.before
         }
     }
-    fn initial_state(&self) -> Result<Vec<f64>, Fem2dError> {
-        let p = self.params;
-        let u0 = |x: [f64; 2]| [p.axial_profile(x[1]), p.radial_profile(x[1])];
-        let mut e = self.neumann.model.project(&|_| 0.0, &u0)?;
-        e.extend(self.dirichlet.model.project(&|_| 0.0, &u0)?);
+    fn project(
+        &self,
+        p: &dyn Fn([f64; 2]) -> f64,
+        u: &dyn Fn([f64; 2]) -> [f64; 2],
+    ) -> Result<Vec<f64>, Fem2dError> {
+        let mut e = self.neumann.model.project(p, u)?;
+        e.extend(self.dirichlet.model.project(p, u)?);
         Ok(e)
     }
     fn energy_split(&self, e: &[f64]) -> Result<[f64; 3], Fem2dError> {
