@@ -326,9 +326,9 @@ fn steady_axial_flow_is_nearly_an_equilibrium() {
         let s = m.system(false);
         let mut rhs = vec![0.0; s.n_states()];
         s.rhs(e, &m.input(), &mut rhs);
-        let E = to_dense(&s.E);
+        let e_dense = to_dense(&s.E);
         let b = faer::Mat::<f64>::from_fn(rhs.len(), 1, |i, _| rhs[i]);
-        let d = E.partial_piv_lu().solve(&b);
+        let d = e_dense.partial_piv_lu().solve(&b);
         let de: Vec<f64> = (0..rhs.len()).map(|i| d[(i, 0)]).collect();
         phlex_core::sparse::bilinear(&de, &s.E, &de).sqrt()
     };
