@@ -18,6 +18,7 @@ pub mod laminated_kirchhoff;
 pub mod laminated_mindlin;
 pub mod mindlin;
 pub mod mindlin_afw;
+pub mod mindlin_bjt;
 pub mod thermoelastic_kirchhoff;
 
 pub use kirchhoff::{
