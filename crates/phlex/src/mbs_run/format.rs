@@ -174,6 +174,11 @@ pub struct BodySpec {
     /// Beam: geometric (stress) stiffening, von Kármán axial strain (default false).
     #[serde(default)]
     pub geometric_stiffening: Option<Spanned<bool>>,
+    /// Beam: `"constant"` (default: the constant mass operator of paper 000 §4.3) or
+    /// `"full"` (deformation-dependent mass operator, mass points at x + u_f: centrifugal
+    /// softening).
+    #[serde(default)]
+    pub mass_operator: Option<Spanned<String>>,
     /// Ports: rigid `name = [x, y]` (body frame), beam `name = x` (material coordinate).
     #[serde(default)]
     pub ports: BTreeMap<String, Spanned<toml::Value>>,

@@ -373,6 +373,12 @@ impl MbsModel {
                 format!("bodies.{name}.geometric_stiffening does not apply to a rigid body (it is an option of kind = \"beam\")"),
             ));
         }
+        if let Some(g) = &b.mass_operator {
+            return Err(self.err(
+                g.span(),
+                format!("bodies.{name}.mass_operator does not apply to a rigid body (it is an option of kind = \"beam\")"),
+            ));
+        }
         let mass = match &b.mass {
             Some(m) => self.positive(&format!("bodies.{name}.mass"), m)?,
             None => {
@@ -559,6 +565,18 @@ impl MbsModel {
         let mut beam = FloatingBeam2d::new(length, rho_a, ea, ei, n).bc(bc);
         if let Some(g) = &b.geometric_stiffening {
             beam = beam.geometric_stiffening(*g.get_ref());
+        }
+        if let Some(i) = &b.mass_operator {
+            beam = match i.get_ref().as_str() {
+                "constant" => beam.full_inertia(false),
+                "full" => beam.full_inertia(true),
+                other => {
+                    return Err(self.err(
+                        i.span(),
+                        format!("bodies.{name}.mass_operator = '{other}': use \"constant\" (paper 000 §4.3) or \"full\" (deformation-dependent inertia with centrifugal softening)"),
+                    ))
+                }
+            };
         }
         if let Some(g) = b.gyroscopic {
             beam = beam.gyroscopic(match g {
