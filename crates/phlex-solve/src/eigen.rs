@@ -52,7 +52,7 @@ use faer::{c64, Mat, Par, Side};
 use phlex_core::sparse::{self, SparseMat, Triplets};
 use phlex_core::LinearPhSystem;
 
-use crate::linsolve::{PatternSum, SparseLu};
+use crate::linsolve::{ruiz_scaling, PatternSum, SparseLu};
 use crate::SolveError;
 
 /// Which algorithm computes the eigenvalues.
@@ -643,50 +643,6 @@ impl ShiftInvertOp {
         }
         Ok(())
     }
-}
-
-/// Ruiz equilibration (Ruiz 2001): row and column factors, powers of two so that the
-/// scaling is exact in floating point, with every row and column of $D_r S D_c$ of
-/// largest entry in $[1/2, 2]$ after a few sweeps. Saddle-point pencils with very
-/// different physical scales in their blocks (e.g. a plate's tiny compliances next to the
-/// multiplier coupling of weakly clamped edges) otherwise defeat the pivoting of the
-/// sparse LU.
-fn ruiz_scaling(S: &SparseMat) -> (Vec<f64>, Vec<f64>) {
-    let (nr, nc) = (S.nrows(), S.ncols());
-    let (mut dr, mut dc) = (vec![1.0; nr], vec![1.0; nc]);
-    let pow2 = |v: f64| {
-        if v > 0.0 {
-            2f64.powi(-(v.log2() / 2.0).round() as i32)
-        } else {
-            1.0
-        }
-    };
-    for _ in 0..8 {
-        let mut rmax = vec![0.0f64; nr];
-        let mut cmax = vec![0.0f64; nc];
-        for j in 0..nc {
-            for (i, v) in sparse::col_iter(S, j) {
-                let a = (v * dr[i] * dc[j]).abs();
-                rmax[i] = rmax[i].max(a);
-                cmax[j] = cmax[j].max(a);
-            }
-        }
-        let mut changed = false;
-        for (d, m) in dr.iter_mut().zip(&rmax) {
-            let f = pow2(*m);
-            changed |= f != 1.0;
-            *d *= f;
-        }
-        for (d, m) in dc.iter_mut().zip(&cmax) {
-            let f = pow2(*m);
-            changed |= f != 1.0;
-            *d *= f;
-        }
-        if !changed {
-            break;
-        }
-    }
-    (dr, dc)
 }
 
 /// $D_r S D_c$.

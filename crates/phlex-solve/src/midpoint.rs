@@ -59,7 +59,7 @@ use phlex_core::sparse::{self, SparseMat};
 use phlex_core::{LinearPhSystem, QuasiLinearPhDae, VarKind};
 
 use crate::fixed_step::{FixedStepParams, FixedStepResult, StepGrid};
-use crate::linsolve::{PatternSum, SparseLu};
+use crate::linsolve::{ruiz_scaling, scale_in_place, PatternSum, SparseLu};
 use crate::newton::{Newton, NewtonParams, NonlinearSystem};
 use crate::signal::InputFn;
 use crate::{Observer, SolveError, SolverStats};
@@ -198,6 +198,11 @@ pub struct LinearMidpoint<'a> {
     aux_h: f64,
     algebraic: Vec<bool>,
     ranges: Vec<std::ops::Range<usize>>,
+    /// Ruiz factors of the midpoint matrix: the LU factorizes $D_r(E - \frac h2A)D_c$
+    /// (mixed-FEM blocks span many decades: unscaled, the 128 × 128 App. C Mindlin plate
+    /// failed the LU's accuracy probe).
+    dr: Vec<f64>,
+    dc: Vec<f64>,
 }
 
 impl std::fmt::Debug for LinearMidpoint<'_> {
@@ -232,10 +237,14 @@ impl<'a> LinearMidpoint<'a> {
         let mut S = pattern.zeros::<f64>();
         let h = params.step.h;
         pattern.fill(&[1.0, -0.5 * h], &[&sys.E, &A], &mut S)?;
+        let (dr, dc) = ruiz_scaling(&S);
+        scale_in_place(&mut S, &dr, &dc);
         let mut lu = SparseLu::new("E - h/2 (J - R) (midpoint matrix)", pattern.symbolic())?;
         lu.factorize(S.as_ref())?;
         let lu_aux = lu.fork()?;
         Ok(Self {
+            dr,
+            dc,
             algebraic: zero_columns(&sys.E),
             ranges: sys.ports.ranges(),
             sys,
@@ -300,12 +309,19 @@ impl<'a> LinearMidpoint<'a> {
                 if h != self.aux_h {
                     self.pattern
                         .fill(&[1.0, -0.5 * h], &[&sys.E, &self.A], &mut self.S)?;
+                    scale_in_place(&mut self.S, &self.dr, &self.dc);
                     self.lu_aux.factorize(self.S.as_ref())?;
                     self.aux_h = h;
                 }
                 &mut self.lu_aux
             };
+            for (v, d) in ebar.iter_mut().zip(&self.dr) {
+                *v *= d;
+            }
             lu.solve_in_place(&mut ebar)?;
+            for (v, d) in ebar.iter_mut().zip(&self.dc) {
+                *v *= d;
+            }
             for ((ei, &bi), &alg) in e.iter_mut().zip(&ebar).zip(&self.algebraic) {
                 *ei = if alg { bi } else { 2.0 * bi - *ei };
             }
