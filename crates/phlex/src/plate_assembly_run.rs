@@ -11,6 +11,9 @@
 //! Distributed loads `[loads.<name>]` (density $a(t)f(x, y)$, $a$ driven by `[[input]]`)
 //! add the load ports of [`KirchhoffHhj::load`].
 //!
+//! With both a rod and attachments, the point ports act on the welded plate (its system is
+//! the "plate" of the point assembly: blocks `plate.plate.*`, `plate.rod.body`).
+//!
 //! The `[plate]` table and `[model]`, `[simulation]`, `[output]`, `[modes]` are parsed and
 //! validated by [`crate::plate_run::load`] (the assembly tables are blanked out of the text
 //! line by line, so its error lines stay right); the HHJ plate is then rebuilt with the
@@ -44,12 +47,15 @@ use crate::plate_run::{PlateFile, PlateInput, PlateModel};
 /// Top-level tables that belong to the assembly (removed before `plate_run::load`).
 const ASSEMBLY_TABLES: [&str; 5] = ["point_loads", "attachments", "rod", "loads", "input"];
 
-/// True if the TOML text is a plate assembly: a `[plate]` table and `[attachments.*]` or
-/// `[rod]`.
+/// True if the TOML text is a plate assembly: a `[plate]` table and `[attachments.*]`,
+/// `[rod]` or `[loads.*]` (distributed load ports, which the plain plate files lack).
 pub fn is_plate_assembly(text: &str) -> bool {
     match text.parse::<toml::Table>() {
         Ok(t) => {
-            t.contains_key("plate") && (t.contains_key("attachments") || t.contains_key("rod"))
+            t.contains_key("plate")
+                && ["attachments", "rod", "loads"]
+                    .iter()
+                    .any(|k| t.contains_key(*k))
         }
         Err(_) => false,
     }
@@ -261,8 +267,10 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltAssembly), ModelE
     let theory = a.plate.theory.get_ref().as_str();
     let what = if a.rod.is_some() {
         "[rod]"
-    } else {
+    } else if !a.attachments.is_empty() {
         "[attachments]"
+    } else {
+        "[loads]"
     };
     if theory != "kirchhoff" {
         return Err(err(
@@ -323,7 +331,7 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltAssembly), ModelE
     let mesh: &Mesh2d = base.model.mesh();
     let names = mesh.tag_names();
     // rebuild the HHJ plate with the load ports and the rod's velocity port
-    let mut plate = KirchhoffHhj::new(m0.params().clone(), mesh, m0.degree())
+    let mut plate = KirchhoffHhj::new(*m0.params(), mesh, m0.degree())
         .map_err(|e| err(a.plate.theory.span(), format!("plate: {e}")))?;
     for (edge, cond) in &a.plate.edges {
         plate = match cond.get_ref().as_str() {
@@ -421,9 +429,20 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltAssembly), ModelE
         _ => err(a.plate.theory.span(), format!("plate assembly: {e}")),
     };
     let (system, components) = if components.is_empty() {
-        let (rod, edge, axis) = rod_info.as_ref().expect("a rod or attachments");
-        let w = weld_rigid_rod(&model, edge, *axis, rod).map_err(lib_err)?;
-        (w.system, Vec::new())
+        match rod_info.as_ref() {
+            Some((rod, edge, axis)) => {
+                let w = weld_rigid_rod(&model, edge, *axis, rod).map_err(lib_err)?;
+                (w.system, Vec::new())
+            }
+            // distributed loads only: the plate itself, ports `plate.<name>`
+            None => (
+                phlex_core::interconnect::Composite::new()
+                    .add("plate", model.system())
+                    .and_then(|c| c.build())
+                    .map_err(|e| lib_err(e.into()))?,
+                Vec::new(),
+            ),
+        }
     } else if let Some((rod, edge, axis)) = &rod_info {
         // weld first (the rod is part of the "plate" of the point assembly)
         let w = weld_rigid_rod(&model, edge, *axis, rod).map_err(lib_err)?;
