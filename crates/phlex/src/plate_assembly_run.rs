@@ -177,14 +177,6 @@ pub struct LoadSpec {
     pub profile: Spanned<String>,
 }
 
-/// The assembled system.
-pub enum Assembly {
-    /// Point components (and possibly a rod): blocks `plate.*`, components, multipliers.
-    Points(phlex_mbs::plate_assembly::ActuatedPlate),
-    /// A plate welded to a rod only.
-    Welded(phlex_mbs::plate_assembly::WeldedPlate),
-}
-
 /// A parsed and built plate assembly.
 pub struct BuiltAssembly {
     /// Model name.
