@@ -471,6 +471,17 @@ impl<'a> MultibodyMidpoint<'a, Multibody> {
     }
 }
 
+impl<'a> MultibodyMidpoint<'a, crate::spatial::Multibody3d> {
+    /// Switches the drift projection on for a spatial model
+    /// ([`crate::spatial::project_onto_constraints_3d`]: rotations re-orthonormalised, poses
+    /// corrected on SO(3); off by default).
+    pub fn with_projection(mut self, opts: ProjectionOptions) -> Result<Self, MbsError> {
+        opts.validate()?;
+        self.projection = Some((opts, crate::spatial::project_onto_constraints_3d));
+        Ok(self)
+    }
+}
+
 impl<S: Mechanism + ?Sized> std::fmt::Debug for MultibodyMidpoint<'_, S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("MultibodyMidpoint")

@@ -47,6 +47,9 @@ pub fn check(path: &Path) -> Result<()> {
     if crate::mbs_run::is_mbs(&text) {
         return crate::mbs_run::check(path, &text);
     }
+    if crate::plate_assembly_run::is_plate_assembly(&text) {
+        return crate::plate_assembly_run::check(path, &text);
+    }
     if crate::plate_run::is_plate(&text) {
         return crate::plate_run::check(path, &text);
     }
@@ -119,6 +122,12 @@ pub fn run(path: &Path, out: Option<&Path>, quiet: bool) -> Result<()> {
             .map(Path::to_path_buf)
             .unwrap_or_else(|| default_out(path));
         return crate::mbs_run::run(path, &text, &dir, quiet);
+    }
+    if crate::plate_assembly_run::is_plate_assembly(&text) {
+        let dir = out
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| default_out(path));
+        return crate::plate_assembly_run::run(path, &text, &dir, quiet);
     }
     if crate::plate_run::is_plate(&text) {
         let dir = out
@@ -251,6 +260,10 @@ pub fn modes(path: &Path, count: Option<usize>, json: Option<&Path>) -> Result<(
     }
     if crate::mbs_run::is_mbs(&text) {
         return crate::mbs_run::modes(path, &text, count, json);
+    }
+    if crate::plate_assembly_run::is_plate_assembly(&text) {
+        let (name, states, rows) = crate::plate_assembly_run::modes(path, &text, count)?;
+        return print_modes(&name, states, &rows, json);
     }
     if crate::plate_run::is_plate(&text) {
         let (f, b) = crate::plate_run::load(&path.display().to_string(), &text)?;

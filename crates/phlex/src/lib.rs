@@ -22,6 +22,7 @@ pub mod mbs_run;
 pub mod modal;
 pub mod model;
 pub mod output;
+pub mod plate_assembly_run;
 pub mod plate_run;
 pub mod report;
 pub mod shallow_water_run;

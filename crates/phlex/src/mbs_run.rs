@@ -23,7 +23,7 @@ mod simulate;
 pub use format::*;
 pub use model::{BuiltMbs, MbsModel};
 pub(crate) use simulate::{energy_account, radau_settings};
-pub use simulate::{simulate, MbsRun, MbsSummary};
+pub use simulate::{gauss_label, gauss_params, projection_summary, simulate, MbsRun, MbsSummary};
 
 use std::path::Path;
 

@@ -168,6 +168,10 @@ pub struct CollocationRun {
     pub max_drift: f64,
     /// Statistics of the drift projection, if switched on.
     pub projection: Option<ProjectionStats>,
+    /// Net energy inflow $\sum h\sum_i b_i z_i^\top f_i$ (port work minus dissipation)
+    /// accumulated up to each observed state, starting with 0 at $t_0$ (empty unless
+    /// [`CollocationParams::power_balance`]).
+    pub work: Vec<f64>,
 }
 
 /// Gauss–Legendre nodes $c$, matrix $A$, weights $b$ of $s$ stages.
@@ -474,6 +478,11 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
         let mut u_mid = vec![0.0; m];
         let mut scale = vec![0.0; n];
         obs.observe(p.t0, &x);
+        let mut work_total = 0.0;
+        let mut work = Vec::new();
+        if p.power_balance {
+            work.push(0.0);
+        }
         let mut k_grid = 0usize;
         let steps = grid(p.t0, p.t_end, p.h, &self.input.breakpoints());
         let last = steps.len() - 1;
@@ -651,6 +660,7 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
             if p.power_balance {
                 let h1 = mb.hamiltonian(&x);
                 max_res = max_res.max((h1 - h0 - inflow).abs());
+                work_total += inflow;
             }
             if let Some((opts, project)) = &self.projection {
                 self.input.eval_into(tb, &mut u_mid);
@@ -688,6 +698,9 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
             if (on_grid && k_grid % p.output_every == 0) || k_step == last {
                 obs.observe(tb, &x);
                 max_drift = max_drift.max(mb.max_position_drift(&x));
+                if p.power_balance {
+                    work.push(work_total);
+                }
             }
         }
         Ok(CollocationRun {
@@ -696,6 +709,7 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
             max_step_residual: max_res,
             max_drift,
             projection: proj_stats,
+            work,
         })
     }
 }

@@ -62,6 +62,34 @@ pub enum InertiaSpec {
     Full([[f64; 3]; 3]),
 }
 
+/// `lumped = [{ port, mass, inertia }]`: a mass point at a port with an optional inertia
+/// tensor about it (body frame; diagonal `[Jxx, Jyy, Jzz]` or full 3 × 3).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lumped3dSpec {
+    /// Port name (`P`, `C` or a declared port).
+    pub port: String,
+    /// Mass \[kg\].
+    pub mass: f64,
+    /// Rotary inertia about the port \[kg m²\] (default none).
+    #[serde(default)]
+    pub inertia: Option<InertiaSpec>,
+}
+
+impl Lumped3dSpec {
+    /// The library's lumped mass.
+    pub fn to_lumped(&self) -> phlex_mbs::LumpedMass3d {
+        let l = phlex_mbs::LumpedMass3d::new(self.port.clone(), self.mass);
+        match self.inertia {
+            None => l,
+            Some(InertiaSpec::Diagonal(d)) => {
+                l.inertia([[d[0], 0.0, 0.0], [0.0, d[1], 0.0], [0.0, 0.0, d[2]]])
+            }
+            Some(InertiaSpec::Full(j)) => l.inertia(j),
+        }
+    }
+}
+
 /// Initial rotation (body to inertial): `{ axis, angle }`, `{ axis, angle_deg }` or
 /// `{ matrix }`.
 #[derive(Debug, Clone, Copy, Default, Deserialize)]
@@ -129,6 +157,9 @@ pub struct Body3dSpec {
     /// Ports: rigid `name = [x, y, z]` (body frame), beam `name = x` (material coordinate).
     #[serde(default)]
     pub ports: BTreeMap<String, Spanned<toml::Value>>,
+    /// Point masses / lumped inertias attached at ports (paper 000 §6.2, in 3D).
+    #[serde(default)]
+    pub lumped: Vec<Lumped3dSpec>,
     /// Initial position of `P` \[m\].
     #[serde(default)]
     pub position: [f64; 3],

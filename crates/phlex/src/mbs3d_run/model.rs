@@ -311,6 +311,9 @@ impl Mbs3dModel {
                     .rotation(r)
                     .velocity(v)
                     .angular_velocity(w);
+                for l in &b.lumped {
+                    body = body.lumped_mass(l.to_lumped());
+                }
                 bld.add_body(name, body);
             }
             Body3dKind::Beam3d => {
@@ -395,6 +398,9 @@ impl Mbs3dModel {
                     .rotation(r)
                     .velocity(v)
                     .angular_velocity(w);
+                for l in &b.lumped {
+                    beam = beam.lumped_mass(l.to_lumped());
+                }
                 bld.add_body(name, beam);
             }
         }
@@ -535,11 +541,15 @@ impl Mbs3dModel {
             b.add_load(name.clone(), load);
         }
         if let Some(sim) = &s.simulation {
-            if let Some(p) = &sim.projection {
-                if *p.get_ref() {
-                    return Err(self.err(p.span(), "simulation.projection: the drift projection is available for planar models only; spatial spherical, weld and ground joints keep their constraints exactly (see docs/model-format-mbs.md)".into()));
-                }
+            if let (crate::mbs_run::MbsIntegrator::Radau5, Some(p)) =
+                (sim.integrator, &sim.projection)
+            {
+                return Err(self.err(
+                    p.span(),
+                    "simulation.projection applies to integrator = \"midpoint\" or \"gauss\" only (Radau IIA keeps the position drift at its tolerance level)".into(),
+                ));
             }
+            crate::mbs_run::check_gauss_keys(sim).map_err(|(span, msg)| self.err(span, msg))?;
             let t_end = *sim.t_end.get_ref();
             if !(t_end > 0.0 && t_end.is_finite()) {
                 return Err(self.err(

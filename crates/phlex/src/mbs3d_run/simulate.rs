@@ -1,6 +1,9 @@
 //! Integration of a built spatial model (midpoint / discrete gradient, or Radau IIA through
 //! the generic [`MultibodyDae`]), recording, summary (the planar [`MbsSummary`]) and plots.
-use crate::mbs_run::{energy_account, radau_settings};
+use crate::mbs_run::{
+    energy_account, gauss_label, gauss_params, projection_summary, radau_settings,
+};
+use phlex_mbs::simulate::ProjectionOptions;
 use std::collections::BTreeSet;
 use std::ops::Range;
 use std::time::Instant;
@@ -257,6 +260,8 @@ pub fn simulate(m: &Mbs3dModel, b: &BuiltMbs3d, quiet: bool) -> Result<MbsRun> {
     let mut progress = Progress::new(0.0, t_end, quiet);
     let x0 = &b.init.state;
     let start = Instant::now();
+    let projected = sim.projection.as_ref().is_some_and(|p| *p.get_ref());
+    let mut projection = None;
     let (stats, integrator, step_res, mid_drift, work): (
         SolverStats,
         String,
@@ -294,6 +299,11 @@ pub fn simulate(m: &Mbs3dModel, b: &BuiltMbs3d, quiet: bool) -> Result<MbsRun> {
             };
             let mut integ =
                 MultibodyMidpoint::new(mb, b.input.clone(), params).map_err(|e| m.convert(e))?;
+            if projected {
+                integ = integ
+                    .with_projection(ProjectionOptions::default())
+                    .map_err(|e| m.convert(e))?;
+            }
             let run = integ
                 .run(x0, &mut |t: f64, x: &[f64]| {
                     rec.record(t, x);
@@ -306,6 +316,7 @@ pub fn simulate(m: &Mbs3dModel, b: &BuiltMbs3d, quiet: bool) -> Result<MbsRun> {
                         b.name
                     )
                 })?;
+            projection = projection_summary(run.projection);
             let l = &run.result.ledger;
             let work = (l.supplied.len() == rec.rows.len()).then(|| {
                 l.supplied
@@ -316,13 +327,50 @@ pub fn simulate(m: &Mbs3dModel, b: &BuiltMbs3d, quiet: bool) -> Result<MbsRun> {
             (
                 run.result.stats,
                 format!(
-                    "midpoint ({}), dt = {h:e} s",
+                    "midpoint ({}), dt = {h:e} s{}",
                     if variant == MidpointVariant::DiscreteGradient {
                         "discrete gradient, exact discrete power balance"
                     } else {
                         "implicit midpoint rule"
+                    },
+                    if projected {
+                        ", position projection after each step"
+                    } else {
+                        ""
                     }
                 ),
+                Some(run.max_step_residual),
+                run.max_drift,
+                work,
+            )
+        }
+        MbsIntegrator::Gauss => {
+            let params = gauss_params(sim, t_end, m.spec.output.every)?;
+            let mut integ =
+                phlex_mbs::spatial::GaussCollocation::new(mb, b.input.clone(), params.clone())
+                    .map_err(|e| m.convert(e))?;
+            if projected {
+                integ = integ
+                    .with_projection(ProjectionOptions::default())
+                    .map_err(|e| m.convert(e))?;
+            }
+            let run = integ
+                .run(x0, &mut |t: f64, x: &[f64]| {
+                    rec.record(t, x);
+                    progress.update(t);
+                })
+                .map_err(|e| m.convert(e))
+                .with_context(|| {
+                    format!(
+                        "Gauss collocation of '{}' failed (dt = {:e} s); try a smaller [simulation] dt",
+                        b.name, params.h
+                    )
+                })?;
+            projection = projection_summary(run.projection);
+            let work = (run.work.len() == rec.rows.len()).then_some(run.work);
+            (
+                run.stats,
+                gauss_label(&params, projected),
                 Some(run.max_step_residual),
                 run.max_drift,
                 work,
@@ -380,7 +428,7 @@ pub fn simulate(m: &Mbs3dModel, b: &BuiltMbs3d, quiet: bool) -> Result<MbsRun> {
             .into_iter()
             .zip(rec.joint_drift.iter().copied())
             .collect(),
-        projection: None,
+        projection,
         wall_time_s: wall,
         outputs: Vec::new(),
     };

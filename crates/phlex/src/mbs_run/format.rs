@@ -303,6 +303,9 @@ pub enum MbsIntegrator {
     Midpoint,
     /// Radau IIA order 5, adaptive.
     Radau5,
+    /// Gauss–Legendre collocation, `stages` stages (order 2s), fixed step, one Newton
+    /// matrix reused across steps; exact power balance for quadratic Hamiltonians.
+    Gauss,
 }
 
 /// Effort of the midpoint scheme.
@@ -326,6 +329,9 @@ pub struct MbsSimulationSpec {
     /// Step (midpoint) or initial step (Radau) \[s\].
     #[serde(default)]
     pub dt: Option<Spanned<f64>>,
+    /// Gauss collocation stages (1..=6, default 3: order 6).
+    #[serde(default)]
+    pub stages: Option<Spanned<usize>>,
     /// Radau relative tolerance (default 1e-8).
     #[serde(default)]
     pub rtol: Option<Spanned<f64>>,
@@ -440,3 +446,39 @@ impl Default for MbsOutputSpec {
 pub use crate::model::ModesSpec as MbsModesSpec;
 
 use crate::model::{default_samples, one, yes};
+
+/// Checks the Gauss-specific keys of `[simulation]`: `stages` only with `integrator =
+/// "gauss"` and within 1..=6, and `dt` present for the fixed-step integrators. Returns the
+/// span and message of the first problem.
+pub fn check_gauss_keys(sim: &MbsSimulationSpec) -> Result<(), (std::ops::Range<usize>, String)> {
+    if let Some(st) = &sim.stages {
+        if sim.integrator != MbsIntegrator::Gauss {
+            return Err((
+                st.span(),
+                "simulation.stages applies to integrator = \"gauss\" only".into(),
+            ));
+        }
+        if !(1..=6).contains(st.get_ref()) {
+            return Err((
+                st.span(),
+                format!(
+                    "simulation.stages must be between 1 and 6 (got {}; order 2s)",
+                    st.get_ref()
+                ),
+            ));
+        }
+    }
+    if sim.integrator == MbsIntegrator::Gauss && sim.dt.is_none() {
+        return Err((
+            sim.t_end.span(),
+            "missing key simulation.dt (time step [s]), required by integrator = \"gauss\"".into(),
+        ));
+    }
+    if sim.integrator == MbsIntegrator::Gauss && sim.scheme.is_some() {
+        return Err((
+            sim.t_end.span(),
+            "simulation.scheme applies to integrator = \"midpoint\" only".into(),
+        ));
+    }
+    Ok(())
+}

@@ -826,9 +826,10 @@ impl MbsModel {
             if let (MbsIntegrator::Radau5, Some(p)) = (sim.integrator, &sim.projection) {
                 return Err(self.err(
                     p.span(),
-                    "simulation.projection applies to integrator = \"midpoint\" only (Radau IIA keeps the position drift at its tolerance level)".into(),
+                    "simulation.projection applies to integrator = \"midpoint\" or \"gauss\" only (Radau IIA keeps the position drift at its tolerance level)".into(),
                 ));
             }
+            super::format::check_gauss_keys(sim).map_err(|(span, msg)| self.err(span, msg))?;
             if sim.integrator == MbsIntegrator::Radau5 && sim.scheme.is_some() {
                 return Err(self.err(
                     sim.t_end.span(),

@@ -463,13 +463,7 @@ pub fn simulate(m: &MbsModel, b: &BuiltMbs, quiet: bool) -> Result<MbsRun> {
                             b.name
                         )
                     })?;
-            projection = run.projection.map(|p| ProjectionSummary {
-                corrected_steps: p.corrected_steps,
-                max_drift_before: p.max_drift_before,
-                max_drift_after: p.max_drift_after,
-                energy_change: p.energy_change,
-                max_energy_jump: p.max_energy_jump,
-            });
+            projection = projection_summary(run.projection);
             let l = &run.result.ledger;
             let work = (l.supplied.len() == rec.rows.len()).then(|| {
                 l.supplied
@@ -492,6 +486,39 @@ pub fn simulate(m: &MbsModel, b: &BuiltMbs, quiet: bool) -> Result<MbsRun> {
                         ""
                     }
                 ),
+                Some(run.max_step_residual),
+                run.max_drift,
+                work,
+            )
+        }
+        MbsIntegrator::Gauss => {
+            let params = gauss_params(sim, t_end, m.spec.output.every)?;
+            let projected = sim.projection.as_ref().is_some_and(|p| *p.get_ref());
+            let mut integ =
+                phlex_mbs::spatial::GaussCollocation::new(mb, b.input.clone(), params.clone())
+                    .map_err(|e| m.convert(e))?;
+            if projected {
+                integ = integ
+                    .with_projection(ProjectionOptions::default())
+                    .map_err(|e| m.convert(e))?;
+            }
+            let run = integ
+                .run(x0, &mut |t: f64, x: &[f64]| {
+                    rec.record(t, x);
+                    progress.update(t);
+                })
+                .map_err(|e| m.convert(e))
+                .with_context(|| {
+                    format!(
+                        "Gauss collocation of '{}' failed (dt = {:e} s); try a smaller [simulation] dt",
+                        b.name, params.h
+                    )
+                })?;
+            projection = projection_summary(run.projection);
+            let work = (run.work.len() == rec.rows.len()).then_some(run.work);
+            (
+                run.stats,
+                gauss_label(&params, projected),
                 Some(run.max_step_residual),
                 run.max_drift,
                 work,
@@ -702,4 +729,52 @@ pub(crate) fn radau_settings(
         .collect();
     let label = format!("radau5 (rtol = {rtol:e}, atol = {atol:e}; balance from output samples)");
     (params, grid, label)
+}
+
+/// Collocation parameters of `[simulation]` with `integrator = "gauss"`: `stages` (default
+/// 3), step `dt`, Newton tolerance `newton_rtol` (default 1e-10), per-step power balance on.
+pub fn gauss_params(
+    sim: &MbsSimulationSpec,
+    t_end: f64,
+    every: usize,
+) -> Result<phlex_mbs::spatial::CollocationParams> {
+    let h = *sim.dt.as_ref().context("dt checked at parse")?.get_ref();
+    Ok(phlex_mbs::spatial::CollocationParams {
+        stages: sim.stages.as_ref().map_or(3, |s| *s.get_ref()),
+        h,
+        t0: 0.0,
+        t_end,
+        output_every: every,
+        tol: sim.newton_rtol.as_ref().map_or(1e-10, |v| *v.get_ref()),
+        power_balance: true,
+        ..Default::default()
+    })
+}
+
+/// The integrator label of a Gauss run.
+pub fn gauss_label(p: &phlex_mbs::spatial::CollocationParams, projected: bool) -> String {
+    format!(
+        "Gauss–Legendre collocation, {} stages (order {}), dt = {:e} s{}",
+        p.stages,
+        2 * p.stages,
+        p.h,
+        if projected {
+            ", position projection after each step"
+        } else {
+            ""
+        }
+    )
+}
+
+/// The run summary's view of the projection statistics.
+pub fn projection_summary(
+    p: Option<phlex_mbs::simulate::ProjectionStats>,
+) -> Option<ProjectionSummary> {
+    p.map(|p| ProjectionSummary {
+        corrected_steps: p.corrected_steps,
+        max_drift_before: p.max_drift_before,
+        max_drift_after: p.max_drift_after,
+        energy_change: p.energy_change,
+        max_energy_jump: p.max_energy_jump,
+    })
 }
