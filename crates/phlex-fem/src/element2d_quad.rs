@@ -14,8 +14,8 @@
 //! Basis ordering of a [`TensorSpace`]: index $i_y\,n_x + i_x$ with $i_x$ the 1D index
 //! along $x$.
 //!
-//! [`QuadSpace`] assembles $Q_k$ (continuous, $k = 1, 2, 3$) and $DQ_k$ (discontinuous,
-//! $k = 0..3$) spaces on a [`QuadMesh`] with the isoparametric bilinear ($Q_1$) geometry
+//! [`QuadSpace`] assembles $Q_k$ (continuous, $k = 1, 2, 3$), $DQ_k$ and DG $P_k$
+//! (discontinuous, $k = 0..3$) spaces on a [`QuadMesh`] with the isoparametric bilinear ($Q_1$) geometry
 //! map, with nodal interpolation, mass and stiffness matrices and $L^2$ errors.
 use crate::error::FemError;
 use crate::mesh2d::Fem2dError;
@@ -149,6 +149,21 @@ pub enum QuadFamily {
     Q(usize),
     /// Discontinuous $DQ_k$, `k ∈ 0..=3`.
     Dq(usize),
+    /// Discontinuous $P_k$ in the reference coordinates (monomials
+    /// $(\xi-\frac12)^a(\eta-\frac12)^b$, $a + b \le k$), `k ∈ 0..=3`; interpolation is the
+    /// cell-wise $L^2$ projection (no nodal basis).
+    Dp(usize),
+}
+
+/// Exponents $(a, b)$ of the $P_k$ monomial basis, by total degree.
+fn pk_exponents(k: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for d in 0..=k {
+        for b in 0..=d {
+            out.push((d - b, b));
+        }
+    }
+    out
 }
 
 /// A scalar Lagrange space on a quadrilateral mesh (module docs).
@@ -168,21 +183,24 @@ impl QuadSpace {
     pub fn new(mesh: &QuadMesh, family: QuadFamily) -> Result<Self, Fem2dError> {
         let (k, ok) = match family {
             QuadFamily::Q(k) => (k, (1..=3).contains(&k)),
-            QuadFamily::Dq(k) => (k, k <= 3),
+            QuadFamily::Dq(k) | QuadFamily::Dp(k) => (k, k <= 3),
         };
         if !ok {
             return Err(FemError::UnsupportedDegree {
                 what: format!("{family:?} on quadrilaterals"),
                 degree: k,
-                supported: "Q: 1..=3, Dq: 0..=3".into(),
+                supported: "Q: 1..=3, Dq and Dp: 0..=3".into(),
             }
             .into());
         }
         let reference = TensorSpace::q(k)?;
-        let nloc = reference.len();
+        let nloc = match family {
+            QuadFamily::Dp(k) => (k + 1) * (k + 2) / 2,
+            _ => reference.len(),
+        };
         let mut cell_dofs = Vec::with_capacity(mesh.n_cells());
         let n_dofs = match family {
-            QuadFamily::Dq(_) => {
+            QuadFamily::Dq(_) | QuadFamily::Dp(_) => {
                 for t in 0..mesh.n_cells() {
                     cell_dofs.push((t * nloc..(t + 1) * nloc).collect());
                 }
@@ -251,6 +269,31 @@ impl QuadSpace {
     pub fn n_dofs(&self) -> usize {
         self.n_dofs
     }
+    /// Number of basis functions per cell.
+    pub fn n_local(&self) -> usize {
+        self.cell_dofs.first().map_or(0, |d| d.len())
+    }
+    /// Reference basis values and reference gradients at `p`.
+    fn eval_ref(&self, p: [f64; 2], v: &mut [f64], g: &mut [[f64; 2]]) {
+        match self.family {
+            QuadFamily::Dp(k) => {
+                let (x, y) = (p[0] - 0.5, p[1] - 0.5);
+                let pw = |t: f64, e: usize| if e == 0 { 1.0 } else { t.powi(e as i32) };
+                let dpw = |t: f64, e: usize| {
+                    if e == 0 {
+                        0.0
+                    } else {
+                        e as f64 * pw(t, e - 1)
+                    }
+                };
+                for (i, (a, b)) in pk_exponents(k).into_iter().enumerate() {
+                    v[i] = pw(x, a) * pw(y, b);
+                    g[i] = [dpw(x, a) * pw(y, b), pw(x, a) * dpw(y, b)];
+                }
+            }
+            _ => self.reference.eval(p, v, g),
+        }
+    }
     /// Family.
     pub fn family(&self) -> QuadFamily {
         self.family
@@ -293,14 +336,67 @@ impl QuadSpace {
         let det = j[0][0] * j[1][1] - j[0][1] * j[1][0];
         (x, j, det)
     }
-    /// Nodal interpolant of `f` (physical images of the reference nodes).
+    /// Nodal interpolant of `f` (physical images of the reference nodes); for
+    /// [`QuadFamily::Dp`] the cell-wise $L^2$ projection (6-point Gauss rule per direction).
     pub fn interpolate(&self, f: &dyn Fn([f64; 2]) -> f64) -> Vec<f64> {
+        if let QuadFamily::Dp(_) = self.family {
+            return self.local_projection(f);
+        }
         let nodes = self.reference.nodes();
         let mut out = vec![0.0; self.n_dofs];
         for t in 0..self.mesh.n_cells() {
             for (a, &p) in nodes.iter().enumerate() {
                 out[self.cell_dofs[t][a]] = f(self.map(t, p).0);
             }
+        }
+        out
+    }
+    /// Cell-wise $L^2$ projection (discontinuous spaces).
+    fn local_projection(&self, f: &dyn Fn([f64; 2]) -> f64) -> Vec<f64> {
+        let n = self.n_local();
+        let mut out = vec![0.0; self.n_dofs];
+        let mut m = vec![vec![0.0; n + 1]; n];
+        let mut cur = usize::MAX;
+        let solve = |m: &mut Vec<Vec<f64>>, out: &mut [f64], dofs: &[usize]| {
+            // Gauss–Jordan on the SPD local mass with the right-hand side in column n
+            for c in 0..n {
+                let piv = m[c][c];
+                for x in m[c].iter_mut() {
+                    *x /= piv;
+                }
+                let pc = m[c].clone();
+                for (r, row) in m.iter_mut().enumerate() {
+                    if r != c {
+                        let fct = row[c];
+                        for (x, y) in row.iter_mut().zip(&pc) {
+                            *x -= fct * y;
+                        }
+                    }
+                }
+            }
+            for (i, &d) in dofs.iter().enumerate() {
+                out[d] = m[i][n];
+            }
+            m.iter_mut()
+                .for_each(|r| r.iter_mut().for_each(|x| *x = 0.0));
+        };
+        self.for_each_point(6, |t, x, w, v, _| {
+            if t != cur {
+                if cur != usize::MAX {
+                    solve(&mut m, &mut out, &self.cell_dofs[cur]);
+                }
+                cur = t;
+            }
+            let fx = f(x);
+            for i in 0..n {
+                for j in 0..n {
+                    m[i][j] += w * v[i] * v[j];
+                }
+                m[i][n] += w * v[i] * fx;
+            }
+        });
+        if cur != usize::MAX {
+            solve(&mut m, &mut out, &self.cell_dofs[cur]);
         }
         out
     }
@@ -312,7 +408,7 @@ impl QuadSpace {
         mut visit: impl FnMut(usize, [f64; 2], f64, &[f64], &[[f64; 2]]),
     ) {
         let q = GaussLegendre::new(n).expect("small rule");
-        let nloc = self.reference.len();
+        let nloc = self.n_local();
         let mut v = vec![0.0; nloc];
         let mut g = vec![[0.0; 2]; nloc];
         let mut pg = vec![[0.0; 2]; nloc];
@@ -320,7 +416,7 @@ impl QuadSpace {
             for (&py, &wy) in q.points.iter().zip(&q.weights) {
                 for (&px, &wx) in q.points.iter().zip(&q.weights) {
                     let (x, j, det) = self.map(t, [px, py]);
-                    self.reference.eval([px, py], &mut v, &mut g);
+                    self.eval_ref([px, py], &mut v, &mut g);
                     // ∇_x φ = J^{-T} ∇_ξ φ
                     for a in 0..nloc {
                         pg[a] = [
@@ -335,7 +431,7 @@ impl QuadSpace {
     }
     fn assemble(&self, f: impl Fn(&[f64], &[[f64; 2]], usize, usize) -> f64) -> SparseMat {
         let k = self.reference.x.degree();
-        let nloc = self.reference.len();
+        let nloc = self.n_local();
         let mut tr = Triplets::new(self.n_dofs, self.n_dofs);
         let mut loc = vec![0.0; nloc * nloc];
         let mut cur = usize::MAX;
@@ -392,7 +488,7 @@ impl QuadSpace {
     pub fn boundary_dofs(&self, tag: &str) -> Result<Vec<usize>, Fem2dError> {
         let k = match self.family {
             QuadFamily::Q(k) => k,
-            QuadFamily::Dq(_) => {
+            QuadFamily::Dq(_) | QuadFamily::Dp(_) => {
                 return Err(Fem2dError::NotContinuous {
                     space: format!("{:?}", self.family),
                 })
