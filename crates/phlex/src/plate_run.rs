@@ -555,6 +555,7 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
                 plate = match cond {
                     "clamped" => plate.clamped(edge),
                     "clamped_weak" => plate.clamped_weak(edge),
+                    "simply_supported" => plate.simply_supported(edge),
                     "port" => plate.port(edge),
                     "free" => plate,
                     other => {
@@ -562,7 +563,7 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
                             edge,
                             other,
                             span,
-                            "\"clamped\", \"clamped_weak\", \"free\" or \"port\"",
+                            "\"clamped\", \"clamped_weak\", \"simply_supported\" (hard), \"free\" or \"port\"",
                         ))
                     }
                 };

@@ -184,6 +184,7 @@ pub struct MindlinCgDg {
     mesh: Mesh2d,
     degree: usize,
     clamped: Vec<String>,
+    simply_supported: Vec<String>,
     clamped_weak: Vec<String>,
     ports: Vec<String>,
     loads: Vec<(String, MindlinLoadProfile)>,
@@ -223,6 +224,7 @@ impl MindlinCgDg {
             mesh: mesh.clone(),
             degree,
             clamped: Vec::new(),
+            simply_supported: Vec::new(),
             clamped_weak: Vec::new(),
             ports: Vec::new(),
             loads: Vec::new(),
@@ -240,6 +242,16 @@ impl MindlinCgDg {
     /// Clamps the boundary edges tagged `tag` (strong: $e_w = e_\theta = 0$).
     pub fn clamped(mut self, tag: &str) -> Self {
         self.clamped.push(tag.to_string());
+        self
+    }
+
+    /// Hard simple support on the edges tagged `tag` (summary §2.5 boundary table: inputs
+    /// $w_t = \omega_s = 0$, $M_{nn} = 0$ natural): the `e_w` DOFs and the tangential
+    /// component of `e_theta` on the edges are removed (strong). The tangential component
+    /// is a coordinate component only on axis-parallel edges, so the tag's edges must all be
+    /// parallel to x or all to y (else [`Self::build`] reports the tag).
+    pub fn simply_supported(mut self, tag: &str) -> Self {
+        self.simply_supported.push(tag.to_string());
         self
     }
 
@@ -310,7 +322,40 @@ impl MindlinCgDg {
             removed.extend(sw.boundary_dofs(&tags)?);
             removed.extend(st.boundary_dofs(&tags)?.into_iter().map(|i| i + sizes[0]));
         }
+        for tag in &self.simply_supported {
+            // tangential component: 0 (x) on edges along x, 1 (y) on edges along y
+            let mut comp = None;
+            for b in m.tagged_edges(tag)? {
+                let nrm = m.outward_normal(&b);
+                let c = if nrm[0].abs() < 1e-12 {
+                    0
+                } else if nrm[1].abs() < 1e-12 {
+                    1
+                } else {
+                    usize::MAX
+                };
+                if c == usize::MAX || comp.is_some_and(|k| k != c) {
+                    return Err(FemError::InvalidParameter {
+                        name: format!("simply supported edge tag '{tag}'"),
+                        value: 0.0,
+                        requirement: "all edges parallel to x or all parallel to y (the hard simple support removes the tangential rotation component; use \"clamped\" or \"free\" on inclined edges)".into(),
+                    }
+                    .into());
+                }
+                comp = Some(c);
+            }
+            let c = comp.unwrap_or(0);
+            let ns = st.n_scalar_dofs();
+            removed.extend(sw.boundary_dofs(&[tag.as_str()])?);
+            removed.extend(
+                st.boundary_dofs(&[tag.as_str()])?
+                    .into_iter()
+                    .filter(|&g| g / ns == c)
+                    .map(|i| i + sizes[0]),
+            );
+        }
         removed.sort_unstable();
+        removed.dedup();
         let kept = complement(n_full, &removed);
         let E = sparse::restrict(&E_full, &kept, &kept);
         let J = sparse::restrict(&J_full, &kept, &kept);
