@@ -12,6 +12,7 @@ use phlex_fem::elasticity::{
     ElasticField, ElasticParams, Elasticity2d, Elasticity3d, ElasticityModel2d, ElasticityModel3d,
     PlaneModel,
 };
+use phlex_fem::gmsh::GmshMesh3d;
 use phlex_fem::mesh3d::Mesh3d;
 use phlex_fem::vtk::{Location, Vtu};
 use phlex_solve::eigen::EigenParams;
@@ -95,7 +96,8 @@ pub struct ElasticitySpec {
     /// Lower-left corner of the structured 2D rectangle [m] (default 0).
     #[serde(default)]
     pub y0: Option<Spanned<f64>>,
-    /// A Gmsh `.msh` file (2D only) instead of `lx`, `ly`, `nx`, `ny`.
+    /// A Gmsh `.msh` file instead of the structured mesh (2D: physical lines as edge tags;
+    /// 3D: 4-node tetrahedra, physical surfaces as face tags).
     #[serde(default)]
     pub mesh: Option<Spanned<String>>,
     /// Polynomial degree k of the CG velocities (2D 1..3, 3D 1..2).
@@ -301,7 +303,6 @@ pub fn load(file: &str, text: &str) -> Result<(ElasticityFile, BuiltElasticity),
     } else {
         for (key, v) in [
             ("plane", p.plane.is_some()),
-            ("mesh", p.mesh.is_some()),
             ("diagonal", p.diagonal.is_some()),
             ("x0", p.x0.is_some()),
             ("y0", p.y0.is_some()),
@@ -309,40 +310,66 @@ pub fn load(file: &str, text: &str) -> Result<(ElasticityFile, BuiltElasticity),
             if v {
                 return Err(err(
                     p.dim.span(),
-                    format!("elasticity.{key} is not available for dim = 3 (3D models use the box lx, ly, lz, nx, ny, nz)"),
+                    format!("elasticity.{key} is not available for dim = 3 (3D models use the box lx, ly, lz, nx, ny, nz or mesh = \"file.msh\")"),
                 ));
             }
         }
-        let missing = |key: &str| {
-            err(
-                p.dim.span(),
-                format!("elasticity.{key} is missing: 3D models need lx, ly, lz, nx, ny, nz"),
-            )
+        let mesh = if let Some(file_name) = &p.mesh {
+            for (key, present) in [
+                ("lx", p.lx.is_some()),
+                ("ly", p.ly.is_some()),
+                ("lz", p.lz.is_some()),
+                ("nx", p.nx.is_some()),
+                ("ny", p.ny.is_some()),
+                ("nz", p.nz.is_some()),
+            ] {
+                if present {
+                    return Err(err(
+                        file_name.span(),
+                        format!("elasticity.{key} cannot be combined with elasticity.mesh (the Gmsh file defines the mesh)"),
+                    ));
+                }
+            }
+            let path = Path::new(file)
+                .parent()
+                .unwrap_or(Path::new("."))
+                .join(file_name.get_ref());
+            GmshMesh3d::read(&path)
+                .map_err(|e| err(file_name.span(), format!("elasticity.mesh: {e}")))?
+                .mesh
+        } else {
+            let missing = |key: &str| {
+                err(
+                    p.dim.span(),
+                    format!("elasticity.{key} is missing: 3D models need lx, ly, lz, nx, ny, nz (or mesh = \"file.msh\")"),
+                )
+            };
+            let mut l = [0.0; 3];
+            for (c, (key, v)) in [("lx", &p.lx), ("ly", &p.ly), ("lz", &p.lz)]
+                .into_iter()
+                .enumerate()
+            {
+                let v = v.as_ref().ok_or_else(|| missing(key))?;
+                if !(*v.get_ref() > 0.0 && v.get_ref().is_finite()) {
+                    return Err(err(v.span(), format!("elasticity.{key} must be > 0")));
+                }
+                l[c] = *v.get_ref();
+            }
+            let mut n = [0usize; 3];
+            for (c, (key, v)) in [("nx", &p.nx), ("ny", &p.ny), ("nz", &p.nz)]
+                .into_iter()
+                .enumerate()
+            {
+                let v = v.as_ref().ok_or_else(|| missing(key))?;
+                if *v.get_ref() == 0 {
+                    return Err(err(v.span(), format!("elasticity.{key} must be >= 1")));
+                }
+                n[c] = *v.get_ref();
+            }
+            Mesh3d::box_mesh([0.0; 3], l, n)
+                .map_err(|e| err(p.dim.span(), format!("elasticity mesh: {e}")))?
         };
-        let mut l = [0.0; 3];
-        for (c, (key, v)) in [("lx", &p.lx), ("ly", &p.ly), ("lz", &p.lz)]
-            .into_iter()
-            .enumerate()
-        {
-            let v = v.as_ref().ok_or_else(|| missing(key))?;
-            if !(*v.get_ref() > 0.0 && v.get_ref().is_finite()) {
-                return Err(err(v.span(), format!("elasticity.{key} must be > 0")));
-            }
-            l[c] = *v.get_ref();
-        }
-        let mut n = [0usize; 3];
-        for (c, (key, v)) in [("nx", &p.nx), ("ny", &p.ny), ("nz", &p.nz)]
-            .into_iter()
-            .enumerate()
-        {
-            let v = v.as_ref().ok_or_else(|| missing(key))?;
-            if *v.get_ref() == 0 {
-                return Err(err(v.span(), format!("elasticity.{key} must be >= 1")));
-            }
-            n[c] = *v.get_ref();
-        }
-        let mesh = Mesh3d::box_mesh([0.0; 3], l, n)
-            .map_err(|e| err(p.dim.span(), format!("elasticity mesh: {e}")))?;
+        let size = extent(mesh.vertices().iter().copied());
         let tags = mesh.tag_names();
         let mut b = Elasticity3d::new(params, &mesh, degree)
             .map_err(|e| err(p.degree.span(), format!("elasticity.degree: {e}")))?;
@@ -374,10 +401,7 @@ pub fn load(file: &str, text: &str) -> Result<(ElasticityFile, BuiltElasticity),
         let m = b
             .build()
             .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?;
-        (
-            ElasticModel::Solid(m),
-            l.iter().fold(0.0f64, |a, b| a.max(*b)),
-        )
+        (ElasticModel::Solid(m), size)
     };
     let sys = model.system();
     sys.check(&Default::default())
