@@ -56,10 +56,18 @@
 //! [`Thermoelasticity2d::fixed`]), isothermal ($\theta = 0$, i.e. $T = T_0$,
 //! [`Thermoelasticity2d::isothermal`]); every other edge is mechanically free (zero total
 //! traction) and thermally insulated (zero heat flux).
+//!
+//! **3D** ([`Thermoelasticity3d`], tetrahedral meshes of [`crate::mesh3d`]): the same weak
+//! form with $(CG_k)^3$ velocities, $(DG_{k-1})^{3\times3}_{\mathrm{sym}}$ stresses
+//! (components $xx, yy, zz, yz, xz, xy$), $CG_k$ temperature, $k = 1, 2$, the 3D compliance
+//! of [`ElasticParams::compliance_3d`] and $A_\beta^{ij} = \langle C_\beta
+//! \operatorname{div}\phi_v^i, \phi_T^j\rangle$; boundary conditions on tagged faces.
 use crate::assembly2d::{self, Op, Term};
 use crate::elasticity::{ElasticParams, PlaneModel};
+use crate::element3d::{bilinear3d, Family3d, Op3d, Shape3d, Space3d, Term3d};
 use crate::error::{require_positive, FemError};
 use crate::mesh2d::{Fem2dError, Mesh2d};
+use crate::mesh3d::Mesh3d;
 use crate::model::BlockAssembler;
 use crate::space2d::{complement, Family2d, Shape, Space2d};
 use phlex_core::sparse::{self, Triplets};
@@ -379,6 +387,230 @@ impl ThermoelasticityModel2d {
         &self,
         v: &dyn Fn([f64; 2]) -> [f64; 2],
         theta: &dyn Fn([f64; 2]) -> f64,
+    ) -> Vec<f64> {
+        let vc = self.spaces[0].interpolate(&|x, o| o.copy_from_slice(&v(x)));
+        let tc = self.spaces[2].interpolate(&|x, o| o[0] = theta(x));
+        let [_, o1, o2, _] = self.offsets;
+        self.kept
+            .iter()
+            .map(|&i| {
+                if i < o1 {
+                    vc[i]
+                } else if i < o2 {
+                    0.0
+                } else {
+                    tc[i - o2]
+                }
+            })
+            .collect()
+    }
+}
+
+/// Builder of the 3D thermoelastic model (module docs, "3D").
+#[derive(Debug, Clone)]
+pub struct Thermoelasticity3d {
+    elastic: ElasticParams,
+    thermal: ThermalParams,
+    mesh: Mesh3d,
+    degree: usize,
+    clamped: Vec<String>,
+    fixed: Vec<(String, usize)>,
+    isothermal: Vec<String>,
+}
+
+impl Thermoelasticity3d {
+    /// Degree `1 <= k <= 2`; all faces free and insulated until tagged otherwise.
+    pub fn new(
+        elastic: ElasticParams,
+        thermal: ThermalParams,
+        mesh: &Mesh3d,
+        degree: usize,
+    ) -> Result<Self, Fem2dError> {
+        elastic.validate()?;
+        thermal.validate()?;
+        if !(1..=2).contains(&degree) {
+            return Err(FemError::UnsupportedDegree {
+                what: "3D thermoelasticity degree k".into(),
+                degree,
+                supported: "1..=2".into(),
+            }
+            .into());
+        }
+        Ok(Self {
+            elastic,
+            thermal,
+            mesh: mesh.clone(),
+            degree,
+            clamped: Vec::new(),
+            fixed: Vec::new(),
+            isothermal: Vec::new(),
+        })
+    }
+
+    /// Clamps the faces tagged `tag` ($v = 0$).
+    pub fn clamped(mut self, tag: &str) -> Self {
+        self.clamped.push(tag.to_string());
+        self
+    }
+
+    /// Fixes velocity component `axis` (0, 1, 2) on the faces tagged `tag` (roller /
+    /// symmetry support on a face normal to `axis`).
+    pub fn fixed(mut self, tag: &str, axis: usize) -> Self {
+        self.fixed.push((tag.to_string(), axis));
+        self
+    }
+
+    /// Holds the faces tagged `tag` at the reference temperature ($\theta = 0$).
+    pub fn isothermal(mut self, tag: &str) -> Self {
+        self.isothermal.push(tag.to_string());
+        self
+    }
+
+    /// Assembles the model (blocks `e_v`, `E_sigma`, `e_T`; no ports).
+    pub fn build(&self) -> Result<ThermoelasticityModel3d, Fem2dError> {
+        let (el, th) = (&self.elastic, &self.thermal);
+        let k = self.degree;
+        for (tag, axis) in &self.fixed {
+            if *axis > 2 {
+                return Err(FemError::InvalidParameter {
+                    name: format!("axis of the support on '{tag}'"),
+                    value: *axis as f64,
+                    requirement: "axis 0 (x), 1 (y) or 2 (z)".into(),
+                }
+                .into());
+            }
+        }
+        let cb = thermal_stress_coefficient(el, th);
+        let sv = Space3d::new(&self.mesh, Family3d::Cg(k), Shape3d::Vector)?;
+        let ss = Space3d::new(&self.mesh, Family3d::Dg(k - 1), Shape3d::SymTensor)?;
+        let st = Space3d::new(&self.mesh, Family3d::Cg(k), Shape3d::Scalar)?;
+        let sizes = [sv.n_dofs(), ss.n_dofs(), st.n_dofs()];
+        let mut ba = BlockAssembler::new(&sizes);
+        let v = Op3d::Value;
+        let mass: Vec<Term3d> = (0..3).map(|c| (c, v, c, v, el.rho)).collect();
+        ba.mass(0, &bilinear3d(&sv, &sv, &mass)?);
+        let q = el.compliance_3d();
+        let mut comp = Vec::new();
+        for a in 0..6 {
+            for b in 0..6 {
+                if q[a * 6 + b] != 0.0 {
+                    comp.push((a, v, b, v, q[a * 6 + b]));
+                }
+            }
+        }
+        ba.mass(1, &bilinear3d(&ss, &ss, &comp)?);
+        ba.mass(
+            2,
+            &bilinear3d(&st, &st, &[(0, v, 0, v, th.heat_capacity * th.t0)])?,
+        );
+        // Φ:Grad v (components xx, yy, zz, yz, xz, xy), as in Elasticity3d
+        let sym: [Term3d; 9] = [
+            (0, v, 0, Op3d::D(0), 1.0),
+            (1, v, 1, Op3d::D(1), 1.0),
+            (2, v, 2, Op3d::D(2), 1.0),
+            (3, v, 1, Op3d::D(2), 1.0),
+            (3, v, 2, Op3d::D(1), 1.0),
+            (4, v, 0, Op3d::D(2), 1.0),
+            (4, v, 2, Op3d::D(0), 1.0),
+            (5, v, 0, Op3d::D(1), 1.0),
+            (5, v, 1, Op3d::D(0), 1.0),
+        ];
+        ba.skew(1, 0, &bilinear3d(&ss, &sv, &sym)?, 1.0);
+        if cb != 0.0 {
+            let div: Vec<Term3d> = (0..3).map(|c| (c, Op3d::D(c), 0, v, cb)).collect();
+            ba.skew(0, 2, &bilinear3d(&sv, &st, &div)?, 1.0);
+        }
+        let kt = th.conductivity * th.t0;
+        let lap: Vec<Term3d> = (0..3).map(|c| (0, Op3d::D(c), 0, Op3d::D(c), kt)).collect();
+        let KT = bilinear3d(&st, &st, &lap)?;
+        let n_full = ba.n();
+        let oT = sizes[0] + sizes[1];
+        let mut tr = Triplets::new(n_full, n_full);
+        tr.push_block(oT, oT, &KT, 1.0);
+        let (E_full, J_full, R_full) = (ba.E.build(), ba.J.build(), tr.build());
+        let mut removed = Vec::new();
+        let tags: Vec<&str> = self.clamped.iter().map(|s| s.as_str()).collect();
+        if !tags.is_empty() {
+            removed.extend(sv.boundary_dofs(&tags)?);
+        }
+        let ns = sv.n_scalar_dofs();
+        for (tag, axis) in &self.fixed {
+            let r = axis * ns..(axis + 1) * ns;
+            removed.extend(
+                sv.boundary_dofs(&[tag.as_str()])?
+                    .into_iter()
+                    .filter(|i| r.contains(i)),
+            );
+        }
+        let ttags: Vec<&str> = self.isothermal.iter().map(|s| s.as_str()).collect();
+        if !ttags.is_empty() {
+            removed.extend(st.boundary_dofs(&ttags)?.into_iter().map(|i| i + oT));
+        }
+        removed.sort_unstable();
+        removed.dedup();
+        let kept = complement(n_full, &removed);
+        let n = kept.len();
+        let n_v = kept.iter().filter(|&&i| i < sizes[0]).count();
+        let n_T = kept.iter().filter(|&&i| i >= oT).count();
+        let system = LinearPhSystem::new(
+            sparse::restrict(&E_full, &kept, &kept),
+            sparse::restrict(&J_full, &kept, &kept),
+            sparse::restrict(&R_full, &kept, &kept),
+            Triplets::new(n, 0).build(),
+            PortSet::from_ports(Vec::new())?,
+            vec![
+                VarBlock::differential("e_v", "velocity (x, y, z) [m/s]", n_v),
+                VarBlock::differential(
+                    "E_sigma",
+                    "elastic stress (xx, yy, zz, yz, xz, xy) [N/m^2] (DG)",
+                    n - n_v - n_T,
+                ),
+                VarBlock::differential("e_T", "normalized temperature (T - T0)/T0 [-]", n_T),
+            ],
+        )?;
+        Ok(ThermoelasticityModel3d {
+            c_beta: cb,
+            system,
+            spaces: [sv, ss, st],
+            offsets: [0, sizes[0], oT, n_full],
+            kept,
+        })
+    }
+}
+
+/// An assembled 3D thermoelastic model.
+#[derive(Debug, Clone)]
+pub struct ThermoelasticityModel3d {
+    c_beta: f64,
+    system: LinearPhSystem,
+    spaces: [Space3d; 3],
+    offsets: [usize; 4],
+    kept: Vec<usize>,
+}
+
+impl ThermoelasticityModel3d {
+    /// The pH system $E\dot e = (J - R)e$ (blocks `e_v`, `E_sigma`, `e_T`; no ports).
+    pub fn system(&self) -> &LinearPhSystem {
+        &self.system
+    }
+    /// $C_\beta = T_0\beta(3\lambda + 2\mu)$.
+    pub fn c_beta(&self) -> f64 {
+        self.c_beta
+    }
+    /// Finite element space of a field (all DOFs, before the strong conditions).
+    pub fn space(&self, f: ThermoField2d) -> &Space3d {
+        &self.spaces[f.index()]
+    }
+    /// Open-state index of every retained state variable.
+    pub fn kept_dofs(&self) -> &[usize] {
+        &self.kept
+    }
+    /// State from the nodal interpolants of a velocity and a normalized temperature field
+    /// (zero elastic stress); values on removed DOFs are dropped.
+    pub fn interpolate_state(
+        &self,
+        v: &dyn Fn([f64; 3]) -> [f64; 3],
+        theta: &dyn Fn([f64; 3]) -> f64,
     ) -> Vec<f64> {
         let vc = self.spaces[0].interpolate(&|x, o| o.copy_from_slice(&v(x)));
         let tc = self.spaces[2].interpolate(&|x, o| o[0] = theta(x));
