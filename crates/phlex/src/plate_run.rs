@@ -12,6 +12,7 @@
 //! fields ([`phlex_fem::vtk`]) for ParaView.
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use anyhow::Result;
 use phlex_core::LinearPhSystem;
@@ -140,7 +141,35 @@ pub struct PlateSpec {
     /// `clamped_weak`, `free` (default) or `port`.
     #[serde(default)]
     pub edges: BTreeMap<String, Spanned<String>>,
+    /// Distributed loads `[[plate.load]]` (Mindlin CGDG and Kirchhoff HHJ): each is an input
+    /// port driven by `[[input]] port = "<name>"`.
+    #[serde(default)]
+    pub load: Vec<PlateLoadSpec>,
 }
+
+/// `[[plate.load]]`: a distributed load port $\int_\Omega f\,e_w\,u(t)$ with a spatial
+/// profile (force per area $f(x, y)$ \[N/m²\], Mindlin also a distributed torque
+/// $(m_x, m_y)(x, y)$ \[N\]), scaled by the port's input signal.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlateLoadSpec {
+    /// Port name (drive it with `[[input]] port = "<name>"`).
+    pub name: Spanned<String>,
+    /// Force per area as an expression in `x`, `y` (default 0).
+    #[serde(default)]
+    pub force: Option<Spanned<String>>,
+    /// Distributed torque `["m_x(x, y)", "m_y(x, y)"]` (Mindlin CGDG only).
+    #[serde(default)]
+    pub torque: Option<Spanned<Vec<String>>>,
+}
+
+/// A parsed `[[plate.load]]`: name, force, optional torque, span of the name.
+type ParsedLoad = (
+    String,
+    Option<FieldFn>,
+    Option<[FieldFn; 2]>,
+    std::ops::Range<usize>,
+);
 
 /// `[[plate.plies]]`: one orthotropic ply of a laminate.
 #[derive(Debug, Clone, Deserialize)]
@@ -502,6 +531,59 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
         .youngs_modulus
         .as_ref()
         .map_or(p.theory.span(), |v| v.span());
+    let mut loads: Vec<ParsedLoad> = Vec::new();
+    for l in &p.load {
+        let name = l.name.get_ref().clone();
+        if name.is_empty() || loads.iter().any(|x| x.0 == name) {
+            return Err(err(
+                l.name.span(),
+                format!("plate.load: the name '{name}' is empty or used twice; give every load its own port name"),
+            ));
+        }
+        let force = match &l.force {
+            None => None,
+            Some(f) => Some(
+                FieldFn::parse(f.get_ref(), 2)
+                    .map_err(|m| err(f.span(), format!("plate.load '{name}' force: {m}")))?,
+            ),
+        };
+        let torque = match &l.torque {
+            None => None,
+            Some(t) => {
+                if t.get_ref().len() != 2 {
+                    return Err(err(
+                        t.span(),
+                        format!(
+                            "plate.load '{name}' torque: give two expressions [\"m_x\", \"m_y\"]"
+                        ),
+                    ));
+                }
+                let parse = |k: usize| {
+                    FieldFn::parse(&t.get_ref()[k], 2)
+                        .map_err(|m| err(t.span(), format!("plate.load '{name}' torque: {m}")))
+                };
+                Some([parse(0)?, parse(1)?])
+            }
+        };
+        if force.is_none() && torque.is_none() {
+            return Err(err(
+                l.name.span(),
+                format!(
+                    "plate.load '{name}': give force = \"f(x, y)\" (and/or torque for Mindlin)"
+                ),
+            ));
+        }
+        loads.push((name, force, torque, l.name.span()));
+    }
+    let no_loads = |who: &str| -> Result<(), ModelError> {
+        match loads.first() {
+            Some(l) => Err(err(
+                l.3.clone(),
+                format!("plate.load '{}': distributed loads are available for theory = \"mindlin\" (CGDG) and \"kirchhoff\" (HHJ) only, not {who}; remove [[plate.load]]", l.0),
+            )),
+            None => Ok(()),
+        }
+    };
     let model = match theory.as_str() {
         "mindlin" => 'mindlin: {
             let params = MindlinParams {
@@ -517,6 +599,7 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
             match element {
                 None | Some(("cgdg", _)) => {}
                 Some(("afw", _)) => {
+                    no_loads("the AFW Mindlin element")?;
                     let mut plate = MindlinAfw::new(params, &mesh, *p.degree.get_ref())
                         .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?;
                     for (edge, cond, span) in conditions {
@@ -568,6 +651,20 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
                     }
                 };
             }
+            for (name, force, torque, _) in &loads {
+                let (force, torque) = (force.clone(), torque.clone());
+                plate = plate.load(
+                    name,
+                    Arc::new(move |x: [f64; 2]| {
+                        (
+                            force.as_ref().map_or(0.0, |f| f.eval2(x)),
+                            torque
+                                .as_ref()
+                                .map_or([0.0; 2], |t| [t[0].eval2(x), t[1].eval2(x)]),
+                        )
+                    }),
+                );
+            }
             PlateModel::Mindlin(
                 plate
                     .build()
@@ -602,6 +699,19 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
                             other => return Err(bad_condition(edge, other, span, allowed)),
                         };
                     }
+                    for (name, force, torque, span) in &loads {
+                        if torque.is_some() {
+                            return Err(err(
+                                span.clone(),
+                                format!("plate.load '{name}': torque is a Mindlin load; Kirchhoff plates take force only"),
+                            ));
+                        }
+                        let f = force.clone();
+                        plate = plate.load(
+                            name,
+                            Arc::new(move |x: [f64; 2]| f.as_ref().map_or(0.0, |f| f.eval2(x))),
+                        );
+                    }
                     PlateModel::Kirchhoff(
                         plate
                             .build()
@@ -632,6 +742,7 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
                             ))
                         }
                     };
+                    no_loads("the Bell/Argyris elements")?;
                     let mut plate = KirchhoffBell::new(params, &mesh, fam)
                         .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?
                         .imposition(imposition);
@@ -653,6 +764,7 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
             }
         }
         _ => {
+            no_loads("laminated plates")?;
             if p.plies.is_empty() {
                 return Err(err(
                     p.theory.span(),
