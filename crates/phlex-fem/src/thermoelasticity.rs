@@ -33,12 +33,12 @@
 //! eliminates the flux $j_Q = -kT_0\operatorname{grad}\theta$ (the "temperature causality"
 //! of [`crate::heat`]):
 //! $$\begin{aligned}
-//! \langle\phi_v, \rho\dot v\rangle &= -\langle\operatorname{Grad}\phi_v, \Sigma\rangle
-//!   + \langle C_\beta\operatorname{div}\phi_v, \theta\rangle,\\
+//! \langle\phi_v, \rho\dot v\rangle &= -\langle\operatorname{Grad}\phi_v, \Sigma\rangle +
+//!   \langle C_\beta\operatorname{div}\phi_v, \theta\rangle,\\
 //! \langle\Phi_\sigma, \mathcal C\dot\Sigma\rangle &= \langle\Phi_\sigma,
 //!   \operatorname{Grad}v\rangle,\\
-//! \langle\phi_T, CT_0\dot\theta\rangle &= -\langle\phi_T, C_\beta\operatorname{div}v\rangle
-//!   - \langle\operatorname{grad}\phi_T, kT_0\operatorname{grad}\theta\rangle,
+//! \langle\phi_T, CT_0\dot\theta\rangle &= -\langle\phi_T, C_\beta\operatorname{div}v\rangle -
+//!   \langle\operatorname{grad}\phi_T, kT_0\operatorname{grad}\theta\rangle,
 //! \end{aligned}$$
 //! i.e. $E\dot e = (J - R)e$ with
 //! $$E = \operatorname{diag}(M_\rho, M_{\mathcal C}, M_{CT_0}),\quad
