@@ -53,6 +53,9 @@ pub fn check(path: &Path) -> Result<()> {
     if crate::plate_run::is_plate(&text) {
         return crate::plate_run::check(path, &text);
     }
+    if crate::thermoelastic_beam_run::is_thermoelastic_beam(&text) {
+        return crate::thermoelastic_beam_run::check(path, &text);
+    }
     if crate::elasticity_run::is_elasticity(&text) {
         return crate::elasticity_run::check(path, &text);
     }
@@ -134,6 +137,12 @@ pub fn run(path: &Path, out: Option<&Path>, quiet: bool) -> Result<()> {
             .map(Path::to_path_buf)
             .unwrap_or_else(|| default_out(path));
         return crate::plate_run::run(path, &text, &dir, quiet);
+    }
+    if crate::thermoelastic_beam_run::is_thermoelastic_beam(&text) {
+        let dir = out
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| default_out(path));
+        return crate::thermoelastic_beam_run::run(path, &text, &dir, quiet);
     }
     if crate::elasticity_run::is_elasticity(&text) {
         let dir = out
@@ -271,6 +280,11 @@ pub fn modes(path: &Path, count: Option<usize>, json: Option<&Path>) -> Result<(
         let rows = crate::modal::frequencies_with(b.system(), n, &b.eigen_params(n))
             .context("eigen-analysis failed")?;
         return print_modes(&b.name, b.system().n_states(), &rows, json);
+    }
+    if crate::thermoelastic_beam_run::is_thermoelastic_beam(&text) {
+        let (name, states, rows) = crate::thermoelastic_beam_run::modes(path, &text, count)
+            .context("eigen-analysis failed")?;
+        return print_modes(&name, states, &rows, json);
     }
     if crate::elasticity_run::is_elasticity(&text) {
         let (f, b) = crate::elasticity_run::load(&path.display().to_string(), &text)?;

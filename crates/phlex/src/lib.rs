@@ -29,3 +29,4 @@ pub mod shallow_water_run;
 pub mod simulate;
 pub mod spatial;
 pub mod studies;
+pub mod thermoelastic_beam_run;
