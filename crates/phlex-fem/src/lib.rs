@@ -12,23 +12,32 @@
 //! * [`timoshenko`]: Timoshenko beam, both causalities;
 //! * [`heat`]: the heat equation as a pHDAE (flux or temperature ports);
 //! * [`thermoelastic_1d`]: coupled linear thermoelasticity of a rod (Danilovskaya);
+//! * [`thermoelastic_beam`]: thermoelastic Euler–Bernoulli beam (bending × heat through
+//!   the thickness; Lifshitz–Roukes damping);
 //! * [`decomposition`]: mixed boundary conditions by virtual domain decomposition and a
 //!   gyrator (thesis §6.2.2).
 //!
 //! In 2D ([`mesh2d`], [`quadrature2d`], [`element2d`], [`space2d`], [`assembly2d`]):
-//! triangle meshes with boundary tags (structured rectangles, or Gmsh files read by
-//! [`gmsh`]), Lagrange CG/DG spaces (scalar, vector, symmetric tensor), Raviart–Thomas
-//! ([`element2d_rt`]) and Hellan–Herrmann–Johnson ([`element2d_hhj`]) elements, and the
-//! models:
+//! triangle meshes with boundary tags (structured rectangles, disks [`mesh2d_disk`], or Gmsh
+//! files read by [`gmsh`], which also reads tetrahedral meshes), quadrilateral meshes
+//! ([`mesh2d_quad`], rectangles and disk O-grids) with $Q_k$/$DQ_k$ spaces
+//! ([`element2d_quad`]), Lagrange CG/DG spaces (scalar, vector, symmetric tensor),
+//! Raviart–Thomas ([`element2d_rt`]), $RT_k$/$BDM_k$ ([`element2d_bdm`]),
+//! Hellan–Herrmann–Johnson ([`element2d_hhj`]) and the $C^1$ Bell/Argyris triangles
+//! ([`element2d_bell`], [`element2d_argyris`]), and the models:
 //!
-//! * [`plate`]: Mindlin (CGDG) and Kirchhoff (HHJ) plates;
+//! * [`plate`]: Mindlin (CGDG, AFW, BJT), Kirchhoff (HHJ, Bell/Argyris × DG3), laminated
+//!   and thermoelastic plates;
+//! * [`thermoelasticity`]: coupled linear thermoelasticity, plane strain and 3D;
+//! * [`shallow_water`]: irrotational shallow water (nonlinear, discrete-gradient step);
 //! * [`elasticity`]: 2D (plane strain/stress) and 3D linear elasticity, CG velocity × DG
 //!   stress (3D on the tetrahedral meshes of [`mesh3d`] with the elements of [`element3d`]);
 //! * [`wave`]: acoustics / wave equation in both causalities, planar or axisymmetric;
 //! * [`wave_decomposition`]: axisymmetric duct with mixed boundary conditions, DAE
 //!   (multiplier) and ODE (domain decomposition + gyrator) methods (thesis §8.2.2).
 //!
-//! [`vtk`] writes 2D fields for ParaView.
+//! [`vtk`] writes 2D and 3D fields for ParaView. Assembly over cells runs in parallel
+//! (rayon, deterministic).
 //!
 //! Every 1D model builds a [`PfemModel`] with the system, probes (linear functionals for
 //! field values), $L^2$ projections for initial conditions and error norms.
