@@ -1,4 +1,4 @@
-//! Reference elements on the unit square $[0,1]^2$ built as tensor products of 1D
+//! Reference elements on the unit square $\lbrack 0,1\rbrack^2$ built as tensor products of 1D
 //! Lagrange bases (thesis 004 §7.2.1.1: the BJT spaces (7.11) on "square extruded meshes",
 //! i.e. interval × interval tensor-product cells as in Firedrake's extruded meshes):
 //!

@@ -2,7 +2,7 @@
 //! "quadrilateral/extruded meshes (for BJT)"; the BJT spaces (7.11) live on square cells).
 //!
 //! Conventions: quadrilaterals are stored counter-clockwise; local vertex `i` maps to the
-//! reference corner $(0,0), (1,0), (1,1), (0,1)$ of $[0,1]^2$ (bilinear map
+//! reference corner $(0,0), (1,0), (1,1), (0,1)$ of $\lbrack 0,1\rbrack^2$ (bilinear map
 //! $F(\xi,\eta) = \sum_a v_a N_a(\xi,\eta)$); local edge `i` joins local vertices `i` and
 //! `i + 1 mod 4`; global edges store the lower vertex first. [`QuadMesh::new`] rejects
 //! non-convex, inverted and degenerate cells (every corner's cross product
