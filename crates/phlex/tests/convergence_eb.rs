@@ -102,7 +102,7 @@ fn cgcg3_fast_meshes_match_table_b5() {
 
 /// The complete tables (1/h up to 128; 64 for CGCG3), same assertions on every row.
 #[test]
-#[ignore = "full thesis tables (1/h up to 128); about 1 s in the release and test profiles"]
+#[ignore = "full thesis tables (1/h up to 128); about 1 s in the release and test profiles; fast twins: herdg1_fast_meshes_match_table_b1 … cgcg3_fast_meshes_match_table_b5"]
 fn full_tables_match_thesis() {
     for d in [
         EbDiscretization::HerDg1,
