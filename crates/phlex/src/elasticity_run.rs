@@ -14,6 +14,10 @@ use phlex_fem::elasticity::{
 };
 use phlex_fem::gmsh::GmshMesh3d;
 use phlex_fem::mesh3d::Mesh3d;
+use phlex_fem::thermoelasticity::{
+    ThermalParams, ThermoField2d, Thermoelasticity2d, Thermoelasticity3d, ThermoelasticityModel2d,
+    ThermoelasticityModel3d,
+};
 use phlex_fem::vtk::{Location, Vtu};
 use phlex_solve::eigen::EigenParams;
 use phlex_solve::signal::InputFn;
@@ -114,6 +118,98 @@ pub struct ElasticitySpec {
     /// `free` (default).
     #[serde(default)]
     pub boundaries: BTreeMap<String, Spanned<String>>,
+    /// Coupled thermoelasticity (thesis 004 §5.1.3): the temperature field and its data.
+    #[serde(default)]
+    pub thermal: Option<ThermalSpec>,
+}
+
+/// `[elasticity.thermal]`: linear thermoelasticity ([`phlex_fem::thermoelasticity`]).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThermalSpec {
+    /// Volumetric heat capacity ρc_ε [J/(m³ K)].
+    pub heat_capacity: f64,
+    /// Thermal conductivity [W/(m K)].
+    pub conductivity: f64,
+    /// Reference temperature T0 [K].
+    #[serde(rename = "T0")]
+    pub t0: f64,
+    /// Linear expansion coefficient β [1/K] (0: uncoupled).
+    pub beta: f64,
+    /// Tags held at T = T0 (the others are insulated).
+    #[serde(default)]
+    pub isothermal: Vec<String>,
+}
+
+/// A boundary condition of the elasticity table.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Cond {
+    Clamped,
+    Fixed(usize),
+    Port,
+    Isothermal,
+}
+
+/// The validated boundary conditions of `p` (mechanical by tag, then the isothermal tags).
+fn conditions(
+    p: &ElasticitySpec,
+    tags: &[String],
+    dim: usize,
+    err: &dyn Fn(std::ops::Range<usize>, String) -> ModelError,
+) -> Result<Vec<(String, Cond)>, ModelError> {
+    let mut out = Vec::new();
+    for (tag, cond) in &p.boundaries {
+        if !tags.contains(tag) {
+            return Err(err(
+                cond.span(),
+                format!(
+                    "elasticity.boundaries: unknown boundary '{tag}' (tags: {})",
+                    tags.join(", ")
+                ),
+            ));
+        }
+        let c = match (cond.get_ref().as_str(), dim) {
+            ("clamped", _) => Cond::Clamped,
+            ("fixed_x", _) => Cond::Fixed(0),
+            ("fixed_y", _) => Cond::Fixed(1),
+            ("fixed_z", 3) => Cond::Fixed(2),
+            ("port", _) if p.thermal.is_some() => {
+                return Err(err(
+                    cond.span(),
+                    format!("elasticity.boundaries.{tag} = \"port\": traction ports are not available with [elasticity.thermal] yet; use \"free\""),
+                ))
+            }
+            ("port", _) => Cond::Port,
+            ("free", _) => continue,
+            (other, _) => {
+                let allowed = if dim == 2 {
+                    "2D models accept \"clamped\", \"fixed_x\", \"fixed_y\", \"port\" or \"free\""
+                } else {
+                    "3D models accept \"clamped\", \"fixed_x\", \"fixed_y\", \"fixed_z\", \"port\" or \"free\""
+                };
+                return Err(err(
+                    cond.span(),
+                    format!("elasticity.boundaries.{tag} = '{other}': {allowed}"),
+                ));
+            }
+        };
+        out.push((tag.clone(), c));
+    }
+    if let Some(th) = &p.thermal {
+        for tag in &th.isothermal {
+            if !tags.contains(tag) {
+                return Err(err(
+                    p.dim.span(),
+                    format!(
+                        "elasticity.thermal.isothermal: unknown boundary '{tag}' (tags: {})",
+                        tags.join(", ")
+                    ),
+                ));
+            }
+            out.push((tag.clone(), Cond::Isothermal));
+        }
+    }
+    Ok(out)
 }
 
 fn one() -> Spanned<usize> {
@@ -126,6 +222,10 @@ pub enum ElasticModel {
     Plane(ElasticityModel2d),
     /// Three-dimensional.
     Solid(ElasticityModel3d),
+    /// Plane-strain thermoelasticity.
+    ThermoPlane(ThermoelasticityModel2d),
+    /// Three-dimensional thermoelasticity.
+    ThermoSolid(ThermoelasticityModel3d),
 }
 
 impl ElasticModel {
@@ -134,6 +234,8 @@ impl ElasticModel {
         match self {
             ElasticModel::Plane(m) => m.system(),
             ElasticModel::Solid(m) => m.system(),
+            ElasticModel::ThermoPlane(m) => m.system(),
+            ElasticModel::ThermoSolid(m) => m.system(),
         }
     }
 }
@@ -155,13 +257,17 @@ pub struct BuiltElasticity {
     probes: Vec<Probe>,
     /// Largest extent of the body [m].
     size: f64,
+    /// Elastic material (eigen shift).
+    params: ElasticParams,
 }
 
-/// Probe fields of 2D models: index into (v_x, v_y, s_xx, s_xy, s_yy).
-const FIELDS_2D: [&str; 5] = ["v_x", "v_y", "s_xx", "s_xy", "s_yy"];
-/// Probe fields of 3D models: index into (v_x, v_y, v_z, s_xx, s_yy, s_zz, s_yz, s_xz, s_xy).
-const FIELDS_3D: [&str; 9] = [
-    "v_x", "v_y", "v_z", "s_xx", "s_yy", "s_zz", "s_yz", "s_xz", "s_xy",
+/// Probe fields of 2D models: index into (v_x, v_y, s_xx, s_xy, s_yy, theta); `theta`
+/// (normalised temperature (T − T0)/T0) with `[elasticity.thermal]` only.
+const FIELDS_2D: [&str; 6] = ["v_x", "v_y", "s_xx", "s_xy", "s_yy", "theta"];
+/// Probe fields of 3D models: index into (v_x, v_y, v_z, s_xx, s_yy, s_zz, s_yz, s_xz, s_xy,
+/// theta).
+const FIELDS_3D: [&str; 10] = [
+    "v_x", "v_y", "v_z", "s_xx", "s_yy", "s_zz", "s_yz", "s_xz", "s_xy", "theta",
 ];
 
 impl BuiltElasticity {
@@ -175,15 +281,22 @@ impl BuiltElasticity {
     /// bending/shear modes of a clamped body lie within an order of magnitude of it; the
     /// self-equilibrated stress kernel is rejected below $10^{-3}$ of the spectral radius).
     pub fn eigen_params(&self, n: usize) -> EigenParams {
-        let p = match &self.model {
-            ElasticModel::Plane(m) => *m.params(),
-            ElasticModel::Solid(m) => *m.params(),
-        };
+        let p = self.params;
         EigenParams {
             n_modes: Some(n),
             shift: Some(p.shear_wave_speed() * std::f64::consts::PI / self.size),
             max_krylov: Some((20 * n + 100).max(400)),
-            zero_tol: 1e-3,
+            // Thermoelastic pencils have large real (diffusive) eigenvalues that set the
+            // spectral radius: a relative zero threshold of 1e-3 would reject the lowest
+            // oscillations, so only round-off zeros are rejected there.
+            zero_tol: if matches!(
+                self.model,
+                ElasticModel::ThermoPlane(_) | ElasticModel::ThermoSolid(_)
+            ) {
+                1e-9
+            } else {
+                1e-3
+            },
             tol: 1e-6,
             ..Default::default()
         }
@@ -202,6 +315,34 @@ impl BuiltElasticity {
                     ElasticModel::Solid(m) => {
                         let (v, s) = m.evaluate(e, *x).map_err(|er| er.to_string())?;
                         v.iter().chain(s.iter()).copied().collect()
+                    }
+                    ElasticModel::ThermoPlane(m) => {
+                        let mut out = Vec::new();
+                        for f in [
+                            ThermoField2d::Velocity,
+                            ThermoField2d::Stress,
+                            ThermoField2d::Temperature,
+                        ] {
+                            let u = m.field_coefficients(e, f).map_err(|er| er.to_string())?;
+                            let (v, _) = m
+                                .space(f)
+                                .evaluate(&u, [x[0], x[1]])
+                                .map_err(|er| er.to_string())?;
+                            out.extend(v);
+                        }
+                        out
+                    }
+                    ElasticModel::ThermoSolid(m) => {
+                        let mut out = Vec::new();
+                        for f in [
+                            ThermoField2d::Velocity,
+                            ThermoField2d::Stress,
+                            ThermoField2d::Temperature,
+                        ] {
+                            let u = thermo3d_field(m, e, f);
+                            out.extend(m.space(f).evaluate(&u, *x).map_err(|er| er.to_string())?);
+                        }
+                        out
                     }
                 };
                 Ok(vals[*k])
@@ -236,6 +377,20 @@ pub fn load(file: &str, text: &str) -> Result<(ElasticityFile, BuiltElasticity),
         .validate()
         .map_err(|e| err(p.youngs_modulus.span(), format!("elasticity: {e}")))?;
     let degree = *p.degree.get_ref();
+    let thermal = match &p.thermal {
+        None => None,
+        Some(t) => {
+            let th = ThermalParams {
+                heat_capacity: t.heat_capacity,
+                conductivity: t.conductivity,
+                t0: t.t0,
+                beta: t.beta,
+            };
+            th.validate()
+                .map_err(|e| err(p.dim.span(), format!("elasticity.thermal: {e}")))?;
+            Some(th)
+        }
+    };
     let (model, size) = if dim == 2 {
         for (key, v) in [("lz", p.lz.is_some()), ("nz", p.nz.is_some())] {
             if v {
@@ -268,38 +423,54 @@ pub fn load(file: &str, text: &str) -> Result<(ElasticityFile, BuiltElasticity),
             y0: p.y0.as_ref(),
         }
         .build(file, text)?;
-        let tags = mesh.tag_names();
-        let mut b = Elasticity2d::new(params, plane, &mesh, degree)
-            .map_err(|e| err(p.degree.span(), format!("elasticity.degree: {e}")))?;
-        for (tag, cond) in &p.boundaries {
-            if !tags.contains(tag) {
-                return Err(err(
-                    cond.span(),
-                    format!(
-                        "elasticity.boundaries: unknown boundary '{tag}' (tags: {})",
-                        tags.join(", ")
-                    ),
-                ));
-            }
-            b = match cond.get_ref().as_str() {
-                "clamped" => b.clamped(tag),
-                "fixed_x" => b.fixed(tag, 0),
-                "fixed_y" => b.fixed(tag, 1),
-                "port" => b.port(tag),
-                "free" => b,
-                other => {
-                    return Err(err(
-                        cond.span(),
-                        format!("elasticity.boundaries.{tag} = '{other}': 2D models accept \"clamped\", \"fixed_x\", \"fixed_y\", \"port\" or \"free\""),
-                    ))
+        let conds = conditions(p, &mesh.tag_names(), 2, &err)?;
+        let m = match thermal {
+            None => {
+                let mut b = Elasticity2d::new(params, plane, &mesh, degree)
+                    .map_err(|e| err(p.degree.span(), format!("elasticity.degree: {e}")))?;
+                for (tag, c) in &conds {
+                    b = match c {
+                        Cond::Clamped => b.clamped(tag),
+                        Cond::Fixed(a) => b.fixed(tag, *a),
+                        Cond::Port => b.port(tag),
+                        Cond::Isothermal => b,
+                    };
                 }
-            };
-        }
-        let m = b
-            .build()
-            .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?;
+                ElasticModel::Plane(
+                    b.build()
+                        .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?,
+                )
+            }
+            Some(th) => {
+                if plane != PlaneModel::PlaneStrain {
+                    return Err(err(
+                        p.plane.as_ref().map_or(p.dim.span(), |s| s.span()),
+                        "elasticity.plane: thermoelastic models are plane strain; remove plane = \"stress\"".into(),
+                    ));
+                }
+                let mut b = Thermoelasticity2d::new(params, th, &mesh, degree)
+                    .map_err(|e| err(p.degree.span(), format!("elasticity: {e}")))?;
+                for (tag, c) in &conds {
+                    b = match c {
+                        Cond::Clamped => b.clamped(tag),
+                        Cond::Fixed(a) => b.fixed(tag, *a),
+                        Cond::Isothermal => b.isothermal(tag),
+                        Cond::Port => {
+                            return Err(err(
+                                p.dim.span(),
+                                "traction ports are not available with [elasticity.thermal]".into(),
+                            ))
+                        }
+                    };
+                }
+                ElasticModel::ThermoPlane(
+                    b.build()
+                        .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?,
+                )
+            }
+        };
         let size = extent(mesh.vertices().iter().map(|v| [v[0], v[1], 0.0]));
-        (ElasticModel::Plane(m), size)
+        (m, size)
     } else {
         for (key, v) in [
             ("plane", p.plane.is_some()),
@@ -370,38 +541,47 @@ pub fn load(file: &str, text: &str) -> Result<(ElasticityFile, BuiltElasticity),
                 .map_err(|e| err(p.dim.span(), format!("elasticity mesh: {e}")))?
         };
         let size = extent(mesh.vertices().iter().copied());
-        let tags = mesh.tag_names();
-        let mut b = Elasticity3d::new(params, &mesh, degree)
-            .map_err(|e| err(p.degree.span(), format!("elasticity.degree: {e}")))?;
-        for (tag, cond) in &p.boundaries {
-            if !tags.contains(tag) {
-                return Err(err(
-                    cond.span(),
-                    format!(
-                        "elasticity.boundaries: unknown boundary '{tag}' (faces: {})",
-                        tags.join(", ")
-                    ),
-                ));
-            }
-            b = match cond.get_ref().as_str() {
-                "clamped" => b.clamped(tag),
-                "fixed_x" => b.fixed(tag, 0),
-                "fixed_y" => b.fixed(tag, 1),
-                "fixed_z" => b.fixed(tag, 2),
-                "port" => b.port(tag),
-                "free" => b,
-                other => {
-                    return Err(err(
-                        cond.span(),
-                        format!("elasticity.boundaries.{tag} = '{other}': 3D models accept \"clamped\", \"fixed_x\", \"fixed_y\", \"fixed_z\", \"port\" or \"free\""),
-                    ))
+        let conds = conditions(p, &mesh.tag_names(), 3, &err)?;
+        let m = match thermal {
+            None => {
+                let mut b = Elasticity3d::new(params, &mesh, degree)
+                    .map_err(|e| err(p.degree.span(), format!("elasticity.degree: {e}")))?;
+                for (tag, c) in &conds {
+                    b = match c {
+                        Cond::Clamped => b.clamped(tag),
+                        Cond::Fixed(a) => b.fixed(tag, *a),
+                        Cond::Port => b.port(tag),
+                        Cond::Isothermal => b,
+                    };
                 }
-            };
-        }
-        let m = b
-            .build()
-            .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?;
-        (ElasticModel::Solid(m), size)
+                ElasticModel::Solid(
+                    b.build()
+                        .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?,
+                )
+            }
+            Some(th) => {
+                let mut b = Thermoelasticity3d::new(params, th, &mesh, degree)
+                    .map_err(|e| err(p.degree.span(), format!("elasticity: {e}")))?;
+                for (tag, c) in &conds {
+                    b = match c {
+                        Cond::Clamped => b.clamped(tag),
+                        Cond::Fixed(a) => b.fixed(tag, *a),
+                        Cond::Isothermal => b.isothermal(tag),
+                        Cond::Port => {
+                            return Err(err(
+                                p.dim.span(),
+                                "traction ports are not available with [elasticity.thermal]".into(),
+                            ))
+                        }
+                    };
+                }
+                ElasticModel::ThermoSolid(
+                    b.build()
+                        .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?,
+                )
+            }
+        };
+        (m, size)
     };
     let sys = model.system();
     sys.check(&Default::default())
@@ -415,14 +595,28 @@ pub fn load(file: &str, text: &str) -> Result<(ElasticityFile, BuiltElasticity),
     )?;
     // initial velocity
     let comps = ["v_x", "v_y", "v_z"];
+    let thermal_model = p.thermal.is_some();
     let mut v0: [Option<FieldFn>; 3] = [None, None, None];
+    let mut theta0: Option<FieldFn> = None;
     for (name, expr) in &f.initial {
+        if name == "theta" && thermal_model {
+            theta0 = Some(
+                FieldFn::parse(expr.get_ref(), dim)
+                    .map_err(|m| err(expr.span(), format!("initial.{name}: {m}")))?,
+            );
+            continue;
+        }
         let Some(c) = comps[..dim].iter().position(|n| n == name) else {
             return Err(err(
                 expr.span(),
                 format!(
-                    "initial.{name}: unknown field; use {}",
-                    comps[..dim].join(", ")
+                    "initial.{name}: unknown field; use {}{}",
+                    comps[..dim].join(", "),
+                    if thermal_model {
+                        " or theta ((T − T0)/T0)"
+                    } else {
+                        ""
+                    }
                 ),
             ));
         };
@@ -440,6 +634,14 @@ pub fn load(file: &str, text: &str) -> Result<(ElasticityFile, BuiltElasticity),
             )
             .map_err(|e| err(0..0, format!("initial state: {e}")))?,
         ElasticModel::Solid(m) => m.interpolate_state(&|x| [0, 1, 2].map(|c| v_at(c, x)), None),
+        ElasticModel::ThermoPlane(m) => m.interpolate_state(
+            &|x| [v_at(0, [x[0], x[1], 0.0]), v_at(1, [x[0], x[1], 0.0])],
+            &|x| theta0.as_ref().map_or(0.0, |g| g.eval2(x)),
+        ),
+        ElasticModel::ThermoSolid(m) => m
+            .interpolate_state(&|x| [0, 1, 2].map(|c| v_at(c, x)), &|x| {
+                theta0.as_ref().map_or(0.0, |g| g.eval3(x))
+            }),
     };
     if initial.iter().any(|v| !v.is_finite()) {
         return Err(err(
@@ -447,7 +649,13 @@ pub fn load(file: &str, text: &str) -> Result<(ElasticityFile, BuiltElasticity),
             "initial fields are not finite everywhere on the body".into(),
         ));
     }
-    let fields: &[&str] = if dim == 2 { &FIELDS_2D } else { &FIELDS_3D };
+    let all: &[&str] = if dim == 2 { &FIELDS_2D } else { &FIELDS_3D };
+    // `theta` (the last field) only with [elasticity.thermal]
+    let fields = if thermal_model {
+        all
+    } else {
+        &all[..all.len() - 1]
+    };
     let mut probes = Vec::new();
     for pr in &f.output.probes {
         let field = pr.field.as_deref().unwrap_or("v_x");
@@ -477,11 +685,30 @@ pub fn load(file: &str, text: &str) -> Result<(ElasticityFile, BuiltElasticity),
         initial,
         probes,
         size,
+        params,
     };
     // probe points must lie in the body
     b.probe_values(&b.initial)
         .map_err(|m| err(0..0, format!("output.probes: {m}")))?;
     Ok((f, b))
+}
+
+/// Full-space coefficients of field `f` of a 3D thermoelastic state (removed DOFs zero).
+fn thermo3d_field(m: &ThermoelasticityModel3d, e: &[f64], f: ThermoField2d) -> Vec<f64> {
+    let sizes = [
+        m.space(ThermoField2d::Velocity).n_dofs(),
+        m.space(ThermoField2d::Stress).n_dofs(),
+        m.space(ThermoField2d::Temperature).n_dofs(),
+    ];
+    let b = f as usize;
+    let lo: usize = sizes[..b].iter().sum();
+    let mut u = vec![0.0; sizes[b]];
+    for (s, &i) in m.kept_dofs().iter().enumerate() {
+        if i >= lo && i < lo + sizes[b] {
+            u[i - lo] = e[s];
+        }
+    }
+    u
 }
 
 fn extent(points: impl Iterator<Item = [f64; 3]>) -> f64 {
@@ -577,6 +804,52 @@ fn vtu(model: &ElasticModel, e: &[f64]) -> Result<String> {
                     &m.field_coefficients(e, ElasticField::Stress)?,
                 )?
                 .to_xml()
+        }
+        ElasticModel::ThermoPlane(m) => {
+            let mut v = Vtu::new(m.space(ThermoField2d::Velocity).mesh());
+            for (f, name, loc) in [
+                (
+                    ThermoField2d::Velocity,
+                    "v (velocity) [m/s]",
+                    Location::Point,
+                ),
+                (
+                    ThermoField2d::Stress,
+                    "sigma (xx, xy, yy) [Pa]",
+                    Location::Cell,
+                ),
+                (
+                    ThermoField2d::Temperature,
+                    "theta ((T - T0)/T0)",
+                    Location::Point,
+                ),
+            ] {
+                v = v.space_field(name, loc, m.space(f), &m.field_coefficients(e, f)?)?;
+            }
+            v.to_xml()
+        }
+        ElasticModel::ThermoSolid(m) => {
+            let mut v = Vtu::new_3d(m.space(ThermoField2d::Velocity).mesh());
+            for (f, name, loc) in [
+                (
+                    ThermoField2d::Velocity,
+                    "v (velocity) [m/s]",
+                    Location::Point,
+                ),
+                (
+                    ThermoField2d::Stress,
+                    "sigma (xx, yy, zz, yz, xz, xy) [Pa]",
+                    Location::Cell,
+                ),
+                (
+                    ThermoField2d::Temperature,
+                    "theta ((T - T0)/T0)",
+                    Location::Point,
+                ),
+            ] {
+                v = v.space_field_3d(name, loc, m.space(f), &thermo3d_field(m, e, f))?;
+            }
+            v.to_xml()
         }
     })
 }
