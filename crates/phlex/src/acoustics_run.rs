@@ -374,11 +374,13 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
                 Columns {
                     names: b.probes.iter().map(|p| p.0.clone()).collect(),
                     plot_title: Some("probes".into()),
+                    plot_file: "probes.svg",
                     values: &probe_values,
                 },
                 Columns {
                     names: vec!["H_p".into(), "H_ux".into(), "H_uy".into()],
                     plot_title: Some("energy split (pressure, x and y kinetic) [J]".into()),
+                    plot_file: "energy_split.svg",
                     values: &split,
                 },
             ],

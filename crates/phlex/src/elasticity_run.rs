@@ -754,6 +754,7 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
             columns: vec![Columns {
                 names: b.probes.iter().map(|p| p.0.clone()).collect(),
                 plot_title: Some("probes".into()),
+                plot_file: "probes.svg",
                 values: &probe_values,
             }],
             vtu: &vtu_of,

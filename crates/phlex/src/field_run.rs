@@ -288,8 +288,10 @@ pub fn midpoint_step(file: &str, sim: Option<&SimulationSpec>, kind: &str) -> Re
 pub struct Columns<'a> {
     /// Column names.
     pub names: Vec<String>,
-    /// Title of their plot (`probes.svg`); `None`: no plot.
+    /// Title of their plot; `None`: no plot.
     pub plot_title: Option<String>,
+    /// File name of their plot (e.g. `probes.svg`).
+    pub plot_file: &'a str,
     /// Values of the columns for a state.
     pub values: &'a dyn Fn(&[f64]) -> Result<Vec<f64>, String>,
 }
@@ -421,7 +423,7 @@ pub fn run_midpoint(
             .into_bytes(),
         ));
         let mut first = 2;
-        for (g, c) in r.columns.iter().enumerate() {
+        for c in &r.columns {
             let n = c.names.len();
             if let (Some(title), true) = (&c.plot_title, n > 0) {
                 let data: Vec<Vec<f64>> = (first..first + n).map(|k| series.column(k)).collect();
@@ -431,13 +433,8 @@ pub fn run_midpoint(
                     .zip(&data)
                     .map(|(n, d)| (n.as_str(), t.as_slice(), d.as_slice()))
                     .collect();
-                let file = if g == 0 {
-                    "probes.svg".to_string()
-                } else {
-                    format!("columns_{g}.svg")
-                };
                 files.push((
-                    file,
+                    c.plot_file.to_string(),
                     svg_plot(&format!("{}: {title}", r.name), "t [s]", &s)?.into_bytes(),
                 ));
             }

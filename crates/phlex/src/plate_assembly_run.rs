@@ -868,12 +868,14 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
     let mut columns = vec![Columns {
         names: b.probes.iter().map(|p| p.0.clone()).collect(),
         plot_title: Some("vertical velocity probes [m/s]".into()),
+        plot_file: "probes.svg",
         values: &probe_values,
     }];
     if !comp_names.is_empty() {
         columns.push(Columns {
             names: comp_names,
             plot_title: Some("component velocities [m/s]".into()),
+            plot_file: "components.svg",
             values: &comp_values,
         });
     }
@@ -881,6 +883,7 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
         columns.push(Columns {
             names: vec!["rod_v".into(), "rod_omega".into(), "edge_bow_v".into()],
             plot_title: Some("rod heave [m/s], tilt rate [rad/s], edge bow [m/s]".into()),
+            plot_file: "rod.svg",
             values: &rod_values,
         });
     }

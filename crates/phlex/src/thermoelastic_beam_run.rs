@@ -468,11 +468,13 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
                 Columns {
                     names: b.probes.iter().map(|p| p.0.clone()).collect(),
                     plot_title: Some("probes".into()),
+                    plot_file: "probes.svg",
                     values: &probe_values,
                 },
                 Columns {
                     names: vec!["H_mech".into(), "H_thermal".into()],
                     plot_title: Some("mechanical and thermal energy [J]".into()),
+                    plot_file: "energies.svg",
                     values: &energies,
                 },
             ],
