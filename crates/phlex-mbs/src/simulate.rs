@@ -174,6 +174,51 @@ pub struct ProjectionStats {
     pub max_energy_jump: f64,
 }
 
+/// Projects `x` (a step ending at `t`, Hamiltonian `h_before`) onto the position
+/// constraints with `project`, records the projection in `stats`, and returns the
+/// Hamiltonian after it. Shared by [`MultibodyMidpoint`] and
+/// [`crate::spatial::GaussCollocation`]; a Newton failure is reported at time `t`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn project_and_record<S: Mechanism + ?Sized>(
+    mb: &S,
+    project: fn(&S, &mut [f64], &[f64], &ProjectionOptions) -> Result<ProjectionStep, MbsError>,
+    opts: &ProjectionOptions,
+    x: &mut [f64],
+    u: &[f64],
+    t: f64,
+    h_before: f64,
+    stats: &mut Option<ProjectionStats>,
+) -> Result<f64, MbsError> {
+    let ps = project(mb, x, u, opts).map_err(|e| match e {
+        MbsError::Solve(SolveError::NewtonDiverged {
+            iterations,
+            residual,
+            tol,
+            ..
+        }) => MbsError::Solve(SolveError::NewtonDiverged {
+            t,
+            iterations,
+            residual,
+            tol,
+        }),
+        e => e,
+    })?;
+    let st = stats.get_or_insert_with(ProjectionStats::default);
+    st.max_drift_before = st.max_drift_before.max(ps.drift_before);
+    st.max_drift_after = st.max_drift_after.max(ps.drift_after);
+    st.max_correction = st.max_correction.max(ps.max_correction);
+    st.max_velocity_residual = st.max_velocity_residual.max(ps.velocity_residual);
+    st.iterations += ps.iterations;
+    let mut h = h_before;
+    if ps.iterations > 0 || opts.velocities {
+        st.corrected_steps += 1;
+        h = mb.hamiltonian(x);
+        st.energy_change += h - h_before;
+        st.max_energy_jump = st.max_energy_jump.max((h - h_before).abs());
+    }
+    Ok(h)
+}
+
 /// Position-constraint residuals of all joints, in joint order.
 fn position_residuals(mb: &Multibody, x: &[f64], out: &mut Vec<f64>) {
     out.clear();
@@ -638,33 +683,16 @@ impl<'a, S: Mechanism + ?Sized> MultibodyMidpoint<'a, S> {
             max_res = max_res.max((h1 - h0 - inflow).abs());
             if let Some((opts, project)) = &self.projection {
                 self.input.eval_into(tb, &mut u_end);
-                let ps = project(mb, &mut x, &u_end, opts).map_err(|e| match e {
-                    MbsError::Solve(SolveError::NewtonDiverged {
-                        iterations,
-                        residual,
-                        tol,
-                        ..
-                    }) => MbsError::Solve(SolveError::NewtonDiverged {
-                        t: tb,
-                        iterations,
-                        residual,
-                        tol,
-                    }),
-                    e => e,
-                })?;
-                let st = proj_stats.get_or_insert_with(ProjectionStats::default);
-                st.max_drift_before = st.max_drift_before.max(ps.drift_before);
-                st.max_drift_after = st.max_drift_after.max(ps.drift_after);
-                st.max_correction = st.max_correction.max(ps.max_correction);
-                st.max_velocity_residual = st.max_velocity_residual.max(ps.velocity_residual);
-                st.iterations += ps.iterations;
-                if ps.iterations > 0 || opts.velocities {
-                    st.corrected_steps += 1;
-                    let hp = mb.hamiltonian(&x);
-                    st.energy_change += hp - h1;
-                    st.max_energy_jump = st.max_energy_jump.max((hp - h1).abs());
-                    h1 = hp;
-                }
+                h1 = project_and_record(
+                    mb,
+                    *project,
+                    opts,
+                    &mut x,
+                    &u_end,
+                    tb,
+                    h1,
+                    &mut proj_stats,
+                )?;
             }
             if on_grid {
                 k_grid += 1;

@@ -665,32 +665,16 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
             if let Some((opts, project)) = &self.projection {
                 self.input.eval_into(tb, &mut u_mid);
                 let e0 = mb.hamiltonian(&x);
-                let ps = project(mb, &mut x, &u_mid, opts).map_err(|e| match e {
-                    MbsError::Solve(SolveError::NewtonDiverged {
-                        iterations,
-                        residual,
-                        tol,
-                        ..
-                    }) => MbsError::Solve(SolveError::NewtonDiverged {
-                        t: tb,
-                        iterations,
-                        residual,
-                        tol,
-                    }),
-                    e => e,
-                })?;
-                let st = proj_stats.get_or_insert_with(ProjectionStats::default);
-                st.max_drift_before = st.max_drift_before.max(ps.drift_before);
-                st.max_drift_after = st.max_drift_after.max(ps.drift_after);
-                st.max_correction = st.max_correction.max(ps.max_correction);
-                st.max_velocity_residual = st.max_velocity_residual.max(ps.velocity_residual);
-                st.iterations += ps.iterations;
-                if ps.iterations > 0 || opts.velocities {
-                    st.corrected_steps += 1;
-                    let e1 = mb.hamiltonian(&x);
-                    st.energy_change += e1 - e0;
-                    st.max_energy_jump = st.max_energy_jump.max((e1 - e0).abs());
-                }
+                crate::simulate::project_and_record(
+                    mb,
+                    *project,
+                    opts,
+                    &mut x,
+                    &u_mid,
+                    tb,
+                    e0,
+                    &mut proj_stats,
+                )?;
             }
             if on_grid {
                 k_grid += 1;
