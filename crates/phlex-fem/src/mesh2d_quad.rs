@@ -176,6 +176,52 @@ impl QuadMesh {
         Ok(m)
     }
 
+    /// Tensor-product grid with breakpoints `xs` × `ys` (strictly increasing, finite, at
+    /// least 2 each; the BJT plate grids of thesis 004 §7.2.1.1): vertex $(i, j)$ is
+    /// number $j\,n_x + i$ with $n_x$ = `xs.len()`, cell $(i, j)$ number $j\,(n_x - 1) + i$
+    /// with corners $(i, j), (i+1, j), (i+1, j+1), (i, j+1)$; tags `"left"`, `"right"`,
+    /// `"bottom"`, `"top"` as [`Self::rectangle`]. Errors name the offending breakpoint.
+    pub fn tensor_grid(xs: &[f64], ys: &[f64]) -> Result<Self, Fem2dError> {
+        for (name, b) in [("xs", xs), ("ys", ys)] {
+            if b.len() < 2 {
+                return Err(invalid(
+                    format!("{name} (grid breakpoints)"),
+                    b.len() as f64,
+                    "at least 2 breakpoints",
+                ));
+            }
+            for i in 1..b.len() {
+                if !(b[i] > b[i - 1] && b[i].is_finite() && b[i - 1].is_finite()) {
+                    return Err(invalid(
+                        format!("{name}[{i}]"),
+                        b[i],
+                        "finite and greater than the previous breakpoint",
+                    ));
+                }
+            }
+        }
+        let (nx, ny) = (xs.len(), ys.len());
+        let vertices: Vec<[f64; 2]> = ys
+            .iter()
+            .flat_map(|&y| xs.iter().map(move |&x| [x, y]))
+            .collect();
+        let id = |i: usize, j: usize| j * nx + i;
+        let mut quads = Vec::with_capacity((nx - 1) * (ny - 1));
+        for j in 0..ny - 1 {
+            for i in 0..nx - 1 {
+                quads.push([id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1)]);
+            }
+        }
+        let mut m = Self::new(vertices, quads)?;
+        let (tx, ty) = (1e-10 * (xs[nx - 1] - xs[0]), 1e-10 * (ys[ny - 1] - ys[0]));
+        let (x0, x1, y0, y1) = (xs[0], xs[nx - 1], ys[0], ys[ny - 1]);
+        m.tag_boundary("left", |p| (p[0] - x0).abs() < tx)?;
+        m.tag_boundary("right", |p| (p[0] - x1).abs() < tx)?;
+        m.tag_boundary("bottom", |p| (p[1] - y0).abs() < ty)?;
+        m.tag_boundary("top", |p| (p[1] - y1).abs() < ty)?;
+        Ok(m)
+    }
+
     /// O-grid of the disk of radius `radius` centred at the origin: a central square with
     /// corners at radius $R/2$ split into `n × n` cells and four blocks of `n × n` cells
     /// between its sides and the circle (module docs); tag `"boundary"`.

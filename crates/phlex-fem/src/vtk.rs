@@ -1,6 +1,9 @@
 //! VTK output of 2D and 3D fields for ParaView: unstructured-grid files (`.vtu`, XML,
-//! ASCII) on triangle ([`Vtu::new`]) or tetrahedron ([`Vtu::new_3d`]) meshes, and
-//! time-series collections (`.pvd`).
+//! ASCII) on triangle ([`Vtu::new`], `VTK_TRIANGLE` = 5), quadrilateral
+//! ([`Vtu::new_quad`], `VTK_QUAD` = 9, e.g. the BJT plate grids) or tetrahedron
+//! ([`Vtu::new_3d`], `VTK_TETRA` = 10) meshes, and time-series collections (`.pvd`).
+//! Higher-order fields on quadrilaterals are written by their vertex values (point data) or
+//! cell values (cell data) on the bilinear cells.
 //!
 //! Fields are written on the mesh as *point data* (values at the mesh vertices,
 //! averaged over the cells sharing a vertex, which is exact for continuous fields and the
@@ -15,6 +18,7 @@ use std::fmt::Write;
 use crate::element2d::LagrangeP;
 use crate::element3d::Space3d;
 use crate::mesh2d::{Fem2dError, Mesh2d};
+use crate::mesh2d_quad::QuadMesh;
 use crate::mesh3d::Mesh3d;
 use crate::space2d::Space2d;
 
@@ -209,6 +213,7 @@ struct DataArray {
 #[derive(Debug, Clone, Copy)]
 enum Grid<'a> {
     Triangles(&'a Mesh2d),
+    Quads(&'a QuadMesh),
     Tetrahedra(&'a Mesh3d),
 }
 
@@ -216,18 +221,21 @@ impl Grid<'_> {
     fn n_points(&self) -> usize {
         match self {
             Grid::Triangles(m) => m.n_vertices(),
+            Grid::Quads(m) => m.n_vertices(),
             Grid::Tetrahedra(m) => m.n_vertices(),
         }
     }
     fn n_cells(&self) -> usize {
         match self {
             Grid::Triangles(m) => m.n_cells(),
+            Grid::Quads(m) => m.n_cells(),
             Grid::Tetrahedra(m) => m.n_cells(),
         }
     }
 }
 
-/// An unstructured-grid file (`.vtu`) of a triangle or tetrahedron mesh with named fields.
+/// An unstructured-grid file (`.vtu`) of a triangle, quadrilateral or tetrahedron mesh with
+/// named fields.
 #[derive(Debug, Clone)]
 pub struct Vtu<'a> {
     grid: Grid<'a>,
@@ -239,6 +247,16 @@ impl<'a> Vtu<'a> {
     pub fn new(mesh: &'a Mesh2d) -> Self {
         Self {
             grid: Grid::Triangles(mesh),
+            arrays: Vec::new(),
+        }
+    }
+
+    /// A file of the quadrilateral mesh `mesh` without fields (cells of type `VTK_QUAD` =
+    /// 9, vertices in the mesh's counter-clockwise order, as VTK expects). Point fields
+    /// take one tuple per mesh vertex, cell fields one per quadrilateral.
+    pub fn new_quad(mesh: &'a QuadMesh) -> Self {
+        Self {
+            grid: Grid::Quads(mesh),
             arrays: Vec::new(),
         }
     }
@@ -329,6 +347,11 @@ impl<'a> Vtu<'a> {
                     let _ = writeln!(s, "{:e} {:e} 0", p[0], p[1]);
                 }
             }
+            Grid::Quads(m) => {
+                for p in m.vertices() {
+                    let _ = writeln!(s, "{:e} {:e} 0", p[0], p[1]);
+                }
+            }
             Grid::Tetrahedra(m) => {
                 for p in m.vertices() {
                     let _ = writeln!(s, "{:e} {:e} {:e}", p[0], p[1], p[2]);
@@ -337,13 +360,19 @@ impl<'a> Vtu<'a> {
         }
         s.push_str("</DataArray>\n</Points>\n<Cells>\n");
         s.push_str("<DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n");
-        // VTK_TRIANGLE = 5, VTK_TETRA = 10
+        // VTK_TRIANGLE = 5, VTK_QUAD = 9, VTK_TETRA = 10
         let (per_cell, vtk_type) = match self.grid {
             Grid::Triangles(m) => {
                 for t in m.triangles() {
                     let _ = writeln!(s, "{} {} {}", t[0], t[1], t[2]);
                 }
                 (3, "5\n")
+            }
+            Grid::Quads(m) => {
+                for q in m.quads() {
+                    let _ = writeln!(s, "{} {} {} {}", q[0], q[1], q[2], q[3]);
+                }
+                (4, "9\n")
             }
             Grid::Tetrahedra(m) => {
                 for t in m.tets() {
@@ -513,5 +542,51 @@ mod tests {
         assert!(err.to_string().contains("bad"), "{err}");
         let p = pvd(&[(0.0, "a_0.vtu".into()), (0.5, "a_1.vtu".into())]);
         assert!(p.contains("timestep=\"5e-1\"") && p.contains("file=\"a_1.vtu\""));
+    }
+
+    /// A 2 × 1 quadrilateral grid of [0, 2] × [0, 1]: VTK_QUAD cell types, the mesh's
+    /// counter-clockwise connectivity and offsets 4, 8; point and cell fields of the right
+    /// lengths, wrong lengths rejected naming the field.
+    #[test]
+    fn vtu_quad_mesh() {
+        let mesh = QuadMesh::rectangle(2.0, 1.0, 2, 1).unwrap();
+        assert_eq!(mesh.n_vertices(), 6);
+        let w: Vec<f64> = mesh.vertices().iter().map(|p| p[0] + 10.0 * p[1]).collect();
+        let xml = Vtu::new_quad(&mesh)
+            .field("w", Location::Point, 1, w)
+            .unwrap()
+            .field("m", Location::Cell, 2, vec![1.0, 2.0, 3.0, 4.0])
+            .unwrap()
+            .to_xml();
+        assert!(xml.contains("NumberOfPoints=\"6\" NumberOfCells=\"2\""));
+        let conn: String = mesh
+            .quads()
+            .iter()
+            .map(|q| format!("{} {} {} {}\n", q[0], q[1], q[2], q[3]))
+            .collect();
+        assert!(xml.contains(&format!(
+            "Name=\"connectivity\" format=\"ascii\">\n{conn}</DataArray>"
+        )));
+        // every quad counter-clockwise: positive shoelace area 1
+        for q in mesh.quads() {
+            let v: Vec<[f64; 2]> = q.iter().map(|&i| mesh.vertices()[i]).collect();
+            let a: f64 = (0..4)
+                .map(|i| v[i][0] * v[(i + 1) % 4][1] - v[(i + 1) % 4][0] * v[i][1])
+                .sum::<f64>()
+                / 2.0;
+            assert!((a - 1.0).abs() < 1e-14, "{a}");
+        }
+        assert!(xml.contains("Name=\"offsets\" format=\"ascii\">\n4\n8\n</DataArray>"));
+        assert!(xml.contains("Name=\"types\" format=\"ascii\">\n9\n9\n</DataArray>"));
+        assert!(xml.contains(
+            "<PointData>\n<DataArray type=\"Float64\" Name=\"w\" NumberOfComponents=\"1\""
+        ));
+        assert!(xml.contains(
+            "Name=\"m\" NumberOfComponents=\"3\" format=\"ascii\">\n1e0 2e0 0\n3e0 4e0 0\n"
+        ));
+        let err = Vtu::new_quad(&mesh)
+            .field("short", Location::Point, 1, vec![0.0; 4])
+            .unwrap_err();
+        assert!(err.to_string().contains("short"), "{err}");
     }
 }

@@ -37,6 +37,7 @@
 use crate::element2d_quad::Lagrange1d;
 use crate::error::{require_positive, FemError};
 use crate::mesh2d::Fem2dError;
+use crate::mesh2d_quad::QuadMesh;
 use crate::plate::mindlin::{MindlinExact, MindlinLoadProfile, MindlinParams};
 use crate::quadrature::GaussLegendre;
 use phlex_core::sparse::{self, SparseMat, Triplets};
@@ -131,17 +132,45 @@ fn matrix1(s: &Space1, t: &Space1, deriv: bool) -> Sparse1 {
         .collect()
 }
 
-/// The eight scalar fields of the state, in order.
-const FIELDS: [(bool, bool); 8] = [
-    (false, false), // w
-    (false, false), // theta_x
-    (false, false), // theta_y
-    (true, false),  // m11
-    (true, true),   // m12
-    (false, true),  // m22
-    (true, false),  // gamma_x
-    (false, true),  // gamma_y
-];
+/// The $H(\mathrm{div})$ space of $(m_{11}, m_{22})$ and $e_\gamma$ on a rectangle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BjtHdivSpace {
+    /// The thesis's "BDM_k on squares" as built by its Firedrake code (`BDM_quad =
+    /// HDivElement(CG_k ⊗ DG_k) + HDivElement(DG_k ⊗ CG_k)` on the extruded mesh):
+    /// $(\mathrm{CG}_k\otimes\mathrm{DG}_k)\times(\mathrm{DG}_k\otimes\mathrm{CG}_k) =
+    /// Q_k^2\cap H(\mathrm{div})$, the original BJT space $Q_k^{\mathrm{div}}$ of [BJT00,
+    /// BJT01] (thesis 004 (7.11)). Reproduces Tables B.6–B.8.
+    #[default]
+    QkDiv,
+    /// The rectangular Raviart–Thomas space $\mathrm{RTCF}_k = (\mathrm{CG}_k\otimes
+    /// \mathrm{DG}_{k-1})\times(\mathrm{DG}_{k-1}\otimes\mathrm{CG}_k)$ (the thesis
+    /// script's `RT_quad`): fewer states, $\operatorname{div}$ onto $DQ_{k-1}$ exactly.
+    Rtcf,
+}
+
+/// 1D space kinds per axis: DG_{k-1}, CG_k, DG_k.
+const DG: usize = 0;
+const CG: usize = 1;
+const DGK: usize = 2;
+
+/// The (x, y) 1D space kinds of the eight scalar fields of the state, in order
+/// ($w, \theta_x, \theta_y, m_{11}, m_{12}, m_{22}, \gamma_x, \gamma_y$).
+fn field_kinds(space: BjtHdivSpace) -> [(usize, usize); 8] {
+    let t = match space {
+        BjtHdivSpace::QkDiv => DGK,
+        BjtHdivSpace::Rtcf => DG,
+    };
+    [
+        (DG, DG), // w
+        (DG, DG), // theta_x
+        (DG, DG), // theta_y
+        (CG, t),  // m11
+        (CG, CG), // m12
+        (t, CG),  // m22
+        (CG, t),  // gamma_x
+        (t, CG),  // gamma_y
+    ]
+}
 const W: usize = 0;
 const TX: usize = 1;
 const TY: usize = 2;
@@ -158,6 +187,7 @@ pub struct MindlinBjt {
     xs: Vec<f64>,
     ys: Vec<f64>,
     degree: usize,
+    space: BjtHdivSpace,
     loads: Vec<(String, MindlinLoadProfile)>,
 }
 
@@ -204,6 +234,7 @@ impl MindlinBjt {
             xs,
             ys,
             degree,
+            space: BjtHdivSpace::default(),
             loads: Vec::new(),
         })
     }
@@ -233,6 +264,13 @@ impl MindlinBjt {
         Self::new(params, br(lx, nx), br(ly, ny), degree)
     }
 
+    /// Selects the $H(\mathrm{div})$ space of $(m_{11}, m_{22})$ and $e_\gamma$ (default
+    /// [`BjtHdivSpace::QkDiv`], the thesis's).
+    pub fn hdiv_space(mut self, space: BjtHdivSpace) -> Self {
+        self.space = space;
+        self
+    }
+
     /// Adds a distributed load port `name` (dimension 1): input $a(t)$ applies the force
     /// density $a f(x, y)$ and torque density $a\tau(x, y)$ of `profile`.
     pub fn load(mut self, name: &str, profile: MindlinLoadProfile) -> Self {
@@ -244,94 +282,100 @@ impl MindlinBjt {
     pub fn build(&self) -> Result<MindlinBjtModel, Fem2dError> {
         let p = &self.params;
         let k = self.degree;
-        let mk = |cont: bool, br: &Vec<f64>| -> Result<Space1, Fem2dError> {
+        let kinds = field_kinds(self.space);
+        let mk = |kind: usize, br: &Vec<f64>| -> Result<Space1, Fem2dError> {
             Ok(Space1 {
-                cont,
-                basis: Lagrange1d::new(if cont { k } else { k - 1 })?,
+                cont: kind == CG,
+                basis: Lagrange1d::new(match kind {
+                    DG => k - 1,
+                    _ => k,
+                })?,
                 breaks: br.clone(),
             })
         };
-        // [dg, cg] per axis
-        let sx = [mk(false, &self.xs)?, mk(true, &self.xs)?];
-        let sy = [mk(false, &self.ys)?, mk(true, &self.ys)?];
-        let dims: Vec<usize> = FIELDS
+        // [DG_{k-1}, CG_k, DG_k] per axis
+        let sx = [mk(DG, &self.xs)?, mk(CG, &self.xs)?, mk(DGK, &self.xs)?];
+        let sy = [mk(DG, &self.ys)?, mk(CG, &self.ys)?, mk(DGK, &self.ys)?];
+        let dims: Vec<usize> = kinds
             .iter()
-            .map(|&(cx, cy)| sx[cx as usize].n_dofs() * sy[cy as usize].n_dofs())
+            .map(|&(cx, cy)| sx[cx].n_dofs() * sy[cy].n_dofs())
             .collect();
         let mut offsets = vec![0usize; 9];
         for f in 0..8 {
             offsets[f + 1] = offsets[f] + dims[f];
         }
         let n = offsets[8];
-        // 1D matrices indexed [cont_s][cont_t]
-        let m1 = |s: &[Space1; 2], deriv: bool| -> [[Sparse1; 2]; 2] {
-            [
-                [matrix1(&s[0], &s[0], deriv), matrix1(&s[0], &s[1], deriv)],
-                [matrix1(&s[1], &s[0], deriv), matrix1(&s[1], &s[1], deriv)],
-            ]
+        // 1D matrices indexed [kind_s][kind_t]
+        let m1 = |s: &[Space1; 3], deriv: bool| -> Vec<Vec<Sparse1>> {
+            (0..3)
+                .map(|a| (0..3).map(|b| matrix1(&s[a], &s[b], deriv)).collect())
+                .collect()
         };
         let (mx, dx) = (m1(&sx, false), m1(&sx, true));
         let (my, dy) = (m1(&sy, false), m1(&sy, true));
-        let nxd = |f: usize| sx[FIELDS[f].0 as usize].n_dofs();
-        // pushes c · (A_x ⊗ A_y) into block (row field, col field), optionally also
-        // −c · transpose into (col, row)
-        let kron = |t: &mut Triplets,
-                    r: usize,
-                    c: usize,
-                    ax: &Sparse1,
-                    ay: &Sparse1,
-                    scale: f64,
-                    skew: bool| {
-            let (nr, nc) = (nxd(r), nxd(c));
-            for &(iy, jy, vy) in ay {
-                for &(ix, jx, vx) in ax {
-                    let row = offsets[r] + iy * nr + ix;
-                    let col = offsets[c] + jy * nc + jx;
-                    let v = scale * vx * vy;
-                    t.push(row, col, v);
-                    if skew {
-                        t.push(col, row, -v);
+        // pushes c · (A_x ⊗ A_y) into block (row field r, col field c), A_x = ∫ s_i t_j
+        // (or ∫ s_i t_j' when `ddx`), A_y likewise, optionally also −c · transpose into
+        // (c, r)
+        let kron =
+            |t: &mut Triplets, r: usize, c: usize, ddx: bool, ddy: bool, scale: f64, skew: bool| {
+                let ((rx, ry), (cx, cy)) = (kinds[r], kinds[c]);
+                let ax = if ddx { &dx[rx][cx] } else { &mx[rx][cx] };
+                let ay = if ddy { &dy[ry][cy] } else { &my[ry][cy] };
+                let (nr, nc) = (sx[rx].n_dofs(), sx[cx].n_dofs());
+                for &(iy, jy, vy) in ay {
+                    for &(ix, jx, vx) in ax {
+                        let row = offsets[r] + iy * nr + ix;
+                        let col = offsets[c] + jy * nc + jx;
+                        let v = scale * vx * vy;
+                        t.push(row, col, v);
+                        if skew {
+                            t.push(col, row, -v);
+                        }
                     }
                 }
-            }
-        };
-        let (d, g) = (0usize, 1usize); // dg, cg indices
+            };
         let mut e = Triplets::new(n, n);
         let rb = p.rho * p.h;
         let it = p.rho * p.h.powi(3) / 12.0;
-        kron(&mut e, W, W, &mx[d][d], &my[d][d], rb, false);
-        kron(&mut e, TX, TX, &mx[d][d], &my[d][d], it, false);
-        kron(&mut e, TY, TY, &mx[d][d], &my[d][d], it, false);
+        kron(&mut e, W, W, false, false, rb, false);
+        kron(&mut e, TX, TX, false, false, it, false);
+        kron(&mut e, TY, TY, false, false, it, false);
+        // compliance C_b M : M with C_b = 12/(E b³) [(1+ν) M − ν tr M I] (thesis (7.10))
         let a = 12.0 / (p.E * p.h.powi(3));
-        kron(&mut e, M11, M11, &mx[g][g], &my[d][d], a, false);
-        kron(&mut e, M22, M22, &mx[d][d], &my[g][g], a, false);
-        kron(&mut e, M11, M22, &mx[g][d], &my[d][g], -a * p.nu, false);
-        kron(&mut e, M22, M11, &mx[d][g], &my[g][d], -a * p.nu, false);
+        kron(&mut e, M11, M11, false, false, a, false);
+        kron(&mut e, M22, M22, false, false, a, false);
+        kron(&mut e, M11, M22, false, false, -a * p.nu, false);
+        kron(&mut e, M22, M11, false, false, -a * p.nu, false);
         kron(
             &mut e,
             M12,
             M12,
-            &mx[g][g],
-            &my[g][g],
+            false,
+            false,
             2.0 * a * (1.0 + p.nu),
             false,
         );
         let cs = 1.0 / (p.k_sh * p.shear_modulus() * p.h);
-        kron(&mut e, GX, GX, &mx[g][g], &my[d][d], cs, false);
-        kron(&mut e, GY, GY, &mx[d][d], &my[g][g], cs, false);
+        kron(&mut e, GX, GX, false, false, cs, false);
+        kron(&mut e, GY, GY, false, false, cs, false);
         let mut j = Triplets::new(n, n);
         // ⟨v_w, div γ⟩
-        kron(&mut j, W, GX, &dx[d][g], &my[d][d], 1.0, true);
-        kron(&mut j, W, GY, &mx[d][d], &dy[d][g], 1.0, true);
+        kron(&mut j, W, GX, true, false, 1.0, true);
+        kron(&mut j, W, GY, false, true, 1.0, true);
         // ⟨v_θ, Div M⟩: (∂x m11 + ∂y m12, ∂x m12 + ∂y m22)
-        kron(&mut j, TX, M11, &dx[d][g], &my[d][d], 1.0, true);
-        kron(&mut j, TX, M12, &mx[d][g], &dy[d][g], 1.0, true);
-        kron(&mut j, TY, M12, &dx[d][g], &my[d][g], 1.0, true);
-        kron(&mut j, TY, M22, &mx[d][d], &dy[d][g], 1.0, true);
+        kron(&mut j, TX, M11, true, false, 1.0, true);
+        kron(&mut j, TX, M12, false, true, 1.0, true);
+        kron(&mut j, TY, M12, true, false, 1.0, true);
+        kron(&mut j, TY, M22, false, true, 1.0, true);
         // ⟨v_θ, γ⟩
-        kron(&mut j, TX, GX, &mx[d][g], &my[d][d], 1.0, true);
-        kron(&mut j, TY, GY, &mx[d][d], &my[d][g], 1.0, true);
-        let grid = Grid { sx, sy, offsets };
+        kron(&mut j, TX, GX, false, false, 1.0, true);
+        kron(&mut j, TY, GY, false, false, 1.0, true);
+        let grid = Grid {
+            sx,
+            sy,
+            kinds,
+            offsets,
+        };
         // load ports
         let mut b = Triplets::new(n, self.loads.len());
         let mut ports = Vec::new();
@@ -363,10 +407,10 @@ impl MindlinBjt {
             ),
             VarBlock::differential(
                 "E_kappa",
-                "bending moments m11 (CG_k⊗DG_{k-1}), m12 (Q_k), m22 (DG_{k-1}⊗CG_k) [N m/m]",
+                "bending moments (m11, m22) in the H(div) space, m12 in Q_k [N m/m]",
                 o[6] - o[3],
             ),
-            VarBlock::differential("e_gamma", "shear forces, RTCF_k [N/m]", o[8] - o[6]),
+            VarBlock::differential("e_gamma", "shear forces, H(div) space [N/m]", o[8] - o[6]),
         ];
         let system = LinearPhSystem::new(
             e.build(),
@@ -379,6 +423,7 @@ impl MindlinBjt {
         Ok(MindlinBjtModel {
             params: *p,
             degree: k,
+            space: self.space,
             grid,
             system,
         })
@@ -388,18 +433,20 @@ impl MindlinBjt {
 /// Tensor-product grid data shared by the model's helpers.
 #[derive(Debug, Clone)]
 struct Grid {
-    /// 1D spaces along x: [DG_{k-1}, CG_k].
-    sx: [Space1; 2],
+    /// 1D spaces along x: [DG_{k-1}, CG_k, DG_k].
+    sx: [Space1; 3],
     /// 1D spaces along y.
-    sy: [Space1; 2],
+    sy: [Space1; 3],
+    /// (x, y) space kinds of the eight scalar fields.
+    kinds: [(usize, usize); 8],
     /// Start of each scalar field in the state (9 entries).
     offsets: Vec<usize>,
 }
 
 impl Grid {
     fn spaces(&self, f: usize) -> (&Space1, &Space1) {
-        let (cx, cy) = FIELDS[f];
-        (&self.sx[cx as usize], &self.sy[cy as usize])
+        let (cx, cy) = self.kinds[f];
+        (&self.sx[cx], &self.sy[cy])
     }
     /// Calls `visit(cell-local dof list, quadrature points (x, weight, basis values))`
     /// per cell for field `f`: `visit(dofs, point, weight, values)`.
@@ -541,11 +588,64 @@ impl Grid {
     }
 }
 
+/// A scalar field of the BJT state (the eight blocks of the module docs' state order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BjtField {
+    /// Vertical velocity $e_w$ [m/s] ($DQ_{k-1}$).
+    Velocity,
+    /// Rotation rate $e_{\theta,x}$ [rad/s] ($DQ_{k-1}$).
+    RotationRateX,
+    /// Rotation rate $e_{\theta,y}$ [rad/s] ($DQ_{k-1}$).
+    RotationRateY,
+    /// Bending moment $m_{11}$ [N m/m] (H(div) space, x component).
+    M11,
+    /// Twisting moment $m_{12}$ [N m/m] ($Q_k$).
+    M12,
+    /// Bending moment $m_{22}$ [N m/m] (H(div) space, y component).
+    M22,
+    /// Shear force $q_x$ [N/m] (H(div) space, x component).
+    ShearX,
+    /// Shear force $q_y$ [N/m] (H(div) space, y component).
+    ShearY,
+}
+
+impl BjtField {
+    /// All eight fields in state order.
+    pub const ALL: [BjtField; 8] = [
+        BjtField::Velocity,
+        BjtField::RotationRateX,
+        BjtField::RotationRateY,
+        BjtField::M11,
+        BjtField::M12,
+        BjtField::M22,
+        BjtField::ShearX,
+        BjtField::ShearY,
+    ];
+    /// Index in the state order ([`MindlinBjtModel::field_offsets`]).
+    pub fn index(self) -> usize {
+        self as usize
+    }
+    /// Short name (`e_w`, `e_theta_x`, `e_theta_y`, `m11`, `m12`, `m22`, `q_x`, `q_y`).
+    pub fn name(self) -> &'static str {
+        [
+            "e_w",
+            "e_theta_x",
+            "e_theta_y",
+            "m11",
+            "m12",
+            "m22",
+            "q_x",
+            "q_y",
+        ][self as usize]
+    }
+}
+
 /// The assembled BJT Mindlin plate.
 #[derive(Debug, Clone)]
 pub struct MindlinBjtModel {
     params: MindlinParams,
     degree: usize,
+    space: BjtHdivSpace,
     grid: Grid,
     system: LinearPhSystem,
 }
@@ -607,6 +707,142 @@ impl MindlinBjtModel {
     /// \gamma_x, \gamma_y$ (9 entries, the last is the state size).
     pub fn field_offsets(&self) -> &[usize] {
         &self.grid.offsets
+    }
+    /// The $H(\mathrm{div})$ space of $(m_{11}, m_{22})$ and $e_\gamma$.
+    pub fn hdiv_space(&self) -> BjtHdivSpace {
+        self.space
+    }
+    /// Grid breakpoints $(x_i)$, $(y_j)$.
+    pub fn breakpoints(&self) -> (&[f64], &[f64]) {
+        (&self.grid.sx[CG].breaks, &self.grid.sy[CG].breaks)
+    }
+    /// The grid as a quadrilateral mesh ([`QuadMesh::tensor_grid`]: vertex $(i, j)$ is
+    /// number $j\,n_x + i$, cell $(i, j)$ number $j\,(n_x - 1) + i$), for VTK output
+    /// ([`crate::vtk::Vtu::new_quad`]) with [`Self::vertex_values`] and
+    /// [`Self::cell_values`].
+    pub fn quad_mesh(&self) -> Result<QuadMesh, Fem2dError> {
+        let (xs, ys) = self.breakpoints();
+        QuadMesh::tensor_grid(xs, ys)
+    }
+    fn check_state(&self, e: &[f64]) -> Result<(), Fem2dError> {
+        if e.len() != self.n_states() {
+            return Err(FemError::Length {
+                what: "BJT Mindlin state".into(),
+                expected: self.n_states(),
+                found: e.len(),
+            }
+            .into());
+        }
+        Ok(())
+    }
+    /// Value of `field` of state `e` at local coordinates `(ξ, η)` ∈ [0, 1]² of cell
+    /// `(cx, cy)` (no checks).
+    fn eval_local(&self, e: &[f64], f: usize, cx: usize, cy: usize, xi: f64, eta: f64) -> f64 {
+        let (s, t) = self.grid.spaces(f);
+        let (ns, nt) = (s.basis.len(), t.basis.len());
+        let (mut vs, mut ds, mut vt, mut dt) = ([0.0; 9], [0.0; 9], [0.0; 9], [0.0; 9]);
+        s.basis.eval(xi, &mut vs[..ns], &mut ds[..ns]);
+        t.basis.eval(eta, &mut vt[..nt], &mut dt[..nt]);
+        let (off, nx) = (self.grid.offsets[f], s.n_dofs());
+        let mut acc = 0.0;
+        for iy in 0..nt {
+            for ix in 0..ns {
+                acc += e[off + t.dof(cy, iy) * nx + s.dof(cx, ix)] * vs[ix] * vt[iy];
+            }
+        }
+        acc
+    }
+    /// Value of `field` of state `e` at the point `x` (in the closed grid; on an
+    /// interior cell edge a discontinuous field takes the value of the cell above/right
+    /// of it). Errors: wrong state length, point outside the grid.
+    pub fn evaluate(&self, e: &[f64], field: BjtField, x: [f64; 2]) -> Result<f64, Fem2dError> {
+        self.check_state(e)?;
+        let (xs, ys) = self.breakpoints();
+        let locate = |b: &[f64], v: f64| -> Option<(usize, f64)> {
+            let (a, z) = (b[0], b[b.len() - 1]);
+            let tol = 1e-12 * (z - a);
+            if !(v >= a - tol && v <= z + tol) {
+                return None;
+            }
+            let c = b.partition_point(|&bi| bi <= v).clamp(1, b.len() - 1) - 1;
+            Some((c, ((v - b[c]) / (b[c + 1] - b[c])).clamp(0.0, 1.0)))
+        };
+        match (locate(xs, x[0]), locate(ys, x[1])) {
+            (Some((cx, xi)), Some((cy, eta))) => {
+                Ok(self.eval_local(e, field.index(), cx, cy, xi, eta))
+            }
+            _ => Err(Fem2dError::PointOutsideMesh { x }),
+        }
+    }
+    /// Vertical velocity $e_w$ of state `e` at the points `pts` ([`Self::evaluate`]).
+    pub fn velocity_at(&self, e: &[f64], pts: &[[f64; 2]]) -> Result<Vec<f64>, Fem2dError> {
+        pts.iter()
+            .map(|&p| self.evaluate(e, BjtField::Velocity, p))
+            .collect()
+    }
+    /// Values of `field` of state `e` at the vertices of [`Self::quad_mesh`], averaged over
+    /// the cells sharing each vertex (exact for the continuous $m_{12}$, the nodal average
+    /// of the discontinuous fields: VTK point data).
+    pub fn vertex_values(&self, e: &[f64], field: BjtField) -> Result<Vec<f64>, Fem2dError> {
+        self.check_state(e)?;
+        let (xs, ys) = self.breakpoints();
+        let (nx, ny) = (xs.len(), ys.len());
+        let mut sum = vec![0.0; nx * ny];
+        let mut cnt = vec![0u32; nx * ny];
+        for cy in 0..ny - 1 {
+            for cx in 0..nx - 1 {
+                for (di, dj) in [(0, 0), (1, 0), (1, 1), (0, 1)] {
+                    let v = (cy + dj) * nx + cx + di;
+                    sum[v] += self.eval_local(e, field.index(), cx, cy, di as f64, dj as f64);
+                    cnt[v] += 1;
+                }
+            }
+        }
+        Ok(sum.iter().zip(&cnt).map(|(s, &c)| s / c as f64).collect())
+    }
+    /// Values of `field` of state `e` at the cell centres of [`Self::quad_mesh`] (VTK cell
+    /// data).
+    pub fn cell_values(&self, e: &[f64], field: BjtField) -> Result<Vec<f64>, Fem2dError> {
+        self.check_state(e)?;
+        let (xs, ys) = self.breakpoints();
+        let mut out = Vec::with_capacity((xs.len() - 1) * (ys.len() - 1));
+        for cy in 0..ys.len() - 1 {
+            for cx in 0..xs.len() - 1 {
+                out.push(self.eval_local(e, field.index(), cx, cy, 0.5, 0.5));
+            }
+        }
+        Ok(out)
+    }
+    /// Energy split of state `e`: [translational kinetic $\tfrac12\int\rho b\,e_w^2$,
+    /// rotational kinetic $\tfrac12\int\tfrac{\rho b^3}{12}|e_\theta|^2$, bending
+    /// $\tfrac12\int\mathbf E_\kappa:\mathcal C_b\mathbf E_\kappa$, shear
+    /// $\tfrac12\int C_s|e_\gamma|^2$] (the diagonal blocks of $E$; they sum to
+    /// $H = \tfrac12 e^\top E e$). Error: wrong state length.
+    pub fn energy_split(&self, e: &[f64]) -> Result<[f64; 4], Fem2dError> {
+        self.check_state(e)?;
+        let o = &self.grid.offsets;
+        let groups = [
+            (o[W], o[TX]),
+            (o[TX], o[M11]),
+            (o[M11], o[GX]),
+            (o[GX], o[8]),
+        ];
+        let mut out = [0.0; 4];
+        let mut buf = vec![0.0; e.len()];
+        for (g, &(a, b)) in groups.iter().enumerate() {
+            buf[a..b].copy_from_slice(&e[a..b]);
+            out[g] = 0.5 * sparse::bilinear(&buf, &self.system.E, &buf);
+            buf[a..b].iter_mut().for_each(|v| *v = 0.0);
+        }
+        Ok(out)
+    }
+    /// Bending stiffness $D = Eb^3/(12(1-\nu^2))$ and surface density $\rho b$ (the
+    /// eigen-shift scales of the CLI).
+    pub fn stiffness_and_density(&self) -> (f64, f64) {
+        (
+            self.params.bending_stiffness(),
+            self.params.rho * self.params.h,
+        )
     }
     /// Initial state: nodal interpolants of `w` (into $e_w$) and `theta` (into
     /// $e_\theta$) at the equispaced DG nodes, moments and shear forces zero.
@@ -695,29 +931,102 @@ mod tests {
     use crate::plate::mindlin::benchmarks;
 
     /// Structure: J skew, E symmetric PSD; field sizes for k = 2 on 3 × 2 cells (1D:
-    /// DG1 6 / CG2 7 along x, DG1 4 / CG2 5 along y); projection and nodal interpolation
-    /// coincide for data in DQ_1 (x y, 1 + x); invalid degree and breakpoints rejected.
+    /// DG1 6 / CG2 7 / DG2 9 along x, DG1 4 / CG2 5 / DG2 6 along y) for both H(div)
+    /// spaces; projection and nodal interpolation coincide for data in DQ_1 (x y, 1 + x);
+    /// invalid degree and breakpoints rejected.
     #[test]
     fn structure_and_sizes() {
         let p = benchmarks::thesis_params();
-        let m = MindlinBjt::rectangle(p, 1.5, 1.0, 3, 2, 2)
+        for (space, want) in [
+            (BjtHdivSpace::QkDiv, vec![24, 24, 24, 42, 35, 45, 42, 45]),
+            (BjtHdivSpace::Rtcf, vec![24, 24, 24, 28, 35, 30, 28, 30]),
+        ] {
+            let m = MindlinBjt::rectangle(p, 1.5, 1.0, 3, 2, 2)
+                .unwrap()
+                .hdiv_space(space)
+                .build()
+                .unwrap();
+            assert_eq!(m.hdiv_space(), space);
+            m.system().check(&Default::default()).unwrap();
+            let o = m.field_offsets();
+            let sizes: Vec<usize> = (0..8).map(|f| o[f + 1] - o[f]).collect();
+            assert_eq!(sizes, want, "{space:?}");
+            let a = m.interpolate_state(&|x| x[0] * x[1], &|x| [1.0 + x[0], x[1]]);
+            let b = m.project_state(&|x| x[0] * x[1], &|x| [1.0 + x[0], x[1]]);
+            let d = a
+                .iter()
+                .zip(&b)
+                .map(|(x, y)| (x - y).abs())
+                .fold(0.0, f64::max);
+            assert!(d < 1e-13, "{d}");
+        }
+        assert!(MindlinBjt::rectangle(p, 1.0, 1.0, 2, 2, 4).is_err());
+        assert!(MindlinBjt::new(p, vec![0.0, 1.0, 0.5], vec![0.0, 1.0], 1).is_err());
+    }
+
+    /// Sampling for the CLI: on a non-uniform 3 × 2 grid (k = 2) the interpolated
+    /// e_w = x y + 1 and e_θ = (x, 0) (DQ_1 reproduces both exactly) are recovered by
+    /// `evaluate`, `velocity_at`, `vertex_values` and `cell_values` to round-off; points
+    /// outside and states of the wrong length are rejected; the energy split is
+    /// [½ρb∫e_w², ½ρb³/12∫|e_θ|², 0, 0] with the integrals in closed form; the quad mesh
+    /// has the grid's vertices.
+    #[test]
+    fn sampling_and_energy_split() {
+        let p = benchmarks::thesis_params();
+        let xs = vec![0.0, 0.3, 1.0, 1.5];
+        let ys = vec![0.0, 0.4, 1.0];
+        let m = MindlinBjt::new(p, xs.clone(), ys.clone(), 2)
             .unwrap()
             .build()
             .unwrap();
-        m.system().check(&Default::default()).unwrap();
-        // DG1 along x: 6, CG2: 7; along y: 4, 5
-        let o = m.field_offsets();
-        let sizes: Vec<usize> = (0..8).map(|f| o[f + 1] - o[f]).collect();
-        assert_eq!(sizes, vec![24, 24, 24, 28, 35, 30, 28, 30]);
-        let a = m.interpolate_state(&|x| x[0] * x[1], &|x| [1.0 + x[0], x[1]]);
-        let b = m.project_state(&|x| x[0] * x[1], &|x| [1.0 + x[0], x[1]]);
-        let d = a
-            .iter()
-            .zip(&b)
-            .map(|(x, y)| (x - y).abs())
-            .fold(0.0, f64::max);
-        assert!(d < 1e-13, "{d}");
-        assert!(MindlinBjt::rectangle(p, 1.0, 1.0, 2, 2, 4).is_err());
-        assert!(MindlinBjt::new(p, vec![0.0, 1.0, 0.5], vec![0.0, 1.0], 1).is_err());
+        let w = |x: [f64; 2]| x[0] * x[1] + 1.0;
+        let e = m.interpolate_state(&w, &|x| [x[0], 0.0]);
+        let mesh = m.quad_mesh().unwrap();
+        assert_eq!(mesh.n_vertices(), 12);
+        assert_eq!(mesh.n_cells(), 6);
+        let vv = m.vertex_values(&e, BjtField::Velocity).unwrap();
+        for (v, x) in vv.iter().zip(mesh.vertices()) {
+            assert!((v - w(*x)).abs() < 1e-13, "{v} at {x:?}");
+        }
+        let tx = m.vertex_values(&e, BjtField::RotationRateX).unwrap();
+        for (v, x) in tx.iter().zip(mesh.vertices()) {
+            assert!((v - x[0]).abs() < 1e-13, "{v} at {x:?}");
+        }
+        let cv = m.cell_values(&e, BjtField::Velocity).unwrap();
+        for (c, q) in cv.iter().zip(mesh.quads()) {
+            let ctr = [0, 1].map(|d| q.iter().map(|&i| mesh.vertices()[i][d]).sum::<f64>() / 4.0);
+            assert!((c - w(ctr)).abs() < 1e-13);
+        }
+        let pts = [[0.7, 0.2], [1.5, 1.0], [0.0, 0.0]];
+        let v = m.velocity_at(&e, &pts).unwrap();
+        for (a, x) in v.iter().zip(&pts) {
+            assert!((a - w(*x)).abs() < 1e-13);
+        }
+        assert!(m.velocity_at(&e, &[[1.6, 0.5]]).is_err());
+        assert!(m.evaluate(&e, BjtField::M12, [0.5, -0.1]).is_err());
+        assert!(m.vertex_values(&e[1..], BjtField::Velocity).is_err());
+        assert_eq!(m.evaluate(&e, BjtField::M11, [0.5, 0.5]).unwrap(), 0.0);
+        // ∫(xy + 1)² over [0, 1.5]×[0, 1] = (1.5³/3)(1/3) + 2 (1.5²/2)(1/2) + 1.5
+        let iw = 1.5f64.powi(3) / 9.0 + 1.5f64.powi(2) / 2.0 + 1.5;
+        let ith = 1.5f64.powi(3) / 3.0;
+        let s = m.energy_split(&e).unwrap();
+        let want = [
+            0.5 * p.rho * p.h * iw,
+            0.5 * p.rho * p.h.powi(3) / 12.0 * ith,
+            0.0,
+            0.0,
+        ];
+        for g in 0..4 {
+            assert!(
+                (s[g] - want[g]).abs() < 1e-12 * want[0],
+                "{g}: {} {}",
+                s[g],
+                want[g]
+            );
+        }
+        let h = 0.5 * sparse::bilinear(&e, &m.system().E, &e);
+        assert!((s.iter().sum::<f64>() - h).abs() < 1e-14 * h);
+        assert_eq!(BjtField::ALL[4].name(), "m12");
+        assert!(QuadMesh::tensor_grid(&[0.0], &ys).is_err());
     }
 }
