@@ -46,11 +46,37 @@
 //! # Boundary conditions
 //! In this dual (velocity-controlled) formulation the boundary terms are
 //! $\langle\mathbf V_\kappa\mathbf n, e_\theta\rangle_{\partial\Omega}$ and
-//! $\langle v_\gamma\cdot\mathbf n, e_w\rangle_{\partial\Omega}$: a **clamped** edge
-//! ($e_w = e_\theta = 0$) is the *natural* condition (nothing to impose, the default for every
-//! edge), a **free** edge ($\mathbf E_\kappa\mathbf n = 0$, $q_n = 0$) is essential and is
-//! imposed by removing the normal-moment DOFs of $\mathbf E_\kappa$ (both rows) and
-//! $e_\gamma$ on it ([`MindlinAfw::free`]).
+//! $\langle v_\gamma\cdot\mathbf n, e_w\rangle_{\partial\Omega}$: velocity traces are the
+//! *natural* inputs, tractions (the normal traces $q_n = e_\gamma\cdot\mathbf n$,
+//! $\mathbf E_\kappa\mathbf n$ of the $H(\mathrm{div})$ fields) are *essential*. The
+//! boundary table of summary §2.5 (thesis 004 ch. 4) per tag ([`AfwEdgeCondition`]):
+//!
+//! | condition | builder | velocity traces | tractions |
+//! |---|---|---|---|
+//! | clamped $w = \boldsymbol\theta = 0$ | default, [`MindlinAfw::clamped`] | $w_t = \boldsymbol\omega = 0$ natural | unconstrained (the reactions) |
+//! | free $q_n = M_{nn} = M_{ns} = 0$ | [`MindlinAfw::free`] | unconstrained | normal DOFs of $e_\gamma$ and both $\mathbf E_\kappa$ rows removed |
+//! | simply supported (hard) $w = \theta_s = 0$, $M_{nn} = 0$ | [`MindlinAfw::simply_supported`] | $w_t = \omega_s = 0$ natural | $BDM$ DOFs rotated to the edge frame, the $M_{nn}$ ones removed |
+//! | velocity port | [`MindlinAfw::port`] | inputs `_wt`, `_omega` ($B$ = signed selections) | outputs |
+//! | traction port | [`MindlinAfw::traction_port`] | outputs = multipliers | inputs `_qn`, `_Mn` |
+//!
+//! # Traction ports (force causality)
+//! A prescribed traction is an essential condition on the normal DOFs. It is imposed with
+//! Lagrange multipliers rather than a lifting (a lifting $e = e_0 + Lu$ puts $E L\dot u$ into
+//! the right-hand side, which is not of the form $Bu$ and breaks the collocated power
+//! balance). With $G$ the velocity-port matrix of the tagged edges (signed selection of
+//! their normal DOFs, [`MindlinAfw::port`]) and $\lambda$ the velocity-trace coefficients,
+//! $$\begin{bmatrix}E&0\\0&0\end{bmatrix}\begin{pmatrix}\dot e\\\dot\lambda\end{pmatrix}
+//! = \begin{bmatrix}J&G\\-G^\top&0\end{bmatrix}\begin{pmatrix}e\\\lambda\end{pmatrix}
+//! + \begin{bmatrix}0\\I\end{bmatrix}u,\qquad y = \lambda,$$
+//! i.e. $G^\top e = u$ (the normal-trace moments equal the prescribed tractions) and
+//! $\dot H = e^\top G\lambda = u^\top y$: the multipliers are exactly the collocated
+//! outputs. This is an index-2 pHDAE like the skew multiplier; the midpoint rule imposes
+//! the constraint at the midpoint (`phlex_solve::midpoint`), which keeps the discrete power
+//! balance $H_1 - H_0 = h\,\bar y^\top\bar u$ exact. The multipliers are stored scaled by
+//! the compliance of their block ($\lambda = c\tilde\lambda$, $c = C_s$ on the shear rows,
+//! $c = 12/(Eb^3)$ on the moment rows; $G \to cG$, $B \to cI$), for the same pivot balance
+//! as [`multiplier_scale`]. Zero traction inputs give the free edge (with the
+//! multipliers as the velocity traces, which [`MindlinAfw::free`] does not expose).
 use crate::element2d_bdm::{HdivFamily, HdivSpace};
 use crate::error::FemError;
 use crate::mesh2d::{Fem2dError, Mesh2d};
@@ -124,14 +150,45 @@ impl AfwField {
     }
 }
 
+/// Boundary condition of a tagged edge set (module docs, "Boundary conditions").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AfwEdgeCondition {
+    /// $w_t = \boldsymbol\omega = 0$: natural, nothing imposed (the default of every edge).
+    Clamped,
+    /// $q_n = 0$, $\mathbf E_\kappa\mathbf n = 0$: essential, normal DOFs removed.
+    Free,
+    /// Hard simple support $w_t = \omega_s = 0$ (natural), $M_{nn} = 0$ (essential, the
+    /// normal component of the rotated moment-vector DOFs removed).
+    SimplySupported,
+    /// Velocity-causality port: inputs $w_t$, $\boldsymbol\omega$; outputs $q_n$,
+    /// $\mathbf E_\kappa\mathbf n$ (natural inputs, [`MindlinAfw::port`]).
+    VelocityPort,
+    /// Force-causality (traction) port: inputs $q_n$, $\mathbf E_\kappa\mathbf n$;
+    /// outputs $w_t$, $\boldsymbol\omega$ as Lagrange multipliers
+    /// ([`MindlinAfw::traction_port`]).
+    TractionPort,
+}
+
+impl AfwEdgeCondition {
+    /// Name used in messages and model files.
+    pub fn name(&self) -> &'static str {
+        match self {
+            AfwEdgeCondition::Clamped => "clamped",
+            AfwEdgeCondition::Free => "free",
+            AfwEdgeCondition::SimplySupported => "simply_supported",
+            AfwEdgeCondition::VelocityPort => "port",
+            AfwEdgeCondition::TractionPort => "traction_port",
+        }
+    }
+}
+
 /// Builder of the AFW Mindlin plate (module docs).
 #[derive(Clone)]
 pub struct MindlinAfw {
     params: MindlinParams,
     mesh: Mesh2d,
     degree: usize,
-    free: Vec<String>,
-    ports: Vec<String>,
+    conditions: Vec<(String, AfwEdgeCondition)>,
     loads: Vec<(String, AfwLoadProfile)>,
 }
 
@@ -140,8 +197,7 @@ impl std::fmt::Debug for MindlinAfw {
         f.debug_struct("MindlinAfw")
             .field("params", &self.params)
             .field("degree", &self.degree)
-            .field("free", &self.free)
-            .field("ports", &self.ports)
+            .field("conditions", &self.conditions)
             .field(
                 "loads",
                 &self.loads.iter().map(|l| &l.0).collect::<Vec<_>>(),
@@ -170,17 +226,36 @@ impl MindlinAfw {
             params,
             mesh: mesh.clone(),
             degree,
-            free: Vec::new(),
-            ports: Vec::new(),
+            conditions: Vec::new(),
             loads: Vec::new(),
         })
     }
 
+    /// Clamps the edges tagged `tag` ($w_t = 0$, $\boldsymbol\omega = 0$): the natural
+    /// condition of this formulation, nothing is imposed (every edge without a condition is
+    /// clamped); recording it only reserves the tag (a tag carries one condition) and
+    /// checks that it exists.
+    pub fn clamped(self, tag: &str) -> Self {
+        self.condition(tag, AfwEdgeCondition::Clamped)
+    }
+
     /// Makes the edges tagged `tag` free ($\mathbf E_\kappa\mathbf n = 0$, $q_n = 0$, imposed
     /// strongly on the normal-moment DOFs). Unknown tags are reported by [`Self::build`].
-    pub fn free(mut self, tag: &str) -> Self {
-        self.free.push(tag.to_string());
-        self
+    pub fn free(self, tag: &str) -> Self {
+        self.condition(tag, AfwEdgeCondition::Free)
+    }
+
+    /// Hard simple support on the edges tagged `tag` (summary §2.5 boundary table:
+    /// $w_t = 0$, $\omega_s = 0$, $M_{nn} = 0$). The velocity conditions are natural; the
+    /// moment condition is essential: on each tagged edge the two $BDM_k$ normal-moment
+    /// DOFs $(d_{x,j}, d_{y,j})$ of the rows of $\mathbf E_\kappa$ (Cartesian components of
+    /// $\int_e(\mathbf E_\kappa\mathbf n_e)L_j$) are replaced by their components
+    /// $(d_{n,j}, d_{s,j}) = (\mathbf n\cdot d_j, \mathbf s\cdot d_j)$ in the edge frame
+    /// ($\mathbf n$ outward, $\mathbf s = (-n_y, n_x)$), an orthogonal change of variables
+    /// $d = T\tilde d$ ($E \to T^\top ET$, $J\to T^\top JT$ stay symmetric/skew), and
+    /// $d_{n,j}$ (the moments of $M_{nn}$) is removed. Edges of any direction are allowed.
+    pub fn simply_supported(self, tag: &str) -> Self {
+        self.condition(tag, AfwEdgeCondition::SimplySupported)
     }
 
     /// Makes the edges tagged `tag` a velocity-controlled boundary port (the natural
@@ -191,7 +266,8 @@ impl MindlinAfw {
     ///   $B^{i,(e,j)} = \int_e \phi_\gamma^i\cdot\mathbf n\,L_j$; output = the moments
     ///   $\int_e q_n L_j$ of the shear force;
     /// * `"{tag}_omega"`: input = the coefficients $U_{e,j,c}$, $j \le k$, $c \in \{x, y\}$ of
-    ///   the boundary rotation rate $\omega_c = \sum U_{e,j,c}L_j(s_e)$;
+    ///   the boundary rotation rate $\omega_c = \sum U_{e,j,c}L_j(s_e)$ (index
+    ///   $2(k+1)e' + 2j + c$ for the $e'$-th edge);
     ///   $B^{i,(e,j,c)} = \int_e (\mathbf\Phi_\kappa^i\mathbf n)_c L_j$; output = the moments
     ///   $\int_e (\mathbf E_\kappa\mathbf n)_c L_j$ of the boundary moment vector.
     ///
@@ -199,8 +275,31 @@ impl MindlinAfw {
     /// global edge normal against the outward one), and
     /// $\dot H = y^\top u = \int_\Gamma w_t q_n + \boldsymbol\omega\cdot\mathbf E_\kappa\mathbf n$
     /// exactly. Zero inputs = clamped.
-    pub fn port(mut self, tag: &str) -> Self {
-        self.ports.push(tag.to_string());
+    pub fn port(self, tag: &str) -> Self {
+        self.condition(tag, AfwEdgeCondition::VelocityPort)
+    }
+
+    /// Makes the edges tagged `tag` a traction (force-causality) port: the boundary
+    /// tractions are the inputs, the velocity traces the outputs; zero inputs = free edge.
+    /// Two ports, with the layout of [`Self::port`] and input/output exchanged:
+    /// * `"{tag}_qn"`: input $u_{e,j} = \int_e q_n L_j(s_e)$ (moments of the prescribed
+    ///   shear force, N), output the Legendre coefficients of $w_t$ \[m/s\];
+    /// * `"{tag}_Mn"`: input $u_{e,j,c} = \int_e(\mathbf M\mathbf n)_c L_j(s_e)$ (moments of
+    ///   the prescribed boundary moment vector, N m; $(\mathbf M\mathbf n)\cdot\mathbf n =
+    ///   M_{nn}$, $(\mathbf M\mathbf n)\cdot\mathbf s = M_{ns}$), output the coefficients of
+    ///   $\omega_c$ \[rad/s\].
+    ///
+    /// In the AFW form the tractions are the normal traces of the $H(\mathrm{div})$ fields,
+    /// i.e. an **essential** condition. It is imposed with Lagrange multipliers (module
+    /// docs, "Traction ports"): the multipliers are the velocity-trace coefficients, the
+    /// algebraic block `lambda` appended after `r`, and they are the port outputs.
+    pub fn traction_port(self, tag: &str) -> Self {
+        self.condition(tag, AfwEdgeCondition::TractionPort)
+    }
+
+    /// Sets condition `c` on the edges tagged `tag` (the named methods above).
+    pub fn condition(mut self, tag: &str, c: AfwEdgeCondition) -> Self {
+        self.conditions.push((tag.to_string(), c));
         self
     }
 
@@ -332,23 +431,94 @@ impl MindlinAfw {
                 }
             }
         }
-        let E_full = te.build();
-        let J_full = tj.build();
-        // free edges: remove normal moments of both E_kappa rows and of e_gamma
-        let tags: Vec<&str> = self.free.iter().map(|s| s.as_str()).collect();
+        let mut E_full = te.build();
+        let mut J_full = tj.build();
+        // ---- boundary conditions: one per tag, edges of every tag checked to exist
+        let mut edges_of: Vec<Vec<crate::mesh2d::BoundaryEdge>> = Vec::new();
+        for (i, (tag, c)) in self.conditions.iter().enumerate() {
+            if let Some((_, c0)) = self.conditions[..i].iter().find(|(t, _)| t == tag) {
+                return Err(FemError::InvalidParameter {
+                    name: format!("boundary tag '{tag}'"),
+                    value: 0.0,
+                    requirement: format!(
+                        "one condition per tag (given '{}' and '{}')",
+                        c0.name(),
+                        c.name()
+                    ),
+                }
+                .into());
+            }
+            let mut edges = m.tagged_edges(tag)?;
+            edges.sort_by_key(|b| b.edge);
+            edges.dedup_by_key(|b| b.edge);
+            edges_of.push(edges);
+        }
         let mut removed = Vec::new();
-        if !tags.is_empty() {
-            let b = sb.boundary_dofs(&tags)?;
-            removed.extend(b.iter().map(|i| ok + i));
-            removed.extend(b.iter().map(|i| ok + nb + i));
-            removed.extend(sr.boundary_dofs(&tags)?.into_iter().map(|i| og + i));
+        // simple support: rotate the BDM normal-moment DOF pairs into the edge frame
+        let mut rot: Vec<Option<Rotated>> = Vec::new();
+        for ((_, c), edges) in self.conditions.iter().zip(&edges_of) {
+            match c {
+                AfwEdgeCondition::Free => {
+                    for b in edges {
+                        for d in sb.edge_dofs(b.edge) {
+                            removed.push(ok + d);
+                            removed.push(ok + nb + d);
+                        }
+                        removed.extend(sr.edge_dofs(b.edge).map(|d| og + d));
+                    }
+                }
+                AfwEdgeCondition::SimplySupported => {
+                    if rot.is_empty() {
+                        rot = vec![None; n_full];
+                    }
+                    for b in edges {
+                        let nn = m.outward_normal(b);
+                        let ss = [-nn[1], nn[0]];
+                        for d in sb.edge_dofs(b.edge) {
+                            let (i0, i1) = (ok + d, ok + nb + d);
+                            // old d_x = n_x d_n + s_x d_s, old d_y = n_y d_n + s_y d_s
+                            rot[i0] = Some(Rotated {
+                                a: i0,
+                                b: i1,
+                                ca: nn[0],
+                                cb: ss[0],
+                            });
+                            rot[i1] = Some(Rotated {
+                                a: i0,
+                                b: i1,
+                                ca: nn[1],
+                                cb: ss[1],
+                            });
+                            removed.push(i0);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !rot.is_empty() {
+            let mut tt = Triplets::new(n_full, n_full);
+            for (i, r) in rot.iter().enumerate() {
+                match r {
+                    Some(r) => {
+                        tt.push(i, r.a, r.ca);
+                        tt.push(i, r.b, r.cb);
+                    }
+                    None => tt.push(i, i, 1.0),
+                }
+            }
+            let t = tt.build();
+            let tt = sparse::transpose(&t);
+            E_full = sparse::matmul(&tt, &sparse::matmul(&E_full, &t));
+            J_full = sparse::matmul(&tt, &sparse::matmul(&J_full, &t));
         }
         removed.sort_unstable();
+        removed.dedup();
         let kept = complement(n_full, &removed);
         let E = sparse::restrict(&E_full, &kept, &kept);
         let J = sparse::restrict(&J_full, &kept, &kept);
         let n = kept.len();
-        let blocks: Vec<VarBlock> = AfwField::ALL
+        let mut blocks: Vec<VarBlock> = AfwField::ALL
             .iter()
             .map(|f| {
                 let r = offsets[f.index()]..offsets[f.index() + 1];
@@ -364,71 +534,142 @@ impl MindlinAfw {
         for (i, &g) in kept.iter().enumerate() {
             pos[g] = i;
         }
-        // boundary velocity ports: signed selections of the normal-moment DOFs
-        let mut ports = Vec::new();
-        let mut bcols: Vec<(usize, usize, f64)> = Vec::new();
-        let mut n_in = 0usize;
-        for tag in &self.ports {
-            if self.free.contains(tag) {
-                return Err(FemError::InvalidParameter {
+        // ---- boundary ports: B columns on states (velocity ports), multiplier couplings G
+        // and B entries on the multiplier rows (traction ports)
+        let (qr, qb) = (sr.element().dofs_per_edge(), sb.element().dofs_per_edge());
+        let sign = |b: &crate::mesh2d::BoundaryEdge| {
+            let [va, vb] = m.edges()[b.edge];
+            let (pa, pb) = (m.vertices()[va], m.vertices()[vb]);
+            let ne = [pb[1] - pa[1], -(pb[0] - pa[0])];
+            let no = m.outward_normal(b);
+            if ne[0] * no[0] + ne[1] * no[1] > 0.0 {
+                1.0
+            } else {
+                -1.0
+            }
+        };
+        // an edge of a port tag also carrying a free / simply supported tag
+        let shared = |st: usize, tag: &str| -> Result<(), Fem2dError> {
+            if st == usize::MAX {
+                Err(FemError::InvalidParameter {
                     name: format!("boundary tag '{tag}'"),
                     value: 0.0,
-                    requirement: "a tag is either free or a velocity port, not both".into(),
+                    requirement:
+                        "port edges must not also belong to a free or simply supported tag".into(),
                 }
-                .into());
+                .into())
+            } else {
+                Ok(())
             }
-            let mut edges = m.tagged_edges(tag)?;
-            edges.sort_by_key(|b| b.edge);
-            edges.dedup_by_key(|b| b.edge);
-            let (qr, qb) = (sr.element().dofs_per_edge(), sb.element().dofs_per_edge());
-            let sign = |b: &crate::mesh2d::BoundaryEdge| {
-                let [va, vb] = m.edges()[b.edge];
-                let (pa, pb) = (m.vertices()[va], m.vertices()[vb]);
-                let ne = [pb[1] - pa[1], -(pb[0] - pa[0])];
-                let no = m.outward_normal(b);
-                if ne[0] * no[0] + ne[1] * no[1] > 0.0 {
-                    1.0
-                } else {
-                    -1.0
-                }
+        };
+        // (state, column, value) of B; (state, multiplier, value) of G
+        let mut bcols: Vec<(usize, usize, f64)> = Vec::new();
+        let mut gcols: Vec<(usize, usize, f64)> = Vec::new();
+        // multiplier -> (input column, scale)
+        let mut lam_in: Vec<(usize, f64)> = Vec::new();
+        let mut ports = Vec::new();
+        let mut n_in = 0usize;
+        for ((tag, c), edges) in self.conditions.iter().zip(&edges_of) {
+            let traction = match c {
+                AfwEdgeCondition::VelocityPort => false,
+                AfwEdgeCondition::TractionPort => true,
+                _ => continue,
             };
-            let mut c = n_in;
-            for b in &edges {
+            // trace pair 1: shear force q_n / velocity w_t on the RT DOFs
+            let mut col = n_in;
+            for b in edges {
                 let sg = sign(b);
                 for (j, d) in sr.edge_dofs(b.edge).enumerate() {
-                    bcols.push((pos[og + d], c + j, sg));
+                    shared(pos[og + d], tag)?;
+                    if traction {
+                        gcols.push((pos[og + d], lam_in.len(), sg * cs));
+                        lam_in.push((col + j, cs));
+                    } else {
+                        bcols.push((pos[og + d], col + j, sg));
+                    }
                 }
-                c += qr;
+                col += qr;
             }
-            ports.push(Port::new(
-                format!("{tag}_wt"),
-                c - n_in,
-                "Legendre coefficients of the boundary velocity w_t per edge [m/s]",
-                "Legendre moments of the shear force q_n per edge [N]",
-            ));
-            n_in = c;
-            for b in &edges {
+            ports.push(if traction {
+                Port::new(
+                    format!("{tag}_qn"),
+                    col - n_in,
+                    "Legendre moments of the prescribed shear force q_n per edge [N]",
+                    "Legendre coefficients of the boundary velocity w_t per edge [m/s]",
+                )
+            } else {
+                Port::new(
+                    format!("{tag}_wt"),
+                    col - n_in,
+                    "Legendre coefficients of the boundary velocity w_t per edge [m/s]",
+                    "Legendre moments of the shear force q_n per edge [N]",
+                )
+            });
+            n_in = col;
+            // trace pair 2: moment vector E_kappa n / rotation rate omega on the BDM DOFs
+            for b in edges {
                 let sg = sign(b);
                 for (j, d) in sb.edge_dofs(b.edge).enumerate() {
                     for r in 0..2 {
-                        bcols.push((pos[ok + r * nb + d], c + 2 * j + r, sg));
+                        let (st, cj) = (pos[ok + r * nb + d], col + 2 * j + r);
+                        shared(st, tag)?;
+                        if traction {
+                            gcols.push((st, lam_in.len(), sg * cb));
+                            lam_in.push((cj, cb));
+                        } else {
+                            bcols.push((st, cj, sg));
+                        }
                     }
                 }
-                c += 2 * qb;
+                col += 2 * qb;
             }
-            ports.push(Port::new(
-                format!("{tag}_omega"),
-                c - n_in,
-                "Legendre coefficients of the boundary rotation rates (omega_x, omega_y) per edge [rad/s]",
-                "Legendre moments of the boundary moment vector E_kappa n per edge [N m]",
-            ));
-            n_in = c;
+            ports.push(if traction {
+                Port::new(
+                    format!("{tag}_Mn"),
+                    col - n_in,
+                    "Legendre moments of the prescribed boundary moment vector (M n)_x, (M n)_y per edge [N m]",
+                    "Legendre coefficients of the boundary rotation rates (omega_x, omega_y) per edge [rad/s]",
+                )
+            } else {
+                Port::new(
+                    format!("{tag}_omega"),
+                    col - n_in,
+                    "Legendre coefficients of the boundary rotation rates (omega_x, omega_y) per edge [rad/s]",
+                    "Legendre moments of the boundary moment vector E_kappa n per edge [N m]",
+                )
+            });
+            n_in = col;
         }
         let n_ports_in = n_in;
+        let n_lam = lam_in.len();
+        let n_tot = n + n_lam;
+        // extended pencil: E ⊕ 0, J with ±G (G scaled by the compliance of its block)
+        let (E, J) = if n_lam == 0 {
+            (E, J)
+        } else {
+            let mut te = Triplets::new(n_tot, n_tot);
+            te.push_block(0, 0, &E, 1.0);
+            let mut tj = Triplets::new(n_tot, n_tot);
+            tj.push_block(0, 0, &J, 1.0);
+            for &(st, l, v) in &gcols {
+                tj.push(st, n + l, v);
+                tj.push(n + l, st, -v);
+            }
+            blocks.push(VarBlock::algebraic(
+                "lambda",
+                "scaled velocity traces of the traction ports: w_t / C_s (shear rows) and omega_c / C_b (moment rows), C_s = 1/(K_sh G b), C_b = 12/(E b^3) (port outputs = the traces)",
+                n_lam,
+                2,
+            ));
+            (te.build(), tj.build())
+        };
         // load ports
-        let mut tb = Triplets::new(n, n_ports_in + self.loads.len());
+        let mut tb = Triplets::new(n_tot, n_ports_in + self.loads.len());
         for (r, c, v) in bcols {
             tb.push(r, c, v);
+        }
+        for (l, &(c, v)) in lam_in.iter().enumerate() {
+            tb.push(n + l, c, v);
         }
         if !self.loads.is_empty() {
             let ql = TriangleQuadrature::exact_for_degree(k - 1 + LOAD_EXTRA_DEGREE)?;
@@ -465,7 +706,7 @@ impl MindlinAfw {
         let system = LinearPhSystem::new(
             E,
             J,
-            sparse::zeros(n, n),
+            sparse::zeros(n_tot, n_tot),
             tb.build(),
             PortSet::from_ports(ports)?,
             blocks,
@@ -479,8 +720,20 @@ impl MindlinAfw {
             sr,
             offsets,
             kept,
+            rot,
         })
     }
+}
+
+/// A $BDM_k$ normal-moment DOF of a simply supported edge in the edge frame: the open
+/// (Cartesian) DOF equals `ca * x[a] + cb * x[b]`, with `a` the normal ($M_{nn}$, removed)
+/// and `b` the tangential ($M_{ns}$) rotated DOF ([`MindlinAfw::simply_supported`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Rotated {
+    a: usize,
+    b: usize,
+    ca: f64,
+    cb: f64,
 }
 
 /// Scale $c$ of the multiplier block: the state holds $\tilde\rho = \rho / c$ with
@@ -507,6 +760,9 @@ pub struct MindlinAfwModel {
     offsets: [usize; 6],
     /// Open-state indices of the kept (non-removed) DOFs, increasing.
     kept: Vec<usize>,
+    /// Edge-frame rotation of the open BDM DOFs of simply supported edges, indexed by open
+    /// DOF (empty: none).
+    rot: Vec<Option<Rotated>>,
 }
 
 impl MindlinAfwModel {
@@ -618,7 +874,7 @@ impl MindlinAfwModel {
         theta: &dyn Fn([f64; 2]) -> [f64; 2],
     ) -> Vec<f64> {
         let open = self.dg_open_state(w, theta);
-        self.kept.iter().map(|&g| open[g]).collect()
+        self.reduce(&open)
     }
 
     /// Open (unreduced) state with the $DG_{k-1}$ interpolants of `w`, `theta`, rest zero.
@@ -666,7 +922,33 @@ impl MindlinAfwModel {
             let c = self.sr.interpolate(q)?;
             open[o[3]..o[4]].copy_from_slice(&c);
         }
-        Ok(self.kept.iter().map(|&g| open[g]).collect())
+        Ok(self.reduce(&open))
+    }
+
+    /// State of an open (unreduced, Cartesian) vector: edge-frame rotation of simply
+    /// supported edges ($\tilde d = T^\top d$, $T$ orthogonal), removed DOFs dropped,
+    /// traction multipliers zero.
+    fn reduce(&self, open: &[f64]) -> Vec<f64> {
+        let rotated;
+        let v = if self.rot.is_empty() {
+            open
+        } else {
+            let mut r = vec![0.0; open.len()];
+            for (i, &x) in open.iter().enumerate() {
+                match self.rot[i] {
+                    Some(t) => {
+                        r[t.a] += t.ca * x;
+                        r[t.b] += t.cb * x;
+                    }
+                    None => r[i] += x,
+                }
+            }
+            rotated = r;
+            &rotated
+        };
+        let mut e: Vec<f64> = self.kept.iter().map(|&g| v[g]).collect();
+        e.resize(self.n_states(), 0.0);
+        e
     }
 
     /// A sampler of `field` at the points of a degree-`quad_degree` rule on every cell, for
@@ -683,11 +965,21 @@ impl MindlinAfwModel {
         let mut points = Vec::with_capacity(m.n_cells() * nq);
         let (nd, nb) = (self.sd.n_dofs(), self.sb.n_dofs());
         let o = self.offsets;
+        let rot = &self.rot;
         let mut push = |row: usize, open: usize, v: f64| {
-            if let Some(c) = pos[open] {
-                if v != 0.0 {
-                    t3.push(row, c, v);
+            let mut put = |i: usize, v: f64| {
+                if let Some(c) = pos[i] {
+                    if v != 0.0 {
+                        t3.push(row, c, v);
+                    }
                 }
+            };
+            match rot.get(open).copied().flatten() {
+                Some(r) => {
+                    put(r.a, r.ca * v);
+                    put(r.b, r.cb * v);
+                }
+                None => put(open, v),
             }
         };
         let nld = self.sd.n_local();
@@ -849,5 +1141,45 @@ mod tests {
         assert!(MindlinAfw::new(params(), &mesh, 4).is_err());
         let bad = MindlinAfw::new(params(), &mesh, 1).unwrap().free("nowhere");
         assert!(bad.build().is_err());
+        let twice = MindlinAfw::new(params(), &mesh, 1)
+            .unwrap()
+            .free("left")
+            .traction_port("left");
+        assert!(twice.build().is_err());
+    }
+
+    /// Every condition on one mesh (one per side): J skew, E symmetric PSD, the traction
+    /// multipliers appended as an algebraic block `lambda` of one entry per input, and the
+    /// port sizes (k per edge for the shear pair, 2(k+1) for the moment pair).
+    #[test]
+    fn structure_all_conditions() {
+        let mesh = Mesh2d::unit_square(3, Diagonal::Right).unwrap();
+        for k in 1..=3 {
+            let m = MindlinAfw::new(params(), &mesh, k)
+                .unwrap()
+                .simply_supported("left")
+                .free("bottom")
+                .traction_port("right")
+                .port("top")
+                .build()
+                .unwrap();
+            let sys = m.system();
+            sys.check(&Default::default()).unwrap();
+            let lam = sys.block_range("lambda").unwrap();
+            assert_eq!(lam.len(), 3 * k + 3 * 2 * (k + 1));
+            assert_eq!(lam.end, sys.n_states());
+            for (name, len) in [
+                ("right_qn", 3 * k),
+                ("right_Mn", 6 * (k + 1)),
+                ("top_wt", 3 * k),
+                ("top_omega", 6 * (k + 1)),
+            ] {
+                assert_eq!(sys.ports.get(name).unwrap().dim, len, "{name}");
+            }
+            // simple support removes one DOF per Legendre moment and edge
+            let nb = m.bdm_space().n_dofs();
+            let kappa = sys.block_range("E_kappa").unwrap();
+            assert_eq!(kappa.len(), 2 * nb - 3 * (k + 1) - 3 * 2 * (k + 1));
+        }
     }
 }
