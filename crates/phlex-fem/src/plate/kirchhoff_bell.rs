@@ -40,13 +40,47 @@
 //!   trace then vanishes only at the vertices, which is what limits the thesis's BellDG3
 //!   tables B.19/B.23 to order $\approx 1.5$.
 //!
-//! Ports: distributed loads ([`KirchhoffBell::load`]: input $a(t)$, density $a(t)f(x,y)$, $B$
-//! column $\langle\phi, f\rangle$) and natural boundary ports ([`KirchhoffBell::port`]): on a
-//! free edge inputs `{tag}_qn` ($\tilde q_n$) and `{tag}_Mnn` ($M_{nn}$), on a simply
-//! supported edge `{tag}_Mnn`, each as $\sum_j u_{e,j}P_j(2s - 1)$ per edge ($P_0..P_3$
-//! Legendre, arc parameter $s$ from the lower global vertex), $B$ columns $\int_e\phi P_j$ and
-//! $\int_e\partial_n\phi P_j$ (outward $n$); the outputs are the matching weighted traces of
-//! $w_t$ and $\partial_nw_t$, so $y^\top u$ is the boundary power.
+//! # Ports (thesis 004 §4.1.2, §6.2.1; summary §2.6 table)
+//! Distributed loads ([`KirchhoffBell::load`]: input $a(t)$, density $a(t)f(x,y)$, $B$
+//! column $\langle\phi, f\rangle$) and boundary ports in both causalities, with the port
+//! names of the HHJ model ([`KirchhoffHhj`](crate::plate::KirchhoffHhj)):
+//!
+//! | condition | [`KirchhoffBell::port`]: inputs | [`KirchhoffBell::rotation_port`] |
+//! |---|---|---|
+//! | clamped | `{tag}_wt` (multiplier), `{tag}_dnwt` (multiplier) | $w_t = 0$ strong, `{tag}_dnwt` |
+//! | simply supported | `{tag}_wt` (multiplier), `{tag}_Mnn` (natural) | $w_t = 0$ strong, `{tag}_Mnn` |
+//! | free | `{tag}_qn`, `{tag}_Mnn` (natural) | $\tilde q_n = 0$, `{tag}_Mnn` |
+//!
+//! *Natural ports* (`{tag}_qn` = $\tilde q_n$, `{tag}_Mnn` = $M_{nn}$): the input is
+//! $\sum_j u_{e,j}P_j(2s - 1)$ per edge ($P_0..P_3$ Legendre, arc parameter $s$ from the
+//! lower global vertex), $B$ columns $\int_e\phi P_j$ and $\int_e\partial_n\phi P_j$
+//! (outward $n$); the outputs are the matching weighted traces of $w_t$ and
+//! $\partial_nw_t$, so $y^\top u$ is the boundary power.
+//!
+//! *Essential ports* (`{tag}_wt`, `{tag}_dnwt`; thesis §6.2.1, Lagrange multipliers as in
+//! the HHJ model). Here $w_t$ and $\partial_nw_t$ are essential, and their traces on a
+//! straight edge are fixed by the vertex functionals that the strong imposition sets to
+//! zero: $w, \partial_tw, \partial_{tt}w$ (translational, the quintic trace) and
+//! $\partial_nw, \partial_{tn}w$ (rotational, the cubic — Argyris: quartic, plus the
+//! midpoint $\partial_nw$ — normal slope) at both vertices ([`BellImposition::ThesisVertex`]:
+//! $w$ and $\partial_nw$ only). A port prescribes these functionals,
+//! $g_k(e_w) = u_k$ ([`PortFunctional`]: kind, vertex, edge tangent $t$ and outward normal
+//! $n$, [`KirchhoffBellModel::port_functionals`]), with one multiplier each:
+//! $$E\dot e = Je + G\lambda + B_{\mathrm{nat}}u,\qquad 0 = -G^\top e + u_{\mathrm{ess}},
+//! \qquad y_{\mathrm{ess}} = \lambda,$$
+//! $G^{ik} = g_k(T\phi^i)$, an index-2 pHDAE with blocks `lambda_{tag}_wt`,
+//! `lambda_{tag}_dnwt`. The term $G\lambda$ replaces the boundary terms
+//! $\langle v, \tilde q_n\rangle + \langle\partial_nv, M_{nn}\rangle$ of the first line,
+//! so $\lambda_k$ is the generalized edge reaction conjugate to $g_k$,
+//! $\sum_k g_k(v)\lambda_k = \int_\Gamma v\,\tilde q_n + \partial_nv\,M_{nn}$ (consistent
+//! nodal forces and moments; e.g. the sum of the outputs on the `Value` functionals is the
+//! total edge shear force, on the `Dn` functionals the total edge moment), and
+//! $y^\top u = \lambda^\top G^\top e$ is the boundary power exactly. With zero input the
+//! port is the strongly imposed homogeneous condition (same constrained space).
+//! Functionals that depend on directions already fixed at a vertex (by a strong condition,
+//! an earlier port, or the other edge of the tag at a corner) are skipped, so the
+//! constraints stay independent; at a corner the prescribed data must then be a $C^1$ trace.
+//! [`KirchhoffBellModel::uniform_port_input`] builds the input of a uniform edge field.
 use std::sync::Arc;
 
 use crate::assembly2d;
@@ -74,6 +108,101 @@ pub enum BellImposition {
     ThesisVertex,
 }
 
+/// How an edge condition is used (as in [`KirchhoffHhj`](crate::plate::KirchhoffHhj)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Homogeneous condition.
+    Homogeneous,
+    /// Both inputs of the condition are ports.
+    Port,
+    /// Only the rotational input ($\partial_nw_t$ or $M_{nn}$) is a port, the translational
+    /// one homogeneous.
+    RotationPort,
+}
+
+/// Kind of a pointwise trace functional of the $C^1$ velocity used as input of an essential
+/// boundary port (module docs, "Essential ports").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BellFunctional {
+    /// $w_t$ at a vertex \[m/s\].
+    Value,
+    /// $\partial_tw_t$ at a vertex, $t$ the edge tangent \[1/s\].
+    Dt,
+    /// $\partial_{tt}w_t$ at a vertex \[1/(m s)\].
+    Dtt,
+    /// $\partial_nw_t$ at a vertex, $n$ the outward normal \[rad/s\].
+    Dn,
+    /// $\partial_{tn}w_t$ at a vertex \[1/(m s)\].
+    Dtn,
+    /// $\partial_nw_t$ at the edge midpoint (Argyris edge DOF, outward $n$) \[rad/s\].
+    MidDn,
+}
+
+impl BellFunctional {
+    /// Whether the functional belongs to the translational ($w_t$ trace) group.
+    pub fn is_translational(&self) -> bool {
+        matches!(self, Self::Value | Self::Dt | Self::Dtt)
+    }
+}
+
+/// One input of an essential boundary port: the functional `kind` of $w_t$ at `vertex`
+/// (or, [`BellFunctional::MidDn`], at the midpoint of `edge`), with the edge's unit tangent
+/// (from `mesh.edges()[edge][0]` to `[1]`) and outward unit normal. The conjugate output is
+/// the generalized edge reaction of that functional (module docs).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PortFunctional {
+    /// The functional.
+    pub kind: BellFunctional,
+    /// Vertex (`None` for [`BellFunctional::MidDn`]).
+    pub vertex: Option<usize>,
+    /// The boundary edge that defines $t$ and $n$.
+    pub edge: usize,
+    /// Unit tangent of `edge`.
+    pub tangent: [f64; 2],
+    /// Outward unit normal of `edge`.
+    pub normal: [f64; 2],
+}
+
+/// Rows (vertex DOF weights on $(w, w_x, w_y, w_{xx}, w_{xy}, w_{yy})$) of the vertex
+/// functionals of one edge with unit tangent `t` and normal `n`: translational
+/// ($w$, $\partial_t w$, $\partial_{tt}w$) or rotational ($\partial_n w$, $\partial_{tn}w$);
+/// [`BellImposition::ThesisVertex`] keeps only $w$ and $\partial_n w$.
+fn vertex_functionals(
+    t: [f64; 2],
+    n: [f64; 2],
+    imp: BellImposition,
+    translational: bool,
+) -> Vec<(BellFunctional, [f64; 6])> {
+    let exact = imp == BellImposition::Exact;
+    let mut out = Vec::new();
+    if translational {
+        out.push((BellFunctional::Value, [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]));
+        if exact {
+            out.push((BellFunctional::Dt, [0.0, t[0], t[1], 0.0, 0.0, 0.0]));
+            out.push((
+                BellFunctional::Dtt,
+                [0.0, 0.0, 0.0, t[0] * t[0], 2.0 * t[0] * t[1], t[1] * t[1]],
+            ));
+        }
+    } else {
+        out.push((BellFunctional::Dn, [0.0, n[0], n[1], 0.0, 0.0, 0.0]));
+        if exact {
+            out.push((
+                BellFunctional::Dtn,
+                [
+                    0.0,
+                    0.0,
+                    0.0,
+                    t[0] * n[0],
+                    t[0] * n[1] + t[1] * n[0],
+                    t[1] * n[1],
+                ],
+            ));
+        }
+    }
+    out
+}
+
 /// Builder of the Bell/Argyris × DG3 Kirchhoff plate.
 #[derive(Clone)]
 pub struct KirchhoffBell {
@@ -81,7 +210,7 @@ pub struct KirchhoffBell {
     mesh: Mesh2d,
     family: C1Family,
     imposition: BellImposition,
-    conditions: Vec<(String, EdgeCondition, bool)>,
+    conditions: Vec<(String, EdgeCondition, Role)>,
     loads: Vec<(String, PlateProfile)>,
 }
 
@@ -98,6 +227,13 @@ impl std::fmt::Debug for KirchhoffBell {
             )
             .finish()
     }
+}
+
+/// A port in construction: natural (columns of $B$ on the state rows) or essential
+/// (functionals imposed by a multiplier block).
+enum PortCols {
+    Natural(Vec<Vec<(usize, f64)>>),
+    Essential(Vec<Vec<(usize, f64)>>),
 }
 
 impl KirchhoffBell {
@@ -126,26 +262,40 @@ impl KirchhoffBell {
     /// Clamped edges: $w_t = \partial_nw_t = 0$ (essential).
     pub fn clamped(mut self, tag: &str) -> Self {
         self.conditions
-            .push((tag.into(), EdgeCondition::Clamped, false));
+            .push((tag.into(), EdgeCondition::Clamped, Role::Homogeneous));
         self
     }
     /// Simply supported edges: $w_t = 0$ essential, $M_{nn} = 0$ natural.
     pub fn simply_supported(mut self, tag: &str) -> Self {
-        self.conditions
-            .push((tag.into(), EdgeCondition::SimplySupported, false));
+        self.conditions.push((
+            tag.into(),
+            EdgeCondition::SimplySupported,
+            Role::Homogeneous,
+        ));
         self
     }
     /// Free edges: $\tilde q_n = M_{nn} = 0$, natural (also the default).
     pub fn free(mut self, tag: &str) -> Self {
         self.conditions
-            .push((tag.into(), EdgeCondition::Free, false));
+            .push((tag.into(), EdgeCondition::Free, Role::Homogeneous));
         self
     }
-    /// Natural boundary port on the edges `tag` (module docs): free → `{tag}_qn`,
-    /// `{tag}_Mnn`; simply supported → $w_t = 0$ and `{tag}_Mnn`. Clamped edges have no
-    /// natural input ([`FemError::BoundaryCondition`] at build time).
+    /// Boundary port on the edges `tag` with both inputs of `condition` (module docs
+    /// table, the causalities of [`KirchhoffHhj::port`](crate::plate::KirchhoffHhj::port)):
+    /// free → `{tag}_qn`, `{tag}_Mnn` (natural); simply supported → `{tag}_wt`
+    /// (multiplier), `{tag}_Mnn` (natural); clamped → `{tag}_wt`, `{tag}_dnwt` (both
+    /// multipliers). Zero inputs give the homogeneous condition exactly.
     pub fn port(mut self, tag: &str, condition: EdgeCondition) -> Self {
-        self.conditions.push((tag.into(), condition, true));
+        self.conditions.push((tag.into(), condition, Role::Port));
+        self
+    }
+    /// Port on the rotational input of `condition` only, the translational one being
+    /// homogeneous: clamped → $w_t = 0$ strong, `{tag}_dnwt` (multiplier); simply
+    /// supported → $w_t = 0$ strong, `{tag}_Mnn` (natural); free → $\tilde q_n = 0$,
+    /// `{tag}_Mnn` (natural).
+    pub fn rotation_port(mut self, tag: &str, condition: EdgeCondition) -> Self {
+        self.conditions
+            .push((tag.into(), condition, Role::RotationPort));
         self
     }
     /// Distributed load port `name`: input $a(t)$, load density $a(t)f(x,y)$, output
@@ -162,21 +312,12 @@ impl KirchhoffBell {
         let sw = C1Space::new(mesh, self.family)?;
         let sk = Space2d::new(mesh, Family2d::Dg(3), Shape::SymTensor)?;
         let (nf, nk) = (sw.n_dofs(), sk.n_dofs());
+        let exact = self.imposition == BellImposition::Exact;
 
         // conditions per boundary edge
         let mut seen = vec![None::<usize>; mesh.n_edges()];
         let mut tagged: Vec<Vec<BoundaryEdge>> = Vec::new();
-        for (ci, (tag, cond, port)) in self.conditions.iter().enumerate() {
-            if *port && *cond == EdgeCondition::Clamped {
-                return Err(FemError::InvalidParameter {
-                    name: format!("port on clamped edges '{tag}'"),
-                    value: 0.0,
-                    requirement: "a free or simply supported edge: w_t and dn w_t are essential in the \
-                                  Bell/Argyris plate and have no natural input (use the HHJ model for clamped ports)"
-                        .into(),
-                }
-                .into());
-            }
+        for (ci, (tag, _, _)) in self.conditions.iter().enumerate() {
             let edges = mesh.tagged_edges(tag)?;
             for b in &edges {
                 if let Some(prev) = seen[b.edge] {
@@ -194,54 +335,37 @@ impl KirchhoffBell {
             }
             tagged.push(edges);
         }
+        // unit tangent (edges()[e][0] → [1]) and outward normal of a boundary edge
+        let frame = |b: &BoundaryEdge| {
+            let [a, c] = mesh.edges()[b.edge];
+            let (A, C) = (mesh.vertices()[a], mesh.vertices()[c]);
+            let l = mesh.edge_length(b.edge);
+            (
+                [(C[0] - A[0]) / l, (C[1] - A[1]) / l],
+                mesh.outward_normal(b),
+            )
+        };
 
-        // constraint rows per vertex (6-dim local DOF space), removed Argyris edge DOFs
+        // strong constraint rows per vertex (6-dim local DOF space), removed Argyris edge DOFs
         let mut rows: Vec<Vec<[f64; 6]>> = vec![Vec::new(); mesh.n_vertices()];
         let mut removed_edge = vec![false; mesh.n_edges()];
-        for (ci, (_, cond, _)) in self.conditions.iter().enumerate() {
-            if *cond == EdgeCondition::Free {
-                continue;
-            }
-            let clamped = *cond == EdgeCondition::Clamped;
+        for (ci, (_, cond, role)) in self.conditions.iter().enumerate() {
+            let translational = *cond != EdgeCondition::Free && *role != Role::Port;
+            let rotational = *cond == EdgeCondition::Clamped && *role == Role::Homogeneous;
             for b in &tagged[ci] {
-                let [a, c] = mesh.edges()[b.edge];
-                let (A, C) = (mesh.vertices()[a], mesh.vertices()[c]);
-                let l = mesh.edge_length(b.edge);
-                let t = [(C[0] - A[0]) / l, (C[1] - A[1]) / l];
-                let n = [t[1], -t[0]];
-                for v in [a, c] {
-                    rows[v].push([1.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
-                    match self.imposition {
-                        BellImposition::Exact => {
-                            rows[v].push([0.0, t[0], t[1], 0.0, 0.0, 0.0]);
-                            rows[v].push([
-                                0.0,
-                                0.0,
-                                0.0,
-                                t[0] * t[0],
-                                2.0 * t[0] * t[1],
-                                t[1] * t[1],
-                            ]);
-                            if clamped {
-                                rows[v].push([0.0, n[0], n[1], 0.0, 0.0, 0.0]);
-                                rows[v].push([
-                                    0.0,
-                                    0.0,
-                                    0.0,
-                                    t[0] * n[0],
-                                    t[0] * n[1] + t[1] * n[0],
-                                    t[1] * n[1],
-                                ]);
-                            }
-                        }
-                        BellImposition::ThesisVertex => {
-                            if clamped {
-                                rows[v].push([0.0, n[0], n[1], 0.0, 0.0, 0.0]);
-                            }
+                let (t, n) = frame(b);
+                for v in mesh.edges()[b.edge] {
+                    for (on, tr) in [(translational, true), (rotational, false)] {
+                        if on {
+                            rows[v].extend(
+                                vertex_functionals(t, n, self.imposition, tr)
+                                    .into_iter()
+                                    .map(|f| f.1),
+                            );
                         }
                     }
                 }
-                if clamped && self.imposition == BellImposition::Exact {
+                if rotational && exact {
                     removed_edge[b.edge] = true;
                 }
             }
@@ -268,26 +392,145 @@ impl KirchhoffBell {
             }
         }
         let T = sparse::slice(&Tt.build(), 0..nf, 0..nr);
+        let Ttr = sparse::transpose(&T);
 
         let Mw = sw.mass(p.surface_density())?;
-        let Ew = sparse::matmul(&sparse::transpose(&T), &sparse::matmul(&Mw, &T));
+        let Ew = sparse::matmul(&Ttr, &sparse::matmul(&Mw, &T));
         let Mk = assembly2d::mass_pointwise(&sk, &p.stiffness.compliance())?;
         let D = sparse::matmul(&sw.hessian_coupling(&sk)?, &T);
 
-        // ports
-        let n = nr + nk;
+        // directions already fixed at each vertex (orthonormal), for the independence of
+        // the essential port functionals
+        let mut claimed: Vec<Vec<[f64; 6]>> = rows
+            .iter()
+            .map(|r| {
+                let mut q = Vec::new();
+                for x in r {
+                    claim(&mut q, x);
+                }
+                q
+            })
+            .collect();
+        let mut claimed_edge = removed_edge.clone();
+
+        // ports, in declaration order
         let mut ports = Vec::new();
-        let mut cols: Vec<Vec<(usize, f64)>> = Vec::new();
+        let mut port_cols: Vec<PortCols> = Vec::new();
+        let mut trace_masses = Vec::new();
+        let mut functionals: Vec<(String, Vec<PortFunctional>)> = Vec::new();
+        let mut mult_blocks: Vec<VarBlock> = Vec::new();
         let gl = GaussLegendre::new(8)?;
         let mut vals = C1Values::new(sw.n_local());
-        let mut trace_masses = Vec::new();
-        for (ci, (tag, cond, port)) in self.conditions.iter().enumerate() {
-            if !*port {
+        let reduce = |b: &[f64]| -> Vec<(usize, f64)> {
+            sparse::mul_vec(&Ttr, b)
+                .into_iter()
+                .enumerate()
+                .filter(|(_, v)| *v != 0.0)
+                .collect()
+        };
+        for (ci, (tag, cond, role)) in self.conditions.iter().enumerate() {
+            if *role == Role::Homogeneous {
                 continue;
             }
             let edges = &tagged[ci];
+            // essential ports: `{tag}_wt` (translational), `{tag}_dnwt` (rotational)
+            let wt_port = *role == Role::Port && *cond != EdgeCondition::Free;
+            let dnwt_port = *cond == EdgeCondition::Clamped;
+            let mut verts: Vec<usize> = edges.iter().flat_map(|b| mesh.edges()[b.edge]).collect();
+            verts.sort_unstable();
+            verts.dedup();
+            for (on, translational) in [(wt_port, true), (dnwt_port, false)] {
+                if !on {
+                    continue;
+                }
+                let mut fs = Vec::new();
+                let mut cols = Vec::new();
+                for &v in &verts {
+                    for b in edges.iter().filter(|b| mesh.edges()[b.edge].contains(&v)) {
+                        let (t, n) = frame(b);
+                        for (kind, r) in vertex_functionals(t, n, self.imposition, translational) {
+                            if claim(&mut claimed[v], &r) {
+                                fs.push(PortFunctional {
+                                    kind,
+                                    vertex: Some(v),
+                                    edge: b.edge,
+                                    tangent: t,
+                                    normal: n,
+                                });
+                                let mut g = vec![0.0; nf];
+                                g[6 * v..6 * v + 6].copy_from_slice(&r);
+                                cols.push(reduce(&g));
+                            }
+                        }
+                    }
+                }
+                if !translational && exact {
+                    for b in edges {
+                        if let Some(d) = sw.edge_dof(b.edge) {
+                            if !claimed_edge[b.edge] {
+                                claimed_edge[b.edge] = true;
+                                let (t, n) = frame(b);
+                                let gn = sw.edge_normal(b.edge);
+                                let s = if gn[0] * n[0] + gn[1] * n[1] > 0.0 {
+                                    1.0
+                                } else {
+                                    -1.0
+                                };
+                                fs.push(PortFunctional {
+                                    kind: BellFunctional::MidDn,
+                                    vertex: None,
+                                    edge: b.edge,
+                                    tangent: t,
+                                    normal: n,
+                                });
+                                let mut g = vec![0.0; nf];
+                                g[d] = s;
+                                cols.push(reduce(&g));
+                            }
+                        }
+                    }
+                }
+                let (suffix, input, output, lmeaning) = if translational {
+                    (
+                        "wt",
+                        "vertex values of the vertical velocity trace w_t, d_t w_t, d_tt w_t [m/s, 1/s, 1/(m s)] (functionals: KirchhoffBellModel::port_functionals)",
+                        "generalized edge reactions conjugate to the functionals (consistent nodal forces of q_n) [N, N m, N m²]",
+                        "generalized shear reactions of the w_t functionals",
+                    )
+                } else {
+                    (
+                        "dnwt",
+                        "vertex values of the normal slope rate d_n w_t, d_tn w_t (Argyris: and d_n w_t at edge midpoints) [rad/s, 1/(m s)]",
+                        "generalized edge reactions conjugate to the functionals (consistent nodal moments of M_nn) [N m, N m²]",
+                        "generalized moment reactions of the d_n w_t functionals",
+                    )
+                };
+                let name = format!("{tag}_{suffix}");
+                if fs.is_empty() {
+                    return Err(FemError::InvalidParameter {
+                        name: format!("port '{name}'"),
+                        value: 0.0,
+                        requirement: "at least one trace functional not already fixed by another condition or port (adjacent tags fix the shared vertices)".into(),
+                    }
+                    .into());
+                }
+                ports.push(Port::new(name.clone(), fs.len(), input, output));
+                mult_blocks.push(VarBlock::algebraic(
+                    format!("lambda_{name}"),
+                    lmeaning,
+                    fs.len(),
+                    2,
+                ));
+                functionals.push((name, fs));
+                port_cols.push(PortCols::Essential(cols));
+            }
+            // natural ports: `{tag}_qn` (free, full port), `{tag}_Mnn` (free, supported)
+            let with_q = *cond == EdgeCondition::Free && *role == Role::Port;
+            let with_m = *cond != EdgeCondition::Clamped;
+            if !with_q && !with_m {
+                continue;
+            }
             let nt = TRACE_DEGREE + 1;
-            let with_q = *cond == EdgeCondition::Free;
             let mut Bq = vec![vec![0.0; nf]; edges.len() * nt];
             let mut Bm = vec![vec![0.0; nf]; edges.len() * nt];
             for (ie, b) in edges.iter().enumerate() {
@@ -321,17 +564,8 @@ impl KirchhoffBell {
             }
             let trace = trace.build();
             let mut add = |name: String, B: Vec<Vec<f64>>, input: &str, output: &str| {
-                // reduce rows with T: column = Tᵀ b
                 let dim = B.len();
-                for b in B {
-                    let r = sparse::mul_vec_transpose(&T, &b);
-                    cols.push(
-                        r.into_iter()
-                            .enumerate()
-                            .filter(|(_, v)| *v != 0.0)
-                            .collect(),
-                    );
-                }
+                port_cols.push(PortCols::Natural(B.iter().map(|b| reduce(b)).collect()));
                 trace_masses.push((name.clone(), trace.clone()));
                 ports.push(Port::new(name, dim, input, output));
             };
@@ -353,13 +587,7 @@ impl KirchhoffBell {
         for (name, profile) in &self.loads {
             let f = profile.clone();
             let b = sw.load(&move |x| f(x), 6)?;
-            let r = sparse::mul_vec_transpose(&T, &b);
-            cols.push(
-                r.into_iter()
-                    .enumerate()
-                    .filter(|(_, v)| *v != 0.0)
-                    .collect(),
-            );
+            port_cols.push(PortCols::Natural(vec![reduce(&b)]));
             ports.push(Port::new(
                 name.clone(),
                 1,
@@ -367,39 +595,69 @@ impl KirchhoffBell {
                 "integral of f times the vertical velocity over the plate [m³/s per unit f]",
             ));
         }
-        let mut Bt = Triplets::new(n, cols.len());
-        for (j, c) in cols.iter().enumerate() {
-            for &(i, v) in c {
-                Bt.push(i, j, v);
+
+        // descriptor system: states (e_w, E_kappa, multipliers)
+        let nm: usize = mult_blocks.iter().map(|b| b.len).sum();
+        let n = nr + nk + nm;
+        let m_in: usize = ports.iter().map(|p| p.dim).sum();
+        let mut Bt = Triplets::new(n, m_in);
+        let mut Gt = Triplets::new(nr, nm);
+        let (mut col, mut lam) = (0usize, 0usize);
+        for pc in &port_cols {
+            match pc {
+                PortCols::Natural(cols) => {
+                    for c in cols {
+                        for &(i, v) in c {
+                            Bt.push(i, col, v);
+                        }
+                        col += 1;
+                    }
+                }
+                PortCols::Essential(cols) => {
+                    // J[e_w, λ] = G, J[λ, e_w] = −Gᵀ, B[λ, port] = I: Gᵀe_w = u
+                    for c in cols {
+                        for &(i, v) in c {
+                            Gt.push(i, lam, v);
+                        }
+                        Bt.push(nr + nk + lam, col, 1.0);
+                        lam += 1;
+                        col += 1;
+                    }
+                }
             }
         }
+        let G = Gt.build();
         let mut Et = Triplets::new(n, n);
         Et.push_block(0, 0, &Ew, 1.0);
         Et.push_block(nr, nr, &Mk, 1.0);
         let mut Jt = Triplets::new(n, n);
         Jt.push_block(nr, 0, &D, 1.0);
         Jt.push_block_transpose(0, nr, &D, -1.0);
+        Jt.push_block(0, nr + nk, &G, 1.0);
+        Jt.push_block_transpose(nr + nk, 0, &G, -1.0);
+        let mut blocks = vec![
+            VarBlock::differential(
+                "e_w",
+                format!(
+                    "vertical velocity [m/s] ({} DOFs: values, gradients, Hessians in the constraint basis)",
+                    self.family.name()
+                ),
+                nr,
+            ),
+            VarBlock::differential(
+                "E_kappa",
+                "bending moments [N m/m] ((DG3)^2x2_sym, components xx, xy, yy)",
+                nk,
+            ),
+        ];
+        blocks.extend(mult_blocks);
         let system = LinearPhSystem::new(
             Et.build(),
             Jt.build(),
             sparse::zeros(n, n),
             Bt.build(),
             PortSet::from_ports(ports)?,
-            vec![
-                VarBlock::differential(
-                    "e_w",
-                    format!(
-                        "vertical velocity [m/s] ({} DOFs: values, gradients, Hessians in the constraint basis)",
-                        self.family.name()
-                    ),
-                    nr,
-                ),
-                VarBlock::differential(
-                    "E_kappa",
-                    "bending moments [N m/m] ((DG3)^2x2_sym, components xx, xy, yy)",
-                    nk,
-                ),
-            ],
+            blocks,
         )?;
         Ok(KirchhoffBellModel {
             params: *p,
@@ -408,7 +666,9 @@ impl KirchhoffBell {
             sk,
             T,
             nr,
+            nk,
             trace_masses,
+            functionals,
         })
     }
 }
@@ -423,47 +683,57 @@ fn legendre(j: usize, u: f64) -> f64 {
     }
 }
 
+/// Adds the direction of `v` to the orthonormal set `q` if it is independent of it
+/// (residual after two Gram–Schmidt passes above $10^{-8}$; the functionals have norms of
+/// order one), returning the new unit vector.
+fn orthonormal_push(q: &mut Vec<[f64; 6]>, v: &[f64; 6]) -> Option<[f64; 6]> {
+    let dot = |a: &[f64; 6], b: &[f64; 6]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+    let mut w = *v;
+    for _ in 0..2 {
+        for b in q.iter() {
+            let c = dot(&w, b);
+            if c != 0.0 {
+                for k in 0..6 {
+                    w[k] -= c * b[k];
+                }
+            }
+        }
+    }
+    let nrm = dot(&w, &w).sqrt();
+    if nrm > 1e-8 {
+        for x in w.iter_mut() {
+            *x /= nrm;
+            if x.abs() < 1e-15 {
+                *x = 0.0;
+            }
+        }
+        q.push(w);
+        Some(w)
+    } else {
+        None
+    }
+}
+
+/// Claims the direction of functional `v` at a vertex whose fixed directions are `q`;
+/// `false` if `v` depends on them (already imposed).
+fn claim(q: &mut Vec<[f64; 6]>, v: &[f64; 6]) -> bool {
+    orthonormal_push(q, v).is_some()
+}
+
 /// Orthonormal basis of the orthogonal complement of the span of `rows` in $\mathbb R^6$:
 /// Gram–Schmidt of the rows, then of the unit vectors projected out of them (unit vectors
 /// already orthogonal to the rows are kept exactly, so axis-aligned conditions remove
 /// DOFs without mixing the others).
 fn complement_basis(rows: &[[f64; 6]]) -> Vec<[f64; 6]> {
-    let dot = |a: &[f64; 6], b: &[f64; 6]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
     let mut q: Vec<[f64; 6]> = Vec::new();
-    let push = |v: [f64; 6], q: &mut Vec<[f64; 6]>| -> Option<[f64; 6]> {
-        let mut w = v;
-        for _ in 0..2 {
-            for b in q.iter() {
-                let c = dot(&w, b);
-                if c != 0.0 {
-                    for k in 0..6 {
-                        w[k] -= c * b[k];
-                    }
-                }
-            }
-        }
-        let nrm = dot(&w, &w).sqrt();
-        if nrm > 1e-8 {
-            for x in w.iter_mut() {
-                *x /= nrm;
-                if x.abs() < 1e-15 {
-                    *x = 0.0;
-                }
-            }
-            q.push(w);
-            Some(w)
-        } else {
-            None
-        }
-    };
     for r in rows {
-        push(*r, &mut q);
+        orthonormal_push(&mut q, r);
     }
     let mut out = Vec::new();
     for k in 0..6 {
         let mut e = [0.0; 6];
         e[k] = 1.0;
-        if let Some(w) = push(e, &mut q) {
+        if let Some(w) = orthonormal_push(&mut q, &e) {
             out.push(w);
         }
     }
@@ -480,7 +750,9 @@ pub struct KirchhoffBellModel {
     /// Constraint basis: full $C^1$ coefficients $= T z$.
     T: SparseMat,
     nr: usize,
+    nk: usize,
     trace_masses: Vec<(String, SparseMat)>,
+    functionals: Vec<(String, Vec<PortFunctional>)>,
 }
 
 impl KirchhoffBellModel {
@@ -512,7 +784,8 @@ impl KirchhoffBellModel {
     pub fn n_states(&self) -> usize {
         self.system.n_states()
     }
-    /// Mass matrix of the per-edge Legendre trace basis of boundary port `port`.
+    /// Mass matrix of the per-edge Legendre trace basis of the natural boundary port
+    /// `port` (`{tag}_qn`, `{tag}_Mnn`).
     pub fn port_trace_mass(&self, port: &str) -> Result<&SparseMat, Fem2dError> {
         self.trace_masses
             .iter()
@@ -523,7 +796,7 @@ impl KirchhoffBellModel {
                     name: format!("boundary port '{port}'"),
                     value: 0.0,
                     requirement: format!(
-                        "one of the model's boundary ports: {}",
+                        "one of the model's natural boundary ports: {}",
                         self.trace_masses
                             .iter()
                             .map(|t| t.0.as_str())
@@ -533,6 +806,54 @@ impl KirchhoffBellModel {
                 }
                 .into()
             })
+    }
+
+    /// The input functionals of the essential boundary port `port` (`{tag}_wt`,
+    /// `{tag}_dnwt`), one per input component (module docs, "Essential ports").
+    pub fn port_functionals(&self, port: &str) -> Result<&[PortFunctional], Fem2dError> {
+        self.functionals
+            .iter()
+            .find(|(n, _)| n == port)
+            .map(|(_, f)| f.as_slice())
+            .ok_or_else(|| {
+                FemError::InvalidParameter {
+                    name: format!("essential boundary port '{port}'"),
+                    value: 0.0,
+                    requirement: format!(
+                        "one of the model's essential boundary ports: {}",
+                        self.functionals
+                            .iter()
+                            .map(|t| t.0.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                }
+                .into()
+            })
+    }
+
+    /// Input vector of boundary port `port` for a field uniform along its edges: natural
+    /// ports get `value` on every per-edge $P_0$ coefficient (a uniform $\tilde q_n$ or
+    /// $M_{nn}$); essential ports get `value` on the [`BellFunctional::Value`] (`{tag}_wt`:
+    /// uniform $w_t$) or the [`BellFunctional::Dn`]/[`BellFunctional::MidDn`] functionals
+    /// (`{tag}_dnwt`: uniform $\partial_nw_t$), zero on the derivative functionals. At a
+    /// corner of the tag, only the functionals independent of the other edge's are inputs
+    /// (the data must be a $C^1$ trace there).
+    pub fn uniform_port_input(&self, port: &str, value: f64) -> Result<Vec<f64>, Fem2dError> {
+        if let Ok(m) = self.port_trace_mass(port) {
+            let nt = TRACE_DEGREE + 1;
+            return Ok((0..m.nrows())
+                .map(|i| if i % nt == 0 { value } else { 0.0 })
+                .collect());
+        }
+        Ok(self
+            .port_functionals(port)?
+            .iter()
+            .map(|f| match f.kind {
+                BellFunctional::Value | BellFunctional::Dn | BellFunctional::MidDn => value,
+                _ => 0.0,
+            })
+            .collect())
     }
 
     fn check_state(&self, e: &[f64]) -> Result<(), Fem2dError> {
@@ -555,7 +876,7 @@ impl KirchhoffBellModel {
     /// Moment coefficients (DG3, components xx, xy, yy) of the state `e`.
     pub fn moment_coefficients(&self, e: &[f64]) -> Result<Vec<f64>, Fem2dError> {
         self.check_state(e)?;
-        Ok(e[self.nr..].to_vec())
+        Ok(e[self.nr..self.nr + self.nk].to_vec())
     }
 
     /// State with velocity of full coefficients `w` (reduced by $T^\top$, the least-squares
@@ -650,6 +971,7 @@ impl KirchhoffBellModel {
             bk,
             ck,
             nr: self.nr,
+            nk: self.nk,
         })
     }
 }
@@ -664,13 +986,14 @@ pub struct BellErrorForms {
     bk: Vec<f64>,
     ck: f64,
     nr: usize,
+    nk: usize,
 }
 
 impl BellErrorForms {
     /// $[\|a v - e_w^h\|_{H^2},\ \|b\mathbf M - \mathbf E_\kappa^h\|_{L^2}]$ for the state `e`
     /// (expanded squares: errors below about $10^{-7}$ of the exact norm are not resolved).
     pub fn errors(&self, e: &[f64], a: f64, b: f64) -> [f64; 2] {
-        let (ew, ek) = e.split_at(self.nr);
+        let (ew, ek) = (&e[..self.nr], &e[self.nr..self.nr + self.nk]);
         let dot = |x: &[f64], y: &[f64]| x.iter().zip(y).map(|(p, q)| p * q).sum::<f64>();
         let sw = sparse::bilinear(ew, &self.K, ew) - 2.0 * a * dot(ew, &self.bw) + a * a * self.cw;
         let sk = sparse::bilinear(ek, &self.MF, ek) - 2.0 * b * dot(ek, &self.bk) + b * b * self.ck;
@@ -786,19 +1109,24 @@ mod tests {
         }
     }
 
-    /// Bad input gives typed errors naming the offending item: a port on clamped edges,
-    /// two conditions on the same edges, an unknown tag, wrong state lengths.
+    /// Bad input gives typed errors naming the offending item: two conditions on the same
+    /// edges, an unknown tag or port, wrong state lengths.
     #[test]
     fn errors_name_the_problem() {
         let mesh = Mesh2d::unit_square(2, Diagonal::Right).unwrap();
         let p = KirchhoffParams::isotropic(70e9, 0.3, 2700.0, 0.01).unwrap();
         let b = KirchhoffBell::new(p, &mesh, C1Family::Bell).unwrap();
-        let e = b
+        let m = b
             .clone()
             .port("left", EdgeCondition::Clamped)
             .build()
-            .unwrap_err();
-        assert!(e.to_string().contains("clamped edges 'left'"), "{e}");
+            .unwrap();
+        assert!(m.port_functionals("left_Mnn").is_err());
+        let e = m.uniform_port_input("nowhere", 1.0).unwrap_err();
+        assert!(e.to_string().contains("nowhere"), "{e}");
+        // left: 3 vertices × (w, ∂_y w, ∂_yy w) and (∂_n w, ∂_tn w)
+        assert_eq!(m.port_functionals("left_wt").unwrap().len(), 9);
+        assert_eq!(m.port_functionals("left_dnwt").unwrap().len(), 6);
         let e = b
             .clone()
             .clamped("left")
