@@ -42,6 +42,7 @@ pub mod dae;
 pub mod error;
 pub mod floating_beam_2d;
 pub mod floating_beam_3d;
+pub mod geometrically_exact_2d;
 pub mod hinged_spatial_beam;
 pub mod joint;
 pub mod kinematics;
