@@ -32,7 +32,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::field_run::{
-    midpoint_step, port_inputs, run_midpoint, Columns, FieldFn, FieldOutput, FieldRun, MeshKeys,
+    feedback_phase, midpoint_step, port_inputs, run_midpoint_with_feedback, Columns, DampingSpec,
+    FieldFn, FieldOutput, FieldRun, MeshKeys,
 };
 use crate::model::{line_of, ModelError, ModelMeta, ModesSpec, SignalSpec, SimulationSpec};
 
@@ -55,6 +56,9 @@ pub struct PlateFile {
     /// Signals driving traction ports (uniform along the edge).
     #[serde(default)]
     pub input: Vec<PlateInput>,
+    /// Boundary damping injection $u = -Ky$ on traction ports (thesis 004 §8.1.1).
+    #[serde(default)]
+    pub damping: Vec<DampingSpec>,
     /// Initial fields (`e_w`, `e_theta_x`, `e_theta_y`) as expressions in `x`, `y`.
     #[serde(default)]
     pub initial: BTreeMap<String, Spanned<String>>,
@@ -237,6 +241,23 @@ pub enum PlateModel {
 }
 
 impl PlateModel {
+    /// Gain $K = k\,M_\Gamma^{-1}$ of boundary damping injection on a traction port
+    /// ([`crate::field_run::DampingSpec`]), for the models that expose the port's trace mass.
+    pub fn damping_gain(
+        &self,
+        port: &str,
+        k: f64,
+    ) -> Result<phlex_core::sparse::SparseMat, String> {
+        match self {
+            PlateModel::Kirchhoff(m) => m.boundary_damping_gain(port, k).map_err(|e| e.to_string()),
+            PlateModel::KirchhoffC1(m) => {
+                let M = m.port_trace_mass(port).map_err(|e| e.to_string())?;
+                Ok(crate::field_run::inverse_trace_gain(M, k))
+            }
+            _ => Err("boundary damping injection is available on Kirchhoff plates (HHJ, Bell, Argyris) with port edges; this plate's ports have no trace mass".into()),
+        }
+    }
+
     /// The pH system.
     pub fn system(&self) -> &LinearPhSystem {
         match self {
@@ -999,8 +1020,12 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
 
 /// `phlex check` for a plate model.
 pub fn check(path: &Path, text: &str) -> Result<()> {
-    let (f, b) = load(&path.display().to_string(), text)?;
+    let file = path.display().to_string();
+    let (f, b) = load(&file, text)?;
     let sys = b.system();
+    feedback_phase(&file, text, sys, &b.input, &f.damping, 1.0, &|port, k| {
+        b.model.damping_gain(port, k)
+    })?;
     println!("{}: ok", path.display());
     println!("  model   {} (plate, {})", b.name, f.plate.theory.get_ref());
     crate::field_run::print_structure(sys);
@@ -1018,7 +1043,16 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
         b.model.velocity_at(e, &points).map_err(|er| er.to_string())
     };
     let vtu_of = |e: &[f64]| vtu(&b.model, e);
-    run_midpoint(
+    let closed = feedback_phase(
+        &file,
+        text,
+        b.system(),
+        &b.input,
+        &f.damping,
+        dt,
+        &|port, k| b.model.damping_gain(port, k),
+    )?;
+    run_midpoint_with_feedback(
         FieldRun {
             name: &b.name,
             kind: "plate",
@@ -1033,6 +1067,7 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
             }],
             vtu: &vtu_of,
         },
+        closed,
         dt,
         t_end,
         &f.output,
