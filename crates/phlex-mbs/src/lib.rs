@@ -37,6 +37,7 @@
 pub mod assembly;
 pub mod body;
 pub mod builder;
+pub(crate) mod common;
 pub mod crank_slider;
 pub mod dae;
 pub mod error;
@@ -73,6 +74,7 @@ pub use floating_beam_2d::{DeformationBc, FloatingBeam2d};
 pub use floating_beam_3d::{FloatingBeam3d, Section3d};
 pub use hinged_spatial_beam::{HingedRun, HingedSample, HingedSpatialBeam};
 pub use joint::{Joint, JointKind, GROUND};
+pub use joint::JointSpec;
 pub use kinematics::{consistent_initial_state, ConsistentInit, Coordinate, KinematicsOptions};
 pub use linearize::{linearize, modes, ph_linearization, Linearization, PhLinearization};
 pub use load::{Frame, Load};

@@ -5,11 +5,15 @@
 //! rigid kinematic velocities. Asserted: the discrete power balance (crank power = ΔH per
 //! step) and the joint drift; the midpoint deflections are reported (no published numbers
 //! to compare with; the §6.3 study with mesh/time-step convergence is future work).
+mod common;
+
+use common::consistent;
+
+use common::crank::crank_and_slider;
 use phlex_mbs::*;
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
 use phlex_solve::newton::NewtonParams;
-use phlex_solve::Signal;
 
 #[test]
 fn flexible_crank_slider_power_balance() {
@@ -26,42 +30,10 @@ fn flexible_crank_slider_power_balance() {
             .pose(Pose2d::new(lcr, 0.0, 0.0))
             // rigid kinematics at t = 0: v_P = (0, ω L_cr), coupler rate −ω L_cr / L_cl
             .twist(Twist2d::new(0.0, w * lcr, -w * lcr / lcl)),
-    )
-    .add_joint(
-        "crank",
-        Joint::new(
-            "coupler",
-            "P",
-            GROUND,
-            "origin",
-            JointKind::PrescribedVelocity {
-                vx: Signal::expr(&format!("-{} * sin({w} * t)", w * lcr)).unwrap(),
-                vy: Signal::expr(&format!("{} * cos({w} * t)", w * lcr)).unwrap(),
-                omega: None,
-            },
-        ),
-    )
-    .add_joint(
-        "slider",
-        Joint::new(
-            "coupler",
-            "C",
-            GROUND,
-            "origin",
-            JointKind::Slider {
-                direction: [1.0, 0.0],
-            },
-        ),
     );
+    crank_and_slider(&mut b, "coupler", w * lcr, w);
     let mb = b.build().unwrap();
-    let init = consistent_initial_state(
-        &mb,
-        &mb.initial_state(),
-        &mb.input(),
-        0.0,
-        &KinematicsOptions::default(),
-    )
-    .unwrap();
+    let init = consistent(&mb);
     // the rigid kinematic velocities already satisfy the constraints
     assert!(
         init.velocity_residual.0 < 1e-12,

@@ -11,72 +11,19 @@
 //! and without prestress the floating-frame pH model spans the same displacement fields
 //! (rigid frame motion + cantilever elastic field = all CG1/Hermite fields of a link), so
 //! both give the same frequencies to solver accuracy.
+mod common;
+
+use common::consistent;
+
 use faer::{Mat, Side};
 use phlex_mbs::*;
 use phlex_solve::eigen::EigenParams;
 
-const RHO: f64 = 2714.0;
-const E: f64 = 7.1e10;
-const L0: f64 = 0.254;
-const LEN: [f64; 3] = [0.108, 0.2794, 0.2705];
-const AREA: [f64; 3] = [1.0774e-4, 4.0645e-5, 4.0645e-5];
-const EI: [f64; 3] = [11.472, 0.616, 0.616];
-const M_LUMP: f64 = 0.042;
-
-/// Link angles (φ1 = θ1, φ2, φ3) closing the loop (paper loop equations), by Newton from
-/// the "elbow up" guess.
-fn loop_angles(theta1: f64) -> [f64; 3] {
-    let [l1, l2, l3] = LEN;
-    let (mut a, mut b): (f64, f64) = (0.5, -1.5);
-    for _ in 0..100 {
-        let f1 = l1 * theta1.cos() + l2 * a.cos() + l3 * b.cos() - L0;
-        let f2 = l1 * theta1.sin() + l2 * a.sin() + l3 * b.sin();
-        let (j11, j12, j21, j22) = (-l2 * a.sin(), -l3 * b.sin(), l2 * a.cos(), l3 * b.cos());
-        let det = j11 * j22 - j12 * j21;
-        let da = -(f1 * j22 - j12 * f2) / det;
-        let db = -(j11 * f2 - j21 * f1) / det;
-        a += da;
-        b += db;
-        if da.abs() + db.abs() < 1e-15 {
-            break;
-        }
-    }
-    [theta1, a, b]
-}
-
-fn four_bar(theta1: f64, n_el: usize) -> Multibody {
-    let phi = loop_angles(theta1);
-    let mut p = [0.0f64, 0.0];
-    let mut b = MultibodyBuilder::new();
-    b.add_ground_point("O3", [L0, 0.0]);
-    let names = ["crank", "coupler", "follower"];
-    for k in 0..3 {
-        let mut beam = FloatingBeam2d::from_material(LEN[k], RHO, E, AREA[k], EI[k] / E, n_el)
-            .bc(DeformationBc::Cantilever)
-            .pose(Pose2d::new(p[0], p[1], phi[k]));
-        if k > 0 {
-            beam = beam.lumped_mass("P", M_LUMP, 0.0);
-        }
-        b.add_body(names[k], beam);
-        p = [p[0] + LEN[k] * phi[k].cos(), p[1] + LEN[k] * phi[k].sin()];
-    }
-    b.add_joint("O1", Joint::ground_weld("crank", "P", "origin"))
-        .add_joint("A", Joint::revolute("crank", "C", "coupler", "P"))
-        .add_joint("B", Joint::revolute("coupler", "C", "follower", "P"))
-        .add_joint("O3", Joint::ground_revolute("follower", "C", "O3"));
-    b.build().unwrap()
-}
+use common::four_bar::{four_bar, loop_angles, AREA, EI, LEN, M_LUMP, RHO, YOUNG as E};
 
 fn ph_frequencies(theta1: f64, n_el: usize) -> Vec<f64> {
     let mb = four_bar(theta1, n_el);
-    let init = consistent_initial_state(
-        &mb,
-        &mb.initial_state(),
-        &mb.input(),
-        0.0,
-        &KinematicsOptions::default(),
-    )
-    .unwrap();
+    let init = consistent(&mb);
     assert!(init.position_residual.1 < 1e-12);
     modes(&mb, &init.state, &[], &EigenParams::default())
         .unwrap()

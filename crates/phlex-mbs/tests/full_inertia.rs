@@ -4,6 +4,10 @@
 //! gradient, momentum and energy conservation of a free beam, the Simo–Vu-Quoc spin-up
 //! (divergence without geometric stiffening, bounded with it) and the frequency of a
 //! spinning cantilever.
+mod common;
+
+use common::consistent;
+
 use std::sync::Arc;
 
 use phlex_core::sparse;
@@ -17,92 +21,19 @@ use phlex_solve::Signal;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use common::checks::check_rhs_jacobian;
+use common::crank::{coupler_mechanism, random_state, Coupler};
+
 /// A mechanism exercising every term: a stiffened full-inertia beam with a lumped mass
 /// (rotary inertia) at C, gravity, driven at P, sliding at C, hinged at a midpoint port to a
 /// rigid arm, with an inertial load.
 fn mechanism() -> Multibody {
-    let mut b = MultibodyBuilder::new();
-    b.gravity([0.4, -9.81])
-        .add_body(
-            "coupler",
-            FloatingBeam2d::new(0.3, 0.22, 5.6e6, 12.7, 3)
-                .bc(DeformationBc::SimplySupported)
-                .geometric_stiffening(true)
-                .full_inertia(true)
-                .port("mid", 0.15)
-                .lumped_mass("C", 0.033, 2e-4)
-                .pose(Pose2d::new(0.15, 0.0, 0.1)),
-        )
-        .add_body(
-            "arm",
-            RigidBody2d::new(0.05, 1e-4)
-                .com([0.05, 0.0])
-                .pose(Pose2d::new(0.3, 0.0, 1.0)),
-        )
-        .add_joint(
-            "crank",
-            Joint::new(
-                "coupler",
-                "P",
-                GROUND,
-                "origin",
-                JointKind::PrescribedVelocity {
-                    vx: Signal::expr("-22.5 * sin(150 * t)").unwrap(),
-                    vy: Signal::expr("22.5 * cos(150 * t)").unwrap(),
-                    omega: None,
-                },
-            ),
-        )
-        .add_joint(
-            "slider",
-            Joint::new(
-                "coupler",
-                "C",
-                GROUND,
-                "origin",
-                JointKind::Slider {
-                    direction: [1.0, 0.0],
-                },
-            ),
-        )
-        .add_joint("pin", Joint::revolute("coupler", "mid", "arm", "P"))
-        .add_load(
-            "push",
-            Load::new("coupler", "mid", Frame::Inertial).signals(
-                Signal::Constant(1.0),
-                Signal::Constant(-3.0),
-                Signal::Constant(0.2),
-            ),
-        )
-        .check_redundancy(false);
-    b.build().unwrap()
-}
-
-/// Random state with elastic displacements ~1e-2, velocities ~1, stresses ~100 N,
-/// multipliers ~10.
-fn random_state(mb: &Multibody, rng: &mut StdRng) -> Vec<f64> {
-    let mut x = mb.initial_state();
-    for (b, body) in mb.bodies().iter().enumerate() {
-        let r = mb.body_range(b);
-        let (nf, nq) = (body.n_elastic(), body.n_q());
-        let xl = &mut x[r];
-        xl[2] += rng.gen_range(-1.0..1.0);
-        for v in &mut xl[3..3 + nf] {
-            *v = 1e-2 * rng.gen_range(-1.0..1.0);
-        }
-        for v in &mut xl[nq..nq + 3 + nf] {
-            *v = rng.gen_range(-1.0..1.0);
-        }
-        for v in &mut xl[nq + 3 + nf..] {
-            *v = 100.0 * rng.gen_range(-1.0..1.0);
-        }
-    }
-    for j in 0..mb.joint_names().len() {
-        for i in mb.multiplier_range(j) {
-            x[i] = 10.0 * rng.gen_range(-1.0..1.0);
-        }
-    }
-    x
+    coupler_mechanism(&Coupler {
+        gravity: [0.4, -9.81],
+        stiffening: true,
+        full_inertia: true,
+        rotary_inertia_c: 2e-4,
+    })
 }
 
 /// Jacobians and pH identities at random states:
@@ -121,30 +52,7 @@ fn exact_jacobian_and_ph_identities() {
     let u = [1.0, -3.0, 0.2, -10.0, 15.0];
     for trial in 0..3 {
         let x = random_state(&mb, &mut rng);
-        let A = sparse::to_dense(&mb.rhs_jacobian(&x, &u));
-        let scale = (0..n)
-            .flat_map(|i| (0..n).map(move |j| (i, j)))
-            .fold(0.0f64, |m, (i, j)| m.max(A[(i, j)].abs()));
-        let (mut fp, mut fm) = (vec![0.0; n], vec![0.0; n]);
-        let mut worst = 0.0f64;
-        for k in 0..n {
-            let h = 1e-6 * (1.0 + x[k].abs());
-            let mut xp = x.clone();
-            xp[k] += h;
-            mb.rhs(&xp, &u, &mut fp);
-            xp[k] -= 2.0 * h;
-            mb.rhs(&xp, &u, &mut fm);
-            for i in 0..n {
-                let d = (fp[i] - fm[i]) / (2.0 * h);
-                let e = (d - A[(i, k)]).abs() / scale;
-                worst = worst.max(e);
-                assert!(
-                    e < 1e-6,
-                    "trial {trial}: df{i}/dx{k}: fd {d}, jacobian {}",
-                    A[(i, k)]
-                );
-            }
-        }
+        let (worst, scale) = check_rhs_jacobian(&mb, &x, &u, trial);
         let J = sparse::to_dense(&mb.structure(&x));
         for i in 0..n {
             for j in 0..n {
@@ -346,6 +254,35 @@ fn hub_rate() -> Signal {
     }
 }
 
+/// The spin-up beam (Simo–Vu-Quoc): a cantilever (L = 10 m, ρA = 1.2 kg/m, EA = 2.8e7 N,
+/// EI = 1.4e4 N m², `n_el` elements) whose end P is held at the origin and turned at the
+/// prescribed hub rate `hub`; `rate0` is the initial angular velocity of the beam.
+fn hub_beam(n_el: usize, stiff: bool, full: bool, rate0: Option<f64>, hub: Signal) -> Multibody {
+    let mut beam = FloatingBeam2d::new(10.0, 1.2, 2.8e7, 1.4e4, n_el)
+        .bc(DeformationBc::Cantilever)
+        .geometric_stiffening(stiff)
+        .full_inertia(full);
+    if let Some(w) = rate0 {
+        beam = beam.twist(Twist2d::new(0.0, 0.0, w));
+    }
+    let mut b = MultibodyBuilder::new();
+    b.add_body("beam", beam).add_joint(
+        "hub",
+        Joint::new(
+            "beam",
+            "P",
+            GROUND,
+            "origin",
+            JointKind::PrescribedVelocity {
+                vx: Signal::Constant(0.0),
+                vy: Signal::Constant(0.0),
+                omega: Some(hub),
+            },
+        ),
+    );
+    b.build().unwrap()
+}
+
 /// Spin-up run: tip deflection history (t, u_tip^y) and the largest relative step
 /// residual of the power balance; `Err` if the integrator failed (message kept).
 fn spin_up(
@@ -356,37 +293,8 @@ fn spin_up(
     full: bool,
 ) -> (Vec<(f64, f64)>, f64, Result<(), String>) {
     let l = 10.0;
-    let mut b = MultibodyBuilder::new();
-    b.add_body(
-        "beam",
-        FloatingBeam2d::new(l, 1.2, 2.8e7, 1.4e4, n_el)
-            .bc(DeformationBc::Cantilever)
-            .geometric_stiffening(stiff)
-            .full_inertia(full),
-    )
-    .add_joint(
-        "hub",
-        Joint::new(
-            "beam",
-            "P",
-            GROUND,
-            "origin",
-            JointKind::PrescribedVelocity {
-                vx: Signal::Constant(0.0),
-                vy: Signal::Constant(0.0),
-                omega: Some(hub_rate()),
-            },
-        ),
-    );
-    let mb = b.build().unwrap();
-    let init = consistent_initial_state(
-        &mb,
-        &mb.initial_state(),
-        &mb.input(),
-        0.0,
-        &KinematicsOptions::default(),
-    )
-    .unwrap();
+    let mb = hub_beam(n_el, stiff, full, None, hub_rate());
+    let init = consistent(&mb);
     let body = &mb.bodies()[0];
     let range = mb.body_range(0);
     let mut tip = Vec::new();
@@ -548,30 +456,7 @@ fn spin_up_full_inertia_study() {
 /// finite-difference Jacobian. Returns the system, the state and the input.
 fn spinning(n_el: usize, omega: f64, full: bool, stiff: bool) -> (Multibody, Vec<f64>, Vec<f64>) {
     let (l, ea) = (10.0, 2.8e7);
-    let mut b = MultibodyBuilder::new();
-    b.add_body(
-        "beam",
-        FloatingBeam2d::new(l, 1.2, ea, 1.4e4, n_el)
-            .bc(DeformationBc::Cantilever)
-            .geometric_stiffening(stiff)
-            .full_inertia(full)
-            .twist(Twist2d::new(0.0, 0.0, omega)),
-    )
-    .add_joint(
-        "hub",
-        Joint::new(
-            "beam",
-            "P",
-            GROUND,
-            "origin",
-            JointKind::PrescribedVelocity {
-                vx: Signal::Constant(0.0),
-                vy: Signal::Constant(0.0),
-                omega: Some(Signal::Constant(omega)),
-            },
-        ),
-    );
-    let mb = b.build().unwrap();
+    let mb = hub_beam(n_el, stiff, full, Some(omega), Signal::Constant(omega));
     let u = mb.input().eval(0.0);
     let mut x = mb.initial_state();
     let body = &mb.bodies()[0];
@@ -832,37 +717,8 @@ fn port_velocity_is_derivative_of_port_position() {
 fn radau_spin_up_matches_midpoint() {
     use phlex_solve::radau5::{OutputTimes, Radau5Params};
     let l = 10.0;
-    let mut b = MultibodyBuilder::new();
-    b.add_body(
-        "beam",
-        FloatingBeam2d::new(l, 1.2, 2.8e7, 1.4e4, 6)
-            .bc(DeformationBc::Cantilever)
-            .geometric_stiffening(true)
-            .full_inertia(true),
-    )
-    .add_joint(
-        "hub",
-        Joint::new(
-            "beam",
-            "P",
-            GROUND,
-            "origin",
-            JointKind::PrescribedVelocity {
-                vx: Signal::Constant(0.0),
-                vy: Signal::Constant(0.0),
-                omega: Some(hub_rate()),
-            },
-        ),
-    );
-    let mb = b.build().unwrap();
-    let init = consistent_initial_state(
-        &mb,
-        &mb.initial_state(),
-        &mb.input(),
-        0.0,
-        &KinematicsOptions::default(),
-    )
-    .unwrap();
+    let mb = hub_beam(6, true, true, None, hub_rate());
+    let init = consistent(&mb);
     let body = &mb.bodies()[0];
     let range = mb.body_range(0);
     let grid: Vec<f64> = (0..=800).map(|k| k as f64 * 0.01).collect();

@@ -4,6 +4,8 @@
 //! an axial end load has the analytic stressed-beam frequency; the Simo–Vu-Quoc spin-up
 //! stays bounded with stiffening and diverges without it; energy balance with the driving
 //! power.
+mod common;
+
 use std::sync::Arc;
 
 use phlex_core::sparse;
@@ -17,91 +19,18 @@ use phlex_solve::Signal;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-/// A crank–slider-like mechanism with a stiffened coupler: a beam driven at P, sliding at
-/// C, hinged to a rigid link at a midpoint port (every joint kind that touches a flexible
-/// port), plus an inertial load.
-fn mechanism(stiff: bool) -> Multibody {
-    let mut b = MultibodyBuilder::new();
-    b.gravity([0.0, -9.81])
-        .add_body(
-            "coupler",
-            FloatingBeam2d::new(0.3, 0.22, 5.6e6, 12.7, 3)
-                .bc(DeformationBc::SimplySupported)
-                .geometric_stiffening(stiff)
-                .port("mid", 0.15)
-                .lumped_mass("C", 0.033, 0.0)
-                .pose(Pose2d::new(0.15, 0.0, 0.1)),
-        )
-        .add_body(
-            "arm",
-            RigidBody2d::new(0.05, 1e-4)
-                .com([0.05, 0.0])
-                .pose(Pose2d::new(0.3, 0.0, 1.0)),
-        )
-        .add_joint(
-            "crank",
-            Joint::new(
-                "coupler",
-                "P",
-                GROUND,
-                "origin",
-                JointKind::PrescribedVelocity {
-                    vx: Signal::expr("-22.5 * sin(150 * t)").unwrap(),
-                    vy: Signal::expr("22.5 * cos(150 * t)").unwrap(),
-                    omega: None,
-                },
-            ),
-        )
-        .add_joint(
-            "slider",
-            Joint::new(
-                "coupler",
-                "C",
-                GROUND,
-                "origin",
-                JointKind::Slider {
-                    direction: [1.0, 0.0],
-                },
-            ),
-        )
-        .add_joint("pin", Joint::revolute("coupler", "mid", "arm", "P"))
-        .add_load(
-            "push",
-            Load::new("coupler", "mid", Frame::Inertial).signals(
-                Signal::Constant(1.0),
-                Signal::Constant(-3.0),
-                Signal::Constant(0.2),
-            ),
-        )
-        .check_redundancy(false);
-    b.build().unwrap()
-}
+use common::checks::check_rhs_jacobian;
+use common::crank::{coupler_mechanism, random_state, Coupler};
 
-/// Random state: elastic displacements ~1e-2 (so that w' and D_nl are not small), rigid and
-/// elastic velocities ~1, stresses ~100 N, multipliers ~10.
-fn random_state(mb: &Multibody, rng: &mut StdRng) -> Vec<f64> {
-    let mut x = mb.initial_state();
-    for (b, body) in mb.bodies().iter().enumerate() {
-        let r = mb.body_range(b);
-        let (nf, nq) = (body.n_elastic(), body.n_q());
-        let xl = &mut x[r];
-        xl[2] += rng.gen_range(-1.0..1.0);
-        for v in &mut xl[3..3 + nf] {
-            *v = 1e-2 * rng.gen_range(-1.0..1.0);
-        }
-        for v in &mut xl[nq..nq + 3 + nf] {
-            *v = rng.gen_range(-1.0..1.0);
-        }
-        for v in &mut xl[nq + 3 + nf..] {
-            *v = 100.0 * rng.gen_range(-1.0..1.0);
-        }
-    }
-    for j in 0..mb.joint_names().len() {
-        for i in mb.multiplier_range(j) {
-            x[i] = 10.0 * rng.gen_range(-1.0..1.0);
-        }
-    }
-    x
+/// A crank–slider-like mechanism with a coupler stiffened (or not): a beam driven at P,
+/// sliding at C, hinged to a rigid link at a midpoint port, plus an inertial load.
+fn mechanism(stiff: bool) -> Multibody {
+    coupler_mechanism(&Coupler {
+        gravity: [0.0, -9.81],
+        stiffening: stiff,
+        full_inertia: false,
+        rotary_inertia_c: 0.0,
+    })
 }
 
 /// (a) J is skew-symmetric at random states, the stiffening block is present, and the exact
@@ -136,31 +65,7 @@ fn skew_structure_and_exact_jacobian() {
         }
         // the von Kármán block is there (|w'| ~ 0.1 → entries ~ 0.1 · ∫φ'φ' ~ 1e-2)
         assert!(dmax > 1e-3, "stiffening block missing: {dmax}");
-        let A = sparse::to_dense(&mb.rhs_jacobian(&x, &u));
-        let mut fp = vec![0.0; n];
-        let mut fm = vec![0.0; n];
-        let mut worst = 0.0f64;
-        let scale = (0..n)
-            .flat_map(|i| (0..n).map(move |j| (i, j)))
-            .fold(0.0f64, |m, (i, j)| m.max(A[(i, j)].abs()));
-        for k in 0..n {
-            let h = 1e-6 * (1.0 + x[k].abs());
-            let mut xp = x.clone();
-            xp[k] += h;
-            mb.rhs(&xp, &u, &mut fp);
-            xp[k] -= 2.0 * h;
-            mb.rhs(&xp, &u, &mut fm);
-            for i in 0..n {
-                let d = (fp[i] - fm[i]) / (2.0 * h);
-                let e = (d - A[(i, k)]).abs() / scale;
-                worst = worst.max(e);
-                assert!(
-                    e < 1e-6,
-                    "trial {trial}: df{i}/dx{k}: fd {d}, jacobian {}",
-                    A[(i, k)]
-                );
-            }
-        }
+        let (worst, scale) = check_rhs_jacobian(&mb, &x, &u, trial);
         println!("trial {trial}: max |J + Jᵀ| = 0, stiffening block up to {dmax:.3e}, Jacobian vs central differences {worst:.2e} of {scale:.3e}");
     }
 }

@@ -2,13 +2,17 @@
 //! a rigid crank–slider driven by a prescribed velocity (paper 000 §6.3 kinematics, rigid
 //! coupler) against its closed-form kinematics, the discrete power balance with the driver
 //! input, consistent initialisation of a closed loop, and the linearised pendulum.
+mod common;
+
+use common::consistent;
+
+use common::crank::crank_and_slider;
 use phlex_core::QuasiLinearPhDae;
 use phlex_mbs::*;
 use phlex_solve::eigen::EigenParams;
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
 use phlex_solve::newton::NewtonParams;
-use phlex_solve::Signal;
 
 fn bob() -> RigidBody2d {
     RigidBody2d::new(1.0, 0.0)
@@ -169,33 +173,8 @@ fn crank_slider() -> Multibody {
             .port("C", [LCL, 0.0])
             .lumped_mass("C", 0.033, 0.0)
             .pose(Pose2d::new(LCR, 0.0, 0.0)),
-    )
-    .add_joint(
-        "crank",
-        Joint::new(
-            "coupler",
-            "P",
-            GROUND,
-            "origin",
-            JointKind::PrescribedVelocity {
-                vx: Signal::expr(&format!("-{} * sin({OMEGA} * t)", OMEGA * LCR)).unwrap(),
-                vy: Signal::expr(&format!("{} * cos({OMEGA} * t)", OMEGA * LCR)).unwrap(),
-                omega: None,
-            },
-        ),
-    )
-    .add_joint(
-        "slider",
-        Joint::new(
-            "coupler",
-            "C",
-            GROUND,
-            "origin",
-            JointKind::Slider {
-                direction: [1.0, 0.0],
-            },
-        ),
     );
+    crank_and_slider(&mut b, "coupler", OMEGA * LCR, OMEGA);
     b.build().unwrap()
 }
 
@@ -212,14 +191,7 @@ fn x_slider(t: f64) -> f64 {
 #[test]
 fn crank_slider_kinematics_and_power_balance() {
     let mb = crank_slider();
-    let init = consistent_initial_state(
-        &mb,
-        &mb.initial_state(),
-        &mb.input(),
-        0.0,
-        &KinematicsOptions::default(),
-    )
-    .unwrap();
+    let init = consistent(&mb);
     let x0 = init.state;
     // the projection found the rigid velocities: coupler angular velocity −ωL_cr/L_cl at t = 0
     let tw = mb.twist(0, &x0);
@@ -352,14 +324,7 @@ fn linearised_pendulum_frequency() {
         )
         .add_joint("hinge", Joint::ground_revolute("bob", "pivot", "origin"));
     let mb = b.build().unwrap();
-    let init = consistent_initial_state(
-        &mb,
-        &mb.initial_state(),
-        &mb.input(),
-        0.0,
-        &KinematicsOptions::default(),
-    )
-    .unwrap();
+    let init = consistent(&mb);
     // static reaction: the ground holds the weight; the body x axis points down, so the
     // force on the body is −m g along x (body frame)
     let lam = mb.reaction(0, &init.state).to_vec();

@@ -6,9 +6,12 @@ use phlex_solve::Signal;
 pub const GROUND: &str = "ground";
 
 /// A joint between port `port_a` of body `body_a` and port `port_b` of body `body_b`
-/// (`body_b` may be [`GROUND`], `port_b` then names a ground point).
+/// (`body_b` may be [`GROUND`], `port_b` then names a ground point), of kind `K`: the
+/// description a model file gives of a power-preserving interconnection of two ports
+/// (paper 000 §5.1–5.2), shared by the planar [`Joint`] and the spatial
+/// [`crate::spatial::Joint3d`].
 #[derive(Debug, Clone)]
-pub struct Joint {
+pub struct JointSpec<K> {
     /// First body.
     pub body_a: String,
     /// Port of the first body.
@@ -18,17 +21,17 @@ pub struct Joint {
     /// Port of the second body, or ground point.
     pub port_b: String,
     /// Kind of joint.
-    pub kind: JointKind,
+    pub kind: K,
 }
 
-impl Joint {
+impl<K> JointSpec<K> {
     /// A joint of the given kind.
     pub fn new(
         body_a: impl Into<String>,
         port_a: impl Into<String>,
         body_b: impl Into<String>,
         port_b: impl Into<String>,
-        kind: JointKind,
+        kind: K,
     ) -> Self {
         Self {
             body_a: body_a.into(),
@@ -39,6 +42,16 @@ impl Joint {
         }
     }
 
+    /// True if the second side is the ground.
+    pub fn is_grounded(&self) -> bool {
+        self.body_b == GROUND
+    }
+}
+
+/// A planar joint (see [`JointSpec`] and [`JointKind`]).
+pub type Joint = JointSpec<JointKind>;
+
+impl Joint {
     /// A planar revolute joint (hinge) between two body ports.
     pub fn revolute(
         body_a: impl Into<String>,
@@ -65,11 +78,6 @@ impl Joint {
         ground_point: impl Into<String>,
     ) -> Self {
         Self::new(body, port, GROUND, ground_point, JointKind::Weld)
-    }
-
-    /// True if the second side is the ground.
-    pub fn is_grounded(&self) -> bool {
-        self.body_b == GROUND
     }
 }
 

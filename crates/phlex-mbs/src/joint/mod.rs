@@ -30,5 +30,5 @@ pub mod revolute;
 pub mod slider;
 pub mod weld;
 
-pub use kind::{Joint, JointKind, GROUND};
+pub use kind::{Joint, JointKind, JointSpec, GROUND};
 pub(crate) use model::{JointModel, PortGeometry, Resolved, Side, Term};

@@ -18,9 +18,9 @@
 //! assert!(err.contains("pivot") && err.contains("'tip'") && err.contains("top"));
 //! # Ok::<(), phlex_mbs::MbsError>(())
 //! ```
-use std::collections::HashSet;
 use std::sync::Arc;
 
+use crate::common::names::{check_finite, ModelParts, NamedPorts, Resolver, SideB};
 use crate::error::MbsError;
 use crate::joint::GROUND;
 use crate::spatial::assembly::{LoadModel3d, Multibody3d};
@@ -33,30 +33,41 @@ use crate::spatial::linalg::{dot, matmul_tn, mul, mul_t, normals, scale, sub, un
 use crate::spatial::load::Load3d;
 use crate::spatial::redundancy::check_redundancy_3d;
 
+type Parts3d = ModelParts<Box<dyn SpatialBodySpec>, Joint3d, Load3d, 3>;
+
 /// Collects spatial bodies, joints, loads and ground points, then validates and assembles
 /// them into a [`Multibody3d`].
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct MultibodyBuilder3d {
-    gravity: [f64; 3],
-    bodies: Vec<(String, Box<dyn SpatialBodySpec>)>,
-    joints: Vec<(String, Joint3d)>,
-    loads: Vec<(String, Load3d)>,
-    ground_points: Vec<(String, [f64; 3])>,
-    no_redundancy_check: bool,
+    parts: Parts3d,
+}
+
+impl Default for MultibodyBuilder3d {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl NamedPorts for Arc<dyn SpatialBody> {
+    fn port_index(&self, name: &str) -> Option<usize> {
+        SpatialBody::port_index(self.as_ref(), name)
+    }
+    fn port_names(&self) -> String {
+        SpatialBody::port_names(self.as_ref())
+    }
 }
 
 impl MultibodyBuilder3d {
     /// An empty model without gravity; the ground point `"origin"` = (0, 0, 0) exists.
     pub fn new() -> Self {
         Self {
-            ground_points: vec![("origin".into(), [0.0; 3])],
-            ..Default::default()
+            parts: ModelParts::new(),
         }
     }
 
     /// Sets the gravity vector (inertial frame) \[m/s²\], e.g. `[0.0, 0.0, -9.81]`.
     pub fn gravity(&mut self, g: [f64; 3]) -> &mut Self {
-        self.gravity = g;
+        self.parts.gravity = g;
         self
     }
 
@@ -66,144 +77,61 @@ impl MultibodyBuilder3d {
         name: impl Into<String>,
         body: impl SpatialBodySpec + 'static,
     ) -> &mut Self {
-        self.bodies.push((name.into(), Box::new(body)));
+        self.parts.bodies.push((name.into(), Box::new(body)));
         self
     }
 
     /// Adds a joint.
     pub fn add_joint(&mut self, name: impl Into<String>, joint: Joint3d) -> &mut Self {
-        self.joints.push((name.into(), joint));
+        self.parts.joints.push((name.into(), joint));
         self
     }
 
     /// Adds a load (an input port named `name`, dimension 6).
     pub fn add_load(&mut self, name: impl Into<String>, load: Load3d) -> &mut Self {
-        self.loads.push((name.into(), load));
+        self.parts.loads.push((name.into(), load));
         self
     }
 
     /// Declares (or moves) a named inertial point for joints to ground.
     pub fn add_ground_point(&mut self, name: impl Into<String>, p: [f64; 3]) -> &mut Self {
-        let name = name.into();
-        if let Some(g) = self.ground_points.iter_mut().find(|g| g.0 == name) {
-            g.1 = p;
-        } else {
-            self.ground_points.push((name, p));
-        }
+        self.parts.set_ground_point(name.into(), p);
         self
     }
 
     /// Enables or disables the redundant-constraint check of [`MultibodyBuilder3d::build`]
     /// (enabled by default).
     pub fn check_redundancy(&mut self, on: bool) -> &mut Self {
-        self.no_redundancy_check = !on;
+        self.parts.check_redundancy = on;
         self
-    }
-
-    fn available_bodies(&self) -> String {
-        let mut v: Vec<&str> = self.bodies.iter().map(|b| b.0.as_str()).collect();
-        v.push(GROUND);
-        v.join(", ")
-    }
-
-    fn resolve_port(
-        &self,
-        context: &str,
-        models: &[Arc<dyn SpatialBody>],
-        body: &str,
-        port: &str,
-    ) -> Result<(usize, usize), MbsError> {
-        let b = self
-            .bodies
-            .iter()
-            .position(|x| x.0 == body)
-            .ok_or_else(|| MbsError::UnknownBody {
-                context: context.into(),
-                body: body.into(),
-                available: self.available_bodies(),
-            })?;
-        let p = models[b]
-            .port_index(port)
-            .ok_or_else(|| MbsError::UnknownPort {
-                context: context.into(),
-                body: body.into(),
-                port: port.into(),
-                available: models[b].port_names(),
-            })?;
-        Ok((b, p))
-    }
-
-    fn ground_point(&self, context: &str, name: &str) -> Result<[f64; 3], MbsError> {
-        self.ground_points
-            .iter()
-            .find(|g| g.0 == name)
-            .map(|g| g.1)
-            .ok_or_else(|| MbsError::UnknownPort {
-                context: context.into(),
-                body: GROUND.into(),
-                port: name.into(),
-                available: self
-                    .ground_points
-                    .iter()
-                    .map(|g| g.0.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            })
     }
 
     /// Validates everything, builds the bodies, resolves names and assembles the pHDAE;
     /// with the redundancy check on, rejects rank-deficient constraints at the initial
     /// configuration naming the joints.
     pub fn build(&self) -> Result<Multibody3d, MbsError> {
-        let mut names = HashSet::new();
-        for (n, _) in &self.bodies {
-            if n == GROUND || !names.insert(n.as_str()) {
-                return Err(MbsError::DuplicateName {
-                    what: "body".into(),
-                    name: n.clone(),
-                });
-            }
-        }
-        for g in self
-            .gravity
-            .iter()
-            .chain(self.ground_points.iter().flat_map(|p| p.1.iter()))
-        {
-            if !g.is_finite() {
-                return Err(MbsError::InvalidBodyParameter {
-                    body: "(model)".into(),
-                    parameter: "gravity / ground point".into(),
-                    value: *g,
-                    requirement: "finite components".into(),
-                });
-            }
-        }
-        let mut models: Vec<Arc<dyn SpatialBody>> = Vec::with_capacity(self.bodies.len());
-        for (n, spec) in &self.bodies {
+        let parts = &self.parts;
+        parts.check_body_names()?;
+        let points = parts.ground_points.iter().flat_map(|p| p.1.iter());
+        check_finite(
+            parts.gravity.iter().chain(points),
+            "gravity / ground point",
+            "finite components",
+        )?;
+        let mut models: Vec<Arc<dyn SpatialBody>> = Vec::with_capacity(parts.bodies.len());
+        for (n, spec) in &parts.bodies {
             let mut m = spec.build_spatial(n)?;
-            m.set_gravity(self.gravity);
+            m.set_gravity(parts.gravity);
             models.push(Arc::from(m));
         }
-        let mut jnames = HashSet::new();
-        let mut joints = Vec::with_capacity(self.joints.len());
-        for (name, j) in &self.joints {
-            if !jnames.insert(name.as_str()) {
-                return Err(MbsError::DuplicateName {
-                    what: "joint".into(),
-                    name: name.clone(),
-                });
-            }
-            joints.push(self.resolve_joint(name, j, &models)?);
+        let mut names = parts.resolver(&models);
+        let mut joints = Vec::with_capacity(parts.joints.len());
+        for (name, j) in &parts.joints {
+            joints.push(resolve_joint(&mut names, name, j, &models)?);
         }
-        let mut loads = Vec::with_capacity(self.loads.len());
-        for (name, l) in &self.loads {
-            if jnames.contains(name.as_str()) {
-                return Err(MbsError::DuplicateName {
-                    what: "load/joint port".into(),
-                    name: name.clone(),
-                });
-            }
-            let (b, p) = self.resolve_port(&format!("load '{name}'"), &models, &l.body, &l.port)?;
+        let mut loads = Vec::with_capacity(parts.loads.len());
+        for (name, l) in &parts.loads {
+            let (b, p) = names.load_port(name, &l.body, &l.port)?;
             let mut signals = l.force.to_vec();
             signals.extend(l.torque.iter().cloned());
             loads.push(LoadModel3d {
@@ -214,71 +142,69 @@ impl MultibodyBuilder3d {
                 signals,
             });
         }
-        let mb = Multibody3d::assemble(models, joints, loads, self.ground_points.clone())?;
-        if !self.no_redundancy_check {
+        let mb = Multibody3d::assemble(models, joints, loads, parts.ground_points.clone())?;
+        if parts.check_redundancy {
             let x0 = mb.initial_state();
             check_redundancy_3d(&mb, &x0)?;
         }
         Ok(mb)
     }
+}
 
-    fn resolve_joint(
-        &self,
-        name: &str,
-        j: &Joint3d,
-        models: &[Arc<dyn SpatialBody>],
-    ) -> Result<JointModel3d, MbsError> {
-        let ctx = format!("joint '{name}'");
-        let invalid = |reason: String| MbsError::InvalidJoint {
-            joint: name.into(),
-            reason,
-        };
-        if j.body_a == GROUND {
-            return Err(invalid(
-                "body_a must be a body; put the ground on side b".into(),
-            ));
+/// The constraint model of spatial joint `name` (paper 000 §5.1–5.2 in 3D): axes, normals
+/// and reference orientations $q_0 = R_a^\top R_b$ from the initial poses.
+fn resolve_joint<'a>(
+    names: &mut Resolver<'a, Box<dyn SpatialBodySpec>, Joint3d, Load3d, Arc<dyn SpatialBody>, 3>,
+    name: &'a str,
+    j: &Joint3d,
+    models: &[Arc<dyn SpatialBody>],
+) -> Result<JointModel3d, MbsError> {
+    let invalid = |reason: String| MbsError::InvalidJoint {
+        joint: name.into(),
+        reason,
+    };
+    let a = names.side_a(name, j)?;
+    let xa = models[a.0].initial_state();
+    let ra0 = models[a.0].rotation(&xa);
+    let ca = models[a.0].ports()[a.1].orientation;
+    let pa0 = models[a.0].port_position(a.1, &xa);
+    let axis_a = |axis: [f64; 3], frame: AxisFrame| -> Result<[f64; 3], MbsError> {
+        let e = unit(axis).ok_or_else(|| {
+            invalid(format!(
+                "{} axis {axis:?} must be non-zero and finite",
+                j.kind.name()
+            ))
+        })?;
+        Ok(match frame {
+            AxisFrame::Inertial => mul_t(&ra0, e),
+            AxisFrame::Port => mul(&ca, e),
+        })
+    };
+    if let JointKind3d::PrescribedVelocity {
+        velocity,
+        angular_velocity,
+    } = &j.kind
+    {
+        if !j.is_grounded() {
+            return Err(invalid(format!(
+                "a prescribed velocity drives a body port relative to the ground; set body_b = \"{GROUND}\""
+            )));
         }
-        let a = self.resolve_port(&ctx, models, &j.body_a, &j.port_a)?;
-        let xa = models[a.0].initial_state();
-        let ra0 = models[a.0].rotation(&xa);
-        let ca = models[a.0].ports()[a.1].orientation;
-        let pa0 = models[a.0].port_position(a.1, &xa);
-        let axis_a = |axis: [f64; 3], frame: AxisFrame| -> Result<[f64; 3], MbsError> {
-            let e = unit(axis).ok_or_else(|| {
-                invalid(format!(
-                    "{} axis {axis:?} must be non-zero and finite",
-                    j.kind.name()
-                ))
-            })?;
-            Ok(match frame {
-                AxisFrame::Inertial => mul_t(&ra0, e),
-                AxisFrame::Port => mul(&ca, e),
-            })
-        };
-        if let JointKind3d::PrescribedVelocity {
-            velocity,
-            angular_velocity,
-        } = &j.kind
-        {
-            if !j.is_grounded() {
-                return Err(invalid(format!(
-                    "a prescribed velocity drives a body port relative to the ground; set body_b = \"{GROUND}\""
-                )));
-            }
-            let mut signals = velocity.to_vec();
-            let rotation = angular_velocity.as_ref().map(|(w, f)| {
-                signals.extend(w.iter().cloned());
-                *f
-            });
-            return Ok(JointModel3d {
-                name: name.into(),
-                a,
-                b: None,
-                kind: Resolved3d::Prescribed(Prescribed { signals, rotation }),
-            });
-        }
-        if j.is_grounded() {
-            let point = self.ground_point(&ctx, &j.port_b)?;
+        let mut signals = velocity.to_vec();
+        let rotation = angular_velocity.as_ref().map(|(w, f)| {
+            signals.extend(w.iter().cloned());
+            *f
+        });
+        return Ok(JointModel3d {
+            name: name.into(),
+            a,
+            b: None,
+            kind: Resolved3d::Prescribed(Prescribed { signals, rotation }),
+        });
+    }
+    let b = match names.side_b(name, j, a)? {
+        SideB::Body(b) => b,
+        SideB::Ground(point) => {
             let kind = match &j.kind {
                 JointKind3d::Spherical => Resolved3d::GroundPoint { point },
                 JointKind3d::Weld => Resolved3d::GroundFrame { point, r0: ra0 },
@@ -309,47 +235,43 @@ impl MultibodyBuilder3d {
                 kind,
             });
         }
-        let b = self.resolve_port(&ctx, models, &j.body_b, &j.port_b)?;
-        if b.0 == a.0 {
-            return Err(invalid(format!("connects body '{}' with itself", j.body_a)));
+    };
+    let xb = models[b.0].initial_state();
+    let rb0 = models[b.0].rotation(&xb);
+    let pb0 = models[b.0].port_position(b.1, &xb);
+    let q0: Mat3 = matmul_tn(&ra0, &rb0);
+    let kind = match &j.kind {
+        JointKind3d::Spherical => Resolved3d::Spherical,
+        JointKind3d::Weld => Resolved3d::Weld { q0 },
+        JointKind3d::Revolute { axis, frame } => {
+            let e_a = axis_a(*axis, *frame)?;
+            let e_b = mul_t(&q0, e_a);
+            Resolved3d::Revolute(Revolute {
+                e_a,
+                e_b,
+                n_b: normals(e_b),
+                q0,
+            })
         }
-        let xb = models[b.0].initial_state();
-        let rb0 = models[b.0].rotation(&xb);
-        let pb0 = models[b.0].port_position(b.1, &xb);
-        let q0: Mat3 = matmul_tn(&ra0, &rb0);
-        let kind = match &j.kind {
-            JointKind3d::Spherical => Resolved3d::Spherical,
-            JointKind3d::Weld => Resolved3d::Weld { q0 },
-            JointKind3d::Revolute { axis, frame } => {
-                let e_a = axis_a(*axis, *frame)?;
-                let e_b = mul_t(&q0, e_a);
-                Resolved3d::Revolute(Revolute {
-                    e_a,
-                    e_b,
-                    n_b: normals(e_b),
-                    q0,
-                })
-            }
-            JointKind3d::Prismatic { axis, frame } => {
-                let e_a = axis_a(*axis, *frame)?;
-                let d = mul_t(&ra0, sub(pb0, pa0));
-                let d0 = sub(d, scale(dot(e_a, d), e_a));
-                Resolved3d::Prismatic(Prismatic {
-                    e_a,
-                    n_a: normals(e_a),
-                    q0,
-                    d0,
-                })
-            }
-            JointKind3d::PrescribedVelocity { .. } => unreachable_prescribed(name)?,
-        };
-        Ok(JointModel3d {
-            name: name.into(),
-            a,
-            b: Some(b),
-            kind,
-        })
-    }
+        JointKind3d::Prismatic { axis, frame } => {
+            let e_a = axis_a(*axis, *frame)?;
+            let d = mul_t(&ra0, sub(pb0, pa0));
+            let d0 = sub(d, scale(dot(e_a, d), e_a));
+            Resolved3d::Prismatic(Prismatic {
+                e_a,
+                n_a: normals(e_a),
+                q0,
+                d0,
+            })
+        }
+        JointKind3d::PrescribedVelocity { .. } => unreachable_prescribed(name)?,
+    };
+    Ok(JointModel3d {
+        name: name.into(),
+        a,
+        b: Some(b),
+        kind,
+    })
 }
 
 /// Prescribed velocities are resolved before; kept as an error rather than a panic.

@@ -31,51 +31,18 @@ use phlex_core::sparse::col_iter;
 use phlex_core::QuasiLinearPhDae;
 use phlex_solve::SolveError;
 
+use crate::common::assembly::ConstrainedAssembly;
+use crate::common::least_squares::max_abs;
+use crate::common::pose_newton::{
+    close_position_constraints, free_pose_increments, PoseNewtonOptions,
+};
 use crate::error::MbsError;
 use crate::simulate::{dense_solve, ProjectionOptions, ProjectionStep};
 use crate::spatial::assembly::Multibody3d;
-use crate::spatial::body::R_V_OFFSET;
-use crate::spatial::linalg::{exp_so3, matmul, Mat3};
+use crate::spatial::kinematics::set_rotation;
+use crate::spatial::linalg::{matmul, Mat3};
 
 pub use crate::simulate::ProjectionStats;
-
-/// Position residuals of every joint, in joint order (all rows, prescribed targets
-/// included).
-fn residuals(mb: &Multibody3d, x: &[f64], out: &mut Vec<f64>) {
-    out.clear();
-    for (k, j) in mb.joints.iter().enumerate() {
-        let g = mb.geometry(k, x);
-        out.extend(j.position_residual(&g, &x[mb.joint_state_range(k)]));
-    }
-}
-
-fn max_abs(v: &[f64]) -> f64 {
-    v.iter().fold(0.0f64, |m, a| m.max(a.abs()))
-}
-
-fn set_rotation(mb: &Multibody3d, x: &mut [f64], b: usize, r: &Mat3) {
-    let o = mb.body_off[b] + R_V_OFFSET;
-    for i in 0..3 {
-        for j in 0..3 {
-            x[o + 3 * i + j] = r[i][j];
-        }
-    }
-}
-
-/// Adds the pose increments `dq` (6 per body: δr, δφ) to `x`.
-fn apply_pose_step(mb: &Multibody3d, x: &mut [f64], dq: &[f64]) {
-    for b in 0..mb.bodies.len() {
-        let o = mb.body_off[b];
-        for c in 0..3 {
-            x[o + c] += dq[6 * b + c];
-        }
-        let phi = [dq[6 * b + 3], dq[6 * b + 4], dq[6 * b + 5]];
-        if phi != [0.0; 3] {
-            let r = matmul(&mb.rotation(b, x), &exp_so3(phi));
-            set_rotation(mb, x, b, &r);
-        }
-    }
-}
 
 /// $\max|R^\top R - I|$.
 fn orthogonality_defect(r: &Mat3) -> f64 {
@@ -156,93 +123,45 @@ pub fn project_onto_constraints_3d(
         });
     }
     orthonormalize_rotations(mb, x);
-    let mut r = Vec::new();
-    residuals(mb, x, &mut r);
+    let free = free_pose_increments(mb, |_, _| false);
+    let newton = close_position_constraints(
+        mb,
+        x,
+        &free,
+        &PoseNewtonOptions {
+            drivers: true,
+            reset_joints: false,
+            tol: opts.tol,
+            max_iterations: opts.max_iterations,
+            jacobian_name: "position-constraint Jacobian (projection)",
+        },
+    )?;
+    if newton.residual_after > opts.tol {
+        return Err(MbsError::Solve(SolveError::NewtonDiverged {
+            t: f64::NAN,
+            iterations: newton.iterations,
+            residual: newton.residual_after,
+            tol: opts.tol,
+        }));
+    }
     let mut step = ProjectionStep {
-        drift_before: max_abs(&r),
+        iterations: newton.iterations,
+        drift_before: newton.residual_before,
+        drift_after: newton.residual_after,
+        max_correction: newton.max_correction,
         ..Default::default()
     };
-    let nq = 6 * mb.bodies.len();
-    let (mut rp, mut rm) = (Vec::new(), Vec::new());
-    let mut xp = x.to_vec();
-    let mut dq = vec![0.0; nq];
-    while max_abs(&r) > opts.tol {
-        if step.iterations == opts.max_iterations {
-            return Err(MbsError::Solve(SolveError::NewtonDiverged {
-                t: f64::NAN,
-                iterations: step.iterations,
-                residual: max_abs(&r),
-                tol: opts.tol,
-            }));
-        }
-        let mut A = Mat::<f64>::zeros(r.len(), nq);
-        let hd = 1e-7;
-        for c in 0..nq {
-            dq.iter_mut().for_each(|v| *v = 0.0);
-            dq[c] = hd;
-            xp.copy_from_slice(x);
-            apply_pose_step(mb, &mut xp, &dq);
-            residuals(mb, &xp, &mut rp);
-            dq[c] = -hd;
-            xp.copy_from_slice(x);
-            apply_pose_step(mb, &mut xp, &dq);
-            residuals(mb, &xp, &mut rm);
-            for row in 0..r.len() {
-                A[(row, c)] = (rp[row] - rm[row]) / (2.0 * hd);
-            }
-        }
-        let rhs: Vec<f64> = r.iter().map(|v| -v).collect();
-        let d = pinv_solve(&A, &rhs)?;
-        step.max_correction = step.max_correction.max(max_abs(&d));
-        apply_pose_step(mb, x, &d);
-        residuals(mb, x, &mut r);
-        step.iterations += 1;
-    }
-    step.drift_after = max_abs(&r);
     if opts.velocities && mb.n_constraints() > 0 {
         project_velocities(mb, x, u, &mut step);
     }
     Ok(step)
 }
 
-/// Minimum-norm solution of `A dx = b` (SVD, relative cut-off `1e-12`).
-fn pinv_solve(A: &Mat<f64>, b: &[f64]) -> Result<Vec<f64>, MbsError> {
-    let (m, n) = (A.nrows(), A.ncols());
-    let svd = A.thin_svd().map_err(|e| {
-        MbsError::Solve(SolveError::Eigen(format!(
-            "SVD of the position-constraint Jacobian (projection): {e:?}"
-        )))
-    })?;
-    let k = m.min(n);
-    let s: Vec<f64> = (0..k).map(|i| svd.S().column_vector()[i]).collect();
-    let smax = s.iter().fold(0.0f64, |a, &c| a.max(c));
-    let (U, V) = (svd.U(), svd.V());
-    let mut x = vec![0.0; n];
-    for i in 0..k {
-        if s[i] > 1e-12 * smax {
-            let c: f64 = (0..m).map(|r| U[(r, i)] * b[r]).sum::<f64>() / s[i];
-            for (j, xj) in x.iter_mut().enumerate() {
-                *xj += c * V[(j, i)];
-            }
-        }
-    }
-    Ok(x)
-}
-
 /// Velocity projection: $\min\tfrac12\Delta p^\top(M + \delta I)\Delta p$ subject to
 /// $G(p + \Delta p) = B_\lambda u$ (dense KKT; the systems this is meant for are small).
 fn project_velocities(mb: &Multibody3d, x: &mut [f64], u: &[f64], step: &mut ProjectionStep) {
-    let n = mb.n();
-    let p_idx: Vec<usize> = mb
-        .bodies
-        .iter()
-        .enumerate()
-        .flat_map(|(b, body)| {
-            let o = mb.body_off[b] + body.n_q();
-            o..o + body.n_p()
-        })
-        .collect();
-    let mut col_of = vec![usize::MAX; n];
+    let p_idx = mb.velocity_indices();
+    let mut col_of = vec![usize::MAX; mb.n()];
     for (c, &i) in p_idx.iter().enumerate() {
         col_of[i] = c;
     }
@@ -252,7 +171,7 @@ fn project_velocities(mb: &Multibody3d, x: &mut [f64], u: &[f64], step: &mut Pro
     mb.for_each_constraint_entry(x, |row, col, v| c[row] += v * x[col]);
     if !u.is_empty() {
         let B = mb.input_map(x);
-        let lam0 = mb.lam_off.first().copied().unwrap_or(n);
+        let lam0 = mb.first_multiplier();
         for k in 0..B.ncols() {
             for (i, v) in col_iter(&B, k) {
                 if i >= lam0 {
@@ -264,21 +183,12 @@ fn project_velocities(mb: &Multibody3d, x: &mut [f64], u: &[f64], step: &mut Pro
     step.velocity_residual = max_abs(&c);
     let mut K = Mat::<f64>::zeros(np + nc, np + nc);
     let mut mdiag = 0.0f64;
-    for (b, body) in mb.bodies.iter().enumerate() {
-        let o = mb.body_off[b];
-        let E = body.descriptor();
-        let nq = body.n_q();
-        for j in nq..body.n_local() {
-            for (i, v) in col_iter(E, j) {
-                if i >= nq {
-                    K[(col_of[o + i], col_of[o + j])] += v;
-                    if i == j {
-                        mdiag = mdiag.max(v);
-                    }
-                }
-            }
+    mb.for_each_mass_entry(&mut |i, j, v| {
+        K[(col_of[i], col_of[j])] += v;
+        if i == j {
+            mdiag = mdiag.max(v);
         }
-    }
+    });
     for i in 0..np {
         K[(i, i)] += 1e-10 * mdiag;
     }

@@ -1,12 +1,8 @@
-//! Detection of redundant spatial joint constraints (the rank-revealing check of
-//! [`crate::redundancy`] applied to the 3D constraint matrix): an SVD $G = U\Sigma V^\top$ of
-//! the rows of all joints at a configuration; the numerical rank counts the singular values
-//! above $\tau = 10^{-9}\sigma_{\max}\max(m, n)$, and every left singular vector $c$ of a
-//! negligible singular value is a dependency $c^\top G\approx 0$ among the rows, reported by
-//! joint and row label (rows with $|c_i| > 10^{-6}\|c\|_\infty$).
-use faer::Mat;
-use phlex_core::sparse::col_iter;
-
+//! Detection of redundant spatial joint constraints: the rank-revealing check of
+//! [`crate::common::rank`] (SVD of $G$ of paper 000 eq. (46), rank cut-off
+//! $10^{-9}\sigma_{\max}\max(m, n)$, dependent rows named by joint and row label) applied to
+//! [`Multibody3d`].
+use crate::common::rank::check_constraint_rank;
 use crate::error::MbsError;
 use crate::redundancy::RankReport;
 use crate::spatial::assembly::Multibody3d;
@@ -14,68 +10,5 @@ use crate::spatial::assembly::Multibody3d;
 /// Checks that the joint constraints of `mb` at state `x` are independent; the error names
 /// the joints of every dependent set.
 pub fn check_redundancy_3d(mb: &Multibody3d, x: &[f64]) -> Result<RankReport, MbsError> {
-    let m = mb.n_constraints();
-    if m == 0 {
-        return Ok(RankReport {
-            rows: 0,
-            rank: 0,
-            smallest_singular_value: 0.0,
-            largest_singular_value: 0.0,
-        });
-    }
-    let G = mb.constraint_matrix(x);
-    let cols: Vec<usize> = (0..G.ncols())
-        .filter(|&j| col_iter(&G, j).any(|(_, v)| v != 0.0))
-        .collect();
-    let n = cols.len();
-    let mut A = Mat::<f64>::zeros(m, n.max(1));
-    for (k, &j) in cols.iter().enumerate() {
-        for (i, v) in col_iter(&G, j) {
-            A[(i, k)] += v;
-        }
-    }
-    let svd = A.svd().map_err(|e| {
-        MbsError::Solve(phlex_solve::SolveError::Eigen(format!(
-            "SVD of the constraint matrix: {e:?}"
-        )))
-    })?;
-    let s: Vec<f64> = (0..m.min(n.max(1)))
-        .map(|i| svd.S().column_vector()[i])
-        .collect();
-    let smax = s.iter().fold(0.0f64, |a, &b| a.max(b));
-    let tol = 1e-9 * smax * (m.max(n) as f64);
-    let rank = s.iter().filter(|&&v| v > tol).count();
-    if rank == m {
-        let smin = s.iter().fold(f64::INFINITY, |a, &b| a.min(b));
-        return Ok(RankReport {
-            rows: m,
-            rank,
-            smallest_singular_value: smin,
-            largest_singular_value: smax,
-        });
-    }
-    let labels = mb.constraint_labels();
-    let U = svd.U();
-    let mut sets = Vec::new();
-    let mut joints: Vec<String> = Vec::new();
-    for k in rank..m {
-        let c: Vec<f64> = (0..m).map(|i| U[(i, k)]).collect();
-        let cmax = c.iter().fold(0.0f64, |a, &b| a.max(b.abs()));
-        let rows: Vec<usize> = (0..m).filter(|&i| c[i].abs() > 1e-6 * cmax).collect();
-        let set: Vec<String> = rows.iter().map(|&i| labels[i].clone()).collect();
-        for &i in &rows {
-            let name = mb.joints[mb.joint_of_row(i)].name.clone();
-            if !joints.contains(&name) {
-                joints.push(name);
-            }
-        }
-        sets.push(format!("{{{}}}", set.join(", ")));
-    }
-    Err(MbsError::RedundantConstraints {
-        rank_deficiency: m - rank,
-        rank,
-        rows: m,
-        details: sets.join("; "),
-        joints,
-    })
+    check_constraint_rank(mb, x)
 }

@@ -1,7 +1,7 @@
 //! User-facing description of a spatial joint: which ports of which bodies, and what kind.
 use phlex_solve::Signal;
 
-use crate::joint::GROUND;
+use crate::joint::{JointSpec, GROUND};
 use crate::load::Frame;
 
 /// Frame in which a joint axis is given.
@@ -77,128 +77,64 @@ impl JointKind3d {
     }
 }
 
-/// A joint between port `port_a` of body `body_a` and port `port_b` of body `body_b`
-/// (`body_b` may be [`GROUND`]; `port_b` then names a ground point, see
-/// [`crate::spatial::MultibodyBuilder3d::add_ground_point`]).
-#[derive(Debug, Clone)]
-pub struct Joint3d {
-    /// First body.
-    pub body_a: String,
-    /// Port of the first body.
-    pub port_a: String,
-    /// Second body or [`GROUND`].
-    pub body_b: String,
-    /// Port of the second body, or ground point.
-    pub port_b: String,
-    /// Kind of joint.
-    pub kind: JointKind3d,
+/// A spatial joint (see [`JointSpec`]; `body_b` may be [`GROUND`], `port_b` then names a
+/// ground point, see [`crate::spatial::MultibodyBuilder3d::add_ground_point`]).
+pub type Joint3d = JointSpec<JointKind3d>;
+
+/// Constructors of joints of one kind between two body ports (`$axis` adds an axis
+/// argument).
+macro_rules! between_ports {
+    ($($(#[$doc:meta])* $name:ident($($axis:ident)?) => $kind:expr;)*) => {$(
+        $(#[$doc])*
+        pub fn $name(
+            body_a: impl Into<String>,
+            port_a: impl Into<String>,
+            body_b: impl Into<String>,
+            port_b: impl Into<String>,
+            $($axis: [f64; 3],)?
+        ) -> Self {
+            Self::new(body_a, port_a, body_b, port_b, $kind)
+        }
+    )*};
+}
+
+/// Constructors of joints of one kind between a body port and a ground point.
+macro_rules! to_ground {
+    ($($(#[$doc:meta])* $name:ident($($axis:ident)?) => $kind:expr;)*) => {$(
+        $(#[$doc])*
+        pub fn $name(
+            body: impl Into<String>,
+            port: impl Into<String>,
+            point: impl Into<String>,
+            $($axis: [f64; 3],)?
+        ) -> Self {
+            Self::new(body, port, GROUND, point, $kind)
+        }
+    )*};
 }
 
 impl Joint3d {
-    /// A joint of the given kind.
-    pub fn new(
-        body_a: impl Into<String>,
-        port_a: impl Into<String>,
-        body_b: impl Into<String>,
-        port_b: impl Into<String>,
-        kind: JointKind3d,
-    ) -> Self {
-        Self {
-            body_a: body_a.into(),
-            port_a: port_a.into(),
-            body_b: body_b.into(),
-            port_b: port_b.into(),
-            kind,
-        }
+    between_ports! {
+        /// A spherical joint between two body ports.
+        spherical() => JointKind3d::Spherical;
+        /// A revolute joint about `axis` (inertial frame, initial configuration).
+        revolute(axis) => JointKind3d::Revolute { axis, frame: AxisFrame::Inertial };
+        /// A prismatic joint along `axis` (inertial frame, initial configuration).
+        prismatic(axis) => JointKind3d::Prismatic { axis, frame: AxisFrame::Inertial };
+        /// A weld between two body ports.
+        weld() => JointKind3d::Weld;
     }
 
-    /// A spherical joint between two body ports.
-    pub fn spherical(
-        body_a: impl Into<String>,
-        port_a: impl Into<String>,
-        body_b: impl Into<String>,
-        port_b: impl Into<String>,
-    ) -> Self {
-        Self::new(body_a, port_a, body_b, port_b, JointKind3d::Spherical)
-    }
-
-    /// A revolute joint about `axis` (inertial frame, initial configuration).
-    pub fn revolute(
-        body_a: impl Into<String>,
-        port_a: impl Into<String>,
-        body_b: impl Into<String>,
-        port_b: impl Into<String>,
-        axis: [f64; 3],
-    ) -> Self {
-        let kind = JointKind3d::Revolute {
-            axis,
-            frame: AxisFrame::Inertial,
-        };
-        Self::new(body_a, port_a, body_b, port_b, kind)
-    }
-
-    /// A prismatic joint along `axis` (inertial frame, initial configuration).
-    pub fn prismatic(
-        body_a: impl Into<String>,
-        port_a: impl Into<String>,
-        body_b: impl Into<String>,
-        port_b: impl Into<String>,
-        axis: [f64; 3],
-    ) -> Self {
-        let kind = JointKind3d::Prismatic {
-            axis,
-            frame: AxisFrame::Inertial,
-        };
-        Self::new(body_a, port_a, body_b, port_b, kind)
-    }
-
-    /// A weld between two body ports.
-    pub fn weld(
-        body_a: impl Into<String>,
-        port_a: impl Into<String>,
-        body_b: impl Into<String>,
-        port_b: impl Into<String>,
-    ) -> Self {
-        Self::new(body_a, port_a, body_b, port_b, JointKind3d::Weld)
-    }
-
-    /// A body port fixed at a ground point (spherical joint to ground).
-    pub fn ground_point(
-        body: impl Into<String>,
-        port: impl Into<String>,
-        point: impl Into<String>,
-    ) -> Self {
-        Self::new(body, port, GROUND, point, JointKind3d::Spherical)
-    }
-
-    /// A body port frame fixed at a ground point (weld to ground).
-    pub fn ground_frame(
-        body: impl Into<String>,
-        port: impl Into<String>,
-        point: impl Into<String>,
-    ) -> Self {
-        Self::new(body, port, GROUND, point, JointKind3d::Weld)
-    }
-
-    /// A hinge of a body port at a ground point about the inertial `axis`.
-    pub fn ground_revolute(
-        body: impl Into<String>,
-        port: impl Into<String>,
-        point: impl Into<String>,
-        axis: [f64; 3],
-    ) -> Self {
-        Self::revolute(body, port, GROUND, point, axis)
-    }
-
-    /// A body port sliding without rotation on the inertial line through a ground point
-    /// along `axis`.
-    pub fn ground_prismatic(
-        body: impl Into<String>,
-        port: impl Into<String>,
-        point: impl Into<String>,
-        axis: [f64; 3],
-    ) -> Self {
-        Self::prismatic(body, port, GROUND, point, axis)
+    to_ground! {
+        /// A body port fixed at a ground point (spherical joint to ground).
+        ground_point() => JointKind3d::Spherical;
+        /// A body port frame fixed at a ground point (weld to ground).
+        ground_frame() => JointKind3d::Weld;
+        /// A hinge of a body port at a ground point about the inertial `axis`.
+        ground_revolute(axis) => JointKind3d::Revolute { axis, frame: AxisFrame::Inertial };
+        /// A body port sliding without rotation on the inertial line through a ground point
+        /// along `axis`.
+        ground_prismatic(axis) => JointKind3d::Prismatic { axis, frame: AxisFrame::Inertial };
     }
 
     /// A body port driven with the inertial velocity `velocity` (and angular velocity).
@@ -225,10 +161,5 @@ impl Joint3d {
             _ => {}
         }
         self
-    }
-
-    /// True if the second side is the ground.
-    pub fn is_grounded(&self) -> bool {
-        self.body_b == GROUND
     }
 }
