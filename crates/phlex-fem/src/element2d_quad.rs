@@ -294,6 +294,36 @@ impl QuadSpace {
             _ => self.reference.eval(p, v, g),
         }
     }
+    /// Value of the field with coefficients `u` at reference point `p` ∈ [0, 1]² of cell
+    /// `t` (for VTK sampling: `p` = a corner gives the vertex value, (½, ½) the centre
+    /// value). Errors: wrong coefficient length, cell index out of range.
+    pub fn value_in_cell(&self, u: &[f64], t: usize, p: [f64; 2]) -> Result<f64, Fem2dError> {
+        if u.len() != self.n_dofs {
+            return Err(FemError::Length {
+                what: format!("{:?} coefficient vector", self.family),
+                expected: self.n_dofs,
+                found: u.len(),
+            }
+            .into());
+        }
+        if t >= self.cell_dofs.len() {
+            return Err(FemError::InvalidParameter {
+                name: "cell index".into(),
+                value: t as f64,
+                requirement: format!("< {} cells", self.cell_dofs.len()),
+            }
+            .into());
+        }
+        let n = self.n_local();
+        let mut v = vec![0.0; n];
+        let mut g = vec![[0.0; 2]; n];
+        self.eval_ref(p, &mut v, &mut g);
+        Ok(self.cell_dofs[t]
+            .iter()
+            .zip(&v)
+            .map(|(&i, &phi)| u[i] * phi)
+            .sum())
+    }
     /// Family.
     pub fn family(&self) -> QuadFamily {
         self.family

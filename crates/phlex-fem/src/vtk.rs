@@ -16,6 +16,7 @@
 use std::fmt::Write;
 
 use crate::element2d::LagrangeP;
+use crate::element2d_quad::QuadSpace;
 use crate::element3d::Space3d;
 use crate::mesh2d::{Fem2dError, Mesh2d};
 use crate::mesh2d_quad::QuadMesh;
@@ -155,6 +156,35 @@ fn for_each_3d(
         }
     }
     Ok(())
+}
+
+/// Values of the scalar quadrilateral-mesh field with coefficients `u` at the mesh
+/// vertices, averaged over the cells sharing each vertex (exact for $Q_k$, the nodal
+/// average for $DQ_k$/DG $P_k$; higher-order fields are sampled at the vertices only).
+pub fn quad_vertex_values(space: &QuadSpace, u: &[f64]) -> Result<Vec<f64>, Fem2dError> {
+    let mesh = space.mesh();
+    let mut sum = vec![0.0; mesh.n_vertices()];
+    let mut cnt = vec![0u32; mesh.n_vertices()];
+    let corners = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+    for (t, q) in mesh.quads().iter().enumerate() {
+        for (a, &v) in q.iter().enumerate() {
+            sum[v] += space.value_in_cell(u, t, corners[a])?;
+            cnt[v] += 1;
+        }
+    }
+    Ok(sum
+        .iter()
+        .zip(&cnt)
+        .map(|(s, &c)| if c > 0 { s / c as f64 } else { 0.0 })
+        .collect())
+}
+
+/// Values of the scalar quadrilateral-mesh field with coefficients `u` at the cell centres
+/// (reference point (½, ½)).
+pub fn quad_cell_values(space: &QuadSpace, u: &[f64]) -> Result<Vec<f64>, Fem2dError> {
+    (0..space.mesh().n_cells())
+        .map(|t| space.value_in_cell(u, t, [0.5, 0.5]))
+        .collect()
 }
 
 fn check_len(space: &Space2d, u: &[f64]) -> Result<(), Fem2dError> {
@@ -316,6 +346,23 @@ impl<'a> Vtu<'a> {
         self.field(name, location, space.n_comp(), values)
     }
 
+    /// Adds the scalar field of the quadrilateral-mesh `space` with coefficients `u`
+    /// ([`quad_vertex_values`], [`quad_cell_values`]); the file must be a
+    /// [`Vtu::new_quad`] of the same mesh (checked through the lengths).
+    pub fn quad_space_field(
+        self,
+        name: &str,
+        location: Location,
+        space: &QuadSpace,
+        u: &[f64],
+    ) -> Result<Self, Fem2dError> {
+        let values = match location {
+            Location::Point => quad_vertex_values(space, u)?,
+            Location::Cell => quad_cell_values(space, u)?,
+        };
+        self.field(name, location, 1, values)
+    }
+
     /// Adds the 3D field of `space` with coefficients `u` ([`vertex_values_3d`],
     /// [`cell_values_3d`]).
     pub fn space_field_3d(
@@ -452,6 +499,7 @@ fn xml_escape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::element2d_quad::QuadFamily;
     use crate::mesh2d::Diagonal;
     use crate::space2d::{Family2d, Shape};
 
@@ -588,5 +636,23 @@ mod tests {
             .field("short", Location::Point, 1, vec![0.0; 4])
             .unwrap_err();
         assert!(err.to_string().contains("short"), "{err}");
+        // Q2 and DQ1 fields of a bilinear function: exact vertex and centre values
+        let f = |p: [f64; 2]| 1.0 + p[0] * p[1] - 2.0 * p[1];
+        for fam in [QuadFamily::Q(2), QuadFamily::Dq(1)] {
+            let sp = QuadSpace::new(&mesh, fam).unwrap();
+            let u = sp.interpolate(&f);
+            let vv = quad_vertex_values(&sp, &u).unwrap();
+            for (v, p) in vv.iter().zip(mesh.vertices()) {
+                assert!((v - f(*p)).abs() < 1e-13, "{fam:?}: {v} at {p:?}");
+            }
+            let cv = quad_cell_values(&sp, &u).unwrap();
+            assert!((cv[0] - f([0.5, 0.5])).abs() < 1e-13 && (cv[1] - f([1.5, 0.5])).abs() < 1e-13);
+            let xml = Vtu::new_quad(&mesh)
+                .quad_space_field("f", Location::Point, &sp, &u)
+                .unwrap()
+                .to_xml();
+            assert!(xml.contains("Name=\"f\" NumberOfComponents=\"1\""));
+            assert!(quad_vertex_values(&sp, &u[1..]).is_err());
+        }
     }
 }

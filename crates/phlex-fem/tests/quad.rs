@@ -257,3 +257,32 @@ fn dg_pk_on_quads() {
         assert!(order > k as f64 + 0.7, "P{k}: order {order}");
     }
 }
+
+/// `QuadMesh::tensor_grid` (the BJT plate grids): on breakpoints {0, 0.25, 1} × {−1, 0.5, 1}
+/// the vertex numbering j n_x + i, 4 cells with areas Δx_i Δy_j summing to the rectangle's
+/// 2.0, 2 boundary edges per tag, matches `QuadMesh::rectangle` on uniform breakpoints;
+/// unsorted or too few breakpoints are rejected naming the breakpoint.
+#[test]
+fn tensor_grid_matches_rectangle() {
+    let xs = [0.0, 0.25, 1.0];
+    let ys = [-1.0, 0.5, 1.0];
+    let m = QuadMesh::tensor_grid(&xs, &ys).unwrap();
+    assert_eq!((m.n_vertices(), m.n_cells()), (9, 4));
+    assert_eq!(m.vertices()[3 + 1], [0.25, 0.5]);
+    let want = [0.25 * 1.5, 0.75 * 1.5, 0.25 * 0.5, 0.75 * 0.5];
+    for (t, a) in want.iter().enumerate() {
+        assert!((m.area(t) - a).abs() < 1e-15, "cell {t}: {}", m.area(t));
+    }
+    assert!((total_area(&m) - 2.0).abs() < 1e-14);
+    for tag in ["left", "right", "bottom", "top"] {
+        assert_eq!(m.tagged_edges(tag).unwrap().len(), 2, "{tag}");
+    }
+    let u = [0.0, 0.5, 1.0, 1.5];
+    let r = QuadMesh::rectangle(1.5, 1.5, 3, 3).unwrap();
+    let g = QuadMesh::tensor_grid(&u, &u).unwrap();
+    assert_eq!(r.quads(), g.quads());
+    assert_eq!(r.vertices(), g.vertices());
+    let e = QuadMesh::tensor_grid(&[0.0, 1.0, 0.5], &ys).unwrap_err();
+    assert!(e.to_string().contains("xs[2]"), "{e}");
+    assert!(QuadMesh::tensor_grid(&xs, &[0.0]).is_err());
+}
