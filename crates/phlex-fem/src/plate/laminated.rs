@@ -76,6 +76,35 @@
 //!
 //! Distributed transverse loads are ports (`load`): input $a(t)$, load density
 //! $a(t)f(x, y)$, $B$ column $\langle\phi_w, f\rangle$.
+//!
+//! # Boundary ports (`port`; thesis 004 §4.3 boundary terms, §6.2)
+//! `port(tag, bending)` makes the edges `tag` a boundary port in the **natural causality**
+//! of each field of the mixed discretization (velocities in $CG_k$, membrane stresses and
+//! the Mindlin moments/shear forces in DG: tractions are the natural inputs; HHJ moments:
+//! $\partial_nw_t$ is natural). The membrane is free with the traction inputs
+//! `{tag}_Nnn`, `{tag}_Nns` entering the in-plane momentum balance as
+//! $\langle\phi_u\cdot n, N_{nn}\rangle_\Gamma + \langle\phi_u\cdot s, N_{ns}\rangle_\Gamma$
+//! ($s = (-n_y, n_x)$); the bending condition is imposed as by `edge(tag, bending, Free)`
+//! and its natural inputs are ports:
+//!
+//! | bending | Kirchhoff (HHJ) | Mindlin (CGDG) |
+//! |---|---|---|
+//! | free | `{tag}_qn` ($M_{nn} = 0$ strong) | `{tag}_qn`, `{tag}_Mnn`, `{tag}_Mns` |
+//! | clamped | `{tag}_dnwt` ($w_t = 0$ strong) | none (membrane ports only) |
+//! | simply supported | none (membrane ports only) | `{tag}_Mnn` ($w_t = \theta\cdot s = 0$ strong) |
+//!
+//! The input matrices are those of the isotropic models, reused: the $CG_1$ trace basis
+//! $\psi^l$ of the tag's vertices of the CGDG Mindlin traction ports
+//! (`mindlin::traction_input_matrices`: $\int_\Gamma\phi_w\psi^l$,
+//! $\int_\Gamma\phi_\theta\cdot n\,\psi^l$, $\int_\Gamma\phi_\theta\cdot s\,\psi^l$, here also
+//! with $\phi_u$) for $q_n$, $M_{nn}$, $M_{ns}$, $N_{nn}$, $N_{ns}$, and the HHJ edge moments
+//! [`HhjSpace::nn_trace_matrix`](crate::element2d_hhj::HhjSpace::nn_trace_matrix) for
+//! $\partial_nw_t$ (per-edge Legendre $P_0..P_{k-1}$, as `KirchhoffHhj::rotation_port`).
+//! The collocated outputs $B^\top e$ are the weighted traces of the conjugate velocities
+//! ($w_t$, $\omega_n$, $\omega_s$, $u_t\cdot n$, $u_t\cdot s$; for `dnwt` the edge moments of
+//! $M_{nn}$), so $\dot H = y^\top u$. The essential causality (prescribed edge velocities)
+//! needs Lagrange multipliers and is not offered here: use the strong homogeneous
+//! conditions. `uniform_port_input` builds the input of a load uniform along the edges.
 use crate::assembly2d;
 use crate::error::FemError;
 use crate::mesh2d::{BoundaryEdge, Fem2dError, Mesh2d};
@@ -84,6 +113,7 @@ use phlex_core::sparse::{self, SparseMat, Triplets};
 use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
 
 use super::kirchhoff::{EdgeCondition, PlateProfile};
+use super::mindlin::traction_input_matrices;
 
 /// One orthotropic ply (lamina) of a laminate.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -486,7 +516,7 @@ pub(crate) struct Common {
     pub(crate) laminate: Laminate,
     pub(crate) mesh: Mesh2d,
     pub(crate) degree: usize,
-    pub(crate) conditions: Vec<(String, EdgeCondition, MembraneCondition)>,
+    pub(crate) conditions: Vec<(String, EdgeCondition, MembraneCondition, bool)>,
     pub(crate) loads: Vec<(String, PlateProfile)>,
 }
 
@@ -539,7 +569,7 @@ impl Common {
             bpos[b.edge] = i;
         }
         let mut owner: Vec<Option<usize>> = vec![None; mesh.boundary_edges().len()];
-        for (ci, (tag, _, _)) in self.conditions.iter().enumerate() {
+        for (ci, (tag, _, _, _)) in self.conditions.iter().enumerate() {
             for b in mesh.tagged_edges(tag)? {
                 let i = bpos[b.edge];
                 if let Some(prev) = owner[i] {
@@ -568,7 +598,7 @@ impl Common {
 
     /// Tag of the condition owning boundary edge `b` (for error messages).
     pub(crate) fn tag_of(&self, b: &BoundaryEdge) -> String {
-        for (tag, _, _) in &self.conditions {
+        for (tag, _, _, _) in &self.conditions {
             if let Ok(edges) = self.mesh.tagged_edges(tag) {
                 if edges.iter().any(|e| e.edge == b.edge) {
                     return tag.clone();
@@ -651,6 +681,66 @@ impl Common {
         })
     }
 
+    /// The boundary ports of the builder (module docs, "Boundary ports"), in declaration
+    /// order, with their $B$ columns in the open numbering (`n_open` rows): for each port
+    /// tag, the bending ports returned by `bending(tag, condition, edges)` followed by the
+    /// membrane traction ports `{tag}_Nnn`, `{tag}_Nns` (the $CG_1$ trace input matrices of
+    /// the CGDG Mindlin plate, [`super::mindlin`], applied to the in-plane velocity at
+    /// `u_off`).
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn edge_ports(
+        &self,
+        sw: &Space2d,
+        su: &Space2d,
+        u_off: usize,
+        n_open: usize,
+        bending: &dyn Fn(
+            &str,
+            EdgeCondition,
+            &[BoundaryEdge],
+        ) -> Result<Vec<(Port, SparseMat, usize)>, Fem2dError>,
+    ) -> Result<(Vec<Port>, Vec<SparseMat>, Vec<(String, usize)>), Fem2dError> {
+        let mut ports = Vec::new();
+        let mut cols = Vec::new();
+        let mut legendre = Vec::new();
+        for (tag, bc, _, port) in &self.conditions {
+            if !*port {
+                continue;
+            }
+            let edges = self.mesh.tagged_edges(tag)?;
+            for (p, b, ne) in bending(tag, *bc, &edges)? {
+                legendre.push((p.name.clone(), ne));
+                ports.push(p);
+                cols.push(b);
+            }
+            let [_, bn, bs] = traction_input_matrices(sw, su, &[tag], n_open, u_off)?;
+            for (suffix, meaning_in, meaning_out, b) in [
+                (
+                    "Nnn",
+                    "normal membrane traction N_nn [N/m] (CG1 trace)",
+                    "weighted trace of the normal in-plane velocity u_t . n [m²/s]",
+                    bn,
+                ),
+                (
+                    "Nns",
+                    "tangential membrane traction N_ns [N/m] (CG1 trace)",
+                    "weighted trace of the tangential in-plane velocity u_t . s [m²/s]",
+                    bs,
+                ),
+            ] {
+                legendre.push((format!("{tag}_{suffix}"), 0));
+                ports.push(Port::new(
+                    format!("{tag}_{suffix}"),
+                    b.ncols(),
+                    meaning_in,
+                    meaning_out,
+                ));
+                cols.push(b);
+            }
+        }
+        Ok((ports, cols, legendre))
+    }
+
     /// Load ports: (ports, B in the open numbering with `e_w` at offset `w_off`).
     pub(crate) fn load_ports(
         &self,
@@ -686,6 +776,45 @@ pub(crate) fn cg_edge_dofs(s: &Space2d, b: &BoundaryEdge) -> Vec<usize> {
     let mut out = vec![d[(b.local + 1) % 3], d[(b.local + 2) % 3]];
     out.extend_from_slice(&d[3 + b.local * ne..3 + (b.local + 1) * ne]);
     out
+}
+
+/// `A` with its rows shifted by `r0` inside a matrix of `n` rows.
+pub(crate) fn shift_rows(A: &SparseMat, r0: usize, n: usize) -> SparseMat {
+    let mut t = Triplets::new(n, A.ncols());
+    t.push_block(r0, 0, A, 1.0);
+    t.build()
+}
+
+/// Input of port `port` for a traction (or rotation rate) uniform along its edges:
+/// $CG_1$ trace ports (`legendre` entry 0) take `value` on every coefficient (the hat
+/// functions sum to one), per-edge Legendre ports ($n_e$ coefficients per edge) `value` on
+/// each $P_0$ coefficient.
+pub(crate) fn uniform_port_input(
+    system: &LinearPhSystem,
+    legendre: &[(String, usize)],
+    port: &str,
+    value: f64,
+) -> Result<Vec<f64>, Fem2dError> {
+    let ne = legendre
+        .iter()
+        .find(|(n, _)| n == port)
+        .map(|l| l.1)
+        .ok_or_else(|| FemError::InvalidParameter {
+            name: format!("boundary port '{port}'"),
+            value: 0.0,
+            requirement: format!(
+                "one of the model's boundary ports: {}",
+                legendre
+                    .iter()
+                    .map(|l| l.0.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        })?;
+    let dim = system.ports.range(port).map_err(FemError::from)?.len();
+    Ok((0..dim)
+        .map(|i| if ne == 0 || i % ne == 0 { value } else { 0.0 })
+        .collect())
 }
 
 /// A laminated plate system with its open-numbering bookkeeping.
@@ -810,9 +939,12 @@ macro_rules! builder_conditions {
     () => {
         /// Clamped edges: bending clamped, membrane `Fixed`.
         pub fn clamped(mut self, tag: &str) -> Self {
-            self.c
-                .conditions
-                .push((tag.into(), EdgeCondition::Clamped, MembraneCondition::Fixed));
+            self.c.conditions.push((
+                tag.into(),
+                EdgeCondition::Clamped,
+                MembraneCondition::Fixed,
+                false,
+            ));
             self
         }
         /// Simply supported edges (Navier conditions of cross-ply laminates, Reddy SS-1):
@@ -822,14 +954,18 @@ macro_rules! builder_conditions {
                 tag.into(),
                 EdgeCondition::SimplySupported,
                 MembraneCondition::TangentialFixed,
+                false,
             ));
             self
         }
         /// Free edges (also the default of edges without a condition).
         pub fn free(mut self, tag: &str) -> Self {
-            self.c
-                .conditions
-                .push((tag.into(), EdgeCondition::Free, MembraneCondition::Free));
+            self.c.conditions.push((
+                tag.into(),
+                EdgeCondition::Free,
+                MembraneCondition::Free,
+                false,
+            ));
             self
         }
         /// General edge condition: bending `bending`, membrane `membrane`.
@@ -839,7 +975,22 @@ macro_rules! builder_conditions {
             bending: EdgeCondition,
             membrane: MembraneCondition,
         ) -> Self {
-            self.c.conditions.push((tag.into(), bending, membrane));
+            self.c
+                .conditions
+                .push((tag.into(), bending, membrane, false));
+            self
+        }
+        /// Boundary port on the edges tagged `tag` in the natural causality of each field
+        /// (module docs, "Boundary ports"): the membrane is free with the traction inputs
+        /// `{tag}_Nnn`, `{tag}_Nns`; the bending condition `bending` is imposed as by
+        /// [`Self::edge`] and its natural inputs are ports (Kirchhoff: free → `{tag}_qn`,
+        /// clamped → `{tag}_dnwt`; Mindlin: free → `{tag}_qn`, `{tag}_Mnn`, `{tag}_Mns`,
+        /// simply supported → `{tag}_Mnn`). Zero inputs give the homogeneous condition
+        /// (bending `bending`, membrane free).
+        pub fn port(mut self, tag: &str, bending: EdgeCondition) -> Self {
+            self.c
+                .conditions
+                .push((tag.into(), bending, MembraneCondition::Free, true));
             self
         }
         /// A distributed transverse load port `name`: input $a(t)$, load density

@@ -5,17 +5,18 @@
 use crate::assembly2d::{self, Op, Term};
 use crate::element2d_hhj::{self as hhj, HhjSpace};
 use crate::error::FemError;
-use crate::mesh2d::{Fem2dError, Mesh2d};
+use crate::mesh2d::{BoundaryEdge, Fem2dError, Mesh2d};
 use crate::quadrature2d::TriangleQuadrature;
 use crate::space2d::{CellGeometry, Family2d, Shape, Space2d};
-use phlex_core::sparse::{SparseMat, Triplets};
-use phlex_core::LinearPhSystem;
+use phlex_core::sparse::{self, SparseMat, Triplets};
+use phlex_core::{LinearPhSystem, Port};
 
 use super::kirchhoff::{EdgeCondition, PlateProfile};
 use super::laminated::{
-    builder_conditions, cg_edge_dofs, Assembled, Common, Laminate, LaminatedField,
-    MembraneCondition,
+    builder_conditions, cg_edge_dofs, shift_rows, uniform_port_input, Assembled, Common, Laminate,
+    LaminatedField, MembraneCondition,
 };
+use super::mindlin::{hcat, traction_input_matrices};
 
 /// Mixed compliance $\int\sum_{ab}Q_{ab}\,\phi_a\Phi_b$ between a symmetric-tensor DG space
 /// (rows) and an HHJ space (columns) on the same mesh, `Q` row-major on the stored
@@ -184,7 +185,52 @@ impl LaminatedKirchhoff {
             }
             removed.extend(c.membrane_removed(&su, b, mc, off[0])?);
         }
-        let (ports, B) = c.load_ports(&sw, off[1], n_open)?;
+        // boundary ports (module docs of `laminated`): q_n on free edges (CG1 trace, as the
+        // CGDG Mindlin plate), d_n w_t on clamped edges (HHJ edge moments, as
+        // `KirchhoffHhj::rotation_port`), then the membrane tractions
+        let bending = |tag: &str,
+                       bc: EdgeCondition,
+                       edges: &[BoundaryEdge]|
+         -> Result<Vec<(Port, SparseMat, usize)>, Fem2dError> {
+            Ok(match bc {
+                EdgeCondition::Free => {
+                    let [bw, _, _] = traction_input_matrices(&sw, &su, &[tag], n_open, off[0])?;
+                    let dim = bw.ncols();
+                    vec![(
+                        Port::new(
+                            format!("{tag}_qn"),
+                            dim,
+                            "effective shear force q_n [N/m] (CG1 trace)",
+                            "weighted trace of the vertical velocity, int w_t psi ds [m²/s]",
+                        ),
+                        shift_rows(&sparse::slice(&bw, 0..sw.n_dofs(), 0..dim), off[1], n_open),
+                        0,
+                    )]
+                }
+                EdgeCondition::Clamped => {
+                    let Tn = sk.nn_trace_matrix(edges);
+                    vec![(
+                        Port::new(
+                            format!("{tag}_dnwt"),
+                            Tn.ncols(),
+                            format!(
+                                "normal rotation rate d_n w_t [rad/s] (Legendre P_0..P_{} per edge)",
+                                k - 1
+                            ),
+                            "edge moments of the normal bending moment, int M_nn P_j ds [N m]",
+                        ),
+                        shift_rows(&Tn, off[3], n_open),
+                        sk.dofs_per_edge(),
+                    )]
+                }
+                EdgeCondition::SimplySupported => Vec::new(),
+            })
+        };
+        let (mut ports, mut cols, legendre) = c.edge_ports(&sw, &su, off[0], n_open, &bending)?;
+        let (lports, lB) = c.load_ports(&sw, off[1], n_open)?;
+        ports.extend(lports);
+        cols.push(lB);
+        let B = hcat(&cols.iter().collect::<Vec<_>>(), n_open);
         let asm = Assembled::finish(
             vec![
                 LaminatedField::InPlaneVelocity,
@@ -207,6 +253,7 @@ impl LaminatedKirchhoff {
             sw,
             sn,
             sk,
+            legendre,
         })
     }
 }
@@ -221,6 +268,8 @@ pub struct LaminatedKirchhoffModel {
     sw: Space2d,
     sn: Space2d,
     sk: HhjSpace,
+    /// Boundary ports and their per-edge Legendre count (0: $CG_1$ trace).
+    legendre: Vec<(String, usize)>,
 }
 
 impl LaminatedKirchhoffModel {
@@ -259,6 +308,11 @@ impl LaminatedKirchhoffModel {
     /// The HHJ$_{k-1}$ moment space.
     pub fn moment_space(&self) -> &HhjSpace {
         &self.sk
+    }
+    /// Input of boundary port `port` for a field uniform along its edges (all $CG_1$ trace
+    /// coefficients, or every per-edge $P_0$ coefficient of `{tag}_dnwt`, set to `value`).
+    pub fn uniform_port_input(&self, port: &str, value: f64) -> Result<Vec<f64>, Fem2dError> {
+        uniform_port_input(&self.asm.system, &self.legendre, port, value)
     }
     /// Coefficients of field `f` in its full space (removed DOFs zero).
     pub fn field_coefficients(&self, e: &[f64], f: LaminatedField) -> Result<Vec<f64>, Fem2dError> {

@@ -3,16 +3,17 @@
 //! eqs. (4.52)–(4.56); formulation, sign convention and boundary conditions in
 //! [`super::laminated`]).
 use crate::assembly2d::{self, Op, Term};
-use crate::mesh2d::{Fem2dError, Mesh2d};
+use crate::mesh2d::{BoundaryEdge, Fem2dError, Mesh2d};
 use crate::space2d::{Family2d, Shape, Space2d};
 use phlex_core::sparse::{self, SparseMat, Triplets};
-use phlex_core::LinearPhSystem;
+use phlex_core::{LinearPhSystem, Port};
 
 use super::kirchhoff::{EdgeCondition, PlateProfile};
 use super::laminated::{
-    builder_conditions, cg_edge_dofs, Assembled, Common, Laminate, LaminatedField,
-    MembraneCondition,
+    builder_conditions, cg_edge_dofs, shift_rows, uniform_port_input, Assembled, Common, Laminate,
+    LaminatedField, MembraneCondition,
 };
+use super::mindlin::{hcat, traction_input_matrices};
 
 /// $\int\sum_{ab}Q_{ab}\,\phi_a\psi_b$ between two symmetric-tensor spaces (`Q` row-major).
 fn tensor_mixed_mass(
@@ -129,7 +130,56 @@ impl LaminatedMindlin {
             }
             removed.extend(c.membrane_removed(&su, b, mc, off[0])?);
         }
-        let (ports, B) = c.load_ports(&sw, off[1], n_open)?;
+        // boundary ports (module docs of `laminated`): the traction inputs of the CGDG
+        // Mindlin plate (q_n, M_nn, M_ns in the CG1 trace basis; simply supported edges:
+        // M_nn), then the membrane tractions
+        let bending = |tag: &str,
+                       bc: EdgeCondition,
+                       _edges: &[BoundaryEdge]|
+         -> Result<Vec<(Port, SparseMat, usize)>, Fem2dError> {
+            let [bw, bn, bs] = traction_input_matrices(&sw, &su, &[tag], n_open, off[2])?;
+            let dim = bw.ncols();
+            let qn = (
+                Port::new(
+                    format!("{tag}_qn"),
+                    dim,
+                    "shear force q_n [N/m] (CG1 trace)",
+                    "weighted trace of w_t",
+                ),
+                shift_rows(&sparse::slice(&bw, 0..sw.n_dofs(), 0..dim), off[1], n_open),
+                0,
+            );
+            let mnn = (
+                Port::new(
+                    format!("{tag}_Mnn"),
+                    dim,
+                    "bending moment M_nn [N m/m] (CG1 trace)",
+                    "weighted trace of omega_n",
+                ),
+                bn,
+                0,
+            );
+            let mns = (
+                Port::new(
+                    format!("{tag}_Mns"),
+                    dim,
+                    "twisting moment M_ns [N m/m] (CG1 trace)",
+                    "weighted trace of omega_s",
+                ),
+                bs,
+                0,
+            );
+            Ok(match bc {
+                EdgeCondition::Free => vec![qn, mnn, mns],
+                EdgeCondition::SimplySupported => vec![mnn],
+                EdgeCondition::Clamped => Vec::new(),
+            })
+        };
+        let (mut ports, mut cols, legendre) = c.edge_ports(&sw, &su, off[0], n_open, &bending)?;
+        let (lports, lB) = c.load_ports(&sw, off[1], n_open)?;
+        ports.extend(lports);
+        cols.push(lB);
+        let B = hcat(&cols.iter().collect::<Vec<_>>(), n_open);
         let asm = Assembled::finish(
             vec![
                 LaminatedField::InPlaneVelocity,
@@ -154,6 +204,7 @@ impl LaminatedMindlin {
             sw,
             sk,
             sg,
+            legendre,
         })
     }
 }
@@ -169,6 +220,8 @@ pub struct LaminatedMindlinModel {
     sw: Space2d,
     sk: Space2d,
     sg: Space2d,
+    /// Boundary ports and their per-edge Legendre count (0: $CG_1$ trace).
+    legendre: Vec<(String, usize)>,
 }
 
 impl LaminatedMindlinModel {
@@ -187,6 +240,11 @@ impl LaminatedMindlinModel {
     /// Degree $k$.
     pub fn degree(&self) -> usize {
         self.degree
+    }
+    /// Input of boundary port `port` for a traction uniform along its edges (every $CG_1$
+    /// trace coefficient set to `value`).
+    pub fn uniform_port_input(&self, port: &str, value: f64) -> Result<Vec<f64>, Fem2dError> {
+        uniform_port_input(&self.asm.system, &self.legendre, port, value)
     }
     /// Number of state variables.
     pub fn n_states(&self) -> usize {

@@ -529,7 +529,7 @@ fn load_column(
 }
 
 /// Horizontal concatenation of matrices with `n` rows.
-fn hcat(blocks: &[&SparseMat], n: usize) -> SparseMat {
+pub(crate) fn hcat(blocks: &[&SparseMat], n: usize) -> SparseMat {
     let nc: usize = blocks.iter().map(|b| b.ncols()).sum();
     let mut t = Triplets::new(n, nc);
     let mut c = 0;
@@ -544,7 +544,7 @@ fn hcat(blocks: &[&SparseMat], n: usize) -> SparseMat {
 /// open state (`e_theta` block at `theta_offset`), columns = the $CG_1$ trace basis on the
 /// union of those edges (one per vertex, ordered by global vertex index). Gauss–Legendre on each edge, exact for the
 /// degree $k + 1$ integrands.
-fn traction_input_matrices(
+pub(crate) fn traction_input_matrices(
     sw: &Space2d,
     st: &Space2d,
     tags: &[&str],
