@@ -14,15 +14,17 @@
 //!
 //! Errors in the file (unknown keys, non-physical values, unknown bodies or ports, missing
 //! deformation condition, redundant constraints, inconsistent initial conditions) are
-//! [`ModelError`]s naming the item and its line (exit code 2); numerical failures (Newton
+//! [`ModelError`](crate::model::ModelError)s naming the item and its line (exit code 2); numerical failures (Newton
 //! non-convergence, step-size underflow) are plain errors (exit code 1).
+pub(crate) mod columns;
 mod format;
+pub(crate) mod integrate;
 mod model;
 mod simulate;
+pub(crate) mod source;
 
 pub use format::*;
 pub use model::{BuiltMbs, MbsModel};
-pub(crate) use simulate::{energy_account, radau_settings};
 pub use simulate::{gauss_label, gauss_params, projection_summary, simulate, MbsRun, MbsSummary};
 
 use std::path::Path;
@@ -32,9 +34,8 @@ use phlex_core::QuasiLinearPhDae;
 use serde::Serialize;
 
 use crate::app::ModeRow;
-use crate::model::ModelError;
 use crate::output::write_atomic;
-use simulate::plots;
+pub(crate) use simulate::plots;
 
 /// True if the TOML text is a multibody model (it has a `bodies` table).
 pub fn is_mbs(text: &str) -> bool {
@@ -50,28 +51,35 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
     let m = MbsModel::parse(&path.display().to_string(), text)?;
     let b = m.build()?;
     if m.spec.simulation.is_none() {
-        return Err(ModelError {
-            file: m.file.clone(),
-            line: 0,
-            message: "missing section [simulation] (integrator, t_end, dt): needed by `phlex run`"
-                .into(),
-        }
-        .into());
+        return Err(integrate::missing_simulation(&m.file).into());
     }
+    let (mb, name) = (&b.mb, &b.name);
+    let counts = [
+        mb.bodies().len(),
+        mb.joint_names().len(),
+        mb.n(),
+        mb.n_constraints(),
+    ];
+    announce_run(quiet, name, "bodies", counts);
+    let r = simulate(&m, &b, quiet)?;
+    write_run(dir, r, m.spec.output.plots.then_some(&m.spec.model.name))
+}
+
+/// Prints the one-line description of a run to stderr (unless `quiet`): `counts` are the
+/// bodies, joints, states and constraints.
+pub(crate) fn announce_run(quiet: bool, name: &str, bodies: &str, counts: [usize; 4]) {
     if !quiet {
-        eprintln!(
-            "phlex run: {} — {} bodies, {} joints, {} states, {} constraints",
-            b.name,
-            b.mb.bodies().len(),
-            b.mb.joint_names().len(),
-            b.mb.n(),
-            b.mb.n_constraints()
-        );
+        let [nb, nj, n, nc] = counts;
+        eprintln!("phlex run: {name} — {nb} {bodies}, {nj} joints, {n} states, {nc} constraints");
     }
-    let mut r = simulate(&m, &b, quiet)?;
+}
+
+/// Writes `timeseries.csv`, the plots (titled with `plots_of`, if given) and
+/// `summary.json` into `dir`, and prints the summary table.
+pub(crate) fn write_run(dir: &Path, mut r: MbsRun, plots_of: Option<&String>) -> Result<()> {
     let mut files = vec![("timeseries.csv".to_string(), r.series.to_csv()?)];
-    if m.spec.output.plots {
-        files.extend(plots(&m, &r)?);
+    if let Some(name) = plots_of {
+        files.extend(plots(name, &r)?);
     }
     r.summary.outputs = files
         .iter()
@@ -88,6 +96,36 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
     print!("{}", r.summary.table());
     println!("  results in {}", dir.display());
     Ok(())
+}
+
+/// Prints the joints, input ports, states and initial corrections of `phlex check`.
+pub(crate) fn print_check_details(
+    joints: Vec<String>,
+    constraints: usize,
+    ports: Vec<String>,
+    states: usize,
+    init: &phlex_mbs::ConsistentInit,
+) {
+    let list = |v: Vec<String>| {
+        if v.is_empty() {
+            "none".to_string()
+        } else {
+            v.join(", ")
+        }
+    };
+    println!(
+        "  joints      {} ({constraints} constraint rows, full rank at the initial configuration)",
+        list(joints)
+    );
+    println!("  input ports {}", list(ports));
+    println!("  states      {states}");
+    println!(
+        "  initial     position residual {:.3e} -> {:.3e}, velocity residual {:.3e} -> {:.3e}",
+        init.position_residual.0,
+        init.position_residual.1,
+        init.velocity_residual.0,
+        init.velocity_residual.1
+    );
 }
 
 /// `phlex check` for a multibody model: parse, validate, build (redundancy check) and make
@@ -108,31 +146,12 @@ pub fn check(path: &Path, text: &str) -> Result<()> {
             body.port_names()
         );
     }
-    println!(
-        "  joints      {} ({} constraint rows, full rank at the initial configuration)",
-        if mb.joint_names().is_empty() {
-            "none".to_string()
-        } else {
-            mb.joint_names().join(", ")
-        },
-        mb.n_constraints()
-    );
-    let ports = mb.ports().names();
-    println!(
-        "  input ports {}",
-        if ports.is_empty() {
-            "none".to_string()
-        } else {
-            ports.join(", ")
-        }
-    );
-    println!("  states      {}", mb.n());
-    println!(
-        "  initial     position residual {:.3e} -> {:.3e}, velocity residual {:.3e} -> {:.3e}",
-        b.init.position_residual.0,
-        b.init.position_residual.1,
-        b.init.velocity_residual.0,
-        b.init.velocity_residual.1
+    print_check_details(
+        mb.joint_names(),
+        mb.n_constraints(),
+        mb.ports().names(),
+        mb.n(),
+        &b.init,
     );
     Ok(())
 }

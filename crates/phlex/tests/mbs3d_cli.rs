@@ -3,85 +3,18 @@
 //! `docs/model-format-mbs.md`, section "Spatial (3D) models"): the runs reproduce
 //! independent references (steady precession of the heavy top, exact period of the
 //! tilted-hinge pendulum), and bad files fail with exit code 2 naming the item.
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn phlex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_phlex"))
-}
+use std::path::PathBuf;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn example(name: &str) -> PathBuf {
-    root().join("examples/mbs").join(name)
-}
+use common::{column as col, csv, example, num, phlex, run_ok, summary};
 
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("phlex-mbs3d-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
-fn run_ok(model: &Path, out: &Path) -> Output {
-    let o = phlex()
-        .arg("run")
-        .arg(model)
-        .arg("-o")
-        .arg(out)
-        .arg("-q")
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "{}: {}",
-        model.display(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    o
-}
-
-fn summary(dir: &Path) -> serde_json::Value {
-    let s = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json written");
-    serde_json::from_str(&s).expect("valid JSON")
-}
-
-fn num(v: &serde_json::Value, key: &str) -> f64 {
-    v[key]
-        .as_f64()
-        .unwrap_or_else(|| panic!("summary key {key}: {v}"))
-}
-
-fn csv(dir: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
-    let text = std::fs::read_to_string(dir.join("timeseries.csv")).unwrap();
-    let mut lines = text.lines();
-    let names: Vec<String> = lines
-        .next()
-        .unwrap()
-        .split(',')
-        .map(|s| s.to_string())
-        .collect();
-    let rows = lines
-        .map(|l| l.split(',').map(|v| v.parse::<f64>().unwrap()).collect())
-        .collect();
-    (names, rows)
-}
-
-fn col(names: &[String], rows: &[Vec<f64>], name: &str) -> Vec<f64> {
-    let k = names
-        .iter()
-        .position(|n| n == name)
-        .unwrap_or_else(|| panic!("column {name} in {names:?}"));
-    rows.iter().map(|r| r[k]).collect()
+    common::tmpdir("phlex-mbs3d-cli", name)
 }
 
 fn write_model(name: &str, text: &str) -> (PathBuf, PathBuf) {
-    let d = tmpdir(name);
-    std::fs::create_dir_all(&d).unwrap();
-    let p = d.join(format!("{name}.toml"));
-    std::fs::write(&p, text).unwrap();
-    (d, p)
+    common::write_model("phlex-mbs3d-cli", name, text)
 }
 
 /// The heavy top example (10⁴ midpoint steps): energy drift and pivot drift at round-off,

@@ -4,96 +4,19 @@
 //! minimal-coordinate Lagrangian, rigid crank–slider kinematics, the four-bar frequencies
 //! asserted in phlex-mbs), and bad files fail with exit code 2 naming the item and line
 //! while numerical failures exit with code 1.
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn phlex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_phlex"))
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn example(name: &str) -> PathBuf {
-    root().join("examples/mbs").join(name)
-}
+use common::{column_index as col, csv, example, fails, num, phlex, root, run_ok, summary};
 
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("phlex-mbs-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
-fn run_ok(model: &Path, out: &Path) -> Output {
-    let o = phlex()
-        .arg("run")
-        .arg(model)
-        .arg("-o")
-        .arg(out)
-        .arg("-q")
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "{}: {}",
-        model.display(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    o
-}
-
-fn summary(dir: &Path) -> serde_json::Value {
-    let s = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json written");
-    serde_json::from_str(&s).expect("valid JSON")
-}
-
-fn num(v: &serde_json::Value, key: &str) -> f64 {
-    v[key]
-        .as_f64()
-        .unwrap_or_else(|| panic!("summary key {key}: {v}"))
-}
-
-/// Header and rows of `timeseries.csv`.
-fn csv(dir: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
-    let text = std::fs::read_to_string(dir.join("timeseries.csv")).unwrap();
-    let mut lines = text.lines();
-    let names: Vec<String> = lines
-        .next()
-        .unwrap()
-        .split(',')
-        .map(|s| s.to_string())
-        .collect();
-    let rows = lines
-        .map(|l| l.split(',').map(|v| v.parse::<f64>().unwrap()).collect())
-        .collect();
-    (names, rows)
-}
-
-fn col(names: &[String], name: &str) -> usize {
-    names
-        .iter()
-        .position(|n| n == name)
-        .unwrap_or_else(|| panic!("no column {name} in {names:?}"))
-}
-
-/// Runs a command expected to fail; returns (exit code, stderr).
-fn fails(args: &[&str], model: &Path) -> (i32, String) {
-    let o = phlex().args(args).arg(model).output().unwrap();
-    assert!(!o.status.success());
-    (
-        o.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&o.stderr).to_string(),
-    )
+    common::tmpdir("phlex-mbs-cli", name)
 }
 
 /// Writes a model file into a fresh temporary directory.
 fn write_model(name: &str, text: &str) -> (PathBuf, PathBuf) {
-    let d = tmpdir(name);
-    std::fs::create_dir_all(&d).unwrap();
-    let p = d.join(format!("{name}.toml"));
-    std::fs::write(&p, text).unwrap();
-    (d, p)
+    common::write_model("phlex-mbs-cli", name, text)
 }
 
 #[test]

@@ -21,8 +21,8 @@ use std::path::Path;
 use anyhow::Result;
 use phlex_core::QuasiLinearPhDae;
 
-use crate::model::ModelError;
-use crate::output::write_atomic;
+use crate::mbs_run::integrate::missing_simulation;
+use crate::mbs_run::{announce_run, print_check_details, write_run};
 
 /// True if the TOML text is a spatial multibody model: a `bodies` table with at least one
 /// body of kind `rigid3d` or `beam3d`.
@@ -45,45 +45,19 @@ pub fn is_mbs3d(text: &str) -> bool {
 pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
     let m = Mbs3dModel::parse(&path.display().to_string(), text)?;
     if m.spec.simulation.is_none() {
-        return Err(ModelError {
-            file: m.file.clone(),
-            line: 0,
-            message: "missing section [simulation] (integrator, t_end, dt): needed by `phlex run`"
-                .into(),
-        }
-        .into());
+        return Err(missing_simulation(&m.file).into());
     }
     let b = m.build()?;
-    if !quiet {
-        eprintln!(
-            "phlex run: {} — {} spatial bodies, {} joints, {} states, {} constraints",
-            b.name,
-            b.mb.bodies().len(),
-            b.mb.joint_names().len(),
-            b.mb.n(),
-            b.mb.n_constraints()
-        );
-    }
-    let mut r = simulate(&m, &b, quiet)?;
-    let mut files = vec![("timeseries.csv".to_string(), r.series.to_csv()?)];
-    if m.spec.output.plots {
-        files.extend(simulate::plots(&m.spec.model.name, &r)?);
-    }
-    r.summary.outputs = files
-        .iter()
-        .map(|(n, _)| dir.join(n).display().to_string())
-        .collect();
-    r.summary
-        .outputs
-        .push(dir.join("summary.json").display().to_string());
-    let json = serde_json::to_vec_pretty(&r.summary)?;
-    for (name, bytes) in &files {
-        write_atomic(&dir.join(name), bytes)?;
-    }
-    write_atomic(&dir.join("summary.json"), &json)?;
-    print!("{}", r.summary.table());
-    println!("  results in {}", dir.display());
-    Ok(())
+    let (mb, name) = (&b.mb, &b.name);
+    let counts = [
+        mb.bodies().len(),
+        mb.joint_names().len(),
+        mb.n(),
+        mb.n_constraints(),
+    ];
+    announce_run(quiet, name, "spatial bodies", counts);
+    let r = simulate(&m, &b, quiet)?;
+    write_run(dir, r, m.spec.output.plots.then_some(&m.spec.model.name))
 }
 
 /// `phlex check` for a spatial model: parse, validate, build (redundancy check) and make
@@ -104,31 +78,12 @@ pub fn check(path: &Path, text: &str) -> Result<()> {
             e.total()
         );
     }
-    println!(
-        "  joints      {} ({} constraint rows, full rank at the initial configuration)",
-        if mb.joint_names().is_empty() {
-            "none".to_string()
-        } else {
-            mb.joint_names().join(", ")
-        },
-        mb.n_constraints()
-    );
-    let ports = mb.ports().names();
-    println!(
-        "  input ports {}",
-        if ports.is_empty() {
-            "none".to_string()
-        } else {
-            ports.join(", ")
-        }
-    );
-    println!("  states      {}", mb.n());
-    println!(
-        "  initial     position residual {:.3e} -> {:.3e}, velocity residual {:.3e} -> {:.3e}",
-        b.init.position_residual.0,
-        b.init.position_residual.1,
-        b.init.velocity_residual.0,
-        b.init.velocity_residual.1
+    print_check_details(
+        mb.joint_names(),
+        mb.n_constraints(),
+        mb.ports().names(),
+        mb.n(),
+        &b.init,
     );
     Ok(())
 }

@@ -15,6 +15,9 @@ use phlex_solve::{InputFn, Signal};
 use toml::Spanned;
 
 use super::format::*;
+use crate::mbs_run::source::{
+    convert_error, error_at, error_line, header_line, parse_model, section_line,
+};
 use crate::mbs_run::{BcSpec, FrameSpec};
 use crate::model::{line_of, ModelError, SignalSpec};
 
@@ -61,22 +64,7 @@ impl Mbs3dModel {
     /// Parses and validates a spatial model file (including a trial build of the bodies,
     /// joints and loads).
     pub fn parse(file: &str, text: &str) -> Result<Self, ModelError> {
-        let spec: Mbs3dFile = toml::from_str(text).map_err(|e| {
-            let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(0);
-            ModelError {
-                file: file.into(),
-                line,
-                message: format!(
-                    "{}{}",
-                    e.message().trim(),
-                    if e.message().contains("unknown field `gravity`") {
-                        " (gravity is a top-level key: put it before the first table)"
-                    } else {
-                        ""
-                    }
-                ),
-            }
-        })?;
+        let spec: Mbs3dFile = parse_model(file, text)?;
         let m = Self {
             file: file.into(),
             text: text.into(),
@@ -89,52 +77,22 @@ impl Mbs3dModel {
     }
 
     pub(super) fn err(&self, span: Range<usize>, message: String) -> ModelError {
-        ModelError {
-            file: self.file.clone(),
-            line: line_of(&self.text, span.start),
-            message,
-        }
+        error_at(&self.file, line_of(&self.text, span.start), message)
     }
 
     pub(super) fn err_line(&self, line: usize, message: String) -> ModelError {
-        ModelError {
-            file: self.file.clone(),
-            line,
-            message,
-        }
+        error_at(&self.file, line, message)
     }
 
     /// 1-based line of `[section.name]` (or of `name = …` inside `[section]`), 0 if not
     /// found.
     pub(super) fn header_line(&self, section: &str, name: &str) -> usize {
-        let heads = [
-            format!("[{section}.{name}]"),
-            format!("[{section}.\"{name}\"]"),
-        ];
-        let mut in_section = false;
-        for (k, l) in self.text.lines().enumerate() {
-            let t = l.trim();
-            if heads.iter().any(|h| t == h) || t.starts_with(&format!("[{section}.{name}.")) {
-                return k + 1;
-            }
-            if t.starts_with('[') {
-                in_section = t == format!("[{section}]");
-            } else if in_section
-                && (t.starts_with(&format!("{name} ")) || t.starts_with(&format!("{name}=")))
-            {
-                return k + 1;
-            }
-        }
-        0
+        header_line(&self.text, section, name)
     }
 
     /// 1-based line of `[section]` or `[[section]]`, 0 if not found.
     pub(super) fn section_line(&self, section: &str) -> usize {
-        let (a, b) = (format!("[{section}]"), format!("[[{section}]]"));
-        self.text
-            .lines()
-            .position(|l| l.trim() == a || l.trim() == b)
-            .map_or(0, |k| k + 1)
+        section_line(&self.text, section)
     }
 
     fn signal(&self, what: &str, s: &Spanned<[SignalSpec; 3]>) -> Result<[Signal; 3], ModelError> {
@@ -644,42 +602,12 @@ impl Mbs3dModel {
 
     /// A model error for a building error, at the line of the item it names.
     pub(super) fn model_error(&self, e: &MbsError) -> ModelError {
-        let quoted = |s: &str| s.split('\'').nth(1).unwrap_or("").to_string();
-        let line = match e {
-            MbsError::InvalidBodyParameter { body, .. }
-            | MbsError::MissingDeformationBc { body }
-            | MbsError::Fem { body, .. } => self.header_line("bodies", body),
-            MbsError::UnknownBody { context, .. } | MbsError::UnknownPort { context, .. } => {
-                let n = quoted(context);
-                if context.starts_with("joint") {
-                    self.header_line("joints", &n)
-                } else if context.starts_with("load") {
-                    self.section_line("load")
-                } else {
-                    self.header_line("bodies", &n)
-                }
-            }
-            MbsError::InvalidJoint { joint, .. }
-            | MbsError::InconsistentInitialConditions { joint, .. } => {
-                self.header_line("joints", joint)
-            }
-            MbsError::RedundantConstraints { joints, .. } => joints
-                .first()
-                .map(|j| self.header_line("joints", j))
-                .unwrap_or(0),
-            _ => 0,
-        };
-        self.err_line(line, e.to_string())
+        self.err_line(error_line(&self.text, e), e.to_string())
     }
 
     /// Model errors (exit code 2) for file problems, plain errors for numerical failures.
     pub(super) fn convert(&self, e: MbsError) -> anyhow::Error {
-        match e {
-            MbsError::Dimension { .. } | MbsError::Core(_) | MbsError::Solve(_) => {
-                anyhow::Error::new(e)
-            }
-            e => self.model_error(&e).into(),
-        }
+        convert_error(&self.file, &self.text, e)
     }
 
     /// Builds the system and makes the initial state consistent (`[initial]`).

@@ -16,6 +16,7 @@ use phlex_solve::{InputFn, Signal};
 use toml::Spanned;
 
 use super::format::*;
+use super::source::{convert_error, error_at, header_line, parse_model, section_line};
 use crate::app::ModeRow;
 use crate::model::{line_of, ModelError, SignalSpec};
 
@@ -42,34 +43,6 @@ pub struct BuiltMbs {
     pub init: ConsistentInit,
 }
 
-fn key_context(text: &str, line: usize) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    let Some(l) = line.checked_sub(1).and_then(|k| lines.get(k)) else {
-        return String::new();
-    };
-    let Some((key, _)) = l.split_once('=') else {
-        return String::new();
-    };
-    let key = key.trim();
-    if key.is_empty() || key.contains(['[', '{', '"']) {
-        return String::new();
-    }
-    let section = lines[..line - 1]
-        .iter()
-        .rev()
-        .find_map(|s| {
-            let s = s.trim();
-            s.starts_with('[')
-                .then(|| s.trim_matches(|c| c == '[' || c == ']').to_string())
-        })
-        .unwrap_or_default();
-    if section.is_empty() {
-        format!("key `{key}`: ")
-    } else {
-        format!("key `{section}.{key}`: ")
-    }
-}
-
 /// Splits `"body.port"`; `"ground"` alone is `("ground", "origin")`.
 pub(super) fn split_ref(s: &str) -> Option<(&str, &str)> {
     if s == GROUND {
@@ -94,23 +67,7 @@ fn signal_of(
 impl MbsModel {
     /// Parses and validates a model file.
     pub fn parse(file: &str, text: &str) -> Result<Self, ModelError> {
-        let spec: MbsFile = toml::from_str(text).map_err(|e| {
-            let line = e.span().map(|s| line_of(text, s.start)).unwrap_or(0);
-            ModelError {
-                file: file.into(),
-                line,
-                message: format!(
-                    "{}{}{}",
-                    key_context(text, line),
-                    e.message().trim(),
-                    if e.message().contains("unknown field `gravity`") {
-                        " (gravity is a top-level key: put it before the first table)"
-                    } else {
-                        ""
-                    }
-                ),
-            }
-        })?;
+        let spec: MbsFile = parse_model(file, text)?;
         let m = Self {
             file: file.into(),
             text: text.into(),
@@ -132,52 +89,22 @@ impl MbsModel {
     }
 
     fn err(&self, span: Range<usize>, message: String) -> ModelError {
-        ModelError {
-            file: self.file.clone(),
-            line: line_of(&self.text, span.start),
-            message,
-        }
+        error_at(&self.file, line_of(&self.text, span.start), message)
     }
 
     pub(super) fn err_line(&self, line: usize, message: String) -> ModelError {
-        ModelError {
-            file: self.file.clone(),
-            line,
-            message,
-        }
+        error_at(&self.file, line, message)
     }
 
     /// 1-based line of the table `[section.name]` (or of `name` inside `[section]`), 0 if
     /// not found.
     fn header_line(&self, section: &str, name: &str) -> usize {
-        let heads = [
-            format!("[{section}.{name}]"),
-            format!("[{section}.\"{name}\"]"),
-        ];
-        let mut in_section = false;
-        for (k, l) in self.text.lines().enumerate() {
-            let t = l.trim();
-            if heads.iter().any(|h| t == h) || t.starts_with(&format!("[{section}.{name}.")) {
-                return k + 1;
-            }
-            if t.starts_with('[') {
-                in_section = t == format!("[{section}]");
-            } else if in_section
-                && (t.starts_with(&format!("{name} ")) || t.starts_with(&format!("{name}=")))
-            {
-                return k + 1;
-            }
-        }
-        0
+        header_line(&self.text, section, name)
     }
 
-    /// 1-based line of the table `[section]`, 0 if not found.
+    /// 1-based line of the table `[section]` or `[[section]]`, 0 if not found.
     pub(super) fn section_line(&self, section: &str) -> usize {
-        let h = format!("[{section}]");
-        self.text
-            .lines()
-            .position(|l| l.trim() == h)
-            .map_or(0, |k| k + 1)
+        section_line(&self.text, section)
     }
 
     /// Moves the initial pose of a body (e.g. the crank angle of a parameter sweep).
@@ -916,33 +843,7 @@ impl MbsModel {
     /// Converts a multibody error: model errors (exit code 2) name the body or joint and
     /// the line of its table; numerical failures stay plain errors (exit code 1).
     pub fn convert(&self, e: MbsError) -> anyhow::Error {
-        let quoted = |s: &str| s.split('\'').nth(1).unwrap_or("").to_string();
-        let line = match &e {
-            MbsError::InvalidBodyParameter { body, .. }
-            | MbsError::MissingDeformationBc { body }
-            | MbsError::Fem { body, .. } => self.header_line("bodies", body),
-            MbsError::UnknownBody { context, .. } | MbsError::UnknownPort { context, .. } => {
-                let n = quoted(context);
-                if context.starts_with("joint") {
-                    self.header_line("joints", &n)
-                } else {
-                    self.header_line("bodies", &n)
-                }
-            }
-            MbsError::InvalidJoint { joint, .. }
-            | MbsError::InconsistentInitialConditions { joint, .. } => {
-                self.header_line("joints", joint)
-            }
-            MbsError::RedundantConstraints { joints, .. } => joints
-                .first()
-                .map(|j| self.header_line("joints", j))
-                .unwrap_or(0),
-            MbsError::DuplicateName { .. } | MbsError::UnknownName { .. } => 0,
-            MbsError::Dimension { .. } | MbsError::Core(_) | MbsError::Solve(_) => {
-                return anyhow::Error::new(e)
-            }
-        };
-        anyhow::Error::new(self.err_line(line, e.to_string()))
+        convert_error(&self.file, &self.text, e)
     }
 
     /// Builds the pHDAE and its consistent initial state (`[initial]`).

@@ -1,65 +1,38 @@
 //! Integration of a built multibody model (midpoint / discrete gradient with the exact
 //! discrete power balance $H_1 - H_0 = h\,\bar y^\top u$, or Radau IIA), recording of the
 //! requested outputs, the run summary and the plots.
-use std::collections::BTreeSet;
 use std::ops::Range;
-use std::time::Instant;
 
 use anyhow::{Context, Result};
 use phlex_core::QuasiLinearPhDae;
-use phlex_mbs::simulate::ProjectionOptions;
-use phlex_mbs::{run_radau, Multibody, MultibodyMidpoint};
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
-use phlex_solve::newton::NewtonParams;
-use phlex_solve::radau5::{OutputTimes, Radau5Params};
-use phlex_solve::{InputFn, SolverStats};
+use phlex_mbs::Multibody;
+use phlex_solve::radau5::Radau5Params;
+use phlex_solve::InputFn;
 use serde::Serialize;
-use toml::Spanned;
 
+use super::columns::RunColumns;
 use super::format::*;
+use super::integrate::{integrate, missing_simulation, summarize, RunModel};
 use super::model::{split_ref, BuiltMbs, MbsModel};
-use crate::model::ModelError;
 use crate::output::{svg_plot, TimeSeries};
-use crate::simulate::Progress;
 
 /// Precomputed output columns.
 struct Recorder<'a> {
     mb: &'a Multibody,
     input: &'a InputFn,
-    body_energies: bool,
     points: Vec<(usize, usize)>,
     poses: Vec<usize>,
     elastic: Vec<(usize, f64, usize, f64)>,
     reactions: Vec<usize>,
-    ports: Vec<Range<usize>>,
-    z: Vec<f64>,
-    names: Vec<String>,
-    groups: Vec<(&'static str, Range<usize>)>,
-    rows: Vec<Vec<f64>>,
-    /// Total input power $y^\top u$ at each sample.
-    power: Vec<f64>,
-    has_inputs: bool,
-    /// Largest position-level violation of each joint over the samples.
-    joint_drift: Vec<f64>,
+    cols: RunColumns,
 }
 
 impl<'a> Recorder<'a> {
     fn new(m: &MbsModel, mb: &'a Multibody, input: &'a InputFn) -> Result<Self> {
         let o = &m.spec.output;
-        let mut names: Vec<String> = ["t", "kinetic", "deformation", "potential", "H", "work_in"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        if o.body_energies {
-            for b in mb.body_names() {
-                for k in ["kinetic", "deformation", "potential"] {
-                    names.push(format!("{b}.{k}"));
-                }
-            }
-        }
+        let mut cols = RunColumns::new(mb.body_names(), o.body_energies);
         let conv = |e| m.convert(e);
-        let mut groups = Vec::new();
+        let (names, groups) = (&mut cols.names, &mut cols.groups);
         let mut start = names.len();
         let mut points = Vec::new();
         for (n, r) in &o.points {
@@ -125,25 +98,14 @@ impl<'a> Recorder<'a> {
         }
         groups.push(("reactions", start..names.len()));
         start = names.len();
-        let mut ports = Vec::new();
         for p in &o.ports {
             let range = mb
                 .ports()
                 .range(p.get_ref())
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
-            for k in 0..range.len() {
-                names.push(format!("{}.u{k}", p.get_ref()));
-            }
-            for k in 0..range.len() {
-                names.push(format!("{}.y{k}", p.get_ref()));
-            }
-            names.push(format!("{}.power", p.get_ref()));
-            ports.push(range);
+            cols.add_port(p.get_ref(), range);
         }
-        groups.push(("ports", start..names.len()));
-        names.push("drift".into());
-        let mut seen = BTreeSet::new();
-        if let Some(dup) = names.iter().find(|n| !seen.insert(n.as_str())) {
+        if let Some(dup) = cols.finish(start, mb.n(), mb.joint_names().len()) {
             return Err(m
                 .err_line(
                     m.section_line("output"),
@@ -154,35 +116,17 @@ impl<'a> Recorder<'a> {
         Ok(Self {
             mb,
             input,
-            body_energies: o.body_energies,
             points,
             poses,
             elastic,
             reactions,
-            ports,
-            z: vec![0.0; mb.n()],
-            names,
-            groups,
-            rows: Vec::new(),
-            power: Vec::new(),
-            has_inputs: mb.ports().total_dim() > 0,
-            joint_drift: vec![0.0; mb.joint_names().len()],
+            cols,
         })
     }
 
     fn record(&mut self, t: f64, x: &[f64]) {
         let mb = self.mb;
-        let mut row = Vec::with_capacity(self.names.len());
-        let e = mb.energies(x);
-        let (k, d, p) = e.iter().fold((0.0, 0.0, 0.0), |a, (_, s)| {
-            (a.0 + s.kinetic, a.1 + s.deformation, a.2 + s.potential)
-        });
-        row.extend_from_slice(&[t, k, d, p, mb.hamiltonian(x), 0.0]);
-        if self.body_energies {
-            for (_, s) in &e {
-                row.extend_from_slice(&[s.kinetic, s.deformation, s.potential]);
-            }
-        }
+        let mut row = self.cols.start_row(t, &mb.energies(x), mb.hamiltonian(x));
         for &(b, q) in &self.points {
             row.extend_from_slice(&mb.port_position(b, q, x));
         }
@@ -200,26 +144,8 @@ impl<'a> Recorder<'a> {
         for &j in &self.reactions {
             row.extend_from_slice(mb.reaction(j, x));
         }
-        let mut total = 0.0;
-        if self.has_inputs {
-            let u = self.input.eval(t);
-            mb.effort(x, &mut self.z);
-            let y = mb.output(x, &self.z);
-            total = y.iter().zip(&u).map(|(a, b)| a * b).sum();
-            for r in &self.ports {
-                row.extend_from_slice(&u[r.clone()]);
-                row.extend_from_slice(&y[r.clone()]);
-                row.push(r.clone().map(|k| u[k] * y[k]).sum());
-            }
-        }
-        self.power.push(total);
-        let mut worst = 0.0f64;
-        for (m, d) in self.joint_drift.iter_mut().zip(mb.position_drift(x)) {
-            *m = m.max(d.max_abs);
-            worst = worst.max(d.max_abs);
-        }
-        row.push(worst);
-        self.rows.push(row);
+        self.cols
+            .push_row(row, t, x, mb, self.input, mb.position_drift(x));
     }
 }
 
@@ -393,214 +319,35 @@ pub struct MbsRun {
     pub groups: Vec<(&'static str, Range<usize>)>,
 }
 
-/// Integrates a built model over `[simulation]`.
+/// Integrates a built model over `[simulation]` ([`integrate`]) and summarises the
+/// run ([`summarize`]).
 pub fn simulate(m: &MbsModel, b: &BuiltMbs, quiet: bool) -> Result<MbsRun> {
-    let sim = m.spec.simulation.as_ref().ok_or_else(|| ModelError {
-        file: m.file.clone(),
-        line: 0,
-        message: "missing section [simulation] (integrator, t_end, dt): needed by `phlex run`"
-            .into(),
-    })?;
-    let t_end = *sim.t_end.get_ref();
+    let sim = m
+        .spec
+        .simulation
+        .as_ref()
+        .ok_or_else(|| missing_simulation(&m.file))?;
     let mb = &b.mb;
+    let model = RunModel {
+        name: &b.name,
+        mb,
+        input: &b.input,
+        init: &b.init,
+        every: m.spec.output.every,
+        samples: m.spec.output.samples,
+        convert: &|e| m.convert(e),
+    };
     let mut rec = Recorder::new(m, mb, &b.input)?;
-    let mut progress = Progress::new(0.0, t_end, quiet);
-    let x0 = &b.init.state;
-    let start = Instant::now();
-    let mut projection: Option<ProjectionSummary> = None;
-    let (stats, integrator, step_res, mid_drift, work): (
-        SolverStats,
-        String,
-        Option<f64>,
-        f64,
-        Option<Vec<f64>>,
-    ) = match sim.integrator {
-        MbsIntegrator::Midpoint => {
-            let h = *sim.dt.as_ref().context("dt checked at parse")?.get_ref();
-            let variant = match sim.scheme.unwrap_or(SchemeSpec::DiscreteGradient) {
-                SchemeSpec::DiscreteGradient => MidpointVariant::DiscreteGradient,
-                SchemeSpec::Midpoint => MidpointVariant::Midpoint,
-            };
-            let get =
-                |v: &Option<Spanned<f64>>, d: f64| v.as_ref().map(|s| *s.get_ref()).unwrap_or(d);
-            let params = MidpointParams {
-                step: FixedStepParams {
-                    t0: 0.0,
-                    t_end,
-                    h,
-                    output_every: m.spec.output.every,
-                },
-                newton: NewtonParams {
-                    rtol: get(&sim.newton_rtol, 1e-12),
-                    atol: get(&sim.newton_atol, 1e-12),
-                    max_iterations: sim
-                        .newton_max_iterations
-                        .as_ref()
-                        .map(|v| *v.get_ref() as usize)
-                        .unwrap_or(20),
-                    modified: sim.newton_modified.unwrap_or(false),
-                    ..Default::default()
-                },
-                variant,
-            };
-            let mut integ =
-                MultibodyMidpoint::new(mb, b.input.clone(), params).map_err(|e| m.convert(e))?;
-            let projected = sim.projection.as_ref().is_some_and(|p| *p.get_ref());
-            if projected {
-                integ = integ
-                    .with_projection(ProjectionOptions::default())
-                    .map_err(|e| m.convert(e))?;
-            }
-            let run = integ
-                    .run(x0, &mut |t: f64, x: &[f64]| {
-                        rec.record(t, x);
-                        progress.update(t);
-                    })
-                    .map_err(|e| m.convert(e))
-                    .with_context(|| {
-                        format!(
-                            "midpoint integration of '{}' failed (dt = {h:e} s); try a smaller [simulation] dt, or looser newton_rtol/newton_atol",
-                            b.name
-                        )
-                    })?;
-            projection = projection_summary(run.projection);
-            let l = &run.result.ledger;
-            let work = (l.supplied.len() == rec.rows.len()).then(|| {
-                l.supplied
-                    .iter()
-                    .map(|v| v.iter().fold(0.0, |a, b| a + b))
-                    .collect()
-            });
-            (
-                run.result.stats,
-                format!(
-                    "midpoint ({}), dt = {h:e} s{}",
-                    if variant == MidpointVariant::DiscreteGradient {
-                        "discrete gradient, exact discrete power balance"
-                    } else {
-                        "implicit midpoint rule"
-                    },
-                    if projected {
-                        ", position projection after each step"
-                    } else {
-                        ""
-                    }
-                ),
-                Some(run.max_step_residual),
-                run.max_drift,
-                work,
-            )
-        }
-        MbsIntegrator::Gauss => {
-            let params = gauss_params(sim, t_end, m.spec.output.every)?;
-            let projected = sim.projection.as_ref().is_some_and(|p| *p.get_ref());
-            let mut integ =
-                phlex_mbs::spatial::GaussCollocation::new(mb, b.input.clone(), params.clone())
-                    .map_err(|e| m.convert(e))?;
-            if projected {
-                integ = integ
-                    .with_projection(ProjectionOptions::default())
-                    .map_err(|e| m.convert(e))?;
-            }
-            let run = integ
-                .run(x0, &mut |t: f64, x: &[f64]| {
-                    rec.record(t, x);
-                    progress.update(t);
-                })
-                .map_err(|e| m.convert(e))
-                .with_context(|| {
-                    format!(
-                        "Gauss collocation of '{}' failed (dt = {:e} s); try a smaller [simulation] dt",
-                        b.name, params.h
-                    )
-                })?;
-            projection = projection_summary(run.projection);
-            let work = (run.work.len() == rec.rows.len()).then_some(run.work);
-            (
-                run.stats,
-                gauss_label(&params, projected),
-                Some(run.max_step_residual),
-                run.max_drift,
-                work,
-            )
-        }
-        MbsIntegrator::Radau5 => {
-            let (params, grid, label) = radau_settings(sim, m.spec.output.samples, t_end);
-            let (rtol, atol) = (params.rtol, params.atol);
-            let sol = run_radau(
-                    mb,
-                    b.input.clone(),
-                    params,
-                    0.0,
-                    x0,
-                    t_end,
-                    OutputTimes::Grid(&grid),
-                    &mut |t: f64, x: &[f64]| {
-                        rec.record(t, x);
-                        progress.update(t);
-                    },
-                )
-                .map_err(|e| m.convert(e))
-                .with_context(|| {
-                    format!(
-                        "Radau IIA integration of '{}' failed (rtol = {rtol:e}, atol = {atol:e}); check the initial conditions or loosen the tolerances",
-                        b.name
-                    )
-                })?;
-            (sol.stats, label, None, 0.0, None)
-        }
-    };
-    progress.finish();
-    let wall = start.elapsed().as_secs_f64();
-    // Cumulative supplied work: exact per step (midpoint ledger) or trapezoidal on samples.
-    let (h0, scale, drift, cdrift, pb) =
-        energy_account(&mut rec.rows, &rec.power, work, step_res, mid_drift)?;
-    let rows = &rec.rows;
-    let n = rows.len();
-    let last = &rows[n - 1];
-    let summary = MbsSummary {
-        model: b.name.clone(),
-        integrator,
-        states: mb.n(),
-        constraints: mb.n_constraints(),
-        final_time: last[0],
-        steps: stats.steps,
-        rejected_steps: stats.rejected_steps,
-        newton_iterations: stats.newton_iterations,
-        factorizations: stats.factorizations,
-        initial_position_residual: b.init.position_residual,
-        initial_velocity_residual: b.init.velocity_residual,
-        h_initial: h0,
-        h_final: last[4],
-        energy_supplied: last[5],
-        energy_scale: scale,
-        energy_drift: drift / scale,
-        power_balance_residual: pb,
-        power_balance_residual_relative: pb / scale,
-        max_constraint_drift: cdrift,
-        joint_drift: mb
-            .joint_names()
-            .into_iter()
-            .zip(rec.joint_drift.iter().copied())
-            .collect(),
-        projection,
-        wall_time_s: wall,
-        outputs: Vec::new(),
-    };
-    let mut series = TimeSeries::new(rec.names.clone());
-    series.rows = std::mem::take(&mut rec.rows);
-    Ok(MbsRun {
-        series,
-        summary,
-        groups: rec.groups.clone(),
-    })
+    let run = integrate(&model, sim, quiet, &mut |t, x| rec.record(t, x))?;
+    let recorded = rec.cols.into_recorded();
+    summarize(&model, mb.n_constraints(), mb.joint_names(), run, recorded)
 }
 
 /// SVG plots of a run: energies, energy balance, constraint drift and one plot per group
 /// of requested outputs.
-pub(super) fn plots(m: &MbsModel, run: &MbsRun) -> Result<Vec<(String, Vec<u8>)>> {
+/// Shared by the planar and spatial runners (group titles of both).
+pub(crate) fn plots(name: &str, run: &MbsRun) -> Result<Vec<(String, Vec<u8>)>> {
     let s = &run.series;
-    let name = &m.spec.model.name;
     let t = s.column(0);
     let col = |k: usize| s.column(k);
     let mut files = Vec::new();
@@ -631,8 +378,7 @@ pub(super) fn plots(m: &MbsModel, run: &MbsRun) -> Result<Vec<(String, Vec<u8>)>
         )?
         .into_bytes(),
     ));
-    let nd = s.names.len() - 1;
-    let dr = col(nd);
+    let dr = col(s.names.len() - 1);
     files.push((
         "drift.svg".into(),
         svg_plot(
@@ -649,6 +395,8 @@ pub(super) fn plots(m: &MbsModel, run: &MbsRun) -> Result<Vec<(String, Vec<u8>)>
         let title = match *group {
             "positions" => "point positions and poses [m, rad]",
             "elastic" => "elastic displacements",
+            "velocities" => "velocities and angular velocities, inertial [m/s, rad/s]",
+            "joint_states" => "joint states [rad, m]",
             "reactions" => "joint reactions [N, N m]",
             _ => "port inputs, outputs and powers",
         };

@@ -1,0 +1,109 @@
+//! Helpers shared by the end-to-end tests of the `phlex` binary on multibody model files
+//! (`mbs_cli.rs`, `mbs3d_cli.rs`): running the binary, reading `summary.json` and
+//! `timeseries.csv`, temporary model files.
+#![allow(dead_code)]
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The `phlex` binary under test.
+pub fn phlex() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_phlex"))
+}
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// `examples/mbs/<name>`.
+pub fn example(name: &str) -> PathBuf {
+    root().join("examples/mbs").join(name)
+}
+
+/// A fresh (removed) temporary directory `<prefix>-<pid>-<name>`.
+pub fn tmpdir(prefix: &str, name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("{prefix}-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// Writes a model file `<name>.toml` into a fresh temporary directory; returns (dir, file).
+pub fn write_model(prefix: &str, name: &str, text: &str) -> (PathBuf, PathBuf) {
+    let d = tmpdir(prefix, name);
+    std::fs::create_dir_all(&d).unwrap();
+    let p = d.join(format!("{name}.toml"));
+    std::fs::write(&p, text).unwrap();
+    (d, p)
+}
+
+/// `phlex run MODEL -o OUT -q`, asserted to succeed.
+pub fn run_ok(model: &Path, out: &Path) -> Output {
+    let o = phlex()
+        .arg("run")
+        .arg(model)
+        .arg("-o")
+        .arg(out)
+        .arg("-q")
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{}: {}",
+        model.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+/// Runs a command expected to fail; returns (exit code, stderr).
+pub fn fails(args: &[&str], model: &Path) -> (i32, String) {
+    let o = phlex().args(args).arg(model).output().unwrap();
+    assert!(!o.status.success());
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stderr).to_string(),
+    )
+}
+
+/// The parsed `summary.json` of a run directory.
+pub fn summary(dir: &Path) -> serde_json::Value {
+    let s = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json written");
+    serde_json::from_str(&s).expect("valid JSON")
+}
+
+/// A numeric summary entry.
+pub fn num(v: &serde_json::Value, key: &str) -> f64 {
+    v[key]
+        .as_f64()
+        .unwrap_or_else(|| panic!("summary key {key}: {v}"))
+}
+
+/// Header and rows of `timeseries.csv`.
+pub fn csv(dir: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
+    let text = std::fs::read_to_string(dir.join("timeseries.csv")).unwrap();
+    let mut lines = text.lines();
+    let names: Vec<String> = lines
+        .next()
+        .unwrap()
+        .split(',')
+        .map(|s| s.to_string())
+        .collect();
+    let rows = lines
+        .map(|l| l.split(',').map(|v| v.parse::<f64>().unwrap()).collect())
+        .collect();
+    (names, rows)
+}
+
+/// Index of column `name`.
+pub fn column_index(names: &[String], name: &str) -> usize {
+    names
+        .iter()
+        .position(|n| n == name)
+        .unwrap_or_else(|| panic!("no column {name} in {names:?}"))
+}
+
+/// The values of column `name`.
+pub fn column(names: &[String], rows: &[Vec<f64>], name: &str) -> Vec<f64> {
+    let k = column_index(names, name);
+    rows.iter().map(|r| r[k]).collect()
+}
