@@ -6,8 +6,9 @@
 //! with the multipliers flagged as index-2 variables (from the algebraic variable blocks)
 //! and the Jacobian from [`Mechanism::rhs_jacobian`].
 //!
-//! *State-dependent descriptor* (planar beams with full inertia,
-//! [`crate::planar_body::full_inertia`]): Radau needs a constant $M$; the adapter uses the
+//! *State-dependent descriptor* (beams with full inertia, planar
+//! [`crate::planar_body::full_inertia`] and spatial
+//! [`crate::spatial_body_core::full_inertia_3d`]): Radau needs a constant $M$; the adapter uses the
 //! equivalent form $E_c\dot y = F(y)$ of [`Mechanism::constant_mass`] and
 //! [`Mechanism::to_constant_mass_rhs`] (for a body with full inertia: identity mass in
 //! its velocity rows and $F_v = M_{vv}(u_f)^{-1}(f_v - \partial_{u_f}\pi_v\,v_f)$; the

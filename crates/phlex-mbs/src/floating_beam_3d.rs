@@ -51,6 +51,15 @@
 //! by parts, so end forces and moments are port inputs); the gyroscopic operator is that of
 //! [`crate::spatial_body_core`] with the coefficient $c$ of [`Gyroscopic`] (default $c = 1$).
 //!
+//! **Full inertia** ([`FloatingBeam3d::full_inertia`]): the Gauss mass points at their
+//! deformed positions $x_k + N_ku_f$, $M(u_f)$ quadratic in $u_f$, the body in momentum form
+//! with a state-dependent descriptor and ports at the deformed positions (eqs. (F1)–(F5)
+//! of [`crate::spatial_body_core::full_inertia_3d`]): centrifugal softening and the exact
+//! transport terms, and the inertial angular momentum is a first integral (kept exactly by
+//! the midpoint rule about a fixed point, `tests/full_inertia_3d.rs`). Integrators:
+//! [`crate::MultibodyMidpoint`] (exact power balance) and Radau IIA through
+//! [`crate::MultibodyDae`]; [`crate::spatial::GaussCollocation`] rejects it (typed error).
+//!
 //! **Lumped masses** ([`LumpedMass3d`], the spatial form of paper 000 §6.2's "simple
 //! modification of the rigid mass matrix") are extra mass points at ports with the port's
 //! elastic shape: mass $m_l$ at $a$ and a rotary inertia tensor $I_l$ rotating with
@@ -168,6 +177,9 @@ pub struct FloatingBeam3d {
     pub angular_velocity: [f64; 3],
     /// Point masses and rotary inertias at ports ([`LumpedMass3d`]).
     pub lumped: Vec<LumpedMass3d>,
+    /// Deformation-dependent mass operator $M(u_f)$ with the mass points at their deformed
+    /// positions ([`crate::spatial_body_core::full_inertia_3d`]); default `false` (the constant operator).
+    pub full_inertia: bool,
 }
 
 impl FloatingBeam3d {
@@ -198,6 +210,7 @@ impl FloatingBeam3d {
             velocity: [0.0; 3],
             angular_velocity: [0.0; 3],
             lumped: Vec::new(),
+            full_inertia: false,
         }
     }
 
@@ -243,6 +256,19 @@ impl FloatingBeam3d {
     /// Sets the gyroscopic coefficient.
     pub fn gyroscopic(mut self, g: Gyroscopic) -> Self {
         self.gyroscopic = g;
+        self
+    }
+
+    /// Switches the deformation-dependent inertia on or off (default off): the mass points
+    /// at their deformed positions $x_k + N_ku_f$, the mass operator $M(u_f)$ quadratic in
+    /// $u_f$, the body in momentum form with a state-dependent descriptor and ports at the
+    /// deformed positions ([`crate::spatial_body_core::full_inertia_3d`], eqs. (F1)–(F5)). This adds the
+    /// centrifugal softening and the transport terms that the constant operator lacks, and
+    /// makes the inertial linear and angular momenta first integrals of a free body (and
+    /// the angular momentum about a spherical joint), kept exactly by the midpoint rule.
+    /// The gyroscopic coefficient ([`FloatingBeam3d::gyroscopic`]) is then irrelevant.
+    pub fn full_inertia(mut self, on: bool) -> Self {
+        self.full_inertia = on;
         self
     }
 
@@ -443,6 +469,9 @@ impl FloatingBeam3d {
                 angular_velocity: self.angular_velocity,
             },
         )?;
+        if self.full_inertia {
+            body.set_full_inertia(&points);
+        }
         body.set_gravity(self.gravity);
         body.set_beam_shapes(shapes);
         Ok(body)

@@ -55,6 +55,11 @@
 //! ([`crate::spatial_body_core`]): its defect is proportional to the elastic deformation,
 //! 2e-7 relative before the kick and 5e-3 after it with the printed (very soft) modulus,
 //! 3e-9 over the whole run for a $10^6$ times stiffer beam (see the tests).
+//!
+//! With [`HingedSpatialBeam::full_inertia`] (the mass points at their deformed positions,
+//! [`crate::spatial_body_core::full_inertia_3d`]) $L_Z = \hat Z\cdot R\pi_\omega$ is a first
+//! integral after the torque, and the midpoint rule keeps it: $L_Z = \int M_z\,dt$ to the
+//! Newton tolerance before and after the kick (`tests/full_inertia_3d.rs`).
 use std::time::Instant;
 
 use phlex_solve::fixed_step::FixedStepParams;
@@ -99,6 +104,9 @@ pub struct HingedSpatialBeam {
     pub kick_start: f64,
     /// Duration of the force pulse \[s\].
     pub kick_width: f64,
+    /// Deformation-dependent inertia of the beam ([`FloatingBeam3d::full_inertia`],
+    /// [`crate::spatial_body_core::full_inertia_3d`]); default `false` (the constant operator of the paper).
+    pub full_inertia: bool,
 }
 
 impl Default for HingedSpatialBeam {
@@ -116,6 +124,7 @@ impl Default for HingedSpatialBeam {
             force: 100.0,
             kick_start: 15.0,
             kick_width: 0.1,
+            full_inertia: false,
         }
     }
 }
@@ -194,6 +203,7 @@ impl HingedSpatialBeam {
             self.n_elements,
         )
         .bc(DeformationBc::Cantilever)
+        .full_inertia(self.full_inertia)
     }
 
     /// The assembled pHDAE: body `beam`, joint `sphere`, loads `motor` (torque at `P`) and

@@ -18,8 +18,9 @@ pub trait Mechanism: QuasiLinearPhDae {
         let _ = x;
         0.0
     }
-    /// True if the descriptor $E(x)$ depends on the state (planar beams with full
-    /// inertia, [`crate::planar_body::full_inertia`]); default `false`. Integrators then
+    /// True if the descriptor $E(x)$ depends on the state (beams with full inertia,
+    /// [`crate::planar_body::full_inertia`], [`crate::spatial_body_core::full_inertia_3d`]);
+    /// default `false`. Integrators then
     /// use [`Mechanism::step_increment`] and [`Mechanism::step_rhs`] instead of a constant
     /// $E$.
     fn state_dependent_descriptor(&self) -> bool {
@@ -54,6 +55,16 @@ pub trait Mechanism: QuasiLinearPhDae {
     fn to_constant_mass_jacobian(&self, x: &[f64], f: &[f64], jac: SparseMat) -> SparseMat {
         let _ = (x, f);
         jac
+    }
+    /// $\partial f_h/\partial x_m$ of the discrete right-hand side
+    /// $f_h = $ [`Mechanism::step_rhs`] with its own discrete effort, as a function of the
+    /// midpoint $x_m$ with $x_1 = 2x_m - x_0$ (the Newton matrix of a midpoint step is
+    /// $\partial\Delta/\partial x_1 - \frac h2\,\partial f_h/\partial x_m$); default
+    /// [`Mechanism::rhs_jacobian`] at `xm` (exact for a constant descriptor, an $O(\Delta x)$
+    /// approximation otherwise).
+    fn step_rhs_jacobian(&self, x0: &[f64], x1: &[f64], xm: &[f64], u: &[f64]) -> SparseMat {
+        let _ = (x0, x1);
+        self.rhs_jacobian(xm, u)
     }
     /// Discrete right-hand side $J z + B u$ of a step $x_0\to x_1$ with midpoint `xm` and
     /// discrete effort `z`; default [`Mechanism::rhs_with_effort`] at `xm`.

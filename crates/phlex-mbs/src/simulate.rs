@@ -61,8 +61,13 @@
 //! right-hand side [`Mechanism::step_rhs`] and, for
 //! [`MidpointVariant::DiscreteGradient`], the exact discrete gradient (F5), so that
 //! $H_1 - H_0 = h\bar y^\top u$ still holds to the Newton tolerance. The Newton matrix is
-//! $\partial\Delta/\partial x_1 - \tfrac h2\partial_x f(x_m)$ (the discrete terms taken at
-//! $x_m$, an $O(h)$ approximation that costs ≈ 1 extra iteration per step).
+//! $\partial\Delta/\partial x_1 - \tfrac h2\partial f_h/\partial x_m$ with
+//! [`Mechanism::step_rhs_jacobian`]: exact for spatial bodies
+//! ([`crate::spatial_body_core::full_inertia_3d`]; needed when the step is large against the
+//! elastic periods, where $\Delta p$ is not small), and for planar bodies the discrete terms
+//! taken at $x_m$ (an $O(\Delta x)$ approximation that costs ≈ 1 extra iteration per step).
+//! For spatial bodies with full inertia the plain midpoint variant uses the discrete
+//! effort (F5) as well ([`Mechanism::step_rhs`]).
 //!
 //! # Radau IIA ([`run_radau`])
 //! Through [`crate::dae::MultibodyDae`] (constant-mass form for state-dependent
@@ -472,14 +477,15 @@ impl<S: Mechanism + ?Sized> NonlinearSystem for Step<'_, S> {
     }
     fn jacobian(&mut self, xi: &[f64]) -> Result<SparseMat, SolveError> {
         let xm: Vec<f64> = xi.iter().zip(&self.scale).map(|(v, s)| v / s).collect();
-        let A = self.mb.rhs_jacobian(&xm, &self.u);
         let K = if self.varying {
-            // ∂(½Δ(x0, 2x_m − x0))/∂x_m = ∂Δ/∂x1; the discrete terms of J̄ z̄ are taken
-            // at x_m (an O(h) approximation of the Newton matrix).
+            // ∂(½Δ(x0, 2x_m − x0))/∂x_m = ∂Δ/∂x1 and ∂f_h/∂x_m of the discrete right-hand
+            // side (exact where the mechanism provides it, Mechanism::step_rhs_jacobian).
             let x1: Vec<f64> = xm.iter().zip(&self.x0).map(|(m, a)| 2.0 * m - a).collect();
+            let A = self.mb.step_rhs_jacobian(&self.x0, &x1, &xm, &self.u);
             let E1 = self.mb.step_increment_jacobian(&self.x0, &x1);
             sparse::add(1.0, &E1, -0.5 * self.h, &A)
         } else {
+            let A = self.mb.rhs_jacobian(&xm, &self.u);
             sparse::add(1.0, &self.E, -0.5 * self.h, &A)
         };
         let mut t = phlex_core::Triplets::new(K.nrows(), K.ncols());

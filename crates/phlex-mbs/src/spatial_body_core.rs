@@ -6,6 +6,12 @@
 //!     \begin{pmatrix}\partial_q H\\ p\end{pmatrix} + \sum_k B_k u_k,
 //!   \qquad y_k = B_k^\top z .$$
 //!
+//! With [`crate::FloatingBeam3d::full_inertia`] the mass operator depends on the elastic
+//! coordinates and the body is written in momentum form with a state-dependent
+//! descriptor, eqs. (F1)–(F5) of [`full_inertia_3d`] (momenta $\pi = M(u_f)p$ in the
+//! gyroscopic blocks, no flexible gyroscopic operator, ports at the deformed positions);
+//! everything below describes the default constant operator.
+//!
 //! **State** (the convention of [`crate::spatial::SpatialBody`]):
 //! $q = ({}^ir_P, R_v, u_f)$ with $R_v = \mathrm{vec}(R^\top)$ (the rows of $R$),
 //! $p = (v_P, \omega, v_f, \sigma)$ with $v_P$, $\omega$ in the **body frame**.
@@ -82,6 +88,10 @@ use crate::mechanism::Mechanism;
 use crate::planar_body::{EnergySplit, Gyroscopic};
 use crate::rigid_body_3d::cross;
 use crate::spatial::{SpatialBody, SpatialPort};
+
+#[path = "full_inertia_3d.rs"]
+pub mod full_inertia_3d;
+use full_inertia_3d::FullInertia3d;
 
 /// Elastic shape of a material point in 3D: displacement $(N^x, N^y, N^z)u_f$ and small
 /// rotation $(\Phi^x, \Phi^y, \Phi^z)u_f$ (sparse rows over the elastic coefficients).
@@ -186,6 +196,8 @@ pub struct FloatingBody3d {
     E: SparseMat,
     x0: Vec<f64>,
     beam: Option<crate::floating_beam_3d::BeamShapes3d>,
+    /// Deformation-dependent inertia ([`crate::spatial_body_core::full_inertia_3d`]), if switched on.
+    full: Option<FullInertia3d>,
 }
 
 /// $\epsilon_{dec}$ pairs $(d, e, \pm1)$ with $(a\times e_c)_d = \sum_e \epsilon_{dec}a_e$.
@@ -458,6 +470,7 @@ impl FloatingBody3d {
             E,
             x0,
             beam: None,
+            full: None,
         })
     }
 
@@ -610,6 +623,9 @@ impl FloatingBody3d {
     /// $P$, body frame.
     pub fn momenta(&self, x: &[f64]) -> ([f64; 3], [f64; 3]) {
         let p = &x[self.n_q()..];
+        if let Some(fi) = &self.full {
+            return fi.rigid_momenta(&x[12..self.n_q()], p);
+        }
         let mut m = [0.0; 6];
         for j in 0..self.M.ncols() {
             let pj = p[j];
@@ -700,6 +716,9 @@ impl FloatingBody3d {
                 }
             }
         }
+        if let Some(fi) = &self.full {
+            kin = fi.kinetic(&x[12..self.n_q()], p);
+        }
         EnergySplit {
             kinetic: kin,
             deformation: def,
@@ -707,8 +726,15 @@ impl FloatingBody3d {
         }
     }
 
-    /// Effort $z = (\partial_q V, p)$ of a local state.
+    /// Effort $z = (\partial_q V, p)$ of a local state; with full inertia
+    /// $z_{u_f} = \partial_{u_f}V - c(u_f; p, p)$ ([`crate::spatial_body_core::full_inertia_3d`], eq. (F2)).
     pub fn effort_local(&self, x: &[f64], z: &mut [f64]) {
+        self.effort_impl(x, z, None)
+    }
+
+    /// [`Self::effort_local`], with the centrifugal term $c(u_f; p_0, p_1)$ of the given
+    /// pair of velocities (eq. (F5)) instead of $c(u_f; p, p)$.
+    fn effort_impl(&self, x: &[f64], z: &mut [f64], pair: Option<(&[f64], &[f64])>) {
         let n_q = self.n_q();
         z[..n_q].iter_mut().for_each(|v| *v = 0.0);
         let g = self.gravity;
@@ -728,14 +754,28 @@ impl FloatingBody3d {
             }
         }
         z[n_q..].copy_from_slice(&x[n_q..]);
+        if let Some(fi) = &self.full {
+            let p = &x[n_q..];
+            let (p0, p1) = pair.unwrap_or((p, p));
+            let mut c = vec![0.0; self.n_f];
+            fi.centrifugal(&x[12..n_q], p0, p1, &mut c);
+            for (zj, cj) in z[12..n_q].iter_mut().zip(&c) {
+                *zj -= cj;
+            }
+        }
     }
 
     /// Pushes $\partial z/\partial x$ at offset `off`.
     pub fn push_effort_jacobian(&self, x: &[f64], t: &mut Triplets, off: usize) {
-        let _ = x;
         let n_q = self.n_q();
         for i in n_q..self.n_local() {
             t.push(off + i, off + i, 1.0);
+        }
+        if let Some(fi) = &self.full {
+            // z_u = ∂_u V − c(u; p, p): −∂c/∂u and −∂c/∂p = −(∂_u π)ᵀ.
+            let (u, p) = (&x[12..n_q], &x[n_q..]);
+            fi.for_each_centrifugal_u(p, |j, l, v| t.push(off + 12 + j, off + 12 + l, -v));
+            fi.for_each_momentum_u(u, p, |i, j, v| t.push(off + 12 + j, off + n_q + i, -v));
         }
         let g = self.gravity;
         if g == [0.0; 3] || self.n_f == 0 {
@@ -754,6 +794,25 @@ impl FloatingBody3d {
     }
 
     /// $\hat p_t = T_tp$, $p_r = T_rp$ and $G(p)e_c = \mathcal G_cp$ of a local state.
+    /// The gyroscopic data of [`Self::gyro`] for a local state: with full inertia the
+    /// momenta $(\pi_v, \pi_\omega)$ (or the given ones, e.g. the step averages of eq.
+    /// (F4)) and no flexible operator.
+    fn gyro_of(
+        &self,
+        x: &[f64],
+        pis: Option<([f64; 3], [f64; 3])>,
+    ) -> ([f64; 3], [f64; 3], [Vec<f64>; 3]) {
+        let n_q = self.n_q();
+        match (&self.full, pis) {
+            (Some(_), Some((a, b))) => (a, b, [Vec::new(), Vec::new(), Vec::new()]),
+            (Some(fi), None) => {
+                let (a, b) = fi.rigid_momenta(&x[12..n_q], &x[n_q..]);
+                (a, b, [Vec::new(), Vec::new(), Vec::new()])
+            }
+            (None, _) => self.gyro(&x[n_q..]),
+        }
+    }
+
     fn gyro(&self, p: &[f64]) -> ([f64; 3], [f64; 3], [Vec<f64>; 3]) {
         let mut pt = [0.0; 3];
         sparse::mul_add(&mut pt, 1.0, &self.T_t, p);
@@ -771,7 +830,14 @@ impl FloatingBody3d {
 
     /// Pushes $J(x)$ at offset `off`; with `q_cols = false` the columns of $q$ are left out
     /// (the part of $J\,\partial_x z$ for $\partial z_q/\partial x = 0$).
-    fn push_structure_impl(&self, x: &[f64], t: &mut Triplets, off: usize, q_cols: bool) {
+    fn push_structure_impl(
+        &self,
+        x: &[f64],
+        t: &mut Triplets,
+        off: usize,
+        q_cols: bool,
+        pis: Option<([f64; 3], [f64; 3])>,
+    ) {
         let n_f = self.n_f;
         let n_q = self.n_q();
         let (iv, iw, ivf, is) = (off + n_q, off + n_q + 3, off + n_q + 6, off + n_q + 6 + n_f);
@@ -803,8 +869,7 @@ impl FloatingBody3d {
                 t.push(ivf + k, off + 12 + k, -1.0);
             }
         }
-        let p = &x[n_q..];
-        let (pt, pr, g) = self.gyro(p);
+        let (pt, pr, g) = self.gyro_of(x, pis);
         let St = skew3(pt);
         let Sr = skew3(pr);
         for a in 0..3 {
@@ -834,11 +899,23 @@ impl FloatingBody3d {
 
     /// Pushes $J(x)$ at offset `off` (rows and columns).
     pub fn push_structure(&self, x: &[f64], t: &mut Triplets, off: usize) {
-        self.push_structure_impl(x, t, off, true);
+        self.push_structure_impl(x, t, off, true, None);
     }
 
     /// Matrix-free $f = J(x)z$ (no inputs).
     pub fn rhs_local(&self, x: &[f64], z: &[f64], f: &mut [f64]) {
+        self.rhs_local_with(x, z, f, None)
+    }
+
+    /// [`Self::rhs_local`]; with full inertia the gyroscopic blocks use the momenta `pis`
+    /// $(\pi_v, \pi_\omega)$ if given (eq. (F4)), else those of `x`.
+    fn rhs_local_with(
+        &self,
+        x: &[f64],
+        z: &[f64],
+        f: &mut [f64],
+        pis: Option<([f64; 3], [f64; 3])>,
+    ) {
         let n_f = self.n_f;
         let n_q = self.n_q();
         let (iv, iw, ivf, is) = (n_q, n_q + 3, n_q + 6, n_q + 6 + n_f);
@@ -847,10 +924,17 @@ impl FloatingBody3d {
         let zw = [z[iw], z[iw + 1], z[iw + 2]];
         let p = &x[n_q..];
         // p̂_t, p_r without allocation (the G(p) terms are applied column by column below)
-        let mut pt = [0.0; 3];
-        sparse::mul_add(&mut pt, 1.0, &self.T_t, p);
-        let mut pr = [0.0; 3];
-        sparse::mul_add(&mut pr, 1.0, &self.T_r, p);
+        let (pt, pr) = match (&self.full, pis) {
+            (Some(_), Some(m)) => m,
+            (Some(fi), None) => fi.rigid_momenta(&x[12..n_q], p),
+            (None, _) => {
+                let mut pt = [0.0; 3];
+                sparse::mul_add(&mut pt, 1.0, &self.T_t, p);
+                let mut pr = [0.0; 3];
+                sparse::mul_add(&mut pr, 1.0, &self.T_r, p);
+                (pt, pr)
+            }
+        };
         for i in 0..3 {
             f[i] = r[i][0] * zv[0] + r[i][1] * zv[1] + r[i][2] * zv[2];
             let c = cross(r[i], zw);
@@ -875,7 +959,7 @@ impl FloatingBody3d {
         }
         // f_ω −= G(p)ᵀ z_vf, f_vf += G(p) z_ω with G(p)e_c = 𝒢_c p
         for (cc, gc) in self.G.iter().enumerate() {
-            if n_f == 0 {
+            if n_f == 0 || self.full.is_some() {
                 break;
             }
             let mut acc = 0.0;
@@ -902,12 +986,43 @@ impl FloatingBody3d {
 
     /// Pushes the exact $\partial_x\big(J(x)z(x)\big)$ at offset `off`.
     pub fn push_rhs_jacobian(&self, x: &[f64], t: &mut Triplets, off: usize) {
+        self.push_rhs_jacobian_impl(x, t, off, None)
+    }
+
+    /// Pushes the exact $\partial f_h/\partial x_m$ of the discrete right-hand side
+    /// [`Self::rhs_step`] with the discrete effort (F5) of the step `x0 → x1` (midpoint
+    /// `xm`, $x_1 = 2x_m - x_0$) at offset `off`; for the constant operator the Jacobian at
+    /// `xm`.
+    pub(crate) fn push_rhs_jacobian_step(
+        &self,
+        x0: &[f64],
+        x1: &[f64],
+        xm: &[f64],
+        t: &mut Triplets,
+        off: usize,
+    ) {
+        let step = self.full.as_ref().map(|_| (x0, x1));
+        self.push_rhs_jacobian_impl(xm, t, off, step)
+    }
+
+    fn push_rhs_jacobian_impl(
+        &self,
+        x: &[f64],
+        t: &mut Triplets,
+        off: usize,
+        step: Option<(&[f64], &[f64])>,
+    ) {
         let n_f = self.n_f;
         let n_q = self.n_q();
         let (iv, iw, ivf) = (off + n_q, off + n_q + 3, off + n_q + 6);
         let ip = off + n_q;
         // J ∂z/∂x: the p columns of J ...
-        self.push_structure_impl(x, t, off, false);
+        let pis = step.map(|(x0, x1)| {
+            let (a, b) = (self.momenta(x0), self.momenta(x1));
+            let avg = |p: [f64; 3], q: [f64; 3]| [0, 1, 2].map(|i| 0.5 * (p[i] + q[i]));
+            (avg(a.0, b.0), avg(a.1, b.1))
+        });
+        self.push_structure_impl(x, t, off, false, pis);
         let r = Self::rotation_of(x);
         let p = &x[n_q..];
         let v = [p[0], p[1], p[2]];
@@ -972,6 +1087,10 @@ impl FloatingBody3d {
                 }
             }
         }
+        if let Some(fi) = &self.full {
+            self.push_full_rhs_jacobian(fi, x, t, off, step);
+            return;
+        }
         // momentum dependence of [p̂_t]×, [p_r]×: v rows −[ω]× T_t, ω rows −[v]× T_t − [ω]× T_r
         for j in 0..self.T_t.ncols() {
             let mut tj = [0.0; 3];
@@ -1017,6 +1136,196 @@ impl FloatingBody3d {
                 }
             }
         }
+    }
+
+    /// The part of $\partial_x(J(x)z(x))$ specific to full inertia (eqs. (F2)–(F3) of
+    /// [`crate::spatial_body_core::full_inertia_3d`]): the momentum dependence of $[\pi_v]_\times$,
+    /// $[\pi_\omega]_\times$ (v rows $-[\omega]_\times\partial_x\pi_v$, $\omega$ rows
+    /// $-[v_P]_\times\partial_x\pi_v - [\omega]_\times\partial_x\pi_\omega$, with
+    /// $\partial_p\pi = M(u_f)$ and $\partial_{u_f}\pi$) and, in the $v_f$ rows
+    /// ($f_{v_f} = -z_{u_f} + \dots$), $+\partial_x c(u_f; p, p)$.
+    ///
+    /// For a discrete step (`step = Some((x0, x1))`, `x` the midpoint, $x_1 = 2x_m - x_0$):
+    /// the averaged momenta $\bar\pi$ of (F4) give $\partial\bar\pi/\partial x_m =
+    /// \partial\pi/\partial x\,(x_1)$, and $c(u_m; p_0, p_1)$ of (F5) gives
+    /// $\partial_{u_m}c(u_m; p_0, p_1)$ and $\partial c_j/\partial p_m = \partial_{u_j}(M(u_m)p_0)$.
+    fn push_full_rhs_jacobian(
+        &self,
+        fi: &FullInertia3d,
+        x: &[f64],
+        t: &mut Triplets,
+        off: usize,
+        step: Option<(&[f64], &[f64])>,
+    ) {
+        let n_f = self.n_f;
+        let n_q = self.n_q();
+        let nv = 6 + n_f;
+        let (iv, iw, ivf, ip) = (off + n_q, off + n_q + 3, off + n_q + 6, off + n_q);
+        let (u, p) = (&x[12..n_q], &x[n_q..]);
+        let v = [p[0], p[1], p[2]];
+        let w = [p[3], p[4], p[5]];
+        // the state at which the momenta of the gyroscopic blocks are differentiated
+        let xs = step.map_or(x, |(_, x1)| x1);
+        let (us, ps) = (&xs[12..n_q], &xs[n_q..]);
+        // columns of ∂(π_v, π_ω)/∂(p, u): p columns 0..nv, u columns nv..nv + n_f
+        let mut cols = vec![[0.0f64; 6]; nv + n_f];
+        fi.for_each_mass(us, |i, j, val| {
+            if i < 6 {
+                cols[j][i] += val;
+            }
+        });
+        fi.for_each_momentum_u(us, ps, |i, j, val| {
+            if i < 6 {
+                cols[nv + j][i] += val;
+            }
+        });
+        for (j, d) in cols.iter().enumerate() {
+            if d.iter().all(|&e| e == 0.0) {
+                continue;
+            }
+            let col = if j < nv { ip + j } else { off + 12 + j - nv };
+            let (tj, rj) = ([d[0], d[1], d[2]], [d[3], d[4], d[5]]);
+            let a = cross(w, tj);
+            let b = cross(v, tj);
+            let c = cross(w, rj);
+            for k in 0..3 {
+                if a[k] != 0.0 {
+                    t.push(iv + k, col, -a[k]);
+                }
+                let e = b[k] + c[k];
+                if e != 0.0 {
+                    t.push(iw + k, col, -e);
+                }
+            }
+        }
+        let (p0, p1) = match step {
+            Some((x0, x1)) => (&x0[n_q..], &x1[n_q..]),
+            None => (p, p),
+        };
+        fi.for_each_centrifugal_u2(p0, p1, |j, l, val| t.push(ivf + j, off + 12 + l, val));
+        fi.for_each_momentum_u(u, p0, |i, j, val| t.push(ivf + j, ip + i, val));
+    }
+
+    /// Switches the deformation-dependent inertia of [`crate::spatial_body_core::full_inertia_3d`] on, with
+    /// the mass points the body was built from.
+    pub(crate) fn set_full_inertia(&mut self, points: &[MassPoint3d]) {
+        self.full = Some(FullInertia3d::new(points, self.n_f));
+    }
+
+    /// True if the mass operator depends on the elastic coordinates
+    /// ([`crate::FloatingBeam3d::full_inertia`]).
+    pub fn has_full_inertia(&self) -> bool {
+        self.full.is_some()
+    }
+
+    /// Momenta $\pi = M(u_f)p$ of a local state (all co-energy variables; the stress part
+    /// is $C\sigma$); with the constant operator $Mp$.
+    pub fn momentum(&self, x: &[f64]) -> Vec<f64> {
+        let n_q = self.n_q();
+        let p = &x[n_q..];
+        let mut out = sparse::mul_vec(&self.M, p);
+        if let Some(fi) = &self.full {
+            fi.momentum(&x[12..n_q], p, &mut out);
+        }
+        out
+    }
+
+    /// Pushes the descriptor at offset `off`: $\operatorname{diag}(I, M)$, or with full
+    /// inertia eq. (F3) $\begin{bmatrix}I & 0\\ \partial_q\pi & M(u_f)\end{bmatrix}$.
+    pub(crate) fn push_descriptor(&self, x: &[f64], t: &mut Triplets, off: usize) {
+        let Some(fi) = &self.full else {
+            t.push_block(off, off, &self.E, 1.0);
+            return;
+        };
+        let n_q = self.n_q();
+        let nv = 6 + self.n_f;
+        for i in 0..n_q {
+            t.push(off + i, off + i, 1.0);
+        }
+        let (u, p) = (&x[12..n_q], &x[n_q..]);
+        fi.push_mass(u, t, off + n_q, off + n_q);
+        fi.for_each_momentum_u(u, p, |i, j, v| t.push(off + n_q + i, off + 12 + j, v));
+        for j in nv..self.M.ncols() {
+            for (i, v) in sparse::col_iter(&self.M, j) {
+                if i >= nv {
+                    t.push(off + n_q + i, off + n_q + j, v);
+                }
+            }
+        }
+    }
+
+    /// Discrete increment of eq. (F4) for a local step: $(q_1 - q_0,\ \pi(x_1) - \pi(x_0))$
+    /// (with the constant operator this is $E(x_1 - x_0)$).
+    pub(crate) fn increment(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
+        let n_q = self.n_q();
+        for i in 0..n_q {
+            out[i] = x1[i] - x0[i];
+        }
+        let (m1, m0) = (self.momentum(x1), self.momentum(x0));
+        for (k, (a, b)) in m1.iter().zip(&m0).enumerate() {
+            out[n_q + k] = a - b;
+        }
+    }
+
+    /// Discrete effort (F5) of a local step `x0 → x1`: the gradient of gravity at the
+    /// midpoint (exact: $V$ is affine in ${}^ir_P$ and bilinear in $(R, u_f)$), $\bar p$, and
+    /// $-c(u_m; p_0, p_1)$ in the elastic rows.
+    pub(crate) fn discrete_effort(&self, x0: &[f64], x1: &[f64], z: &mut [f64]) {
+        let n_q = self.n_q();
+        let xm: Vec<f64> = x0.iter().zip(x1).map(|(a, b)| 0.5 * (a + b)).collect();
+        self.effort_impl(&xm, z, Some((&x0[n_q..], &x1[n_q..])));
+    }
+
+    /// Discrete $J z$ of eq. (F4): $J(x_m)$ with the average momenta
+    /// $(\pi(x_0) + \pi(x_1))/2$ in the gyroscopic blocks (full inertia).
+    pub(crate) fn rhs_step(&self, x0: &[f64], x1: &[f64], xm: &[f64], z: &[f64], f: &mut [f64]) {
+        if self.full.is_none() {
+            return self.rhs_local(xm, z, f);
+        }
+        let (a, b) = (self.momenta(x0), self.momenta(x1));
+        let avg = |p: [f64; 3], q: [f64; 3]| [0, 1, 2].map(|i| 0.5 * (p[i] + q[i]));
+        self.rhs_local_with(xm, z, f, Some((avg(a.0, b.0), avg(a.1, b.1))));
+    }
+
+    /// With full inertia the elastic displacement $N_ku_f$ of port `k` (see
+    /// [`crate::spatial::SpatialBody::port_shift`]).
+    pub fn port_shift(&self, k: usize, x: &[f64]) -> Option<[f64; 3]> {
+        self.full.as_ref()?;
+        Some(self.shapes[k].displacement(&x[12..self.n_q()]))
+    }
+
+    /// $\partial(N_ku_f)/\partial u_j$ as `(local index, N_k e_j)` (full inertia only).
+    pub fn port_shift_jacobian(&self, k: usize) -> Vec<(usize, [f64; 3])> {
+        if self.full.is_none() {
+            return Vec::new();
+        }
+        let mut out: Vec<(usize, [f64; 3])> = Vec::new();
+        for (d, row) in self.shapes[k].n.iter().enumerate() {
+            for &(j, v) in row {
+                match out.iter_mut().find(|e| e.0 == 12 + j) {
+                    Some(e) => e.1[d] += v,
+                    None => {
+                        let mut c = [0.0; 3];
+                        c[d] = v;
+                        out.push((12 + j, c));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Dense $M_{vv}(u_f)$ and $\Gamma = \partial_{u_f}(M_{vv}p)v_f$ (full inertia only).
+    pub(crate) fn velocity_mass(&self, x: &[f64]) -> Option<(faer::Mat<f64>, Vec<f64>)> {
+        let fi = self.full.as_ref()?;
+        let n_q = self.n_q();
+        let nv = 6 + self.n_f;
+        let (u, p) = (&x[12..n_q], &x[n_q..]);
+        let mut M = faer::Mat::<f64>::zeros(nv, nv);
+        fi.for_each_mass(u, |i, j, v| M[(i, j)] += v);
+        let mut g = vec![0.0; nv];
+        fi.for_each_momentum_u(u, p, |i, j, v| g[i] += v * p[6 + j]);
+        Some((M, g))
     }
 
     /// Inertial orientation of the material frame at port `k`:
@@ -1118,8 +1427,14 @@ impl QuasiLinearPhDae for FloatingBody3d {
     fn effort(&self, x: &[f64], z: &mut [f64]) {
         self.effort_local(x, z)
     }
-    fn descriptor(&self, _x: &[f64]) -> SparseMat {
-        self.E.clone()
+    fn descriptor(&self, x: &[f64]) -> SparseMat {
+        if self.full.is_none() || x.len() != self.n_local() {
+            return self.E.clone();
+        }
+        let n = self.n_local();
+        let mut t = Triplets::new(n, n);
+        self.push_descriptor(x, &mut t, 0);
+        t.build()
     }
     fn structure(&self, x: &[f64]) -> SparseMat {
         let n = self.n_local();
@@ -1127,8 +1442,28 @@ impl QuasiLinearPhDae for FloatingBody3d {
         self.push_structure(x, &mut t, 0);
         t.build()
     }
-    fn input_map(&self, _x: &[f64]) -> SparseMat {
-        self.input_map.clone()
+    fn input_map(&self, x: &[f64]) -> SparseMat {
+        if self.full.is_none() || x.len() != self.n_local() {
+            return self.input_map.clone();
+        }
+        // full inertia: the force columns also carry the moment (N_k u_f) × F about P
+        let n_q = self.n_q();
+        let mut t = Triplets::new(self.n_local(), 6 * self.ports.len());
+        t.push_block(0, 0, &self.input_map, 1.0);
+        for k in 0..self.ports.len() {
+            let s = self.port_shift(k, x).unwrap_or([0.0; 3]);
+            for d in 0..3 {
+                let mut e = [0.0; 3];
+                e[d] = 1.0;
+                let m = cross(s, e);
+                for c in 0..3 {
+                    if m[c] != 0.0 {
+                        t.push(n_q + 3 + c, 6 * k + d, m[c]);
+                    }
+                }
+            }
+        }
+        t.build()
     }
     fn effort_jacobian(&self, x: &[f64]) -> SparseMat {
         let n = self.n_local();
@@ -1136,19 +1471,102 @@ impl QuasiLinearPhDae for FloatingBody3d {
         self.push_effort_jacobian(x, &mut t, 0);
         t.build()
     }
+    /// With full inertia the discrete gradient (F5) of [`crate::spatial_body_core::full_inertia_3d`];
+    /// otherwise Gonzalez's (the trait default).
+    fn discrete_gradient(&self, x0: &[f64], x1: &[f64], zbar: &mut [f64]) {
+        if self.full.is_some() {
+            return self.discrete_effort(x0, x1, zbar);
+        }
+        let xm: Vec<f64> = x0.iter().zip(x1).map(|(a, b)| 0.5 * (a + b)).collect();
+        self.effort_local(&xm, zbar);
+        let dx: Vec<f64> = x1.iter().zip(x0).map(|(a, b)| a - b).collect();
+        let w = sparse::mul_vec(&self.E, &dx);
+        let ww: f64 = w.iter().map(|v| v * v).sum();
+        if ww <= f64::EPSILON * f64::EPSILON * (1.0 + xm.iter().map(|v| v * v).sum::<f64>()) {
+            return;
+        }
+        let dh = QuasiLinearPhDae::hamiltonian(self, x1) - QuasiLinearPhDae::hamiltonian(self, x0);
+        let zw: f64 = zbar.iter().zip(&w).map(|(a, b)| a * b).sum();
+        let c = (dh - zw) / ww;
+        for (zi, wi) in zbar.iter_mut().zip(&w) {
+            *zi += c * wi;
+        }
+    }
+}
+
+impl FloatingBody3d {
+    /// $f \mathrel{+}= B(x)u$ of the body alone (with full inertia including the moments
+    /// $(N_ku_f)\times F_k$ of the port forces).
+    fn add_inputs_local(&self, x: &[f64], u: &[f64], f: &mut [f64]) {
+        if u.is_empty() {
+            return;
+        }
+        sparse::mul_add(f, 1.0, &self.input_map, u);
+        if self.full.is_some() {
+            let iw = self.n_q() + 3;
+            for k in 0..self.ports.len() {
+                let s = self.port_shift(k, x).unwrap_or([0.0; 3]);
+                let m = cross(s, [u[6 * k], u[6 * k + 1], u[6 * k + 2]]);
+                for c in 0..3 {
+                    f[iw + c] += m[c];
+                }
+            }
+        }
+    }
 }
 
 impl Mechanism for FloatingBody3d {
     fn rhs_with_effort(&self, x: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
         self.rhs_local(x, z, f);
-        if !u.is_empty() {
-            sparse::mul_add(f, 1.0, &self.input_map, u);
-        }
+        self.add_inputs_local(x, u, f);
     }
-    fn rhs_jacobian(&self, x: &[f64], _u: &[f64]) -> SparseMat {
+    fn rhs_jacobian(&self, x: &[f64], u: &[f64]) -> SparseMat {
+        self.local_jacobian(x, u, None)
+    }
+    fn step_rhs_jacobian(&self, x0: &[f64], x1: &[f64], xm: &[f64], u: &[f64]) -> SparseMat {
+        self.local_jacobian(xm, u, Some((x0, x1)))
+    }
+    fn state_dependent_descriptor(&self) -> bool {
+        self.full.is_some()
+    }
+    fn step_increment(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
+        self.increment(x0, x1, out)
+    }
+    fn step_rhs(&self, x0: &[f64], x1: &[f64], xm: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
+        if self.full.is_none() {
+            return self.rhs_with_effort(xm, z, u, f);
+        }
+        let mut zd = vec![0.0; z.len()];
+        self.discrete_effort(x0, x1, &mut zd);
+        self.rhs_step(x0, x1, xm, &zd, f);
+        self.add_inputs_local(xm, u, f);
+    }
+}
+
+impl FloatingBody3d {
+    /// $\partial_x(J z + B u)$ of the body alone at `x`, or with `step` the Jacobian of the
+    /// discrete right-hand side with respect to the midpoint `x`.
+    fn local_jacobian(&self, x: &[f64], u: &[f64], step: Option<(&[f64], &[f64])>) -> SparseMat {
         let n = self.n_local();
         let mut t = Triplets::new(n, n);
-        self.push_rhs_jacobian(x, &mut t, 0);
+        match step {
+            Some((x0, x1)) => self.push_rhs_jacobian_step(x0, x1, x, &mut t, 0),
+            None => self.push_rhs_jacobian(x, &mut t, 0),
+        }
+        if self.full.is_some() && !u.is_empty() {
+            let iw = self.n_q() + 3;
+            for k in 0..self.ports.len() {
+                let fk = [u[6 * k], u[6 * k + 1], u[6 * k + 2]];
+                for (j, nj) in self.port_shift_jacobian(k) {
+                    let m = cross(nj, fk);
+                    for c in 0..3 {
+                        if m[c] != 0.0 {
+                            t.push(iw + c, j, m[c]);
+                        }
+                    }
+                }
+            }
+        }
         t.build()
     }
 }
@@ -1207,5 +1625,45 @@ impl SpatialBody for FloatingBody3d {
     }
     fn set_gravity(&mut self, g: [f64; 3]) {
         self.gravity = g;
+    }
+    fn has_full_inertia(&self) -> bool {
+        self.full.is_some()
+    }
+    fn push_descriptor(&self, x: &[f64], t: &mut Triplets, off: usize) {
+        FloatingBody3d::push_descriptor(self, x, t, off)
+    }
+    fn increment_local(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
+        self.increment(x0, x1, out)
+    }
+    fn discrete_effort_local(&self, x0: &[f64], x1: &[f64], z: &mut [f64]) {
+        self.discrete_effort(x0, x1, z)
+    }
+    fn rhs_discrete(&self, x0: &[f64], x1: &[f64], xm: &[f64], z: &[f64], f: &mut [f64]) {
+        self.rhs_step(x0, x1, xm, z, f)
+    }
+    fn push_rhs_jacobian_discrete(
+        &self,
+        x0: &[f64],
+        x1: &[f64],
+        xm: &[f64],
+        t: &mut Triplets,
+        off: usize,
+    ) {
+        self.push_rhs_jacobian_step(x0, x1, xm, t, off)
+    }
+    fn port_shift(&self, k: usize, x: &[f64]) -> Option<[f64; 3]> {
+        FloatingBody3d::port_shift(self, k, x)
+    }
+    fn port_shift_jacobian(&self, k: usize) -> Vec<(usize, [f64; 3])> {
+        FloatingBody3d::port_shift_jacobian(self, k)
+    }
+    fn velocity_mass_dense(&self, x: &[f64]) -> Option<(faer::Mat<f64>, Vec<f64>)> {
+        self.velocity_mass(x)
+    }
+    fn for_each_mass_u(&self, x: &[f64], a: &[f64], f: &mut dyn FnMut(usize, usize, f64)) {
+        if let Some(fi) = &self.full {
+            let n_q = self.n_q();
+            fi.for_each_momentum_u(&x[12..n_q], a, f);
+        }
     }
 }

@@ -21,6 +21,14 @@
 //! ([`crate::spatial::SpatialBody::push_rhs_jacobian`]) plus the derivatives of the joint
 //! and load coefficients, which are linear in the entries of the rotations $R(x)$ and
 //! given in closed form in the joint states.
+//!
+//! *Full inertia* ([`crate::spatial_body_core::full_inertia_3d`]): $E(x)$ is state dependent
+//! in the blocks of such bodies (eq. (F3)), and their port maps carry the deformed port
+//! position: the output gets $\omega\times N_ku_f$ and a port force $F$ the moment
+//! $N_ku_f\times F$ ([`SpatialBody::port_shift`]), in $G(x)$, $G(x)^\top$ and $B(x)$ alike, so
+//! $J$ stays skew. The midpoint step uses [`Multibody3d::step_increment`] and
+//! [`Multibody3d::rhs_discrete`] (eqs. (F4)–(F5)) with an exact Newton matrix, Radau IIA the
+//! constant-mass form [`Multibody3d::constant_mass`].
 use std::sync::Arc;
 
 use phlex_core::sparse::{col_iter, SparseMat};
@@ -32,6 +40,7 @@ use crate::error::MbsError;
 use crate::load::Frame;
 use crate::mechanism::Mechanism;
 use crate::planar_body::EnergySplit;
+use crate::rigid_body_3d::cross;
 use crate::spatial::body::{SpatialBody, R_V_OFFSET};
 use crate::spatial::joint::{Coef, Geometry, JointModel3d, Side, Term};
 use crate::spatial::linalg::{matmul, mul, mul_t, transpose, Mat3};
@@ -283,7 +292,7 @@ impl Multibody3d {
     pub fn port_velocity_inertial(&self, b: usize, port: usize, x: &[f64]) -> [[f64; 3]; 2] {
         let o = self.body_off[b];
         let r = self.rotation(b, x);
-        let v = self.port_out(b, port, 0, x, o);
+        let v = self.port_out_at(b, port, 0, x, x, o);
         let w = self.port_out(b, port, 3, x, o);
         [mul(&r, v), mul(&r, w)]
     }
@@ -400,6 +409,49 @@ impl Multibody3d {
         [0, 1, 2].map(|j| col_iter(B, block + j).map(|(i, v)| v * z[o + i]).sum())
     }
 
+    /// [`Self::port_out`] with, for a body with full inertia, the transport at the
+    /// deformed port position: $+\,\omega\times N_ku_f$ in the velocity block (`x` the
+    /// state giving $u_f$, `z` the effort giving $\omega$).
+    fn port_out_at(
+        &self,
+        b: usize,
+        port: usize,
+        block: usize,
+        x: &[f64],
+        z: &[f64],
+        o: usize,
+    ) -> [f64; 3] {
+        let mut y = self.port_out(b, port, block, z, o);
+        if block == 0 {
+            if let Some(s) = self.shift(b, port, x) {
+                let w = self.omega_index(b);
+                let t = cross([z[w], z[w + 1], z[w + 2]], s);
+                for c in 0..3 {
+                    y[c] += t[c];
+                }
+            }
+        }
+        y
+    }
+
+    /// Port shift $N_ku_f$ of (body `b`, `port`) at the global state `x` (full inertia
+    /// only, [`SpatialBody::port_shift`]).
+    fn shift(&self, b: usize, port: usize, x: &[f64]) -> Option<[f64; 3]> {
+        self.bodies[b].port_shift(port, self.local(b, x))
+    }
+
+    /// Global index of $\omega_x$ of body `b`.
+    fn omega_index(&self, b: usize) -> usize {
+        self.body_off[b] + self.bodies[b].n_q() + 3
+    }
+
+    /// True if some body has deformation-dependent inertia
+    /// ([`crate::FloatingBeam3d::full_inertia`]): the descriptor then depends on the state
+    /// ([`crate::spatial_body_core::full_inertia_3d`]).
+    pub fn has_full_inertia(&self) -> bool {
+        self.bodies.iter().any(|b| b.has_full_inertia())
+    }
+
     /// (body, port) of a term's side.
     fn side(&self, j: &JointModel3d, s: Side) -> (usize, usize) {
         match s {
@@ -453,6 +505,18 @@ impl Multibody3d {
                     if ac != 0.0 {
                         for (i, v) in col_iter(self.bodies[b].port_map(p), t.block + c) {
                             f(row0 + t.row, o + i, ac * v);
+                        }
+                    }
+                }
+                if t.block == 0 {
+                    if let Some(sh) = self.shift(b, p, x) {
+                        // a·(ω × s) = ω·(s × a)
+                        let m = cross(sh, a);
+                        let w = self.omega_index(b);
+                        for c in 0..3 {
+                            if m[c] != 0.0 {
+                                f(row0 + t.row, w + c, m[c]);
+                            }
                         }
                     }
                 }
@@ -513,6 +577,18 @@ impl Multibody3d {
                             }
                         }
                     }
+                    if tm.block == 0 {
+                        if let Some(sh) = self.shift(b, p, x) {
+                            let m = cross(sh, a);
+                            let w = self.omega_index(b);
+                            for c in 0..3 {
+                                if m[c] != 0.0 {
+                                    t.push(r0 + tm.row, w + c, sign * m[c]);
+                                    t.push(w + c, r0 + tm.row, -sign * m[c]);
+                                }
+                            }
+                        }
+                    }
                 }
             }
         });
@@ -527,10 +603,32 @@ impl Multibody3d {
 
     /// $f = J(x)z + B(x)u$ for a given effort `z` (e.g. a discrete gradient); matrix free.
     pub fn rhs_with_effort(&self, x: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
+        self.rhs_impl(x, z, u, f, None)
+    }
+
+    /// [`Self::rhs_with_effort`] at `x`; with `step = Some((x0, x1))` the bodies use their
+    /// discrete right-hand side [`SpatialBody::rhs_discrete`] of the step (eq. (F4)).
+    fn rhs_impl(
+        &self,
+        x: &[f64],
+        z: &[f64],
+        u: &[f64],
+        f: &mut [f64],
+        step: Option<(&[f64], &[f64])>,
+    ) {
         f.iter_mut().for_each(|v| *v = 0.0);
         for (b, body) in self.bodies.iter().enumerate() {
             let r = self.body_range(b);
-            body.rhs(&x[r.clone()], &z[r.clone()], &mut f[r]);
+            match step {
+                Some((x0, x1)) if body.has_full_inertia() => body.rhs_discrete(
+                    &x0[r.clone()],
+                    &x1[r.clone()],
+                    &x[r.clone()],
+                    &z[r.clone()],
+                    &mut f[r],
+                ),
+                _ => body.rhs(&x[r.clone()], &z[r.clone()], &mut f[r]),
+            }
         }
         let mut rot = [[[0.0; 3]; 3]; 4];
         let rot_vec;
@@ -553,7 +651,7 @@ impl Multibody3d {
                     let (b, p) = self.side(j, tm.side);
                     let a = Self::coef_vec(tm, &rot[b]);
                     let o = self.body_off[b];
-                    let y = self.port_out(b, p, tm.block, z, o);
+                    let y = self.port_out_at(b, p, tm.block, x, z, o);
                     let ay = a[0] * y[0] + a[1] * y[1] + a[2] * y[2];
                     if constraint {
                         f[r0 + tm.row] -= ay;
@@ -565,6 +663,15 @@ impl Multibody3d {
                                     f[o + i] += v * ac * lam;
                                 }
                             }
+                            if tm.block == 0 {
+                                if let Some(sh) = self.shift(b, p, x) {
+                                    let m = cross(sh, a);
+                                    let w = self.omega_index(b);
+                                    for c in 0..3 {
+                                        f[w + c] += m[c] * lam;
+                                    }
+                                }
+                            }
                         }
                     } else {
                         f[r0 + tm.row] += ay;
@@ -573,12 +680,13 @@ impl Multibody3d {
             }
         });
         if !u.is_empty() {
-            self.add_inputs(rot, u, f);
+            self.add_inputs(x, rot, u, f);
         }
     }
 
-    /// $f \mathrel{+}= B(x)u$.
-    fn add_inputs(&self, rot: &[Mat3], u: &[f64], f: &mut [f64]) {
+    /// $f \mathrel{+}= B(x)u$ (with full inertia including the moment $N_ku_f\times F$ of a
+    /// force at a deformed port).
+    fn add_inputs(&self, x: &[f64], rot: &[Mat3], u: &[f64], f: &mut [f64]) {
         for (l, &c0) in self.loads.iter().zip(&self.load_in) {
             let b = l.body;
             let o = self.body_off[b];
@@ -590,6 +698,13 @@ impl Multibody3d {
                 }
                 for (i, v) in col_iter(B, 3 + c) {
                     f[o + i] += v * tv[c];
+                }
+            }
+            if let Some(sh) = self.shift(b, l.port, x) {
+                let m = cross(sh, fv);
+                let w = self.omega_index(b);
+                for c in 0..3 {
+                    f[w + c] += m[c];
                 }
             }
         }
@@ -620,12 +735,31 @@ impl Multibody3d {
     /// for inertial coefficients (joints and inertial loads) and $c'(\xi)$ for
     /// joint-state-dependent ones.
     pub fn rhs_jacobian(&self, x: &[f64], u: &[f64]) -> SparseMat {
+        self.rhs_jacobian_impl(x, u, None)
+    }
+
+    /// [`Self::rhs_jacobian`] at `x`; with `step = Some((x0, x1))` the bodies with full
+    /// inertia push the Jacobian of their discrete right-hand side
+    /// ([`SpatialBody::push_rhs_jacobian_discrete`], `x` the midpoint).
+    fn rhs_jacobian_impl(&self, x: &[f64], u: &[f64], step: Option<(&[f64], &[f64])>) -> SparseMat {
         let n = self.n;
         let mut z = vec![0.0; n];
         self.effort(x, &mut z);
         let mut t = Triplets::new(n, n);
         for (b, body) in self.bodies.iter().enumerate() {
-            body.push_rhs_jacobian(self.local(b, x), &mut t, self.body_off[b]);
+            match step {
+                Some((x0, x1)) if body.has_full_inertia() => {
+                    let r = self.body_range(b);
+                    body.push_rhs_jacobian_discrete(
+                        &x0[r.clone()],
+                        &x1[r.clone()],
+                        &x[r],
+                        &mut t,
+                        self.body_off[b],
+                    )
+                }
+                _ => body.push_rhs_jacobian(self.local(b, x), &mut t, self.body_off[b]),
+            }
         }
         let rot = self.rotations(x);
         self.for_each_joint(x, |k, rows, kin| {
@@ -653,7 +787,53 @@ impl Multibody3d {
                             }
                         }
                     }
-                    let y = self.port_out(b, p, tm.block, &z, o);
+                    let y = self.port_out_at(b, p, tm.block, x, &z, o);
+                    // full inertia: the shift s = N u_f of the port (force block only)
+                    let sh = if tm.block == 0 {
+                        self.shift(b, p, x)
+                    } else {
+                        None
+                    };
+                    let wi = self.omega_index(b);
+                    if let Some(s) = sh {
+                        // ∂(±a·(ω × s))/∂ω = ±(s × a), ∂(ω-row (s × a)λ)/∂λ = s × a,
+                        // ∂/∂u_j: ±a·(ω × n_j) = ±n_j·(a × ω) and (n_j × a)λ.
+                        let m = cross(s, a);
+                        for c in 0..3 {
+                            if m[c] != 0.0 {
+                                t.push(row, wi + c, sign * m[c]);
+                                if constraint {
+                                    t.push(wi + c, row, m[c]);
+                                }
+                            }
+                        }
+                        let aw = cross(a, [z[wi], z[wi + 1], z[wi + 2]]);
+                        for (j, nj) in self.bodies[b].port_shift_jacobian(p) {
+                            let d = nj[0] * aw[0] + nj[1] * aw[1] + nj[2] * aw[2];
+                            if d != 0.0 {
+                                t.push(row, o + j, sign * d);
+                            }
+                            if constraint && lam != 0.0 {
+                                let na = cross(nj, a);
+                                for c in 0..3 {
+                                    if na[c] != 0.0 {
+                                        t.push(wi + c, o + j, na[c] * lam);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    // ω-row moment (s × ∂a)λ of a coefficient derivative ∂a
+                    let push_shift_moment = |t: &mut Triplets, da: [f64; 3], col: usize| {
+                        if let Some(s) = sh {
+                            let m = cross(s, da);
+                            for c in 0..3 {
+                                if m[c] != 0.0 {
+                                    t.push(wi + c, col, m[c] * lam);
+                                }
+                            }
+                        }
+                    };
                     match tm.coef {
                         Coef::Body(_) => {}
                         Coef::Inertial(w) => {
@@ -668,6 +848,9 @@ impl Multibody3d {
                                         for (i, v) in col_iter(B, tm.block + jj) {
                                             t.push(o + i, col, v * lam * w[ii]);
                                         }
+                                        let mut e = [0.0; 3];
+                                        e[jj] = w[ii];
+                                        push_shift_moment(&mut t, e, col);
                                     }
                                 }
                             }
@@ -682,6 +865,7 @@ impl Multibody3d {
                                         t.push(o + i, col, v * lam * dcc);
                                     }
                                 }
+                                push_shift_moment(&mut t, dc, col);
                             }
                         }
                     }
@@ -690,10 +874,43 @@ impl Multibody3d {
         });
         if !u.is_empty() {
             for (l, &c0) in self.loads.iter().zip(&self.load_in) {
+                let o = self.body_off[l.body];
+                if let Some(s) = self.shift(l.body, l.port, x) {
+                    // ω rows: s × F (F body frame): ∂/∂u_j = n_j × F, ∂/∂R_{ij} = F_i (s × e_j)
+                    let wi = self.omega_index(l.body);
+                    let rb = self.rotation(l.body, x);
+                    let (fv, _) = self.load_body_frame(l, &rb, &u[c0..c0 + 6]);
+                    for (j, nj) in self.bodies[l.body].port_shift_jacobian(l.port) {
+                        let m = cross(nj, fv);
+                        for c in 0..3 {
+                            if m[c] != 0.0 {
+                                t.push(wi + c, o + j, m[c]);
+                            }
+                        }
+                    }
+                    if l.frame == Frame::Inertial {
+                        for ii in 0..3 {
+                            let fi = u[c0 + ii];
+                            if fi == 0.0 {
+                                continue;
+                            }
+                            for jj in 0..3 {
+                                let mut e = [0.0; 3];
+                                e[jj] = fi;
+                                let m = cross(s, e);
+                                let col = o + R_V_OFFSET + 3 * ii + jj;
+                                for c in 0..3 {
+                                    if m[c] != 0.0 {
+                                        t.push(wi + c, col, m[c]);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
                 if l.frame != Frame::Inertial {
                     continue;
                 }
-                let o = self.body_off[l.body];
                 let B = self.bodies[l.body].port_map(l.port);
                 for ii in 0..3 {
                     for jj in 0..3 {
@@ -744,8 +961,47 @@ impl QuasiLinearPhDae for Multibody3d {
             }
         }
     }
-    fn descriptor(&self, _x: &[f64]) -> SparseMat {
-        self.E.clone()
+    /// $E$; with bodies of full inertia eq. (F3) of [`crate::spatial_body_core::full_inertia_3d`] in their
+    /// blocks (state dependent).
+    fn descriptor(&self, x: &[f64]) -> SparseMat {
+        if x.len() != self.n || !self.has_full_inertia() {
+            return self.E.clone();
+        }
+        let mut t = Triplets::new(self.n, self.n);
+        for (b, body) in self.bodies.iter().enumerate() {
+            body.push_descriptor(self.local(b, x), &mut t, self.body_off[b]);
+        }
+        for (j, o) in self.joints.iter().zip(&self.extra_off) {
+            for k in 0..j.n_extra() {
+                t.push(o + k, o + k, 1.0);
+            }
+        }
+        t.build()
+    }
+    /// Gonzalez's discrete gradient (the trait default); with bodies of full inertia the
+    /// effort at the midpoint with their discrete effort (F5) in their blocks, which makes
+    /// $\bar z^\top\Delta = H(x_1) - H(x_0)$ exact with [`Multibody3d::step_increment`] (all
+    /// other spatial bodies have a quadratic kinetic and a bilinear gravity energy, exact
+    /// at the midpoint).
+    fn discrete_gradient(&self, x0: &[f64], x1: &[f64], zbar: &mut [f64]) {
+        let xm: Vec<f64> = x0.iter().zip(x1).map(|(a, b)| 0.5 * (a + b)).collect();
+        self.effort(&xm, zbar);
+        if self.has_full_inertia() {
+            self.replace_discrete_efforts(x0, x1, zbar);
+            return;
+        }
+        let dx: Vec<f64> = x1.iter().zip(x0).map(|(a, b)| a - b).collect();
+        let w = phlex_core::sparse::mul_vec(&self.E, &dx);
+        let ww: f64 = w.iter().map(|v| v * v).sum();
+        if ww <= f64::EPSILON * f64::EPSILON * (1.0 + xm.iter().map(|v| v * v).sum::<f64>()) {
+            return;
+        }
+        let dh = self.hamiltonian(x1) - self.hamiltonian(x0);
+        let zw: f64 = zbar.iter().zip(&w).map(|(a, b)| a * b).sum();
+        let c = (dh - zw) / ww;
+        for (zi, wi) in zbar.iter_mut().zip(&w) {
+            *zi += c * wi;
+        }
     }
     fn structure(&self, x: &[f64]) -> SparseMat {
         let mut t = Triplets::new(self.n, self.n);
@@ -770,6 +1026,15 @@ impl QuasiLinearPhDae for Multibody3d {
                     }
                     for (i, v) in col_iter(B, 3 + c) {
                         t.push(o + i, c0 + k, v * tv[c]);
+                    }
+                }
+                if let Some(sh) = self.shift(b, l.port, x) {
+                    let m = cross(sh, fv);
+                    let w = self.omega_index(b);
+                    for c in 0..3 {
+                        if m[c] != 0.0 {
+                            t.push(w + c, c0 + k, m[c]);
+                        }
                     }
                 }
             }
@@ -808,5 +1073,228 @@ impl Mechanism for Multibody3d {
     }
     fn max_position_drift(&self, x: &[f64]) -> f64 {
         Multibody3d::max_position_drift(self, x)
+    }
+    fn state_dependent_descriptor(&self) -> bool {
+        self.has_full_inertia()
+    }
+    fn step_increment(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
+        Multibody3d::step_increment(self, x0, x1, out)
+    }
+    fn step_rhs(&self, x0: &[f64], x1: &[f64], xm: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
+        Multibody3d::rhs_discrete(self, x0, x1, xm, z, u, f)
+    }
+    /// Exact: the bodies' discrete Jacobians, the joints and loads at `xm`.
+    fn step_rhs_jacobian(&self, x0: &[f64], x1: &[f64], xm: &[f64], u: &[f64]) -> SparseMat {
+        if !self.has_full_inertia() {
+            return self.rhs_jacobian(xm, u);
+        }
+        self.rhs_jacobian_impl(xm, u, Some((x0, x1)))
+    }
+    fn constant_mass(&self) -> SparseMat {
+        Multibody3d::constant_mass(self)
+    }
+    fn to_constant_mass_rhs(&self, x: &[f64], f: &mut [f64]) {
+        Multibody3d::to_constant_mass_rhs(self, x, f)
+    }
+    fn to_constant_mass_jacobian(&self, x: &[f64], f: &[f64], jac: SparseMat) -> SparseMat {
+        Multibody3d::to_constant_mass_jacobian(self, x, f, jac)
+    }
+}
+
+/// Deformation-dependent inertia ([`crate::spatial_body_core::full_inertia_3d`]): the discrete step (F4) and
+/// the constant-mass form for Radau IIA.
+impl Multibody3d {
+    /// Overwrites the blocks of the bodies with full inertia in `z` by their discrete
+    /// effort (F5) of the step `x0 → x1`.
+    fn replace_discrete_efforts(&self, x0: &[f64], x1: &[f64], z: &mut [f64]) {
+        for (b, body) in self.bodies.iter().enumerate() {
+            if body.has_full_inertia() {
+                let r = self.body_range(b);
+                body.discrete_effort_local(&x0[r.clone()], &x1[r.clone()], &mut z[r]);
+            }
+        }
+    }
+
+    /// Discrete increment of a midpoint step $x_0\to x_1$
+    /// ([`Mechanism::step_increment`]): $E(x_1 - x_0)$, with the momentum increments
+    /// $\pi(x_1) - \pi(x_0)$ of eq. (F4) in the rows of bodies with full inertia.
+    pub fn step_increment(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
+        let d: Vec<f64> = x1.iter().zip(x0).map(|(a, b)| a - b).collect();
+        out.iter_mut().for_each(|v| *v = 0.0);
+        phlex_core::sparse::mul_add(out, 1.0, &self.E, &d);
+        for (b, body) in self.bodies.iter().enumerate() {
+            if body.has_full_inertia() {
+                let r = self.body_range(b);
+                body.increment_local(&x0[r.clone()], &x1[r.clone()], &mut out[r]);
+            }
+        }
+    }
+
+    /// Discrete right-hand side of a midpoint step ([`Mechanism::step_rhs`]):
+    /// $J(x_m)\bar z + B(x_m)u$ with, for each body with full inertia, its discrete effort
+    /// (F5) in place of the given one (so the plain midpoint variant is exact as well) and
+    /// its gyroscopic blocks built from the average momenta (F4).
+    #[allow(clippy::too_many_arguments)]
+    pub fn rhs_discrete(
+        &self,
+        x0: &[f64],
+        x1: &[f64],
+        xm: &[f64],
+        z: &[f64],
+        u: &[f64],
+        f: &mut [f64],
+    ) {
+        if !self.has_full_inertia() {
+            return self.rhs_with_effort(xm, z, u, f);
+        }
+        let mut zd = z.to_vec();
+        self.replace_discrete_efforts(x0, x1, &mut zd);
+        self.rhs_impl(xm, &zd, u, f, Some((x0, x1)));
+    }
+
+    /// Global ranges of the velocity rows $(v_P, \omega, v_f)$ of the bodies with full
+    /// inertia, with the body index.
+    fn full_velocity_ranges(&self) -> Vec<(usize, std::ops::Range<usize>)> {
+        let mut v = Vec::new();
+        for (b, body) in self.bodies.iter().enumerate() {
+            if body.has_full_inertia() {
+                let o = self.body_off[b] + body.n_q();
+                v.push((b, o..o + 6 + body.n_q() - 12));
+            }
+        }
+        v
+    }
+
+    /// Constant mass matrix for Radau ([`Mechanism::constant_mass`]): $E$, with the
+    /// identity in the velocity blocks of bodies with full inertia.
+    pub fn constant_mass(&self) -> SparseMat {
+        if !self.has_full_inertia() {
+            return self.E.clone();
+        }
+        let ranges = self.full_velocity_ranges();
+        let inside = |i: usize| ranges.iter().any(|(_, r)| r.contains(&i));
+        let mut t = Triplets::new(self.n, self.n);
+        for j in 0..self.n {
+            for (i, v) in col_iter(&self.E, j) {
+                if !inside(i) && !inside(j) {
+                    t.push(i, j, v);
+                }
+            }
+        }
+        for (_, r) in &ranges {
+            for i in r.clone() {
+                t.push(i, i, 1.0);
+            }
+        }
+        t.build()
+    }
+
+    /// $\dot p_v = M_{vv}(u_f)^{-1}(f_v - \Gamma)$ of body `b` (velocity rows `r`).
+    fn velocity_rates(
+        &self,
+        b: usize,
+        r: &std::ops::Range<usize>,
+        x: &[f64],
+        f: &[f64],
+    ) -> (faer::Mat<f64>, Vec<f64>) {
+        let (M, g) = self.bodies[b]
+            .velocity_mass_dense(self.local(b, x))
+            .expect("full-inertia body");
+        let rhs: Vec<f64> = r.clone().zip(&g).map(|(i, gi)| f[i] - gi).collect();
+        let a = crate::simulate::dense_solve(&M, &rhs);
+        (M, a)
+    }
+
+    /// $F(x)$ of the constant-mass form ([`Multibody3d::constant_mass`]): in the velocity
+    /// rows of a body with full inertia $F_v = M_{vv}(u_f)^{-1}(f_v - \Gamma)$,
+    /// $\Gamma = \partial_{u_f}\pi_v\,v_f$ (from $E(x)\dot x = f$ with $\dot u_f = v_f$).
+    pub fn to_constant_mass_rhs(&self, x: &[f64], f: &mut [f64]) {
+        for (b, r) in self.full_velocity_ranges() {
+            let (_, a) = self.velocity_rates(b, &r, x, f);
+            f[r].copy_from_slice(&a);
+        }
+    }
+
+    /// Approximate Jacobian of $F$ ([`Multibody3d::to_constant_mass_rhs`]):
+    /// $M_{vv}^{-1}\big(\partial f_v - \partial_{u_f}\pi_v\,\partial v_f -
+    /// \partial_{u_f}(M_{vv}a)\big)$ with $a = F_v$ in the velocity rows of bodies with
+    /// full inertia (the second derivatives of $\pi$ in $\Gamma$ are neglected; this only
+    /// affects the convergence rate of Radau's simplified Newton iterations).
+    pub fn to_constant_mass_jacobian(&self, x: &[f64], f: &[f64], jac: SparseMat) -> SparseMat {
+        let ranges = self.full_velocity_ranges();
+        if ranges.is_empty() {
+            return jac;
+        }
+        let n = self.n;
+        let mut owner = vec![usize::MAX; n];
+        for (k, (_, r)) in ranges.iter().enumerate() {
+            for i in r.clone() {
+                owner[i] = k;
+            }
+        }
+        let mut t = Triplets::new(n, n);
+        let mut cols: Vec<Vec<usize>> = vec![Vec::new(); ranges.len()];
+        let mut col_pos: Vec<Vec<usize>> = vec![vec![usize::MAX; n]; ranges.len()];
+        let mut add_col = |k: usize, j: usize, cols: &mut Vec<Vec<usize>>| {
+            if col_pos[k][j] == usize::MAX {
+                col_pos[k][j] = cols[k].len();
+                cols[k].push(j);
+            }
+        };
+        for j in 0..n {
+            for (i, _) in col_iter(&jac, j) {
+                if owner[i] != usize::MAX {
+                    add_col(owner[i], j, &mut cols);
+                }
+            }
+        }
+        for (k, (b, r)) in ranges.iter().enumerate() {
+            let o = self.body_off[*b];
+            for j in o + 12..r.end {
+                add_col(k, j, &mut cols);
+            }
+        }
+        let mut dense: Vec<faer::Mat<f64>> = ranges
+            .iter()
+            .enumerate()
+            .map(|(k, (_, r))| faer::Mat::<f64>::zeros(r.len(), cols[k].len()))
+            .collect();
+        for j in 0..n {
+            for (i, v) in col_iter(&jac, j) {
+                let k = owner[i];
+                if k == usize::MAX {
+                    t.push(i, j, v);
+                } else {
+                    let c = col_pos[k][j];
+                    dense[k][(i - ranges[k].1.start, c)] += v;
+                }
+            }
+        }
+        for (k, (b, r)) in ranges.iter().enumerate() {
+            let body = &self.bodies[*b];
+            let xl = self.local(*b, x);
+            let (o, nq) = (self.body_off[*b], body.n_q());
+            let (M, a) = self.velocity_rates(*b, r, x, f);
+            let D = &mut dense[k];
+            let pos = &col_pos[k];
+            // −∂_u π · ∂v_f (the v_f columns) and −∂_u(M a) (the u columns)
+            body.for_each_mass_u(xl, &xl[nq..], &mut |i, j, v| {
+                D[(i, pos[o + nq + 6 + j])] -= v;
+            });
+            body.for_each_mass_u(xl, &a, &mut |i, j, v| {
+                D[(i, pos[o + 12 + j])] -= v;
+            });
+            use faer::linalg::solvers::Solve;
+            let sol = M.partial_piv_lu().solve(&*D);
+            for (c, &j) in cols[k].iter().enumerate() {
+                for i in 0..r.len() {
+                    let v = sol[(i, c)];
+                    if v != 0.0 {
+                        t.push(r.start + i, j, v);
+                    }
+                }
+            }
+        }
+        t.build()
     }
 }

@@ -230,6 +230,92 @@ pub trait SpatialBody: std::fmt::Debug + Send + Sync {
 
     /// Sets the inertial gravity vector \[m/s²\].
     fn set_gravity(&mut self, g: [f64; 3]);
+
+    // --- Deformation-dependent inertia (crate::spatial_body_core::full_inertia_3d). The defaults describe a
+    // body with the constant descriptor of the state convention above.
+
+    /// True if the mass operator depends on the elastic coordinates
+    /// ([`crate::FloatingBeam3d::full_inertia`], eqs. (F1)–(F5) of
+    /// [`crate::spatial_body_core::full_inertia_3d`]): the descriptor then depends on the state. Default `false`.
+    fn has_full_inertia(&self) -> bool {
+        false
+    }
+
+    /// Pushes the descriptor $E_b(x)$ at offset `off`; default the constant
+    /// [`SpatialBody::descriptor`]. With full inertia eq. (F3):
+    /// $\begin{bmatrix}I & 0\\ \partial_q\pi & M(u_f)\end{bmatrix}$.
+    fn push_descriptor(&self, x: &[f64], t: &mut Triplets, off: usize) {
+        let _ = x;
+        t.push_block(off, off, self.descriptor(), 1.0);
+    }
+
+    /// Discrete increment of a midpoint step `x0 → x1` (eq. (F4)): $(q_1 - q_0,\
+    /// \pi(x_1) - \pi(x_0))$; default $E_b(x_1 - x_0)$.
+    fn increment_local(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
+        let d: Vec<f64> = x1.iter().zip(x0).map(|(a, b)| a - b).collect();
+        out.iter_mut().for_each(|v| *v = 0.0);
+        sparse::mul_add(out, 1.0, self.descriptor(), &d);
+    }
+
+    /// Discrete effort of a midpoint step (eq. (F5)) into `z`; default the effort at the
+    /// midpoint (exact for the quadratic/bilinear Hamiltonians of the constant operator).
+    fn discrete_effort_local(&self, x0: &[f64], x1: &[f64], z: &mut [f64]) {
+        let xm: Vec<f64> = x0.iter().zip(x1).map(|(a, b)| 0.5 * (a + b)).collect();
+        self.effort(&xm, z);
+    }
+
+    /// Discrete $f = J_b z$ of a midpoint step `x0 → x1` with midpoint `xm` (eq. (F4): with
+    /// full inertia the gyroscopic blocks use the average momenta
+    /// $(\pi(x_0) + \pi(x_1))/2$); default [`SpatialBody::rhs`] at `xm`.
+    fn rhs_discrete(&self, x0: &[f64], x1: &[f64], xm: &[f64], z: &[f64], f: &mut [f64]) {
+        let _ = (x0, x1);
+        self.rhs(xm, z, f)
+    }
+
+    /// Pushes $\partial f_h/\partial x_m$ of [`SpatialBody::rhs_discrete`] with the discrete
+    /// effort [`SpatialBody::discrete_effort_local`] of the step `x0 → x1` (midpoint `xm`,
+    /// $x_1 = 2x_m - x_0$) at offset `off`; default [`SpatialBody::push_rhs_jacobian`] at `xm`.
+    fn push_rhs_jacobian_discrete(
+        &self,
+        x0: &[f64],
+        x1: &[f64],
+        xm: &[f64],
+        t: &mut Triplets,
+        off: usize,
+    ) {
+        let _ = (x0, x1);
+        self.push_rhs_jacobian(xm, t, off)
+    }
+
+    /// With full inertia, the elastic displacement $N_ku_f$ of port `k` (body frame): the
+    /// port's transport term is $\omega\times(a_k + N_ku_f)$ and a force $F$ there has the
+    /// moment $(a_k + N_ku_f)\times F$ about $P$, on top of the constant
+    /// [`SpatialBody::port_map`]. `None` (default) for the constant operator.
+    fn port_shift(&self, k: usize, x: &[f64]) -> Option<[f64; 3]> {
+        let _ = (k, x);
+        None
+    }
+
+    /// $\partial(N_ku_f)/\partial u_j$ as `(local state index of u_j, N_k e_j)` (full
+    /// inertia only; default none).
+    fn port_shift_jacobian(&self, k: usize) -> Vec<(usize, [f64; 3])> {
+        let _ = k;
+        Vec::new()
+    }
+
+    /// With full inertia: the dense velocity block $M_{vv}(u_f)$ ($6 + n_f$ square) and
+    /// $\Gamma = \partial_{u_f}(M_{vv}p)\,v_f$ at a local state (for the constant-mass
+    /// form of [`crate::dae`]); `None` (default) otherwise.
+    fn velocity_mass_dense(&self, x: &[f64]) -> Option<(faer::Mat<f64>, Vec<f64>)> {
+        let _ = x;
+        None
+    }
+
+    /// $\partial_{u_f}(M_{vv}(u_f)\,a)$ entries `(i, j, v)` (velocity row `i`, elastic
+    /// coefficient `j`) for a velocity vector `a` ($6 + n_f$ entries); full inertia only.
+    fn for_each_mass_u(&self, x: &[f64], a: &[f64], f: &mut dyn FnMut(usize, usize, f64)) {
+        let _ = (x, a, f);
+    }
 }
 
 /// A body *description* (parameters) that validates itself and builds its

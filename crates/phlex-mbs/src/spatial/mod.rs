@@ -17,7 +17,10 @@
 //!
 //! [`Multibody3d`] implements [`phlex_core::QuasiLinearPhDae`] and [`crate::Mechanism`], so
 //! [`crate::MultibodyMidpoint`] (midpoint / discrete gradient) and [`crate::MultibodyDae`]
-//! (Radau IIA) integrate it.
+//! (Radau IIA) integrate it. Bodies with deformation-dependent inertia
+//! ([`crate::spatial_body_core::full_inertia_3d`]) make the descriptor state dependent:
+//! the assembly then provides the discrete step (F4)–(F5), its exact Jacobian, the
+//! constant-mass form for Radau, and the port maps at the deformed port positions.
 pub mod assembly;
 pub mod body;
 pub mod builder;
