@@ -56,6 +56,10 @@ pub fn check(path: &Path) -> Result<()> {
     if crate::thermoelastic_beam_run::is_thermoelastic_beam(&text) {
         return crate::thermoelastic_beam_run::check(path, &text);
     }
+    if crate::thermal_rod_run::is_heat(&text) || crate::thermal_rod_run::is_thermoelastic_rod(&text)
+    {
+        return crate::thermal_rod_run::check(path, &text);
+    }
     if crate::elasticity_run::is_elasticity(&text) {
         return crate::elasticity_run::check(path, &text);
     }
@@ -143,6 +147,13 @@ pub fn run(path: &Path, out: Option<&Path>, quiet: bool) -> Result<()> {
             .map(Path::to_path_buf)
             .unwrap_or_else(|| default_out(path));
         return crate::thermoelastic_beam_run::run(path, &text, &dir, quiet);
+    }
+    if crate::thermal_rod_run::is_heat(&text) || crate::thermal_rod_run::is_thermoelastic_rod(&text)
+    {
+        let dir = out
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| default_out(path));
+        return crate::thermal_rod_run::run(path, &text, &dir, quiet);
     }
     if crate::elasticity_run::is_elasticity(&text) {
         let dir = out
@@ -280,6 +291,18 @@ pub fn modes(path: &Path, count: Option<usize>, json: Option<&Path>) -> Result<(
         let rows = crate::modal::frequencies_with(b.system(), n, &b.eigen_params(n))
             .context("eigen-analysis failed")?;
         return print_modes(&b.name, b.system().n_states(), &rows, json);
+    }
+    if crate::thermal_rod_run::is_heat(&text) || crate::thermal_rod_run::is_thermoelastic_rod(&text)
+    {
+        let (_, b) = crate::thermal_rod_run::load(&path.display().to_string(), &text)?;
+        let n = count.unwrap_or(6);
+        let params = phlex_solve::eigen::EigenParams {
+            n_modes: Some(n),
+            ..Default::default()
+        };
+        let rows = crate::modal::frequencies_with(b.model.system(), n, &params)
+            .context("eigen-analysis failed")?;
+        return print_modes(&b.name, b.model.system().n_states(), &rows, json);
     }
     if crate::thermoelastic_beam_run::is_thermoelastic_beam(&text) {
         let (name, states, rows) = crate::thermoelastic_beam_run::modes(path, &text, count)

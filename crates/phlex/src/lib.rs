@@ -29,4 +29,5 @@ pub mod shallow_water_run;
 pub mod simulate;
 pub mod spatial;
 pub mod studies;
+pub mod thermal_rod_run;
 pub mod thermoelastic_beam_run;

@@ -1,0 +1,748 @@
+//! One-dimensional thermal model files (format in `docs/model-format-continuum.md`):
+//!
+//! * `[heat]`: the heat equation of a rod as a pHDAE ([`phlex_fem::heat`], thesis 004
+//!   §5.1.1 eqs. (5.2)–(5.5)): temperature $\theta = (T - T_0)/T_0$ and the algebraic heat
+//!   flux $j_Q$, Lyapunov functional $H = \frac12\int CT_0\theta^2$, dissipation
+//!   $\int j_Q^2/(kT_0)$, ends insulated, isothermal or ports (heat-flux or temperature
+//!   inputs depending on the discretisation);
+//! * `[thermoelastic_rod]`: linear coupled thermoelasticity in uniaxial strain
+//!   ([`phlex_fem::thermoelastic_1d`], thesis 004 §5.1.3 eq. (5.18), PFEM (8.48)–(8.50)),
+//!   with physical material data or the non-dimensional Danilovskaya form (coupling number
+//!   $\delta$, thesis §8.3); with `reference = "danilovskaya"` the probes get the
+//!   half-space solution (thesis (8.51)–(8.52)) inverted by de Hoog's method
+//!   ([`phlex_solve::laplace_inversion::DeHoog`]) as extra columns, and the summary prints
+//!   the largest deviation away from the elastic wave front.
+//!
+//! Both run with the implicit midpoint rule of [`crate::field_run`] (exact discrete power
+//! balance $H_1 - H_0 = h(\bar y^\top u - \bar e^\top R\bar e)$) and have `phlex check`.
+use std::cell::Cell;
+use std::path::Path;
+
+use anyhow::Result;
+use exmex::{Express, FlatEx};
+use phlex_fem::heat::{FieldBlock, Heat1d, HeatDiscretization, HeatModel, ThermalEnd};
+use phlex_fem::thermoelastic_1d::{
+    danilovskaya_laplace, MechanicalEnd, ThermoField, Thermoelastic1d, ThermoelasticModel,
+    ThermoelasticParams,
+};
+use phlex_solve::laplace_inversion::DeHoog;
+use phlex_solve::signal::InputFn;
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::field_run::{
+    error_at, midpoint_step, port_inputs, run_midpoint, Columns, FieldOutput, FieldRun,
+};
+use crate::model::{ModelError, ModelMeta, SimulationSpec};
+use crate::plate_run::PlateInput;
+
+/// True if the TOML text is a 1D heat model (a `heat` table).
+pub fn is_heat(text: &str) -> bool {
+    has_table(text, "heat")
+}
+
+/// True if the TOML text is a thermoelastic rod model (a `thermoelastic_rod` table).
+pub fn is_thermoelastic_rod(text: &str) -> bool {
+    has_table(text, "thermoelastic_rod")
+}
+
+fn has_table(text: &str, key: &str) -> bool {
+    match text.parse::<toml::Table>() {
+        Ok(t) => t.contains_key(key),
+        Err(_) => false,
+    }
+}
+
+/// Top level of a `[heat]` or `[thermoelastic_rod]` model file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RodFile {
+    /// Descriptive metadata.
+    pub model: ModelMeta,
+    /// Heat conduction in a rod.
+    #[serde(default)]
+    pub heat: Option<HeatSpec>,
+    /// Coupled thermoelastic rod.
+    #[serde(default)]
+    pub thermoelastic_rod: Option<ThermoRodSpec>,
+    /// Signals driving the end ports.
+    #[serde(default)]
+    pub input: Vec<PlateInput>,
+    /// Initial temperature `theta` (and `velocity` for the thermoelastic rod) in `x`.
+    #[serde(default)]
+    pub initial: RodInitial,
+    /// Time integration (midpoint).
+    #[serde(default)]
+    pub simulation: Option<SimulationSpec>,
+    /// What to record.
+    #[serde(default)]
+    pub output: RodOutput,
+}
+
+/// `[heat]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeatSpec {
+    /// Length \[m\].
+    pub length: Spanned<f64>,
+    /// Elements.
+    pub elements: Spanned<usize>,
+    /// Degree $k$ of the continuous field (1..3, default 1).
+    #[serde(default)]
+    pub degree: Option<Spanned<usize>>,
+    /// Volumetric heat capacity $C = \rho c$ \[J/(m³ K)\].
+    pub heat_capacity: Spanned<f64>,
+    /// Conductivity $k$ \[W/(m K)\].
+    pub conductivity: Spanned<f64>,
+    /// Reference temperature $T_0$ \[K\].
+    #[serde(rename = "T0")]
+    pub t0: Spanned<f64>,
+    /// `"flux_ports"` (default: $\theta \in CG_k$, $j_Q \in DG_{k-1}$, heat-flux inputs) or
+    /// `"temperature_ports"` ($\theta \in DG_{k-1}$, $j_Q \in CG_k$, temperature inputs).
+    #[serde(default)]
+    pub discretization: Option<Spanned<String>>,
+    /// Left end: `"port"` (default), `"insulated"` or `"isothermal"`.
+    #[serde(default)]
+    pub left: Option<Spanned<String>>,
+    /// Right end: `"port"` (default), `"insulated"` or `"isothermal"`.
+    #[serde(default)]
+    pub right: Option<Spanned<String>>,
+}
+
+/// `[thermoelastic_rod]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThermoRodSpec {
+    /// Length \[m\] (non-dimensional with `delta`).
+    pub length: Spanned<f64>,
+    /// Elements.
+    pub elements: Spanned<usize>,
+    /// Non-dimensional Danilovskaya form with coupling number $\delta > 0$ (instead of the
+    /// material keys).
+    #[serde(default)]
+    pub delta: Option<Spanned<f64>>,
+    /// Density $\rho$ \[kg/m³\].
+    #[serde(default)]
+    pub rho: Option<Spanned<f64>>,
+    /// Uniaxial-strain modulus $\lambda + 2\mu$ \[Pa\].
+    #[serde(default)]
+    pub modulus: Option<Spanned<f64>>,
+    /// Thermal stress coefficient $C_\beta = T_0\beta(3\lambda + 2\mu)$ \[Pa\].
+    #[serde(default)]
+    pub c_beta: Option<Spanned<f64>>,
+    /// Volumetric heat capacity $\rho c_\varepsilon$ \[J/(m³ K)\].
+    #[serde(default)]
+    pub heat_capacity: Option<Spanned<f64>>,
+    /// Conductivity \[W/(m K)\].
+    #[serde(default)]
+    pub conductivity: Option<Spanned<f64>>,
+    /// Reference temperature \[K\].
+    #[serde(default, rename = "T0")]
+    pub t0: Option<Spanned<f64>>,
+    /// Mechanical left end: `"free"` (default), `"clamped"` or `"port"` (traction input).
+    #[serde(default)]
+    pub left: Option<Spanned<String>>,
+    /// Mechanical right end.
+    #[serde(default)]
+    pub right: Option<Spanned<String>>,
+    /// Thermal left end: `"port"` (default; temperature input), `"insulated"`, `"isothermal"`.
+    #[serde(default)]
+    pub heat_left: Option<Spanned<String>>,
+    /// Thermal right end (default `"insulated"`).
+    #[serde(default)]
+    pub heat_right: Option<Spanned<String>>,
+    /// `"danilovskaya"`: add the half-space solution at the probes (needs `delta`).
+    #[serde(default)]
+    pub reference: Option<Spanned<String>>,
+}
+
+/// `[initial]` of a rod.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RodInitial {
+    /// Normalised temperature $\theta(x)$.
+    #[serde(default)]
+    pub theta: Option<Spanned<String>>,
+    /// Velocity $v(x)$ \[m/s\] (thermoelastic rod).
+    #[serde(default)]
+    pub velocity: Option<Spanned<String>>,
+}
+
+/// A probe of a rod.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RodProbe {
+    /// Column name.
+    pub name: String,
+    /// `"theta"` (default), `"v"` (velocity) or `"u"` (displacement $\int_0^t v$, the
+    /// trapezoidal rule over the recorded samples: with `every = 1` exactly the midpoint
+    /// rule's displacement update) — `v` and `u` on the thermoelastic rod.
+    #[serde(default)]
+    pub field: Option<String>,
+    /// Position.
+    pub x: f64,
+}
+
+/// `[output]` of a rod.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RodOutput {
+    /// Record every k-th step.
+    #[serde(default = "crate::model::one")]
+    pub every: usize,
+    /// Point probes.
+    #[serde(default)]
+    pub probes: Vec<RodProbe>,
+    /// Write SVG plots.
+    #[serde(default = "yes")]
+    pub plots: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl Default for RodOutput {
+    fn default() -> Self {
+        Self {
+            every: 1,
+            probes: Vec::new(),
+            plots: true,
+        }
+    }
+}
+
+/// The assembled rod.
+pub enum RodModel {
+    /// Heat conduction.
+    Heat(HeatModel),
+    /// Coupled thermoelasticity (with the Danilovskaya $\delta$ if non-dimensional).
+    Thermoelastic(ThermoelasticModel, Option<f64>),
+}
+
+impl RodModel {
+    /// The pH system.
+    pub fn system(&self) -> &phlex_core::LinearPhSystem {
+        match self {
+            RodModel::Heat(m) => m.system(),
+            RodModel::Thermoelastic(m, _) => m.system(),
+        }
+    }
+
+    fn block(&self, velocity: bool) -> Result<&FieldBlock, String> {
+        match (self, velocity) {
+            (RodModel::Heat(m), false) => Ok(m.temperature()),
+            (RodModel::Heat(_), true) => {
+                Err("the heat model has no velocity; use field = \"theta\"".into())
+            }
+            (RodModel::Thermoelastic(m, _), v) => m
+                .field(if v {
+                    ThermoField::Velocity
+                } else {
+                    ThermoField::Temperature
+                })
+                .map_err(|e| e.to_string()),
+        }
+    }
+}
+
+/// A parsed and built rod model.
+pub struct BuiltRod {
+    /// Model name.
+    pub name: String,
+    /// The model.
+    pub model: RodModel,
+    /// Inputs.
+    pub input: InputFn,
+    /// Initial state.
+    pub initial: Vec<f64>,
+    /// Probes: (name, field, x, probe vector).
+    probes: Vec<(String, ProbeField, f64, phlex_fem::functional::SparseVec)>,
+}
+
+/// Parses an expression in `x` alone (a constant is allowed).
+fn parse_x(text: &str) -> Result<FlatEx<f64>, String> {
+    let src = phlex_solve::signal::normalize_expression(text);
+    let expr = exmex::parse::<f64>(&src).map_err(|e| format!("cannot parse '{text}': {e}"))?;
+    if let Some(v) = expr.var_names().iter().find(|v| v.as_str() != "x") {
+        return Err(format!("'{text}' uses variable '{v}'; only x is allowed"));
+    }
+    Ok(expr)
+}
+
+fn eval_x(g: &FlatEx<f64>, x: f64) -> f64 {
+    let args: &[f64] = if g.var_names().is_empty() { &[] } else { &[x] };
+    g.eval(args).unwrap_or(f64::NAN)
+}
+
+/// Parses and builds the rod model in `text` (errors name the key and its line).
+pub fn load(file: &str, text: &str) -> Result<(RodFile, BuiltRod), ModelError> {
+    let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
+    let f: RodFile = toml::from_str(text).map_err(|e| {
+        err(
+            e.span().unwrap_or(0..0),
+            e.message().to_string().replace('\n', " "),
+        )
+    })?;
+    let positive = |key: &str, v: &Spanned<f64>| -> Result<f64, ModelError> {
+        let x = *v.get_ref();
+        if x.is_finite() && x > 0.0 {
+            Ok(x)
+        } else {
+            Err(err(
+                v.span(),
+                format!("{key} = {x}: must be finite and > 0"),
+            ))
+        }
+    };
+    let thermal_end = |key: &str, v: &Option<Spanned<String>>, default: ThermalEnd| match v
+        .as_ref()
+        .map(|s| (s.get_ref().as_str(), s.span()))
+    {
+        None => Ok(default),
+        Some(("port", _)) => Ok(ThermalEnd::Port),
+        Some(("insulated", _)) => Ok(ThermalEnd::Insulated),
+        Some(("isothermal", _)) => Ok(ThermalEnd::Isothermal),
+        Some((other, span)) => Err(err(
+            span,
+            format!("{key} = '{other}': use \"port\", \"insulated\" or \"isothermal\""),
+        )),
+    };
+    let elements = |key: &str, v: &Spanned<usize>| {
+        if *v.get_ref() == 0 {
+            Err(err(v.span(), format!("{key}.elements must be >= 1")))
+        } else {
+            Ok(*v.get_ref())
+        }
+    };
+    let (model, length, anchor) = match (&f.heat, &f.thermoelastic_rod) {
+        (Some(_), Some(t)) => {
+            return Err(err(
+                t.length.span(),
+                "give either [heat] or [thermoelastic_rod], not both".into(),
+            ))
+        }
+        (None, None) => return Err(err(0..0, "no [heat] or [thermoelastic_rod] table".into())),
+        (Some(h), None) => {
+            let length = positive("heat.length", &h.length)?;
+            let k = match &h.degree {
+                None => 1,
+                Some(d) if (1..=3).contains(d.get_ref()) => *d.get_ref(),
+                Some(d) => {
+                    return Err(err(
+                        d.span(),
+                        format!("heat.degree = {}: use 1..=3", d.get_ref()),
+                    ))
+                }
+            };
+            let disc = match h.discretization.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
+                None | Some(("flux_ports", _)) => HeatDiscretization::CgDg(k),
+                Some(("temperature_ports", _)) => HeatDiscretization::DgCg(k),
+                Some((other, span)) => {
+                    return Err(err(
+                        span,
+                        format!("heat.discretization = '{other}': use \"flux_ports\" (CG temperature, heat-flux inputs) or \"temperature_ports\" (DG temperature, temperature inputs)"),
+                    ))
+                }
+            };
+            let model = Heat1d::new(
+                positive("heat.heat_capacity", &h.heat_capacity)?,
+                positive("heat.conductivity", &h.conductivity)?,
+                positive("heat.T0", &h.t0)?,
+                length,
+                elements("heat", &h.elements)?,
+            )
+            .discretization(disc)
+            .ends(
+                thermal_end("heat.left", &h.left, ThermalEnd::Port)?,
+                thermal_end("heat.right", &h.right, ThermalEnd::Port)?,
+            )
+            .build()
+            .map_err(|e| err(h.length.span(), format!("heat: {e}")))?;
+            (RodModel::Heat(model), length, h.length.span())
+        }
+        (None, Some(t)) => {
+            let length = positive("thermoelastic_rod.length", &t.length)?;
+            let material = [
+                ("rho", &t.rho),
+                ("modulus", &t.modulus),
+                ("c_beta", &t.c_beta),
+                ("heat_capacity", &t.heat_capacity),
+                ("conductivity", &t.conductivity),
+                ("T0", &t.t0),
+            ];
+            let (params, delta) = match &t.delta {
+                Some(d) => {
+                    if let Some((key, v)) = material
+                        .iter()
+                        .find_map(|(k, v)| v.as_ref().map(|v| (k, v)))
+                    {
+                        return Err(err(
+                            v.span(),
+                            format!("thermoelastic_rod.{key}: the non-dimensional form (delta) takes no material data; remove {key} or delta"),
+                        ));
+                    }
+                    let dv = *d.get_ref();
+                    if !(dv.is_finite() && dv > 0.0) {
+                        return Err(err(
+                            d.span(),
+                            format!("thermoelastic_rod.delta = {dv}: must be > 0 (delta = 0 is the one-way cascade, not a pH system: model the temperature with [heat])"),
+                        ));
+                    }
+                    (
+                        ThermoelasticParams::danilovskaya(dv)
+                            .map_err(|e| err(d.span(), e.to_string()))?,
+                        Some(dv),
+                    )
+                }
+                None => {
+                    let mut vals = [0.0; 6];
+                    for (k, (key, v)) in material.iter().enumerate() {
+                        let v = v.as_ref().ok_or_else(|| {
+                            err(
+                                t.length.span(),
+                                format!("thermoelastic_rod.{key} is missing (give rho, modulus, c_beta, heat_capacity, conductivity, T0, or delta for the non-dimensional form)"),
+                            )
+                        })?;
+                        vals[k] = if *key == "c_beta" {
+                            let x = *v.get_ref();
+                            if !(x.is_finite() && x >= 0.0) {
+                                return Err(err(
+                                    v.span(),
+                                    format!(
+                                        "thermoelastic_rod.c_beta = {x}: must be finite and >= 0"
+                                    ),
+                                ));
+                            }
+                            x
+                        } else {
+                            positive(&format!("thermoelastic_rod.{key}"), v)?
+                        };
+                    }
+                    (
+                        ThermoelasticParams {
+                            density: vals[0],
+                            modulus: vals[1],
+                            c_beta: vals[2],
+                            heat_capacity: vals[3],
+                            conductivity: vals[4],
+                            t0: vals[5],
+                        },
+                        None,
+                    )
+                }
+            };
+            if let (Some(r), None) = (&t.reference, delta) {
+                return Err(err(
+                    r.span(),
+                    "thermoelastic_rod.reference = \"danilovskaya\" needs the non-dimensional form (delta)".into(),
+                ));
+            }
+            if let Some(r) = &t.reference {
+                if r.get_ref() != "danilovskaya" {
+                    return Err(err(
+                        r.span(),
+                        format!("thermoelastic_rod.reference = '{}': the only reference is \"danilovskaya\"", r.get_ref()),
+                    ));
+                }
+            }
+            let mech_end = |key: &str, v: &Option<Spanned<String>>| {
+                match v
+                .as_ref()
+                .map(|s| (s.get_ref().as_str(), s.span()))
+            {
+                None | Some(("free", _)) => Ok(MechanicalEnd::Free),
+                Some(("clamped", _)) => Ok(MechanicalEnd::Clamped),
+                Some(("port", _)) => Ok(MechanicalEnd::Port),
+                Some((other, span)) => Err(err(
+                    span,
+                    format!("thermoelastic_rod.{key} = '{other}': use \"free\", \"clamped\" or \"port\" (total traction input)"),
+                )),
+            }
+            };
+            let model =
+                Thermoelastic1d::new(params, length, elements("thermoelastic_rod", &t.elements)?)
+                    .discretization(
+                        phlex_fem::thermoelastic_1d::MechanicalDiscretization::CgDg(1),
+                        HeatDiscretization::DgCg(1),
+                    )
+                    .ends(
+                        (mech_end("left", &t.left)?, mech_end("right", &t.right)?),
+                        (
+                            thermal_end(
+                                "thermoelastic_rod.heat_left",
+                                &t.heat_left,
+                                ThermalEnd::Port,
+                            )?,
+                            thermal_end(
+                                "thermoelastic_rod.heat_right",
+                                &t.heat_right,
+                                ThermalEnd::Insulated,
+                            )?,
+                        ),
+                    )
+                    .build()
+                    .map_err(|e| err(t.length.span(), format!("thermoelastic_rod: {e}")))?;
+            (
+                RodModel::Thermoelastic(model, delta),
+                length,
+                t.length.span(),
+            )
+        }
+    };
+    let sys = model.system();
+    sys.check(&Default::default())
+        .map_err(|e| err(anchor.clone(), format!("structure check: {e}")))?;
+    let input = port_inputs(
+        file,
+        text,
+        sys,
+        &f.input,
+        "end ports are open with end = \"port\"",
+    )?;
+    let mut initial = vec![0.0; sys.n_states()];
+    for (key, expr, velocity) in [
+        ("theta", &f.initial.theta, false),
+        ("velocity", &f.initial.velocity, true),
+    ] {
+        let Some(expr) = expr else { continue };
+        let g =
+            parse_x(expr.get_ref()).map_err(|m| err(expr.span(), format!("initial.{key}: {m}")))?;
+        let block = model
+            .block(velocity)
+            .map_err(|m| err(expr.span(), format!("initial.{key}: {m}")))?;
+        block
+            .project_into(&|x| eval_x(&g, x), &mut initial)
+            .map_err(|e| err(expr.span(), format!("initial.{key}: {e}")))?;
+        if initial[block.range()].iter().any(|v| !v.is_finite()) {
+            return Err(err(
+                expr.span(),
+                format!("initial.{key} is not finite everywhere on 0 <= x <= {length}"),
+            ));
+        }
+    }
+    let mut probes = Vec::new();
+    for pr in &f.output.probes {
+        let field = match pr.field.as_deref().unwrap_or("theta") {
+            "theta" => ProbeField::Theta,
+            "v" => ProbeField::Velocity,
+            "u" => ProbeField::Displacement,
+            other => {
+                return Err(err(
+                    anchor.clone(),
+                    format!(
+                        "output.probes '{}': unknown field '{other}' (fields: theta, v, u)",
+                        pr.name
+                    ),
+                ))
+            }
+        };
+        let velocity = field != ProbeField::Theta;
+        if !(0.0..=length).contains(&pr.x) {
+            return Err(err(
+                anchor.clone(),
+                format!(
+                    "output.probes '{}': x = {} is outside the rod 0..={length}",
+                    pr.name, pr.x
+                ),
+            ));
+        }
+        let block = model
+            .block(velocity)
+            .map_err(|m| err(anchor.clone(), format!("output.probes '{}': {m}", pr.name)))?;
+        let v = block
+            .probe(pr.x)
+            .map_err(|e| err(anchor.clone(), format!("output.probes '{}': {e}", pr.name)))?;
+        probes.push((pr.name.clone(), field, pr.x, v));
+    }
+    let b = BuiltRod {
+        name: f.model.name.clone(),
+        model,
+        input,
+        initial,
+        probes,
+    };
+    Ok((f, b))
+}
+
+/// `phlex check` for a rod: structure and, for the thermoelastic rod, the coupling number.
+pub fn check(path: &Path, text: &str) -> Result<()> {
+    let (_, b) = load(&path.display().to_string(), text)?;
+    println!("{}: ok", path.display());
+    match &b.model {
+        RodModel::Heat(_) => println!("  model   {} (heat conduction rod, pHDAE)", b.name),
+        RodModel::Thermoelastic(m, _) => println!(
+            "  model   {} (thermoelastic rod; coupling number delta = {:.4e})",
+            b.name,
+            m.params().coupling_number()
+        ),
+    }
+    crate::field_run::print_structure(b.model.system());
+    Ok(())
+}
+
+/// The half-space reference of a probe at $\hat x$: $\hat T$, $\hat u$ or
+/// $\hat v = \mathcal L^{-1}[s\hat u(s)]$ (zero initial displacement).
+fn danilovskaya_reference(dh: &DeHoog, delta: f64, x: f64, field: ProbeField, t: f64) -> f64 {
+    if t <= 0.0 {
+        return 0.0;
+    }
+    match field {
+        ProbeField::Theta => dh.invert(|s| danilovskaya_laplace(s, x, delta).0, t),
+        ProbeField::Displacement => dh.invert(|s| danilovskaya_laplace(s, x, delta).1, t),
+        ProbeField::Velocity => dh.invert(|s| s * danilovskaya_laplace(s, x, delta).1, t),
+    }
+    .unwrap_or(f64::NAN)
+}
+
+/// What a rod probe records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ProbeField {
+    /// Normalised temperature.
+    Theta,
+    /// Velocity.
+    Velocity,
+    /// Displacement (time integral of the velocity).
+    Displacement,
+}
+
+/// `phlex run` for a rod: midpoint rule, `timeseries.csv` (`t`, `H`, probes, with
+/// `reference = "danilovskaya"` the reference columns `<probe>_ref`, and for the
+/// thermoelastic rod `H_mech`), `summary.json`, SVG plots.
+pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
+    let file = path.display().to_string();
+    let (f, b) = load(&file, text)?;
+    let (dt, t_end) = midpoint_step(&file, f.simulation.as_ref(), "rod")?;
+    let every = f.output.every.max(1);
+    // displacement probes: trapezoidal rule over the samples (previous velocity, integral)
+    let integrals = std::cell::RefCell::new(vec![(f64::NAN, 0.0); b.probes.len()]);
+    let h_sample = every as f64 * dt;
+    let probe_values = |e: &[f64]| -> Result<Vec<f64>, String> {
+        let mut acc = integrals.borrow_mut();
+        Ok(b.probes
+            .iter()
+            .zip(acc.iter_mut())
+            .map(|(p, (v_prev, u))| {
+                let v = p.3.dot(e);
+                if p.1 != ProbeField::Displacement {
+                    return v;
+                }
+                if v_prev.is_finite() {
+                    *u += 0.5 * h_sample * (*v_prev + v);
+                }
+                *v_prev = v;
+                *u
+            })
+            .collect())
+    };
+    let delta = match (&b.model, &f.thermoelastic_rod) {
+        (RodModel::Thermoelastic(_, Some(d)), Some(t)) if t.reference.is_some() => Some(*d),
+        _ => None,
+    };
+    // the reference is a function of time: sample k of the run is at t = k·every·dt
+    let sample = Cell::new(0usize);
+    let dh = DeHoog::default();
+    let reference_values = |_: &[f64]| -> Result<Vec<f64>, String> {
+        let t = (sample.get() * every) as f64 * dt;
+        sample.set(sample.get() + 1);
+        Ok(b.probes
+            .iter()
+            .map(|p| danilovskaya_reference(&dh, delta.unwrap_or(1.0), p.2, p.1, t.min(t_end)))
+            .collect())
+    };
+    let energies = |e: &[f64]| -> Result<Vec<f64>, String> {
+        match &b.model {
+            RodModel::Thermoelastic(m, _) => Ok(vec![m.mechanical_energy(e)]),
+            RodModel::Heat(_) => Ok(Vec::new()),
+        }
+    };
+    let mut columns = vec![Columns {
+        names: b.probes.iter().map(|p| p.0.clone()).collect(),
+        plot_title: Some(
+            if matches!(b.model, RodModel::Heat(_)) {
+                "normalised temperature (T - T0)/T0"
+            } else {
+                "probes: theta = (T - T0)/T0, v [m/s]"
+            }
+            .into(),
+        ),
+        plot_file: "probes.svg",
+        values: &probe_values,
+    }];
+    if delta.is_some() {
+        columns.push(Columns {
+            names: b.probes.iter().map(|p| format!("{}_ref", p.0)).collect(),
+            plot_title: Some("Danilovskaya half-space solution (de Hoog inversion)".into()),
+            plot_file: "reference.svg",
+            values: &reference_values,
+        });
+    }
+    if matches!(b.model, RodModel::Thermoelastic(..)) {
+        columns.push(Columns {
+            names: vec!["H_mech".into()],
+            plot_title: Some("mechanical energy".into()),
+            plot_file: "mechanical_energy.svg",
+            values: &energies,
+        });
+    }
+    let vtu_of =
+        |_: &[f64]| -> Result<String> { anyhow::bail!("rod models write no VTK snapshots") };
+    let output = FieldOutput {
+        every,
+        probes: Vec::new(),
+        plots: f.output.plots,
+        vtk_every: 0,
+    };
+    run_midpoint(
+        FieldRun {
+            name: &b.name,
+            kind: "rod",
+            system: b.model.system(),
+            input: b.input.clone(),
+            initial: &b.initial,
+            columns,
+            vtu: &vtu_of,
+        },
+        dt,
+        t_end,
+        &output,
+        dir,
+        quiet,
+    )?;
+    if let Some(delta) = delta {
+        print_reference_deviation(dir, &b, delta)?;
+    }
+    Ok(())
+}
+
+/// Largest deviation of each probe from the half-space solution, relative to the
+/// reference's maximum, outside the window $0.6\hat x < \hat t < 1.3\hat x$ around the
+/// elastic wave front (which reaches $\hat x$ at $\hat t = \hat x$; the P1 wave equation's
+/// dispersive precursor travels at up to $\sqrt2$: `tests/thermoelastic.rs` in phlex-fem).
+fn print_reference_deviation(dir: &Path, b: &BuiltRod, delta: f64) -> Result<()> {
+    let csv = std::fs::read_to_string(dir.join("timeseries.csv"))?;
+    let rows: Vec<Vec<f64>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| {
+            l.split(',')
+                .map(|v| v.parse().unwrap_or(f64::NAN))
+                .collect()
+        })
+        .collect();
+    let n = b.probes.len();
+    println!("  Danilovskaya reference (delta = {delta}), max deviation / max |reference| away from the front (0.6 x < t < 1.3 x excluded):");
+    for (k, p) in b.probes.iter().enumerate() {
+        let (mut dev, mut max) = (0.0f64, 0.0f64);
+        for r in &rows {
+            let (t, num, reference) = (r[0], r[2 + k], r[2 + n + k]);
+            max = max.max(reference.abs());
+            if t > 0.6 * p.2 && t < 1.3 * p.2 {
+                continue;
+            }
+            dev = dev.max((num - reference).abs());
+        }
+        println!("    {:<12} {:.3e}", p.0, dev / max.max(f64::MIN_POSITIVE));
+    }
+    Ok(())
+}
