@@ -816,7 +816,8 @@ fn port_input(sys: &LinearPhSystem, name: &str, f: &dyn Fn(usize) -> f64) -> Vec
 /// traces), top a velocity port (inputs w_t, ω). Implicit midpoint from rest: the discrete
 /// power balance H₁ − H₀ = Δt ȳᵀū holds per step to round-off (ledger residual < 1e-10
 /// relative; the scheme is exact for the quadratic H, so only round-off remains), every
-/// port exchanges energy, and J skew / E symmetric PSD hold.
+/// port exchanges energy, and J skew / E symmetric PSD hold. Measured residuals 5.7e-15,
+/// 1.7e-14, 2.6e-14 (k = 1, 2, 3).
 #[test]
 fn afw_power_balance_all_port_kinds() {
     let mesh = Mesh2d::unit_square(4, Diagonal::Right).unwrap();
@@ -1062,7 +1063,8 @@ fn mindlin_ss_omega(p: &MindlinParams, a: f64, b: f64, m: usize, n: usize) -> f6
 /// Hard simply supported square (all edges `simply_supported`: M_nn removed in the edge
 /// frame, w_t = ω_s = 0 natural), thesis modal data, AFW k = 2 on 8 × 8 against the exact
 /// Navier solution of the Mindlin equations (`mindlin_ss_omega`; modes (1,1), (1,2),
-/// (2,1), (2,2), (1,3), (3,1)): within 1 %.
+/// (2,1), (2,2), (1,3), (3,1)): within 1 %. Measured 0.9304, 2.2203, 2.2209, 3.4105,
+/// 4.1571, 4.1571 vs exact 0.9303, 2.2193, 2.2193, 3.4056, 4.1494, 4.1494 (≤ 0.19 %).
 #[test]
 fn afw_simply_supported_square_exact() {
     let p = thesis_modal_params();
@@ -1098,7 +1100,9 @@ fn afw_simply_supported_square_exact() {
 /// ω̂ of AFW k = 2 on 8 × 8 against CGDG k = 3 on the same mesh (free edges natural there;
 /// an independent discretisation, converged to ~0.1 % for the free square) within 1 %.
 /// Also printed: the thin-plate parameter λ = ω a² √(ρb/D) (Leissa CFFF: 3.47, 8.51,
-/// 21.3, 27.2, 31.0; Mindlin at b/a = 0.1 lies slightly below).
+/// 21.3, 27.2, 31.0; Mindlin at b/a = 0.1 lies slightly below). Measured λ: AFW 3.4300,
+/// 8.0471, 20.084, 25.483, 28.201, 47.451 vs CGDG 3.4310, 8.0620, 20.091, 25.501, 28.251,
+/// 47.545 (≤ 0.2 %).
 #[test]
 fn afw_cantilever_modes_vs_cgdg() {
     use phlex_fem::plate::MindlinCgDg;
@@ -1147,7 +1151,8 @@ fn afw_cantilever_modes_vs_cgdg() {
 /// natural there, CG₁ input F at every vertex; output ∫ ψ_l w) on 8 × 8, within 1 %.
 /// The beam limit w_tip = F L³/(3D') + F L/(K_sh G b), with D' between D(1 − ν²) and D
 /// (anticlastic bending of a wide plate), brackets the value up to the root effect of
-/// the clamped Mindlin edge (printed).
+/// the clamped Mindlin edge (printed). Measured: AFW 3818.65, CGDG 3816.89 (4.6e-4
+/// relative); beam bracket 3671–4031.
 #[test]
 fn afw_cantilever_static_tip_load() {
     use phlex_fem::plate::MindlinCgDg;
