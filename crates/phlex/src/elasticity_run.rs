@@ -2,7 +2,10 @@
 //! 2D (plane strain/stress, triangle mesh: structured rectangle or Gmsh) and 3D (box of
 //! tetrahedra) CG velocity × DG stress PFEM of [`phlex_fem::elasticity`] (thesis 004
 //! eq. (9.33), Remark 28), with clamped, single-component (roller/symmetry) and traction-port
-//! boundaries; `phlex check`, `run` (midpoint, probes, VTK) and `modes`.
+//! boundaries; `phlex check`, `run` (midpoint, probes, VTK) and `modes`. With
+//! `[elasticity.thermal]`, coupled thermoelasticity of [`phlex_fem::thermoelasticity`]
+//! (plane strain, plane stress or 3D) with isothermal tags, traction ports and heat-flux
+//! ports; `run` then also records the heat content $\int\rho c(T - T_0)$.
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -47,7 +50,7 @@ pub struct ElasticityFile {
     pub model: ModelMeta,
     /// Geometry, mesh, material, discretization and boundaries.
     pub elasticity: ElasticitySpec,
-    /// Signals driving traction ports (uniform over the port's trace basis).
+    /// Signals driving traction and heat-flux ports (uniform over the port's trace basis).
     #[serde(default)]
     pub input: Vec<PlateInput>,
     /// Initial velocity components `v_x`, `v_y` (`v_z`) as expressions in `x`, `y` (`z`).
@@ -136,9 +139,13 @@ pub struct ThermalSpec {
     pub t0: f64,
     /// Linear expansion coefficient β [1/K] (0: uncoupled).
     pub beta: f64,
-    /// Tags held at T = T0 (the others are insulated).
+    /// Tags held at T = T0 (the others are insulated unless heat-flux ports).
     #[serde(default)]
     pub isothermal: Vec<String>,
+    /// Tags carrying a heat-flux port `<tag>_flux` (input: heat flux entering the body
+    /// q = k ∂T/∂n [W/m²], driven by `[[input]]`; output: the weighted trace of θ).
+    #[serde(default)]
+    pub heat_flux_ports: Vec<String>,
 }
 
 /// A boundary condition of the elasticity table.
@@ -148,6 +155,7 @@ enum Cond {
     Fixed(usize),
     Port,
     Isothermal,
+    HeatFlux,
 }
 
 /// The validated boundary conditions of `p` (mechanical by tag, then the isothermal tags).
@@ -173,12 +181,6 @@ fn conditions(
             ("fixed_x", _) => Cond::Fixed(0),
             ("fixed_y", _) => Cond::Fixed(1),
             ("fixed_z", 3) => Cond::Fixed(2),
-            ("port", _) if p.thermal.is_some() => {
-                return Err(err(
-                    cond.span(),
-                    format!("elasticity.boundaries.{tag} = \"port\": traction ports are not available with [elasticity.thermal] yet; use \"free\""),
-                ))
-            }
             ("port", _) => Cond::Port,
             ("free", _) => continue,
             (other, _) => {
@@ -208,6 +210,24 @@ fn conditions(
             }
             out.push((tag.clone(), Cond::Isothermal));
         }
+        for tag in &th.heat_flux_ports {
+            if !tags.contains(tag) {
+                return Err(err(
+                    p.dim.span(),
+                    format!(
+                        "elasticity.thermal.heat_flux_ports: unknown boundary '{tag}' (tags: {})",
+                        tags.join(", ")
+                    ),
+                ));
+            }
+            if th.isothermal.contains(tag) {
+                return Err(err(
+                    p.dim.span(),
+                    format!("elasticity.thermal: '{tag}' is both isothermal and a heat-flux port; choose one"),
+                ));
+            }
+            out.push((tag.clone(), Cond::HeatFlux));
+        }
     }
     Ok(out)
 }
@@ -222,7 +242,7 @@ pub enum ElasticModel {
     Plane(ElasticityModel2d),
     /// Three-dimensional.
     Solid(ElasticityModel3d),
-    /// Plane-strain thermoelasticity.
+    /// Plane-strain or plane-stress thermoelasticity.
     ThermoPlane(ThermoelasticityModel2d),
     /// Three-dimensional thermoelasticity.
     ThermoSolid(ThermoelasticityModel3d),
@@ -433,7 +453,7 @@ pub fn load(file: &str, text: &str) -> Result<(ElasticityFile, BuiltElasticity),
                         Cond::Clamped => b.clamped(tag),
                         Cond::Fixed(a) => b.fixed(tag, *a),
                         Cond::Port => b.port(tag),
-                        Cond::Isothermal => b,
+                        Cond::Isothermal | Cond::HeatFlux => b,
                     };
                 }
                 ElasticModel::Plane(
@@ -442,25 +462,16 @@ pub fn load(file: &str, text: &str) -> Result<(ElasticityFile, BuiltElasticity),
                 )
             }
             Some(th) => {
-                if plane != PlaneModel::PlaneStrain {
-                    return Err(err(
-                        p.plane.as_ref().map_or(p.dim.span(), |s| s.span()),
-                        "elasticity.plane: thermoelastic models are plane strain; remove plane = \"stress\"".into(),
-                    ));
-                }
                 let mut b = Thermoelasticity2d::new(params, th, &mesh, degree)
-                    .map_err(|e| err(p.degree.span(), format!("elasticity: {e}")))?;
+                    .map_err(|e| err(p.degree.span(), format!("elasticity: {e}")))?
+                    .plane(plane);
                 for (tag, c) in &conds {
                     b = match c {
                         Cond::Clamped => b.clamped(tag),
                         Cond::Fixed(a) => b.fixed(tag, *a),
                         Cond::Isothermal => b.isothermal(tag),
-                        Cond::Port => {
-                            return Err(err(
-                                p.dim.span(),
-                                "traction ports are not available with [elasticity.thermal]".into(),
-                            ))
-                        }
+                        Cond::Port => b.port(tag),
+                        Cond::HeatFlux => b.heat_flux_port(tag),
                     };
                 }
                 ElasticModel::ThermoPlane(
@@ -551,7 +562,7 @@ pub fn load(file: &str, text: &str) -> Result<(ElasticityFile, BuiltElasticity),
                         Cond::Clamped => b.clamped(tag),
                         Cond::Fixed(a) => b.fixed(tag, *a),
                         Cond::Port => b.port(tag),
-                        Cond::Isothermal => b,
+                        Cond::Isothermal | Cond::HeatFlux => b,
                     };
                 }
                 ElasticModel::Solid(
@@ -567,12 +578,8 @@ pub fn load(file: &str, text: &str) -> Result<(ElasticityFile, BuiltElasticity),
                         Cond::Clamped => b.clamped(tag),
                         Cond::Fixed(a) => b.fixed(tag, *a),
                         Cond::Isothermal => b.isothermal(tag),
-                        Cond::Port => {
-                            return Err(err(
-                                p.dim.span(),
-                                "traction ports are not available with [elasticity.thermal]".into(),
-                            ))
-                        }
+                        Cond::Port => b.port(tag),
+                        Cond::HeatFlux => b.heat_flux_port(tag),
                     };
                 }
                 ElasticModel::ThermoSolid(
@@ -591,7 +598,11 @@ pub fn load(file: &str, text: &str) -> Result<(ElasticityFile, BuiltElasticity),
         text,
         sys,
         &f.input,
-        "declare a boundary as \"port\" in elasticity.boundaries",
+        if p.thermal.is_some() {
+            "declare a boundary as \"port\" in elasticity.boundaries (tractions <tag>_tx, <tag>_ty, <tag>_tz) or list it in elasticity.thermal.heat_flux_ports (<tag>_flux)"
+        } else {
+            "declare a boundary as \"port\" in elasticity.boundaries"
+        },
     )?;
     // initial velocity
     let comps = ["v_x", "v_y", "v_z"];
@@ -743,7 +754,34 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
     let (f, b) = load(&file, text)?;
     let (dt, t_end) = midpoint_step(&file, f.simulation.as_ref(), "elasticity")?;
     let probe_values = |e: &[f64]| b.probe_values(e);
+    let heat_values = |e: &[f64]| -> Result<Vec<f64>, String> {
+        match &b.model {
+            ElasticModel::ThermoPlane(m) => m.heat_content(e).map(|q| vec![q]),
+            ElasticModel::ThermoSolid(m) => m.heat_content(e).map(|q| vec![q]),
+            _ => Ok(Vec::new()),
+        }
+        .map_err(|er| er.to_string())
+    };
     let vtu_of = |e: &[f64]| vtu(&b.model, e);
+    let mut columns = vec![Columns {
+        names: b.probes.iter().map(|p| p.0.clone()).collect(),
+        plot_title: Some("probes".into()),
+        plot_file: "probes.svg",
+        values: &probe_values,
+    }];
+    if matches!(
+        b.model,
+        ElasticModel::ThermoPlane(_) | ElasticModel::ThermoSolid(_)
+    ) {
+        // ∫ C T0 θ = ∫ ρc (T − T0): changes by the heat let in through the flux ports minus
+        // the thermoelastic work C_β ∫ v·n of the moving boundary
+        columns.push(Columns {
+            names: vec!["heat".into()],
+            plot_title: Some("heat content ∫ρc(T − T0) [J]".into()),
+            plot_file: "heat.svg",
+            values: &heat_values,
+        });
+    }
     run_midpoint(
         FieldRun {
             name: &b.name,
@@ -751,12 +789,7 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
             system: b.system(),
             input: b.input.clone(),
             initial: &b.initial,
-            columns: vec![Columns {
-                names: b.probes.iter().map(|p| p.0.clone()).collect(),
-                plot_title: Some("probes".into()),
-                plot_file: "probes.svg",
-                values: &probe_values,
-            }],
+            columns,
             vtu: &vtu_of,
         },
         dt,
