@@ -25,8 +25,8 @@
 //! convention $\int z\sigma\,dz = -\mathbf M = \mathcal D_b\kappa' - c_P m_\theta\mathbf I$,
 //! $\kappa' = -\operatorname{Hess}w$). The power
 //! balance of the smooth system is
-//! $$\dot H = \int_{\partial\Omega} e_w\,\tilde q_n(\mathbf M) + \partial_n e_w\,M_{nn}
-//!   - \int_{\Omega_T} kT_0|\nabla\theta|^2 + (\text{heat flux}),$$
+//! $$\dot H = \int_{\partial\Omega} e_w\,\tilde q_n(\mathbf M) + \partial_n e_w\,M_{nn} -
+//!   \int_{\Omega_T} kT_0|\nabla\theta|^2 + (\text{heat flux}),$$
 //! so the edge conditions act on the total moment: simply supported $e_w = M_{nn} = 0$, free
 //! $\tilde q_n(\mathbf M) = M_{nn} = 0$, i.e. $E_{\kappa,nn} = -c_P m_\theta$ on those edges.
 //! A free plate under $\theta = g z$ bends stress-free into $\kappa = -\beta T_0 g\,\mathbf I$
@@ -46,11 +46,11 @@
 //!   system (every HHJ DOF kept)
 //!   $$\begin{aligned}
 //!   \langle v, \rho h\,\partial_t e_w\rangle &= d_h(v, \mathbf E_\kappa + c_P m_\theta\mathbf I)
-//!     = d_h(v, \mathbf E_\kappa) + c_P\langle\nabla v, \nabla m_\theta\rangle,\\
+//!   = d_h(v, \mathbf E_\kappa) + c_P\langle\nabla v, \nabla m_\theta\rangle,\\
 //!   \langle \mathbf V, \mathcal C_b\partial_t\mathbf E_\kappa\rangle &= -d_h(e_w, \mathbf V),\\
 //!   \langle v_T, \rho cT_0\partial_t\theta\rangle &= -kT_0\langle\nabla_{3D}v_T,
-//!     \nabla_{3D}\theta\rangle - d_h(e_w, c_P z v_T\mathbf I)
-//!     = \dots - c_P\langle z\nabla v_T, \nabla e_w\rangle
+//!   \nabla_{3D}\theta\rangle - d_h(e_w, c_P z v_T\mathbf I)
+//!   = \dots - c_P\langle z\nabla v_T, \nabla e_w\rangle
 //!   \end{aligned}$$
 //!   has $J_{wT} = c_P\,(G^\top\otimes Z)$, $J_{Tw} = -J_{wT}^\top$ with
 //!   $G^{aw} = \langle\nabla\phi_T^a, \nabla\phi_w\rangle$, $Z^j = \langle\psi_z^j, z\rangle$:
@@ -77,8 +77,8 @@
 //!     (null-space basis $e = N\tilde e$, equivalent to the multiplier form): with
 //!     $M_C$ and $D$ the open compliance mass and $D^{mi} = -d_h(\phi^i, \Phi^m)$ of the plate,
 //!     $$E \mathrel{+}= \begin{bmatrix}0 & -c_P M_{C,kr}L_r\\ \cdot & c_P^2 L_r^\top
-//!       M_{C,rr}L_r\end{bmatrix},\qquad
-//!       J_{wT} \mathrel{+}= c_P D_r^\top L_r,\quad J_{Tw} \mathrel{-}= c_P L_r^\top D_r$$
+//!     M_{C,rr}L_r\end{bmatrix},\qquad
+//!     J_{wT} \mathrel{+}= c_P D_r^\top L_r,\quad J_{Tw} \mathrel{-}= c_P L_r^\top D_r$$
 //!     (blocks $(\mathbf E_{\kappa,k}, \theta)$ and $(w, \theta)$), a congruence, so $E$
 //!     stays symmetric PSD and $J$ skew;
 //!   - the natural rotation port of a clamped edge (`{tag}_dnwt`, input $\partial_n e_w$) gets
