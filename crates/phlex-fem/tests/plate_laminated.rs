@@ -1033,22 +1033,33 @@ fn laminated_ports_power_balance() {
 fn isotropic_ply_ports_reproduce_hhj_and_cgdg() {
     let mesh = Mesh2d::unit_square(4, Diagonal::Right).unwrap();
     let (E, nu, rho, h) = (70e9, 0.3, 2700.0, 0.01);
+    // Kirchhoff: ∂_n w_t and q_n driven, M_nn (HHJ multiplier port) and membrane zero;
+    // Mindlin: q_n, M_nn, M_ns driven, membrane zero
     let amp = |p: &str| -> (f64, f64) {
         if p.ends_with("dnwt") {
             (1e-3, 900.0)
         } else if p.ends_with("qn") {
             (1.0, 700.0)
-        } else if p.ends_with("Mnn") && !p.starts_with("right") {
-            (1.0, 500.0)
+        } else {
+            (0.0, 0.0)
+        }
+    };
+    let amp_mindlin = |p: &str| -> (f64, f64) {
+        if p.ends_with("qn") {
+            (1.0, 700.0)
         } else if p.ends_with("Mnn") || p.ends_with("Mns") {
             (0.7, 600.0)
         } else {
             (0.0, 0.0)
         }
     };
-    let compare = |what: &str, si: &LinearPhSystem, sl: &LinearPhSystem, ports: &[&str]| {
-        let (_, hi, yi) = run_ports(si, uniform_signals(si, &amp), 1e-4, 100, ports);
-        let (_, hl, yl) = run_ports(sl, uniform_signals(sl, &amp), 1e-4, 100, ports);
+    let compare = |what: &str,
+                   amp: &dyn Fn(&str) -> (f64, f64),
+                   si: &LinearPhSystem,
+                   sl: &LinearPhSystem,
+                   ports: &[&str]| {
+        let (_, hi, yi) = run_ports(si, uniform_signals(si, amp), 1e-4, 100, ports);
+        let (_, hl, yl) = run_ports(sl, uniform_signals(sl, amp), 1e-4, 100, ports);
         let hmax = hi.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         let dh = hi
             .iter()
@@ -1089,6 +1100,7 @@ fn isotropic_ply_ports_reproduce_hhj_and_cgdg() {
         let (iso, lam) = (iso.build().unwrap(), lam.build().unwrap());
         compare(
             &format!("kirchhoff k={k}"),
+            &amp,
             iso.system(),
             lam.system(),
             &ports,
@@ -1115,6 +1127,7 @@ fn isotropic_ply_ports_reproduce_hhj_and_cgdg() {
         .unwrap();
     compare(
         "mindlin k=2",
+        &amp_mindlin,
         iso.system(),
         lam.system(),
         &["right_qn", "right_Mnn", "right_Mns"],
