@@ -18,6 +18,7 @@ use anyhow::Result;
 use phlex_core::LinearPhSystem;
 use phlex_fem::element2d_bell::C1Family;
 use phlex_fem::mesh2d::{Fem2dError, Mesh2d};
+use phlex_fem::plate::mindlin_bjt::{BjtField, MindlinBjt, MindlinBjtModel};
 use phlex_fem::plate::{
     BellImposition, EdgeCondition, KirchhoffBell, KirchhoffBellModel, KirchhoffField, KirchhoffHhj,
     KirchhoffModel, KirchhoffParams, Laminate, LaminatedField, LaminatedKirchhoff,
@@ -238,6 +239,14 @@ pub enum PlateModel {
     LaminatedKirchhoff(LaminatedKirchhoffModel),
     /// Laminated Mindlin (membrane + CGDG).
     LaminatedMindlin(LaminatedMindlinModel),
+    /// Mindlin–Reissner, Bécache–Joly–Tsogka on a rectangular grid (thesis 004 §7.2.1.1),
+    /// with the triangle mesh of the same rectangle for the extent.
+    MindlinBjt {
+        /// The model.
+        model: MindlinBjtModel,
+        /// The triangulated rectangle (extent only; the fields live on the quad grid).
+        mesh: Mesh2d,
+    },
 }
 
 impl PlateModel {
@@ -267,13 +276,15 @@ impl PlateModel {
             PlateModel::KirchhoffC1(m) => m.system(),
             PlateModel::LaminatedKirchhoff(m) => m.system(),
             PlateModel::LaminatedMindlin(m) => m.system(),
+            PlateModel::MindlinBjt { model, .. } => model.system(),
         }
     }
-    /// The triangle mesh.
+    /// The triangle mesh (BJT: the triangulated rectangle of its grid).
     pub fn mesh(&self) -> &Mesh2d {
         match self {
             PlateModel::KirchhoffC1(m) => m.velocity_space().mesh(),
             PlateModel::MindlinAfw { model, .. } => model.dg_space().mesh(),
+            PlateModel::MindlinBjt { mesh, .. } => mesh,
             _ => self
                 .lagrange_velocity_space()
                 .map(|s| s.mesh())
@@ -285,7 +296,9 @@ impl PlateModel {
         match self {
             PlateModel::Mindlin(m) => Some(m.space(PlateField::Velocity)),
             PlateModel::Kirchhoff(m) => Some(m.velocity_space()),
-            PlateModel::KirchhoffC1(_) | PlateModel::MindlinAfw { .. } => None,
+            PlateModel::KirchhoffC1(_)
+            | PlateModel::MindlinAfw { .. }
+            | PlateModel::MindlinBjt { .. } => None,
             PlateModel::LaminatedKirchhoff(m) => Some(m.velocity_space()),
             PlateModel::LaminatedMindlin(m) => Some(m.velocity_space()),
         }
@@ -298,6 +311,9 @@ impl PlateModel {
                 .iter()
                 .map(|p| m.velocity_space().evaluate(&w, *p).map(|v| v[0]))
                 .collect();
+        }
+        if let PlateModel::MindlinBjt { model, .. } = self {
+            return model.velocity_at(e, pts);
         }
         if let PlateModel::MindlinAfw { model, d, .. } = self {
             let w = afw_block(model, d, e, 0);
@@ -313,7 +329,9 @@ impl PlateModel {
                 m.field_coefficients(e, LaminatedField::Velocity)?
             }
             PlateModel::LaminatedMindlin(m) => m.field_coefficients(e, LaminatedField::Velocity)?,
-            PlateModel::KirchhoffC1(_) | PlateModel::MindlinAfw { .. } => {
+            PlateModel::KirchhoffC1(_)
+            | PlateModel::MindlinAfw { .. }
+            | PlateModel::MindlinBjt { .. } => {
                 unreachable!("handled above")
             }
         };
@@ -343,6 +361,7 @@ impl PlateModel {
             }
             PlateModel::LaminatedKirchhoff(m) => laminate_scale(m.laminate()),
             PlateModel::LaminatedMindlin(m) => laminate_scale(m.laminate()),
+            PlateModel::MindlinBjt { model, .. } => model.stiffness_and_density(),
         }
     }
 }
@@ -627,13 +646,15 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
                         plate = match cond {
                             "clamped" => plate,
                             "free" => plate.free(edge),
+                            "simply_supported" => plate.simply_supported(edge),
                             "port" => plate.port(edge),
+                            "traction_port" => plate.traction_port(edge),
                             other => {
                                 return Err(bad_condition(
                                     edge,
                                     other,
                                     span,
-                                    "\"clamped\" (natural, the default of every edge), \"free\" or \"port\" (velocity inputs)",
+                                    "\"clamped\" (natural, the default of every edge), \"free\", \"simply_supported\" (hard), \"port\" (velocity inputs <edge>_wt, <edge>_omega) or \"traction_port\" (traction inputs <edge>_qn, <edge>_Mn)",
                                 ))
                             }
                         };
@@ -646,10 +667,55 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
                         .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?;
                     break 'mindlin PlateModel::MindlinAfw { model, scaled, d };
                 }
+                Some(("bjt", span)) => {
+                    if let Some(m) = &p.mesh {
+                        return Err(err(
+                            m.span(),
+                            "plate.mesh: the BJT element lives on a rectangular grid; give lx, ly, nx, ny instead of a Gmsh mesh".into(),
+                        ));
+                    }
+                    for (edge, cond, span) in &conditions {
+                        if *cond != "clamped" {
+                            return Err(bad_condition(
+                                edge,
+                                cond,
+                                span.clone(),
+                                "only \"clamped\" with element = \"bjt\" (clamping is natural in its velocity-control form, thesis (7.10); use \"cgdg\" or \"afw\" for other edges)",
+                            ));
+                        }
+                    }
+                    let grid = |v: &Option<Spanned<f64>>| v.as_ref().map_or(0.0, |v| *v.get_ref());
+                    let (x0, y0) = (grid(&p.x0), grid(&p.y0));
+                    let (lx, ly) = (grid(&p.lx), grid(&p.ly));
+                    let n = |v: &Option<Spanned<usize>>| v.as_ref().map_or(0, |v| *v.get_ref());
+                    let (nx, ny) = (n(&p.nx), n(&p.ny));
+                    let xs = (0..=nx).map(|i| x0 + lx * i as f64 / nx as f64).collect();
+                    let ys = (0..=ny).map(|j| y0 + ly * j as f64 / ny as f64).collect();
+                    let mut plate = MindlinBjt::new(params, xs, ys, *p.degree.get_ref())
+                        .map_err(|e| err(span.clone(), format!("plate (BJT): {e}")))?;
+                    for (name, force, torque, _) in &loads {
+                        let (force, torque) = (force.clone(), torque.clone());
+                        plate = plate.load(
+                            name,
+                            Arc::new(move |x: [f64; 2]| {
+                                (
+                                    force.as_ref().map_or(0.0, |f| f.eval2(x)),
+                                    torque
+                                        .as_ref()
+                                        .map_or([0.0; 2], |t| [t[0].eval2(x), t[1].eval2(x)]),
+                                )
+                            }),
+                        );
+                    }
+                    let model = plate
+                        .build()
+                        .map_err(|e| err(p.theory.span(), format!("plate (BJT): {e}")))?;
+                    break 'mindlin PlateModel::MindlinBjt { model, mesh: mesh.clone() };
+                }
                 Some((other, span)) => {
                     return Err(err(
                         span,
-                        format!("plate.element = '{other}': the Mindlin plate offers \"cgdg\" (default) or \"afw\""),
+                        format!("plate.element = '{other}': the Mindlin plate offers \"cgdg\" (default), \"afw\" or \"bjt\" (rectangular grids)"),
                     ))
                 }
             }
@@ -963,6 +1029,10 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
         }
         PlateModel::LaminatedKirchhoff(m) => m.interpolate_velocities(u_fn, &w_of),
         PlateModel::LaminatedMindlin(m) => m.interpolate_velocities(u_fn, &w_of),
+        PlateModel::MindlinBjt { model, .. } => {
+            let th = |x: [f64; 2]| [0, 1].map(|c| theta[c].as_ref().map_or(0.0, |g| g.eval2(x)));
+            Ok(model.interpolate_state(&w_of, &th))
+        }
     }
     .map_err(|e| err(0..0, format!("initial state: {e}")))?;
     if initial.iter().any(|v| !v.is_finite()) {
@@ -1079,6 +1149,15 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
 /// The VTK file of one state: velocity (and Mindlin rotation rates) at the vertices,
 /// moments (and Mindlin shear forces) at the cell centroids.
 fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
+    if let PlateModel::MindlinBjt { model, .. } = model {
+        // quadrilateral cells; every field averaged to the grid vertices
+        let grid = model.quad_mesh()?;
+        let mut v = Vtu::new_quad(&grid);
+        for f in BjtField::ALL {
+            v = v.field(f.name(), Location::Point, 1, model.vertex_values(e, f)?)?;
+        }
+        return Ok(v.to_xml());
+    }
     let mesh = model.mesh();
     let mut v = Vtu::new(mesh);
     let c = 1.0 / 3.0;
@@ -1218,6 +1297,7 @@ fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
                 v = v.space_field(name, loc, model.space(field), &u)?;
             }
         }
+        PlateModel::MindlinBjt { .. } => unreachable!("written on its quad grid above"),
     }
     Ok(v.to_xml())
 }
