@@ -154,6 +154,11 @@ pub struct Body3dSpec {
     /// Beam: deformation boundary condition.
     #[serde(default)]
     pub deformation_bc: Option<Spanned<BcSpec>>,
+    /// Beam: mass operator, `"constant"` (default, paper 000 §4.3) or `"full"`
+    /// (deformation-dependent inertia: mass points at their deformed positions,
+    /// [`phlex_mbs::FloatingBeam3d::full_inertia`]).
+    #[serde(default)]
+    pub mass_operator: Option<Spanned<String>>,
     /// Ports: rigid `name = [x, y, z]` (body frame), beam `name = x` (material coordinate).
     #[serde(default)]
     pub ports: BTreeMap<String, Spanned<toml::Value>>,

@@ -223,6 +223,7 @@ impl Mbs3dModel {
                         ("height", b.height.is_some()),
                         ("elements", b.elements.is_some()),
                         ("deformation_bc", b.deformation_bc.is_some()),
+                        ("mass_operator", b.mass_operator.is_some()),
                     ],
                     "rigid3d",
                 )?;
@@ -329,6 +330,18 @@ impl Mbs3dModel {
                 let mut beam =
                     FloatingBeam3d::new(length, density, young, shear, section, elements as usize)
                         .bc(bc);
+                if let Some(m) = &b.mass_operator {
+                    beam = match m.get_ref().as_str() {
+                        "constant" => beam.full_inertia(false),
+                        "full" => beam.full_inertia(true),
+                        other => {
+                            return Err(self.err(
+                                m.span(),
+                                format!("bodies.{name}.mass_operator = '{other}': use \"constant\" (paper 000 §4.3) or \"full\" (deformation-dependent inertia: exact angular momentum of the deforming beam)"),
+                            ))
+                        }
+                    };
+                }
                 for (p, val) in &b.ports {
                     if p == "P" || p == "C" {
                         return Err(port_err(
