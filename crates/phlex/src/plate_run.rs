@@ -912,9 +912,20 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
                 "simply_supported" => MembraneCondition::TangentialFixed,
                 _ => MembraneCondition::Free,
             };
-            let allowed = "\"clamped\", \"simply_supported\" or \"free\"";
+            let allowed = "\"clamped\", \"simply_supported\", \"free\" or \"port\" (free edge with traction inputs <edge>_Nnn, <edge>_Nns, <edge>_qn (and Mindlin <edge>_Mnn, <edge>_Mns))";
             let mut edges = Vec::new();
+            let mut port_edges = Vec::new();
             for (edge, cond, span) in &conditions {
+                if *cond == "port" {
+                    if let Some(m) = p.membrane.get(*edge) {
+                        return Err(err(
+                            m.span(),
+                            format!("plate.membrane.{edge}: a port edge is free in membrane and bending (its traction inputs are ports); remove the membrane condition"),
+                        ));
+                    }
+                    port_edges.push(*edge);
+                    continue;
+                }
                 let b = bending(cond)
                     .ok_or_else(|| bad_condition(edge, cond, span.clone(), allowed))?;
                 let m = membrane
@@ -935,6 +946,9 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
                 for (edge, b, m) in edges {
                     plate = plate.edge(edge, b, m);
                 }
+                for edge in &port_edges {
+                    plate = plate.port(edge, EdgeCondition::Free);
+                }
                 PlateModel::LaminatedKirchhoff(
                     plate
                         .build()
@@ -945,6 +959,9 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
                     .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?;
                 for (edge, b, m) in edges {
                     plate = plate.edge(edge, b, m);
+                }
+                for edge in &port_edges {
+                    plate = plate.port(edge, EdgeCondition::Free);
                 }
                 PlateModel::LaminatedMindlin(
                     plate
