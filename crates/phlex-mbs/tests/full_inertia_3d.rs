@@ -9,8 +9,9 @@
 //!   positions;
 //! * `free_beam_conserves_momenta_and_energy`: a free spinning, deforming beam: energy,
 //!   inertial linear and angular momentum kept by the midpoint rule to round-off;
-//! * `hinged_full_inertia_fast` (CI) / `hinged_full_inertia_full` (ignored, 50 s): the
-//!   §6.4 hinged beam of paper 000: L_Z = ∫M_z dt after the torque to the Newton tolerance,
+//! * `hinged_full_inertia_fast`, `hinged_full_inertia_kick` (CI, to 15 s and across the
+//!   kick to 17 s) / `hinged_full_inertia_full` (ignored, 50 s): the §6.4 hinged beam of
+//!   paper 000: L_Z = ∫M_z dt after the torque and after the kick to the Newton tolerance,
 //!   energy constant between the load events, and the difference to the constant operator;
 //! * `hinged_full_inertia_radau`: the Radau IIA adapter (constant-mass form) against the
 //!   midpoint run;
@@ -429,10 +430,14 @@ fn hinged_study(t_end: f64, h: f64) {
         before < 1e-8 && after < 1e-8,
         "L_Z {before:.2e} {after:.2e}"
     );
-    // Both models agree to O(deformation) (the in-plane tip deflection is a few mm on
-    // 141 mm): kinetic energy within 10 %.
-    assert!(dk < 0.1, "difference to the constant operator: K {dk:.2e}");
+    // Both models agree to O(deformation) while it is small (the tip deflection is a few
+    // mm on 141 mm up to 17 s: K within 10 %, measured 8e-3). Not asserted over the whole
+    // 50 s run: there the tip swings 78 mm out of plane, the constant operator loses 5e-3
+    // of L_Z and the kinetic energies differ by 12 % (measured).
     let c = HingedSpatialBeam::default();
+    if t_end <= c.kick_start + 2.0 {
+        assert!(dk < 0.1, "difference to the constant operator: K {dk:.2e}");
+    }
     if t_end > c.kick_start + c.kick_width {
         assert!(zmax > 1.0);
     }
@@ -447,13 +452,22 @@ fn hinged_full_inertia_fast() {
     hinged_study(15.0, 0.005);
 }
 
-/// The full 50 s run across the kick. OPEN (fails today): after the kick the Newton
-/// iteration of the midpoint step stalls (t ≈ 15.26 s with h = 5 ms, residual 4.6e-8
-/// independent of the tolerance; t ≈ 19.19 s with h = 2.5 ms, residual 2.9e-9) although
-/// the step Jacobian is exact (`identities_and_exact_jacobian`); to be investigated
-/// (conditioning of the ω_x direction, predictor).
+/// Across the impulsive kick (15–15.1 s) to 17 s, h = 5 ms: L_Z = ∫M_z dt to 1e-8 after
+/// the kick as well (measured 2.2e-11; the constant operator 3.1e-4). Before the
+/// re-linearisation of a stale modified-Newton matrix (`step_solver` module
+/// documentation) the step at t = 15.26 s was reported divergent: the simplified
+/// iteration from the poor predictor after the kick contracted the residual by 1e-3 per
+/// iteration while the weighted increment norm grew (θ = 1.6).
 #[test]
-#[ignore = "open: Newton stall after the kick (see doc); long (≈ 5 s); fast twin: hinged_full_inertia_fast"]
+fn hinged_full_inertia_kick() {
+    hinged_study(17.0, 0.005);
+}
+
+/// The full 50 s run across the kick, h = 2.5 ms (3.3–5.7 s for the full-inertia run, ≈ 5–9 s
+/// in all, release): L_Z/∫M_z dt − 1 after the kick 2.9e-11, energy drift between the
+/// load events 1e-10.
+#[test]
+#[ignore = "long (≈ 5 s); fast twin: hinged_full_inertia_kick"]
 fn hinged_full_inertia_full() {
     hinged_study(50.0, 0.0025);
 }
