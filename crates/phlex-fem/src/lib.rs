@@ -28,7 +28,7 @@
 //!
 //! * [`plate`]: Mindlin (CGDG, AFW, BJT), Kirchhoff (HHJ, Bell/Argyris × DG3), laminated
 //!   and thermoelastic plates;
-//! * [`thermoelasticity`]: coupled linear thermoelasticity, plane strain and 3D;
+//! * [`thermoelasticity`]: coupled linear thermoelasticity, plane strain, plane stress and 3D, with traction and heat-flux ports;
 //! * [`shallow_water`]: irrotational shallow water (nonlinear, discrete-gradient step);
 //! * [`elasticity`]: 2D (plane strain/stress) and 3D linear elasticity, CG velocity × DG
 //!   stress (3D on the tetrahedral meshes of [`mesh3d`] with the elements of [`element3d`]);
