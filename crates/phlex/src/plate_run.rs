@@ -168,6 +168,22 @@ pub struct PlateLoadSpec {
     pub torque: Option<Spanned<Vec<String>>>,
 }
 
+/// The load profile $(f, (m_x, m_y))(x, y)$ of a parsed Mindlin `[[plate.load]]`.
+fn mindlin_load_profile(
+    force: &Option<FieldFn>,
+    torque: &Option<[FieldFn; 2]>,
+) -> phlex_fem::plate::mindlin::MindlinLoadProfile {
+    let (force, torque) = (force.clone(), torque.clone());
+    Arc::new(move |x: [f64; 2]| {
+        (
+            force.as_ref().map_or(0.0, |f| f.eval2(x)),
+            torque
+                .as_ref()
+                .map_or([0.0; 2], |t| [t[0].eval2(x), t[1].eval2(x)]),
+        )
+    })
+}
+
 /// A parsed `[[plate.load]]`: name, force, optional torque, span of the name.
 type ParsedLoad = (
     String,
@@ -694,18 +710,7 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
                     let mut plate = MindlinBjt::new(params, xs, ys, *p.degree.get_ref())
                         .map_err(|e| err(span.clone(), format!("plate (BJT): {e}")))?;
                     for (name, force, torque, _) in &loads {
-                        let (force, torque) = (force.clone(), torque.clone());
-                        plate = plate.load(
-                            name,
-                            Arc::new(move |x: [f64; 2]| {
-                                (
-                                    force.as_ref().map_or(0.0, |f| f.eval2(x)),
-                                    torque
-                                        .as_ref()
-                                        .map_or([0.0; 2], |t| [t[0].eval2(x), t[1].eval2(x)]),
-                                )
-                            }),
-                        );
+                        plate = plate.load(name, mindlin_load_profile(force, torque));
                     }
                     let model = plate
                         .build()
@@ -739,18 +744,7 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
                 };
             }
             for (name, force, torque, _) in &loads {
-                let (force, torque) = (force.clone(), torque.clone());
-                plate = plate.load(
-                    name,
-                    Arc::new(move |x: [f64; 2]| {
-                        (
-                            force.as_ref().map_or(0.0, |f| f.eval2(x)),
-                            torque
-                                .as_ref()
-                                .map_or([0.0; 2], |t| [t[0].eval2(x), t[1].eval2(x)]),
-                        )
-                    }),
-                );
+                plate = plate.load(name, mindlin_load_profile(force, torque));
             }
             PlateModel::Mindlin(
                 plate

@@ -35,6 +35,7 @@ use crate::field_run::{
 };
 use crate::model::{ModelError, ModelMeta, SimulationSpec};
 use crate::plate_run::PlateInput;
+use crate::thermoelastic_beam_run::parse_x;
 
 /// True if the TOML text is a 1D heat model (a `heat` table).
 pub fn is_heat(text: &str) -> bool {
@@ -258,16 +259,6 @@ pub struct BuiltRod {
     pub initial: Vec<f64>,
     /// Probes: (name, field, x, probe vector).
     probes: Vec<(String, ProbeField, f64, phlex_fem::functional::SparseVec)>,
-}
-
-/// Parses an expression in `x` alone (a constant is allowed).
-fn parse_x(text: &str) -> Result<FlatEx<f64>, String> {
-    let src = phlex_solve::signal::normalize_expression(text);
-    let expr = exmex::parse::<f64>(&src).map_err(|e| format!("cannot parse '{text}': {e}"))?;
-    if let Some(v) = expr.var_names().iter().find(|v| v.as_str() != "x") {
-        return Err(format!("'{text}' uses variable '{v}'; only x is allowed"));
-    }
-    Ok(expr)
 }
 
 fn eval_x(g: &FlatEx<f64>, x: f64) -> f64 {

@@ -390,7 +390,7 @@ pub fn load(file: &str, text: &str) -> Result<(ThermoBeamFile, BuiltThermoBeam),
 }
 
 /// Parses an expression in `x` alone (a constant is allowed).
-fn parse_x(text: &str) -> Result<FlatEx<f64>, String> {
+pub(crate) fn parse_x(text: &str) -> Result<FlatEx<f64>, String> {
     let src = phlex_solve::signal::normalize_expression(text);
     let expr = exmex::parse::<f64>(&src).map_err(|e| format!("cannot parse '{text}': {e}"))?;
     if let Some(v) = expr.var_names().iter().find(|v| v.as_str() != "x") {

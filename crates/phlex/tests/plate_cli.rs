@@ -326,17 +326,7 @@ dt = 1e-5
 "#,
     );
     let out = dir.join("out");
-    let o = phlex()
-        .arg("run")
-        .arg(&model)
-        .arg("-o")
-        .arg(&out)
-        .arg("-q")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let s: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let s = run_summary(&model, &out);
     let supplied = s["energy_supplied"].as_f64().unwrap();
     let h_end = s["h_final"].as_f64().unwrap();
     assert!(h_end > 0.0 && supplied.abs() > 0.0);
@@ -531,17 +521,7 @@ probes = [{{ name = "centre", x = 0.5, y = 0.5 }}]
     let model = dir.join("plate.toml");
     std::fs::write(&model, text).unwrap();
     let out = dir.join("out");
-    let o = phlex()
-        .arg("run")
-        .arg(&model)
-        .arg("-o")
-        .arg(&out)
-        .arg("-q")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let s: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let s = run_summary(&model, &out);
     let rel = s["power_balance_residual_relative"].as_f64().unwrap();
     let (h_end, supplied) = (
         s["h_final"].as_f64().unwrap(),
@@ -623,17 +603,7 @@ dt = 1e-5
 "#,
     );
     let out = dir.join("out");
-    let o = phlex()
-        .arg("run")
-        .arg(&model)
-        .arg("-o")
-        .arg(&out)
-        .arg("-q")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let s: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let s = run_summary(&model, &out);
     let (h_end, supplied) = (
         s["h_final"].as_f64().unwrap(),
         s["energy_supplied"].as_f64().unwrap(),
@@ -659,17 +629,7 @@ dt = 1e-5
 #[test]
 fn boundary_damping_injection_table_8_1() {
     let out = tmpdir("damping");
-    let o = phlex()
-        .arg("run")
-        .arg(root().join("examples/plate_cantilever_damping.toml"))
-        .arg("-o")
-        .arg(&out)
-        .arg("-q")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let s: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let s = run_summary(&root().join("examples/plate_cantilever_damping.toml"), &out);
     assert_eq!(s["steps"].as_u64().unwrap(), 5000);
     let csv = std::fs::read_to_string(out.join("timeseries.csv")).unwrap();
     let rows: Vec<(f64, f64)> = csv
@@ -786,17 +746,7 @@ fn bjt_modes_match_the_literature() {
 #[test]
 fn bjt_run_writes_quadrilateral_vtk() {
     let out = tmpdir("bjt-run");
-    let o = phlex()
-        .arg("run")
-        .arg(root().join("examples/plate_mindlin_bjt.toml"))
-        .arg("-o")
-        .arg(&out)
-        .arg("-q")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let s: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let s = run_summary(&root().join("examples/plate_mindlin_bjt.toml"), &out);
     assert!(s["energy_drift"].as_f64().unwrap() < 1e-11, "{s}");
     let text = std::fs::read_to_string(out.join("fields/plate_0000.vtu")).unwrap();
     assert!(text.contains("NumberOfPoints=\"169\" NumberOfCells=\"144\""));
@@ -818,17 +768,7 @@ fn afw_traction_port_and_bjt_errors() {
         "\n[[input]]\nport = \"right_qn\"\nvalue = \"1e6 * sin(3000 * t)\"\n\n[simulation]\nintegrator = \"midpoint\"\nt_end = 2e-3\ndt = 1e-5\n",
     );
     let out = dir.join("out");
-    let o = phlex()
-        .arg("run")
-        .arg(&model)
-        .arg("-o")
-        .arg(&out)
-        .arg("-q")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let s: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let s = run_summary(&model, &out);
     let (h_end, w) = (
         s["h_final"].as_f64().unwrap(),
         s["energy_supplied"].as_f64().unwrap(),
@@ -910,4 +850,18 @@ fn laminated_port_edges_power_balance() {
         assert_eq!(o.status.code(), Some(2), "{err}");
         assert!(err.contains("a port edge is free"), "{err}");
     }
+}
+
+/// `phlex run MODEL -o OUT -q`, asserted to succeed; the parsed `summary.json`.
+fn run_summary(model: &Path, out: &Path) -> serde_json::Value {
+    let o = phlex()
+        .arg("run")
+        .arg(model)
+        .arg("-o")
+        .arg(out)
+        .arg("-q")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap()
 }
