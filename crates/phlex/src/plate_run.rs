@@ -19,6 +19,9 @@ use phlex_core::LinearPhSystem;
 use phlex_fem::element2d_bell::C1Family;
 use phlex_fem::mesh2d::{Fem2dError, Mesh2d};
 use phlex_fem::plate::mindlin_bjt::{BjtField, MindlinBjt, MindlinBjtModel};
+use phlex_fem::plate::thermoelastic_kirchhoff::{
+    PlateThermalParams, ThermoKirchhoffModel, ThermoelasticKirchhoff,
+};
 use phlex_fem::plate::{
     BellImposition, EdgeCondition, KirchhoffBell, KirchhoffBellModel, KirchhoffField, KirchhoffHhj,
     KirchhoffModel, KirchhoffParams, Laminate, LaminatedField, LaminatedKirchhoff,
@@ -150,6 +153,34 @@ pub struct PlateSpec {
     /// port driven by `[[input]] port = "<name>"`.
     #[serde(default)]
     pub load: Vec<PlateLoadSpec>,
+    /// Thermoelastic coupling (Kirchhoff HHJ only): the Chadwick plate of thesis 004 §5.2.2.
+    #[serde(default)]
+    pub thermal: Option<PlateThermalSpec>,
+}
+
+/// `[plate.thermal]`: heat conduction in the plate volume coupled to the bending
+/// ([`ThermoelasticKirchhoff`], thesis 004 eqs. (5.35)–(5.41)).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlateThermalSpec {
+    /// Thermal expansion coefficient $\beta$ \[1/K\].
+    pub expansion: f64,
+    /// Volumetric heat capacity $\rho c$ \[J/(m³ K)\].
+    pub heat_capacity: f64,
+    /// Conductivity $k$ \[W/(m K)\].
+    pub conductivity: f64,
+    /// Reference temperature $T_0$ \[K\].
+    #[serde(rename = "T0")]
+    pub t0: f64,
+    /// Temperature degree in the plane (1..=3, default 1).
+    #[serde(default)]
+    pub plane_degree: Option<usize>,
+    /// Temperature elements through the thickness (default 8).
+    #[serde(default)]
+    pub thickness_elements: Option<usize>,
+    /// Temperature degree through the thickness (1..=3, default 2).
+    #[serde(default)]
+    pub thickness_degree: Option<usize>,
 }
 
 /// `[[plate.load]]`: a distributed load port $\int_\Omega f\,e_w\,u(t)$ with a spatial
@@ -255,6 +286,8 @@ pub enum PlateModel {
     LaminatedKirchhoff(LaminatedKirchhoffModel),
     /// Laminated Mindlin (membrane + CGDG).
     LaminatedMindlin(LaminatedMindlinModel),
+    /// Thermoelastic Kirchhoff plate (HHJ ⊕ heat in the plate volume).
+    ThermoKirchhoff(ThermoKirchhoffModel),
     /// Mindlin–Reissner, Bécache–Joly–Tsogka on a rectangular grid (thesis 004 §7.2.1.1),
     /// with the triangle mesh of the same rectangle for the extent.
     MindlinBjt {
@@ -293,6 +326,7 @@ impl PlateModel {
             PlateModel::LaminatedKirchhoff(m) => m.system(),
             PlateModel::LaminatedMindlin(m) => m.system(),
             PlateModel::MindlinBjt { model, .. } => model.system(),
+            PlateModel::ThermoKirchhoff(m) => m.system(),
         }
     }
     /// The triangle mesh (BJT: the triangulated rectangle of its grid).
@@ -312,6 +346,7 @@ impl PlateModel {
         match self {
             PlateModel::Mindlin(m) => Some(m.space(PlateField::Velocity)),
             PlateModel::Kirchhoff(m) => Some(m.velocity_space()),
+            PlateModel::ThermoKirchhoff(m) => Some(m.plate().velocity_space()),
             PlateModel::KirchhoffC1(_)
             | PlateModel::MindlinAfw { .. }
             | PlateModel::MindlinBjt { .. } => None,
@@ -341,6 +376,9 @@ impl PlateModel {
         let w = match self {
             PlateModel::Mindlin(m) => m.field_coefficients(e, PlateField::Velocity)?,
             PlateModel::Kirchhoff(m) => m.field_coefficients(e, KirchhoffField::Velocity)?,
+            PlateModel::ThermoKirchhoff(m) => m
+                .plate()
+                .field_coefficients(&thermo_plate_state(m, e), KirchhoffField::Velocity)?,
             PlateModel::LaminatedKirchhoff(m) => {
                 m.field_coefficients(e, LaminatedField::Velocity)?
             }
@@ -375,6 +413,10 @@ impl PlateModel {
                 let v = m.params().stiffness.voigt();
                 (v[0][0].max(v[1][1]), m.params().surface_density())
             }
+            PlateModel::ThermoKirchhoff(m) => {
+                let v = m.plate().params().stiffness.voigt();
+                (v[0][0].max(v[1][1]), m.plate().params().surface_density())
+            }
             PlateModel::LaminatedKirchhoff(m) => laminate_scale(m.laminate()),
             PlateModel::LaminatedMindlin(m) => laminate_scale(m.laminate()),
             PlateModel::MindlinBjt { model, .. } => model.stiffness_and_density(),
@@ -388,6 +430,17 @@ impl PlateModel {
 fn afw_block(model: &MindlinAfwModel, d: &[f64], e: &[f64], b: usize) -> Vec<f64> {
     let nd = model.dg_space().n_dofs();
     (b * nd..(b + 1) * nd).map(|i| d[i] * e[i]).collect()
+}
+
+/// The plate-sized state holding the velocity block `e_w` of a thermoelastic plate state
+/// (moments zero): what the plate's velocity evaluation needs.
+fn thermo_plate_state(m: &ThermoKirchhoffModel, e: &[f64]) -> Vec<f64> {
+    let plate = m.plate().system();
+    let mut ep = vec![0.0; plate.n_states()];
+    if let (Some(to), Some(from)) = (plate.block_range("e_w"), m.system().block_range("e_w")) {
+        ep[to].copy_from_slice(&e[from]);
+    }
+    ep
 }
 
 /// $\max(D_{11}, D_{22})$ and $I_0$ of a laminate.
@@ -478,6 +531,18 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
         ));
     }
     let laminated = theory.starts_with("laminated");
+    if p.thermal.is_some()
+        && !(theory == "kirchhoff"
+            && matches!(
+                p.element.as_ref().map(|e| e.get_ref().as_str()),
+                None | Some("hhj")
+            ))
+    {
+        return Err(err(
+            p.theory.span(),
+            "plate.thermal: the thermoelastic plate is the Kirchhoff HHJ plate (theory = \"kirchhoff\", element = \"hhj\"); remove [plate.thermal] or change the theory".into(),
+        ));
+    }
     // keys that only some theories accept
     let only = |present: Option<std::ops::Range<usize>>, key: &str, ok: bool, who: &str| match (
         present, ok,
@@ -793,11 +858,44 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
                             Arc::new(move |x: [f64; 2]| f.as_ref().map_or(0.0, |f| f.eval2(x))),
                         );
                     }
-                    PlateModel::Kirchhoff(
-                        plate
-                            .build()
-                            .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
-                    )
+                    match &p.thermal {
+                        None => PlateModel::Kirchhoff(
+                            plate
+                                .build()
+                                .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
+                        ),
+                        Some(t) => {
+                            let tp = PlateThermalParams {
+                                young: e_mod,
+                                nu,
+                                expansion: t.expansion,
+                                heat_capacity: t.heat_capacity,
+                                conductivity: t.conductivity,
+                                t0: t.t0,
+                            };
+                            if !(t.expansion.is_finite() && t.expansion >= 0.0) {
+                                return Err(err(
+                                    p.theory.span(),
+                                    format!(
+                                        "plate.thermal.expansion = {}: must be finite and >= 0",
+                                        t.expansion
+                                    ),
+                                ));
+                            }
+                            PlateModel::ThermoKirchhoff(
+                                ThermoelasticKirchhoff::new(plate, tp)
+                                    .thermal_mesh(
+                                        t.plane_degree.unwrap_or(1),
+                                        t.thickness_elements.unwrap_or(8),
+                                        t.thickness_degree.unwrap_or(2),
+                                    )
+                                    .build()
+                                    .map_err(|e| {
+                                        err(p.theory.span(), format!("plate.thermal: {e}"))
+                                    })?,
+                            )
+                        }
+                    }
                 }
                 Some(fam) => {
                     if p.degree.span().end > 0 {
@@ -1044,6 +1142,16 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
             let th = |x: [f64; 2]| [0, 1].map(|c| theta[c].as_ref().map_or(0.0, |g| g.eval2(x)));
             Ok(model.interpolate_state(&w_of, &th))
         }
+        PlateModel::ThermoKirchhoff(m) => m.plate().interpolate_state(&w_of, None).map(|ep| {
+            let mut e = vec![0.0; m.system().n_states()];
+            if let (Some(from), Some(to)) = (
+                m.plate().system().block_range("e_w"),
+                m.system().block_range("e_w"),
+            ) {
+                e[to].copy_from_slice(&ep[from]);
+            }
+            e
+        }),
     }
     .map_err(|e| err(0..0, format!("initial state: {e}")))?;
     if initial.iter().any(|v| !v.is_finite()) {
@@ -1124,6 +1232,12 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
         b.model.velocity_at(e, &points).map_err(|er| er.to_string())
     };
     let vtu_of = |e: &[f64]| vtu(&b.model, e);
+    let energies = |e: &[f64]| -> Result<Vec<f64>, String> {
+        match &b.model {
+            PlateModel::ThermoKirchhoff(m) => Ok(vec![m.mechanical_energy(e), m.thermal_energy(e)]),
+            _ => Ok(Vec::new()),
+        }
+    };
     let closed = feedback_phase(
         &file,
         text,
@@ -1140,12 +1254,23 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
             system: b.system(),
             input: b.input.clone(),
             initial: &b.initial,
-            columns: vec![Columns {
-                names: b.probes.iter().map(|p| p.0.clone()).collect(),
-                plot_title: Some("vertical velocity probes [m/s]".into()),
-                plot_file: "probes.svg",
-                values: &probe_values,
-            }],
+            columns: {
+                let mut c = vec![Columns {
+                    names: b.probes.iter().map(|p| p.0.clone()).collect(),
+                    plot_title: Some("vertical velocity probes [m/s]".into()),
+                    plot_file: "probes.svg",
+                    values: &probe_values,
+                }];
+                if matches!(b.model, PlateModel::ThermoKirchhoff(_)) {
+                    c.push(Columns {
+                        names: vec!["H_mech".into(), "H_thermal".into()],
+                        plot_title: Some("mechanical and thermal energy [J]".into()),
+                        plot_file: "energies.svg",
+                        values: &energies,
+                    });
+                }
+                c
+            },
             vtu: &vtu_of,
         },
         closed,
@@ -1160,6 +1285,19 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
 /// The VTK file of one state: velocity (and Mindlin rotation rates) at the vertices,
 /// moments (and Mindlin shear forces) at the cell centroids.
 fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
+    if let PlateModel::ThermoKirchhoff(m) = model {
+        let mut v = Vtu::new(m.plate().velocity_space().mesh());
+        let w = m
+            .plate()
+            .field_coefficients(&thermo_plate_state(m, e), KirchhoffField::Velocity)?;
+        v = v.space_field(
+            "e_w (vertical velocity) [m/s]",
+            Location::Point,
+            m.plate().velocity_space(),
+            &w,
+        )?;
+        return Ok(v.to_xml());
+    }
     if let PlateModel::MindlinBjt { model, .. } = model {
         // quadrilateral cells; every field averaged to the grid vertices
         let grid = model.quad_mesh()?;
@@ -1308,7 +1446,9 @@ fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
                 v = v.space_field(name, loc, model.space(field), &u)?;
             }
         }
-        PlateModel::MindlinBjt { .. } => unreachable!("written on its quad grid above"),
+        PlateModel::MindlinBjt { .. } | PlateModel::ThermoKirchhoff(_) => {
+            unreachable!("written above")
+        }
     }
     Ok(v.to_xml())
 }
