@@ -930,8 +930,10 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
                             "clamped" => plate.clamped(edge),
                             "simply_supported" => plate.simply_supported(edge),
                             "port" => plate.port(edge, EdgeCondition::Free),
+                            "clamped_port" => plate.port(edge, EdgeCondition::Clamped),
+                            "supported_port" => plate.port(edge, EdgeCondition::SimplySupported),
                             "free" => plate.free(edge),
-                            other => return Err(bad_condition(edge, other, span, allowed)),
+                            other => return Err(bad_condition(edge, other, span, "\"clamped\", \"simply_supported\", \"free\", \"port\" (free edge: inputs <edge>_qn, <edge>_Mnn), \"clamped_port\" (prescribed w_t, ∂_n w_t: inputs <edge>_wt, <edge>_dnwt, outputs the edge reactions) or \"supported_port\" (inputs <edge>_wt, <edge>_Mnn)")),
                         };
                     }
                     PlateModel::KirchhoffC1(
@@ -1066,13 +1068,31 @@ pub fn load(file: &str, text: &str) -> Result<(PlateFile, BuiltPlate), ModelErro
     let sys = model.system();
     sys.check(&Default::default())
         .map_err(|e| err(p.theory.span(), format!("plate structure check: {e}")))?;
-    let input = port_inputs(
+    let mut input = port_inputs(
         file,
         text,
         sys,
         &f.input,
         "declare an edge as \"port\" in plate.edges",
     )?;
+    // Bell/Argyris essential ports: a uniform edge value sets the vertex values, not their
+    // derivatives (the input components are C¹ trace functionals)
+    if let PlateModel::KirchhoffC1(m) = &model {
+        for inp in &f.input {
+            let port = inp.port.get_ref();
+            let (Ok(pattern), Ok(range)) = (m.uniform_port_input(port, 1.0), sys.ports.range(port))
+            else {
+                continue;
+            };
+            for (k, c) in range.zip(pattern) {
+                let s = input.signals()[k].clone();
+                input.set(
+                    k,
+                    phlex_solve::signal::Signal::from_fn(move |t| c * s.eval(t)),
+                );
+            }
+        }
+    }
     // initial fields
     let mut w0: Option<FieldFn> = None;
     let mut theta: [Option<FieldFn>; 2] = [None, None];
