@@ -94,11 +94,7 @@ macro_rules! shared_assembly_view {
                 })
                 .collect()
         }
-        fn for_each_constraint_row_entry(
-            &self,
-            x: &[f64],
-            f: &mut dyn FnMut(usize, usize, f64),
-        ) {
+        fn for_each_constraint_row_entry(&self, x: &[f64], f: &mut dyn FnMut(usize, usize, f64)) {
             self.for_each_constraint_entry(x, f)
         }
         fn row_labels(&self) -> Vec<String> {
