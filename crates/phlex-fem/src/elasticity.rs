@@ -715,7 +715,7 @@ impl Elasticity3d {
         let mut B_cols: Vec<SparseMat> = Vec::new();
         let mut trace_masses = Vec::new();
         for tag in &self.ports {
-            let (b, mg) = face_traction_matrices(&sv, tag, n_full)?;
+            let (b, mg) = face_traces(&sv, tag, n_full, 0)?;
             let nb = mg.nrows();
             for (a, bm) in b.into_iter().enumerate() {
                 let c = ["x", "y", "z"][a];
@@ -764,31 +764,29 @@ impl Elasticity3d {
     }
 }
 
-/// $B_x, B_y, B_z$ of the faces tagged `tag` (rows in the open state, columns = the $P_1$
-/// trace basis on those faces, one per vertex ordered by global index) and the trace mass
-/// $M_\Gamma^{lm} = \int_\Gamma\psi^l\psi^m$. Triangle quadrature exact for degree
-/// $k + 1$ on each face (mapped into the reference tetrahedron).
-fn face_traction_matrices(
-    sv: &Space3d,
+/// Weighted face traces of every component of `space` (rows at `offset` in a state of
+/// length `n_full`) on the $P_1$ trace basis of the faces tagged `tag`, and the trace mass:
+/// the 3D analogue of the edge traces of [`crate::thermoelasticity`]; on the faces tagged `tag` (triangle quadrature exact for
+/// degree $k + 1$ mapped onto each face of the reference tetrahedron).
+pub(crate) fn face_traces(
+    space: &Space3d,
     tag: &str,
     n_full: usize,
-) -> Result<([SparseMat; 3], SparseMat), Fem2dError> {
-    let mesh = sv.mesh();
+    offset: usize,
+) -> Result<(Vec<SparseMat>, SparseMat), Fem2dError> {
+    let mesh = space.mesh();
     let faces = mesh.tagged_faces(tag)?;
     let mut verts: Vec<usize> = faces.iter().flat_map(|f| f.vertices).collect();
     verts.sort_unstable();
     verts.dedup();
     let nb = verts.len();
     let col = |v: usize| verts.binary_search(&v).unwrap_or(0);
-    let q = TriangleQuadrature::exact_for_degree(sv.family().degree() + 1)?;
-    let el = sv.element();
+    let q = TriangleQuadrature::exact_for_degree(space.family().degree() + 1)?;
+    let el = space.element();
     let nl = el.n_local();
     let (mut val, mut grad) = (vec![0.0; nl], vec![[0.0; 3]; nl]);
-    let mut t3 = [
-        Triplets::new(n_full, nb),
-        Triplets::new(n_full, nb),
-        Triplets::new(n_full, nb),
-    ];
+    let nc = space.n_comp();
+    let mut tb: Vec<Triplets> = (0..nc).map(|_| Triplets::new(n_full, nb)).collect();
     let mut tm = Triplets::new(nb, nb);
     let refv = [
         [0.0, 0.0, 0.0],
@@ -807,7 +805,7 @@ fn face_traction_matrices(
                 tm.push(cols[a], cols[b], area * m / 12.0);
             }
         }
-        let d = sv.cell_dofs(f.cell);
+        let d = space.cell_dofs(f.cell);
         for (p, &w) in q.points.iter().zip(&q.weights) {
             let psi = [1.0 - p[0] - p[1], p[0], p[1]];
             let mut xh = [0.0; 3];
@@ -823,14 +821,14 @@ fn face_traction_matrices(
                     if a == 0.0 {
                         continue;
                     }
-                    for (comp, t) in t3.iter_mut().enumerate() {
-                        t.push(sv.global(comp, d[j]), c, a);
+                    for (comp, t) in tb.iter_mut().enumerate() {
+                        t.push(offset + space.global(comp, d[j]), c, a);
                     }
                 }
             }
         }
     }
-    Ok((t3.map(|t| t.build()), tm.build()))
+    Ok((tb.into_iter().map(|t| t.build()).collect(), tm.build()))
 }
 
 /// An assembled 3D CG×DG elasticity model.

@@ -124,7 +124,6 @@ use crate::mesh2d::{Fem2dError, Mesh2d};
 use crate::mesh3d::Mesh3d;
 use crate::model::BlockAssembler;
 use crate::quadrature::GaussLegendre;
-use crate::quadrature2d::TriangleQuadrature;
 use crate::space2d::{complement, Family2d, Shape, Space2d};
 use phlex_core::sparse::{self, SparseMat, Triplets};
 use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
@@ -339,71 +338,6 @@ fn edge_traces(
                 let f = w * len * psi;
                 for j in 0..nl {
                     let a = f * v[j];
-                    if a == 0.0 {
-                        continue;
-                    }
-                    for (comp, t) in tb.iter_mut().enumerate() {
-                        t.push(offset + space.global(comp, d[j]), c, a);
-                    }
-                }
-            }
-        }
-    }
-    Ok((tb.into_iter().map(|t| t.build()).collect(), tm.build()))
-}
-
-/// 3D analogue of [`edge_traces`] on the faces tagged `tag` (triangle quadrature exact for
-/// degree $k + 1$ mapped onto each face of the reference tetrahedron).
-fn face_traces(
-    space: &Space3d,
-    tag: &str,
-    n_full: usize,
-    offset: usize,
-) -> Result<TraceMatrices, Fem2dError> {
-    let mesh = space.mesh();
-    let faces = mesh.tagged_faces(tag)?;
-    let mut verts: Vec<usize> = faces.iter().flat_map(|f| f.vertices).collect();
-    verts.sort_unstable();
-    verts.dedup();
-    let nb = verts.len();
-    let col = |v: usize| verts.binary_search(&v).unwrap_or(0);
-    let q = TriangleQuadrature::exact_for_degree(space.family().degree() + 1)?;
-    let el = space.element();
-    let nl = el.n_local();
-    let (mut val, mut grad) = (vec![0.0; nl], vec![[0.0; 3]; nl]);
-    let nc = space.n_comp();
-    let mut tb: Vec<Triplets> = (0..nc).map(|_| Triplets::new(n_full, nb)).collect();
-    let mut tm = Triplets::new(nb, nb);
-    let refv = [
-        [0.0, 0.0, 0.0],
-        [1.0, 0.0, 0.0],
-        [0.0, 1.0, 0.0],
-        [0.0, 0.0, 1.0],
-    ];
-    for f in &faces {
-        let tet = mesh.tets()[f.cell];
-        let lv: Vec<usize> = (0..4).filter(|&i| i != f.local).collect();
-        let cols = [col(tet[lv[0]]), col(tet[lv[1]]), col(tet[lv[2]])];
-        let area = mesh.face_area(f);
-        for a in 0..3 {
-            for b in 0..3 {
-                let m = if a == b { 2.0 } else { 1.0 };
-                tm.push(cols[a], cols[b], area * m / 12.0);
-            }
-        }
-        let d = space.cell_dofs(f.cell);
-        for (p, &w) in q.points.iter().zip(&q.weights) {
-            let psi = [1.0 - p[0] - p[1], p[0], p[1]];
-            let mut xh = [0.0; 3];
-            for (c, x) in xh.iter_mut().enumerate() {
-                *x = psi[0] * refv[lv[0]][c] + psi[1] * refv[lv[1]][c] + psi[2] * refv[lv[2]][c];
-            }
-            el.eval(xh, &mut val, &mut grad);
-            // weights sum to 1/2 = reference triangle area
-            let wa = 2.0 * w * area;
-            for (s, &c) in psi.iter().zip(&cols) {
-                for j in 0..nl {
-                    let a = wa * s * val[j];
                     if a == 0.0 {
                         continue;
                     }
@@ -982,9 +916,9 @@ impl Thermoelasticity3d {
         let n_T = kept.iter().filter(|&&i| i >= oT).count();
         let traces = |tag: &str, mech: bool| {
             if mech {
-                face_traces(&sv, tag, n_full, 0)
+                crate::elasticity::face_traces(&sv, tag, n_full, 0)
             } else {
-                face_traces(&st, tag, n_full, oT)
+                crate::elasticity::face_traces(&st, tag, n_full, oT)
             }
         };
         let (ports, B, trace_masses) = assemble_ports(&self.bd, &kept, &traces, 3)?;
