@@ -329,7 +329,7 @@ impl Elasticity2d {
         let mut B_cols: Vec<SparseMat> = Vec::new();
         let mut trace_masses = Vec::new();
         for tag in &self.ports {
-            let (b, mg) = traction_input_matrices(&sv, tag, n_full)?;
+            let (b, mg) = edge_traces(&sv, tag, n_full, 0)?;
             let nb = mg.nrows();
             for (a, bm) in b.into_iter().enumerate() {
                 let c = ["x", "y"][a];
@@ -373,27 +373,33 @@ impl Elasticity2d {
     }
 }
 
-/// $B_x, B_y$ of the edges tagged `tag` (rows in the open state, columns = the $CG_1$ trace
-/// basis on those edges, one per vertex ordered by global index) and the trace mass
-/// $M_\Gamma^{lm} = \int_\Gamma\psi^l\psi^m$. Gauss–Legendre exact for degree $k + 1$.
-fn traction_input_matrices(
-    sv: &Space2d,
+/// Weighted edge traces of every component $c$ of `space`,
+/// $B_c^{il} = \langle\phi_c^i, \psi^l\rangle_\Gamma$ on the edges tagged `tag` (rows
+/// `offset + space.global(c, ·)` of an open state of length `n_full`, columns = the $P_1$
+/// ($CG_1$) trace basis $\psi^l$, one per vertex ordered by global index), and the trace mass
+/// $M_\Gamma^{lm} = \int_\Gamma\psi^l\psi^m$ (thesis 004 (9.33): the $B_v$ of the traction
+/// ports; the heat-flux ports of [`crate::thermoelasticity`] use it on the temperature
+/// space). Gauss–Legendre exact for the degree $k + 1$ integrand. The 3D analogue is
+/// [`face_traces`].
+pub(crate) fn edge_traces(
+    space: &Space2d,
     tag: &str,
     n_full: usize,
-) -> Result<([SparseMat; 2], SparseMat), Fem2dError> {
-    let mesh = sv.mesh();
+    offset: usize,
+) -> Result<(Vec<SparseMat>, SparseMat), Fem2dError> {
+    let mesh = space.mesh();
     let edges = mesh.tagged_edges(tag)?;
     let mut verts: Vec<usize> = edges.iter().flat_map(|b| mesh.edges()[b.edge]).collect();
     verts.sort_unstable();
     verts.dedup();
     let nb = verts.len();
     let col = |v: usize| verts.binary_search(&v).unwrap_or(0);
-    let gl = GaussLegendre::exact_for_degree(sv.family().degree() + 1)?;
-    let el = sv.element();
+    let gl = GaussLegendre::exact_for_degree(space.family().degree() + 1)?;
+    let el = space.element();
     let nl = el.n_local();
     let (mut v, mut dx, mut dy) = (vec![0.0; nl], vec![0.0; nl], vec![0.0; nl]);
-    let mut tx = Triplets::new(n_full, nb);
-    let mut ty = Triplets::new(n_full, nb);
+    let nc = space.n_comp();
+    let mut tb: Vec<Triplets> = (0..nc).map(|_| Triplets::new(n_full, nb)).collect();
     let mut tm = Triplets::new(nb, nb);
     let refv = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]];
     for b in &edges {
@@ -401,7 +407,7 @@ fn traction_input_matrices(
         let (la, lb) = ((b.local + 1) % 3, (b.local + 2) % 3);
         let (ca, cb) = (col(tri[la]), col(tri[lb]));
         let len = mesh.edge_length(b.edge);
-        let d = sv.cell_dofs(b.cell);
+        let d = space.cell_dofs(b.cell);
         // trace mass of the two hat functions: len/6 [[2, 1], [1, 2]]
         for (r, c, f) in [(ca, ca, 2.0), (ca, cb, 1.0), (cb, ca, 1.0), (cb, cb, 2.0)] {
             tm.push(r, c, len * f / 6.0);
@@ -419,13 +425,14 @@ fn traction_input_matrices(
                     if a == 0.0 {
                         continue;
                     }
-                    tx.push(sv.global(0, d[j]), c, a);
-                    ty.push(sv.global(1, d[j]), c, a);
+                    for (comp, t) in tb.iter_mut().enumerate() {
+                        t.push(offset + space.global(comp, d[j]), c, a);
+                    }
                 }
             }
         }
     }
-    Ok(([tx.build(), ty.build()], tm.build()))
+    Ok((tb.into_iter().map(|t| t.build()).collect(), tm.build()))
 }
 
 /// An assembled 2D CG×DG elasticity model.
@@ -766,8 +773,8 @@ impl Elasticity3d {
 
 /// Weighted face traces of every component of `space` (rows at `offset` in a state of
 /// length `n_full`) on the $P_1$ trace basis of the faces tagged `tag`, and the trace mass:
-/// the 3D analogue of the edge traces of [`crate::thermoelasticity`]; on the faces tagged `tag` (triangle quadrature exact for
-/// degree $k + 1$ mapped onto each face of the reference tetrahedron).
+/// the 3D analogue of [`edge_traces`] (triangle quadrature exact for degree $k + 1$ mapped
+/// onto each face of the reference tetrahedron).
 pub(crate) fn face_traces(
     space: &Space3d,
     tag: &str,

@@ -123,7 +123,6 @@ use crate::error::{require_positive, FemError};
 use crate::mesh2d::{Fem2dError, Mesh2d};
 use crate::mesh3d::Mesh3d;
 use crate::model::BlockAssembler;
-use crate::quadrature::GaussLegendre;
 use crate::space2d::{complement, Family2d, Shape, Space2d};
 use phlex_core::sparse::{self, SparseMat, Triplets};
 use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
@@ -291,65 +290,6 @@ impl Boundaries {
 /// One boundary trace: $B^{il} = \langle\phi^i, \psi^l\rangle_\Gamma$ per component of the
 /// space (rows in the open state, shifted by the block offset) and the trace mass.
 type TraceMatrices = (Vec<SparseMat>, SparseMat);
-
-/// $B_c^{il} = \langle\phi_c^i, \psi^l\rangle_\Gamma$ for every component $c$ of `space` on
-/// the edges tagged `tag` (rows `offset + space.global(c, ·)` of an open state of size
-/// `n_full`, columns = the $P_1$ trace basis, one per vertex ordered by global index) and
-/// the trace mass $M_\Gamma^{lm} = \int_\Gamma\psi^l\psi^m$. Gauss–Legendre exact for the
-/// degree $k + 1$ integrand.
-fn edge_traces(
-    space: &Space2d,
-    tag: &str,
-    n_full: usize,
-    offset: usize,
-) -> Result<TraceMatrices, Fem2dError> {
-    let mesh = space.mesh();
-    let edges = mesh.tagged_edges(tag)?;
-    let mut verts: Vec<usize> = edges.iter().flat_map(|b| mesh.edges()[b.edge]).collect();
-    verts.sort_unstable();
-    verts.dedup();
-    let nb = verts.len();
-    let col = |v: usize| verts.binary_search(&v).unwrap_or(0);
-    let gl = GaussLegendre::exact_for_degree(space.family().degree() + 1)?;
-    let el = space.element();
-    let nl = el.n_local();
-    let (mut v, mut dx, mut dy) = (vec![0.0; nl], vec![0.0; nl], vec![0.0; nl]);
-    let nc = space.n_comp();
-    let mut tb: Vec<Triplets> = (0..nc).map(|_| Triplets::new(n_full, nb)).collect();
-    let mut tm = Triplets::new(nb, nb);
-    let refv = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]];
-    for b in &edges {
-        let tri = mesh.triangles()[b.cell];
-        let (la, lb) = ((b.local + 1) % 3, (b.local + 2) % 3);
-        let (ca, cb) = (col(tri[la]), col(tri[lb]));
-        let len = mesh.edge_length(b.edge);
-        let d = space.cell_dofs(b.cell);
-        // trace mass of the two hat functions: len/6 [[2, 1], [1, 2]]
-        for (r, c, f) in [(ca, ca, 2.0), (ca, cb, 1.0), (cb, ca, 1.0), (cb, cb, 2.0)] {
-            tm.push(r, c, len * f / 6.0);
-        }
-        for (&t, &w) in gl.points.iter().zip(&gl.weights) {
-            let xh = [
-                refv[la][0] + t * (refv[lb][0] - refv[la][0]),
-                refv[la][1] + t * (refv[lb][1] - refv[la][1]),
-            ];
-            el.eval(xh, &mut v, &mut dx, &mut dy);
-            for (psi, c) in [(1.0 - t, ca), (t, cb)] {
-                let f = w * len * psi;
-                for j in 0..nl {
-                    let a = f * v[j];
-                    if a == 0.0 {
-                        continue;
-                    }
-                    for (comp, t) in tb.iter_mut().enumerate() {
-                        t.push(offset + space.global(comp, d[j]), c, a);
-                    }
-                }
-            }
-        }
-    }
-    Ok((tb.into_iter().map(|t| t.build()).collect(), tm.build()))
-}
 
 /// The ports of a model: traction ports (`{tag}_t{x,y,z}`, velocity rows) then heat-flux
 /// ports (`{tag}_flux`, temperature rows); returns the ports, $B$ (restricted to the kept
@@ -603,9 +543,9 @@ impl Thermoelasticity2d {
         ];
         let traces = |tag: &str, mech: bool| {
             if mech {
-                edge_traces(&sv, tag, n_full, 0)
+                crate::elasticity::edge_traces(&sv, tag, n_full, 0)
             } else {
-                edge_traces(&st, tag, n_full, oT)
+                crate::elasticity::edge_traces(&st, tag, n_full, oT)
             }
         };
         let (ports, B, trace_masses) = assemble_ports(&self.bd, &kept, &traces, 2)?;
