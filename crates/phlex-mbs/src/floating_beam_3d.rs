@@ -18,6 +18,7 @@
 //! | `section` | $A$, $I_y$, $I_z$, $I_p$, $J$ ([`Section3d`]) | m², m⁴ | $> 0$ |
 //! | `n_elements` | elements | – | $\ge 1$ |
 //! | `bc` | deformation condition (Remark 8) | – | cantilever or simply supported |
+//! | `geometric_stiffening` | von Kármán axial strain (Remark 3) | – | default `false` |
 //!
 //! The reference point $P$ is the end $x = 0$ of the beam axis, $C$ the end $x = L$; the body
 //! frame $x$ axis runs along the undeformed beam, $y$ and $z$ are the principal axes of the
@@ -59,6 +60,13 @@
 //! the midpoint rule about a fixed point, `tests/full_inertia_3d.rs`). Integrators:
 //! [`crate::MultibodyMidpoint`] (exact power balance) and Radau IIA through
 //! [`crate::MultibodyDae`]; [`crate::spatial::GaussCollocation`] rejects it (typed error).
+//!
+//! **Geometric stiffening** ([`FloatingBeam3d::geometric_stiffening`], paper 000 Remark 3;
+//! details in [`crate::stiffening_3d`]): the von Kármán strain
+//! $\varepsilon = \partial_xu_x + \frac12((\partial_xu_y)^2 + (\partial_xu_z)^2)$, i.e. the
+//! skew pairs $J[n_x, v_y] = D_{nl}^y(u_f)$, $J[n_x, v_z] = D_{nl}^z(u_f)$ (and the negative
+//! transposes), the geometric stiffness $-K_G(n_x)$ in both bending planes; with either
+//! mass operator.
 //!
 //! **Lumped masses** ([`LumpedMass3d`], the spatial form of paper 000 §6.2's "simple
 //! modification of the rigid mass matrix") are extra mass points at ports with the port's
@@ -180,6 +188,9 @@ pub struct FloatingBeam3d {
     /// Deformation-dependent mass operator $M(u_f)$ with the mass points at their deformed
     /// positions ([`crate::spatial_body_core::full_inertia_3d`]); default `false` (the constant operator).
     pub full_inertia: bool,
+    /// Geometric stiffening: von Kármán axial strain $u_x' + \frac12(u_y'^2 + u_z'^2)$
+    /// ([`crate::stiffening_3d`]); default `false` (the linear model of §4.3).
+    pub geometric_stiffening: bool,
 }
 
 impl FloatingBeam3d {
@@ -211,6 +222,7 @@ impl FloatingBeam3d {
             angular_velocity: [0.0; 3],
             lumped: Vec::new(),
             full_inertia: false,
+            geometric_stiffening: false,
         }
     }
 
@@ -269,6 +281,16 @@ impl FloatingBeam3d {
     /// The gyroscopic coefficient ([`FloatingBeam3d::gyroscopic`]) is then irrelevant.
     pub fn full_inertia(mut self, on: bool) -> Self {
         self.full_inertia = on;
+        self
+    }
+
+    /// Switches the geometric (stress) stiffening on or off (default off, paper 000
+    /// Remark 3): the axial strain becomes $\partial_xu_x + \frac12((\partial_xu_y)^2 +
+    /// (\partial_xu_z)^2)$ and $J$ gains the state-dependent skew pairs
+    /// $\pm D_{nl}^y(u_f)$, $\pm D_{nl}^z(u_f)$ of [`crate::stiffening_3d`] (the geometric
+    /// stiffness $-K_G(n_x)$ in both bending planes). Works with either mass operator.
+    pub fn geometric_stiffening(mut self, on: bool) -> Self {
+        self.geometric_stiffening = on;
         self
     }
 
@@ -472,6 +494,11 @@ impl FloatingBeam3d {
         if self.full_inertia {
             body.set_full_inertia(&points);
         }
+        if self.geometric_stiffening {
+            body.set_stiffening(
+                crate::stiffening_3d::von_karman_3d(&shapes, &dg0, n_f, n_s).map_err(fem)?,
+            );
+        }
         body.set_gravity(self.gravity);
         body.set_beam_shapes(shapes);
         Ok(body)
@@ -576,6 +603,17 @@ impl BeamShapes3d {
     /// The mesh.
     pub fn mesh(&self) -> &Mesh1d {
         &self.mesh
+    }
+
+    /// The Hermite space of the bending displacements (both planes).
+    pub(crate) fn hermite_space(&self) -> &Space1d {
+        &self.her
+    }
+
+    /// Full Hermite DOF → free coefficient index within one bending block (`None`: removed
+    /// by the deformation condition).
+    pub(crate) fn hermite_map(&self) -> &[Option<usize>] {
+        &self.her_map
     }
 
     /// Free Hermite DOFs (full indices: value $2i$, slope $2i+1$ at node $i$).

@@ -9,6 +9,7 @@
 //! | [`rigid_body_2d`] | planar rigid body parameters | Remark 4 (planar) |
 //! | [`floating_beam_2d`] | planar floating Euler–Bernoulli + truss beam, PFEM | §4.3, eqs. (37)–(40), Remark 8 |
 //! | [`stiffening`] | geometric stiffening: von Kármán axial strain, state-dependent skew $D_{nl}(u_f)$ | Remark 3 |
+//! | [`stiffening_3d`] | geometric stiffening of the spatial beam: $\pm D_{nl}^{y,z}(u_f)$ in both bending planes | Remark 3, §4.3 |
 //! | [`floating_beam_3d`] | spatial floating beam (axial, torsion, two bending planes), PFEM | §4 in 3D, eqs. (10)–(15), (37)–(40), Remark 8 |
 //! | [`hinged_spatial_beam`] | the §6.4 hinged spatial beam as a ready-made model (units: mm–g–s) | §6.4, Table 4, Fig. 11 |
 //! | [`spatial_body_core`] | spatial floating body (mass points, $\[\hat p_t\]_\times$, $\[p_r\]_\times$, flexible gyroscopic operator) | eqs. (12)–(15) |
@@ -63,6 +64,7 @@ pub mod spatial;
 pub mod spatial_body_core;
 pub mod step_solver;
 pub mod stiffening;
+pub mod stiffening_3d;
 
 pub use assembly::{JointDrift, Multibody};
 pub use body::Body;

@@ -50,7 +50,9 @@
 //!   equation $\rho(\dot v_P + \dot\omega\times x + \dot v_f) = \rho(v_P + \omega\times x +
 //!   2v_f)\times\omega + \dots$, the exact transport, centrifugal and Coriolis forces of eq. (7)
 //!   with $x_f\approx x$); $J\[\omega, v_f\] = -G(p)^\top$;
-//! * $J\[v_f, \sigma\] = -D^\top$, $J\[\sigma, v_f\] = D$.
+//! * $J\[v_f, \sigma\] = -D^\top$, $J\[\sigma, v_f\] = D$; with geometric stiffening
+//!   ([`crate::stiffening_3d`]) plus the state-dependent pairs $\pm D_{nl}^{y,z}(u_f)$
+//!   between the normal force and the bending velocities.
 //!
 //! $J$ is skew-symmetric, so $H$ is conserved without inputs, for either choice. For motions
 //! in a plane the operator reduces exactly to the planar one of [`crate::planar_body`].
@@ -92,6 +94,8 @@ use crate::spatial::{SpatialBody, SpatialPort};
 #[path = "full_inertia_3d.rs"]
 pub mod full_inertia_3d;
 use full_inertia_3d::FullInertia3d;
+
+use crate::stiffening::VonKarman;
 
 /// Elastic shape of a material point in 3D: displacement $(N^x, N^y, N^z)u_f$ and small
 /// rotation $(\Phi^x, \Phi^y, \Phi^z)u_f$ (sparse rows over the elastic coefficients).
@@ -198,6 +202,9 @@ pub struct FloatingBody3d {
     beam: Option<crate::floating_beam_3d::BeamShapes3d>,
     /// Deformation-dependent inertia ([`crate::spatial_body_core::full_inertia_3d`]), if switched on.
     full: Option<FullInertia3d>,
+    /// Geometric stiffening ([`crate::stiffening_3d`]): the von Kármán pairs
+    /// $\pm D_{nl}^{y,z}(u_f)$ in $J[\sigma, v_f]$, if switched on.
+    stiffening: Option<VonKarman>,
 }
 
 /// $\epsilon_{dec}$ pairs $(d, e, \pm1)$ with $(a\times e_c)_d = \sum_e \epsilon_{dec}a_e$.
@@ -471,12 +478,24 @@ impl FloatingBody3d {
             x0,
             beam: None,
             full: None,
+            stiffening: None,
         })
     }
 
     /// Attaches the finite element spaces of a beam (for output at material points).
     pub(crate) fn set_beam_shapes(&mut self, s: crate::floating_beam_3d::BeamShapes3d) {
         self.beam = Some(s);
+    }
+
+    /// Switches the geometric stiffening of [`crate::stiffening_3d`] on.
+    pub(crate) fn set_stiffening(&mut self, vk: VonKarman) {
+        self.stiffening = Some(vk);
+    }
+
+    /// The von Kármán coupling of a beam built with geometric stiffening
+    /// ([`crate::FloatingBeam3d::geometric_stiffening`]), `None` otherwise.
+    pub fn stiffening(&self) -> Option<&VonKarman> {
+        self.stiffening.as_ref()
     }
 
     /// The finite element spaces of a beam body (`None` otherwise).
@@ -895,6 +914,9 @@ impl FloatingBody3d {
             t.push_block(is, ivf, &self.D, 1.0);
             t.push_block_transpose(ivf, is, &self.D, -1.0);
         }
+        if let Some(vk) = &self.stiffening {
+            vk.push_structure(&x[12..n_q], t, is, ivf);
+        }
     }
 
     /// Pushes $J(x)$ at offset `off` (rows and columns).
@@ -981,6 +1003,10 @@ impl FloatingBody3d {
             let fs = &mut f[is..];
             fs.iter_mut().for_each(|v| *v = 0.0);
             sparse::mul_add(fs, 1.0, &self.D, &z[ivf..ivf + n_f]);
+        }
+        if let Some(vk) = &self.stiffening {
+            let (fv, fs) = f[ivf..].split_at_mut(n_f);
+            vk.apply(&x[12..n_q], &z[ivf..ivf + n_f], &z[is..], fv, fs);
         }
     }
 
@@ -1086,6 +1112,10 @@ impl FloatingBody3d {
                     }
                 }
             }
+        }
+        if let Some(vk) = &self.stiffening {
+            // (∂_u J) z of the von Kármán pairs (z_vf = v_f, z_σ = σ)
+            vk.push_jacobian(&p[6..6 + n_f], &p[6 + n_f..], t, off + 12, ivf + n_f, ivf);
         }
         if let Some(fi) = &self.full {
             self.push_full_rhs_jacobian(fi, x, t, off, step);

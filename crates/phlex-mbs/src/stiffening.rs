@@ -97,9 +97,28 @@ impl VonKarman {
         n_f: usize,
         n_s: usize,
     ) -> Result<Self, FemError> {
+        Self::with_planes(normal, transverse, &[transverse_map], n_f, n_s)
+    }
+
+    /// The shared element kernel for several bending planes with one normal force, the
+    /// strain $\varepsilon = \partial_x u + \tfrac12\sum_p(\partial_x w_p)^2$ (one plane: the
+    /// planar beam; two planes $w_y$, $w_z$: the spatial beam of [`crate::stiffening_3d`]).
+    /// Every plane uses the same transverse space `transverse`; `planes[p]` maps its full
+    /// DOFs to elastic coefficient indices (already offset to the plane's block of $u_f$,
+    /// `None` for removed DOFs). The element matrices $K_e$ are computed once and shared by
+    /// the planes; the blocks of the planes are stored one after the other, so
+    /// $D_{nl}(u_f) = \sum_p D_{nl}^p(u_f)$ and $K_G(n) = \sum_p K_G^p(n)$ (the strain has no
+    /// mixed term $w_y'w_z'$, so the planes do not couple).
+    pub(crate) fn with_planes(
+        normal: &Space1d,
+        transverse: &Space1d,
+        planes: &[&[Option<usize>]],
+        n_f: usize,
+        n_s: usize,
+    ) -> Result<Self, FemError> {
         let q = GaussLegendre::new(3)?;
         let mesh = transverse.mesh();
-        let mut elements = Vec::with_capacity(mesh.n_elements());
+        let mut elements = Vec::with_capacity(planes.len() * mesh.n_elements());
         let mut chi = vec![0.0; normal.n_local()];
         let mut d = [0.0; 4];
         for e in 0..mesh.n_elements() {
@@ -115,17 +134,45 @@ impl VonKarman {
                     }
                 }
             }
-            let mut cols = [None; 4];
-            for (a, c) in cols.iter_mut().enumerate() {
-                *c = transverse_map[transverse.dof(e, a)];
+            for map in planes {
+                let mut cols = [None; 4];
+                for (a, c) in cols.iter_mut().enumerate() {
+                    *c = map[transverse.dof(e, a)];
+                }
+                elements.push(ElementBlock {
+                    row: normal.dof(e, 0),
+                    cols,
+                    K,
+                });
             }
-            elements.push(ElementBlock {
-                row: normal.dof(e, 0),
-                cols,
-                K,
-            });
         }
         Ok(Self { elements, n_f, n_s })
+    }
+
+    /// Matrix-free $f_\sigma \mathrel{+}= D_{nl}(u)\,v_f$ and
+    /// $f_{v} \mathrel{-}= D_{nl}(u)^\top\sigma$ for the elastic displacements `u`, the
+    /// elastic velocity efforts `vf` and stress efforts `sigma` of the body (the
+    /// stiffening part of $J(x)z$).
+    pub(crate) fn apply(
+        &self,
+        u: &[f64],
+        vf: &[f64],
+        sigma: &[f64],
+        f_v: &mut [f64],
+        f_sigma: &mut [f64],
+    ) {
+        for el in &self.elements {
+            let c = Self::row_coefficients(el, u);
+            let n = sigma[el.row];
+            let mut acc = 0.0;
+            for (b, col) in el.cols.iter().enumerate() {
+                if let Some(j) = col {
+                    acc += c[b] * vf[*j];
+                    f_v[*j] -= c[b] * n;
+                }
+            }
+            f_sigma[el.row] += acc;
+        }
     }
 
     /// Coefficients $c_b = \sum_a u_a K[a][b]$ of the row of element block `el`.
