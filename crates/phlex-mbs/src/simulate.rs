@@ -83,6 +83,8 @@ use phlex_solve::radau5::{OutputTimes, Radau5, Radau5Params, Radau5Solution};
 use phlex_solve::{InputFn, Observer, SolveError, SolverStats, SparseLu};
 
 use crate::assembly::Multibody;
+use crate::common::least_squares::max_abs;
+use crate::common::pose_newton::project_poses;
 use crate::dae::MultibodyDae;
 use crate::error::MbsError;
 use crate::mechanism::Mechanism;
@@ -224,50 +226,9 @@ pub(crate) fn project_and_record<S: Mechanism + ?Sized>(
     Ok(h)
 }
 
-/// Position-constraint residuals of all joints, in joint order.
-fn position_residuals(mb: &Multibody, x: &[f64], out: &mut Vec<f64>) {
-    out.clear();
-    for d in mb.position_drift(x) {
-        out.extend(d.components);
-    }
-}
-
-fn max_abs(v: &[f64]) -> f64 {
-    v.iter().fold(0.0f64, |m, a| m.max(a.abs()))
-}
-
-/// Minimum-norm least-squares solution of `A dx = b` (SVD, relative cut-off `1e-12`).
-fn min_norm_solve(A: &Mat<f64>, b: &[f64]) -> Result<Vec<f64>, MbsError> {
-    let (m, n) = (A.nrows(), A.ncols());
-    let svd = A.thin_svd().map_err(|e| {
-        MbsError::Solve(SolveError::Eigen(format!(
-            "SVD of the position-constraint Jacobian (projection): {e:?}"
-        )))
-    })?;
-    let k = m.min(n);
-    let s: Vec<f64> = (0..k).map(|i| svd.S().column_vector()[i]).collect();
-    let smax = s.iter().fold(0.0f64, |a, &c| a.max(c));
-    let (U, V) = (svd.U(), svd.V());
-    let mut x = vec![0.0; n];
-    for i in 0..k {
-        if s[i] > 1e-12 * smax {
-            let c: f64 = (0..m).map(|r| U[(r, i)] * b[r]).sum::<f64>() / s[i];
-            for (j, xj) in x.iter_mut().enumerate() {
-                *xj += c * V[(j, i)];
-            }
-        }
-    }
-    Ok(x)
-}
-
-/// Adds `dq` (3 per body: x, y, θ) to the poses and moves the joint relative angles along.
-fn apply_pose_step(mb: &Multibody, x: &mut [f64], dq: &[f64]) {
-    for b in 0..mb.bodies.len() {
-        let o = mb.body_off[b];
-        for k in 0..3 {
-            x[o + k] += dq[3 * b + k];
-        }
-    }
+/// Moves the joint relative angles along with the body angles, $\Delta\theta_j =
+/// \Delta\theta_b - \Delta\theta_a$ (`dq`: 3 pose increments per body).
+fn move_relative_angles(mb: &Multibody, x: &mut [f64], dq: &[f64]) {
     for (k, j) in mb.joints.iter().enumerate() {
         if j.has_relative_angle() {
             let da = dq[3 * j.a.0 + 2];
@@ -279,7 +240,8 @@ fn apply_pose_step(mb: &Multibody, x: &mut [f64], dq: &[f64]) {
 
 /// Projects `x` onto the position constraints (and, with
 /// [`ProjectionOptions::velocities`], its velocities onto $G(x)p = B_\lambda u$); see the
-/// module documentation. `u` is the input at the time of `x`.
+/// module documentation. `u` is the input at the time of `x`. The Gauss–Newton iteration
+/// is the one shared with the spatial projection and the consistent initialisation.
 ///
 /// Errors: a Gauss–Newton that does not reach `tol` within `max_iterations`
 /// ([`MbsError::Solve`] with [`SolveError::NewtonDiverged`]), dimension mismatches, a
@@ -290,57 +252,7 @@ pub fn project_onto_constraints(
     u: &[f64],
     opts: &ProjectionOptions,
 ) -> Result<ProjectionStep, MbsError> {
-    opts.validate()?;
-    if x.len() != mb.n() {
-        return Err(MbsError::Dimension {
-            what: "state to project".into(),
-            expected: mb.n(),
-            found: x.len(),
-        });
-    }
-    let mut r = Vec::new();
-    position_residuals(mb, x, &mut r);
-    let mut step = ProjectionStep {
-        drift_before: max_abs(&r),
-        ..Default::default()
-    };
-    let nq = 3 * mb.bodies.len();
-    let (mut rp, mut rm) = (Vec::new(), Vec::new());
-    let mut xp = x.to_vec();
-    let mut dq = vec![0.0; nq];
-    while max_abs(&r) > opts.tol {
-        if step.iterations == opts.max_iterations {
-            return Err(MbsError::Solve(SolveError::NewtonDiverged {
-                t: f64::NAN,
-                iterations: step.iterations,
-                residual: max_abs(&r),
-                tol: opts.tol,
-            }));
-        }
-        let mut A = Mat::<f64>::zeros(r.len(), nq);
-        for c in 0..nq {
-            let h = 1e-7 * (1.0 + x[mb.body_off[c / 3] + c % 3].abs());
-            dq.iter_mut().for_each(|v| *v = 0.0);
-            dq[c] = h;
-            xp.copy_from_slice(x);
-            apply_pose_step(mb, &mut xp, &dq);
-            position_residuals(mb, &xp, &mut rp);
-            dq[c] = -h;
-            xp.copy_from_slice(x);
-            apply_pose_step(mb, &mut xp, &dq);
-            position_residuals(mb, &xp, &mut rm);
-            for row in 0..r.len() {
-                A[(row, c)] = (rp[row] - rm[row]) / (2.0 * h);
-            }
-        }
-        let rhs: Vec<f64> = r.iter().map(|v| -v).collect();
-        let d = min_norm_solve(&A, &rhs)?;
-        step.max_correction = step.max_correction.max(max_abs(&d));
-        apply_pose_step(mb, x, &d);
-        position_residuals(mb, x, &mut r);
-        step.iterations += 1;
-    }
-    step.drift_after = max_abs(&r);
+    let mut step = project_poses(mb, x, opts, Some(move_relative_angles), |_| Ok(()))?;
     if opts.velocities && mb.n_constraints() > 0 {
         project_velocities(mb, x, u, &mut step)?;
     }
@@ -477,26 +389,63 @@ impl<S: Mechanism + ?Sized> NonlinearSystem for Step<'_, S> {
     }
     fn jacobian(&mut self, xi: &[f64]) -> Result<SparseMat, SolveError> {
         let xm: Vec<f64> = xi.iter().zip(&self.scale).map(|(v, s)| v / s).collect();
-        let K = if self.varying {
+        let E1_varying;
+        let (E1, A) = if self.varying {
             // ∂(½Δ(x0, 2x_m − x0))/∂x_m = ∂Δ/∂x1 and ∂f_h/∂x_m of the discrete right-hand
             // side (exact where the mechanism provides it, Mechanism::step_rhs_jacobian).
             let x1: Vec<f64> = xm.iter().zip(&self.x0).map(|(m, a)| 2.0 * m - a).collect();
             let A = self.mb.step_rhs_jacobian(&self.x0, &x1, &xm, &self.u);
-            let E1 = self.mb.step_increment_jacobian(&self.x0, &x1);
-            sparse::add(1.0, &E1, -0.5 * self.h, &A)
+            E1_varying = self.mb.step_increment_jacobian(&self.x0, &x1);
+            (&E1_varying, A)
         } else {
-            let A = self.mb.rhs_jacobian(&xm, &self.u);
-            sparse::add(1.0, &self.E, -0.5 * self.h, &A)
+            (&self.E, self.mb.rhs_jacobian(&xm, &self.u))
         };
-        let mut t = phlex_core::Triplets::new(K.nrows(), K.ncols());
-        for j in 0..K.ncols() {
-            let c = 1.0 / self.scale[j];
-            for (i, v) in sparse::col_iter(&K, j) {
-                t.push(i, j, v * c);
+        Ok(newton_matrix(E1, &A, -0.5 * self.h, &self.scale))
+    }
+}
+
+/// The Newton matrix $(E_1 + \beta A)\,\mathrm{diag}(1/s)$ in the scaled unknowns $\xi = s\circ
+/// x_m$, by merging the sorted columns of $E_1$ and $A$ (one pass, no triplet sort); exact
+/// zeros are not stored.
+fn newton_matrix(E1: &SparseMat, A: &SparseMat, beta: f64, scale: &[f64]) -> SparseMat {
+    let n = A.ncols();
+    let mut col_ptr = Vec::with_capacity(n + 1);
+    let mut rows = Vec::with_capacity(E1.compute_nnz() + A.compute_nnz());
+    let mut vals = Vec::with_capacity(rows.capacity());
+    col_ptr.push(0usize);
+    let mut push = |i: usize, v: f64, c: f64, rows: &mut Vec<usize>| {
+        let w = v * c;
+        if w != 0.0 {
+            rows.push(i);
+            vals.push(w);
+        }
+    };
+    for j in 0..n {
+        let c = 1.0 / scale[j];
+        let (mut e, mut a) = (sparse::col_iter(E1, j).peekable(), sparse::col_iter(A, j));
+        for (i, v) in a.by_ref() {
+            while let Some(&(ie, ve)) = e.peek() {
+                if ie >= i {
+                    break;
+                }
+                push(ie, ve, c, &mut rows);
+                e.next();
+            }
+            match e.peek() {
+                Some(&(ie, ve)) if ie == i => {
+                    push(i, ve + beta * v, c, &mut rows);
+                    e.next();
+                }
+                _ => push(i, beta * v, c, &mut rows),
             }
         }
-        Ok(t.build())
+        for (ie, ve) in e {
+            push(ie, ve, c, &mut rows);
+        }
+        col_ptr.push(rows.len());
     }
+    let sym = faer::sparse::SymbolicSparseColMat::new_checked(n, n, col_ptr, None, rows);
+    SparseMat::new(sym, vals)
 }
 
 /// The midpoint / discrete-gradient integrator for multibody systems (see the module
@@ -735,8 +684,14 @@ impl<'a, S: Mechanism + ?Sized> MultibodyMidpoint<'a, S> {
 }
 
 /// Steps `(t_a, t_b, ends_on_grid)` of the grid $t_0 + kh$ (last step shortened to end at
-/// $t_{end}$), split at breakpoints strictly inside a step.
-fn grid_with_breakpoints(t0: f64, t_end: f64, h: f64, bps: &[f64]) -> Vec<(f64, f64, bool)> {
+/// $t_{end}$), split at breakpoints strictly inside a step (shared by the fixed-step
+/// integrators).
+pub(crate) fn grid_with_breakpoints(
+    t0: f64,
+    t_end: f64,
+    h: f64,
+    bps: &[f64],
+) -> Vec<(f64, f64, bool)> {
     let n = (((t_end - t0) / h) - 1e-9).ceil().max(1.0) as usize;
     let mut out = Vec::with_capacity(n + bps.len());
     for k in 0..n {

@@ -12,7 +12,10 @@
 //! ≈ 10 ms.
 //!
 //! **What.** [`StepLu`] orders and pivots with the structure in mind (one analysis per
-//! pattern, the numeric factorization repeated):
+//! pattern, the numeric factorization repeated; a matrix whose pattern is contained in the
+//! analysed one is factorized in it with explicit zeros, and a new pattern is analysed
+//! together with the old one, so that entries vanishing at some states — zero multipliers,
+//! a body at rest — do not trigger a new ordering every time):
 //! 1. rows and columns with more than $\max(16, 4m + 4)$ entries ($m$ the median column
 //!    count) are *dense*;
 //! 2. the column order is COLAMD on the matrix without the dense rows and columns,
@@ -149,6 +152,49 @@ impl StepLu {
             && s.row_idx() == &self.row_idx[..]
     }
 
+    /// If the pattern of `a` is contained in the analysed one, writes the scaled values of
+    /// `a` into it (explicit zeros elsewhere) and returns `true`.
+    fn scatter_into_pattern(&mut self, a: &SparseMat) -> bool {
+        if self.col_ptr.len() != self.n + 1 {
+            return false;
+        }
+        self.scaled.clear();
+        self.scaled.resize(self.row_idx.len(), 0.0);
+        for j in 0..self.n {
+            let (lo, hi) = (self.col_ptr[j], self.col_ptr[j + 1]);
+            let mut k = lo;
+            for (i, v) in sparse::col_iter(a, j) {
+                while k < hi && self.row_idx[k] < i {
+                    k += 1;
+                }
+                if k == hi || self.row_idx[k] != i {
+                    return false;
+                }
+                self.scaled[k] = v * self.row_scale[i];
+                k += 1;
+            }
+        }
+        true
+    }
+
+    /// The union of the analysed pattern and that of `a` (values irrelevant).
+    fn union_pattern(&self, a: &SparseMat) -> SparseMat {
+        let mut t = phlex_core::Triplets::new(self.n, self.n);
+        if self.col_ptr.len() == self.n + 1 {
+            for j in 0..self.n {
+                for &i in &self.row_idx[self.col_ptr[j]..self.col_ptr[j + 1]] {
+                    t.push(i, j, 1.0);
+                }
+            }
+        }
+        for j in 0..self.n {
+            for &i in a.symbolic().row_idx_of_col_raw(j) {
+                t.push(i, j, 1.0);
+            }
+        }
+        t.build()
+    }
+
     /// Dense rows and columns, column order (COLAMD without them, then the dense columns).
     fn analyse(&mut self, a: &SparseMat) -> Result<(), SolveError> {
         let n = self.n;
@@ -218,16 +264,30 @@ impl StepLu {
             )));
         }
         self.factored = false;
-        if !self.same_pattern(a) {
-            self.analyse(a)?;
-        }
-        self.scaled.clear();
-        for j in 0..self.n {
-            for (i, v) in sparse::col_iter(a, j) {
-                self.scaled.push(v * self.row_scale[i]);
+        if self.same_pattern(a) {
+            self.scaled.clear();
+            for j in 0..self.n {
+                for (i, v) in sparse::col_iter(a, j) {
+                    self.scaled.push(v * self.row_scale[i]);
+                }
+            }
+        } else if !self.scatter_into_pattern(a) {
+            // A new pattern: analyse the union with the analysed one, so that the patterns
+            // of later matrices (entries that vanish at some states are not stored) are
+            // contained in it and need no new ordering.
+            let union = self.union_pattern(a);
+            self.analyse(&union)?;
+            if !self.scatter_into_pattern(a) {
+                return Err(singular("pattern not contained in its union".into()));
             }
         }
-        let sym = a.symbolic();
+        let sym = faer::sparse::SymbolicSparseColMatRef::new_checked(
+            self.n,
+            self.n,
+            &self.col_ptr,
+            None,
+            &self.row_idx,
+        );
         let scaled = faer::sparse::SparseColMatRef::new(sym, &self.scaled);
         let cp = PermRef::new_checked(&self.col_perm, &self.col_perm_inv, self.n);
         factorize_simplicial_numeric_lu(
@@ -545,6 +605,28 @@ mod tests {
             // same pattern: no new analysis
             lu.factorize(&a).unwrap();
             assert_eq!(lu.analyses, 1);
+            // a sub-pattern (entries dropped) is factorized in the analysed pattern: no
+            // new analysis, and the solve matches the dropped matrix
+            let mut t2 = Triplets::new(n, n);
+            for j in 0..n {
+                for (i, v) in sparse::col_iter(&a, j) {
+                    if i == j || (i + 2 * j) % 5 != 0 {
+                        t2.push(i, j, v);
+                    }
+                }
+            }
+            let a2 = t2.build();
+            assert!(a2.compute_nnz() < a.compute_nnz());
+            lu.factorize(&a2).unwrap();
+            assert_eq!(lu.analyses, 1);
+            let mut x2 = b.clone();
+            lu.solve_in_place(&mut x2).unwrap();
+            let ax2 = sparse::mul_vec(&a2, &x2);
+            let res2 = ax2
+                .iter()
+                .zip(&b)
+                .fold(0.0f64, |m, (p, q)| m.max((p - q).abs()));
+            assert!(res2 < 1e-9, "{res2}");
         }
     }
 }

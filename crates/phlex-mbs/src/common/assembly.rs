@@ -124,3 +124,184 @@ macro_rules! shared_assembly_view {
     };
 }
 pub(crate) use shared_assembly_view;
+
+/// Inherent methods that the planar [`crate::Multibody`] and the spatial
+/// [`crate::spatial::Multibody3d`] define alike over their common layout (`joints`, `n`,
+/// `n_rows` and the range accessors); `$geometry` names the method giving the port geometry
+/// of a joint.
+macro_rules! shared_multibody_methods {
+    ($geometry:ident) => {
+        /// Number of state variables (bodies, joint states, multipliers).
+        pub fn n(&self) -> usize {
+            self.n
+        }
+
+        /// Total number of constraint rows (multipliers).
+        pub fn n_constraints(&self) -> usize {
+            self.n_rows
+        }
+
+        /// Joint names.
+        pub fn joint_names(&self) -> Vec<String> {
+            self.joints.iter().map(|j| j.name.clone()).collect()
+        }
+
+        /// Index of a joint by name.
+        pub fn joint_index(&self, name: &str) -> Result<usize, crate::error::MbsError> {
+            self.joints
+                .iter()
+                .position(|j| j.name == name)
+                .ok_or_else(|| crate::error::MbsError::UnknownName {
+                    what: "joint".into(),
+                    name: name.into(),
+                    available: self.joint_names().join(", "),
+                })
+        }
+
+        /// Range of the global state owned by body `b`.
+        pub fn body_range(&self, b: usize) -> std::ops::Range<usize> {
+            self.body_off[b]..self.body_off[b] + self.bodies[b].n_local()
+        }
+
+        /// Range of the multiplier block of joint `j`.
+        pub fn multiplier_range(&self, j: usize) -> std::ops::Range<usize> {
+            self.lam_off[j]..self.lam_off[j] + self.joints[j].n_rows()
+        }
+
+        /// Range of the energy-free states of joint `j` (relative angle, slide coordinate or
+        /// target position, see the joint models; empty for other joints).
+        pub fn joint_state_range(&self, j: usize) -> std::ops::Range<usize> {
+            self.extra_off[j]..self.extra_off[j] + self.joints[j].n_extra()
+        }
+
+        /// Position-level violation of every joint, one component per constraint row (the
+        /// drift of the velocity-level constraints, paper 000 Remark 9; the components are
+        /// described with the joint models).
+        pub fn position_drift(&self, x: &[f64]) -> Vec<crate::assembly::JointDrift> {
+            self.joints
+                .iter()
+                .enumerate()
+                .map(|(k, j)| {
+                    let g = self.$geometry(k, x);
+                    let c = j.position_residual(&g, &x[self.joint_state_range(k)]);
+                    let m = c.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+                    crate::assembly::JointDrift {
+                        joint: j.name.clone(),
+                        components: c,
+                        max_abs: m,
+                    }
+                })
+                .collect()
+        }
+
+        /// Largest position-level violation over all joints.
+        pub fn max_position_drift(&self, x: &[f64]) -> f64 {
+            self.position_drift(x)
+                .iter()
+                .fold(0.0, |m, d| m.max(d.max_abs))
+        }
+
+        /// The constraint matrix $G(x)$ ($n_c\times n$, columns over the global state).
+        pub fn constraint_matrix(&self, x: &[f64]) -> phlex_core::sparse::SparseMat {
+            let mut t = phlex_core::Triplets::new(self.n_rows, self.n);
+            self.for_each_constraint_entry(x, |r, c, v| t.push(r, c, v));
+            t.build()
+        }
+
+        /// Label `"joint[row]"` of every constraint row.
+        pub fn constraint_labels(&self) -> Vec<String> {
+            let mut l = Vec::with_capacity(self.n_rows);
+            for j in &self.joints {
+                for r in j.row_labels() {
+                    l.push(format!("{}[{r}]", j.name));
+                }
+            }
+            l
+        }
+
+        /// Joint owning constraint row `r`.
+        pub(crate) fn joint_of_row(&self, r: usize) -> usize {
+            let mut acc = 0;
+            for (k, j) in self.joints.iter().enumerate() {
+                acc += j.n_rows();
+                if r < acc {
+                    return k;
+                }
+            }
+            self.joints.len().saturating_sub(1)
+        }
+
+        /// The efforts of the joint states (0: they carry no energy) and of the multipliers
+        /// ($z_\lambda = \lambda$) into `z`.
+        pub(crate) fn joint_efforts(&self, x: &[f64], z: &mut [f64]) {
+            for k in 0..self.joints.len() {
+                for i in self.joint_state_range(k) {
+                    z[i] = 0.0;
+                }
+                for i in self.multiplier_range(k) {
+                    z[i] = x[i];
+                }
+            }
+        }
+
+        /// Evaluates the right-hand side $f(x, u) = J(x)z(x) + B(x)u$ into `f`.
+        pub fn rhs(&self, x: &[f64], u: &[f64], f: &mut [f64]) {
+            let mut z = vec![0.0; self.n];
+            self.effort(x, &mut z);
+            self.rhs_with_effort(x, &z, u, f);
+        }
+    };
+}
+pub(crate) use shared_multibody_methods;
+
+/// [`QuasiLinearPhDae`] methods that the planar and the spatial assembly implement alike:
+/// dimensions, ports, blocks, $E(x)$, $J(x)$ from `push_structure`, and $\partial_x z$ (the bodies'
+/// blocks, zero in the joint states, the identity in the multipliers).
+macro_rules! shared_phdae_methods {
+    () => {
+        fn n_states(&self) -> usize {
+            self.n
+        }
+        fn ports(&self) -> &phlex_core::PortSet {
+            &self.ports
+        }
+        fn blocks(&self) -> &[phlex_core::VarBlock] {
+            &self.blocks
+        }
+        /// $E$; with bodies of full inertia their state-dependent blocks (eq. (F3) of
+        /// [`crate::planar_body::full_inertia`], [`crate::spatial_body_core::full_inertia_3d`]).
+        fn descriptor(&self, x: &[f64]) -> phlex_core::sparse::SparseMat {
+            if x.len() != self.n || !self.has_full_inertia() {
+                return self.E.clone();
+            }
+            let mut t = phlex_core::Triplets::new(self.n, self.n);
+            for (b, body) in self.bodies.iter().enumerate() {
+                body.push_descriptor(self.local(b, x), &mut t, self.body_off[b]);
+            }
+            for (j, o) in self.joints.iter().zip(&self.extra_off) {
+                for k in 0..j.n_extra() {
+                    t.push(o + k, o + k, 1.0);
+                }
+            }
+            t.build()
+        }
+        fn structure(&self, x: &[f64]) -> phlex_core::sparse::SparseMat {
+            let mut t = phlex_core::Triplets::new(self.n, self.n);
+            self.push_structure(x, &mut t);
+            t.build()
+        }
+        fn effort_jacobian(&self, x: &[f64]) -> phlex_core::sparse::SparseMat {
+            let mut t = phlex_core::Triplets::new(self.n, self.n);
+            for (b, body) in self.bodies.iter().enumerate() {
+                body.push_effort_jacobian(self.local(b, x), &mut t, self.body_off[b]);
+            }
+            for k in 0..self.joints.len() {
+                for i in self.multiplier_range(k) {
+                    t.push(i, i, 1.0);
+                }
+            }
+            t.build()
+        }
+    };
+}
+pub(crate) use shared_phdae_methods;

@@ -78,6 +78,7 @@ pub(crate) fn consistent_state<A: ConstrainedAssembly>(
             max_iterations: stage.max_iterations,
             jacobian_name: "position Jacobian",
         },
+        None,
     )?;
     let (before, after, iterations) = (
         newton.residual_before,

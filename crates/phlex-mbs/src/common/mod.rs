@@ -7,6 +7,8 @@
 //! | module | what | paper 000 |
 //! |---|---|---|
 //! | [`assembly`] | `ConstrainedAssembly`: constraint rows $G(x)$, mass operator on $p$, pose increments | eqs. (44)–(46) |
+//! | [`descriptor`] | full inertia: discrete increment, discrete efforts, constant-mass form | (F3)–(F5) |
+//! | [`layout`] | global state and port layout: bodies, joint states, multipliers; loads, drivers | (46) |
 //! | [`least_squares`] | minimum-norm least squares by SVD | |
 //! | [`pose_newton`] | Gauss–Newton on the body poses, $\Delta q = -\Phi_q^{+}\Phi$ | §6.3, Remark 9 |
 //! | [`consistent_init`] | the three stages of consistent initial conditions | §6.3 |
@@ -14,6 +16,8 @@
 //! | [`names`] | the builders' name resolution: bodies, ports, ground points | |
 pub(crate) mod assembly;
 pub(crate) mod consistent_init;
+pub(crate) mod descriptor;
+pub(crate) mod layout;
 pub(crate) mod least_squares;
 pub(crate) mod names;
 pub(crate) mod pose_newton;

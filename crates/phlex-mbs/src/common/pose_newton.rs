@@ -14,6 +14,8 @@ use faer::Mat;
 use crate::common::assembly::ConstrainedAssembly;
 use crate::common::least_squares::{max_abs, min_norm_solve};
 use crate::error::MbsError;
+use crate::simulate::{ProjectionOptions, ProjectionStep};
+use phlex_solve::SolveError;
 
 /// Which residuals the iteration closes and how the joint states follow the poses.
 #[derive(Debug, Clone, Copy)]
@@ -67,8 +69,20 @@ fn residuals<A: ConstrainedAssembly>(
     mb.position_residuals(x, opts.drivers, out);
 }
 
-/// Applies the increments `d` of the `free` pose components, body by body.
-fn apply<A: ConstrainedAssembly>(mb: &A, x: &mut [f64], free: &[(usize, usize)], d: &[f64]) {
+/// Moves energy-free joint states along with the poses: `follow(mb, x, dq)` with the pose
+/// increments `dq` of all bodies ([`ConstrainedAssembly::POSE_DOF`] per body, zero for the
+/// locked components) just applied to `x` (the planar drift projection moves the joint
+/// relative angles, $\Delta\theta_j = \Delta\theta_b - \Delta\theta_a$).
+pub(crate) type JointFollow<A> = fn(&A, &mut [f64], &[f64]);
+
+/// Applies the increments `d` of the `free` pose components, body by body, then `follow`.
+fn apply<A: ConstrainedAssembly>(
+    mb: &A,
+    x: &mut [f64],
+    free: &[(usize, usize)],
+    d: &[f64],
+    follow: Option<JointFollow<A>>,
+) {
     let mut dq = vec![0.0; A::POSE_DOF];
     let mut k = 0;
     while k < free.len() {
@@ -80,15 +94,24 @@ fn apply<A: ConstrainedAssembly>(mb: &A, x: &mut [f64], free: &[(usize, usize)],
         }
         mb.apply_pose_increment(x, b, &dq);
     }
+    if let Some(follow) = follow {
+        let mut all = vec![0.0; A::POSE_DOF * mb.n_bodies()];
+        for (&(b, c), &v) in free.iter().zip(d) {
+            all[A::POSE_DOF * b + c] = v;
+        }
+        follow(mb, x, &all);
+    }
 }
 
 /// Runs the Gauss–Newton iteration on the `free` pose increments (from
-/// [`free_pose_increments`]) of `x` in place; see the module documentation.
+/// [`free_pose_increments`]) of `x` in place, the joint states moved by `follow` after
+/// every change of the poses; see the module documentation.
 pub(crate) fn close_position_constraints<A: ConstrainedAssembly>(
     mb: &A,
     x: &mut [f64],
     free: &[(usize, usize)],
     opts: &PoseNewtonOptions,
+    follow: Option<JointFollow<A>>,
 ) -> Result<PoseNewtonReport, MbsError> {
     let mut r = Vec::new();
     residuals(mb, x, opts, &mut r);
@@ -108,11 +131,11 @@ pub(crate) fn close_position_constraints<A: ConstrainedAssembly>(
             let h = mb.pose_fd_step(x, b, c);
             unit[col] = h;
             xp.copy_from_slice(x);
-            apply(mb, &mut xp, free, &unit);
+            apply(mb, &mut xp, free, &unit, follow);
             residuals(mb, &mut xp, opts, &mut rp);
             unit[col] = -h;
             xp.copy_from_slice(x);
-            apply(mb, &mut xp, free, &unit);
+            apply(mb, &mut xp, free, &unit, follow);
             residuals(mb, &mut xp, opts, &mut rm);
             unit[col] = 0.0;
             for row in 0..r.len() {
@@ -122,10 +145,65 @@ pub(crate) fn close_position_constraints<A: ConstrainedAssembly>(
         let rhs: Vec<f64> = r.iter().map(|v| -v).collect();
         let d = min_norm_solve(&A, &rhs, opts.jacobian_name)?;
         report.max_correction = report.max_correction.max(max_abs(&d));
-        apply(mb, x, free, &d);
+        apply(mb, x, free, &d, follow);
         residuals(mb, x, opts, &mut r);
         report.iterations += 1;
     }
     report.residual_after = max_abs(&r);
     Ok(report)
+}
+
+/// Step 1 of the drift projection (paper 000 Remark 9; [`crate::simulate`] and
+/// [`crate::spatial::project_onto_constraints_3d`]): the Gauss–Newton iteration on the poses
+/// of every body, drivers included, joint states kept (or moved by `follow`), until
+/// $\max|\Phi| \le$ `opts.tol`. Checks `opts` and the length of `x` first.
+///
+/// Errors: invalid options, a state of the wrong length ([`MbsError::Dimension`]), no
+/// convergence within `opts.max_iterations` ([`SolveError::NewtonDiverged`] with `t` = NaN:
+/// the integrators fill in the time).
+pub(crate) fn project_poses<A: ConstrainedAssembly>(
+    mb: &A,
+    x: &mut [f64],
+    opts: &ProjectionOptions,
+    follow: Option<JointFollow<A>>,
+    before: impl FnOnce(&mut [f64]) -> Result<(), MbsError>,
+) -> Result<ProjectionStep, MbsError> {
+    opts.validate()?;
+    if x.len() != mb.n_states() {
+        return Err(MbsError::Dimension {
+            what: "state to project".into(),
+            expected: mb.n_states(),
+            found: x.len(),
+        });
+    }
+    before(x)?;
+    let free = free_pose_increments(mb, |_, _| false);
+    let newton = close_position_constraints(
+        mb,
+        x,
+        &free,
+        &PoseNewtonOptions {
+            drivers: true,
+            reset_joints: false,
+            tol: opts.tol,
+            max_iterations: opts.max_iterations,
+            jacobian_name: "position-constraint Jacobian (projection)",
+        },
+        follow,
+    )?;
+    if newton.residual_after > opts.tol {
+        return Err(MbsError::Solve(SolveError::NewtonDiverged {
+            t: f64::NAN,
+            iterations: newton.iterations,
+            residual: newton.residual_after,
+            tol: opts.tol,
+        }));
+    }
+    Ok(ProjectionStep {
+        iterations: newton.iterations,
+        drift_before: newton.residual_before,
+        drift_after: newton.residual_after,
+        max_correction: newton.max_correction,
+        ..Default::default()
+    })
 }

@@ -35,7 +35,9 @@ use phlex_core::sparse::{col_iter, SparseMat};
 use phlex_core::{Port, PortSet, QuasiLinearPhDae, Triplets, VarBlock};
 use phlex_solve::{InputFn, Signal};
 
-use crate::assembly::JointDrift;
+use crate::common::assembly::{shared_multibody_methods, shared_phdae_methods};
+use crate::common::descriptor::{self, full_inertia_layout, FullInertiaAssembly};
+use crate::common::layout::{lay_out, with_layout, JointSlots};
 use crate::error::MbsError;
 use crate::load::Frame;
 use crate::mechanism::Mechanism;
@@ -89,118 +91,57 @@ impl Multibody3d {
         loads: Vec<LoadModel3d>,
         ground_points: Vec<(String, [f64; 3])>,
     ) -> Result<Self, MbsError> {
-        let mut off = 0;
-        let mut body_off = Vec::with_capacity(bodies.len());
-        let mut blocks = Vec::new();
-        for b in &bodies {
-            body_off.push(off);
-            off += b.n_local();
-            blocks.extend(b.blocks().iter().cloned());
-        }
-        let mut extra_off = Vec::with_capacity(joints.len());
-        for j in &joints {
-            extra_off.push(off);
-            off += j.n_extra();
-            if j.n_extra() > 0 {
-                let (name, meaning) = j.extra_meaning();
-                blocks.push(VarBlock::differential(
-                    format!("{}.{name}", j.name),
-                    meaning,
-                    j.n_extra(),
-                ));
+        let slots: Vec<JointSlots> = joints
+            .iter()
+            .map(|j| JointSlots {
+                name: j.name.clone(),
+                n_extra: j.n_extra(),
+                extra: j.extra_meaning(),
+                n_rows: j.n_rows(),
+                multiplier_meaning: j.multiplier_meaning(),
+                n_inputs: j.n_inputs(),
+            })
+            .collect();
+        let load_ports = loads
+            .iter()
+            .map(|l| {
+                let frame = match l.frame {
+                    Frame::Body => "body frame",
+                    Frame::Inertial => "inertial frame",
+                };
+                Port::new(
+                    l.name.clone(),
+                    6,
+                    format!(
+                        "force and torque at {}.{} ({frame}) [N, N m]",
+                        bodies[l.body].name(),
+                        bodies[l.body].ports()[l.port].name
+                    ),
+                    format!("velocity and angular velocity of the port ({frame}) [m/s, rad/s]"),
+                )
+            })
+            .collect();
+        let lay = lay_out(
+            bodies
+                .iter()
+                .map(|b| (b.n_local(), b.blocks(), b.descriptor())),
+            &slots,
+            load_ports,
+            6,
+            (
+                "prescribed inertial velocity (and angular velocity) [m/s, rad/s]",
+                "driving force (inertial) and torque [N, N m]",
+            ),
+        )?;
+        Ok(with_layout!(
+            lay,
+            Self {
+                bodies,
+                joints,
+                loads,
+                ground_points
             }
-        }
-        let mut lam_off = Vec::with_capacity(joints.len());
-        let mut n_rows = 0;
-        for j in &joints {
-            lam_off.push(off);
-            off += j.n_rows();
-            n_rows += j.n_rows();
-            blocks.push(VarBlock::algebraic(
-                format!("{}.lambda", j.name),
-                j.multiplier_meaning(),
-                j.n_rows(),
-                2,
-            ));
-        }
-        let n = off;
-        let mut t = Triplets::new(n, n);
-        for (b, o) in bodies.iter().zip(&body_off) {
-            t.push_block(*o, *o, b.descriptor(), 1.0);
-        }
-        for (j, o) in joints.iter().zip(&extra_off) {
-            for k in 0..j.n_extra() {
-                t.push(o + k, o + k, 1.0);
-            }
-        }
-        let E = t.build();
-        let mut port_list = Vec::new();
-        let mut cursor = 0;
-        let mut load_in = Vec::with_capacity(loads.len());
-        for l in &loads {
-            load_in.push(cursor);
-            cursor += 6;
-            let frame = match l.frame {
-                Frame::Body => "body frame",
-                Frame::Inertial => "inertial frame",
-            };
-            port_list.push(Port::new(
-                l.name.clone(),
-                6,
-                format!(
-                    "force and torque at {}.{} ({frame}) [N, N m]",
-                    bodies[l.body].name(),
-                    bodies[l.body].ports()[l.port].name
-                ),
-                format!("velocity and angular velocity of the port ({frame}) [m/s, rad/s]"),
-            ));
-        }
-        let mut joint_in = Vec::with_capacity(joints.len());
-        for j in &joints {
-            joint_in.push(cursor);
-            if j.n_inputs() > 0 {
-                cursor += j.n_inputs();
-                port_list.push(Port::new(
-                    j.name.clone(),
-                    j.n_inputs(),
-                    "prescribed inertial velocity (and angular velocity) [m/s, rad/s]",
-                    "driving force (inertial) and torque [N, N m]",
-                ));
-            }
-        }
-        let ports = PortSet::from_ports(port_list).map_err(|e| match e {
-            phlex_core::CoreError::DuplicateName(name) => MbsError::DuplicateName {
-                what: "load/joint port".into(),
-                name,
-            },
-            other => MbsError::Core(other),
-        })?;
-        Ok(Self {
-            bodies,
-            body_off,
-            joints,
-            extra_off,
-            lam_off,
-            loads,
-            load_in,
-            joint_in,
-            n,
-            n_rows,
-            E,
-            ports,
-            blocks,
-            ground_points,
-        })
-    }
-
-    /// Number of state variables (bodies, joint states, multipliers).
-    pub fn n(&self) -> usize {
-        self.n
-    }
-
-    /// Total number of constraint rows (multipliers).
-    pub fn n_constraints(&self) -> usize {
-        self.n_rows
+        ))
     }
 
     /// The body models, in insertion order.
@@ -218,11 +159,6 @@ impl Multibody3d {
         self.bodies.iter().map(|b| b.name().to_string()).collect()
     }
 
-    /// Joint names.
-    pub fn joint_names(&self) -> Vec<String> {
-        self.joints.iter().map(|j| j.name.clone()).collect()
-    }
-
     /// Index of a body by name.
     pub fn body_index(&self, name: &str) -> Result<usize, MbsError> {
         self.bodies
@@ -233,34 +169,6 @@ impl Multibody3d {
                 name: name.into(),
                 available: self.body_names().join(", "),
             })
-    }
-
-    /// Index of a joint by name.
-    pub fn joint_index(&self, name: &str) -> Result<usize, MbsError> {
-        self.joints
-            .iter()
-            .position(|j| j.name == name)
-            .ok_or_else(|| MbsError::UnknownName {
-                what: "joint".into(),
-                name: name.into(),
-                available: self.joint_names().join(", "),
-            })
-    }
-
-    /// Range of the global state owned by body `b`.
-    pub fn body_range(&self, b: usize) -> std::ops::Range<usize> {
-        self.body_off[b]..self.body_off[b] + self.bodies[b].n_local()
-    }
-
-    /// Range of the multiplier block of joint `j`.
-    pub fn multiplier_range(&self, j: usize) -> std::ops::Range<usize> {
-        self.lam_off[j]..self.lam_off[j] + self.joints[j].n_rows()
-    }
-
-    /// Range of the energy-free states of joint `j` (relative angle, slide coordinate or
-    /// target position; empty for other joints).
-    pub fn joint_state_range(&self, j: usize) -> std::ops::Range<usize> {
-        self.extra_off[j]..self.extra_off[j] + self.joints[j].n_extra()
     }
 
     /// Labels of the constraint rows of joint `j` (e.g. `["x", "y", "z", "n1", "n2"]`).
@@ -342,31 +250,7 @@ impl Multibody3d {
         g
     }
 
-    /// Position-level violation of every joint, one component per constraint row
-    /// (translational rows of prescribed velocities only); see [`crate::spatial::joint`].
-    pub fn position_drift(&self, x: &[f64]) -> Vec<JointDrift> {
-        self.joints
-            .iter()
-            .enumerate()
-            .map(|(k, j)| {
-                let g = self.geometry(k, x);
-                let c = j.position_residual(&g, &x[self.joint_state_range(k)]);
-                let m = c.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-                JointDrift {
-                    joint: j.name.clone(),
-                    components: c,
-                    max_abs: m,
-                }
-            })
-            .collect()
-    }
-
-    /// Largest position-level violation over all joints.
-    pub fn max_position_drift(&self, x: &[f64]) -> f64 {
-        self.position_drift(x)
-            .iter()
-            .fold(0.0, |m, d| m.max(d.max_abs))
-    }
+    shared_multibody_methods!(geometry);
 
     /// The inputs defined with the model (load and prescribed-velocity signals), in port
     /// order.
@@ -525,36 +409,6 @@ impl Multibody3d {
         });
     }
 
-    /// The constraint matrix $G(x)$ ($n_c\times n$, columns over the global state).
-    pub fn constraint_matrix(&self, x: &[f64]) -> SparseMat {
-        let mut t = Triplets::new(self.n_rows, self.n);
-        self.for_each_constraint_entry(x, |r, c, v| t.push(r, c, v));
-        t.build()
-    }
-
-    /// Label `"joint[row]"` of every constraint row.
-    pub fn constraint_labels(&self) -> Vec<String> {
-        let mut l = Vec::with_capacity(self.n_rows);
-        for j in &self.joints {
-            for r in j.row_labels() {
-                l.push(format!("{}[{r}]", j.name));
-            }
-        }
-        l
-    }
-
-    /// Joint owning constraint row `r`.
-    pub(crate) fn joint_of_row(&self, r: usize) -> usize {
-        let mut acc = 0;
-        for (k, j) in self.joints.iter().enumerate() {
-            acc += j.n_rows();
-            if r < acc {
-                return k;
-            }
-        }
-        self.joints.len().saturating_sub(1)
-    }
-
     /// Pushes $J(x)$.
     fn push_structure(&self, x: &[f64], t: &mut Triplets) {
         for (b, body) in self.bodies.iter().enumerate() {
@@ -592,13 +446,6 @@ impl Multibody3d {
                 }
             }
         });
-    }
-
-    /// Evaluates $f(x, u) = J(x)z(x) + B(x)u$ into `f`.
-    pub fn rhs(&self, x: &[f64], u: &[f64], f: &mut [f64]) {
-        let mut z = vec![0.0; self.n];
-        self.effort(x, &mut z);
-        self.rhs_with_effort(x, &z, u, f);
     }
 
     /// $f = J(x)z + B(x)u$ for a given effort `z` (e.g. a discrete gradient); matrix free.
@@ -931,15 +778,8 @@ impl Multibody3d {
 }
 
 impl QuasiLinearPhDae for Multibody3d {
-    fn n_states(&self) -> usize {
-        self.n
-    }
-    fn ports(&self) -> &PortSet {
-        &self.ports
-    }
-    fn blocks(&self) -> &[VarBlock] {
-        &self.blocks
-    }
+    shared_phdae_methods!();
+
     fn hamiltonian(&self, x: &[f64]) -> f64 {
         self.bodies
             .iter()
@@ -952,31 +792,7 @@ impl QuasiLinearPhDae for Multibody3d {
             let r = self.body_range(b);
             body.effort(&x[r.clone()], &mut z[r]);
         }
-        for k in 0..self.joints.len() {
-            for i in self.joint_state_range(k) {
-                z[i] = 0.0;
-            }
-            for i in self.multiplier_range(k) {
-                z[i] = x[i];
-            }
-        }
-    }
-    /// $E$; with bodies of full inertia eq. (F3) of [`crate::spatial_body_core::full_inertia_3d`] in their
-    /// blocks (state dependent).
-    fn descriptor(&self, x: &[f64]) -> SparseMat {
-        if x.len() != self.n || !self.has_full_inertia() {
-            return self.E.clone();
-        }
-        let mut t = Triplets::new(self.n, self.n);
-        for (b, body) in self.bodies.iter().enumerate() {
-            body.push_descriptor(self.local(b, x), &mut t, self.body_off[b]);
-        }
-        for (j, o) in self.joints.iter().zip(&self.extra_off) {
-            for k in 0..j.n_extra() {
-                t.push(o + k, o + k, 1.0);
-            }
-        }
-        t.build()
+        self.joint_efforts(x, z);
     }
     /// Gonzalez's discrete gradient (the trait default); with bodies of full inertia the
     /// effort at the midpoint with their discrete effort (F5) in their blocks, which makes
@@ -987,26 +803,13 @@ impl QuasiLinearPhDae for Multibody3d {
         let xm: Vec<f64> = x0.iter().zip(x1).map(|(a, b)| 0.5 * (a + b)).collect();
         self.effort(&xm, zbar);
         if self.has_full_inertia() {
-            self.replace_discrete_efforts(x0, x1, zbar);
+            descriptor::replace_discrete_efforts(self, x0, x1, zbar);
             return;
         }
         let dx: Vec<f64> = x1.iter().zip(x0).map(|(a, b)| a - b).collect();
         let w = phlex_core::sparse::mul_vec(&self.E, &dx);
-        let ww: f64 = w.iter().map(|v| v * v).sum();
-        if ww <= f64::EPSILON * f64::EPSILON * (1.0 + xm.iter().map(|v| v * v).sum::<f64>()) {
-            return;
-        }
         let dh = self.hamiltonian(x1) - self.hamiltonian(x0);
-        let zw: f64 = zbar.iter().zip(&w).map(|(a, b)| a * b).sum();
-        let c = (dh - zw) / ww;
-        for (zi, wi) in zbar.iter_mut().zip(&w) {
-            *zi += c * wi;
-        }
-    }
-    fn structure(&self, x: &[f64]) -> SparseMat {
-        let mut t = Triplets::new(self.n, self.n);
-        self.push_structure(x, &mut t);
-        t.build()
+        descriptor::gonzalez_correction(zbar, &w, dh, &xm);
     }
     fn input_map(&self, x: &[f64]) -> SparseMat {
         let m = self.ports.total_dim();
@@ -1046,18 +849,6 @@ impl QuasiLinearPhDae for Multibody3d {
                 if i < 3 {
                     t.push(self.extra_off[k] + i, c0 + i, 1.0);
                 }
-            }
-        }
-        t.build()
-    }
-    fn effort_jacobian(&self, x: &[f64]) -> SparseMat {
-        let mut t = Triplets::new(self.n, self.n);
-        for (b, body) in self.bodies.iter().enumerate() {
-            body.push_effort_jacobian(self.local(b, x), &mut t, self.body_off[b]);
-        }
-        for k in 0..self.joints.len() {
-            for i in self.multiplier_range(k) {
-                t.push(i, i, 1.0);
             }
         }
         t.build()
@@ -1102,32 +893,13 @@ impl Mechanism for Multibody3d {
 }
 
 /// Deformation-dependent inertia ([`crate::spatial_body_core::full_inertia_3d`]): the discrete step (F4) and
-/// the constant-mass form for Radau IIA.
+/// the constant-mass form for Radau IIA, by the shared full-inertia algorithms.
 impl Multibody3d {
-    /// Overwrites the blocks of the bodies with full inertia in `z` by their discrete
-    /// effort (F5) of the step `x0 → x1`.
-    fn replace_discrete_efforts(&self, x0: &[f64], x1: &[f64], z: &mut [f64]) {
-        for (b, body) in self.bodies.iter().enumerate() {
-            if body.has_full_inertia() {
-                let r = self.body_range(b);
-                body.discrete_effort_local(&x0[r.clone()], &x1[r.clone()], &mut z[r]);
-            }
-        }
-    }
-
     /// Discrete increment of a midpoint step $x_0\to x_1$
     /// ([`Mechanism::step_increment`]): $E(x_1 - x_0)$, with the momentum increments
     /// $\pi(x_1) - \pi(x_0)$ of eq. (F4) in the rows of bodies with full inertia.
     pub fn step_increment(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
-        let d: Vec<f64> = x1.iter().zip(x0).map(|(a, b)| a - b).collect();
-        out.iter_mut().for_each(|v| *v = 0.0);
-        phlex_core::sparse::mul_add(out, 1.0, &self.E, &d);
-        for (b, body) in self.bodies.iter().enumerate() {
-            if body.has_full_inertia() {
-                let r = self.body_range(b);
-                body.increment_local(&x0[r.clone()], &x1[r.clone()], &mut out[r]);
-            }
-        }
+        descriptor::step_increment(self, x0, x1, out)
     }
 
     /// Discrete right-hand side of a midpoint step ([`Mechanism::step_rhs`]):
@@ -1148,71 +920,21 @@ impl Multibody3d {
             return self.rhs_with_effort(xm, z, u, f);
         }
         let mut zd = z.to_vec();
-        self.replace_discrete_efforts(x0, x1, &mut zd);
+        descriptor::replace_discrete_efforts(self, x0, x1, &mut zd);
         self.rhs_impl(xm, &zd, u, f, Some((x0, x1)));
-    }
-
-    /// Global ranges of the velocity rows $(v_P, \omega, v_f)$ of the bodies with full
-    /// inertia, with the body index.
-    fn full_velocity_ranges(&self) -> Vec<(usize, std::ops::Range<usize>)> {
-        let mut v = Vec::new();
-        for (b, body) in self.bodies.iter().enumerate() {
-            if body.has_full_inertia() {
-                let o = self.body_off[b] + body.n_q();
-                v.push((b, o..o + 6 + body.n_q() - 12));
-            }
-        }
-        v
     }
 
     /// Constant mass matrix for Radau ([`Mechanism::constant_mass`]): $E$, with the
     /// identity in the velocity blocks of bodies with full inertia.
     pub fn constant_mass(&self) -> SparseMat {
-        if !self.has_full_inertia() {
-            return self.E.clone();
-        }
-        let ranges = self.full_velocity_ranges();
-        let inside = |i: usize| ranges.iter().any(|(_, r)| r.contains(&i));
-        let mut t = Triplets::new(self.n, self.n);
-        for j in 0..self.n {
-            for (i, v) in col_iter(&self.E, j) {
-                if !inside(i) && !inside(j) {
-                    t.push(i, j, v);
-                }
-            }
-        }
-        for (_, r) in &ranges {
-            for i in r.clone() {
-                t.push(i, i, 1.0);
-            }
-        }
-        t.build()
-    }
-
-    /// $\dot p_v = M_{vv}(u_f)^{-1}(f_v - \Gamma)$ of body `b` (velocity rows `r`).
-    fn velocity_rates(
-        &self,
-        b: usize,
-        r: &std::ops::Range<usize>,
-        x: &[f64],
-        f: &[f64],
-    ) -> (faer::Mat<f64>, Vec<f64>) {
-        let (M, g) = self.bodies[b]
-            .velocity_mass_dense(self.local(b, x))
-            .expect("full-inertia body");
-        let rhs: Vec<f64> = r.clone().zip(&g).map(|(i, gi)| f[i] - gi).collect();
-        let a = crate::simulate::dense_solve(&M, &rhs);
-        (M, a)
+        descriptor::constant_mass(self)
     }
 
     /// $F(x)$ of the constant-mass form ([`Multibody3d::constant_mass`]): in the velocity
     /// rows of a body with full inertia $F_v = M_{vv}(u_f)^{-1}(f_v - \Gamma)$,
     /// $\Gamma = \partial_{u_f}\pi_v\,v_f$ (from $E(x)\dot x = f$ with $\dot u_f = v_f$).
     pub fn to_constant_mass_rhs(&self, x: &[f64], f: &mut [f64]) {
-        for (b, r) in self.full_velocity_ranges() {
-            let (_, a) = self.velocity_rates(b, &r, x, f);
-            f[r].copy_from_slice(&a);
-        }
+        descriptor::to_constant_mass_rhs(self, x, f)
     }
 
     /// Approximate Jacobian of $F$ ([`Multibody3d::to_constant_mass_rhs`]):
@@ -1221,80 +943,11 @@ impl Multibody3d {
     /// full inertia (the second derivatives of $\pi$ in $\Gamma$ are neglected; this only
     /// affects the convergence rate of Radau's simplified Newton iterations).
     pub fn to_constant_mass_jacobian(&self, x: &[f64], f: &[f64], jac: SparseMat) -> SparseMat {
-        let ranges = self.full_velocity_ranges();
-        if ranges.is_empty() {
-            return jac;
-        }
-        let n = self.n;
-        let mut owner = vec![usize::MAX; n];
-        for (k, (_, r)) in ranges.iter().enumerate() {
-            for i in r.clone() {
-                owner[i] = k;
-            }
-        }
-        let mut t = Triplets::new(n, n);
-        let mut cols: Vec<Vec<usize>> = vec![Vec::new(); ranges.len()];
-        let mut col_pos: Vec<Vec<usize>> = vec![vec![usize::MAX; n]; ranges.len()];
-        let mut add_col = |k: usize, j: usize, cols: &mut Vec<Vec<usize>>| {
-            if col_pos[k][j] == usize::MAX {
-                col_pos[k][j] = cols[k].len();
-                cols[k].push(j);
-            }
-        };
-        for j in 0..n {
-            for (i, _) in col_iter(&jac, j) {
-                if owner[i] != usize::MAX {
-                    add_col(owner[i], j, &mut cols);
-                }
-            }
-        }
-        for (k, (b, r)) in ranges.iter().enumerate() {
-            let o = self.body_off[*b];
-            for j in o + 12..r.end {
-                add_col(k, j, &mut cols);
-            }
-        }
-        let mut dense: Vec<faer::Mat<f64>> = ranges
-            .iter()
-            .enumerate()
-            .map(|(k, (_, r))| faer::Mat::<f64>::zeros(r.len(), cols[k].len()))
-            .collect();
-        for j in 0..n {
-            for (i, v) in col_iter(&jac, j) {
-                let k = owner[i];
-                if k == usize::MAX {
-                    t.push(i, j, v);
-                } else {
-                    let c = col_pos[k][j];
-                    dense[k][(i - ranges[k].1.start, c)] += v;
-                }
-            }
-        }
-        for (k, (b, r)) in ranges.iter().enumerate() {
-            let body = &self.bodies[*b];
-            let xl = self.local(*b, x);
-            let (o, nq) = (self.body_off[*b], body.n_q());
-            let (M, a) = self.velocity_rates(*b, r, x, f);
-            let D = &mut dense[k];
-            let pos = &col_pos[k];
-            // −∂_u π · ∂v_f (the v_f columns) and −∂_u(M a) (the u columns)
-            body.for_each_mass_u(xl, &xl[nq..], &mut |i, j, v| {
-                D[(i, pos[o + nq + 6 + j])] -= v;
-            });
-            body.for_each_mass_u(xl, &a, &mut |i, j, v| {
-                D[(i, pos[o + 12 + j])] -= v;
-            });
-            use faer::linalg::solvers::Solve;
-            let sol = M.partial_piv_lu().solve(&*D);
-            for (c, &j) in cols[k].iter().enumerate() {
-                for i in 0..r.len() {
-                    let v = sol[(i, c)];
-                    if v != 0.0 {
-                        t.push(r.start + i, j, v);
-                    }
-                }
-            }
-        }
-        t.build()
+        descriptor::to_constant_mass_jacobian(self, x, f, jac)
     }
+}
+
+/// The spatial layout for the shared full-inertia algorithms ([`crate::common::descriptor`]).
+impl FullInertiaAssembly for Multibody3d {
+    full_inertia_layout!(12, 6);
 }

@@ -29,13 +29,10 @@
 use faer::Mat;
 use phlex_core::sparse::col_iter;
 use phlex_core::QuasiLinearPhDae;
-use phlex_solve::SolveError;
 
 use crate::common::assembly::ConstrainedAssembly;
 use crate::common::least_squares::max_abs;
-use crate::common::pose_newton::{
-    close_position_constraints, free_pose_increments, PoseNewtonOptions,
-};
+use crate::common::pose_newton::project_poses;
 use crate::error::MbsError;
 use crate::simulate::{dense_solve, ProjectionOptions, ProjectionStep};
 use crate::spatial::assembly::Multibody3d;
@@ -97,7 +94,7 @@ pub fn orthonormalize_rotations(mb: &Multibody3d, x: &mut [f64]) -> f64 {
 /// [`crate::simulate::project_onto_constraints`].
 ///
 /// Errors: a Gauss–Newton that does not reach `tol` within `max_iterations`
-/// ([`MbsError::Solve`] with [`SolveError::NewtonDiverged`], `t` = NaN: the integrators fill
+/// ([`MbsError::Solve`] with [`phlex_solve::SolveError::NewtonDiverged`], `t` = NaN: the integrators fill
 /// in the time), a state or input of the wrong length ([`MbsError::Dimension`]), invalid
 /// options.
 pub fn project_onto_constraints_3d(
@@ -106,51 +103,18 @@ pub fn project_onto_constraints_3d(
     u: &[f64],
     opts: &ProjectionOptions,
 ) -> Result<ProjectionStep, MbsError> {
-    opts.validate()?;
-    if x.len() != mb.n() {
-        return Err(MbsError::Dimension {
-            what: "state to project".into(),
-            expected: mb.n(),
-            found: x.len(),
-        });
-    }
-    let m = mb.ports().total_dim();
-    if u.len() != m {
-        return Err(MbsError::Dimension {
-            what: "input at the projected state".into(),
-            expected: m,
-            found: u.len(),
-        });
-    }
-    orthonormalize_rotations(mb, x);
-    let free = free_pose_increments(mb, |_, _| false);
-    let newton = close_position_constraints(
-        mb,
-        x,
-        &free,
-        &PoseNewtonOptions {
-            drivers: true,
-            reset_joints: false,
-            tol: opts.tol,
-            max_iterations: opts.max_iterations,
-            jacobian_name: "position-constraint Jacobian (projection)",
-        },
-    )?;
-    if newton.residual_after > opts.tol {
-        return Err(MbsError::Solve(SolveError::NewtonDiverged {
-            t: f64::NAN,
-            iterations: newton.iterations,
-            residual: newton.residual_after,
-            tol: opts.tol,
-        }));
-    }
-    let mut step = ProjectionStep {
-        iterations: newton.iterations,
-        drift_before: newton.residual_before,
-        drift_after: newton.residual_after,
-        max_correction: newton.max_correction,
-        ..Default::default()
-    };
+    let mut step = project_poses(mb, x, opts, None, |x| {
+        let m = mb.ports().total_dim();
+        if u.len() != m {
+            return Err(MbsError::Dimension {
+                what: "input at the projected state".into(),
+                expected: m,
+                found: u.len(),
+            });
+        }
+        orthonormalize_rotations(mb, x);
+        Ok(())
+    })?;
     if opts.velocities && mb.n_constraints() > 0 {
         project_velocities(mb, x, u, &mut step);
     }
