@@ -21,12 +21,12 @@
 //! $H = \sum_b H_b$; hence $\dot H = y^\top u$ along solutions, and any constraint force
 //! does no work.
 use phlex_core::sparse::{self, col_iter, SparseMat};
-use phlex_core::{Port, PortSet, QuasiLinearPhDae, Triplets, VarBlock};
+use phlex_core::{PortSet, QuasiLinearPhDae, Triplets, VarBlock};
 use phlex_solve::{InputFn, Signal};
 
 use crate::common::assembly::{shared_multibody_methods, shared_phdae_methods};
 use crate::common::descriptor::{self, full_inertia_layout, FullInertiaAssembly};
-use crate::common::layout::{lay_out, with_layout, JointSlots};
+use crate::common::layout::{lay_out, load_port, with_layout, JointSlots, LoadUnits};
 use crate::error::MbsError;
 use crate::joint::{JointModel, PortGeometry, Resolved, Side, Term};
 use crate::load::Frame;
@@ -109,25 +109,18 @@ impl Multibody {
             })
             .collect();
         // Ports: loads, then prescribed-velocity joints.
+        let units = LoadUnits {
+            at: "point",
+            dim: 3,
+            force: "N, N, N m",
+            velocity: "m/s, m/s, rad/s",
+        };
         let load_ports = loads
             .iter()
             .map(|l| {
-                let frame = match l.frame {
-                    Frame::Body => "body frame",
-                    Frame::Inertial => "inertial frame",
-                };
-                Port::new(
-                    l.name.clone(),
-                    3,
-                    format!(
-                        "force and torque at {}.{} ({frame}) [N, N, N m]",
-                        bodies[l.body].body_name(),
-                        bodies[l.body].ports_list()[l.port].name
-                    ),
-                    format!(
-                        "velocity and angular velocity of the point ({frame}) [m/s, m/s, rad/s]"
-                    ),
-                )
+                let b = &bodies[l.body];
+                let at = (b.body_name(), b.ports_list()[l.port].name.as_str());
+                load_port(&l.name, at, l.frame, &units)
             })
             .collect();
         let body_E: Vec<SparseMat> = bodies.iter().map(|b| b.descriptor(&[])).collect();

@@ -8,6 +8,7 @@ use phlex_core::sparse::SparseMat;
 use phlex_core::{Port, PortSet, Triplets, VarBlock};
 
 use crate::error::MbsError;
+use crate::load::Frame;
 
 /// What the layout needs of a joint.
 pub(crate) struct JointSlots {
@@ -40,6 +41,36 @@ pub(crate) struct Layout {
     /// First input of every joint (meaningful for joints with a prescribed velocity).
     pub joint_in: Vec<usize>,
     pub ports: PortSet,
+}
+
+/// Units of a load port: the effort (force and torque) and the flow (velocity and angular
+/// velocity) components.
+pub(crate) struct LoadUnits {
+    pub dim: usize,
+    /// What the velocity is of ("point", "port").
+    pub at: &'static str,
+    pub force: &'static str,
+    pub velocity: &'static str,
+}
+
+/// The port of a load `name` at `body.port` in `frame`.
+pub(crate) fn load_port(name: &str, at: (&str, &str), frame: Frame, units: &LoadUnits) -> Port {
+    let frame = match frame {
+        Frame::Body => "body frame",
+        Frame::Inertial => "inertial frame",
+    };
+    Port::new(
+        name.to_string(),
+        units.dim,
+        format!(
+            "force and torque at {}.{} ({frame}) [{}]",
+            at.0, at.1, units.force
+        ),
+        format!(
+            "velocity and angular velocity of the {} ({frame}) [{}]",
+            units.at, units.velocity
+        ),
+    )
 }
 
 /// Lays out the state and the ports. `bodies`: `(n_local, blocks, E_b)` per body;

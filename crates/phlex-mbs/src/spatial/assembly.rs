@@ -32,12 +32,12 @@
 use std::sync::Arc;
 
 use phlex_core::sparse::{col_iter, SparseMat};
-use phlex_core::{Port, PortSet, QuasiLinearPhDae, Triplets, VarBlock};
+use phlex_core::{PortSet, QuasiLinearPhDae, Triplets, VarBlock};
 use phlex_solve::{InputFn, Signal};
 
 use crate::common::assembly::{shared_multibody_methods, shared_phdae_methods};
 use crate::common::descriptor::{self, full_inertia_layout, FullInertiaAssembly};
-use crate::common::layout::{lay_out, with_layout, JointSlots};
+use crate::common::layout::{lay_out, load_port, with_layout, JointSlots, LoadUnits};
 use crate::error::MbsError;
 use crate::load::Frame;
 use crate::mechanism::Mechanism;
@@ -102,22 +102,21 @@ impl Multibody3d {
                 n_inputs: j.n_inputs(),
             })
             .collect();
+        let units = LoadUnits {
+            at: "port",
+            dim: 6,
+            force: "N, N m",
+            velocity: "m/s, rad/s",
+        };
         let load_ports = loads
             .iter()
             .map(|l| {
-                let frame = match l.frame {
-                    Frame::Body => "body frame",
-                    Frame::Inertial => "inertial frame",
-                };
-                Port::new(
-                    l.name.clone(),
-                    6,
-                    format!(
-                        "force and torque at {}.{} ({frame}) [N, N m]",
-                        bodies[l.body].name(),
-                        bodies[l.body].ports()[l.port].name
-                    ),
-                    format!("velocity and angular velocity of the port ({frame}) [m/s, rad/s]"),
+                let b = &bodies[l.body];
+                load_port(
+                    &l.name,
+                    (b.name(), &b.ports()[l.port].name),
+                    l.frame,
+                    &units,
                 )
             })
             .collect();
