@@ -1,8 +1,9 @@
 //! What the continuum model files (`[plate]`, `[elasticity]`, `[acoustics]`) share: field
 //! expressions in `x`, `y`, `z`, the 2D mesh keys (structured rectangle or Gmsh file), the
-//! `[output]` table, and the `phlex run` driver of a linear pH(DAE) with the implicit
-//! midpoint rule (exact discrete power balance $H_1 - H_0 = h\,\bar y^\top u$ for a lossless
-//! system, paper 000 §5.3) writing `timeseries.csv`, `summary.json`, SVG plots and VTK
+//! `[output]` table (and [`LineOutput`], that of the one-dimensional `[heat]`,
+//! `[thermoelastic_rod]` and `[thermoelastic_beam]` files), and the `phlex run` driver of a
+//! linear pH(DAE) with the implicit midpoint rule (exact discrete power balance
+//! $H_1 - H_0 = h\,\bar y^\top u$ for a lossless system, paper 000 §5.3) writing `timeseries.csv`, `summary.json`, SVG plots and VTK
 //! snapshots ([`phlex_fem::vtk`]).
 use std::path::Path;
 use std::sync::Arc;
@@ -254,6 +255,112 @@ impl Default for FieldOutput {
             vtk_every: 0,
         }
     }
+}
+
+/// A probe of a one-dimensional model (`[heat]`, `[thermoelastic_rod]`,
+/// `[thermoelastic_beam]`): the value of a field at an axial position.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LineProbe {
+    /// Column name.
+    pub name: String,
+    /// Field (model dependent; default: the model's first field, [`LineProbe::field`]).
+    #[serde(default)]
+    pub field: Option<String>,
+    /// Axial position [m].
+    pub x: f64,
+    /// Height in the section, $-h/2 \le z \le h/2$ \[m\] (the beam's `theta` probes only).
+    #[serde(default)]
+    pub z: Option<f64>,
+}
+
+impl LineProbe {
+    /// The probe's field: the value paired with its `field` key in `fields` (default: the
+    /// first entry), after checking that $0 \le x \le$ `length`; the messages name the probe
+    /// and call the body `body` (`"rod"`, `"beam"`).
+    pub fn field<T: Copy>(
+        &self,
+        fields: &[(&str, T)],
+        body: &str,
+        length: f64,
+    ) -> Result<T, String> {
+        let name = &self.name;
+        let key = self
+            .field
+            .as_deref()
+            .or_else(|| fields.first().map(|f| f.0))
+            .unwrap_or_default();
+        let Some(&(_, value)) = fields.iter().find(|f| f.0 == key) else {
+            let names: Vec<&str> = fields.iter().map(|f| f.0).collect();
+            return Err(format!(
+                "output.probes '{name}': unknown field '{key}' (fields: {})",
+                names.join(", ")
+            ));
+        };
+        if !(0.0..=length).contains(&self.x) {
+            return Err(format!(
+                "output.probes '{name}': x = {} is outside the {body} 0..={length}",
+                self.x
+            ));
+        }
+        Ok(value)
+    }
+}
+
+/// `[output]` of a one-dimensional model (rod, beam): like [`FieldOutput`] without VTK
+/// snapshots, and with [`LineProbe`]s.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LineOutput {
+    /// Record every k-th step.
+    #[serde(default = "every_default")]
+    pub every: usize,
+    /// Point probes.
+    #[serde(default)]
+    pub probes: Vec<LineProbe>,
+    /// Write SVG plots.
+    #[serde(default = "yes")]
+    pub plots: bool,
+}
+
+impl Default for LineOutput {
+    fn default() -> Self {
+        let FieldOutput { every, plots, .. } = FieldOutput::default();
+        Self {
+            every,
+            probes: Vec::new(),
+            plots,
+        }
+    }
+}
+
+impl LineOutput {
+    /// `phlex run` of a one-dimensional model: [`run_midpoint`] recording every
+    /// `self.every`-th step (`timeseries.csv` with `t`, `H` and the columns of `r`,
+    /// `summary.json`, SVG plots if `self.plots`), without VTK snapshots (`r.vtu` may be
+    /// [`no_vtk_snapshots`]: it is never called).
+    pub fn run_midpoint(
+        &self,
+        r: FieldRun<'_>,
+        dt: f64,
+        t_end: f64,
+        dir: &Path,
+        quiet: bool,
+    ) -> Result<()> {
+        let output = FieldOutput {
+            every: self.every,
+            probes: Vec::new(),
+            plots: self.plots,
+            vtk_every: 0,
+        };
+        run_midpoint(r, dt, t_end, &output, dir, quiet)
+    }
+}
+
+/// The [`FieldRun::vtu`] of a model without VTK snapshots (the one-dimensional models of
+/// [`LineOutput::run_midpoint`]).
+pub fn no_vtk_snapshots(_: &[f64]) -> Result<String> {
+    anyhow::bail!("one-dimensional models write no VTK snapshots")
 }
 
 /// The time step and final time of `[simulation]` (midpoint only).
@@ -724,4 +831,47 @@ pub fn inverse_trace_gain(
     let inv = M.partial_piv_lu().solve(faer::Mat::<f64>::identity(n, n));
     let K = faer::Mat::from_fn(n, n, |i, j| 0.5 * k * (inv[(i, j)] + inv[(j, i)]));
     phlex_core::sparse::from_dense(&K, 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn probe(text: &str) -> LineProbe {
+        toml::from_str(text).unwrap()
+    }
+
+    /// The field keys, the default field and the messages of the one-dimensional probes
+    /// (the texts the rod and beam runners gave before they shared [`LineProbe`]).
+    #[test]
+    fn line_probe_fields_and_messages() {
+        let rod = [("theta", 0), ("v", 1), ("u", 2)];
+        let beam = [("v", false), ("theta", true)];
+        assert_eq!(probe("name = 'a'\nx = 0.5").field(&rod, "rod", 1.0), Ok(0));
+        assert_eq!(
+            probe("name = 'a'\nfield = 'u'\nx = 1.0").field(&rod, "rod", 1.0),
+            Ok(2)
+        );
+        assert_eq!(
+            probe("name = 'a'\nx = 0.0").field(&beam, "beam", 1.0),
+            Ok(false)
+        );
+        assert_eq!(
+            probe("name = 'T'\nfield = 'w'\nx = 0.5").field(&rod, "rod", 1.0),
+            Err("output.probes 'T': unknown field 'w' (fields: theta, v, u)".into())
+        );
+        assert_eq!(
+            probe("name = 'T'\nfield = 'u'\nx = 0.5").field(&beam, "beam", 1.0),
+            Err("output.probes 'T': unknown field 'u' (fields: v, theta)".into())
+        );
+        assert_eq!(
+            probe("name = 'T'\nfield = 'theta'\nx = 2.5\nz = 0.1").field(&beam, "beam", 2.0),
+            Err("output.probes 'T': x = 2.5 is outside the beam 0..=2".into())
+        );
+        assert!(toml::from_str::<LineProbe>("name = 'a'\nx = 0.5\ny = 0.0").is_err());
+        let out: LineOutput = toml::from_str("").unwrap();
+        assert_eq!((out.every, out.probes.len(), out.plots), (1, 0, true));
+        let d = LineOutput::default();
+        assert_eq!((d.every, d.probes.len(), d.plots), (1, 0, true));
+    }
 }

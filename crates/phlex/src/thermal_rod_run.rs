@@ -31,7 +31,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::field_run::{
-    error_at, midpoint_step, port_inputs, run_midpoint, Columns, FieldOutput, FieldRun,
+    error_at, midpoint_step, no_vtk_snapshots, port_inputs, Columns, FieldRun, LineOutput,
+    LineProbe,
 };
 use crate::model::{ModelError, ModelMeta, SimulationSpec};
 use crate::plate_run::PlateInput;
@@ -169,49 +170,14 @@ pub struct RodInitial {
     pub velocity: Option<Spanned<String>>,
 }
 
-/// A probe of a rod.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RodProbe {
-    /// Column name.
-    pub name: String,
-    /// `"theta"` (default), `"v"` (velocity) or `"u"` (displacement $\int_0^t v$, the
-    /// trapezoidal rule over the recorded samples: with `every = 1` exactly the midpoint
-    /// rule's displacement update) — `v` and `u` on the thermoelastic rod.
-    #[serde(default)]
-    pub field: Option<String>,
-    /// Position.
-    pub x: f64,
-}
+/// A probe of a rod: `field` is `"theta"` (default), `"v"` (velocity) or `"u"`
+/// (displacement $\int_0^t v$, the trapezoidal rule over the recorded samples: with
+/// `every = 1` exactly the midpoint rule's displacement update) — `v` and `u` on the
+/// thermoelastic rod; no `z`.
+pub type RodProbe = LineProbe;
 
 /// `[output]` of a rod.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RodOutput {
-    /// Record every k-th step.
-    #[serde(default = "crate::model::one")]
-    pub every: usize,
-    /// Point probes.
-    #[serde(default)]
-    pub probes: Vec<RodProbe>,
-    /// Write SVG plots.
-    #[serde(default = "yes")]
-    pub plots: bool,
-}
-
-fn yes() -> bool {
-    true
-}
-
-impl Default for RodOutput {
-    fn default() -> Self {
-        Self {
-            every: 1,
-            probes: Vec::new(),
-            plots: true,
-        }
-    }
-}
+pub type RodOutput = LineOutput;
 
 /// The assembled rod.
 pub enum RodModel {
@@ -514,30 +480,24 @@ pub fn load(file: &str, text: &str) -> Result<(RodFile, BuiltRod), ModelError> {
     }
     let mut probes = Vec::new();
     for pr in &f.output.probes {
-        let field = match pr.field.as_deref().unwrap_or("theta") {
-            "theta" => ProbeField::Theta,
-            "v" => ProbeField::Velocity,
-            "u" => ProbeField::Displacement,
-            other => {
-                return Err(err(
-                    anchor.clone(),
-                    format!(
-                        "output.probes '{}': unknown field '{other}' (fields: theta, v, u)",
-                        pr.name
-                    ),
-                ))
-            }
-        };
-        let velocity = field != ProbeField::Theta;
-        if !(0.0..=length).contains(&pr.x) {
+        if pr.z.is_some() {
             return Err(err(
                 anchor.clone(),
                 format!(
-                    "output.probes '{}': x = {} is outside the rod 0..={length}",
-                    pr.name, pr.x
+                    "output.probes '{}': z applies to the thermoelastic beam only (a rod probe has name, field, x)",
+                    pr.name
                 ),
             ));
         }
+        let fields = [
+            ("theta", ProbeField::Theta),
+            ("v", ProbeField::Velocity),
+            ("u", ProbeField::Displacement),
+        ];
+        let field = pr
+            .field(&fields, "rod", length)
+            .map_err(|m| err(anchor.clone(), m))?;
+        let velocity = field != ProbeField::Theta;
         let block = model
             .block(velocity)
             .map_err(|m| err(anchor.clone(), format!("output.probes '{}': {m}", pr.name)))?;
@@ -676,15 +636,13 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
             values: &energies,
         });
     }
-    let vtu_of =
-        |_: &[f64]| -> Result<String> { anyhow::bail!("rod models write no VTK snapshots") };
-    let output = FieldOutput {
+    // every = 0 records every step
+    let output = LineOutput {
         every,
         probes: Vec::new(),
         plots: f.output.plots,
-        vtk_every: 0,
     };
-    run_midpoint(
+    output.run_midpoint(
         FieldRun {
             name: &b.name,
             kind: "rod",
@@ -692,11 +650,10 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
             input: b.input.clone(),
             initial: &b.initial,
             columns,
-            vtu: &vtu_of,
+            vtu: &no_vtk_snapshots,
         },
         dt,
         t_end,
-        &output,
         dir,
         quiet,
     )?;

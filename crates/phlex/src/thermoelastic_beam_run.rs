@@ -19,7 +19,8 @@ use toml::Spanned;
 
 use crate::app::ModeRow;
 use crate::field_run::{
-    error_at, midpoint_step, port_inputs, run_midpoint, Columns, FieldOutput, FieldRun,
+    error_at, midpoint_step, no_vtk_snapshots, port_inputs, Columns, FieldRun, LineOutput,
+    LineProbe,
 };
 use crate::model::{ModelError, ModelMeta, ModesSpec, SimulationSpec};
 use crate::plate_run::PlateInput;
@@ -111,51 +112,13 @@ pub struct ThermoBeamInitial {
     pub w_dot: Option<Spanned<String>>,
 }
 
-/// A probe of a thermoelastic beam.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ThermoBeamProbe {
-    /// Column name.
-    pub name: String,
-    /// `"v"` (transverse velocity, default) or `"theta"` (normalised temperature
-    /// $(T - T_0)/T_0$).
-    #[serde(default)]
-    pub field: Option<String>,
-    /// Axial position \[m\].
-    pub x: f64,
-    /// Height in the section, $-h/2 \le z \le h/2$ \[m\] (`theta` only, default 0).
-    #[serde(default)]
-    pub z: Option<f64>,
-}
+/// A probe of a thermoelastic beam: `field` is `"v"` (transverse velocity, default) or
+/// `"theta"` (normalised temperature $(T - T_0)/T_0$) at the axial position `x` \[m\] and,
+/// for `theta`, the height `z` in the section, $-h/2 \le z \le h/2$ \[m\] (default 0).
+pub type ThermoBeamProbe = LineProbe;
 
 /// `[output]` of a thermoelastic beam.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ThermoBeamOutput {
-    /// Record every k-th step.
-    #[serde(default = "crate::model::one")]
-    pub every: usize,
-    /// Point probes.
-    #[serde(default)]
-    pub probes: Vec<ThermoBeamProbe>,
-    /// Write SVG plots.
-    #[serde(default = "yes")]
-    pub plots: bool,
-}
-
-fn yes() -> bool {
-    true
-}
-
-impl Default for ThermoBeamOutput {
-    fn default() -> Self {
-        Self {
-            every: 1,
-            probes: Vec::new(),
-            plots: true,
-        }
-    }
-}
+pub type ThermoBeamOutput = LineOutput;
 
 /// A probe: column name, temperature (`true`) or velocity, position $(x, z)$.
 type Probe = (String, bool, f64, f64);
@@ -333,28 +296,9 @@ pub fn load(file: &str, text: &str) -> Result<(ThermoBeamFile, BuiltThermoBeam),
     let h = params.thickness;
     let mut probes = Vec::new();
     for pr in &f.output.probes {
-        let theta = match pr.field.as_deref().unwrap_or("v") {
-            "v" => false,
-            "theta" => true,
-            other => {
-                return Err(err(
-                    0..0,
-                    format!(
-                        "output.probes '{}': unknown field '{other}' (fields: v, theta)",
-                        pr.name
-                    ),
-                ))
-            }
-        };
-        if !(0.0..=length).contains(&pr.x) {
-            return Err(err(
-                0..0,
-                format!(
-                    "output.probes '{}': x = {} is outside the beam 0..={length}",
-                    pr.name, pr.x
-                ),
-            ));
-        }
+        let theta = pr
+            .field(&[("v", false), ("theta", true)], "beam", length)
+            .map_err(|m| err(0..0, m))?;
         let z = pr.z.unwrap_or(0.0);
         if !theta && pr.z.is_some() {
             return Err(err(
@@ -448,16 +392,7 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
             b.model.thermal_energy(e),
         ])
     };
-    let vtu_of = |_: &[f64]| -> Result<String> {
-        anyhow::bail!("thermoelastic beam models write no VTK snapshots")
-    };
-    let output = FieldOutput {
-        every: f.output.every,
-        probes: Vec::new(),
-        plots: f.output.plots,
-        vtk_every: 0,
-    };
-    run_midpoint(
+    f.output.run_midpoint(
         FieldRun {
             name: &b.name,
             kind: "thermoelastic_beam",
@@ -478,11 +413,10 @@ pub fn run(path: &Path, text: &str, dir: &Path, quiet: bool) -> Result<()> {
                     values: &energies,
                 },
             ],
-            vtu: &vtu_of,
+            vtu: &no_vtk_snapshots,
         },
         dt,
         t_end,
-        &output,
         dir,
         quiet,
     )
