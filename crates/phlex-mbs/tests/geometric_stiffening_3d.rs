@@ -575,66 +575,88 @@ fn planar_spatial_difference(
     (worst, out)
 }
 
-/// (3) A motion in the xy plane reproduces the stiffened planar beam: L = 1 m, ρA = 2 kg/m,
-/// EA = 1e5 N, EI = 50 N m², 4 elements, cantilevered at a hub turned at
-/// Ω(t) = 15(1 − cos 6t) rad/s (up to 30 rad/s, far above ω₁ = 17.6 rad/s of the
-/// unstiffened root) and pushed at the tip by the body-frame force (5 sin 7t, 10 sin 20t) N
-/// and torque 0.5 sin 5t N m, midpoint rule h = 1e-3 s over 0.5 s, Newton tolerance 1e-12,
-/// constant and full inertia. The body-frame dynamics do not depend on the frame rotation
-/// (no gravity, prescribed ω), so the two models agree to the Newton tolerance: asserted
-/// 1e-9 relative (measured below 1e-11), out-of-plane states exactly zero; the stiffening
-/// changes the response by more than 1 % (the comparison is not vacuous).
-#[test]
-fn planar_motion_reproduces_stiffened_floating_beam_2d() {
+/// One planar/spatial comparison of (3) with step `h`: (largest relative difference of the
+/// shared states, largest out-of-plane state, largest |u_tip|, largest change of u_tip by
+/// the stiffening).
+fn planar_vs_spatial(full: bool, h: f64) -> (f64, f64, f64, f64) {
     let (l, rho_a, ea, ei, n) = (1.0, 2.0, 1e5, 50.0, 4);
     let hub = Signal::expr("15*(1 - cos(6*t))").unwrap();
     let fx = Signal::expr("5*sin(7*t)").unwrap();
     let fy = Signal::expr("10*sin(20*t)").unwrap();
     let tz = Signal::expr("0.5*sin(5*t)").unwrap();
     let c0 = || Signal::Constant(0.0);
-    let p = params(1e-3, 0.5, (1e-12, 1e-12));
-    for full in [false, true] {
-        let history2 = |stiff: bool| {
-            let mb2 = planar_hub(
-                FloatingBeam2d::new(l, rho_a, ea, ei, n)
-                    .geometric_stiffening(stiff)
-                    .full_inertia(full),
-                hub.clone(),
-                Some([fx.clone(), fy.clone(), tz.clone()]),
-            );
-            let r = run(&mb2, mb2.input(), &mb2.initial_state(), p).unwrap().0;
-            let b = &mb2.bodies()[0];
-            (r, (mb2.body_range(0).start, b.n_q()))
-        };
-        let (h2, i2) = history2(true);
-        let (h2l, _) = history2(false);
-        let mb3 = spatial_hub(
-            spatial_beam(l, rho_a, ea, ei, n)
-                .geometric_stiffening(true)
+    let p = params(h, 0.5, (1e-12, 1e-12));
+    let history2 = |stiff: bool| {
+        let mb2 = planar_hub(
+            FloatingBeam2d::new(l, rho_a, ea, ei, n)
+                .geometric_stiffening(stiff)
                 .full_inertia(full),
             hub.clone(),
-            [0.0, 0.0, 1.0],
-            Some(([fx.clone(), fy.clone(), c0()], [c0(), c0(), tz.clone()])),
+            Some([fx.clone(), fy.clone(), tz.clone()]),
         );
-        let (h3, _) = run(&mb3, mb3.input(), &mb3.initial_state(), p).unwrap();
-        let i3 = (mb3.body_range(0).start, mb3.body(0).n_q());
-        assert_eq!(h2.len(), h3.len());
-        let (mut worst, mut out, mut effect, mut tip) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
-        let itip = i2.0 + 3 + n + 2 * n - 2;
-        for ((a, b), c) in h2.iter().zip(&h3).zip(&h2l) {
-            let (d, o) = planar_spatial_difference(n, i2, i3, &a.1, &b.1);
-            worst = worst.max(d);
-            out = out.max(o);
-            effect = effect.max((a.1[itip] - c.1[itip]).abs());
-            tip = tip.max(a.1[itip].abs());
-        }
-        println!(
-            "full inertia {full}: worst relative difference planar/spatial {worst:.2e}, out of plane {out:.1e}; max |u_tip| {tip:.4e} m, stiffening effect {effect:.3e} m"
-        );
-        assert!(worst < 1e-9, "{worst}");
-        assert!(out == 0.0, "out of plane {out}");
-        assert!(effect > 1e-2 * tip, "{effect} vs {tip}");
+        let r = run(&mb2, mb2.input(), &mb2.initial_state(), p).unwrap().0;
+        let b = &mb2.bodies()[0];
+        (r, (mb2.body_range(0).start, b.n_q()))
+    };
+    let (h2, i2) = history2(true);
+    let (h2l, _) = history2(false);
+    let mb3 = spatial_hub(
+        spatial_beam(l, rho_a, ea, ei, n)
+            .geometric_stiffening(true)
+            .full_inertia(full),
+        hub.clone(),
+        [0.0, 0.0, 1.0],
+        Some(([fx.clone(), fy.clone(), c0()], [c0(), c0(), tz.clone()])),
+    );
+    let (h3, _) = run(&mb3, mb3.input(), &mb3.initial_state(), p).unwrap();
+    let i3 = (mb3.body_range(0).start, mb3.body(0).n_q());
+    assert_eq!(h2.len(), h3.len());
+    let (mut worst, mut out, mut effect, mut tip) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    let itip = i2.0 + 3 + n + 2 * n - 2;
+    for ((a, b), c) in h2.iter().zip(&h3).zip(&h2l) {
+        let (d, o) = planar_spatial_difference(n, i2, i3, &a.1, &b.1);
+        worst = worst.max(d);
+        out = out.max(o);
+        effect = effect.max((a.1[itip] - c.1[itip]).abs());
+        tip = tip.max(a.1[itip].abs());
     }
+    (worst, out, tip, effect)
+}
+
+/// (3) A motion in the xy plane reproduces the stiffened planar beam: L = 1 m, ρA = 2 kg/m,
+/// EA = 1e5 N, EI = 50 N m², 4 elements, cantilevered at a hub turned at
+/// Ω(t) = 15(1 − cos 6t) rad/s (up to 30 rad/s, above ω₁ = 17.6 rad/s of the unstressed
+/// cantilever) and pushed at the tip by the body-frame force (5 sin 7t, 10 sin 20t) N and
+/// torque 0.5 sin 5t N m, midpoint rule over 0.5 s, Newton tolerance 1e-12. The
+/// body-frame dynamics do not depend on the frame rotation (no gravity, prescribed ω).
+///
+/// * **Constant mass operator** (h = 1e-3 s): the two models agree to round-off, measured
+///   1.1e-13 relative (asserted 1e-9), out-of-plane states exactly zero; the stiffening
+///   changes the tip deflection by 0.53 m (the comparison is not vacuous).
+/// * **Full inertia**: the planar and spatial momentum-form steps are different
+///   second-order discretisations of the same equations (they differ by O(h²) with or
+///   without stiffening: measured 6.9e-5 / 1.7e-5 at h = 1e-3 / 5e-4 s *without*
+///   stiffening on a milder drive), so the difference is asserted to converge at second
+///   order: ratio of the differences at h = 1e-3 and 5e-4 s within 10 % of 4, and below
+///   1e-3 relative at 5e-4 s; out-of-plane states exactly zero.
+#[test]
+fn planar_motion_reproduces_stiffened_floating_beam_2d() {
+    let (worst, out, tip, effect) = planar_vs_spatial(false, 1e-3);
+    println!(
+        "constant mass: worst relative difference planar/spatial {worst:.2e}, out of plane {out:.1e}; max |u_tip| {tip:.4e} m, stiffening effect {effect:.3e} m"
+    );
+    assert!(worst < 1e-9, "{worst}");
+    assert!(out == 0.0, "out of plane {out}");
+    assert!(effect > 1e-2 * tip, "{effect} vs {tip}");
+    let (d1, o1, tip1, e1) = planar_vs_spatial(true, 1e-3);
+    let (d2, o2, _, _) = planar_vs_spatial(true, 5e-4);
+    println!(
+        "full inertia: worst relative difference planar/spatial {d1:.3e} (h = 1e-3), {d2:.3e} (h = 5e-4), ratio {:.3}; max |u_tip| {tip1:.4e} m, stiffening effect {e1:.3e} m",
+        d1 / d2
+    );
+    assert!(o1 == 0.0 && o2 == 0.0, "out of plane {o1} {o2}");
+    assert!((d1 / d2 - 4.0).abs() < 0.4, "{}", d1 / d2);
+    assert!(d2 < 1e-3, "{d2}");
 }
 
 /// Tip deflection history (t, u_tip) of the spatial spin-up (L = 10 m, ρA = 1.2 kg/m,
@@ -702,8 +724,10 @@ fn peak(tip: &[(f64, f64)]) -> (f64, f64) {
 /// 0–8 s (the peak is at 6.76 s), about the inertial z axis (bending u_y, plane xy) and
 /// about −y (bending u_z, plane xz; the beam moves towards +z and lags towards −z). Both
 /// reproduce the planar full-inertia stiffened history (`tests/full_inertia.rs`: peak
-/// −0.5742 m at 6.76 s) to the Newton tolerance (asserted 1e-8 m over the whole history),
-/// the peak asserted within 1e-3 m of −0.5742 m; energy residual ≤ 1e-9 relative.
+/// −0.5742 m at 6.76 s): measured peak −0.57417 m at 6.760 s in both, largest history
+/// difference 3.0e-8 m (the planar and spatial momentum-form steps differ at O(h²), see
+/// `planar_motion_reproduces_stiffened_floating_beam_2d`; asserted 1e-6 m), the peak
+/// asserted within 1e-3 m of −0.5742 m; energy residual ≤ 1e-9 relative (measured 9e-16).
 #[test]
 fn spin_up_full_inertia_fast() {
     let (h, t_end) = (5e-3, 8.0);
@@ -725,7 +749,7 @@ fn spin_up_full_inertia_fast() {
             start.elapsed().as_secs_f64()
         );
         assert_eq!(tip.len(), planar.len());
-        assert!(diff < 1e-8, "{diff}");
+        assert!(diff < 1e-6, "{diff}");
         assert!((u3 + 0.5742).abs() < 1e-3, "{u3}");
         assert!(res < 1e-9, "{res}");
     }
