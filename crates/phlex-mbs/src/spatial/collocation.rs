@@ -13,6 +13,30 @@
 //! $0, c_1..c_s$); the multipliers, which do not enter the next step, are extrapolated from
 //! the stage values only.
 //!
+//! **State-dependent descriptor** (bodies with full inertia,
+//! [`crate::planar_body::full_inertia`], [`crate::spatial_body_core::full_inertia_3d`], eq.
+//! (F3): $E(x) = \partial\Phi/\partial x$ with $\Phi = (q, \pi(q, p))$ in their rows and $\Phi = Ex$
+//! elsewhere). The system is the conservation form $\frac{d}{dt}\Phi(x) = f(x, u)$, i.e. the
+//! ODE/DAE $\dot y = f(\Phi^{-1}(y))$ in $y = \Phi(x)$, and the method is Gauss collocation
+//! of that form: with $\Delta(x_0, x) = \Phi(x) - \Phi(x_0)$ ([`Mechanism::step_increment`]),
+//! $$\Delta(x_0, X_i) = h\sum_j a_{ij}\,f(X_j, u_j),\qquad
+//!   \Delta(x_0, x_1) = \sum_i d_i\,\Delta(x_0, X_i) = h\sum_j b_j\,f(X_j, u_j)$$
+//! (the collocation polynomial of $y$ at $t_0 + h$; $b^\top A^{-1} = d$). The new state is
+//! **not** the collocation polynomial of $x$: $x\mapsto\Phi(x)$ is nonlinear, and the
+//! polynomial of $x$ through $x_0, X_i$ misses $\Phi^{-1}$ of that of $y$ by the
+//! interpolation error $O(h^{s+1})$ per step (order $s$ instead of $2s$); $x_1$ is solved
+//! from the second equation by simplified Newton ([`GaussCollocation`]'s private
+//! `conservation_update`, matrix $E(\bar x)$, the $x$ polynomial as initial guess). Being a
+//! Gauss method for $y$, it keeps every quadratic first integral of $y$ exactly (to the
+//! Newton tolerance): $R^\top R = I$ and the angular momentum $\hat Z\cdot R\pi_\omega$ of a body
+//! turning about a spherical joint (bilinear in $(R, \pi_\omega)$). $H$ is not quadratic in
+//! $y$ ($\frac12\pi^\top M(u_f)^{-1}\pi$), so the power balance below holds to $O(h^{2s+1})$ per
+//! step only ([`CollocationRun::max_step_residual`] measures it). The Newton matrix uses
+//! $E(\bar x)$ and $\partial_xf(\bar x)$ at the mean of the predicted stages $\bar x$ (not $x_0$:
+//! the stiff elastic momenta change a lot within a step after an impulsive load), and a
+//! failed iteration restarts from its last iterate rather than from zero. Measured orders
+//! and invariants: `tests/collocation_full_inertia.rs`.
+//!
 //! **Energy.** For a quadratic $H$ (no gravity: kinetic, elastic) the collocation polynomial
 //! $x(t)$ gives $H(x_1) - H(x_0) = \int z^\top E\dot x\,dt$, a polynomial of degree $2s - 1$
 //! integrated exactly by the Gauss nodes, where $E\dot x = f$ and $z^\top Jz = 0$:
@@ -330,18 +354,16 @@ struct Work {
     /// Stage inputs (`s·m`).
     u: Vec<f64>,
     m: usize,
+    /// Increment $\Delta(x_0, X_i)$ of one stage (state-dependent descriptor).
+    d: Vec<f64>,
 }
 
 impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
-    /// Validates the parameters and the input dimension; mechanisms with a state-dependent
-    /// descriptor ([`Mechanism::state_dependent_descriptor`]) are rejected.
+    /// Validates the parameters and the input dimension. Mechanisms with a state-dependent
+    /// descriptor ([`Mechanism::state_dependent_descriptor`]) are integrated in their
+    /// conservation form (module documentation).
     pub fn new(mb: &'a S, input: InputFn, params: CollocationParams) -> Result<Self, MbsError> {
         params.validate()?;
-        if mb.state_dependent_descriptor() {
-            return Err(MbsError::Solve(SolveError::Parameter(
-                "Gauss collocation needs a constant descriptor E; this mechanism has a state-dependent one (deformation-dependent inertia): integrate it with MultibodyMidpoint or Radau".into(),
-            )));
-        }
         let m = mb.ports().total_dim();
         if input.dim() != m {
             return Err(MbsError::Dimension {
@@ -412,6 +434,111 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
         t.build()
     }
 
+    /// Solves $\Delta(x_0, x_1) = $ `target` (the differential rows; $\Delta$ =
+    /// [`Mechanism::step_increment`], i.e. $\Phi(x_1) - \Phi(x_0)$) for $x_1$ by simplified
+    /// Newton from the initial guess in `x1`, with the matrix $E(\bar x) + I_{\rm alg}$
+    /// (identity in the multiplier rows, whose values are left untouched) factorized when
+    /// `stale`; a slow contraction (> 0.2) marks it stale for the next step, a failing
+    /// iteration is restarted once with the exact matrix
+    /// [`Mechanism::step_increment_jacobian`] at the current iterate.
+    #[allow(clippy::too_many_arguments)]
+    fn conservation_update(
+        &self,
+        x0: &[f64],
+        x1: &mut [f64],
+        target: &[f64],
+        algebraic: &[bool],
+        scale: &[f64],
+        E: &SparseMat,
+        lu: &mut Option<SparseLu>,
+        stale: &mut bool,
+        res: &mut [f64],
+        d: &mut [f64],
+        stats: &mut SolverStats,
+        t: f64,
+    ) -> Result<(), MbsError> {
+        let mb = self.mb;
+        let tol = 0.1 * self.params.tol;
+        let mut exact = false;
+        let guess = x1.to_vec();
+        let mut norm = f64::INFINITY;
+        for attempt in 0..2 {
+            if attempt > 0 {
+                x1.copy_from_slice(&guess);
+            }
+            if *stale || lu.is_none() || attempt > 0 {
+                let Ek = if attempt > 0 {
+                    exact = true;
+                    mb.step_increment_jacobian(x0, x1)
+                } else {
+                    E.clone()
+                };
+                let mut tr = Triplets::new(x1.len(), x1.len());
+                for c in 0..x1.len() {
+                    for (r, v) in sparse::col_iter(&Ek, c) {
+                        if !algebraic[r] && !algebraic[c] {
+                            tr.push(r, c, v);
+                        }
+                    }
+                    if algebraic[c] {
+                        tr.push(c, c, 1.0);
+                    }
+                }
+                let M = tr.build();
+                match lu.as_mut() {
+                    Some(l) => l.factorize(M.as_ref())?,
+                    None => {
+                        *lu = Some(SparseLu::from_matrix(
+                            "Gauss collocation update matrix E(x) + I_alg",
+                            M.as_ref(),
+                        )?)
+                    }
+                }
+                stats.factorizations += 1;
+                *stale = false;
+            }
+            let l = lu.as_mut().expect("factorized above");
+            let mut prev = f64::INFINITY;
+            for _ in 0..10 {
+                mb.step_increment(x0, x1, d);
+                for i in 0..res.len() {
+                    res[i] = if algebraic[i] { 0.0 } else { target[i] - d[i] };
+                }
+                l.solve_in_place(res)?;
+                stats.linear_solves += 1;
+                norm = 0.0;
+                for i in 0..res.len() {
+                    if !algebraic[i] {
+                        x1[i] += res[i];
+                        norm = norm.max(res[i].abs() * scale[i]);
+                    }
+                }
+                if !norm.is_finite() {
+                    break;
+                }
+                let theta = norm / prev;
+                let first = prev == f64::INFINITY;
+                if !first && theta > 0.2 && prev > 10.0 * tol && !exact {
+                    *stale = true;
+                }
+                if norm <= tol || (!first && theta < 1.0 && theta / (1.0 - theta) * norm <= tol) {
+                    return Ok(());
+                }
+                if theta >= 1.0 && prev > 10.0 * tol {
+                    break;
+                }
+                prev = norm;
+            }
+            *stale = true;
+        }
+        Err(MbsError::Solve(SolveError::NewtonDiverged {
+            t,
+            iterations: 10,
+            residual: norm,
+            tol,
+        }))
+    }
+
     /// Integrates from `x0`, calling `obs` at $t_0$ and at every output time.
     // `%` rather than `is_multiple_of` (stable only since Rust 1.87; workspace MSRV 1.84).
     #[allow(clippy::manual_is_multiple_of)]
@@ -439,7 +566,8 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
                 b.len,
             ));
         }
-        let E = mb.descriptor(x0);
+        let full = mb.state_dependent_descriptor();
+        let mut E = mb.descriptor(x0);
         let alg_idx: Vec<usize> = (0..n).filter(|&i| algebraic[i]).collect();
         let tab = self.tab.clone();
         // Lagrange weights of the collocation polynomial at τ = 1 (nodes 0, c) and of the
@@ -460,7 +588,14 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
             xs: vec![0.0; n],
             u: vec![0.0; s * m],
             m,
+            d: vec![0.0; n],
         };
+        // conservation-form update (state-dependent descriptor): target increment,
+        // residual and the factorized E(x̄) + I_alg
+        let mut target = vec![0.0; if full { n } else { 0 }];
+        let mut res = vec![0.0; if full { n } else { 0 }];
+        let mut lu_e: Option<SparseLu> = None;
+        let mut lu_e_stale = true;
         let mut x = x0.to_vec();
         let mut prev_q = vec![0.0; (s + 1) * n];
         let mut x_old = vec![0.0; n];
@@ -477,6 +612,7 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
         let mut lag = vec![0.0; s + 1];
         let mut u_mid = vec![0.0; m];
         let mut scale = vec![0.0; n];
+        let mut x_lin = vec![0.0; n];
         obs.observe(p.t0, &x);
         let mut work_total = 0.0;
         let mut work = Vec::new();
@@ -516,7 +652,25 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
             loop {
                 if stale || lu.is_none() || (h - lu_h).abs() > 1e-9 * h {
                     self.input.eval_into(ta + 0.5 * h, &mut u_mid);
-                    let K = self.newton_matrix(&E, &x, &u_mid, h, &algebraic);
+                    // linearization point: x₀, or with a state-dependent descriptor the
+                    // mean of the predicted stages (the stiff elastic momenta vary a lot
+                    // within a step after an impulsive load)
+                    x_lin.copy_from_slice(&x);
+                    if full {
+                        for j in 0..s {
+                            for i in 0..n {
+                                if !algebraic[i] {
+                                    x_lin[i] += w.z[j * n + i] / s as f64;
+                                }
+                            }
+                        }
+                        if !x_lin.iter().all(|v| v.is_finite()) {
+                            x_lin.copy_from_slice(&x);
+                        }
+                        E = mb.descriptor(&x_lin);
+                        lu_e_stale = true;
+                    }
+                    let K = self.newton_matrix(&E, &x_lin, &u_mid, h, &algebraic);
                     match lu.as_mut() {
                         Some(l) => l.factorize(K.as_ref())?,
                         None => {
@@ -544,7 +698,19 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
                     w.r.iter_mut().for_each(|v| *v = 0.0);
                     for i in 0..s {
                         let ri = &mut w.r[i * n..(i + 1) * n];
-                        sparse::mul_add(ri, -1.0, &E, &w.z[i * n..(i + 1) * n]);
+                        let zi = &w.z[i * n..(i + 1) * n];
+                        if full {
+                            // Δ(x₀, X_i) = Φ(X_i) − Φ(x₀) (E(X_i − x₀) in the other rows)
+                            for ((xs, x0k), zk) in w.xs.iter_mut().zip(&x).zip(zi) {
+                                *xs = x0k + zk;
+                            }
+                            mb.step_increment(&x, &w.xs, &mut w.d);
+                            for (rv, dv) in ri.iter_mut().zip(&w.d) {
+                                *rv -= dv;
+                            }
+                        } else {
+                            sparse::mul_add(ri, -1.0, &E, zi);
+                        }
                         for j in 0..s {
                             let a = h * tab.a[i][j];
                             for (rv, fv) in ri.iter_mut().zip(&w.f[j * n..(j + 1) * n]) {
@@ -610,7 +776,9 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
                     }));
                 }
                 stale = true;
-                w.z.iter_mut().for_each(|v| *v = 0.0);
+                if !full || !w.z.iter().all(|v| v.is_finite()) {
+                    w.z.iter_mut().for_each(|v| *v = 0.0);
+                }
             }
             // power balance: H₁ − H₀ = h Σ b_i z_iᵀ f_i (at the converged stages)
             let h0 = if p.power_balance {
@@ -643,6 +811,35 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
                     };
                 }
                 x[i] = v;
+            }
+            if full {
+                // Φ(x₁) = Φ(x₀) + Σ_i d_i (Φ(X_i) − Φ(x₀)) = Φ(x₀) + hΣ b_j f(X_j): the
+                // Gauss update of the conservation form, x₁ from the polynomial above as
+                // the initial guess
+                target.iter_mut().for_each(|v| *v = 0.0);
+                for j in 0..s {
+                    for i in 0..n {
+                        w.xs[i] = x_old[i] + w.z[j * n + i];
+                    }
+                    mb.step_increment(&x_old, &w.xs, &mut w.d);
+                    for (t, dv) in target.iter_mut().zip(&w.d) {
+                        *t += d1[j + 1] * dv;
+                    }
+                }
+                self.conservation_update(
+                    &x_old,
+                    &mut x,
+                    &target,
+                    &algebraic,
+                    &scale,
+                    &E,
+                    &mut lu_e,
+                    &mut lu_e_stale,
+                    &mut res,
+                    &mut w.d,
+                    &mut stats,
+                    tb,
+                )?;
             }
             // Q_0 = x₀ − x₁, Q_k = X_k − x₁ (for the next predictor)
             for i in 0..n {

@@ -1,0 +1,146 @@
+//! Gauss–Legendre collocation of mechanisms with deformation-dependent inertia (issue 3;
+//! `phlex_mbs::spatial::collocation`, conservation form $\Phi(X_i) - \Phi(x_0) =
+//! h\sum_j a_{ij}f(X_j)$, $\Phi(x_1) = \Phi(x_0) + h\sum_j b_jf(X_j)$, with
+//! $\Phi = (q, \pi(q, p))$ of `full_inertia_3d` eq. (F3)), on the §6.4 hinged spatial beam
+//! of paper 000 with `full_inertia` (units mm–g–s, energies in nJ):
+//!
+//! * `full_gauss_orders_fast` (CI): observed orders of s = 1..4 stages over the first
+//!   second of the torque phase against a 6-stage reference, and the order of the
+//!   per-step energy balance error $|H_1 - H_0 - h\sum_ib_iz_i^\top f_i|$ (H is not
+//!   quadratic: not exact, $O(h^{2s+1})$ per step);
+//! * `full_gauss_angular_momentum_fast` (CI): $L_Z = \hat Z\cdot R\pi_\omega$ is a quadratic
+//!   invariant of the conservation form, so Gauss methods keep $L_Z = \int M_z\,dt$ after
+//!   the torque and across the kick (to 17 s) to the Newton tolerance;
+//! * `full_gauss_angular_momentum_full` (ignored): the same over 50 s.
+use phlex_mbs::spatial::CollocationParams;
+use phlex_mbs::{HingedRun, HingedSpatialBeam};
+
+fn full() -> HingedSpatialBeam {
+    HingedSpatialBeam {
+        full_inertia: true,
+        ..HingedSpatialBeam::default()
+    }
+}
+
+fn params(stages: usize, h: f64, t_end: f64, every: usize, tol: f64) -> CollocationParams {
+    CollocationParams {
+        stages,
+        h,
+        t0: 0.0,
+        t_end,
+        output_every: every,
+        tol,
+        max_iterations: 10,
+        refresh_theta: 0.3,
+        power_balance: true,
+    }
+}
+
+/// Largest |L_Z/∫M_z dt − 1| after the torque, before and after the kick.
+fn lz_errors(case: &HingedSpatialBeam, run: &HingedRun) -> (f64, f64) {
+    let (t1, t2) = (case.torque_end, case.kick_start);
+    let l = case.torque_impulse();
+    let (mut b, mut a) = (0.0f64, 0.0f64);
+    for s in &run.samples {
+        let e = (s.l_z / l - 1.0).abs();
+        if s.t >= t1 - 1e-9 && s.t <= t2 + 1e-9 {
+            b = b.max(e)
+        } else if s.t > t2 {
+            a = a.max(e)
+        }
+    }
+    (b, a)
+}
+
+/// Error of the final sample against the reference: tip position (relative to the
+/// length) and kinetic energy (relative).
+fn final_error(run: &HingedRun, reference: &HingedRun, length: f64) -> f64 {
+    let (a, r) = (
+        run.samples.last().unwrap(),
+        reference.samples.last().unwrap(),
+    );
+    assert!((a.t - r.t).abs() < 1e-9);
+    let dt = (0..3).fold(0.0f64, |m, i| m.max((a.tip[i] - r.tip[i]).abs())) / length;
+    dt.max((a.kinetic - r.kinetic).abs() / r.kinetic)
+}
+
+#[test]
+fn full_gauss_orders_fast() {
+    let case = full();
+    let t_end = 1.0;
+    let reference = case
+        .run_gauss(params(6, 1.25e-3, t_end, 800, 1e-12))
+        .unwrap();
+    for s in 1..=4usize {
+        // steps in the asymptotic range (the torque step excites the stiff bending modes;
+        // below 2 stages larger steps are not yet asymptotic)
+        let h0 = [1.25e-3, 5e-3, 0.01, 0.01][s - 1];
+        let hs = [h0, 0.5 * h0];
+        let mut errs = Vec::new();
+        let mut res = Vec::new();
+        for &h in &hs {
+            let run = case
+                .run_gauss(params(s, h, t_end, (t_end / h).round() as usize, 1e-12))
+                .unwrap();
+            errs.push(final_error(&run, &reference, case.length));
+            res.push(run.max_step_residual);
+        }
+        let p = (errs[0] / errs[1]).log2();
+        let pe = (res[0] / res[1]).log2();
+        println!(
+            "s = {s}: error at h = {:.4}, {:.4} s: {:.3e}, {:.3e} (order {p:.2}); step energy \
+             residual {:.3e}, {:.3e} nJ (order {pe:.2})",
+            hs[0], hs[1], errs[0], errs[1], res[0], res[1]
+        );
+        // order 2s of the differential variables (the spherical joint v_P = 0 causes no
+        // index-2 order reduction); per-step energy error O(h^{2s+1}) (one order slack)
+        assert!((p - 2.0 * s as f64).abs() < 0.6, "s = {s}: order {p:.2}");
+        assert!(pe > 2.0 * s as f64 - 0.6, "s = {s}: energy order {pe:.2}");
+    }
+}
+
+#[test]
+fn full_gauss_angular_momentum_fast() {
+    let case = full();
+    for s in [1usize, 2, 3] {
+        let h = 0.005;
+        let run = case.run_gauss(params(s, h, 17.0, 10, 1e-10)).unwrap();
+        let (b, a) = lz_errors(&case, &run);
+        println!(
+            "s = {s}, h = {h}: {} steps, {} Newton, {} factorizations, wall {:.3} s; L_Z \
+             before kick {b:.2e}, after {a:.2e}; step energy residual {:.2e} nJ",
+            run.stats.steps,
+            run.stats.newton_iterations,
+            run.stats.factorizations,
+            run.wall,
+            run.max_step_residual
+        );
+        // the issue's test quantity: L_Z = ∫M_z dt to 1e-8 relative (measured 1e-12
+        // before the kick, 2–5e-11 after it: Newton tolerance 1e-10 accumulated)
+        assert!(b < 1e-8 && a < 1e-8, "s = {s}: L_Z {b:.2e} {a:.2e}");
+        // per-step energy balance O(h^{2s+1}) (H ≈ 70 nJ): 3e-3, 5e-5, 6e-7 nJ measured
+        assert!(run.max_step_residual < [1e-2, 2e-4, 2e-6][s - 1]);
+    }
+}
+
+/// The 50 s run (torque, free spin, kick, large out-of-plane swing) with 1 stage
+/// (conservation-form midpoint), h = 5 ms: measured L_Z 3.2e-12 before, 1.4e-10 after
+/// the kick, 10 000 steps, 3.9 s. (With 2 stages at h = 5 ms, or 4–6 stages at 12.5 ms,
+/// the simplified Newton iteration stalls at ≈ 1e-9 after the kick, t ≈ 15.6–19 s: open.)
+#[test]
+#[ignore = "long (≈ 4–8 s); fast twin: full_gauss_angular_momentum_fast"]
+fn full_gauss_angular_momentum_full() {
+    let case = full();
+    let run = case.run_gauss(params(1, 0.005, 50.0, 10, 1e-10)).unwrap();
+    let (b, a) = lz_errors(&case, &run);
+    println!(
+        "50 s, s = 1, h = 5 ms: {} steps, {} Newton, {} factorizations, wall {:.3} s; L_Z \
+         before kick {b:.2e}, after {a:.2e}; step energy residual {:.2e} nJ",
+        run.stats.steps,
+        run.stats.newton_iterations,
+        run.stats.factorizations,
+        run.wall,
+        run.max_step_residual
+    );
+    assert!(b < 1e-8 && a < 1e-8, "L_Z {b:.2e} {a:.2e}");
+}
