@@ -57,6 +57,10 @@
 //! reference with softening −0.568 m), and the in-plane frequency of the spinning
 //! cantilever is $\sqrt{\omega_1^2 + 0.19\,\Omega^2}$ (`tests/full_inertia.rs`).
 //!
+//! **Spatial beam.** The element kernel (the matrices $K_e$ and the four operations above)
+//! is shared with [`crate::stiffening_3d`]: `VonKarman::with_planes` stores one block per
+//! element and bending plane, so the spatial beam's $D_{nl}^y + D_{nl}^z$ is the same type.
+//!
 //! **Validation** (`tests/geometric_stiffening.rs`): $J$ skew and the exact Jacobian at
 //! random states; a pinned–pinned beam under an axial load $N$ has
 //! $\omega_1^2(N) - \omega_1^2(0) = (\pi/L)^2 N/\rho A$ to 1.2e-7 (tension and compression to

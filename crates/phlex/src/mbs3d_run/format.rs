@@ -159,6 +159,11 @@ pub struct Body3dSpec {
     /// [`phlex_mbs::FloatingBeam3d::full_inertia`]).
     #[serde(default)]
     pub mass_operator: Option<Spanned<String>>,
+    /// Beam: geometric (stress) stiffening, von Kármán axial strain
+    /// $u_x' + \frac12(u_y'^2 + u_z'^2)$ in both bending planes (default false;
+    /// [`phlex_mbs::FloatingBeam3d::geometric_stiffening`], paper 000 Remark 3).
+    #[serde(default)]
+    pub geometric_stiffening: Option<Spanned<bool>>,
     /// Ports: rigid `name = [x, y, z]` (body frame), beam `name = x` (material coordinate).
     #[serde(default)]
     pub ports: BTreeMap<String, Spanned<toml::Value>>,

@@ -227,6 +227,12 @@ impl Mbs3dModel {
                     ],
                     "rigid3d",
                 )?;
+                if let Some(g) = &b.geometric_stiffening {
+                    return Err(self.err(
+                        g.span(),
+                        format!("bodies.{name}.geometric_stiffening does not apply to a rigid3d body (it is an option of kind = \"beam3d\")"),
+                    ));
+                }
                 let mass = b.mass.as_ref().ok_or_else(|| {
                     self.err_line(line, format!("bodies.{name}: missing `mass` [kg]"))
                 })?;
@@ -341,6 +347,9 @@ impl Mbs3dModel {
                             ))
                         }
                     };
+                }
+                if let Some(g) = &b.geometric_stiffening {
+                    beam = beam.geometric_stiffening(*g.get_ref());
                 }
                 for (p, val) in &b.ports {
                     if p == "P" || p == "C" {
