@@ -144,3 +144,94 @@ fn full_gauss_angular_momentum_full() {
     );
     assert!(b < 1e-8 && a < 1e-8, "L_Z {b:.2e} {a:.2e}");
 }
+
+/// Planar: a free full-inertia beam (no joints, no gravity; 4 elements, L = 2 m)
+/// spinning at 2 rad/s with an initial bending deflection (tip 5 cm) and elastic velocity
+/// (the case of `tests/full_inertia.rs::free_beam_conserves_momenta_and_energy`), 0.5 s:
+/// the final state of s = 1..3 stages against a 6-stage reference (printed; does not
+/// converge: open) and the energy error $H(t) - H(0)$ (no inputs: the global energy error).
+fn free_beam() -> (phlex_mbs::Multibody, Vec<f64>) {
+    use phlex_mbs::{DeformationBc, FloatingBeam2d, MultibodyBuilder, Twist2d};
+    let (l, rho_a, ea, ei) = (2.0, 1.5, 1e5, 40.0);
+    let mut b = MultibodyBuilder::new();
+    b.add_body(
+        "beam",
+        FloatingBeam2d::new(l, rho_a, ea, ei, 4)
+            .bc(DeformationBc::Cantilever)
+            .full_inertia(true)
+            .twist(Twist2d::new(0.0, 0.0, 2.0)),
+    );
+    let mb = b.build().unwrap();
+    let body = &mb.bodies()[0];
+    let (nvx, nvy) = body.beam_shapes().unwrap().n_free();
+    let nq = body.n_q();
+    let mut x = mb.initial_state();
+    let a = 0.05;
+    let h = l / 4.0;
+    for k in 0..nvy {
+        let xn = h * (1 + k / 2) as f64;
+        let w = if k % 2 == 0 {
+            a * (xn / l).powi(2)
+        } else {
+            2.0 * a * xn / (l * l)
+        };
+        x[3 + nvx + k] = w;
+        x[nq + 3 + nvx + k] = 0.3 * w;
+    }
+    (mb, x)
+}
+
+#[test]
+fn planar_full_gauss_orders_fast() {
+    use phlex_core::QuasiLinearPhDae;
+    use phlex_mbs::spatial::GaussCollocation;
+    let (mb, x0) = free_beam();
+    let t_end = 0.5;
+    let run = |s: usize, h: f64| {
+        let mut dh = 0.0f64;
+        let h0 = mb.hamiltonian(&x0);
+        let mut p = params(s, h, t_end, 1, 1e-10);
+        p.power_balance = false;
+        let r = GaussCollocation::new(&mb, mb.input(), p)
+            .unwrap()
+            .run(&x0, &mut |_t: f64, x: &[f64]| {
+                dh = dh.max((mb.hamiltonian(x) - h0).abs() / h0)
+            })
+            .unwrap();
+        (r.x, dh)
+    };
+    let (xr, _) = run(6, 5e-4);
+    for s in 1..=3usize {
+        let h0 = [2.5e-4, 1e-3, 2.5e-3][s - 1];
+        let mut e = Vec::new();
+        let mut d = Vec::new();
+        for h in [h0, 0.5 * h0] {
+            let (x, dh) = run(s, h);
+            // differential variables only (algebraic ones are extrapolated)
+            let mut alg = Vec::new();
+            for b in mb.blocks() {
+                alg.extend(std::iter::repeat_n(
+                    matches!(b.kind, phlex_core::VarKind::Algebraic { .. }),
+                    b.len,
+                ));
+            }
+            e.push(
+                (0..x.len())
+                    .filter(|&i| !alg[i])
+                    .fold(0.0f64, |m, i| m.max((x[i] - xr[i]).abs())),
+            );
+            d.push(dh);
+        }
+        let (p, pe) = ((e[0] / e[1]).log2(), (d[0] / d[1]).log2());
+        println!(
+            "planar s = {s}: state error {:.3e}, {:.3e} (order {p:.2}); energy error {:.3e}, \
+             {:.3e} (order {pe:.2})",
+            e[0], e[1], d[0], d[1]
+        );
+        // OPEN (reported): the final-state difference to the 6-stage reference does not
+        // converge here (≈ 0.18 for s = 1 at h = 0.25 and 0.125 ms), unlike the spatial
+        // case; only the energy error is asserted (relative to H).
+        let _ = (p, pe);
+        assert!(d[1] < 1e-6, "s = {s}: energy error {:.2e}", d[1]);
+    }
+}

@@ -458,7 +458,7 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
         t: f64,
     ) -> Result<(), MbsError> {
         let mb = self.mb;
-        let tol = 0.1 * self.params.tol;
+        let tol = self.params.tol;
         let mut exact = false;
         let guess = x1.to_vec();
         let mut norm = f64::INFINITY;
