@@ -559,6 +559,14 @@ mod tests {
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
+    /// $\max_i |(Ax - b)_i|$.
+    fn residual(a: &SparseMat, x: &[f64], b: &[f64]) -> f64 {
+        let ax = sparse::mul_vec(a, x);
+        ax.iter()
+            .zip(b)
+            .fold(0.0f64, |m, (p, q)| m.max((p - q).abs()))
+    }
+
     /// An arrow matrix (banded block plus 3 dense rows and columns, as a floating body)
     /// with widely scaled entries: the solve matches a dense LU to round-off, and the
     /// factors have O(n) entries.
@@ -590,11 +598,7 @@ mod tests {
             let b: Vec<f64> = (0..n).map(|i| (i as f64 * 0.37).sin()).collect();
             let mut x = b.clone();
             lu.solve_in_place(&mut x).unwrap();
-            let ax = sparse::mul_vec(&a, &x);
-            let res = ax
-                .iter()
-                .zip(&b)
-                .fold(0.0f64, |m, (p, q)| m.max((p - q).abs()));
+            let res = residual(&a, &x, &b);
             let (l, u) = lu.factor_nnz();
             println!(
                 "n = {n}: residual {res:.2e}, nnz(A) {}, L {l}, U {u}",
@@ -621,11 +625,7 @@ mod tests {
             assert_eq!(lu.analyses, 1);
             let mut x2 = b.clone();
             lu.solve_in_place(&mut x2).unwrap();
-            let ax2 = sparse::mul_vec(&a2, &x2);
-            let res2 = ax2
-                .iter()
-                .zip(&b)
-                .fold(0.0f64, |m, (p, q)| m.max((p - q).abs()));
+            let res2 = residual(&a2, &x2, &b);
             assert!(res2 < 1e-9, "{res2}");
         }
     }
