@@ -14,13 +14,13 @@
 //!   paper 000: L_Z = ∫M_z dt after the torque and after the kick to the Newton tolerance,
 //!   energy constant between the load events, and the difference to the constant operator;
 //! * `hinged_full_inertia_radau`: the Radau IIA adapter (constant-mass form) against the
-//!   midpoint run;
-//! * `gauss_collocation_rejects_full_inertia`: the typed error of the collocation
-//!   integrator.
+//!   midpoint run.
+//!
+//! Gauss collocation of full inertia (conservation form): `tests/collocation_full_inertia.rs`.
 use phlex_core::sparse;
 use phlex_core::QuasiLinearPhDae;
 use phlex_mbs::rigid_body_3d::axis_angle;
-use phlex_mbs::spatial::{CollocationParams, GaussCollocation, SpatialBody};
+use phlex_mbs::spatial::SpatialBody;
 use phlex_mbs::*;
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
@@ -504,19 +504,4 @@ fn hinged_full_inertia_radau() {
     );
     assert!(dk < 1e-2, "{dk:.2e}");
     assert!(dl < 1e-8, "{dl:.2e}");
-}
-
-/// The collocation integrator needs a constant descriptor: a typed error, no panic.
-#[test]
-fn gauss_collocation_rejects_full_inertia() {
-    let case = HingedSpatialBeam {
-        full_inertia: true,
-        ..HingedSpatialBeam::default()
-    };
-    let mb = case.build().unwrap();
-    let r = GaussCollocation::new(&mb, mb.input(), CollocationParams::default());
-    let e = r.err().expect("full inertia rejected");
-    assert!(matches!(e, MbsError::Solve(_)), "{e:?}");
-    assert!(e.to_string().contains("state-dependent"), "{e}");
-    assert!(SpatialBody::has_full_inertia(mb.body(0)));
 }
