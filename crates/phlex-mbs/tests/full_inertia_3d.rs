@@ -20,7 +20,6 @@
 use phlex_core::sparse;
 use phlex_core::QuasiLinearPhDae;
 use phlex_mbs::rigid_body_3d::axis_angle;
-use phlex_mbs::spatial::SpatialBody;
 use phlex_mbs::*;
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
