@@ -56,7 +56,9 @@
 //! rebuilt when the contraction $\theta = |\Delta_k|/|\Delta_{k-1}|$ exceeds
 //! [`CollocationParams::refresh_theta`], when a step needs more than
 //! [`CollocationParams::max_iterations`] iterations or diverges (the step is then redone
-//! with a fresh matrix), and when $h$ changes (breakpoints). The increments are measured in
+//! with a fresh matrix; after two failed retries it is replaced by its two half steps,
+//! recursively down to $h/64$, counted in `rejected_steps`), and when $h$ changes
+//! (breakpoints, halved steps). The increments are measured in
 //! the norm $\max_i |\Delta_i|\,s_i/(1 + |x_{0,i}|)$ ($s_i = h$ for multipliers, 1 otherwise);
 //! the iteration stops when $\theta/(1-\theta)\,|\Delta| \le$ `tol`. The initial guess is the
 //! previous step's collocation polynomial extrapolated to the new stage times.
@@ -271,6 +273,10 @@ fn lagrange(nodes: &[f64], t: f64, out: &mut [f64]) {
         *o = v;
     }
 }
+
+/// Halvings of a grid step whose Newton iteration fails (the step is then redone as two
+/// half steps, recursively; the smallest step is $h/2^{6}$).
+const MAX_HALVINGS: u32 = 6;
 
 /// Steps `(t_a, t_b, ends_on_grid)` of the grid $t_0 + kh$ split at breakpoints.
 fn grid(t0: f64, t_end: f64, h: f64, bps: &[f64]) -> Vec<(f64, f64, bool)> {
@@ -620,9 +626,16 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
             work.push(0.0);
         }
         let mut k_grid = 0usize;
-        let steps = grid(p.t0, p.t_end, p.h, &self.input.breakpoints());
-        let last = steps.len() - 1;
-        for (k_step, &(ta, tb, on_grid)) in steps.iter().enumerate() {
+        // pending steps (t_a, t_b, ends_on_grid, halvings): a step whose Newton iteration
+        // fails with fresh matrices is replaced by its two halves (at most
+        // `MAX_HALVINGS` times), e.g. the stiff transient after an impulsive load
+        let mut pending: std::collections::VecDeque<(f64, f64, bool, u32)> =
+            grid(p.t0, p.t_end, p.h, &self.input.breakpoints())
+                .into_iter()
+                .map(|(a, b, g)| (a, b, g, 0))
+                .collect();
+        'steps: while let Some((ta, tb, on_grid, halvings)) = pending.pop_front() {
+            let is_last = pending.is_empty();
             let h = tb - ta;
             for j in 0..s {
                 self.input
@@ -767,6 +780,13 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
                 }
                 attempt += 1;
                 stats.rejected_steps += 1;
+                if attempt > 2 && halvings < MAX_HALVINGS {
+                    let tm = 0.5 * (ta + tb);
+                    pending.push_front((tm, tb, on_grid, halvings + 1));
+                    pending.push_front((ta, tm, false, halvings + 1));
+                    stale = true;
+                    continue 'steps;
+                }
                 if attempt > 2 {
                     return Err(MbsError::Solve(SolveError::NewtonDiverged {
                         t: tb,
@@ -876,7 +896,7 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
             if on_grid {
                 k_grid += 1;
             }
-            if (on_grid && k_grid % p.output_every == 0) || k_step == last {
+            if (on_grid && k_grid % p.output_every == 0) || is_last {
                 obs.observe(tb, &x);
                 max_drift = max_drift.max(mb.max_position_drift(&x));
                 if p.power_balance {
