@@ -17,6 +17,8 @@
 //!   midpoint run.
 //!
 //! Gauss collocation of full inertia (conservation form): `tests/collocation_full_inertia.rs`.
+mod common;
+
 use phlex_core::sparse;
 use phlex_core::QuasiLinearPhDae;
 use phlex_mbs::rigid_body_3d::axis_angle;
@@ -24,7 +26,6 @@ use phlex_mbs::*;
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
 use phlex_solve::newton::NewtonParams;
-use phlex_solve::Signal;
 
 fn params(h: f64, t_end: f64, every: usize, variant: MidpointVariant) -> MidpointParams {
     MidpointParams {
@@ -44,55 +45,15 @@ fn params(h: f64, t_end: f64, every: usize, variant: MidpointVariant) -> Midpoin
     }
 }
 
+/// One beam of the chain (1.2 m, cantilever, port `mid`), not stiffened.
 fn beam(full: bool) -> FloatingBeam3d {
-    FloatingBeam3d::new(
-        1.2,
-        2700.0,
-        7e8,
-        2.6e8,
-        Section3d::rectangular(0.03, 0.02),
-        3,
-    )
-    .bc(DeformationBc::Cantilever)
-    .port("mid", 0.5)
-    .full_inertia(full)
+    common::chain3d::beam(full, false)
 }
 
-/// Two full-inertia beams: `a` hinged at the ground about an inclined axis at its root,
-/// `b` attached by a spherical joint at its root to the tip of `a` (a deformed port), with
-/// an inertial force at the tip of `a` and a body-frame force and torque at the middle of
-/// `b`, gravity on.
+/// Two full-inertia beams: the chain of [`common::chain3d`] (an inclined ground hinge at
+/// the root of `a`, `b` on a spherical joint at the deformed tip of `a`, loads, gravity).
 fn chain() -> Multibody3d {
-    let c = |v: f64| Signal::Constant(v);
-    let mut b = MultibodyBuilder3d::new();
-    b.gravity([0.0, 0.0, -9.81])
-        .add_ground_point("o", [0.0; 3])
-        .add_body("a", beam(true).rotation(axis_angle([0.3, -0.2, 1.0], 0.4)))
-        .add_body(
-            "b",
-            beam(true)
-                .rotation(axis_angle([1.0, 0.5, -0.3], 0.9))
-                .position({
-                    let r = axis_angle([0.3, -0.2, 1.0], 0.4);
-                    [1.2 * r[0][0], 1.2 * r[1][0], 1.2 * r[2][0]]
-                }),
-        )
-        .add_joint(
-            "hinge",
-            Joint3d::ground_revolute("a", "P", "o", [0.2, 0.1, 1.0]),
-        )
-        .add_joint("ball", Joint3d::spherical("a", "C", "b", "P"))
-        .add_load(
-            "push",
-            Load3d::new("a", "C", Frame::Inertial).force([c(0.7), c(-1.3), c(0.4)]),
-        )
-        .add_load(
-            "twist",
-            Load3d::new("b", "mid", Frame::Body)
-                .force([c(-0.2), c(0.9), c(0.5)])
-                .torque([c(0.3), c(0.1), c(-0.6)]),
-        );
-    b.build().unwrap()
+    common::chain3d::two_beam_chain(true, false)
 }
 
 /// A generic state: deformed, moving, stressed, non-zero multipliers and joint angle.

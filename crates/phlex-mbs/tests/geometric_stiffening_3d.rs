@@ -16,6 +16,8 @@
 //! * `spin_up_full_inertia_fast` / `spin_up_diverges_without_stiffening_fast`: Simo–Vu-Quoc
 //!   spin-up about $z$ and about $-y$ with full inertia;
 //! * `energy_balance_with_driving_input`: discrete power balance of the midpoint rule.
+mod common;
+
 use std::sync::Arc;
 
 use phlex_core::sparse;
@@ -62,51 +64,9 @@ fn section(young: f64, ea: f64, ei_z: f64, ei_y: f64) -> Section3d {
     }
 }
 
-/// Two stiffened beams: `a` hinged at the ground about an inclined axis, `b` attached by a
-/// spherical joint at its root to the tip of `a`, loads in all directions, gravity on.
+/// The two-beam chain of [`common::chain3d`], stiffened or not.
 fn chain(full: bool, stiff: bool) -> Multibody3d {
-    let c = |v: f64| Signal::Constant(v);
-    let beam = |r| {
-        FloatingBeam3d::new(
-            1.2,
-            2700.0,
-            7e8,
-            2.6e8,
-            Section3d::rectangular(0.03, 0.02),
-            3,
-        )
-        .bc(DeformationBc::Cantilever)
-        .port("mid", 0.5)
-        .full_inertia(full)
-        .geometric_stiffening(stiff)
-        .rotation(r)
-    };
-    let ra = phlex_mbs::rigid_body_3d::axis_angle([0.3, -0.2, 1.0], 0.4);
-    let rb = phlex_mbs::rigid_body_3d::axis_angle([1.0, 0.5, -0.3], 0.9);
-    let mut b = MultibodyBuilder3d::new();
-    b.gravity([0.0, 0.0, -9.81])
-        .add_ground_point("o", [0.0; 3])
-        .add_body("a", beam(ra))
-        .add_body(
-            "b",
-            beam(rb).position([1.2 * ra[0][0], 1.2 * ra[1][0], 1.2 * ra[2][0]]),
-        )
-        .add_joint(
-            "hinge",
-            Joint3d::ground_revolute("a", "P", "o", [0.2, 0.1, 1.0]),
-        )
-        .add_joint("ball", Joint3d::spherical("a", "C", "b", "P"))
-        .add_load(
-            "push",
-            Load3d::new("a", "C", Frame::Inertial).force([c(0.7), c(-1.3), c(0.4)]),
-        )
-        .add_load(
-            "twist",
-            Load3d::new("b", "mid", Frame::Body)
-                .force([c(-0.2), c(0.9), c(0.5)])
-                .torque([c(0.3), c(0.1), c(-0.6)]),
-        );
-    b.build().unwrap()
+    common::chain3d::two_beam_chain(full, stiff)
 }
 
 /// A random generic state: deformed (|u_f| ~ 1e-2, slopes ~ 1e-1), moving, stressed, with

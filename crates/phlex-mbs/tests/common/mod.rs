@@ -6,9 +6,11 @@
 //! | [`four_bar`] | the locked four-bar of Table 2 with cantilever links | §6.2 |
 //! | [`checks`] | the exact Jacobian of the right-hand side against central differences | eq. (46) |
 //! | [`consistent`] | consistent initial conditions, nothing locked | §6.3 |
+//! | [`chain3d`] | a spatial two-beam chain (hinge, spherical joint, loads, gravity), optionally full inertia and stiffening | §4.3, Remark 3 |
 //! | [`crank`] | the crank drive and slider of the crank–slider; a stiffened coupler mechanism and random states | §6.3, Remark 3 |
 #![allow(dead_code, non_snake_case)]
 
+pub mod chain3d;
 pub mod checks;
 pub mod crank;
 pub mod four_bar;
