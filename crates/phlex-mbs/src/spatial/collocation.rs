@@ -460,17 +460,18 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
         stale: &mut bool,
         res: &mut [f64],
         d: &mut [f64],
+        guess: &mut [f64],
         stats: &mut SolverStats,
         t: f64,
     ) -> Result<(), MbsError> {
         let mb = self.mb;
         let tol = self.params.tol;
         let mut exact = false;
-        let guess = x1.to_vec();
+        guess.copy_from_slice(x1);
         let mut norm = f64::INFINITY;
         for attempt in 0..2 {
             if attempt > 0 {
-                x1.copy_from_slice(&guess);
+                x1.copy_from_slice(guess);
             }
             if *stale || lu.is_none() || attempt > 0 {
                 let Ek = if attempt > 0 {
@@ -857,6 +858,7 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
                     &mut lu_e_stale,
                     &mut res,
                     &mut w.d,
+                    &mut w.xs,
                     &mut stats,
                     tb,
                 )?;
