@@ -276,6 +276,7 @@ pub fn run(
         "h_initial": h0,
         "h_final_open": ho,
         "h_final_closed": hc,
+        "h_final": hc,
         "energy_ratio_closed_over_open": ratio,
         "control_work": tr.control_work[last],
         "max_control_effort": umax,

@@ -49,6 +49,11 @@ pub struct EphsSummary {
     pub final_time: f64,
     /// Reference temperature θ₀ [K].
     pub theta0: f64,
+    /// Total energy $H = E_{mech} + \theta_0 s$ at the start [J] (the same key as every
+    /// other model kind).
+    pub h_initial: f64,
+    /// Total energy $H = E_{mech} + \theta_0 s$ at the end [J].
+    pub h_final: f64,
     /// E_mech at start and end [J].
     pub mechanical_energy: (f64, f64),
     /// Entropy at start and end [J/K].
@@ -149,6 +154,8 @@ fn summarize(file: &str, tr: &Trajectory, wall: f64) -> EphsSummary {
         samples: n,
         final_time: tr.t[n - 1],
         theta0: tr.theta0,
+        h_initial: tr.total_energy[0],
+        h_final: tr.total_energy[n - 1],
         mechanical_energy: (tr.mechanical_energy[0], tr.mechanical_energy[n - 1]),
         entropy: (tr.entropy[0], tr.entropy[n - 1]),
         total_energy_change: drift,
