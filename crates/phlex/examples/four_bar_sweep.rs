@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use phlex::mbs_run::MbsModel;
+use phlex::kinds::mbs::MbsModel;
 use phlex::output::{svg_plot, write_atomic};
 use phlex_mbs::Pose2d;
 

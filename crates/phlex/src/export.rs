@@ -37,9 +37,8 @@ use phlex_solve::reduce::{
 };
 
 use crate::matrix_market::write_mtx;
-use crate::mbs_run::MbsModel;
-use crate::model::ModelError;
-use crate::output::write_atomic;
+use crate::output::{write_atomic, OutputFiles};
+use crate::source::ModelSource;
 
 /// Arguments of `phlex export`.
 #[derive(Debug, Clone)]
@@ -55,77 +54,46 @@ pub struct ExportArgs<'a> {
     pub nullspace: bool,
 }
 
-/// The linear system of a model file and what it is.
-struct Linear {
-    name: String,
-    kind: &'static str,
-    system: LinearPhSystem,
+/// The linear system of a model file and what it is (given by the kind,
+/// [`crate::registry::LoadedModel::linear`]).
+pub struct Linear {
+    /// Model name.
+    pub name: String,
+    /// What the system is (e.g. `"linear PFEM beam model"`).
+    pub kind: &'static str,
+    /// The linear pH(DAE).
+    pub system: LinearPhSystem,
     /// Extra JSON about a linearisation.
-    linearization: Option<LinInfo>,
-    /// Flexible groups (multibody) for reduction.
-    flexible: Option<Vec<(String, Vec<usize>)>>,
+    pub linearization: Option<LinInfo>,
+    /// Flexible groups (multibody) for reduction: name and variables; `None`: the whole
+    /// differential part is one group.
+    pub flexible: Option<Vec<(String, Vec<usize>)>>,
 }
 
+/// What a linearisation about an operating point kept and left out (`system.json`).
 #[derive(Debug, Clone, Serialize)]
-struct LinInfo {
-    about: &'static str,
-    omitted: &'static str,
-    neglected_coupling: f64,
-    note: &'static str,
+pub struct LinInfo {
+    /// The operating point.
+    pub about: &'static str,
+    /// The variables left out.
+    pub omitted: &'static str,
+    /// Relative size of the configuration coupling that is not in the system.
+    pub neglected_coupling: f64,
+    /// How to read `neglected_coupling`.
+    pub note: &'static str,
 }
 
-fn model_error(path: &Path, message: String) -> anyhow::Error {
-    ModelError {
-        file: path.display().to_string(),
-        line: 0,
-        message,
-    }
-    .into()
-}
-
+/// The linear system of the model file at `path`, through its kind.
 fn load_linear(path: &Path, linearize: bool) -> Result<Linear> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| model_error(path, format!("cannot read model file: {e}")))?;
-    if crate::mbs_run::is_mbs(&text) {
-        if !linearize {
-            bail!(
-                "{}: a multibody model is nonlinear; add --linearize to export its linearisation about the consistent initial state (paper 000 eq. (49))",
-                path.display()
-            );
-        }
-        let m = MbsModel::parse(&path.display().to_string(), &text)?;
-        let b = m.build()?;
-        let u0 = b.input.eval(0.0);
-        let lin = phlex_mbs::ph_linearization(&b.mb, &b.init.state, &u0)
-            .map_err(|e| m.convert(e))
-            .context("linearisation about the initial state failed")?;
-        return Ok(Linear {
-            name: b.name,
-            kind: "planar multibody system linearised about its consistent initial state",
-            linearization: Some(LinInfo {
-                about: "consistent initial state (zero velocities required)",
-                omitted: "configuration variables: body poses, elastic displacements, joint angles, driver targets (paper 000 eq. (49))",
-                neglected_coupling: lin.neglected_coupling,
-                note: "neglected_coupling = max|df/dq| / max|df/dp|: 0 without gravity and prestress; otherwise the geometric stiffness is not in the exported system (`phlex modes` keeps it)",
-            }),
-            flexible: Some(lin.flexible.clone()),
-            system: lin.system,
-        });
-    }
-    if crate::ephs_run::is_ephs(&text) {
-        return Err(model_error(
-            path,
-            "EPHS models ([components.*]) have no linear export; export supports beam models ([beam]) and planar multibody models ([bodies.*])".into(),
-        ));
-    }
-    let (_, b) = crate::app::load(path)?;
-    Ok(Linear {
-        name: b.name,
-        kind: "linear PFEM beam model",
-        system: b.system,
-        linearization: None,
-        flexible: None,
-    })
+    linear_of(&ModelSource::read(path)?, linearize)
+}
+
+/// The linear system of a model file already read (one typed parse, one build).
+pub fn linear_of(src: &ModelSource, linearize: bool) -> Result<Linear> {
+    let (kind, model) = crate::app::load(src)?;
+    model
+        .linear(linearize)
+        .map_err(|e| crate::app::name_kind(src, kind, e))
 }
 
 #[derive(Serialize)]
@@ -223,7 +191,7 @@ pub fn export(args: &ExportArgs<'_>) -> Result<Vec<PathBuf>> {
         "phlex export of '{}' ({}): E dx/dt = (J - R) x + B u, y = B^T x; see system.json",
         lin.name, lin.kind
     );
-    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut files = OutputFiles::new(args.out);
     let mut matrices = Vec::new();
     let mats: [(&str, &phlex_core::SparseMat, &'static str); 4] = [
         (
@@ -241,10 +209,10 @@ pub fn export(args: &ExportArgs<'_>) -> Result<Vec<PathBuf>> {
     ];
     for (name, a, property) in mats {
         let file = format!("{name}.mtx");
-        files.push((
+        files.add(
             file.clone(),
             write_mtx(a, &format!("{header}\nmatrix {name}: {property}")).into_bytes(),
-        ));
+        );
         matrices.push((
             name.to_string(),
             MatrixJson {
@@ -259,14 +227,14 @@ pub fn export(args: &ExportArgs<'_>) -> Result<Vec<PathBuf>> {
     let nullspace = match ns {
         Some((info, T)) => {
             let Ts = phlex_core::sparse::from_dense(&T, 0.0);
-            files.push((
-                "T.mtx".into(),
+            files.add(
+                "T.mtx",
                 write_mtx(
                     &Ts,
                     &format!("{header}\nnull-space basis T (orthonormal columns)"),
                 )
                 .into_bytes(),
-            ));
+            );
             matrices.push((
                 "T".into(),
                 MatrixJson {
@@ -329,14 +297,8 @@ pub fn export(args: &ExportArgs<'_>) -> Result<Vec<PathBuf>> {
         nullspace,
         readers: "Python: scipy.io.mmread('E.mtx'); MATLAB/Octave: mmread('E.mtx') (NIST mmread.m); Julia: MatrixMarket.mmread",
     };
-    files.push(("system.json".into(), serde_json::to_vec_pretty(&meta)?));
-    let mut written = Vec::with_capacity(files.len());
-    for (name, bytes) in &files {
-        let p = args.out.join(name);
-        write_atomic(&p, bytes)?;
-        written.push(p);
-    }
-    Ok(written)
+    files.add("system.json", serde_json::to_vec_pretty(&meta)?);
+    files.write()
 }
 
 /// Arguments of `phlex modes --reduce N`.

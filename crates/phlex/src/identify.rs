@@ -10,7 +10,7 @@ use phlex_control::identify::{
 use phlex_control::spectral::{frequency_response, h1_estimate, WelchParams};
 use serde_json::json;
 
-use crate::model::ModelError;
+use crate::error::ModelError;
 use crate::output::{svg_plot, write_atomic};
 
 /// Options of the command.

@@ -163,7 +163,7 @@ fn main() -> ExitCode {
                 },
         } => {
             let out = out.unwrap_or_else(|| phlex::app::default_out(&model).join("pattern.svg"));
-            phlex::ephs_run::draw(&model, pattern.as_deref(), &out)
+            phlex::kinds::ephs::draw(&model, pattern.as_deref(), &out)
         }
         Command::Identify {
             data,

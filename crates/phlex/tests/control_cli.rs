@@ -90,10 +90,10 @@ fn beam_lqg_example_runs() {
 /// beam keeps (drift < 1e-11, measured 1.0e-12).
 #[test]
 fn bridged_beam_separation_and_energy() {
-    let (_, b) = phlex::app::load(&example()).unwrap();
+    let (_, b) = phlex::kinds::beam::load(&example()).unwrap();
     let ph = ph_to_state_space(&b.system, &["right"], &["right"], &[]).unwrap();
     assert_eq!(ph.n_states(), 24);
-    let rows = phlex::modal::frequencies(&b.system, 4).unwrap();
+    let rows = phlex::output::frequencies(&b.system, 4).unwrap();
     let mut w: Vec<f64> = ph
         .ss
         .poles()
@@ -166,8 +166,8 @@ fn multiplier_beam_bridges_through_the_null_space() {
     );
     let model = dir.join("model.toml");
     std::fs::write(&model, &text).unwrap();
-    let (_, b) = phlex::app::load(&model).unwrap();
-    let (_, strong) = phlex::app::load(&example()).unwrap();
+    let (_, b) = phlex::kinds::beam::load(&model).unwrap();
+    let (_, strong) = phlex::kinds::beam::load(&example()).unwrap();
     assert!(b.system.n_states() > strong.system.n_states());
     let ph = ph_to_state_space(&b.system, &["right"], &["right"], &[]).unwrap();
     let ps = ph_to_state_space(&strong.system, &["right"], &["right"], &[]).unwrap();
@@ -184,7 +184,7 @@ fn multiplier_beam_bridges_through_the_null_space() {
         w
     };
     let (w, ws) = (freq(&ph), freq(&ps));
-    let rows = phlex::modal::frequencies(&b.system, 4).unwrap();
+    let rows = phlex::output::frequencies(&b.system, 4).unwrap();
     for k in 0..4 {
         eprintln!(
             "omega {:.10e} (DAE pencil) {:.10e} (null space) {:.10e} (strong)",

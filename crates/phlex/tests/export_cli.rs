@@ -77,7 +77,7 @@ fn beam_export_round_trip() {
         .output()
         .unwrap());
     assert!(out.contains("system.json"));
-    let (_, b) = phlex::app::load(&model).unwrap();
+    let (_, b) = phlex::kinds::beam::load(&model).unwrap();
     let sys = &b.system;
     same(&read(&dir, "E.mtx"), &sys.E, "E");
     same(&read(&dir, "J.mtx"), &sys.J, "J");

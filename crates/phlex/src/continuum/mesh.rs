@@ -1,0 +1,116 @@
+//! The 2D mesh keys of the continuum tables ([`MeshKeys`]): a structured rectangle or a
+//! Gmsh file.
+use std::path::Path;
+
+use phlex_fem::gmsh::GmshMesh;
+use phlex_fem::mesh2d::{Diagonal, Mesh2d};
+use toml::Spanned;
+
+use crate::error::{error_at, ModelError};
+
+/// The 2D mesh keys shared by the continuum tables: `lx`, `ly`, `nx`, `ny` (and
+/// `diagonal`, and the lower-left corner `x0`, `y0`, default 0) of a structured rectangle
+/// $[x_0, x_0 + l_x]\times[y_0, y_0 + l_y]$ with edges `left`, `right`, `bottom`, `top`,
+/// or `mesh = "file.msh"` (Gmsh, physical line groups as tags).
+pub struct MeshKeys<'a> {
+    /// Table name for messages (`plate`, `acoustics`, …).
+    pub table: &'a str,
+    /// Span reported when a key is missing.
+    pub anchor: std::ops::Range<usize>,
+    /// Side length [m].
+    pub lx: &'a Option<Spanned<f64>>,
+    /// Side length [m].
+    pub ly: &'a Option<Spanned<f64>>,
+    /// Cells per side.
+    pub nx: &'a Option<Spanned<usize>>,
+    /// Cells per side.
+    pub ny: &'a Option<Spanned<usize>>,
+    /// `"right"` (default) or `"left"`.
+    pub diagonal: &'a Option<Spanned<String>>,
+    /// Gmsh file, relative to the model file.
+    pub mesh: &'a Option<Spanned<String>>,
+    /// Lower-left corner of the rectangle [m] (default 0).
+    pub x0: Option<&'a Spanned<f64>>,
+    /// Lower-left corner of the rectangle [m] (default 0).
+    pub y0: Option<&'a Spanned<f64>>,
+}
+
+impl MeshKeys<'_> {
+    /// Builds the mesh (errors name the key and its line).
+    pub fn build(&self, file: &str, text: &str) -> Result<Mesh2d, ModelError> {
+        let err = |span, message| error_at(file, text, span, message);
+        let t = self.table;
+        if let Some(file_name) = self.mesh {
+            for (key, present) in [
+                ("lx", self.lx.is_some()),
+                ("ly", self.ly.is_some()),
+                ("nx", self.nx.is_some()),
+                ("ny", self.ny.is_some()),
+                ("diagonal", self.diagonal.is_some()),
+                ("x0", self.x0.is_some()),
+                ("y0", self.y0.is_some()),
+            ] {
+                if present {
+                    return Err(err(
+                        file_name.span(),
+                        format!("{t}.{key} cannot be combined with {t}.mesh (the Gmsh file defines the mesh)"),
+                    ));
+                }
+            }
+            let path = Path::new(file)
+                .parent()
+                .unwrap_or(Path::new("."))
+                .join(file_name.get_ref());
+            return Ok(GmshMesh::read(&path)
+                .map_err(|e| err(file_name.span(), format!("{t}.mesh: {e}")))?
+                .mesh);
+        }
+        let missing = |key: &str| {
+            err(
+                self.anchor.clone(),
+                format!("{t}.{key} is missing: give lx, ly, nx, ny (structured rectangle) or mesh = \"file.msh\""),
+            )
+        };
+        let len = |v: &Option<Spanned<f64>>, key: &str| -> Result<f64, ModelError> {
+            let v = v.as_ref().ok_or_else(|| missing(key))?;
+            if !(*v.get_ref() > 0.0 && v.get_ref().is_finite()) {
+                return Err(err(v.span(), format!("{t}.{key} must be > 0")));
+            }
+            Ok(*v.get_ref())
+        };
+        let count = |v: &Option<Spanned<usize>>, key: &str| -> Result<usize, ModelError> {
+            let v = v.as_ref().ok_or_else(|| missing(key))?;
+            if *v.get_ref() == 0 {
+                return Err(err(v.span(), format!("{t}.{key} must be >= 1")));
+            }
+            Ok(*v.get_ref())
+        };
+        let (lx, ly) = (len(self.lx, "lx")?, len(self.ly, "ly")?);
+        let (nx, ny) = (count(self.nx, "nx")?, count(self.ny, "ny")?);
+        let diagonal = match self
+            .diagonal
+            .as_ref()
+            .map(|d| (d.get_ref().as_str(), d.span()))
+        {
+            None | Some(("right", _)) => Diagonal::Right,
+            Some(("left", _)) => Diagonal::Left,
+            Some((other, span)) => {
+                return Err(err(
+                    span,
+                    format!("{t}.diagonal = '{other}': use \"right\" or \"left\""),
+                ))
+            }
+        };
+        let corner = |v: Option<&Spanned<f64>>, key: &str| -> Result<f64, ModelError> {
+            match v {
+                None => Ok(0.0),
+                Some(v) if v.get_ref().is_finite() => Ok(*v.get_ref()),
+                Some(v) => Err(err(v.span(), format!("{t}.{key} must be finite"))),
+            }
+        };
+        let (x0, y0) = (corner(self.x0, "x0")?, corner(self.y0, "y0")?);
+        Mesh2d::rectangle(x0, x0 + lx, y0, y0 + ly, nx, ny, diagonal)
+            .map_err(|e| err(self.anchor.clone(), format!("{t} mesh: {e}")))
+    }
+}
+

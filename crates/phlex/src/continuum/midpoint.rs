@@ -1,0 +1,286 @@
+//! The `phlex run` driver of the linear continuum kinds: a linear pH(DAE) integrated with
+//! the implicit midpoint rule (exact discrete power balance $H_1 - H_0 = h\,\bar y^\top u$
+//! for a lossless system, paper 000 §5.3), optionally with boundary damping injection
+//! switched on during the run ([`super::feedback`]), writing `timeseries.csv`,
+//! `summary.json`, SVG plots and VTK snapshots ([`phlex_fem::vtk`]).
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::Result;
+use phlex_core::LinearPhSystem;
+use phlex_solve::fixed_step::FixedStepParams;
+use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
+use phlex_solve::signal::InputFn;
+
+use super::feedback::{join_ledgers, FeedbackPhase};
+use super::output::{FieldOutput, LineOutput};
+use crate::error::ModelError;
+use crate::output::{columns_plot, energy_plot, OutputFiles, Progress, RunSummary, TimeSeries};
+use crate::spec::{IntegratorSpec, SimulationSpec};
+
+impl LineOutput {
+    /// `phlex run` of a one-dimensional model: [`run_midpoint`] recording every
+    /// `self.every`-th step (`timeseries.csv` with `t`, `H` and the columns of `r`,
+    /// `summary.json`, SVG plots if `self.plots`), without VTK snapshots (`r.vtu` may be
+    /// [`no_vtk_snapshots`]: it is never called).
+    pub fn run_midpoint(
+        &self,
+        r: FieldRun<'_>,
+        dt: f64,
+        t_end: f64,
+        dir: &Path,
+        quiet: bool,
+    ) -> Result<()> {
+        let output = FieldOutput {
+            every: self.every,
+            probes: Vec::new(),
+            plots: self.plots,
+            vtk_every: 0,
+        };
+        run_midpoint(r, dt, t_end, &output, dir, quiet)
+    }
+}
+
+/// The [`FieldRun::vtu`] of a model without VTK snapshots (the one-dimensional models of
+/// [`LineOutput::run_midpoint`]).
+pub fn no_vtk_snapshots(_: &[f64]) -> Result<String> {
+    anyhow::bail!("one-dimensional models write no VTK snapshots")
+}
+
+/// The time step and final time of `[simulation]` (midpoint only).
+pub fn midpoint_step(file: &str, sim: Option<&SimulationSpec>, kind: &str) -> Result<(f64, f64)> {
+    let e = |message: String| ModelError {
+        file: file.into(),
+        line: 0,
+        message,
+    };
+    let sim = sim.ok_or_else(|| {
+        e("missing section [simulation] (integrator = \"midpoint\", t_end, dt): needed by `phlex run`".into())
+    })?;
+    if sim.integrator != IntegratorSpec::Midpoint {
+        return Err(e(format!(
+            "simulation.integrator: {kind} models support \"midpoint\" only"
+        ))
+        .into());
+    }
+    let dt = *sim
+        .dt
+        .as_ref()
+        .ok_or_else(|| e("simulation.dt is required".into()))?
+        .get_ref();
+    if !(dt > 0.0) {
+        return Err(e("simulation.dt must be > 0".into()).into());
+    }
+    Ok((dt, *sim.t_end.get_ref()))
+}
+
+/// Additional columns recorded at every sample: names, plot title, and the function of
+/// the state giving their values.
+pub struct Columns<'a> {
+    /// Column names.
+    pub names: Vec<String>,
+    /// Title of their plot; `None`: no plot.
+    pub plot_title: Option<String>,
+    /// File name of their plot (e.g. `probes.svg`).
+    pub plot_file: &'a str,
+    /// Values of the columns for a state.
+    pub values: &'a dyn Fn(&[f64]) -> Result<Vec<f64>, String>,
+}
+
+impl<'a> Columns<'a> {
+    /// Columns `names` plotted in `plot_file` titled `plot_title`, valued by `values`.
+    pub fn new(
+        names: Vec<String>,
+        plot_title: &str,
+        plot_file: &'a str,
+        values: &'a dyn Fn(&[f64]) -> Result<Vec<f64>, String>,
+    ) -> Self {
+        Self {
+            names,
+            plot_title: Some(plot_title.to_string()),
+            plot_file,
+            values,
+        }
+    }
+
+    /// The probe columns `names`, plotted in `probes.svg`.
+    pub fn probes(
+        names: Vec<String>,
+        plot_title: &str,
+        values: &'a dyn Fn(&[f64]) -> Result<Vec<f64>, String>,
+    ) -> Self {
+        Self::new(names, plot_title, "probes.svg", values)
+    }
+}
+
+/// A linear continuum model ready for `phlex run`.
+pub struct FieldRun<'a> {
+    /// Model name.
+    pub name: &'a str,
+    /// Kind, for file names and messages (`plate`, `elasticity`, `acoustics`).
+    pub kind: &'a str,
+    /// The pH system.
+    pub system: &'a LinearPhSystem,
+    /// Inputs of every port.
+    pub input: InputFn,
+    /// Initial state.
+    pub initial: &'a [f64],
+    /// Probes and other recorded columns.
+    pub columns: Vec<Columns<'a>>,
+    /// The VTK file of a state.
+    pub vtu: &'a dyn Fn(&[f64]) -> Result<String>,
+}
+
+/// Integrates with the implicit midpoint rule from 0 to `t_end` with step `dt`, writes
+/// `timeseries.csv` (t, H, columns), `summary.json`, `energy.svg` and one SVG per column
+/// group, VTK snapshots every `output.vtk_every` samples, all atomically, and prints the
+/// summary table.
+pub fn run_midpoint(
+    r: FieldRun<'_>,
+    dt: f64,
+    t_end: f64,
+    output: &FieldOutput,
+    dir: &Path,
+    quiet: bool,
+) -> Result<()> {
+    run_midpoint_with_feedback(r, None, dt, t_end, output, dir, quiet)
+}
+
+/// [`run_midpoint`] with boundary damping injection switched on at `closed.t_on`: the open
+/// system is integrated on $[0, t_{on}]$, the closed loop $u = -Ky$ ([`FeedbackPhase`]) on
+/// $[t_{on}, t_{end}]$ from the state reached. The two energy accounts are joined into one
+/// ([`join_ledgers`]): the port work of the damped ports stops at $t_{on}$ and the
+/// dissipation $\int e^\top BKB^\top e\,dt$ starts there.
+pub fn run_midpoint_with_feedback(
+    r: FieldRun<'_>,
+    closed: Option<FeedbackPhase>,
+    dt: f64,
+    t_end: f64,
+    output: &FieldOutput,
+    dir: &Path,
+    quiet: bool,
+) -> Result<()> {
+    let sys = r.system;
+    if !quiet {
+        eprintln!(
+            "phlex run: {} — {} states, ports: {}",
+            r.name,
+            sys.n_states(),
+            if sys.ports.names().is_empty() {
+                "none".into()
+            } else {
+                sys.ports.names().join(", ")
+            }
+        );
+    }
+    let mut cols = vec!["t".to_string(), "H".to_string()];
+    for c in &r.columns {
+        cols.extend(c.names.iter().cloned());
+    }
+    let mut series = TimeSeries::new(cols);
+    let mut snapshots: Vec<(f64, Vec<f64>)> = Vec::new();
+    let mut sample = 0usize;
+    let mut column_err = None;
+    let mut progress = Progress::new(0.0, t_end, quiet);
+    let start = Instant::now();
+    let res = {
+        let mut obs = |t: f64, e: &[f64]| {
+            let mut row = vec![t, sys.hamiltonian(e)];
+            for c in &r.columns {
+                match (c.values)(e) {
+                    Ok(v) => row.extend(v),
+                    Err(m) => {
+                        column_err.get_or_insert(m);
+                        row.extend(std::iter::repeat_n(f64::NAN, c.names.len()));
+                    }
+                }
+            }
+            series.rows.push(row);
+            if output.vtk_every > 0 && sample.is_multiple_of(output.vtk_every) {
+                snapshots.push((t, e.to_vec()));
+            }
+            sample += 1;
+            progress.update(t);
+        };
+        let params = |t0: f64, t1: f64| MidpointParams {
+            step: FixedStepParams {
+                t0,
+                t_end: t1,
+                h: dt,
+                output_every: output.every,
+            },
+            ..Default::default()
+        };
+        match &closed {
+            Some(c) if c.t_on < t_end => {
+                let mut open = if c.t_on > 0.0 {
+                    Some(
+                        LinearMidpoint::new(sys, r.input.clone(), params(0.0, c.t_on))?
+                            .run(r.initial, &mut obs)?,
+                    )
+                } else {
+                    None
+                };
+                // the closed phase starts with the last state (already recorded)
+                let start = open.as_ref().map_or(r.initial, |o| o.state.as_slice());
+                let mut skip_first = open.is_some();
+                let mut obs2 = |t: f64, e: &[f64]| {
+                    if !std::mem::take(&mut skip_first) {
+                        obs(t, e)
+                    }
+                };
+                let mut second =
+                    LinearMidpoint::new(&c.system, c.input.clone(), params(c.t_on, t_end))?
+                        .run(start, &mut obs2)?;
+                if let Some(first) = open.take() {
+                    second.ledger = join_ledgers(&first.ledger, &second.ledger);
+                    second.stats.steps += first.stats.steps;
+                    second.stats.rejected_steps += first.stats.rejected_steps;
+                    second.stats.newton_iterations += first.stats.newton_iterations;
+                    second.stats.factorizations += first.stats.factorizations;
+                }
+                second
+            }
+            _ => LinearMidpoint::new(sys, r.input.clone(), params(0.0, t_end))?
+                .run(r.initial, &mut obs)?,
+        }
+    };
+    progress.finish();
+    let wall = start.elapsed().as_secs_f64();
+    if let Some(e) = column_err {
+        anyhow::bail!("recording the output columns failed: {e}");
+    }
+    let summary = RunSummary::from_ledger(
+        r.name,
+        "midpoint (exact discrete power balance)".into(),
+        sys.n_states(),
+        &res.ledger,
+        &res.stats,
+        res.t,
+        wall,
+    );
+    // Everything computed; now the files (each atomically).
+    let mut files = OutputFiles::new(dir);
+    files.add("timeseries.csv", series.to_csv()?);
+    if output.plots {
+        files.add("energy.svg", energy_plot(r.name, &series, "H [J]")?);
+        let mut first = 2;
+        for c in &r.columns {
+            let n = c.names.len();
+            if let (Some(title), true) = (&c.plot_title, n > 0) {
+                files.add(
+                    c.plot_file,
+                    columns_plot(r.name, title, &series, first, &c.names)?,
+                );
+            }
+            first += n;
+        }
+    }
+    let mut vtk = Vec::with_capacity(snapshots.len());
+    for (t, e) in &snapshots {
+        vtk.push((*t, (r.vtu)(e)?));
+    }
+    let extra: Vec<String> = files.add_vtk_series(r.kind, vtk).into_iter().collect();
+    files.finish_run(summary, &extra)
+}
+

@@ -1,0 +1,177 @@
+//! The `[output]` tables of the continuum model files: [`FieldOutput`] with point probes
+//! ([`FieldProbe`]) and VTK snapshots for the 2D and 3D models, [`LineOutput`] with axial
+//! probes ([`LineProbe`]) for the one-dimensional ones (`[heat]`, `[thermoelastic_rod]`,
+//! `[thermoelastic_beam]`).
+use serde::Deserialize;
+
+use crate::spec::{one, yes};
+
+/// A probe: the value of a field (component) at a point.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldProbe {
+    /// Column name.
+    pub name: String,
+    /// Field (model dependent; default: the model's primary field, e.g. the vertical
+    /// velocity of a plate).
+    #[serde(default)]
+    pub field: Option<String>,
+    /// Position [m].
+    pub x: f64,
+    /// Position [m].
+    pub y: f64,
+    /// Position [m] (3D models).
+    #[serde(default)]
+    pub z: Option<f64>,
+}
+
+/// `[output]` of a continuum model.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FieldOutput {
+    /// Record every k-th step.
+    #[serde(default = "one")]
+    pub every: usize,
+    /// Point probes.
+    #[serde(default)]
+    pub probes: Vec<FieldProbe>,
+    /// Write SVG plots.
+    #[serde(default = "yes")]
+    pub plots: bool,
+    /// Write VTK snapshots (`fields/<kind>_NNNN.vtu` + `<kind>.pvd`) every `vtk_every`
+    /// recorded samples (0: none).
+    #[serde(default)]
+    pub vtk_every: usize,
+}
+
+impl Default for FieldOutput {
+    fn default() -> Self {
+        Self {
+            every: 1,
+            probes: Vec::new(),
+            plots: true,
+            vtk_every: 0,
+        }
+    }
+}
+
+/// A probe of a one-dimensional model (`[heat]`, `[thermoelastic_rod]`,
+/// `[thermoelastic_beam]`): the value of a field at an axial position.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LineProbe {
+    /// Column name.
+    pub name: String,
+    /// Field (model dependent; default: the model's first field, [`LineProbe::field`]).
+    #[serde(default)]
+    pub field: Option<String>,
+    /// Axial position [m].
+    pub x: f64,
+    /// Height in the section, $-h/2 \le z \le h/2$ \[m\] (the beam's `theta` probes only).
+    #[serde(default)]
+    pub z: Option<f64>,
+}
+
+impl LineProbe {
+    /// The probe's field: the value paired with its `field` key in `fields` (default: the
+    /// first entry), after checking that $0 \le x \le$ `length`; the messages name the probe
+    /// and call the body `body` (`"rod"`, `"beam"`).
+    pub fn field<T: Copy>(
+        &self,
+        fields: &[(&str, T)],
+        body: &str,
+        length: f64,
+    ) -> Result<T, String> {
+        let name = &self.name;
+        let key = self
+            .field
+            .as_deref()
+            .or_else(|| fields.first().map(|f| f.0))
+            .unwrap_or_default();
+        let Some(&(_, value)) = fields.iter().find(|f| f.0 == key) else {
+            let names: Vec<&str> = fields.iter().map(|f| f.0).collect();
+            return Err(format!(
+                "output.probes '{name}': unknown field '{key}' (fields: {})",
+                names.join(", ")
+            ));
+        };
+        if !(0.0..=length).contains(&self.x) {
+            return Err(format!(
+                "output.probes '{name}': x = {} is outside the {body} 0..={length}",
+                self.x
+            ));
+        }
+        Ok(value)
+    }
+}
+
+/// `[output]` of a one-dimensional model (rod, beam): like [`FieldOutput`] without VTK
+/// snapshots, and with [`LineProbe`]s.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LineOutput {
+    /// Record every k-th step.
+    #[serde(default = "one")]
+    pub every: usize,
+    /// Point probes.
+    #[serde(default)]
+    pub probes: Vec<LineProbe>,
+    /// Write SVG plots.
+    #[serde(default = "yes")]
+    pub plots: bool,
+}
+
+impl Default for LineOutput {
+    fn default() -> Self {
+        let FieldOutput { every, plots, .. } = FieldOutput::default();
+        Self {
+            every,
+            probes: Vec::new(),
+            plots,
+        }
+    }
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn probe(text: &str) -> LineProbe {
+        toml::from_str(text).unwrap()
+    }
+
+    /// The field keys, the default field and the messages of the one-dimensional probes
+    /// (the texts the rod and beam runners gave before they shared [`LineProbe`]).
+    #[test]
+    fn line_probe_fields_and_messages() {
+        let rod = [("theta", 0), ("v", 1), ("u", 2)];
+        let beam = [("v", false), ("theta", true)];
+        assert_eq!(probe("name = 'a'\nx = 0.5").field(&rod, "rod", 1.0), Ok(0));
+        assert_eq!(
+            probe("name = 'a'\nfield = 'u'\nx = 1.0").field(&rod, "rod", 1.0),
+            Ok(2)
+        );
+        assert_eq!(
+            probe("name = 'a'\nx = 0.0").field(&beam, "beam", 1.0),
+            Ok(false)
+        );
+        assert_eq!(
+            probe("name = 'T'\nfield = 'w'\nx = 0.5").field(&rod, "rod", 1.0),
+            Err("output.probes 'T': unknown field 'w' (fields: theta, v, u)".into())
+        );
+        assert_eq!(
+            probe("name = 'T'\nfield = 'u'\nx = 0.5").field(&beam, "beam", 1.0),
+            Err("output.probes 'T': unknown field 'u' (fields: v, theta)".into())
+        );
+        assert_eq!(
+            probe("name = 'T'\nfield = 'theta'\nx = 2.5\nz = 0.1").field(&beam, "beam", 2.0),
+            Err("output.probes 'T': x = 2.5 is outside the beam 0..=2".into())
+        );
+        assert!(toml::from_str::<LineProbe>("name = 'a'\nx = 0.5\ny = 0.0").is_err());
+        let out: LineOutput = toml::from_str("").unwrap();
+        assert_eq!((out.every, out.probes.len(), out.plots), (1, 0, true));
+        let d = LineOutput::default();
+        assert_eq!((d.every, d.probes.len(), d.plots), (1, 0, true));
+    }
+}

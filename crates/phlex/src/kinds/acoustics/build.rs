@@ -1,0 +1,325 @@
+//! Acoustic model files (`[acoustics]`, format in `docs/model-format-continuum.md`): the 2D
+//! wave equation of [`phlex_fem::wave`] (thesis 004 §2.3.1, §8.2.2), planar or
+//! axisymmetric, in the GradGrad ($CG_1\times DG_0$), DivDiv ($DG_0\times RT_1$) or thesis
+//! $CG_1\times RT_1$ causality, on a structured rectangle or Gmsh mesh, with rigid,
+//! pressure-release, velocity/pressure port and impedance boundaries; `phlex check`, `run`
+//! (midpoint, probes, energy split $H_p$, $H_{u_x}$, $H_{u_y}$ of thesis Table 8.4, VTK) and
+//! `modes`.
+use std::collections::BTreeMap;
+
+use anyhow::Result;
+use phlex_core::LinearPhSystem;
+use phlex_fem::wave::{AcousticBc, AcousticModel, AcousticParams, Acoustics, Causality};
+use phlex_solve::eigen::EigenParams;
+use phlex_solve::signal::InputFn;
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::continuum::{port_inputs, FieldFn, FieldOutput, MeshKeys};
+use crate::error::{error_at, ModelError};
+use crate::spec::{ModelMeta, ModesSpec, PortInput, SimulationSpec};
+
+/// Top level of an acoustic model file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AcousticsFile {
+    /// Descriptive metadata.
+    pub model: ModelMeta,
+    /// Geometry, mesh, fluid, causality and boundaries.
+    pub acoustics: AcousticsSpec,
+    /// Signals driving boundary ports (uniform along the port).
+    #[serde(default)]
+    pub input: Vec<PortInput>,
+    /// Initial fields `p`, `u_x`, `u_y` as expressions in `x`, `y`.
+    #[serde(default)]
+    pub initial: BTreeMap<String, Spanned<String>>,
+    /// Time integration (midpoint).
+    #[serde(default)]
+    pub simulation: Option<SimulationSpec>,
+    /// What to record (probe fields `p`, `u_x`, `u_y`).
+    #[serde(default)]
+    pub output: FieldOutput,
+    /// Eigen-analysis settings.
+    #[serde(default)]
+    pub modes: ModesSpec,
+}
+
+/// `[acoustics]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AcousticsSpec {
+    /// `"planar"` (default) or `"axisymmetric"` (mesh coordinates (x, r), r = y ≥ 0).
+    #[serde(default)]
+    pub geometry: Option<Spanned<String>>,
+    /// `"gradgrad"` (default: CG1 pressure, DG0 velocity), `"divdiv"` (DG0 × RT1) or
+    /// `"cg1rt1"` (the thesis pair with the GradGrad weak form).
+    #[serde(default)]
+    pub causality: Option<Spanned<String>>,
+    /// Density μ₀ [kg/m³].
+    pub rho: Spanned<f64>,
+    /// Sound speed c [m/s].
+    pub c: Spanned<f64>,
+    /// Side length [m] of the structured rectangle.
+    #[serde(default)]
+    pub lx: Option<Spanned<f64>>,
+    /// Side length [m].
+    #[serde(default)]
+    pub ly: Option<Spanned<f64>>,
+    /// Cells per side.
+    #[serde(default)]
+    pub nx: Option<Spanned<usize>>,
+    /// Cells per side.
+    #[serde(default)]
+    pub ny: Option<Spanned<usize>>,
+    /// `"right"` (default) or `"left"`.
+    #[serde(default)]
+    pub diagonal: Option<Spanned<String>>,
+    /// Lower-left corner of the structured rectangle [m] (default 0).
+    #[serde(default)]
+    pub x0: Option<Spanned<f64>>,
+    /// Lower-left corner of the structured rectangle [m] (default 0).
+    #[serde(default)]
+    pub y0: Option<Spanned<f64>>,
+    /// A Gmsh `.msh` file instead of the structured rectangle.
+    #[serde(default)]
+    pub mesh: Option<Spanned<String>>,
+    /// Boundary conditions by tag (untagged edges are rigid).
+    #[serde(default)]
+    pub boundaries: BTreeMap<String, Spanned<BoundarySpec>>,
+}
+
+/// A boundary condition: a name or `{ impedance = z }`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum BoundarySpec {
+    /// `rigid`, `pressure_release`, `velocity_port`, `pressure_port`.
+    Named(String),
+    /// Locally reacting impedance $p = z\,\mathbf u\cdot\mathbf n$ [Pa s/m].
+    Impedance {
+        /// $z > 0$.
+        impedance: f64,
+    },
+}
+
+/// A parsed and built acoustic model.
+pub struct BuiltAcoustics {
+    /// Model name.
+    pub name: String,
+    /// The assembled model.
+    pub model: AcousticModel,
+    /// Inputs of every port.
+    pub input: InputFn,
+    /// Initial state.
+    pub initial: Vec<f64>,
+    /// Probes: name, field (0 = p, 1 = u_x, 2 = u_y), point.
+    probes: Vec<(String, usize, [f64; 2])>,
+    /// Largest extent of the domain [m].
+    size: f64,
+}
+
+impl BuiltAcoustics {
+    /// The pH system.
+    pub fn system(&self) -> &LinearPhSystem {
+        self.model.system()
+    }
+
+    /// Eigensolver settings for the `n` lowest modes: shift-and-invert about $c\pi/L$
+    /// ($L$ the largest extent: the first half-wave mode of a rigid duct of that length).
+    pub fn eigen_params(&self, n: usize) -> EigenParams {
+        EigenParams {
+            n_modes: Some(n),
+            shift: Some(self.model.params().sound_speed() * std::f64::consts::PI / self.size),
+            max_krylov: Some((20 * n + 100).max(400)),
+            zero_tol: 1e-3,
+            tol: 1e-6,
+            ..Default::default()
+        }
+    }
+
+    /// The names of the probes.
+    pub fn probe_names(&self) -> Vec<String> {
+        self.probes.iter().map(|p| p.0.clone()).collect()
+    }
+
+    /// Values of the probes for state `e`.
+    pub(super) fn probe_values(&self, e: &[f64]) -> Result<Vec<f64>, String> {
+        self.probes
+            .iter()
+            .map(|(_, k, x)| {
+                let (p, u) = self.model.evaluate(e, *x).map_err(|er| er.to_string())?;
+                Ok([p, u[0], u[1]][*k])
+            })
+            .collect()
+    }
+}
+
+/// Builds the parsed model file `f` of `file` (its `text` for the lines of errors, which
+/// name the key and its line); returns the file with the built model.
+pub fn build(file: &str, text: &str, f: AcousticsFile) -> Result<(AcousticsFile, BuiltAcoustics), ModelError> {
+    let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
+    let a = &f.acoustics;
+    let params = AcousticParams::from_density_and_speed(*a.rho.get_ref(), *a.c.get_ref())
+        .map_err(|e| err(a.rho.span(), format!("acoustics: {e}")))?;
+    let causality = match a
+        .causality
+        .as_ref()
+        .map(|s| (s.get_ref().as_str(), s.span()))
+    {
+        None | Some(("gradgrad", _)) => Causality::GradGrad,
+        Some(("divdiv", _)) => Causality::DivDiv,
+        Some(("cg1rt1", _)) => Causality::Cg1Rt1Neumann,
+        Some((other, span)) => {
+            return Err(err(
+                span,
+                format!(
+                    "acoustics.causality = '{other}': use \"gradgrad\", \"divdiv\" or \"cg1rt1\""
+                ),
+            ))
+        }
+    };
+    let axisymmetric = match a
+        .geometry
+        .as_ref()
+        .map(|s| (s.get_ref().as_str(), s.span()))
+    {
+        None | Some(("planar", _)) => false,
+        Some(("axisymmetric", _)) => true,
+        Some((other, span)) => {
+            return Err(err(
+                span,
+                format!("acoustics.geometry = '{other}': use \"planar\" or \"axisymmetric\""),
+            ))
+        }
+    };
+    let mesh = MeshKeys {
+        table: "acoustics",
+        anchor: a.rho.span(),
+        lx: &a.lx,
+        ly: &a.ly,
+        nx: &a.nx,
+        ny: &a.ny,
+        diagonal: &a.diagonal,
+        mesh: &a.mesh,
+        x0: a.x0.as_ref(),
+        y0: a.y0.as_ref(),
+    }
+    .build(file, text)?;
+    let tags = mesh.tag_names();
+    let mut b = Acoustics::new(params, &mesh, causality)
+        .map_err(|e| err(a.rho.span(), format!("acoustics: {e}")))?;
+    if axisymmetric {
+        b = b.axisymmetric();
+    }
+    for (tag, bc) in &a.boundaries {
+        if !tags.contains(tag) {
+            return Err(err(
+                bc.span(),
+                format!(
+                    "acoustics.boundaries: unknown boundary '{tag}' (tags: {})",
+                    tags.join(", ")
+                ),
+            ));
+        }
+        let cond = match bc.get_ref() {
+            BoundarySpec::Named(n) => match n.as_str() {
+                "rigid" => AcousticBc::Rigid,
+                "pressure_release" => AcousticBc::PressureRelease,
+                "velocity_port" => AcousticBc::VelocityPort,
+                "pressure_port" => AcousticBc::PressurePort,
+                other => return Err(err(
+                    bc.span(),
+                    format!("acoustics.boundaries.{tag} = '{other}': use \"rigid\", \"pressure_release\", \"velocity_port\", \"pressure_port\" or {{ impedance = z }}"),
+                )),
+            },
+            BoundarySpec::Impedance { impedance } => {
+                if !(*impedance > 0.0 && impedance.is_finite()) {
+                    return Err(err(
+                        bc.span(),
+                        format!("acoustics.boundaries.{tag}: impedance must be > 0 [Pa s/m] (ρc = {:.4} absorbs normal plane waves)", a.rho.get_ref() * a.c.get_ref()),
+                    ));
+                }
+                AcousticBc::Impedance(*impedance)
+            }
+        };
+        b = b.boundary(tag, cond);
+    }
+    let model = b
+        .build()
+        .map_err(|e| err(a.rho.span(), format!("acoustics: {e}")))?;
+    let sys = model.system();
+    sys.check(&Default::default())
+        .map_err(|e| err(a.rho.span(), format!("acoustics structure check: {e}")))?;
+    let input = port_inputs(
+        file,
+        text,
+        sys,
+        &f.input,
+        "declare a boundary as \"velocity_port\" or \"pressure_port\" in acoustics.boundaries",
+    )?;
+    let names = ["p", "u_x", "u_y"];
+    let mut init: [Option<FieldFn>; 3] = [None, None, None];
+    for (name, expr) in &f.initial {
+        let Some(k) = names.iter().position(|n| n == name) else {
+            return Err(err(
+                expr.span(),
+                format!("initial.{name}: unknown field; use p, u_x or u_y"),
+            ));
+        };
+        init[k] = Some(
+            FieldFn::parse(expr.get_ref(), 2)
+                .map_err(|m| err(expr.span(), format!("initial.{name}: {m}")))?,
+        );
+    }
+    let val = |k: usize, x: [f64; 2]| init[k].as_ref().map_or(0.0, |g| g.eval2(x));
+    let initial = model
+        .project(&|x| val(0, x), &|x| [val(1, x), val(2, x)])
+        .map_err(|e| err(0..0, format!("initial state: {e}")))?;
+    if initial.iter().any(|v| !v.is_finite()) {
+        return Err(err(
+            0..0,
+            "initial fields are not finite everywhere in the domain".into(),
+        ));
+    }
+    let mut probes = Vec::new();
+    for pr in &f.output.probes {
+        let field = pr.field.as_deref().unwrap_or("p");
+        let k = names.iter().position(|n| *n == field).ok_or_else(|| {
+            err(
+                0..0,
+                format!(
+                    "output.probes '{}': unknown field '{field}' (fields: p, u_x, u_y)",
+                    pr.name
+                ),
+            )
+        })?;
+        if pr.z.is_some() {
+            return Err(err(
+                0..0,
+                format!(
+                    "output.probes '{}': z is not a coordinate of 2D models",
+                    pr.name
+                ),
+            ));
+        }
+        probes.push((pr.name.clone(), k, [pr.x, pr.y]));
+    }
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    for v in mesh.vertices() {
+        for c in 0..2 {
+            lo[c] = lo[c].min(v[c]);
+            hi[c] = hi[c].max(v[c]);
+        }
+    }
+    let b = BuiltAcoustics {
+        name: f.model.name.clone(),
+        model,
+        input,
+        initial,
+        probes,
+        size: (hi[0] - lo[0]).max(hi[1] - lo[1]),
+    };
+    b.probe_values(&b.initial)
+        .map_err(|m| err(0..0, format!("output.probes: {m}")))?;
+    Ok((f, b))
+}
+

@@ -1,0 +1,97 @@
+//! The acoustics kind (`[acoustics]`): [`Acoustics`] in the registry and the commands of a
+//! loaded model: `check`, `run` (midpoint, probes, energy split $H_p$, $H_{u_x}$,
+//! $H_{u_y}$ of thesis 004 Table 8.4, VTK snapshots) and `modes`.
+use std::path::Path;
+
+use anyhow::Result;
+
+use super::build::{build, AcousticsFile, BuiltAcoustics};
+use super::vtk::vtu;
+use crate::check::CheckReport;
+use crate::continuum::{midpoint_step, run_midpoint, Columns, FieldRun};
+use crate::output::{mode_table, ModeTable};
+use crate::registry::{LoadedModel, ModelKind};
+use crate::source::ModelSource;
+
+/// The acoustics kind: a file with an `[acoustics]` table.
+pub struct Acoustics;
+
+impl ModelKind for Acoustics {
+    fn name(&self) -> &'static str {
+        "acoustics"
+    }
+    fn expects(&self) -> &'static str {
+        "[acoustics]"
+    }
+    fn detect(&self, top: &toml::Table) -> bool {
+        top.contains_key("acoustics")
+    }
+    fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
+        let (file, built) = build(src.file(), src.text(), src.parse()?)?;
+        Ok(Box::new(LoadedAcoustics { src, file, built }))
+    }
+}
+
+/// A parsed and built acoustic model.
+struct LoadedAcoustics<'a> {
+    src: &'a ModelSource,
+    file: AcousticsFile,
+    built: BuiltAcoustics,
+}
+
+impl LoadedModel for LoadedAcoustics<'_> {
+    fn check(&self) -> Result<CheckReport> {
+        let b = &self.built;
+        let kind = format!(
+            "acoustics ({:?}, {:?})",
+            b.model.geometry(),
+            b.model.causality()
+        );
+        Ok(CheckReport::linear(&b.name, kind, b.system()))
+    }
+
+    /// Midpoint rule, `timeseries.csv` (H, probes, energy split), `summary.json`, SVG
+    /// plots, VTK snapshots (pressure and velocity).
+    fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
+        let (f, b) = (&self.file, &self.built);
+        let (dt, t_end) = midpoint_step(self.src.file(), f.simulation.as_ref(), "acoustics")?;
+        let probe_values = |e: &[f64]| b.probe_values(e);
+        let split = |e: &[f64]| {
+            b.model
+                .energy_split(e)
+                .map(|s| s.to_vec())
+                .map_err(|er| er.to_string())
+        };
+        let vtu_of = |e: &[f64]| vtu(&b.model, e);
+        run_midpoint(
+            FieldRun {
+                name: &b.name,
+                kind: "acoustics",
+                system: b.system(),
+                input: b.input.clone(),
+                initial: &b.initial,
+                columns: vec![
+                    Columns::probes(b.probe_names(), "probes", &probe_values),
+                    Columns::new(
+                        vec!["H_p".into(), "H_ux".into(), "H_uy".into()],
+                        "energy split (pressure, x and y kinetic) [J]",
+                        "energy_split.svg",
+                        &split,
+                    ),
+                ],
+                vtu: &vtu_of,
+            },
+            dt,
+            t_end,
+            &f.output,
+            dir,
+            quiet,
+        )
+    }
+
+    fn modes(&self, count: Option<usize>) -> Result<ModeTable> {
+        let b = &self.built;
+        let n = count.unwrap_or(self.file.modes.count);
+        mode_table(&b.name, b.system(), n, &b.eigen_params(n))
+    }
+}

@@ -1,0 +1,723 @@
+//! Linear elasticity model files (`[elasticity]`, format in `docs/model-format-continuum.md`):
+//! 2D (plane strain/stress, triangle mesh: structured rectangle or Gmsh) and 3D (box of
+//! tetrahedra) CG velocity × DG stress PFEM of [`phlex_fem::elasticity`] (thesis 004
+//! eq. (9.33), Remark 28), with clamped, single-component (roller/symmetry) and traction-port
+//! boundaries; `phlex check`, `run` (midpoint, probes, VTK) and `modes`. With
+//! `[elasticity.thermal]`, coupled thermoelasticity of [`phlex_fem::thermoelasticity`]
+//! (plane strain, plane stress or 3D) with isothermal tags, traction ports and heat-flux
+//! ports; `run` then also records the heat content $\int\rho c(T - T_0)$.
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::Result;
+use phlex_core::LinearPhSystem;
+use phlex_fem::elasticity::{
+    ElasticParams, Elasticity2d, Elasticity3d, ElasticityModel2d, ElasticityModel3d,
+    PlaneModel,
+};
+use phlex_fem::gmsh::GmshMesh3d;
+use phlex_fem::mesh3d::Mesh3d;
+use phlex_fem::thermoelasticity::{
+    ThermalParams, ThermoField2d, Thermoelasticity2d, Thermoelasticity3d, ThermoelasticityModel2d,
+    ThermoelasticityModel3d,
+};
+use phlex_solve::eigen::EigenParams;
+use phlex_solve::signal::InputFn;
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::continuum::{port_inputs, FieldFn, FieldOutput, MeshKeys};
+use crate::error::{error_at, ModelError};
+use crate::spec::{ModelMeta, ModesSpec, PortInput, SimulationSpec};
+
+/// Top level of an elasticity model file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ElasticityFile {
+    /// Descriptive metadata.
+    pub model: ModelMeta,
+    /// Geometry, mesh, material, discretization and boundaries.
+    pub elasticity: ElasticitySpec,
+    /// Signals driving traction and heat-flux ports (uniform over the port's trace basis).
+    #[serde(default)]
+    pub input: Vec<PortInput>,
+    /// Initial velocity components `v_x`, `v_y` (`v_z`) as expressions in `x`, `y` (`z`).
+    #[serde(default)]
+    pub initial: BTreeMap<String, Spanned<String>>,
+    /// Time integration (midpoint).
+    #[serde(default)]
+    pub simulation: Option<SimulationSpec>,
+    /// What to record (probe fields `v_x`, `v_y`, `v_z`, `s_xx`, `s_xy`, …).
+    #[serde(default)]
+    pub output: FieldOutput,
+    /// Eigen-analysis settings.
+    #[serde(default)]
+    pub modes: ModesSpec,
+}
+
+/// `[elasticity]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ElasticitySpec {
+    /// Dimension: 2 (triangles) or 3 (tetrahedra).
+    pub dim: Spanned<usize>,
+    /// 2D reduction: `"strain"` (default) or `"stress"`.
+    #[serde(default)]
+    pub plane: Option<Spanned<String>>,
+    /// Box size [m].
+    #[serde(default)]
+    pub lx: Option<Spanned<f64>>,
+    /// Box size [m].
+    #[serde(default)]
+    pub ly: Option<Spanned<f64>>,
+    /// Box size [m] (3D).
+    #[serde(default)]
+    pub lz: Option<Spanned<f64>>,
+    /// Cells per side.
+    #[serde(default)]
+    pub nx: Option<Spanned<usize>>,
+    /// Cells per side.
+    #[serde(default)]
+    pub ny: Option<Spanned<usize>>,
+    /// Cells per side (3D).
+    #[serde(default)]
+    pub nz: Option<Spanned<usize>>,
+    /// Diagonal of the structured 2D mesh: `"right"` (default) or `"left"`.
+    #[serde(default)]
+    pub diagonal: Option<Spanned<String>>,
+    /// Lower-left corner of the structured 2D rectangle [m] (default 0).
+    #[serde(default)]
+    pub x0: Option<Spanned<f64>>,
+    /// Lower-left corner of the structured 2D rectangle [m] (default 0).
+    #[serde(default)]
+    pub y0: Option<Spanned<f64>>,
+    /// A Gmsh `.msh` file instead of the structured mesh (2D: physical lines as edge tags;
+    /// 3D: 4-node tetrahedra, physical surfaces as face tags).
+    #[serde(default)]
+    pub mesh: Option<Spanned<String>>,
+    /// Polynomial degree k of the CG velocities (2D 1..3, 3D 1..2).
+    #[serde(default = "one")]
+    pub degree: Spanned<usize>,
+    /// Young's modulus [Pa].
+    #[serde(rename = "E")]
+    pub youngs_modulus: Spanned<f64>,
+    /// Poisson ratio.
+    pub nu: Spanned<f64>,
+    /// Density [kg/m³].
+    pub rho: Spanned<f64>,
+    /// Boundary conditions by tag: `clamped`, `fixed_x`, `fixed_y`, `fixed_z`, `port`,
+    /// `free` (default).
+    #[serde(default)]
+    pub boundaries: BTreeMap<String, Spanned<String>>,
+    /// Coupled thermoelasticity (thesis 004 §5.1.3): the temperature field and its data.
+    #[serde(default)]
+    pub thermal: Option<ThermalSpec>,
+}
+
+/// `[elasticity.thermal]`: linear thermoelasticity ([`phlex_fem::thermoelasticity`]).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThermalSpec {
+    /// Volumetric heat capacity ρc_ε [J/(m³ K)].
+    pub heat_capacity: f64,
+    /// Thermal conductivity [W/(m K)].
+    pub conductivity: f64,
+    /// Reference temperature T0 [K].
+    #[serde(rename = "T0")]
+    pub t0: f64,
+    /// Linear expansion coefficient β [1/K] (0: uncoupled).
+    pub beta: f64,
+    /// Tags held at T = T0 (the others are insulated unless heat-flux ports).
+    #[serde(default)]
+    pub isothermal: Vec<String>,
+    /// Tags carrying a heat-flux port `<tag>_flux` (input: heat flux entering the body
+    /// q = k ∂T/∂n [W/m²], driven by `[[input]]`; output: the weighted trace of θ).
+    #[serde(default)]
+    pub heat_flux_ports: Vec<String>,
+}
+
+/// A boundary condition of the elasticity table.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Cond {
+    Clamped,
+    Fixed(usize),
+    Port,
+    Isothermal,
+    HeatFlux,
+}
+
+/// The validated boundary conditions of `p` (mechanical by tag, then the isothermal tags).
+fn conditions(
+    p: &ElasticitySpec,
+    tags: &[String],
+    dim: usize,
+    err: &dyn Fn(std::ops::Range<usize>, String) -> ModelError,
+) -> Result<Vec<(String, Cond)>, ModelError> {
+    let mut out = Vec::new();
+    for (tag, cond) in &p.boundaries {
+        if !tags.contains(tag) {
+            return Err(err(
+                cond.span(),
+                format!(
+                    "elasticity.boundaries: unknown boundary '{tag}' (tags: {})",
+                    tags.join(", ")
+                ),
+            ));
+        }
+        let c = match (cond.get_ref().as_str(), dim) {
+            ("clamped", _) => Cond::Clamped,
+            ("fixed_x", _) => Cond::Fixed(0),
+            ("fixed_y", _) => Cond::Fixed(1),
+            ("fixed_z", 3) => Cond::Fixed(2),
+            ("port", _) => Cond::Port,
+            ("free", _) => continue,
+            (other, _) => {
+                let allowed = if dim == 2 {
+                    "2D models accept \"clamped\", \"fixed_x\", \"fixed_y\", \"port\" or \"free\""
+                } else {
+                    "3D models accept \"clamped\", \"fixed_x\", \"fixed_y\", \"fixed_z\", \"port\" or \"free\""
+                };
+                return Err(err(
+                    cond.span(),
+                    format!("elasticity.boundaries.{tag} = '{other}': {allowed}"),
+                ));
+            }
+        };
+        out.push((tag.clone(), c));
+    }
+    if let Some(th) = &p.thermal {
+        for tag in &th.isothermal {
+            if !tags.contains(tag) {
+                return Err(err(
+                    p.dim.span(),
+                    format!(
+                        "elasticity.thermal.isothermal: unknown boundary '{tag}' (tags: {})",
+                        tags.join(", ")
+                    ),
+                ));
+            }
+            out.push((tag.clone(), Cond::Isothermal));
+        }
+        for tag in &th.heat_flux_ports {
+            if !tags.contains(tag) {
+                return Err(err(
+                    p.dim.span(),
+                    format!(
+                        "elasticity.thermal.heat_flux_ports: unknown boundary '{tag}' (tags: {})",
+                        tags.join(", ")
+                    ),
+                ));
+            }
+            if th.isothermal.contains(tag) {
+                return Err(err(
+                    p.dim.span(),
+                    format!("elasticity.thermal: '{tag}' is both isothermal and a heat-flux port; choose one"),
+                ));
+            }
+            out.push((tag.clone(), Cond::HeatFlux));
+        }
+    }
+    Ok(out)
+}
+
+fn one() -> Spanned<usize> {
+    Spanned::new(0..0, 1)
+}
+
+/// The assembled model of either dimension.
+pub enum ElasticModel {
+    /// Plane strain or stress.
+    Plane(ElasticityModel2d),
+    /// Three-dimensional.
+    Solid(ElasticityModel3d),
+    /// Plane-strain or plane-stress thermoelasticity.
+    ThermoPlane(ThermoelasticityModel2d),
+    /// Three-dimensional thermoelasticity.
+    ThermoSolid(ThermoelasticityModel3d),
+}
+
+impl ElasticModel {
+    /// The pH system.
+    pub fn system(&self) -> &LinearPhSystem {
+        match self {
+            ElasticModel::Plane(m) => m.system(),
+            ElasticModel::Solid(m) => m.system(),
+            ElasticModel::ThermoPlane(m) => m.system(),
+            ElasticModel::ThermoSolid(m) => m.system(),
+        }
+    }
+}
+
+/// A probe: column name, component index in the evaluated point values, point.
+type Probe = (String, usize, [f64; 3]);
+
+/// A parsed and built elasticity model.
+pub struct BuiltElasticity {
+    /// Model name.
+    pub name: String,
+    /// The assembled model.
+    pub model: ElasticModel,
+    /// Inputs of every port.
+    pub input: InputFn,
+    /// Initial state.
+    pub initial: Vec<f64>,
+    /// Probes.
+    probes: Vec<Probe>,
+    /// Largest extent of the body [m].
+    size: f64,
+    /// Elastic material (eigen shift).
+    params: ElasticParams,
+}
+
+/// Probe fields of 2D models: index into (v_x, v_y, s_xx, s_xy, s_yy, theta); `theta`
+/// (normalised temperature (T − T0)/T0) with `[elasticity.thermal]` only.
+const FIELDS_2D: [&str; 6] = ["v_x", "v_y", "s_xx", "s_xy", "s_yy", "theta"];
+/// Probe fields of 3D models: index into (v_x, v_y, v_z, s_xx, s_yy, s_zz, s_yz, s_xz, s_xy,
+/// theta).
+const FIELDS_3D: [&str; 10] = [
+    "v_x", "v_y", "v_z", "s_xx", "s_yy", "s_zz", "s_yz", "s_xz", "s_xy", "theta",
+];
+
+impl BuiltElasticity {
+    /// The pH system.
+    pub fn system(&self) -> &LinearPhSystem {
+        self.model.system()
+    }
+
+    /// Eigensolver settings for the `n` lowest modes: shift-and-invert about the frequency
+    /// $c_s\pi/L$ of a shear wave over the largest extent $L$ of the body (the lowest
+    /// bending/shear modes of a clamped body lie within an order of magnitude of it; the
+    /// self-equilibrated stress kernel is rejected below $10^{-3}$ of the spectral radius).
+    pub fn eigen_params(&self, n: usize) -> EigenParams {
+        let p = self.params;
+        EigenParams {
+            n_modes: Some(n),
+            shift: Some(p.shear_wave_speed() * std::f64::consts::PI / self.size),
+            max_krylov: Some((20 * n + 100).max(400)),
+            // Thermoelastic pencils have large real (diffusive) eigenvalues that set the
+            // spectral radius: a relative zero threshold of 1e-3 would reject the lowest
+            // oscillations, so only round-off zeros are rejected there.
+            zero_tol: if matches!(
+                self.model,
+                ElasticModel::ThermoPlane(_) | ElasticModel::ThermoSolid(_)
+            ) {
+                1e-9
+            } else {
+                1e-3
+            },
+            tol: 1e-6,
+            ..Default::default()
+        }
+    }
+
+    /// The names of the probes.
+    pub fn probe_names(&self) -> Vec<String> {
+        self.probes.iter().map(|p| p.0.clone()).collect()
+    }
+
+    /// Values of the probes for state `e`.
+    pub(super) fn probe_values(&self, e: &[f64]) -> Result<Vec<f64>, String> {
+        self.probes
+            .iter()
+            .map(|(_, k, x)| {
+                let vals: Vec<f64> = match &self.model {
+                    ElasticModel::Plane(m) => {
+                        let p = m.evaluate(e, [x[0], x[1]]).map_err(|er| er.to_string())?;
+                        vec![p.v[0], p.v[1], p.sigma[0], p.sigma[1], p.sigma[2]]
+                    }
+                    ElasticModel::Solid(m) => {
+                        let (v, s) = m.evaluate(e, *x).map_err(|er| er.to_string())?;
+                        v.iter().chain(s.iter()).copied().collect()
+                    }
+                    ElasticModel::ThermoPlane(m) => {
+                        let mut out = Vec::new();
+                        for f in [
+                            ThermoField2d::Velocity,
+                            ThermoField2d::Stress,
+                            ThermoField2d::Temperature,
+                        ] {
+                            let u = m.field_coefficients(e, f).map_err(|er| er.to_string())?;
+                            let (v, _) = m
+                                .space(f)
+                                .evaluate(&u, [x[0], x[1]])
+                                .map_err(|er| er.to_string())?;
+                            out.extend(v);
+                        }
+                        out
+                    }
+                    ElasticModel::ThermoSolid(m) => {
+                        let mut out = Vec::new();
+                        for f in [
+                            ThermoField2d::Velocity,
+                            ThermoField2d::Stress,
+                            ThermoField2d::Temperature,
+                        ] {
+                            let u = thermo3d_field(m, e, f);
+                            out.extend(m.space(f).evaluate(&u, *x).map_err(|er| er.to_string())?);
+                        }
+                        out
+                    }
+                };
+                Ok(vals[*k])
+            })
+            .collect()
+    }
+}
+
+/// Builds the parsed model file `f` of `file` (its `text` for the lines of errors, which
+/// name the key and its line); returns the file with the built model.
+pub fn build(file: &str, text: &str, f: ElasticityFile) -> Result<(ElasticityFile, BuiltElasticity), ModelError> {
+    let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
+    let p = &f.elasticity;
+    let dim = *p.dim.get_ref();
+    if dim != 2 && dim != 3 {
+        return Err(err(
+            p.dim.span(),
+            format!("elasticity.dim = {dim}: use 2 (plane strain/stress) or 3 (solid)"),
+        ));
+    }
+    let params = ElasticParams {
+        E: *p.youngs_modulus.get_ref(),
+        nu: *p.nu.get_ref(),
+        rho: *p.rho.get_ref(),
+    };
+    params
+        .validate()
+        .map_err(|e| err(p.youngs_modulus.span(), format!("elasticity: {e}")))?;
+    let degree = *p.degree.get_ref();
+    let thermal = match &p.thermal {
+        None => None,
+        Some(t) => {
+            let th = ThermalParams {
+                heat_capacity: t.heat_capacity,
+                conductivity: t.conductivity,
+                t0: t.t0,
+                beta: t.beta,
+            };
+            th.validate()
+                .map_err(|e| err(p.dim.span(), format!("elasticity.thermal: {e}")))?;
+            Some(th)
+        }
+    };
+    let (model, size) = if dim == 2 {
+        for (key, v) in [("lz", p.lz.is_some()), ("nz", p.nz.is_some())] {
+            if v {
+                return Err(err(
+                    p.dim.span(),
+                    format!("elasticity.{key} is a 3D key; remove it or set dim = 3"),
+                ));
+            }
+        }
+        let plane = match p.plane.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
+            None | Some(("strain", _)) => PlaneModel::PlaneStrain,
+            Some(("stress", _)) => PlaneModel::PlaneStress,
+            Some((other, span)) => {
+                return Err(err(
+                    span,
+                    format!("elasticity.plane = '{other}': use \"strain\" or \"stress\""),
+                ))
+            }
+        };
+        let mesh = MeshKeys {
+            table: "elasticity",
+            anchor: p.dim.span(),
+            lx: &p.lx,
+            ly: &p.ly,
+            nx: &p.nx,
+            ny: &p.ny,
+            diagonal: &p.diagonal,
+            mesh: &p.mesh,
+            x0: p.x0.as_ref(),
+            y0: p.y0.as_ref(),
+        }
+        .build(file, text)?;
+        let conds = conditions(p, &mesh.tag_names(), 2, &err)?;
+        let m = match thermal {
+            None => {
+                let mut b = Elasticity2d::new(params, plane, &mesh, degree)
+                    .map_err(|e| err(p.degree.span(), format!("elasticity.degree: {e}")))?;
+                for (tag, c) in &conds {
+                    b = match c {
+                        Cond::Clamped => b.clamped(tag),
+                        Cond::Fixed(a) => b.fixed(tag, *a),
+                        Cond::Port => b.port(tag),
+                        Cond::Isothermal | Cond::HeatFlux => b,
+                    };
+                }
+                ElasticModel::Plane(
+                    b.build()
+                        .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?,
+                )
+            }
+            Some(th) => {
+                let mut b = Thermoelasticity2d::new(params, th, &mesh, degree)
+                    .map_err(|e| err(p.degree.span(), format!("elasticity: {e}")))?
+                    .plane(plane);
+                for (tag, c) in &conds {
+                    b = match c {
+                        Cond::Clamped => b.clamped(tag),
+                        Cond::Fixed(a) => b.fixed(tag, *a),
+                        Cond::Isothermal => b.isothermal(tag),
+                        Cond::Port => b.port(tag),
+                        Cond::HeatFlux => b.heat_flux_port(tag),
+                    };
+                }
+                ElasticModel::ThermoPlane(
+                    b.build()
+                        .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?,
+                )
+            }
+        };
+        let size = extent(mesh.vertices().iter().map(|v| [v[0], v[1], 0.0]));
+        (m, size)
+    } else {
+        for (key, v) in [
+            ("plane", p.plane.is_some()),
+            ("diagonal", p.diagonal.is_some()),
+            ("x0", p.x0.is_some()),
+            ("y0", p.y0.is_some()),
+        ] {
+            if v {
+                return Err(err(
+                    p.dim.span(),
+                    format!("elasticity.{key} is not available for dim = 3 (3D models use the box lx, ly, lz, nx, ny, nz or mesh = \"file.msh\")"),
+                ));
+            }
+        }
+        let mesh = if let Some(file_name) = &p.mesh {
+            for (key, present) in [
+                ("lx", p.lx.is_some()),
+                ("ly", p.ly.is_some()),
+                ("lz", p.lz.is_some()),
+                ("nx", p.nx.is_some()),
+                ("ny", p.ny.is_some()),
+                ("nz", p.nz.is_some()),
+            ] {
+                if present {
+                    return Err(err(
+                        file_name.span(),
+                        format!("elasticity.{key} cannot be combined with elasticity.mesh (the Gmsh file defines the mesh)"),
+                    ));
+                }
+            }
+            let path = Path::new(file)
+                .parent()
+                .unwrap_or(Path::new("."))
+                .join(file_name.get_ref());
+            GmshMesh3d::read(&path)
+                .map_err(|e| err(file_name.span(), format!("elasticity.mesh: {e}")))?
+                .mesh
+        } else {
+            let missing = |key: &str| {
+                err(
+                    p.dim.span(),
+                    format!("elasticity.{key} is missing: 3D models need lx, ly, lz, nx, ny, nz (or mesh = \"file.msh\")"),
+                )
+            };
+            let mut l = [0.0; 3];
+            for (c, (key, v)) in [("lx", &p.lx), ("ly", &p.ly), ("lz", &p.lz)]
+                .into_iter()
+                .enumerate()
+            {
+                let v = v.as_ref().ok_or_else(|| missing(key))?;
+                if !(*v.get_ref() > 0.0 && v.get_ref().is_finite()) {
+                    return Err(err(v.span(), format!("elasticity.{key} must be > 0")));
+                }
+                l[c] = *v.get_ref();
+            }
+            let mut n = [0usize; 3];
+            for (c, (key, v)) in [("nx", &p.nx), ("ny", &p.ny), ("nz", &p.nz)]
+                .into_iter()
+                .enumerate()
+            {
+                let v = v.as_ref().ok_or_else(|| missing(key))?;
+                if *v.get_ref() == 0 {
+                    return Err(err(v.span(), format!("elasticity.{key} must be >= 1")));
+                }
+                n[c] = *v.get_ref();
+            }
+            Mesh3d::box_mesh([0.0; 3], l, n)
+                .map_err(|e| err(p.dim.span(), format!("elasticity mesh: {e}")))?
+        };
+        let size = extent(mesh.vertices().iter().copied());
+        let conds = conditions(p, &mesh.tag_names(), 3, &err)?;
+        let m = match thermal {
+            None => {
+                let mut b = Elasticity3d::new(params, &mesh, degree)
+                    .map_err(|e| err(p.degree.span(), format!("elasticity.degree: {e}")))?;
+                for (tag, c) in &conds {
+                    b = match c {
+                        Cond::Clamped => b.clamped(tag),
+                        Cond::Fixed(a) => b.fixed(tag, *a),
+                        Cond::Port => b.port(tag),
+                        Cond::Isothermal | Cond::HeatFlux => b,
+                    };
+                }
+                ElasticModel::Solid(
+                    b.build()
+                        .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?,
+                )
+            }
+            Some(th) => {
+                let mut b = Thermoelasticity3d::new(params, th, &mesh, degree)
+                    .map_err(|e| err(p.degree.span(), format!("elasticity: {e}")))?;
+                for (tag, c) in &conds {
+                    b = match c {
+                        Cond::Clamped => b.clamped(tag),
+                        Cond::Fixed(a) => b.fixed(tag, *a),
+                        Cond::Isothermal => b.isothermal(tag),
+                        Cond::Port => b.port(tag),
+                        Cond::HeatFlux => b.heat_flux_port(tag),
+                    };
+                }
+                ElasticModel::ThermoSolid(
+                    b.build()
+                        .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?,
+                )
+            }
+        };
+        (m, size)
+    };
+    let sys = model.system();
+    sys.check(&Default::default())
+        .map_err(|e| err(p.dim.span(), format!("elasticity structure check: {e}")))?;
+    let input = port_inputs(
+        file,
+        text,
+        sys,
+        &f.input,
+        if p.thermal.is_some() {
+            "declare a boundary as \"port\" in elasticity.boundaries (tractions <tag>_tx, <tag>_ty, <tag>_tz) or list it in elasticity.thermal.heat_flux_ports (<tag>_flux)"
+        } else {
+            "declare a boundary as \"port\" in elasticity.boundaries"
+        },
+    )?;
+    // initial velocity
+    let comps = ["v_x", "v_y", "v_z"];
+    let thermal_model = p.thermal.is_some();
+    let mut v0: [Option<FieldFn>; 3] = [None, None, None];
+    let mut theta0: Option<FieldFn> = None;
+    for (name, expr) in &f.initial {
+        if name == "theta" && thermal_model {
+            theta0 = Some(
+                FieldFn::parse(expr.get_ref(), dim)
+                    .map_err(|m| err(expr.span(), format!("initial.{name}: {m}")))?,
+            );
+            continue;
+        }
+        let Some(c) = comps[..dim].iter().position(|n| n == name) else {
+            return Err(err(
+                expr.span(),
+                format!(
+                    "initial.{name}: unknown field; use {}{}",
+                    comps[..dim].join(", "),
+                    if thermal_model {
+                        " or theta ((T − T0)/T0)"
+                    } else {
+                        ""
+                    }
+                ),
+            ));
+        };
+        v0[c] = Some(
+            FieldFn::parse(expr.get_ref(), dim)
+                .map_err(|m| err(expr.span(), format!("initial.{name}: {m}")))?,
+        );
+    }
+    let v_at = |c: usize, x: [f64; 3]| v0[c].as_ref().map_or(0.0, |g| g.eval3(x));
+    let initial = match &model {
+        ElasticModel::Plane(m) => m
+            .interpolate_state(
+                &|x| [v_at(0, [x[0], x[1], 0.0]), v_at(1, [x[0], x[1], 0.0])],
+                None,
+            )
+            .map_err(|e| err(0..0, format!("initial state: {e}")))?,
+        ElasticModel::Solid(m) => m.interpolate_state(&|x| [0, 1, 2].map(|c| v_at(c, x)), None),
+        ElasticModel::ThermoPlane(m) => m.interpolate_state(
+            &|x| [v_at(0, [x[0], x[1], 0.0]), v_at(1, [x[0], x[1], 0.0])],
+            &|x| theta0.as_ref().map_or(0.0, |g| g.eval2(x)),
+        ),
+        ElasticModel::ThermoSolid(m) => m
+            .interpolate_state(&|x| [0, 1, 2].map(|c| v_at(c, x)), &|x| {
+                theta0.as_ref().map_or(0.0, |g| g.eval3(x))
+            }),
+    };
+    if initial.iter().any(|v| !v.is_finite()) {
+        return Err(err(
+            0..0,
+            "initial fields are not finite everywhere on the body".into(),
+        ));
+    }
+    let all: &[&str] = if dim == 2 { &FIELDS_2D } else { &FIELDS_3D };
+    // `theta` (the last field) only with [elasticity.thermal]
+    let fields = if thermal_model {
+        all
+    } else {
+        &all[..all.len() - 1]
+    };
+    let mut probes = Vec::new();
+    for pr in &f.output.probes {
+        let field = pr.field.as_deref().unwrap_or("v_x");
+        let k = fields.iter().position(|n| *n == field).ok_or_else(|| {
+            err(
+                0..0,
+                format!(
+                    "output.probes '{}': unknown field '{field}' (fields: {})",
+                    pr.name,
+                    fields.join(", ")
+                ),
+            )
+        })?;
+        if dim == 2 && pr.z.is_some() {
+            return Err(err(
+                0..0,
+                format!("output.probes '{}': z is a 3D coordinate", pr.name),
+            ));
+        }
+        let x = [pr.x, pr.y, pr.z.unwrap_or(0.0)];
+        probes.push((pr.name.clone(), k, x));
+    }
+    let b = BuiltElasticity {
+        name: f.model.name.clone(),
+        model,
+        input,
+        initial,
+        probes,
+        size,
+        params,
+    };
+    // probe points must lie in the body
+    b.probe_values(&b.initial)
+        .map_err(|m| err(0..0, format!("output.probes: {m}")))?;
+    Ok((f, b))
+}
+
+/// Full-space coefficients of field `f` of a 3D thermoelastic state (removed DOFs zero).
+pub(super) fn thermo3d_field(m: &ThermoelasticityModel3d, e: &[f64], f: ThermoField2d) -> Vec<f64> {
+    let sizes = [
+        m.space(ThermoField2d::Velocity).n_dofs(),
+        m.space(ThermoField2d::Stress).n_dofs(),
+        m.space(ThermoField2d::Temperature).n_dofs(),
+    ];
+    let b = f as usize;
+    let lo: usize = sizes[..b].iter().sum();
+    let mut u = vec![0.0; sizes[b]];
+    for (s, &i) in m.kept_dofs().iter().enumerate() {
+        if i >= lo && i < lo + sizes[b] {
+            u[i - lo] = e[s];
+        }
+    }
+    u
+}
+
+fn extent(points: impl Iterator<Item = [f64; 3]>) -> f64 {
+    let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
+    for v in points {
+        for c in 0..3 {
+            lo[c] = lo[c].min(v[c]);
+            hi[c] = hi[c].max(v[c]);
+        }
+    }
+    (0..3).map(|c| hi[c] - lo[c]).fold(0.0, f64::max)
+}
+

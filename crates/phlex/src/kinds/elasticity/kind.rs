@@ -1,0 +1,102 @@
+//! The elasticity kind (`[elasticity]`): [`Elasticity`] in the registry and the commands of
+//! a loaded model: `check`, `run` (midpoint, probes, heat content of thermoelastic models,
+//! VTK snapshots) and `modes`.
+use std::path::Path;
+
+use anyhow::Result;
+
+use super::build::{build, BuiltElasticity, ElasticModel, ElasticityFile};
+use super::vtk::vtu;
+use crate::check::CheckReport;
+use crate::continuum::{midpoint_step, run_midpoint, Columns, FieldRun};
+use crate::output::{mode_table, ModeTable};
+use crate::registry::{LoadedModel, ModelKind};
+use crate::source::ModelSource;
+
+/// The elasticity kind: a file with an `[elasticity]` table.
+pub struct Elasticity;
+
+impl ModelKind for Elasticity {
+    fn name(&self) -> &'static str {
+        "elasticity"
+    }
+    fn expects(&self) -> &'static str {
+        "[elasticity]"
+    }
+    fn detect(&self, top: &toml::Table) -> bool {
+        top.contains_key("elasticity")
+    }
+    fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
+        let (file, built) = build(src.file(), src.text(), src.parse()?)?;
+        Ok(Box::new(LoadedElasticity { src, file, built }))
+    }
+}
+
+/// A parsed and built elasticity model.
+struct LoadedElasticity<'a> {
+    src: &'a ModelSource,
+    file: ElasticityFile,
+    built: BuiltElasticity,
+}
+
+impl LoadedModel for LoadedElasticity<'_> {
+    fn check(&self) -> Result<CheckReport> {
+        let b = &self.built;
+        let kind = format!("elasticity ({}D)", self.file.elasticity.dim.get_ref());
+        Ok(CheckReport::linear(&b.name, kind, b.system()))
+    }
+
+    /// Midpoint rule, `timeseries.csv` (H and probes, the heat content of thermoelastic
+    /// models), `summary.json`, SVG plots, VTK snapshots (velocity at vertices, stress at
+    /// cells).
+    fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
+        let (f, b) = (&self.file, &self.built);
+        let (dt, t_end) = midpoint_step(self.src.file(), f.simulation.as_ref(), "elasticity")?;
+        let probe_values = |e: &[f64]| b.probe_values(e);
+        let heat_values = |e: &[f64]| -> Result<Vec<f64>, String> {
+            match &b.model {
+                ElasticModel::ThermoPlane(m) => m.heat_content(e).map(|q| vec![q]),
+                ElasticModel::ThermoSolid(m) => m.heat_content(e).map(|q| vec![q]),
+                _ => Ok(Vec::new()),
+            }
+            .map_err(|er| er.to_string())
+        };
+        let vtu_of = |e: &[f64]| vtu(&b.model, e);
+        let mut columns = vec![Columns::probes(b.probe_names(), "probes", &probe_values)];
+        if matches!(
+            b.model,
+            ElasticModel::ThermoPlane(_) | ElasticModel::ThermoSolid(_)
+        ) {
+            // ∫ C T0 θ = ∫ ρc (T − T0): changes by the heat let in through the flux ports
+            // minus the thermoelastic work C_β ∫ v·n of the moving boundary
+            columns.push(Columns::new(
+                vec!["heat".into()],
+                "heat content ∫ρc(T − T0) [J]",
+                "heat.svg",
+                &heat_values,
+            ));
+        }
+        run_midpoint(
+            FieldRun {
+                name: &b.name,
+                kind: "elasticity",
+                system: b.system(),
+                input: b.input.clone(),
+                initial: &b.initial,
+                columns,
+                vtu: &vtu_of,
+            },
+            dt,
+            t_end,
+            &f.output,
+            dir,
+            quiet,
+        )
+    }
+
+    fn modes(&self, count: Option<usize>) -> Result<ModeTable> {
+        let b = &self.built;
+        let n = count.unwrap_or(self.file.modes.count);
+        mode_table(&b.name, b.system(), n, &b.eigen_params(n))
+    }
+}

@@ -1,0 +1,8 @@
+//! The EPHS kind: exergetic port-Hamiltonian model files (`[components.*]`,
+//! `[patterns.*]`, format in `phlex_ephs::model_file`): the run and `phlex ephs draw`
+//! ([`run`]) and the registry entry ([`Ephs`]).
+mod kind;
+pub mod run;
+
+pub use kind::Ephs;
+pub use run::draw;

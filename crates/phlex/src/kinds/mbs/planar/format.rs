@@ -1,0 +1,484 @@
+//! The multibody model file as serde structures (`deny_unknown_fields`, [`Spanned`] values
+//! so that validation errors name the key and its line); format in
+//! `docs/model-format-mbs.md`.
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::spec::{ModelMeta, SignalSpec};
+
+/// Top level of a multibody model file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MbsFile {
+    /// Gravity vector (inertial frame) \[m/s²\]; a top-level key (before the first table).
+    #[serde(default)]
+    pub gravity: Option<Spanned<[f64; 2]>>,
+    /// Name and description.
+    pub model: ModelMeta,
+    /// Bodies by name.
+    pub bodies: BTreeMap<String, BodySpec>,
+    /// Joints by name.
+    #[serde(default)]
+    pub joints: BTreeMap<String, JointSpec>,
+    /// Named inertial points (`origin` = (0, 0) always exists).
+    #[serde(default)]
+    pub ground: BTreeMap<String, Spanned<[f64; 2]>>,
+    /// Forces and torques at body ports.
+    #[serde(default)]
+    pub load: Vec<LoadSpec>,
+    /// Consistent initial conditions.
+    #[serde(default)]
+    pub initial: InitialSpec,
+    /// Time integration (needed by `phlex run`).
+    #[serde(default)]
+    pub simulation: Option<MbsSimulationSpec>,
+    /// What to record.
+    #[serde(default)]
+    pub output: MbsOutputSpec,
+    /// Linearisation and modes.
+    #[serde(default)]
+    pub modes: MbsModesSpec,
+}
+
+/// Body kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BodyKind {
+    /// Planar rigid body ([`RigidBody2d`](phlex_mbs::RigidBody2d)).
+    Rigid,
+    /// Planar floating flexible beam ([`FloatingBeam2d`](phlex_mbs::FloatingBeam2d)).
+    Beam,
+}
+
+/// Deformation boundary condition of a beam (paper 000 Remark 8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BcSpec {
+    /// $u_f^x(0) = u_f^y(0) = \partial_x u_f^y(0) = 0$.
+    Cantilever,
+    /// $u_f^x(0) = u_f^y(0) = u_f^y(L) = 0$.
+    SimplySupported,
+    /// No condition (rejected: singular mass operator).
+    Free,
+}
+
+/// Gyroscopic coefficient of a beam.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GyroSpec {
+    /// Coefficient 1 (exact transport forces).
+    Consistent,
+    /// Coefficient 2 of paper eq. (38).
+    PaperLiteral,
+}
+
+/// Initial pose of the reference point `P` and body frame.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PoseSpec {
+    /// ${}^ir_P^x$ \[m\].
+    #[serde(default)]
+    pub x: f64,
+    /// ${}^ir_P^y$ \[m\].
+    #[serde(default)]
+    pub y: f64,
+    /// $\theta$ \[rad\].
+    #[serde(default)]
+    pub theta: Option<f64>,
+    /// $\theta$ \[deg\] (alternative to `theta`).
+    #[serde(default)]
+    pub theta_deg: Option<f64>,
+}
+
+/// Initial inertial velocity of `P` and angular velocity.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TwistSpec {
+    /// ${}^i\dot r_P^x$ \[m/s\].
+    #[serde(default)]
+    pub vx: f64,
+    /// ${}^i\dot r_P^y$ \[m/s\].
+    #[serde(default)]
+    pub vy: f64,
+    /// $\omega$ \[rad/s\].
+    #[serde(default)]
+    pub omega: f64,
+}
+
+/// A lumped mass at a port.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LumpedSpec {
+    /// Port of the body.
+    pub port: Spanned<String>,
+    /// Mass ≥ 0 \[kg\].
+    pub mass: Spanned<f64>,
+    /// Rotary inertia ≥ 0 about the port \[kg m²\].
+    #[serde(default)]
+    pub inertia: Option<Spanned<f64>>,
+}
+
+/// `[bodies.NAME]`: a rigid body or a floating beam (keys per kind).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodySpec {
+    /// `"rigid"` or `"beam"`.
+    pub kind: Spanned<BodyKind>,
+    /// Rigid: mass \[kg\].
+    #[serde(default)]
+    pub mass: Option<Spanned<f64>>,
+    /// Rigid: rotary inertia about the centre of mass \[kg m²\] (default 0).
+    #[serde(default)]
+    pub inertia: Option<Spanned<f64>>,
+    /// Rigid: centre of mass relative to `P`, body frame \[m\] (default (0, 0)).
+    #[serde(default)]
+    pub com: Option<Spanned<[f64; 2]>>,
+    /// Beam: length \[m\].
+    #[serde(default)]
+    pub length: Option<Spanned<f64>>,
+    /// Beam: density ρ \[kg/m³\].
+    #[serde(default)]
+    pub density: Option<Spanned<f64>>,
+    /// Beam: Young's modulus E \[Pa\].
+    #[serde(default)]
+    pub youngs_modulus: Option<Spanned<f64>>,
+    /// Beam: cross-section area A \[m²\].
+    #[serde(default)]
+    pub area: Option<Spanned<f64>>,
+    /// Beam: second moment of area I \[m⁴\].
+    #[serde(default)]
+    pub second_moment: Option<Spanned<f64>>,
+    /// Beam: diameter of a solid circular section \[m\] (instead of `area`, `second_moment`).
+    #[serde(default)]
+    pub diameter: Option<Spanned<f64>>,
+    /// Beam: ρA \[kg/m\] (with `ea`, `ei`, instead of material data).
+    #[serde(default)]
+    pub rho_a: Option<Spanned<f64>>,
+    /// Beam: EA \[N\].
+    #[serde(default)]
+    pub ea: Option<Spanned<f64>>,
+    /// Beam: EI \[N m²\].
+    #[serde(default)]
+    pub ei: Option<Spanned<f64>>,
+    /// Beam: number of elements.
+    #[serde(default)]
+    pub elements: Option<Spanned<i64>>,
+    /// Beam: deformation boundary condition.
+    #[serde(default)]
+    pub deformation_bc: Option<Spanned<BcSpec>>,
+    /// Beam: gyroscopic coefficient (default `consistent`).
+    #[serde(default)]
+    pub gyroscopic: Option<GyroSpec>,
+    /// Beam: geometric (stress) stiffening, von Kármán axial strain (default false).
+    #[serde(default)]
+    pub geometric_stiffening: Option<Spanned<bool>>,
+    /// Beam: `"constant"` (default: the constant mass operator of paper 000 §4.3) or
+    /// `"full"` (deformation-dependent mass operator, mass points at x + u_f: centrifugal
+    /// softening).
+    #[serde(default)]
+    pub mass_operator: Option<Spanned<String>>,
+    /// Ports: rigid `name = [x, y]` (body frame), beam `name = x` (material coordinate).
+    #[serde(default)]
+    pub ports: BTreeMap<String, Spanned<toml::Value>>,
+    /// Lumped masses at ports.
+    #[serde(default)]
+    pub lumped: Vec<LumpedSpec>,
+    /// Initial pose.
+    #[serde(default)]
+    pub pose: PoseSpec,
+    /// Initial twist.
+    #[serde(default)]
+    pub twist: TwistSpec,
+}
+
+/// Joint kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JointKindSpec {
+    /// Hinge (to ground: fixed point).
+    Revolute,
+    /// Rigid connection (to ground: fixed frame).
+    Weld,
+    /// Port on an inertial line through a ground point.
+    Slider,
+    /// Port driven with a prescribed inertial velocity.
+    PrescribedVelocity,
+}
+
+/// `[joints.NAME]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JointSpec {
+    /// Kind.
+    pub kind: Spanned<JointKindSpec>,
+    /// `"body.port"` of side a.
+    pub a: Spanned<String>,
+    /// `"body.port"` or `"ground.point"` of side b (`"ground"` = `"ground.origin"`).
+    #[serde(default)]
+    pub b: Option<Spanned<String>>,
+    /// Slider: direction of the line.
+    #[serde(default)]
+    pub direction: Option<Spanned<[f64; 2]>>,
+    /// Prescribed velocity: $v_x(t)$ \[m/s\].
+    #[serde(default)]
+    pub vx: Option<Spanned<SignalSpec>>,
+    /// Prescribed velocity: $v_y(t)$ \[m/s\].
+    #[serde(default)]
+    pub vy: Option<Spanned<SignalSpec>>,
+    /// Prescribed velocity: $\omega(t)$ \[rad/s\] (omit to leave the rotation free).
+    #[serde(default)]
+    pub omega: Option<Spanned<SignalSpec>>,
+}
+
+/// Frame of load components.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum FrameSpec {
+    /// Body frame.
+    #[default]
+    Body,
+    /// Inertial frame.
+    Inertial,
+}
+
+/// `[[load]]`: a force and torque at a body port.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoadSpec {
+    /// Port name of the load (an input port of the system).
+    pub name: Spanned<String>,
+    /// `"body.port"`.
+    pub at: Spanned<String>,
+    /// Frame of the components.
+    #[serde(default)]
+    pub frame: FrameSpec,
+    /// $F_x(t)$ \[N\].
+    #[serde(default)]
+    pub fx: Option<Spanned<SignalSpec>>,
+    /// $F_y(t)$ \[N\].
+    #[serde(default)]
+    pub fy: Option<Spanned<SignalSpec>>,
+    /// $T(t)$ \[N m\].
+    #[serde(default)]
+    pub torque: Option<Spanned<SignalSpec>>,
+}
+
+/// `[initial]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InitialSpec {
+    /// Correct the poses and velocities to satisfy the joints (default true); with
+    /// `false` the given state must already be consistent.
+    #[serde(default = "yes")]
+    pub correct: bool,
+    /// Coordinates kept at their given values, `"body.x"`, `"body.y"`, `"body.theta"`.
+    #[serde(default)]
+    pub lock: Vec<Spanned<String>>,
+    /// Position tolerance \[m, rad\] (default 1e-12).
+    #[serde(default)]
+    pub position_tol: Option<Spanned<f64>>,
+    /// Velocity tolerance used when `correct = false` \[m/s, rad/s\] (default 1e-10).
+    #[serde(default)]
+    pub velocity_tol: Option<Spanned<f64>>,
+}
+
+impl Default for InitialSpec {
+    fn default() -> Self {
+        Self {
+            correct: true,
+            lock: Vec::new(),
+            position_tol: None,
+            velocity_tol: None,
+        }
+    }
+}
+
+/// Integrators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MbsIntegrator {
+    /// Midpoint / discrete gradient, fixed step.
+    Midpoint,
+    /// Radau IIA order 5, adaptive.
+    Radau5,
+    /// Gauss–Legendre collocation, `stages` stages (order 2s), fixed step, one Newton
+    /// matrix reused across steps; exact power balance for quadratic Hamiltonians.
+    Gauss,
+}
+
+/// Effort of the midpoint scheme.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SchemeSpec {
+    /// Gonzalez discrete gradient (exact discrete power balance).
+    DiscreteGradient,
+    /// Implicit midpoint rule.
+    Midpoint,
+}
+
+/// `[simulation]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MbsSimulationSpec {
+    /// Integrator.
+    pub integrator: MbsIntegrator,
+    /// Final time \[s\].
+    pub t_end: Spanned<f64>,
+    /// Step (midpoint) or initial step (Radau) \[s\].
+    #[serde(default)]
+    pub dt: Option<Spanned<f64>>,
+    /// Gauss collocation stages (1..=6, default 3: order 6).
+    #[serde(default)]
+    pub stages: Option<Spanned<usize>>,
+    /// Radau relative tolerance (default 1e-8).
+    #[serde(default)]
+    pub rtol: Option<Spanned<f64>>,
+    /// Radau absolute tolerance (default 1e-10).
+    #[serde(default)]
+    pub atol: Option<Spanned<f64>>,
+    /// Midpoint effort (default `discrete_gradient`).
+    #[serde(default)]
+    pub scheme: Option<SchemeSpec>,
+    /// Newton relative tolerance of the midpoint scheme (default 1e-12).
+    #[serde(default)]
+    pub newton_rtol: Option<Spanned<f64>>,
+    /// Newton absolute tolerance of the midpoint scheme (default 1e-12).
+    #[serde(default)]
+    pub newton_atol: Option<Spanned<f64>>,
+    /// Newton iteration limit per step (default 20).
+    #[serde(default)]
+    pub newton_max_iterations: Option<Spanned<i64>>,
+    /// Modified Newton (keep the factorized step matrix across iterations and steps while
+    /// it contracts; default false: a new Jacobian at every iterate). Much faster for
+    /// long runs; the step equations are solved to the same tolerances.
+    #[serde(default)]
+    pub newton_modified: Option<bool>,
+    /// Project the body poses onto the position constraints after every midpoint step
+    /// (drift correction, default false; breaks exact energy conservation slightly, see
+    /// `docs/solvers.md`).
+    #[serde(default)]
+    pub projection: Option<Spanned<bool>>,
+}
+
+/// Which component of the elastic displacement to record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum ElasticComponent {
+    /// Axial $u_f^x$ \[m\].
+    X,
+    /// Transverse $u_f^y$ \[m\].
+    #[default]
+    Y,
+    /// Rotation $\partial_x u_f^y$ \[rad\].
+    Rotation,
+}
+
+/// `[[output.elastic]]`: elastic displacement at a material point of a beam.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ElasticSpec {
+    /// Column name.
+    pub name: Spanned<String>,
+    /// Beam body.
+    pub body: Spanned<String>,
+    /// Material coordinate \[m\].
+    pub x: Spanned<f64>,
+    /// Component (default `y`).
+    #[serde(default)]
+    pub component: ElasticComponent,
+    /// Divide by the beam length.
+    #[serde(default)]
+    pub normalize: bool,
+}
+
+/// `[output]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MbsOutputSpec {
+    /// Record every k-th step (midpoint).
+    #[serde(default = "one")]
+    pub every: usize,
+    /// Number of uniform output intervals (Radau).
+    #[serde(default = "default_samples")]
+    pub samples: usize,
+    /// Named point positions: `name = "body.port"` → columns `name.x`, `name.y`.
+    #[serde(default)]
+    pub points: BTreeMap<String, Spanned<String>>,
+    /// Bodies whose pose is recorded → `body.x`, `body.y`, `body.theta`.
+    #[serde(default)]
+    pub poses: Vec<Spanned<String>>,
+    /// Elastic displacements.
+    #[serde(default)]
+    pub elastic: Vec<ElasticSpec>,
+    /// Joints whose reactions (multipliers) are recorded.
+    #[serde(default)]
+    pub reactions: Vec<Spanned<String>>,
+    /// Ports (loads, prescribed-velocity joints) whose input, output and power are recorded.
+    #[serde(default)]
+    pub ports: Vec<Spanned<String>>,
+    /// Per-body energy columns.
+    #[serde(default)]
+    pub body_energies: bool,
+    /// Write SVG plots.
+    #[serde(default = "yes")]
+    pub plots: bool,
+}
+
+impl Default for MbsOutputSpec {
+    fn default() -> Self {
+        Self {
+            every: 1,
+            samples: 500,
+            points: BTreeMap::new(),
+            poses: Vec::new(),
+            elastic: Vec::new(),
+            reactions: Vec::new(),
+            ports: Vec::new(),
+            body_energies: false,
+            plots: true,
+        }
+    }
+}
+
+/// `[modes]`: the same section as for beam models.
+pub use crate::spec::ModesSpec as MbsModesSpec;
+
+use crate::spec::{default_samples, one, yes};
+
+/// Checks the Gauss-specific keys of `[simulation]`: `stages` only with `integrator =
+/// "gauss"` and within 1..=6, and `dt` present for the fixed-step integrators. Returns the
+/// span and message of the first problem.
+pub fn check_gauss_keys(sim: &MbsSimulationSpec) -> Result<(), (std::ops::Range<usize>, String)> {
+    if let Some(st) = &sim.stages {
+        if sim.integrator != MbsIntegrator::Gauss {
+            return Err((
+                st.span(),
+                "simulation.stages applies to integrator = \"gauss\" only".into(),
+            ));
+        }
+        if !(1..=6).contains(st.get_ref()) {
+            return Err((
+                st.span(),
+                format!(
+                    "simulation.stages must be between 1 and 6 (got {}; order 2s)",
+                    st.get_ref()
+                ),
+            ));
+        }
+    }
+    if sim.integrator == MbsIntegrator::Gauss && sim.dt.is_none() {
+        return Err((
+            sim.t_end.span(),
+            "missing key simulation.dt (time step [s]), required by integrator = \"gauss\"".into(),
+        ));
+    }
+    if sim.integrator == MbsIntegrator::Gauss && sim.scheme.is_some() {
+        return Err((
+            sim.t_end.span(),
+            "simulation.scheme applies to integrator = \"midpoint\" only".into(),
+        ));
+    }
+    Ok(())
+}

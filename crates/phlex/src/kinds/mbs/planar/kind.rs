@@ -1,0 +1,135 @@
+//! The planar multibody kind (`[bodies.*]` of planar kinds): [`Planar`] in the registry and
+//! the commands of a loaded model: `check` (bodies, joints, consistent initial state),
+//! `run`, `modes` (constrained modes of the linearisation about the initial configuration)
+//! and `export --linearize` (the linear pHDAE of paper 000 eq. (49)).
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use phlex_core::QuasiLinearPhDae;
+
+use super::model::{BuiltMbs, MbsModel};
+use crate::check::CheckReport;
+use crate::export::{LinInfo, Linear};
+use crate::kinds::mbs::integrate::missing_simulation;
+use crate::kinds::mbs::run::{announce_run, check_report, write_run};
+use crate::kinds::mbs::simulate::simulate;
+use crate::kinds::mbs::spatial::is_spatial;
+use crate::output::ModeTable;
+use crate::registry::{LoadedModel, ModelKind};
+use crate::source::ModelSource;
+
+/// The planar multibody kind: a `[bodies]` table whose bodies are all planar (no kind
+/// `rigid3d` or `beam3d`).
+pub struct Planar;
+
+impl ModelKind for Planar {
+    fn name(&self) -> &'static str {
+        "mbs"
+    }
+    fn expects(&self) -> &'static str {
+        "[bodies.*] of kinds rigid and beam (planar multibody)"
+    }
+    fn detect(&self, top: &toml::Table) -> bool {
+        top.contains_key("bodies") && !is_spatial(top)
+    }
+    fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
+        let model = MbsModel::from_source(src)?;
+        let built = model.build()?;
+        Ok(Box::new(LoadedPlanar { model, built }))
+    }
+}
+
+/// A parsed, built and consistently initialised planar multibody model.
+struct LoadedPlanar {
+    model: MbsModel,
+    built: BuiltMbs,
+}
+
+impl LoadedModel for LoadedPlanar {
+    fn check(&self) -> Result<CheckReport> {
+        let (b, mb) = (&self.built, &self.built.mb);
+        let bodies = mb
+            .bodies()
+            .iter()
+            .enumerate()
+            .map(|(k, body)| {
+                format!(
+                    "{}: {} states, {} elastic DOFs, mass {:.6e} kg, ports {}",
+                    body.body_name(),
+                    mb.body_range(k).len(),
+                    body.n_elastic(),
+                    body.mass(),
+                    body.port_names()
+                )
+            })
+            .collect();
+        Ok(check_report(
+            "planar multibody",
+            &b.name,
+            mb.n(),
+            mb.ports().names(),
+            (mb.joint_names(), mb.n_constraints()),
+            &b.init,
+            bodies,
+        ))
+    }
+
+    /// Integrates from the consistent initial state and writes `timeseries.csv`,
+    /// `summary.json` and SVG plots into `dir`.
+    fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
+        let (m, b) = (&self.model, &self.built);
+        if m.spec.simulation.is_none() {
+            return Err(missing_simulation(&m.file).into());
+        }
+        let mb = &b.mb;
+        let counts = [
+            mb.bodies().len(),
+            mb.joint_names().len(),
+            mb.n(),
+            mb.n_constraints(),
+        ];
+        announce_run(quiet, &b.name, "bodies", counts);
+        let r = simulate(m, b, quiet)?;
+        write_run(dir, r, m.spec.output.plots.then_some(&m.spec.model.name))
+    }
+
+    /// Constrained eigenfrequencies of the linearisation about the (consistent) initial
+    /// configuration.
+    fn modes(&self, count: Option<usize>) -> Result<ModeTable> {
+        let (m, b) = (&self.model, &self.built);
+        let n = count.unwrap_or(m.spec.modes.count);
+        let mut t = ModeTable::new(&b.name, b.mb.n(), m.modes(b, n)?);
+        t.constraints = Some(b.mb.n_constraints());
+        t.what = "constrained modes about the initial configuration";
+        Ok(t)
+    }
+
+    /// The linear pHDAE of paper 000 eq. (49) about the consistent initial state
+    /// ([`phlex_mbs::ph_linearization`]: velocities, stresses and multipliers;
+    /// configuration omitted).
+    fn linear(&self, linearize: bool) -> Result<Linear> {
+        let (m, b) = (&self.model, &self.built);
+        if !linearize {
+            bail!(
+                "{}: a multibody model is nonlinear; add --linearize to export its linearisation about the consistent initial state (paper 000 eq. (49))",
+                m.file
+            );
+        }
+        let u0 = b.input.eval(0.0);
+        let lin = phlex_mbs::ph_linearization(&b.mb, &b.init.state, &u0)
+            .map_err(|e| m.convert(e))
+            .context("linearisation about the initial state failed")?;
+        Ok(Linear {
+            name: b.name.clone(),
+            kind: "planar multibody system linearised about its consistent initial state",
+            linearization: Some(LinInfo {
+                about: "consistent initial state (zero velocities required)",
+                omitted: "configuration variables: body poses, elastic displacements, joint angles, driver targets (paper 000 eq. (49))",
+                neglected_coupling: lin.neglected_coupling,
+                note: "neglected_coupling = max|df/dq| / max|df/dp|: 0 without gravity and prestress; otherwise the geometric stiffness is not in the exported system (`phlex modes` keeps it)",
+            }),
+            flexible: Some(lin.flexible.clone()),
+            system: lin.system,
+        })
+    }
+}

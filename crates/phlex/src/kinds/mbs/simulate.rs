@@ -1,0 +1,528 @@
+//! Integration of a built multibody model (midpoint / discrete gradient with the exact
+//! discrete power balance $H_1 - H_0 = h\,\bar y^\top u$, or Radau IIA), recording of the
+//! requested outputs, the run summary and the plots.
+use std::ops::Range;
+
+use anyhow::{Context, Result};
+use phlex_core::QuasiLinearPhDae;
+use phlex_mbs::Multibody;
+use phlex_solve::radau5::Radau5Params;
+use phlex_solve::InputFn;
+use serde::Serialize;
+
+use super::columns::RunColumns;
+use super::planar::format::*;
+use super::integrate::{integrate, missing_simulation, summarize, RunModel};
+use super::planar::model::{split_ref, BuiltMbs, MbsModel};
+use crate::output::{sci, svg_plot, table, RunReport, TimeSeries};
+
+/// Precomputed output columns.
+struct Recorder<'a> {
+    mb: &'a Multibody,
+    input: &'a InputFn,
+    points: Vec<(usize, usize)>,
+    poses: Vec<usize>,
+    elastic: Vec<(usize, f64, usize, f64)>,
+    reactions: Vec<usize>,
+    cols: RunColumns,
+}
+
+impl<'a> Recorder<'a> {
+    fn new(m: &MbsModel, mb: &'a Multibody, input: &'a InputFn) -> Result<Self> {
+        let o = &m.spec.output;
+        let mut cols = RunColumns::new(mb.body_names(), o.body_energies);
+        let conv = |e| m.convert(e);
+        let (names, groups) = (&mut cols.names, &mut cols.groups);
+        let mut start = names.len();
+        let mut points = Vec::new();
+        for (n, r) in &o.points {
+            let (b, p) = split_ref(r.get_ref()).context("checked at parse")?;
+            let bi = mb.body_index(b).map_err(conv)?;
+            let pi = mb.bodies()[bi]
+                .port_index(p)
+                .context("port checked at parse")?;
+            points.push((bi, pi));
+            names.push(format!("{n}.x"));
+            names.push(format!("{n}.y"));
+        }
+        let mut poses = Vec::new();
+        for b in &o.poses {
+            poses.push(mb.body_index(b.get_ref()).map_err(conv)?);
+            for c in ["x", "y", "theta"] {
+                names.push(format!("{}.{c}", b.get_ref()));
+            }
+        }
+        groups.push(("positions", start..names.len()));
+        start = names.len();
+        let mut elastic = Vec::new();
+        for e in &o.elastic {
+            let bi = mb.body_index(e.body.get_ref()).map_err(conv)?;
+            let l = m.spec.bodies[e.body.get_ref()]
+                .length
+                .as_ref()
+                .map(|v| *v.get_ref())
+                .unwrap_or(1.0);
+            let c = match e.component {
+                ElasticComponent::X => 0,
+                ElasticComponent::Y => 1,
+                ElasticComponent::Rotation => 2,
+            };
+            elastic.push((
+                bi,
+                *e.x.get_ref(),
+                c,
+                if e.normalize { 1.0 / l } else { 1.0 },
+            ));
+            names.push(e.name.get_ref().clone());
+        }
+        groups.push(("elastic", start..names.len()));
+        start = names.len();
+        let labels = mb.constraint_labels();
+        let row0 = if mb.joint_names().is_empty() {
+            0
+        } else {
+            mb.multiplier_range(0).start
+        };
+        let mut reactions = Vec::new();
+        for r in &o.reactions {
+            let j = mb.joint_index(r.get_ref()).map_err(conv)?;
+            for i in mb.multiplier_range(j) {
+                let lab = &labels[i - row0];
+                let comp = lab
+                    .split_once('[')
+                    .map(|(_, c)| c.trim_end_matches(']'))
+                    .unwrap_or("0");
+                names.push(format!("{}.lambda_{comp}", r.get_ref()));
+            }
+            reactions.push(j);
+        }
+        groups.push(("reactions", start..names.len()));
+        start = names.len();
+        for p in &o.ports {
+            let range = mb
+                .ports()
+                .range(p.get_ref())
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            cols.add_port(p.get_ref(), range);
+        }
+        if let Some(dup) = cols.finish(start, mb.n(), mb.joint_names().len()) {
+            return Err(m
+                .err_line(
+                    m.section_line("output"),
+                    format!("output: column '{dup}' is produced twice (rename a point or an elastic output; pose columns are BODY.x, BODY.y, BODY.theta)"),
+                )
+                .into());
+        }
+        Ok(Self {
+            mb,
+            input,
+            points,
+            poses,
+            elastic,
+            reactions,
+            cols,
+        })
+    }
+
+    fn record(&mut self, t: f64, x: &[f64]) {
+        let mb = self.mb;
+        let mut row = self.cols.start_row(t, &mb.energies(x), mb.hamiltonian(x));
+        for &(b, q) in &self.points {
+            row.extend_from_slice(&mb.port_position(b, q, x));
+        }
+        for &b in &self.poses {
+            let p = mb.pose(b, x);
+            row.extend_from_slice(&[p.x, p.y, p.theta]);
+        }
+        for &(b, xi, c, s) in &self.elastic {
+            let v = mb.bodies()[b]
+                .elastic_displacement(xi, &x[mb.body_range(b)])
+                .map(|u| u[c] * s)
+                .unwrap_or(f64::NAN);
+            row.push(v);
+        }
+        for &j in &self.reactions {
+            row.extend_from_slice(mb.reaction(j, x));
+        }
+        self.cols
+            .push_row(row, t, x, mb, self.input, mb.position_drift(x));
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Simulation and summary
+// ---------------------------------------------------------------------------------------
+
+/// `summary.json` of a multibody run.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct MbsSummary {
+    /// Model name.
+    pub model: String,
+    /// Integrator.
+    pub integrator: String,
+    /// State variables (bodies, joint angles/targets, multipliers).
+    pub states: usize,
+    /// Constraint rows (multipliers).
+    pub constraints: usize,
+    /// Final time \[s\].
+    pub final_time: f64,
+    /// Accepted steps.
+    pub steps: usize,
+    /// Rejected steps (Radau).
+    pub rejected_steps: usize,
+    /// Newton iterations.
+    pub newton_iterations: usize,
+    /// LU factorizations.
+    pub factorizations: usize,
+    /// Largest joint position residual before / after the initial correction.
+    pub initial_position_residual: (f64, f64),
+    /// Largest velocity-constraint residual before / after the initial correction.
+    pub initial_velocity_residual: (f64, f64),
+    /// $H(0)$ \[J\].
+    pub h_initial: f64,
+    /// $H(t_{end})$ \[J\].
+    pub h_final: f64,
+    /// Energy supplied through the ports $W = \int y^\top u\,dt$ \[J\] (midpoint: exact
+    /// discrete work; Radau: trapezoidal rule on the output samples).
+    pub energy_supplied: f64,
+    /// Energy scale: max over the samples of kinetic + deformation + |potential| and |W| \[J\].
+    pub energy_scale: f64,
+    /// $\max_t |H(t) - H(0) - W(t)|$ / energy scale.
+    pub energy_drift: f64,
+    /// Midpoint: largest step residual $|H_1 - H_0 - h\bar y^\top u|$; Radau: largest
+    /// residual between output samples \[J\].
+    pub power_balance_residual: f64,
+    /// The same, relative to the energy scale.
+    pub power_balance_residual_relative: f64,
+    /// Largest position-level joint violation over the output samples \[m or rad\].
+    pub max_constraint_drift: f64,
+    /// Largest position-level violation of each joint over the output samples (joint
+    /// name → m or rad).
+    pub joint_drift: std::collections::BTreeMap<String, f64>,
+    /// Drift projection (`[simulation] projection = true`): `max_drift_before` is the
+    /// largest violation a step produced before its projection, `energy_change` the sum of
+    /// the energy jumps of the projections \[J\] (part of `energy_drift`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub projection: Option<ProjectionSummary>,
+    /// Wall time of the integration \[s\].
+    pub wall_time_s: f64,
+    /// Files written.
+    pub outputs: Vec<String>,
+}
+
+/// Summary of the drift projection ([`phlex_mbs::simulate::ProjectionStats`]).
+#[derive(Debug, Clone, Serialize)]
+pub struct ProjectionSummary {
+    /// Steps after which the poses were corrected.
+    pub corrected_steps: usize,
+    /// Largest position violation produced by a step, before its projection \[m or rad\].
+    pub max_drift_before: f64,
+    /// Largest violation left after a projection.
+    pub max_drift_after: f64,
+    /// Sum of the energy jumps $H(x^{proj}) - H(x)$ \[J\].
+    pub energy_change: f64,
+    /// Largest single jump \[J\].
+    pub max_energy_jump: f64,
+}
+
+impl MbsSummary {
+    /// The human-readable table.
+    pub fn table(&self) -> String {
+        let rows: Vec<(&str, String)> = vec![
+            ("model", self.model.clone()),
+            ("integrator", self.integrator.clone()),
+            (
+                "states (constraints)",
+                format!("{} ({})", self.states, self.constraints),
+            ),
+            ("final time [s]", format!("{:.6}", self.final_time)),
+            (
+                "steps (rejected)",
+                format!("{} ({})", self.steps, self.rejected_steps),
+            ),
+            ("Newton iterations", self.newton_iterations.to_string()),
+            ("LU factorizations", self.factorizations.to_string()),
+            (
+                "initial correction pos/vel",
+                format!(
+                    "{:.3e} -> {:.3e} / {:.3e} -> {:.3e}",
+                    self.initial_position_residual.0,
+                    self.initial_position_residual.1,
+                    self.initial_velocity_residual.0,
+                    self.initial_velocity_residual.1
+                ),
+            ),
+            (
+                "H(0) -> H(end) [J]",
+                format!("{} -> {}", sci(self.h_initial), sci(self.h_final)),
+            ),
+            ("energy in through ports [J]", sci(self.energy_supplied)),
+            (
+                "energy drift (relative)",
+                format!("{:.3e}", self.energy_drift),
+            ),
+            (
+                "power-balance residual",
+                format!(
+                    "{:.3e} J ({:.3e} relative)",
+                    self.power_balance_residual, self.power_balance_residual_relative
+                ),
+            ),
+            (
+                "max constraint drift",
+                format!("{:.3e}", self.max_constraint_drift),
+            ),
+            (
+                "worst joint drift",
+                match self
+                    .joint_drift
+                    .iter()
+                    .max_by(|a, b| a.1.total_cmp(b.1))
+                {
+                    Some((j, d)) => format!("{j}: {d:.3e}"),
+                    None => "no joints".into(),
+                },
+            ),
+            (
+                "projection",
+                match &self.projection {
+                    Some(p) => format!(
+                        "{} steps corrected, drift before {:.3e}, energy jumps {:.3e} J (largest {:.3e} J)",
+                        p.corrected_steps, p.max_drift_before, p.energy_change, p.max_energy_jump
+                    ),
+                    None => "off".into(),
+                },
+            ),
+            ("wall time [s]", format!("{:.3}", self.wall_time_s)),
+        ];
+        table(&rows)
+    }
+}
+
+impl RunReport for MbsSummary {
+    fn outputs_mut(&mut self) -> &mut Vec<String> {
+        &mut self.outputs
+    }
+    fn summary_table(&self) -> String {
+        self.table()
+    }
+}
+
+/// A finished run: recorded samples and summary.
+#[derive(Debug, Clone)]
+pub struct MbsRun {
+    /// The time series (`t, kinetic, deformation, potential, H, work_in, …, drift`).
+    pub series: TimeSeries,
+    /// The summary.
+    pub summary: MbsSummary,
+    /// Column ranges of the output groups (`positions`, `elastic`, `reactions`, `ports`).
+    pub groups: Vec<(&'static str, Range<usize>)>,
+}
+
+/// Integrates a built model over `[simulation]` ([`integrate`]) and summarises the
+/// run ([`summarize`]).
+pub fn simulate(m: &MbsModel, b: &BuiltMbs, quiet: bool) -> Result<MbsRun> {
+    let sim = m
+        .spec
+        .simulation
+        .as_ref()
+        .ok_or_else(|| missing_simulation(&m.file))?;
+    let mb = &b.mb;
+    let model = RunModel {
+        name: &b.name,
+        mb,
+        input: &b.input,
+        init: &b.init,
+        every: m.spec.output.every,
+        samples: m.spec.output.samples,
+        convert: &|e| m.convert(e),
+    };
+    let mut rec = Recorder::new(m, mb, &b.input)?;
+    let run = integrate(&model, sim, quiet, &mut |t, x| rec.record(t, x))?;
+    let recorded = rec.cols.into_recorded();
+    summarize(&model, mb.n_constraints(), mb.joint_names(), run, recorded)
+}
+
+/// SVG plots of a run: energies, energy balance, constraint drift and one plot per group
+/// of requested outputs.
+/// Shared by the planar and spatial runners (group titles of both).
+pub(crate) fn plots(name: &str, run: &MbsRun) -> Result<Vec<(String, Vec<u8>)>> {
+    let s = &run.series;
+    let t = s.column(0);
+    let col = |k: usize| s.column(k);
+    let mut files = Vec::new();
+    let (k, d, p, h) = (col(1), col(2), col(3), col(4));
+    files.push((
+        "energy.svg".to_string(),
+        svg_plot(
+            &format!("{name}: energies"),
+            "t [s]",
+            &[
+                ("kinetic [J]", &t, &k),
+                ("deformation [J]", &t, &d),
+                ("potential [J]", &t, &p),
+                ("H [J]", &t, &h),
+            ],
+        )?
+        .into_bytes(),
+    ));
+    let h0 = h.first().copied().unwrap_or(0.0);
+    let w = col(5);
+    let bal: Vec<f64> = h.iter().zip(&w).map(|(a, b)| a - h0 - b).collect();
+    files.push((
+        "energy_balance.svg".into(),
+        svg_plot(
+            &format!("{name}: H(t) - H(0) - W(t)"),
+            "t [s]",
+            &[("H - H0 - W [J]", &t, &bal)],
+        )?
+        .into_bytes(),
+    ));
+    let dr = col(s.names.len() - 1);
+    files.push((
+        "drift.svg".into(),
+        svg_plot(
+            &format!("{name}: position-level constraint drift"),
+            "t [s]",
+            &[("max joint violation [m or rad]", &t, &dr)],
+        )?
+        .into_bytes(),
+    ));
+    for (group, range) in &run.groups {
+        if range.is_empty() {
+            continue;
+        }
+        let title = match *group {
+            "positions" => "point positions and poses [m, rad]",
+            "elastic" => "elastic displacements",
+            "velocities" => "velocities and angular velocities, inertial [m/s, rad/s]",
+            "joint_states" => "joint states [rad, m]",
+            "reactions" => "joint reactions [N, N m]",
+            _ => "port inputs, outputs and powers",
+        };
+        let cols: Vec<Vec<f64>> = range.clone().map(col).collect();
+        let series: Vec<(&str, &[f64], &[f64])> = range
+            .clone()
+            .zip(&cols)
+            .map(|(k, c)| (s.names[k].as_str(), t.as_slice(), c.as_slice()))
+            .collect();
+        files.push((
+            format!("{group}.svg"),
+            svg_plot(&format!("{name}: {title}"), "t [s]", &series)?.into_bytes(),
+        ));
+    }
+    Ok(files)
+}
+
+/// The energy account of a recorded run (rows `t, kinetic, deformation, potential, H,
+/// work, …, drift`): writes the cumulative supplied work into column 5 (exact per step from
+/// the midpoint ledger when given, else trapezoidal on the sampled port power) and returns
+/// `(H(0), energy scale, max |H − H(0) − W|, max constraint drift (at least `mid_drift`),
+/// power-balance residual (the per-step one when given, else per sample interval))`.
+/// Shared by the planar and spatial runners.
+pub(crate) fn energy_account(
+    rows: &mut [Vec<f64>],
+    power: &[f64],
+    work: Option<Vec<f64>>,
+    step_res: Option<f64>,
+    mid_drift: f64,
+) -> anyhow::Result<(f64, f64, f64, f64, f64)> {
+    let work = work.unwrap_or_else(|| {
+        let mut w = Vec::with_capacity(rows.len());
+        let mut acc = 0.0;
+        for k in 0..rows.len() {
+            if k > 0 {
+                let h = rows[k][0] - rows[k - 1][0];
+                acc += 0.5 * h * (power[k] + power[k - 1]);
+            }
+            w.push(acc);
+        }
+        w
+    });
+    for (r, w) in rows.iter_mut().zip(&work) {
+        r[5] = *w;
+    }
+    anyhow::ensure!(!rows.is_empty(), "no samples recorded");
+    let h0 = rows[0][4];
+    let mut scale = f64::MIN_POSITIVE;
+    let mut drift = 0.0f64;
+    let mut cdrift = mid_drift;
+    let mut sample_res = 0.0f64;
+    for (k, r) in rows.iter().enumerate() {
+        scale = scale.max(r[1] + r[2] + r[3].abs()).max(r[5].abs());
+        drift = drift.max((r[4] - h0 - r[5]).abs());
+        cdrift = cdrift.max(*r.last().unwrap_or(&0.0));
+        if k > 0 {
+            let p = &rows[k - 1];
+            sample_res = sample_res.max((r[4] - p[4] - (r[5] - p[5])).abs());
+        }
+    }
+    Ok((h0, scale, drift, cdrift, step_res.unwrap_or(sample_res)))
+}
+
+/// Radau IIA settings of a multibody `[simulation]` (defaults rtol 1e-8, atol 1e-10, `dt` as
+/// the initial step), the uniform output grid of `samples` intervals on `[0, t_end]`, and
+/// the integrator label of the summary. Shared by the planar and spatial runners.
+pub(crate) fn radau_settings(
+    sim: &MbsSimulationSpec,
+    samples: usize,
+    t_end: f64,
+) -> (Radau5Params, Vec<f64>, String) {
+    let rtol = sim.rtol.as_ref().map(|v| *v.get_ref()).unwrap_or(1e-8);
+    let atol = sim.atol.as_ref().map(|v| *v.get_ref()).unwrap_or(1e-10);
+    let mut params = Radau5Params::with_tolerances(rtol, atol);
+    params.h0 = sim.dt.as_ref().map(|v| *v.get_ref());
+    let grid = (0..=samples)
+        .map(|k| t_end * k as f64 / samples as f64)
+        .collect();
+    let label = format!("radau5 (rtol = {rtol:e}, atol = {atol:e}; balance from output samples)");
+    (params, grid, label)
+}
+
+/// Collocation parameters of `[simulation]` with `integrator = "gauss"`: `stages` (default
+/// 3), step `dt`, Newton tolerance `newton_rtol` (default 1e-10), per-step power balance on.
+pub fn gauss_params(
+    sim: &MbsSimulationSpec,
+    t_end: f64,
+    every: usize,
+) -> Result<phlex_mbs::spatial::CollocationParams> {
+    let h = *sim.dt.as_ref().context("dt checked at parse")?.get_ref();
+    Ok(phlex_mbs::spatial::CollocationParams {
+        stages: sim.stages.as_ref().map_or(3, |s| *s.get_ref()),
+        h,
+        t0: 0.0,
+        t_end,
+        output_every: every,
+        tol: sim.newton_rtol.as_ref().map_or(1e-10, |v| *v.get_ref()),
+        power_balance: true,
+        ..Default::default()
+    })
+}
+
+/// The integrator label of a Gauss run.
+pub fn gauss_label(p: &phlex_mbs::spatial::CollocationParams, projected: bool) -> String {
+    format!(
+        "Gauss–Legendre collocation, {} stages (order {}), dt = {:e} s{}",
+        p.stages,
+        2 * p.stages,
+        p.h,
+        if projected {
+            ", position projection after each step"
+        } else {
+            ""
+        }
+    )
+}
+
+/// The run summary's view of the projection statistics.
+pub fn projection_summary(
+    p: Option<phlex_mbs::simulate::ProjectionStats>,
+) -> Option<ProjectionSummary> {
+    p.map(|p| ProjectionSummary {
+        corrected_steps: p.corrected_steps,
+        max_drift_before: p.max_drift_before,
+        max_drift_after: p.max_drift_after,
+        energy_change: p.energy_change,
+        max_energy_jump: p.max_energy_jump,
+    })
+}

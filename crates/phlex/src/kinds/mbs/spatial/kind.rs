@@ -1,0 +1,127 @@
+//! The spatial multibody kind (`[bodies.*]` with a 3D body): [`Spatial`] in the registry
+//! and the commands of a loaded model: `check` (bodies with their energies, joints,
+//! consistent initial state), `run` and `modes` (constrained modes of the linearisation
+//! about the consistent initial configuration).
+use std::path::Path;
+
+use anyhow::Result;
+use phlex_core::QuasiLinearPhDae;
+
+use super::model::{BuiltMbs3d, Mbs3dModel};
+use super::simulate::simulate;
+use crate::check::CheckReport;
+use crate::kinds::mbs::integrate::missing_simulation;
+use crate::kinds::mbs::run::{announce_run, check_report, write_run};
+use crate::output::{mode_rows, ModeTable};
+use crate::registry::{LoadedModel, ModelKind};
+use crate::source::ModelSource;
+
+/// True if the top-level table `top` is a spatial multibody model: a `bodies` table with
+/// at least one body of kind `rigid3d` or `beam3d`.
+pub fn is_spatial(top: &toml::Table) -> bool {
+    let Some(bodies) = top.get("bodies").and_then(|b| b.as_table()) else {
+        return false;
+    };
+    bodies.values().any(|b| {
+        b.get("kind")
+            .and_then(|k| k.as_str())
+            .is_some_and(|k| k == "rigid3d" || k == "beam3d")
+    })
+}
+
+/// The spatial multibody kind: a `[bodies]` table with a body of kind `rigid3d` or
+/// `beam3d` (every body of the file must then be 3D).
+pub struct Spatial;
+
+impl ModelKind for Spatial {
+    fn name(&self) -> &'static str {
+        "mbs3d"
+    }
+    fn expects(&self) -> &'static str {
+        "[bodies.*] with a body of kind rigid3d or beam3d (spatial multibody)"
+    }
+    fn detect(&self, top: &toml::Table) -> bool {
+        is_spatial(top)
+    }
+    fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
+        let model = Mbs3dModel::from_source(src)?;
+        let built = model.build()?;
+        Ok(Box::new(LoadedSpatial { model, built }))
+    }
+}
+
+/// A parsed, built and consistently initialised spatial multibody model.
+struct LoadedSpatial {
+    model: Mbs3dModel,
+    built: BuiltMbs3d,
+}
+
+impl LoadedModel for LoadedSpatial {
+    fn check(&self) -> Result<CheckReport> {
+        let (b, mb) = (&self.built, &self.built.mb);
+        let bodies = mb
+            .bodies()
+            .iter()
+            .enumerate()
+            .map(|(k, body)| {
+                let e = body.energies(mb.local(k, &b.init.state));
+                format!(
+                    "{}: {} states, ports {}, H = {:.6e} J",
+                    body.name(),
+                    mb.body_range(k).len(),
+                    body.port_names(),
+                    e.total()
+                )
+            })
+            .collect();
+        Ok(check_report(
+            "spatial multibody",
+            &b.name,
+            mb.n(),
+            mb.ports().names(),
+            (mb.joint_names(), mb.n_constraints()),
+            &b.init,
+            bodies,
+        ))
+    }
+
+    /// Integrates from the consistent initial state and writes `timeseries.csv`,
+    /// `summary.json` and SVG plots into `dir`.
+    fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
+        let (m, b) = (&self.model, &self.built);
+        if m.spec.simulation.is_none() {
+            return Err(missing_simulation(&m.file).into());
+        }
+        let mb = &b.mb;
+        let counts = [
+            mb.bodies().len(),
+            mb.joint_names().len(),
+            mb.n(),
+            mb.n_constraints(),
+        ];
+        announce_run(quiet, &b.name, "spatial bodies", counts);
+        let r = simulate(m, b, quiet)?;
+        write_run(dir, r, m.spec.output.plots.then_some(&m.spec.model.name))
+    }
+
+    /// Constrained eigenfrequencies of the linearisation about the consistent initial
+    /// configuration ([`phlex_mbs::modes`], paper 000 §6.2: the finite eigenvalues of the
+    /// pencil $(E, \partial_x f)$, multipliers eliminated, eq. (51)); the redundant
+    /// rotation coordinates and the configuration drift give zero eigenvalues, which are
+    /// not reported. `count` modes (default 6).
+    fn modes(&self, count: Option<usize>) -> Result<ModeTable> {
+        let b = &self.built;
+        let n = count.unwrap_or(6);
+        let u0 = b.input.eval(0.0);
+        let params = phlex_solve::eigen::EigenParams {
+            n_modes: Some(n),
+            ..Default::default()
+        };
+        let r = phlex_mbs::modes(&b.mb, &b.init.state, &u0, &params).map_err(|e| {
+            anyhow::anyhow!(
+                "eigen-analysis of the linearised spatial multibody system failed: {e}"
+            )
+        })?;
+        Ok(ModeTable::new(&b.name, b.mb.n(), mode_rows(&r.modes, n)))
+    }
+}

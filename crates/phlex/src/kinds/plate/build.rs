@@ -1,0 +1,775 @@
+//! From a parsed plate model file to the assembled plate ([`build`]): theory and element,
+//! material or plies, mesh, edge conditions, distributed loads, thermal coupling, inputs,
+//! initial fields and probes, every error naming its key and line.
+//!
+//! The file maps onto the Rust API of [`phlex_fem::plate`]: `[plate]` ↔ [`MindlinCgDg`]
+//! (and the other elements) on a structured rectangle mesh ([`Mesh2d::rectangle`]) with
+//! every edge (`left`, `right`, `bottom`, `top`) clamped strongly, clamped by multipliers
+//! (`clamped_weak`, an index-2 pHDAE), free, or a traction port (`port`: inputs
+//! `<edge>_qn`, `<edge>_Mnn`, `<edge>_Mns`, thesis 004 §4.1.1 and summary §2.5);
+//! `[[input]]` drives a port with a traction uniform along the edge; `[initial]`
+//! interpolates fields given as expressions in `x`, `y`.
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use phlex_fem::element2d_bell::C1Family;
+use phlex_fem::plate::mindlin_bjt::MindlinBjt;
+use phlex_fem::plate::thermoelastic_kirchhoff::{PlateThermalParams, ThermoelasticKirchhoff};
+use phlex_fem::plate::{
+    BellImposition, EdgeCondition, KirchhoffBell, KirchhoffHhj, KirchhoffParams, Laminate,
+    LaminatedKirchhoff, LaminatedMindlin, MembraneCondition, MindlinAfw, MindlinCgDg,
+    MindlinParams, PlateField, Ply,
+};
+use toml::Spanned;
+
+use super::file::PlateFile;
+use super::model::{BuiltPlate, PlateModel};
+use crate::continuum::{port_inputs, FieldFn, MeshKeys};
+use crate::error::{line_of, ModelError};
+
+/// The load profile $(f, (m_x, m_y))(x, y)$ of a parsed Mindlin `[[plate.load]]`.
+fn mindlin_load_profile(
+    force: &Option<FieldFn>,
+    torque: &Option<[FieldFn; 2]>,
+) -> phlex_fem::plate::mindlin::MindlinLoadProfile {
+    let (force, torque) = (force.clone(), torque.clone());
+    Arc::new(move |x: [f64; 2]| {
+        (
+            force.as_ref().map_or(0.0, |f| f.eval2(x)),
+            torque
+                .as_ref()
+                .map_or([0.0; 2], |t| [t[0].eval2(x), t[1].eval2(x)]),
+        )
+    })
+}
+
+/// A parsed `[[plate.load]]`: name, force, optional torque, span of the name.
+type ParsedLoad = (
+    String,
+    Option<FieldFn>,
+    Option<[FieldFn; 2]>,
+    std::ops::Range<usize>,
+);
+
+/// Builds the parsed plate model file `f` of `file` (its `text` for the lines of errors:
+/// they name the key and its line); returns the file with the built model.
+pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPlate), ModelError> {
+    let err = |span: std::ops::Range<usize>, message: String| ModelError {
+        file: file.into(),
+        line: if span.end > 0 {
+            line_of(text, span.start)
+        } else {
+            0
+        },
+        message,
+    };
+    let p = &f.plate;
+    let theory = p.theory.get_ref().clone();
+    let theories = [
+        "mindlin",
+        "kirchhoff",
+        "laminated_kirchhoff",
+        "laminated_mindlin",
+    ];
+    if !theories.contains(&theory.as_str()) {
+        return Err(err(
+            p.theory.span(),
+            format!("plate.theory = '{theory}': use \"mindlin\" (CGDG), \"kirchhoff\" (HHJ, Bell, Argyris), \"laminated_kirchhoff\" or \"laminated_mindlin\""),
+        ));
+    }
+    let laminated = theory.starts_with("laminated");
+    if p.thermal.is_some()
+        && !(theory == "kirchhoff"
+            && matches!(
+                p.element.as_ref().map(|e| e.get_ref().as_str()),
+                None | Some("hhj")
+            ))
+    {
+        return Err(err(
+            p.theory.span(),
+            "plate.thermal: the thermoelastic plate is the Kirchhoff HHJ plate (theory = \"kirchhoff\", element = \"hhj\"); remove [plate.thermal] or change the theory".into(),
+        ));
+    }
+    // keys that only some theories accept
+    let only = |present: Option<std::ops::Range<usize>>, key: &str, ok: bool, who: &str| match (
+        present, ok,
+    ) {
+        (Some(span), false) => Err(err(
+            span,
+            format!("plate.{key} is not used by the {theory} plate ({who} only); remove it"),
+        )),
+        _ => Ok(()),
+    };
+    let element = p.element.as_ref().map(|e| (e.get_ref().as_str(), e.span()));
+    only(
+        p.element.as_ref().map(|e| e.span()),
+        "element",
+        theory == "kirchhoff" || theory == "mindlin",
+        "kirchhoff and mindlin",
+    )?;
+    only(
+        p.bc_imposition.as_ref().map(|e| e.span()),
+        "bc_imposition",
+        theory == "kirchhoff" && matches!(element, Some(("bell", _)) | Some(("argyris", _))),
+        "element = \"bell\" or \"argyris\"",
+    )?;
+    only(
+        p.rotary_inertia.as_ref().map(|e| e.span()),
+        "rotary_inertia",
+        theory == "laminated_kirchhoff",
+        "laminated_kirchhoff",
+    )?;
+    only(
+        p.k_sh.as_ref().map(|e| e.span()),
+        "k_sh",
+        theory.ends_with("mindlin"),
+        "Mindlin plates; the Kirchhoff plate has no shear deformation",
+    )?;
+    if !laminated {
+        if let Some((edge, m)) = p.membrane.iter().next() {
+            return Err(err(
+                m.span(),
+                format!("plate.membrane.{edge}: membrane conditions belong to laminated plates"),
+            ));
+        }
+        if !p.plies.is_empty() {
+            return Err(err(
+                p.theory.span(),
+                "plate.plies: plies belong to laminated plates (theory = \"laminated_kirchhoff\" or \"laminated_mindlin\")".into(),
+            ));
+        }
+    }
+    let iso = |v: &Option<Spanned<f64>>, key: &str| -> Result<f64, ModelError> {
+        if laminated {
+            return match v {
+                Some(v) => Err(err(
+                    v.span(),
+                    format!("plate.{key}: laminated plates take their material from [[plate.plies]]; remove it"),
+                )),
+                None => Ok(0.0),
+            };
+        }
+        v.as_ref().map(|v| *v.get_ref()).ok_or_else(|| {
+            err(
+                p.theory.span(),
+                format!("plate.{key} is missing (isotropic plates need E, nu, rho, h)"),
+            )
+        })
+    };
+    let (e_mod, nu, rho, h) = (
+        iso(&p.youngs_modulus, "E")?,
+        iso(&p.nu, "nu")?,
+        iso(&p.rho, "rho")?,
+        iso(&p.h, "h")?,
+    );
+    let mesh = MeshKeys {
+        table: "plate",
+        anchor: p.theory.span(),
+        lx: &p.lx,
+        ly: &p.ly,
+        nx: &p.nx,
+        ny: &p.ny,
+        diagonal: &p.diagonal,
+        mesh: &p.mesh,
+        x0: p.x0.as_ref(),
+        y0: p.y0.as_ref(),
+    }
+    .build(file, text)?;
+    let names = mesh.tag_names();
+    let mut conditions = Vec::new();
+    for (edge, cond) in &p.edges {
+        if !names.contains(edge) {
+            return Err(err(
+                cond.span(),
+                format!(
+                    "plate.edges: unknown edge '{edge}' (edges: {})",
+                    names.join(", ")
+                ),
+            ));
+        }
+        conditions.push((edge.as_str(), cond.get_ref().as_str(), cond.span()));
+    }
+    let bad_condition = |edge: &str, other: &str, span, allowed: &str| {
+        err(
+            span,
+            format!("plate.edges.{edge} = '{other}': the {theory} plate accepts {allowed}"),
+        )
+    };
+    let material_span = p
+        .youngs_modulus
+        .as_ref()
+        .map_or(p.theory.span(), |v| v.span());
+    let mut loads: Vec<ParsedLoad> = Vec::new();
+    for l in &p.load {
+        let name = l.name.get_ref().clone();
+        if name.is_empty() || loads.iter().any(|x| x.0 == name) {
+            return Err(err(
+                l.name.span(),
+                format!("plate.load: the name '{name}' is empty or used twice; give every load its own port name"),
+            ));
+        }
+        let force = match &l.force {
+            None => None,
+            Some(f) => Some(
+                FieldFn::parse(f.get_ref(), 2)
+                    .map_err(|m| err(f.span(), format!("plate.load '{name}' force: {m}")))?,
+            ),
+        };
+        let torque = match &l.torque {
+            None => None,
+            Some(t) => {
+                if t.get_ref().len() != 2 {
+                    return Err(err(
+                        t.span(),
+                        format!(
+                            "plate.load '{name}' torque: give two expressions [\"m_x\", \"m_y\"]"
+                        ),
+                    ));
+                }
+                let parse = |k: usize| {
+                    FieldFn::parse(&t.get_ref()[k], 2)
+                        .map_err(|m| err(t.span(), format!("plate.load '{name}' torque: {m}")))
+                };
+                Some([parse(0)?, parse(1)?])
+            }
+        };
+        if force.is_none() && torque.is_none() {
+            return Err(err(
+                l.name.span(),
+                format!(
+                    "plate.load '{name}': give force = \"f(x, y)\" (and/or torque for Mindlin)"
+                ),
+            ));
+        }
+        loads.push((name, force, torque, l.name.span()));
+    }
+    let no_loads = |who: &str| -> Result<(), ModelError> {
+        match loads.first() {
+            Some(l) => Err(err(
+                l.3.clone(),
+                format!("plate.load '{}': distributed loads are available for theory = \"mindlin\" (CGDG) and \"kirchhoff\" (HHJ) only, not {who}; remove [[plate.load]]", l.0),
+            )),
+            None => Ok(()),
+        }
+    };
+    let model = match theory.as_str() {
+        "mindlin" => 'mindlin: {
+            let params = MindlinParams {
+                E: e_mod,
+                nu,
+                rho,
+                h,
+                k_sh: p.k_sh.as_ref().map_or(5.0 / 6.0, |v| *v.get_ref()),
+            };
+            params
+                .validate()
+                .map_err(|e| err(material_span.clone(), format!("plate: {e}")))?;
+            match element {
+                None | Some(("cgdg", _)) => {}
+                Some(("afw", _)) => {
+                    no_loads("the AFW Mindlin element")?;
+                    let mut plate = MindlinAfw::new(params, &mesh, *p.degree.get_ref())
+                        .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?;
+                    for (edge, cond, span) in conditions {
+                        plate = match cond {
+                            "clamped" => plate,
+                            "free" => plate.free(edge),
+                            "simply_supported" => plate.simply_supported(edge),
+                            "port" => plate.port(edge),
+                            "traction_port" => plate.traction_port(edge),
+                            other => {
+                                return Err(bad_condition(
+                                    edge,
+                                    other,
+                                    span,
+                                    "\"clamped\" (natural, the default of every edge), \"free\", \"simply_supported\" (hard), \"port\" (velocity inputs <edge>_wt, <edge>_omega) or \"traction_port\" (traction inputs <edge>_qn, <edge>_Mn)",
+                                ))
+                            }
+                        };
+                    }
+                    let model = plate
+                        .build()
+                        .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?;
+                    let (scaled, d) = model
+                        .equilibrated_system()
+                        .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?;
+                    break 'mindlin PlateModel::MindlinAfw { model, scaled, d };
+                }
+                Some(("bjt", span)) => {
+                    if let Some(m) = &p.mesh {
+                        return Err(err(
+                            m.span(),
+                            "plate.mesh: the BJT element lives on a rectangular grid; give lx, ly, nx, ny instead of a Gmsh mesh".into(),
+                        ));
+                    }
+                    for (edge, cond, span) in &conditions {
+                        if *cond != "clamped" {
+                            return Err(bad_condition(
+                                edge,
+                                cond,
+                                span.clone(),
+                                "only \"clamped\" with element = \"bjt\" (clamping is natural in its velocity-control form, thesis (7.10); use \"cgdg\" or \"afw\" for other edges)",
+                            ));
+                        }
+                    }
+                    let grid = |v: &Option<Spanned<f64>>| v.as_ref().map_or(0.0, |v| *v.get_ref());
+                    let (x0, y0) = (grid(&p.x0), grid(&p.y0));
+                    let (lx, ly) = (grid(&p.lx), grid(&p.ly));
+                    let n = |v: &Option<Spanned<usize>>| v.as_ref().map_or(0, |v| *v.get_ref());
+                    let (nx, ny) = (n(&p.nx), n(&p.ny));
+                    let xs = (0..=nx).map(|i| x0 + lx * i as f64 / nx as f64).collect();
+                    let ys = (0..=ny).map(|j| y0 + ly * j as f64 / ny as f64).collect();
+                    let mut plate = MindlinBjt::new(params, xs, ys, *p.degree.get_ref())
+                        .map_err(|e| err(span.clone(), format!("plate (BJT): {e}")))?;
+                    for (name, force, torque, _) in &loads {
+                        plate = plate.load(name, mindlin_load_profile(force, torque));
+                    }
+                    let model = plate
+                        .build()
+                        .map_err(|e| err(p.theory.span(), format!("plate (BJT): {e}")))?;
+                    break 'mindlin PlateModel::MindlinBjt { model, mesh: mesh.clone() };
+                }
+                Some((other, span)) => {
+                    return Err(err(
+                        span,
+                        format!("plate.element = '{other}': the Mindlin plate offers \"cgdg\" (default), \"afw\" or \"bjt\" (rectangular grids)"),
+                    ))
+                }
+            }
+            let mut plate = MindlinCgDg::new(params, &mesh, *p.degree.get_ref())
+                .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?;
+            for (edge, cond, span) in conditions {
+                plate = match cond {
+                    "clamped" => plate.clamped(edge),
+                    "clamped_weak" => plate.clamped_weak(edge),
+                    "simply_supported" => plate.simply_supported(edge),
+                    "port" => plate.port(edge),
+                    "free" => plate,
+                    other => {
+                        return Err(bad_condition(
+                            edge,
+                            other,
+                            span,
+                            "\"clamped\", \"clamped_weak\", \"simply_supported\" (hard), \"free\" or \"port\"",
+                        ))
+                    }
+                };
+            }
+            for (name, force, torque, _) in &loads {
+                plate = plate.load(name, mindlin_load_profile(force, torque));
+            }
+            PlateModel::Mindlin(
+                plate
+                    .build()
+                    .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
+            )
+        }
+        "kirchhoff" => {
+            let params = KirchhoffParams::isotropic(e_mod, nu, rho, h)
+                .map_err(|e| err(material_span.clone(), format!("plate: {e}")))?;
+            let family = match element {
+                None | Some(("hhj", _)) => None,
+                Some(("bell", _)) => Some(C1Family::Bell),
+                Some(("argyris", _)) => Some(C1Family::Argyris),
+                Some((other, span)) => {
+                    return Err(err(
+                        span,
+                        format!("plate.element = '{other}': use \"hhj\", \"bell\" or \"argyris\""),
+                    ))
+                }
+            };
+            let allowed = "\"clamped\", \"simply_supported\", \"free\" or \"port\"";
+            match family {
+                None => {
+                    let mut plate = KirchhoffHhj::new(params, &mesh, *p.degree.get_ref())
+                        .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?;
+                    for (edge, cond, span) in conditions {
+                        plate = match cond {
+                            "clamped" => plate.clamped(edge),
+                            "simply_supported" => plate.simply_supported(edge),
+                            "port" => plate.port(edge, EdgeCondition::Free),
+                            "free" => plate.free(edge),
+                            other => return Err(bad_condition(edge, other, span, allowed)),
+                        };
+                    }
+                    for (name, force, torque, span) in &loads {
+                        if torque.is_some() {
+                            return Err(err(
+                                span.clone(),
+                                format!("plate.load '{name}': torque is a Mindlin load; Kirchhoff plates take force only"),
+                            ));
+                        }
+                        let f = force.clone();
+                        plate = plate.load(
+                            name,
+                            Arc::new(move |x: [f64; 2]| f.as_ref().map_or(0.0, |f| f.eval2(x))),
+                        );
+                    }
+                    match &p.thermal {
+                        None => PlateModel::Kirchhoff(
+                            plate
+                                .build()
+                                .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
+                        ),
+                        Some(t) => {
+                            let tp = PlateThermalParams {
+                                young: e_mod,
+                                nu,
+                                expansion: t.expansion,
+                                heat_capacity: t.heat_capacity,
+                                conductivity: t.conductivity,
+                                t0: t.t0,
+                            };
+                            if !(t.expansion.is_finite() && t.expansion >= 0.0) {
+                                return Err(err(
+                                    p.theory.span(),
+                                    format!(
+                                        "plate.thermal.expansion = {}: must be finite and >= 0",
+                                        t.expansion
+                                    ),
+                                ));
+                            }
+                            PlateModel::ThermoKirchhoff(
+                                ThermoelasticKirchhoff::new(plate, tp)
+                                    .thermal_mesh(
+                                        t.plane_degree.unwrap_or(1),
+                                        t.thickness_elements.unwrap_or(8),
+                                        t.thickness_degree.unwrap_or(2),
+                                    )
+                                    .build()
+                                    .map_err(|e| {
+                                        err(p.theory.span(), format!("plate.thermal: {e}"))
+                                    })?,
+                            )
+                        }
+                    }
+                }
+                Some(fam) => {
+                    if p.degree.span().end > 0 {
+                        return Err(err(
+                            p.degree.span(),
+                            format!(
+                                "plate.degree: the {} element has a fixed degree; remove the key",
+                                fam.name()
+                            ),
+                        ));
+                    }
+                    let imposition = match p
+                        .bc_imposition
+                        .as_ref()
+                        .map(|e| (e.get_ref().as_str(), e.span()))
+                    {
+                        None | Some(("exact", _)) => BellImposition::Exact,
+                        Some(("thesis_vertex", _)) => BellImposition::ThesisVertex,
+                        Some((other, span)) => {
+                            return Err(err(
+                                span,
+                                format!("plate.bc_imposition = '{other}': use \"exact\" or \"thesis_vertex\""),
+                            ))
+                        }
+                    };
+                    no_loads("the Bell/Argyris elements")?;
+                    let mut plate = KirchhoffBell::new(params, &mesh, fam)
+                        .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?
+                        .imposition(imposition);
+                    for (edge, cond, span) in conditions {
+                        plate = match cond {
+                            "clamped" => plate.clamped(edge),
+                            "simply_supported" => plate.simply_supported(edge),
+                            "port" => plate.port(edge, EdgeCondition::Free),
+                            "clamped_port" => plate.port(edge, EdgeCondition::Clamped),
+                            "supported_port" => plate.port(edge, EdgeCondition::SimplySupported),
+                            "free" => plate.free(edge),
+                            other => return Err(bad_condition(edge, other, span, "\"clamped\", \"simply_supported\", \"free\", \"port\" (free edge: inputs <edge>_qn, <edge>_Mnn), \"clamped_port\" (prescribed w_t, ∂_n w_t: inputs <edge>_wt, <edge>_dnwt, outputs the edge reactions) or \"supported_port\" (inputs <edge>_wt, <edge>_Mnn)")),
+                        };
+                    }
+                    PlateModel::KirchhoffC1(
+                        plate
+                            .build()
+                            .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
+                    )
+                }
+            }
+        }
+        _ => {
+            no_loads("laminated plates")?;
+            if p.plies.is_empty() {
+                return Err(err(
+                    p.theory.span(),
+                    "plate.plies: a laminated plate needs at least one [[plate.plies]] table (bottom ply first)".into(),
+                ));
+            }
+            let plies: Vec<Ply> = p
+                .plies
+                .iter()
+                .map(|q| Ply {
+                    E1: q.E1,
+                    E2: q.E2,
+                    nu12: q.nu12,
+                    G12: q.G12,
+                    G13: q.G13,
+                    G23: q.G23,
+                    rho: q.rho,
+                    thickness: q.thickness,
+                    angle_deg: q.angle,
+                })
+                .collect();
+            let lam = Laminate::new(plies, p.k_sh.as_ref().map_or(5.0 / 6.0, |v| *v.get_ref()))
+                .map_err(|e| err(p.theory.span(), format!("plate.plies: {e}")))?;
+            let mut membrane = BTreeMap::new();
+            for (edge, m) in &p.membrane {
+                if !names.contains(edge) {
+                    return Err(err(
+                        m.span(),
+                        format!(
+                            "plate.membrane: unknown edge '{edge}' (edges: {})",
+                            names.join(", ")
+                        ),
+                    ));
+                }
+                let c = match m.get_ref().as_str() {
+                    "fixed" => MembraneCondition::Fixed,
+                    "free" => MembraneCondition::Free,
+                    "tangential_fixed" => MembraneCondition::TangentialFixed,
+                    "normal_fixed" => MembraneCondition::NormalFixed,
+                    other => {
+                        return Err(err(
+                            m.span(),
+                            format!("plate.membrane.{edge} = '{other}': use \"fixed\", \"free\", \"tangential_fixed\" or \"normal_fixed\""),
+                        ))
+                    }
+                };
+                membrane.insert(edge.as_str(), c);
+            }
+            let bending = |cond: &str| match cond {
+                "clamped" => Some(EdgeCondition::Clamped),
+                "simply_supported" => Some(EdgeCondition::SimplySupported),
+                "free" => Some(EdgeCondition::Free),
+                _ => None,
+            };
+            // default membrane condition of each bending condition (the builders' defaults)
+            let membrane_default = |cond: &str| match cond {
+                "clamped" => MembraneCondition::Fixed,
+                "simply_supported" => MembraneCondition::TangentialFixed,
+                _ => MembraneCondition::Free,
+            };
+            let allowed = "\"clamped\", \"simply_supported\", \"free\" or \"port\" (free edge with traction inputs <edge>_Nnn, <edge>_Nns, <edge>_qn (and Mindlin <edge>_Mnn, <edge>_Mns))";
+            let mut edges = Vec::new();
+            let mut port_edges = Vec::new();
+            for (edge, cond, span) in &conditions {
+                if *cond == "port" {
+                    if let Some(m) = p.membrane.get(*edge) {
+                        return Err(err(
+                            m.span(),
+                            format!("plate.membrane.{edge}: a port edge is free in membrane and bending (its traction inputs are ports); remove the membrane condition"),
+                        ));
+                    }
+                    port_edges.push(*edge);
+                    continue;
+                }
+                let b = bending(cond)
+                    .ok_or_else(|| bad_condition(edge, cond, span.clone(), allowed))?;
+                let m = membrane
+                    .get(edge)
+                    .copied()
+                    .unwrap_or_else(|| membrane_default(cond));
+                edges.push((*edge, b, m));
+            }
+            for edge in membrane.keys() {
+                if !conditions.iter().any(|(e, _, _)| e == edge) {
+                    edges.push((edge, EdgeCondition::Free, membrane[edge]));
+                }
+            }
+            if theory == "laminated_kirchhoff" {
+                let mut plate = LaminatedKirchhoff::new(lam, &mesh, *p.degree.get_ref())
+                    .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?
+                    .rotary_inertia(p.rotary_inertia.as_ref().is_some_and(|v| *v.get_ref()));
+                for (edge, b, m) in edges {
+                    plate = plate.edge(edge, b, m);
+                }
+                for edge in &port_edges {
+                    plate = plate.port(edge, EdgeCondition::Free);
+                }
+                PlateModel::LaminatedKirchhoff(
+                    plate
+                        .build()
+                        .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
+                )
+            } else {
+                let mut plate = LaminatedMindlin::new(lam, &mesh, *p.degree.get_ref())
+                    .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?;
+                for (edge, b, m) in edges {
+                    plate = plate.edge(edge, b, m);
+                }
+                for edge in &port_edges {
+                    plate = plate.port(edge, EdgeCondition::Free);
+                }
+                PlateModel::LaminatedMindlin(
+                    plate
+                        .build()
+                        .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
+                )
+            }
+        }
+    };
+    let sys = model.system();
+    sys.check(&Default::default())
+        .map_err(|e| err(p.theory.span(), format!("plate structure check: {e}")))?;
+    let mut input = port_inputs(
+        file,
+        text,
+        sys,
+        &f.input,
+        "declare an edge as \"port\" in plate.edges",
+    )?;
+    // Bell/Argyris essential ports: a uniform edge value sets the vertex values, not their
+    // derivatives (the input components are C¹ trace functionals)
+    if let PlateModel::KirchhoffC1(m) = &model {
+        for inp in &f.input {
+            let port = inp.port.get_ref();
+            let (Ok(pattern), Ok(range)) = (m.uniform_port_input(port, 1.0), sys.ports.range(port))
+            else {
+                continue;
+            };
+            for (k, c) in range.zip(pattern) {
+                let s = input.signals()[k].clone();
+                input.set(
+                    k,
+                    phlex_solve::signal::Signal::from_fn(move |t| c * s.eval(t)),
+                );
+            }
+        }
+    }
+    // initial fields
+    let mut w0: Option<FieldFn> = None;
+    let mut theta: [Option<FieldFn>; 2] = [None, None];
+    let mut u0: [Option<FieldFn>; 2] = [None, None];
+    let has_theta = matches!(
+        model,
+        PlateModel::Mindlin(_) | PlateModel::MindlinAfw { .. }
+    );
+    let has_u = laminated;
+    for (name, expr) in &f.initial {
+        let g = FieldFn::parse(expr.get_ref(), 2)
+            .map_err(|m| err(expr.span(), format!("initial.{name}: {m}")))?;
+        match name.as_str() {
+            "e_w" => w0 = Some(g),
+            "e_theta_x" if has_theta => theta[0] = Some(g),
+            "e_theta_y" if has_theta => theta[1] = Some(g),
+            "e_ux" if has_u => u0[0] = Some(g),
+            "e_uy" if has_u => u0[1] = Some(g),
+            other => {
+                return Err(err(
+                    expr.span(),
+                    format!(
+                        "initial.{other}: unknown field; use e_w{}",
+                        if has_theta {
+                            ", e_theta_x or e_theta_y"
+                        } else if has_u {
+                            ", e_ux or e_uy (in-plane velocities)"
+                        } else {
+                            " (the Kirchhoff plate's rotations follow from w)"
+                        }
+                    ),
+                ))
+            }
+        }
+    }
+    let w_of = |x: [f64; 2]| w0.as_ref().map_or(0.0, |g| g.eval2(x));
+    let u_of = |x: [f64; 2]| [0, 1].map(|c| u0[c].as_ref().map_or(0.0, |g| g.eval2(x)));
+    let u_fn: Option<&dyn Fn([f64; 2]) -> [f64; 2]> = if u0.iter().any(Option::is_some) {
+        Some(&u_of)
+    } else {
+        None
+    };
+    let initial = match &model {
+        PlateModel::Mindlin(m) => {
+            let wc = m
+                .space(PlateField::Velocity)
+                .interpolate(&|x, v| v[0] = w_of(x));
+            let tc = m.space(PlateField::RotationRate).interpolate(&|x, v| {
+                for c in 0..2 {
+                    v[c] = theta[c].as_ref().map_or(0.0, |g| g.eval2(x));
+                }
+            });
+            let zk = vec![0.0; m.space(PlateField::Moments).n_dofs()];
+            let zg = vec![0.0; m.space(PlateField::ShearForces).n_dofs()];
+            m.state_from_fields([&wc, &tc, &zk, &zg])
+        }
+        PlateModel::Kirchhoff(m) => m.interpolate_state(&w_of, None),
+        PlateModel::KirchhoffC1(m) => m.project_state(&w_of),
+        PlateModel::MindlinAfw { model, d, .. } => {
+            let th = |x: [f64; 2]| [0, 1].map(|c| theta[c].as_ref().map_or(0.0, |g| g.eval2(x)));
+            let e = model.interpolate_state(&w_of, &th);
+            Ok(e.iter().zip(d).map(|(v, di)| v / di).collect())
+        }
+        PlateModel::LaminatedKirchhoff(m) => m.interpolate_velocities(u_fn, &w_of),
+        PlateModel::LaminatedMindlin(m) => m.interpolate_velocities(u_fn, &w_of),
+        PlateModel::MindlinBjt { model, .. } => {
+            let th = |x: [f64; 2]| [0, 1].map(|c| theta[c].as_ref().map_or(0.0, |g| g.eval2(x)));
+            Ok(model.interpolate_state(&w_of, &th))
+        }
+        PlateModel::ThermoKirchhoff(m) => m.plate().interpolate_state(&w_of, None).map(|ep| {
+            let mut e = vec![0.0; m.system().n_states()];
+            if let (Some(from), Some(to)) = (
+                m.plate().system().block_range("e_w"),
+                m.system().block_range("e_w"),
+            ) {
+                e[to].copy_from_slice(&ep[from]);
+            }
+            e
+        }),
+    }
+    .map_err(|e| err(0..0, format!("initial state: {e}")))?;
+    if initial.iter().any(|v| !v.is_finite()) {
+        return Err(err(
+            0..0,
+            "initial fields are not finite everywhere on the plate".into(),
+        ));
+    }
+    let mut probes = Vec::new();
+    for pr in &f.output.probes {
+        if let Some(field) = pr.field.as_deref().filter(|f| *f != "e_w") {
+            return Err(err(
+                0..0,
+                format!(
+                    "output.probes '{}': field '{field}' is not recorded by plate models; plate probes record the vertical velocity e_w (omit `field`)",
+                    pr.name
+                ),
+            ));
+        }
+        let pt = [pr.x, pr.y];
+        model.velocity_at(&initial, &[pt]).map_err(|_| {
+            err(
+                0..0,
+                format!(
+                    "output.probes '{}': point ({}, {}) is outside the plate",
+                    pr.name, pr.x, pr.y
+                ),
+            )
+        })?;
+        probes.push((pr.name.clone(), pt));
+    }
+    let name = f.model.name.clone();
+    // extent of the mesh (the eigen shift's length scales)
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    for v in model.mesh().vertices() {
+        for c in 0..2 {
+            lo[c] = lo[c].min(v[c]);
+            hi[c] = hi[c].max(v[c]);
+        }
+    }
+    let (lx, ly) = (hi[0] - lo[0], hi[1] - lo[1]);
+    Ok((
+        f,
+        BuiltPlate {
+            name,
+            model,
+            input,
+            initial,
+            probes,
+            lx,
+            ly,
+        },
+    ))
+}

@@ -1,0 +1,189 @@
+//! The plate model file (`[plate]`; format documented in `docs/model-format-plate.md`) as
+//! serde structures (`deny_unknown_fields`, spanned values so that errors name the key and
+//! its line).
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::continuum::{DampingSpec, FieldOutput};
+use crate::spec::{ModelMeta, ModesSpec, PortInput, SimulationSpec};
+
+/// Top level of a plate model file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlateFile {
+    /// Descriptive metadata.
+    pub model: ModelMeta,
+    /// Geometry, mesh, material, discretization and edge conditions.
+    pub plate: PlateSpec,
+    /// Signals driving traction ports (uniform along the edge).
+    #[serde(default)]
+    pub input: Vec<PortInput>,
+    /// Boundary damping injection $u = -Ky$ on traction ports (thesis 004 §8.1.1).
+    #[serde(default)]
+    pub damping: Vec<DampingSpec>,
+    /// Initial fields (`e_w`, `e_theta_x`, `e_theta_y`) as expressions in `x`, `y`.
+    #[serde(default)]
+    pub initial: BTreeMap<String, Spanned<String>>,
+    /// Time integration (midpoint).
+    #[serde(default)]
+    pub simulation: Option<SimulationSpec>,
+    /// What to record (probes: vertical velocity `e_w` at a point).
+    #[serde(default)]
+    pub output: FieldOutput,
+    /// Eigen-analysis settings.
+    #[serde(default)]
+    pub modes: ModesSpec,
+}
+
+/// `[plate]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlateSpec {
+    /// Plate theory: `"mindlin"` (CGDG, thesis eq. (7.20)), `"kirchhoff"` (HHJ, Bell or
+    /// Argyris), `"laminated_kirchhoff"`, `"laminated_mindlin"` (ply stack `[[plate.plies]]`).
+    pub theory: Spanned<String>,
+    /// Kirchhoff discretisation: `"hhj"` (default), `"bell"` or `"argyris"` (H²-conforming
+    /// deflection rate × DG3 moments, thesis "BellDG3").
+    #[serde(default)]
+    pub element: Option<Spanned<String>>,
+    /// Bell/Argyris essential conditions: `"exact"` (default, whole edge) or
+    /// `"thesis_vertex"` (vertex values only, as the thesis's scripts; tables B.19, B.23).
+    #[serde(default)]
+    pub bc_imposition: Option<Spanned<String>>,
+    /// Laminated Kirchhoff: include the rotary inertias I1, I2 (default false, as the thesis).
+    #[serde(default)]
+    pub rotary_inertia: Option<Spanned<bool>>,
+    /// Laminated plates: membrane condition per edge overriding the default of the bending
+    /// condition: `fixed`, `free`, `tangential_fixed` (SS-1), `normal_fixed` (SS-2).
+    #[serde(default)]
+    pub membrane: BTreeMap<String, Spanned<String>>,
+    /// Laminated plates: the plies, bottom first.
+    #[serde(default)]
+    pub plies: Vec<PlySpec>,
+    /// Side lengths [m] of the structured rectangle mesh.
+    #[serde(default)]
+    pub lx: Option<Spanned<f64>>,
+    /// Side lengths [m].
+    #[serde(default)]
+    pub ly: Option<Spanned<f64>>,
+    /// Cells per side.
+    #[serde(default)]
+    pub nx: Option<Spanned<usize>>,
+    /// Cells per side.
+    #[serde(default)]
+    pub ny: Option<Spanned<usize>>,
+    /// A Gmsh `.msh` file (ASCII 4.1 or 2.2; path relative to the model file) instead of
+    /// `lx`, `ly`, `nx`, `ny`: the physical line groups are the edge tags.
+    #[serde(default)]
+    pub mesh: Option<Spanned<String>>,
+    /// Diagonal of the structured mesh: `"right"` (default) or `"left"`.
+    #[serde(default)]
+    pub diagonal: Option<Spanned<String>>,
+    /// Lower-left corner of the structured rectangle [m] (default 0).
+    #[serde(default)]
+    pub x0: Option<Spanned<f64>>,
+    /// Lower-left corner of the structured rectangle [m] (default 0).
+    #[serde(default)]
+    pub y0: Option<Spanned<f64>>,
+    /// Polynomial degree k of the CG velocities (1..3).
+    #[serde(default = "one")]
+    pub degree: Spanned<usize>,
+    /// Young's modulus [Pa] (isotropic plates).
+    #[serde(rename = "E", default)]
+    pub youngs_modulus: Option<Spanned<f64>>,
+    /// Poisson ratio (isotropic plates).
+    #[serde(default)]
+    pub nu: Option<Spanned<f64>>,
+    /// Density [kg/m³] (isotropic plates).
+    #[serde(default)]
+    pub rho: Option<Spanned<f64>>,
+    /// Thickness [m] (isotropic plates).
+    #[serde(default)]
+    pub h: Option<Spanned<f64>>,
+    /// Shear correction factor (default 5/6).
+    #[serde(default)]
+    pub k_sh: Option<Spanned<f64>>,
+    /// Edge conditions by edge name (`left`, `right`, `bottom`, `top`): `clamped`,
+    /// `clamped_weak`, `free` (default) or `port`.
+    #[serde(default)]
+    pub edges: BTreeMap<String, Spanned<String>>,
+    /// Distributed loads `[[plate.load]]` (Mindlin CGDG and Kirchhoff HHJ): each is an input
+    /// port driven by `[[input]] port = "<name>"`.
+    #[serde(default)]
+    pub load: Vec<PlateLoadSpec>,
+    /// Thermoelastic coupling (Kirchhoff HHJ only): the Chadwick plate of thesis 004 §5.2.2.
+    #[serde(default)]
+    pub thermal: Option<PlateThermalSpec>,
+}
+
+/// `[plate.thermal]`: heat conduction in the plate volume coupled to the bending
+/// ([`ThermoelasticKirchhoff`], thesis 004 eqs. (5.35)–(5.41)).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlateThermalSpec {
+    /// Thermal expansion coefficient $\beta$ \[1/K\].
+    pub expansion: f64,
+    /// Volumetric heat capacity $\rho c$ \[J/(m³ K)\].
+    pub heat_capacity: f64,
+    /// Conductivity $k$ \[W/(m K)\].
+    pub conductivity: f64,
+    /// Reference temperature $T_0$ \[K\].
+    #[serde(rename = "T0")]
+    pub t0: f64,
+    /// Temperature degree in the plane (1..=3, default 1).
+    #[serde(default)]
+    pub plane_degree: Option<usize>,
+    /// Temperature elements through the thickness (default 8).
+    #[serde(default)]
+    pub thickness_elements: Option<usize>,
+    /// Temperature degree through the thickness (1..=3, default 2).
+    #[serde(default)]
+    pub thickness_degree: Option<usize>,
+}
+
+/// `[[plate.load]]`: a distributed load port $\int_\Omega f\,e_w\,u(t)$ with a spatial
+/// profile (force per area $f(x, y)$ \[N/m²\], Mindlin also a distributed torque
+/// $(m_x, m_y)(x, y)$ \[N\]), scaled by the port's input signal.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlateLoadSpec {
+    /// Port name (drive it with `[[input]] port = "<name>"`).
+    pub name: Spanned<String>,
+    /// Force per area as an expression in `x`, `y` (default 0).
+    #[serde(default)]
+    pub force: Option<Spanned<String>>,
+    /// Distributed torque `["m_x(x, y)", "m_y(x, y)"]` (Mindlin CGDG only).
+    #[serde(default)]
+    pub torque: Option<Spanned<Vec<String>>>,
+}
+
+/// `[[plate.plies]]`: one orthotropic ply of a laminate.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlySpec {
+    /// Young's modulus along the fibres [Pa].
+    pub E1: f64,
+    /// Young's modulus across the fibres [Pa].
+    pub E2: f64,
+    /// Major Poisson ratio.
+    pub nu12: f64,
+    /// In-plane shear modulus [Pa].
+    pub G12: f64,
+    /// Transverse shear modulus [Pa] (Mindlin).
+    pub G13: f64,
+    /// Transverse shear modulus [Pa] (Mindlin).
+    pub G23: f64,
+    /// Density [kg/m³].
+    pub rho: f64,
+    /// Ply thickness [m].
+    pub thickness: f64,
+    /// Fibre angle from x towards y [degrees].
+    #[serde(default)]
+    pub angle: f64,
+}
+
+fn one() -> Spanned<usize> {
+    Spanned::new(0..0, 1)
+}

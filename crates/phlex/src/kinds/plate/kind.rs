@@ -1,0 +1,131 @@
+//! The plate kind (`[plate]` without assembly tables): [`Plate`] in the registry and the
+//! commands of a loaded plate: `check` (with the `[[damping]]` entries), `run` (midpoint,
+//! velocity probes, thermoelastic energies, VTK, boundary damping injection) and `modes`.
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use super::build::build;
+use super::file::PlateFile;
+use super::model::{BuiltPlate, PlateModel};
+use super::vtk::vtu;
+use crate::check::CheckReport;
+use crate::continuum::{feedback_phase, midpoint_step, run_midpoint_with_feedback, Columns, FieldRun};
+use crate::output::{frequencies_with, ModeTable};
+use crate::registry::{has_any, LoadedModel, ModelKind};
+use crate::source::ModelSource;
+
+/// The tables that make a `[plate]` file a plate assembly
+/// ([`crate::kinds::plate_assembly`]).
+pub const ASSEMBLY_TABLES: [&str; 3] = ["attachments", "rod", "loads"];
+
+/// The plate kind: a `[plate]` table without `[attachments.*]`, `[rod]` or `[loads.*]`.
+pub struct Plate;
+
+impl ModelKind for Plate {
+    fn name(&self) -> &'static str {
+        "plate"
+    }
+    fn expects(&self) -> &'static str {
+        "[plate] without [attachments.*], [rod] or [loads.*]"
+    }
+    fn detect(&self, top: &toml::Table) -> bool {
+        top.contains_key("plate") && !has_any(top, &ASSEMBLY_TABLES)
+    }
+    fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
+        let (file, built) = build(src.file(), src.text(), src.parse()?)?;
+        Ok(Box::new(LoadedPlate { src, file, built }))
+    }
+}
+
+/// A parsed and built plate.
+struct LoadedPlate<'a> {
+    src: &'a ModelSource,
+    file: PlateFile,
+    built: BuiltPlate,
+}
+
+impl LoadedModel for LoadedPlate<'_> {
+    fn check(&self) -> Result<CheckReport> {
+        let (f, b) = (&self.file, &self.built);
+        let sys = b.system();
+        feedback_phase(
+            self.src.file(),
+            self.src.text(),
+            sys,
+            &b.input,
+            &f.damping,
+            1.0,
+            &|port, k| b.model.damping_gain(port, k),
+        )?;
+        let kind = format!("plate ({})", f.plate.theory.get_ref());
+        Ok(CheckReport::linear(&b.name, kind, sys))
+    }
+
+    fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
+        let (f, b) = (&self.file, &self.built);
+        let (file, text) = (self.src.file(), self.src.text());
+        let (dt, t_end) = midpoint_step(file, f.simulation.as_ref(), "plate")?;
+        let points: Vec<[f64; 2]> = b.probes.iter().map(|p| p.1).collect();
+        let probe_values = |e: &[f64]| -> Result<Vec<f64>, String> {
+            b.model.velocity_at(e, &points).map_err(|er| er.to_string())
+        };
+        let vtu_of = |e: &[f64]| vtu(&b.model, e);
+        let energies = |e: &[f64]| -> Result<Vec<f64>, String> {
+            match &b.model {
+                PlateModel::ThermoKirchhoff(m) => {
+                    Ok(vec![m.mechanical_energy(e), m.thermal_energy(e)])
+                }
+                _ => Ok(Vec::new()),
+            }
+        };
+        let closed = feedback_phase(
+            file,
+            text,
+            b.system(),
+            &b.input,
+            &f.damping,
+            dt,
+            &|port, k| b.model.damping_gain(port, k),
+        )?;
+        let mut columns = vec![Columns {
+            names: b.probes.iter().map(|p| p.0.clone()).collect(),
+            plot_title: Some("vertical velocity probes [m/s]".into()),
+            plot_file: "probes.svg",
+            values: &probe_values,
+        }];
+        if matches!(b.model, PlateModel::ThermoKirchhoff(_)) {
+            columns.push(Columns {
+                names: vec!["H_mech".into(), "H_thermal".into()],
+                plot_title: Some("mechanical and thermal energy [J]".into()),
+                plot_file: "energies.svg",
+                values: &energies,
+            });
+        }
+        run_midpoint_with_feedback(
+            FieldRun {
+                name: &b.name,
+                kind: "plate",
+                system: b.system(),
+                input: b.input.clone(),
+                initial: &b.initial,
+                columns,
+                vtu: &vtu_of,
+            },
+            closed,
+            dt,
+            t_end,
+            &f.output,
+            dir,
+            quiet,
+        )
+    }
+
+    fn modes(&self, count: Option<usize>) -> Result<ModeTable> {
+        let b = &self.built;
+        let n = count.unwrap_or(self.file.modes.count);
+        let rows = frequencies_with(b.system(), n, &b.eigen_params(n))
+            .context("eigen-analysis failed")?;
+        Ok(ModeTable::new(&b.name, b.system().n_states(), rows))
+    }
+}

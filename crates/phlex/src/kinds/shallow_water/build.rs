@@ -1,0 +1,239 @@
+//! Shallow water model files (`[shallow_water]`, format in `docs/model-format-continuum.md`):
+//! the irrotational shallow water equations of [`phlex_fem::shallow_water`] (thesis 004
+//! §6.3, eqs. (6.38)–(6.42); Table 8.2) on a disk mesh or a Gmsh mesh, integrated with the
+//! averaged-vector-field discrete gradient (exact discrete energy and mass balances), with an
+//! optional boundary damping injection $u_\partial = -k(y_\partial - \rho g h_{des})$ that makes
+//! the Lyapunov functional decrease; `phlex check`, `run` and `modes` (linearised about
+//! the rest depth).
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use anyhow::Result;
+use phlex_fem::gmsh::GmshMesh;
+use phlex_fem::mesh2d_disk::disk_mesh;
+use phlex_fem::shallow_water::ShallowWater;
+use phlex_solve::eigen::EigenParams;
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::continuum::FieldFn;
+use crate::error::{error_at, ModelError};
+use crate::spec::{ModelMeta, ModesSpec};
+
+/// Top level of a shallow water model file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ShallowWaterFile {
+    /// Descriptive metadata.
+    pub model: ModelMeta,
+    /// Tank, fluid and mesh.
+    pub shallow_water: SwSpec,
+    /// Initial height `h` and velocity `v_x`, `v_y` (expressions in x, y, r, theta).
+    #[serde(default)]
+    pub initial: BTreeMap<String, Spanned<String>>,
+    /// Boundary damping injection.
+    #[serde(default)]
+    pub control: Option<SwControlSpec>,
+    /// Time integration.
+    #[serde(default)]
+    pub simulation: Option<SwSimulationSpec>,
+    /// What to write.
+    #[serde(default)]
+    pub output: SwOutput,
+    /// Eigen-analysis settings (linearised about `h_des`).
+    #[serde(default)]
+    pub modes: ModesSpec,
+}
+
+/// `[shallow_water]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SwSpec {
+    /// Tank radius [m] (disk mesh of concentric rings).
+    #[serde(default)]
+    pub radius: Option<Spanned<f64>>,
+    /// Rings of the disk mesh.
+    #[serde(default)]
+    pub n_radial: Option<Spanned<usize>>,
+    /// A Gmsh `.msh` file instead of the disk (path relative to the model file).
+    #[serde(default)]
+    pub mesh: Option<Spanned<String>>,
+    /// Boundary tag of the port (default `"boundary"`, the disk's whole rim); other
+    /// boundary edges are closed walls.
+    #[serde(default)]
+    pub port: Option<Spanned<String>>,
+    /// Density [kg/m³].
+    pub rho: Spanned<f64>,
+    /// Gravity [m/s²].
+    pub g: Spanned<f64>,
+    /// Rest depth [m] (linearisation of `phlex modes`, Lyapunov functional).
+    pub h_des: Spanned<f64>,
+}
+
+/// `[control]`: $u_\partial = -k(y_\partial - \rho g h_{des})$ for $t \ge t_{on}$.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SwControlSpec {
+    /// Gain k ≥ 0.
+    pub gain: Spanned<f64>,
+    /// Switch-on time [s].
+    #[serde(default)]
+    pub t_on: f64,
+}
+
+/// `[simulation]` of a shallow water model.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SwSimulationSpec {
+    /// Final time [s].
+    pub t_end: Spanned<f64>,
+    /// Time step [s].
+    pub dt: Spanned<f64>,
+    /// Newton tolerance (default 1e-13, relative).
+    #[serde(default)]
+    pub newton_tol: Option<f64>,
+}
+
+/// `[output]` of a shallow water model.
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct SwOutput {
+    /// Write every k-th step to the CSV (default 1).
+    #[serde(default)]
+    pub every: Option<usize>,
+    /// VTK snapshot every k-th step (0: none).
+    #[serde(default)]
+    pub vtk_every: usize,
+    /// SVG plots (default true).
+    #[serde(default)]
+    pub plots: Option<bool>,
+}
+
+/// A parsed and built model.
+pub struct BuiltSw {
+    /// Model name.
+    pub name: String,
+    /// The model.
+    pub model: ShallowWater,
+    /// Initial state.
+    pub initial: phlex_fem::shallow_water::SwState,
+    /// Tank radius scale (largest extent / 2) [m].
+    pub size: f64,
+}
+
+/// Builds the parsed model file `f` of `file` (its `text` for the lines of errors, which
+/// name the key and its line); returns the file with the built model.
+pub fn build(file: &str, text: &str, f: ShallowWaterFile) -> Result<(ShallowWaterFile, BuiltSw), ModelError> {
+    let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
+    let s = &f.shallow_water;
+    let mesh = match (&s.mesh, &s.radius, &s.n_radial) {
+        (Some(m), None, None) => {
+            let path = Path::new(file)
+                .parent()
+                .unwrap_or(Path::new("."))
+                .join(m.get_ref());
+            GmshMesh::read(&path)
+                .map_err(|e| err(m.span(), format!("shallow_water.mesh: {e}")))?
+                .mesh
+        }
+        (None, Some(r), Some(n)) => disk_mesh(*r.get_ref(), *n.get_ref())
+            .map_err(|e| err(r.span(), format!("shallow_water disk mesh: {e}")))?,
+        (Some(m), _, _) => {
+            return Err(err(
+                m.span(),
+                "shallow_water.mesh cannot be combined with radius/n_radial".into(),
+            ))
+        }
+        _ => {
+            return Err(err(
+                s.rho.span(),
+                "shallow_water: give radius and n_radial (disk tank) or mesh = \"file.msh\"".into(),
+            ))
+        }
+    };
+    let tag = s
+        .port
+        .as_ref()
+        .map_or("boundary".to_string(), |t| t.get_ref().clone());
+    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
+    for v in mesh.vertices() {
+        for c in 0..2 {
+            lo[c] = lo[c].min(v[c]);
+            hi[c] = hi[c].max(v[c]);
+        }
+    }
+    let size = 0.5 * (hi[0] - lo[0]).max(hi[1] - lo[1]);
+    let model = ShallowWater::new(mesh, *s.rho.get_ref(), *s.g.get_ref(), &tag).map_err(|e| {
+        err(
+            s.port.as_ref().map_or(s.rho.span(), |p| p.span()),
+            format!("shallow_water: {e}"),
+        )
+    })?;
+    if !(*s.h_des.get_ref() > 0.0) {
+        return Err(err(
+            s.h_des.span(),
+            "shallow_water.h_des must be > 0".into(),
+        ));
+    }
+    let mut init: [Option<FieldFn>; 3] = [None, None, None];
+    let names = ["h", "v_x", "v_y"];
+    for (name, expr) in &f.initial {
+        let Some(k) = names.iter().position(|n| n == name) else {
+            return Err(err(
+                expr.span(),
+                format!("initial.{name}: unknown field; use h, v_x or v_y"),
+            ));
+        };
+        init[k] = Some(
+            FieldFn::parse(expr.get_ref(), 2)
+                .map_err(|m| err(expr.span(), format!("initial.{name}: {m}")))?,
+        );
+    }
+    let h_des = *s.h_des.get_ref();
+    let h = |x: [f64; 2]| init[0].as_ref().map_or(h_des, |g| g.eval2(x));
+    let v = |x: [f64; 2]| [1, 2].map(|k| init[k].as_ref().map_or(0.0, |g| g.eval2(x)));
+    let initial = model.state_from(&h, &v);
+    if let Some(i) = initial.alpha_h.iter().position(|a| !(*a > 0.0)) {
+        return Err(err(
+            0..0,
+            format!(
+                "initial.h: the height at vertex {i} {:?} is {} (must be > 0 everywhere: a dry tank has no shallow water model)",
+                model.mesh().vertices()[i],
+                initial.alpha_h[i]
+            ),
+        ));
+    }
+    if initial.alpha_v.iter().any(|a| !a.is_finite()) {
+        return Err(err(
+            0..0,
+            "initial velocity is not finite everywhere".into(),
+        ));
+    }
+    if let Some(c) = &f.control {
+        if !(*c.gain.get_ref() >= 0.0) {
+            return Err(err(c.gain.span(), "control.gain must be >= 0".into()));
+        }
+    }
+    Ok((
+        f.clone(),
+        BuiltSw {
+            name: f.model.name.clone(),
+            model,
+            initial,
+            size,
+        },
+    ))
+}
+
+/// Eigensolver settings of the linearised tank: shift about $\sqrt{g h}\,/R$ (the lowest
+/// sloshing frequency is $1.84\sqrt{gh}/R$).
+pub fn eigen_params(b: &BuiltSw, h_des: f64, n: usize) -> EigenParams {
+    EigenParams {
+        n_modes: Some(n),
+        shift: Some((b.model.g() * h_des).sqrt() / b.size),
+        max_krylov: Some((20 * n + 100).max(400)),
+        zero_tol: 1e-3,
+        tol: 1e-8,
+        ..Default::default()
+    }
+}

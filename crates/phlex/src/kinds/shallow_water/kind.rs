@@ -1,0 +1,87 @@
+//! The shallow water kind (`[shallow_water]`): [`ShallowWater`] in the registry and the
+//! commands of a loaded tank: `check`, `run` ([`super::run`]) and `modes` (sloshing
+//! frequencies of the tank linearised about the rest depth).
+use std::path::Path;
+
+use anyhow::Result;
+
+use super::build::{build, eigen_params, BuiltSw, ShallowWaterFile};
+use crate::check::CheckReport;
+use crate::output::{mode_table, ModeTable};
+use crate::registry::{LoadedModel, ModelKind};
+use crate::source::ModelSource;
+
+/// The shallow water kind: a file with a `[shallow_water]` table.
+pub struct ShallowWater;
+
+impl ModelKind for ShallowWater {
+    fn name(&self) -> &'static str {
+        "shallow_water"
+    }
+    fn expects(&self) -> &'static str {
+        "[shallow_water]"
+    }
+    fn detect(&self, top: &toml::Table) -> bool {
+        top.contains_key("shallow_water")
+    }
+    fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
+        let (file, built) = build(src.file(), src.text(), src.parse()?)?;
+        Ok(Box::new(LoadedSw { src, file, built }))
+    }
+}
+
+/// A parsed and built tank.
+struct LoadedSw<'a> {
+    src: &'a ModelSource,
+    file: ShallowWaterFile,
+    built: BuiltSw,
+}
+
+impl LoadedModel for LoadedSw<'_> {
+    /// The nonlinear tank, and the structure check of its linearisation about the rest
+    /// depth.
+    fn check(&self) -> Result<CheckReport> {
+        let (b, m) = (&self.built, &self.built.model);
+        let h_des = *self.file.shallow_water.h_des.get_ref();
+        let lin = m.linearised_system(h_des)?;
+        lin.check(&Default::default())?;
+        let tag = self
+            .file
+            .shallow_water
+            .port
+            .as_ref()
+            .map_or("boundary", |p| p.get_ref().as_str());
+        Ok(CheckReport {
+            model: b.name.clone(),
+            kind: "shallow water (nonlinear, discrete-gradient integration)".into(),
+            states: m.n_h() + m.n_v(),
+            blocks: vec![("alpha_h".into(), m.n_h()), ("alpha_v".into(), m.n_v())],
+            ports: format!("{tag} ({} boundary edges)", m.n_boundary()),
+            structure: format!(
+                "linearised about h_des = {h_des}: {}",
+                crate::check::LINEAR_STRUCTURE
+            ),
+            details: vec![(
+                "mesh".into(),
+                format!(
+                    "{} vertices, {} triangles",
+                    m.mesh().n_vertices(),
+                    m.mesh().n_cells()
+                ),
+            )],
+        })
+    }
+
+    fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
+        super::run::run(self.src.file(), &self.file, &self.built, dir, quiet)
+    }
+
+    /// Sloshing frequencies of the tank linearised about the rest depth `h_des`.
+    fn modes(&self, count: Option<usize>) -> Result<ModeTable> {
+        let (f, b) = (&self.file, &self.built);
+        let h_des = *f.shallow_water.h_des.get_ref();
+        let sys = b.model.linearised_system(h_des)?;
+        let n = count.unwrap_or(f.modes.count);
+        mode_table(&b.name, &sys, n, &eigen_params(b, h_des, n))
+    }
+}

@@ -1,0 +1,500 @@
+//! One-dimensional thermal model files (format in `docs/model-format-continuum.md`):
+//!
+//! * `[heat]`: the heat equation of a rod as a pHDAE ([`phlex_fem::heat`], thesis 004
+//!   §5.1.1 eqs. (5.2)–(5.5)): temperature $\theta = (T - T_0)/T_0$ and the algebraic heat
+//!   flux $j_Q$, Lyapunov functional $H = \frac12\int CT_0\theta^2$, dissipation
+//!   $\int j_Q^2/(kT_0)$, ends insulated, isothermal or ports (heat-flux or temperature
+//!   inputs depending on the discretisation);
+//! * `[thermoelastic_rod]`: linear coupled thermoelasticity in uniaxial strain
+//!   ([`phlex_fem::thermoelastic_1d`], thesis 004 §5.1.3 eq. (5.18), PFEM (8.48)–(8.50)),
+//!   with physical material data or the non-dimensional Danilovskaya form (coupling number
+//!   $\delta$, thesis §8.3); with `reference = "danilovskaya"` the probes get the
+//!   half-space solution (thesis (8.51)–(8.52)) inverted by de Hoog's method
+//!   ([`phlex_solve::laplace_inversion::DeHoog`]) as extra columns, and the summary prints
+//!   the largest deviation away from the elastic wave front.
+//!
+//! Both run with the implicit midpoint rule of [`crate::field_run`] (exact discrete power
+//! balance $H_1 - H_0 = h(\bar y^\top u - \bar e^\top R\bar e)$) and have `phlex check`.
+
+use anyhow::Result;
+use exmex::{Express, FlatEx};
+use phlex_fem::heat::{FieldBlock, Heat1d, HeatDiscretization, HeatModel, ThermalEnd};
+use phlex_fem::thermoelastic_1d::{
+    MechanicalEnd, ThermoField, Thermoelastic1d, ThermoelasticModel,
+    ThermoelasticParams,
+};
+use phlex_solve::signal::InputFn;
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::continuum::{port_inputs, LineOutput, LineProbe};
+use crate::error::{error_at, ModelError};
+use crate::kinds::thermoelastic_beam::build::parse_x;
+use crate::spec::{ModelMeta, PortInput, SimulationSpec};
+
+/// Top level of a `[heat]` or `[thermoelastic_rod]` model file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RodFile {
+    /// Descriptive metadata.
+    pub model: ModelMeta,
+    /// Heat conduction in a rod.
+    #[serde(default)]
+    pub heat: Option<HeatSpec>,
+    /// Coupled thermoelastic rod.
+    #[serde(default)]
+    pub thermoelastic_rod: Option<ThermoRodSpec>,
+    /// Signals driving the end ports.
+    #[serde(default)]
+    pub input: Vec<PortInput>,
+    /// Initial temperature `theta` (and `velocity` for the thermoelastic rod) in `x`.
+    #[serde(default)]
+    pub initial: RodInitial,
+    /// Time integration (midpoint).
+    #[serde(default)]
+    pub simulation: Option<SimulationSpec>,
+    /// What to record.
+    #[serde(default)]
+    pub output: RodOutput,
+}
+
+/// `[heat]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeatSpec {
+    /// Length \[m\].
+    pub length: Spanned<f64>,
+    /// Elements.
+    pub elements: Spanned<usize>,
+    /// Degree $k$ of the continuous field (1..3, default 1).
+    #[serde(default)]
+    pub degree: Option<Spanned<usize>>,
+    /// Volumetric heat capacity $C = \rho c$ \[J/(m³ K)\].
+    pub heat_capacity: Spanned<f64>,
+    /// Conductivity $k$ \[W/(m K)\].
+    pub conductivity: Spanned<f64>,
+    /// Reference temperature $T_0$ \[K\].
+    #[serde(rename = "T0")]
+    pub t0: Spanned<f64>,
+    /// `"flux_ports"` (default: $\theta \in CG_k$, $j_Q \in DG_{k-1}$, heat-flux inputs) or
+    /// `"temperature_ports"` ($\theta \in DG_{k-1}$, $j_Q \in CG_k$, temperature inputs).
+    #[serde(default)]
+    pub discretization: Option<Spanned<String>>,
+    /// Left end: `"port"` (default), `"insulated"` or `"isothermal"`.
+    #[serde(default)]
+    pub left: Option<Spanned<String>>,
+    /// Right end: `"port"` (default), `"insulated"` or `"isothermal"`.
+    #[serde(default)]
+    pub right: Option<Spanned<String>>,
+}
+
+/// `[thermoelastic_rod]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThermoRodSpec {
+    /// Length \[m\] (non-dimensional with `delta`).
+    pub length: Spanned<f64>,
+    /// Elements.
+    pub elements: Spanned<usize>,
+    /// Non-dimensional Danilovskaya form with coupling number $\delta > 0$ (instead of the
+    /// material keys).
+    #[serde(default)]
+    pub delta: Option<Spanned<f64>>,
+    /// Density $\rho$ \[kg/m³\].
+    #[serde(default)]
+    pub rho: Option<Spanned<f64>>,
+    /// Uniaxial-strain modulus $\lambda + 2\mu$ \[Pa\].
+    #[serde(default)]
+    pub modulus: Option<Spanned<f64>>,
+    /// Thermal stress coefficient $C_\beta = T_0\beta(3\lambda + 2\mu)$ \[Pa\].
+    #[serde(default)]
+    pub c_beta: Option<Spanned<f64>>,
+    /// Volumetric heat capacity $\rho c_\varepsilon$ \[J/(m³ K)\].
+    #[serde(default)]
+    pub heat_capacity: Option<Spanned<f64>>,
+    /// Conductivity \[W/(m K)\].
+    #[serde(default)]
+    pub conductivity: Option<Spanned<f64>>,
+    /// Reference temperature \[K\].
+    #[serde(default, rename = "T0")]
+    pub t0: Option<Spanned<f64>>,
+    /// Mechanical left end: `"free"` (default), `"clamped"` or `"port"` (traction input).
+    #[serde(default)]
+    pub left: Option<Spanned<String>>,
+    /// Mechanical right end.
+    #[serde(default)]
+    pub right: Option<Spanned<String>>,
+    /// Thermal left end: `"port"` (default; temperature input), `"insulated"`, `"isothermal"`.
+    #[serde(default)]
+    pub heat_left: Option<Spanned<String>>,
+    /// Thermal right end (default `"insulated"`).
+    #[serde(default)]
+    pub heat_right: Option<Spanned<String>>,
+    /// `"danilovskaya"`: add the half-space solution at the probes (needs `delta`).
+    #[serde(default)]
+    pub reference: Option<Spanned<String>>,
+}
+
+/// `[initial]` of a rod.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RodInitial {
+    /// Normalised temperature $\theta(x)$.
+    #[serde(default)]
+    pub theta: Option<Spanned<String>>,
+    /// Velocity $v(x)$ \[m/s\] (thermoelastic rod).
+    #[serde(default)]
+    pub velocity: Option<Spanned<String>>,
+}
+
+/// A probe of a rod: `field` is `"theta"` (default), `"v"` (velocity) or `"u"`
+/// (displacement $\int_0^t v$, the trapezoidal rule over the recorded samples: with
+/// `every = 1` exactly the midpoint rule's displacement update) — `v` and `u` on the
+/// thermoelastic rod; no `z`.
+pub type RodProbe = LineProbe;
+
+/// `[output]` of a rod.
+pub type RodOutput = LineOutput;
+
+/// The assembled rod.
+pub enum RodModel {
+    /// Heat conduction.
+    Heat(HeatModel),
+    /// Coupled thermoelasticity (with the Danilovskaya $\delta$ if non-dimensional).
+    Thermoelastic(ThermoelasticModel, Option<f64>),
+}
+
+impl RodModel {
+    /// The pH system.
+    pub fn system(&self) -> &phlex_core::LinearPhSystem {
+        match self {
+            RodModel::Heat(m) => m.system(),
+            RodModel::Thermoelastic(m, _) => m.system(),
+        }
+    }
+
+    fn block(&self, velocity: bool) -> Result<&FieldBlock, String> {
+        match (self, velocity) {
+            (RodModel::Heat(m), false) => Ok(m.temperature()),
+            (RodModel::Heat(_), true) => {
+                Err("the heat model has no velocity; use field = \"theta\"".into())
+            }
+            (RodModel::Thermoelastic(m, _), v) => m
+                .field(if v {
+                    ThermoField::Velocity
+                } else {
+                    ThermoField::Temperature
+                })
+                .map_err(|e| e.to_string()),
+        }
+    }
+}
+
+/// A parsed and built rod model.
+pub struct BuiltRod {
+    /// Model name.
+    pub name: String,
+    /// The model.
+    pub model: RodModel,
+    /// Inputs.
+    pub input: InputFn,
+    /// Initial state.
+    pub initial: Vec<f64>,
+    /// Probes: (name, field, x, probe vector).
+    pub(super) probes: Vec<(String, ProbeField, f64, phlex_fem::functional::SparseVec)>,
+}
+
+fn eval_x(g: &FlatEx<f64>, x: f64) -> f64 {
+    let args: &[f64] = if g.var_names().is_empty() { &[] } else { &[x] };
+    g.eval(args).unwrap_or(f64::NAN)
+}
+
+/// Builds the parsed model file `f` of `file` (its `text` for the lines of errors, which
+/// name the key and its line); returns the file with the built model.
+pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), ModelError> {
+    let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
+    let positive = |key: &str, v: &Spanned<f64>| -> Result<f64, ModelError> {
+        let x = *v.get_ref();
+        if x.is_finite() && x > 0.0 {
+            Ok(x)
+        } else {
+            Err(err(
+                v.span(),
+                format!("{key} = {x}: must be finite and > 0"),
+            ))
+        }
+    };
+    let thermal_end = |key: &str, v: &Option<Spanned<String>>, default: ThermalEnd| match v
+        .as_ref()
+        .map(|s| (s.get_ref().as_str(), s.span()))
+    {
+        None => Ok(default),
+        Some(("port", _)) => Ok(ThermalEnd::Port),
+        Some(("insulated", _)) => Ok(ThermalEnd::Insulated),
+        Some(("isothermal", _)) => Ok(ThermalEnd::Isothermal),
+        Some((other, span)) => Err(err(
+            span,
+            format!("{key} = '{other}': use \"port\", \"insulated\" or \"isothermal\""),
+        )),
+    };
+    let elements = |key: &str, v: &Spanned<usize>| {
+        if *v.get_ref() == 0 {
+            Err(err(v.span(), format!("{key}.elements must be >= 1")))
+        } else {
+            Ok(*v.get_ref())
+        }
+    };
+    let (model, length, anchor) = match (&f.heat, &f.thermoelastic_rod) {
+        (Some(_), Some(t)) => {
+            return Err(err(
+                t.length.span(),
+                "give either [heat] or [thermoelastic_rod], not both".into(),
+            ))
+        }
+        (None, None) => return Err(err(0..0, "no [heat] or [thermoelastic_rod] table".into())),
+        (Some(h), None) => {
+            let length = positive("heat.length", &h.length)?;
+            let k = match &h.degree {
+                None => 1,
+                Some(d) if (1..=3).contains(d.get_ref()) => *d.get_ref(),
+                Some(d) => {
+                    return Err(err(
+                        d.span(),
+                        format!("heat.degree = {}: use 1..=3", d.get_ref()),
+                    ))
+                }
+            };
+            let disc = match h.discretization.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
+                None | Some(("flux_ports", _)) => HeatDiscretization::CgDg(k),
+                Some(("temperature_ports", _)) => HeatDiscretization::DgCg(k),
+                Some((other, span)) => {
+                    return Err(err(
+                        span,
+                        format!("heat.discretization = '{other}': use \"flux_ports\" (CG temperature, heat-flux inputs) or \"temperature_ports\" (DG temperature, temperature inputs)"),
+                    ))
+                }
+            };
+            let model = Heat1d::new(
+                positive("heat.heat_capacity", &h.heat_capacity)?,
+                positive("heat.conductivity", &h.conductivity)?,
+                positive("heat.T0", &h.t0)?,
+                length,
+                elements("heat", &h.elements)?,
+            )
+            .discretization(disc)
+            .ends(
+                thermal_end("heat.left", &h.left, ThermalEnd::Port)?,
+                thermal_end("heat.right", &h.right, ThermalEnd::Port)?,
+            )
+            .build()
+            .map_err(|e| err(h.length.span(), format!("heat: {e}")))?;
+            (RodModel::Heat(model), length, h.length.span())
+        }
+        (None, Some(t)) => {
+            let length = positive("thermoelastic_rod.length", &t.length)?;
+            let material = [
+                ("rho", &t.rho),
+                ("modulus", &t.modulus),
+                ("c_beta", &t.c_beta),
+                ("heat_capacity", &t.heat_capacity),
+                ("conductivity", &t.conductivity),
+                ("T0", &t.t0),
+            ];
+            let (params, delta) = match &t.delta {
+                Some(d) => {
+                    if let Some((key, v)) = material
+                        .iter()
+                        .find_map(|(k, v)| v.as_ref().map(|v| (k, v)))
+                    {
+                        return Err(err(
+                            v.span(),
+                            format!("thermoelastic_rod.{key}: the non-dimensional form (delta) takes no material data; remove {key} or delta"),
+                        ));
+                    }
+                    let dv = *d.get_ref();
+                    if !(dv.is_finite() && dv > 0.0) {
+                        return Err(err(
+                            d.span(),
+                            format!("thermoelastic_rod.delta = {dv}: must be > 0 (delta = 0 is the one-way cascade, not a pH system: model the temperature with [heat])"),
+                        ));
+                    }
+                    (
+                        ThermoelasticParams::danilovskaya(dv)
+                            .map_err(|e| err(d.span(), e.to_string()))?,
+                        Some(dv),
+                    )
+                }
+                None => {
+                    let mut vals = [0.0; 6];
+                    for (k, (key, v)) in material.iter().enumerate() {
+                        let v = v.as_ref().ok_or_else(|| {
+                            err(
+                                t.length.span(),
+                                format!("thermoelastic_rod.{key} is missing (give rho, modulus, c_beta, heat_capacity, conductivity, T0, or delta for the non-dimensional form)"),
+                            )
+                        })?;
+                        vals[k] = if *key == "c_beta" {
+                            let x = *v.get_ref();
+                            if !(x.is_finite() && x >= 0.0) {
+                                return Err(err(
+                                    v.span(),
+                                    format!(
+                                        "thermoelastic_rod.c_beta = {x}: must be finite and >= 0"
+                                    ),
+                                ));
+                            }
+                            x
+                        } else {
+                            positive(&format!("thermoelastic_rod.{key}"), v)?
+                        };
+                    }
+                    (
+                        ThermoelasticParams {
+                            density: vals[0],
+                            modulus: vals[1],
+                            c_beta: vals[2],
+                            heat_capacity: vals[3],
+                            conductivity: vals[4],
+                            t0: vals[5],
+                        },
+                        None,
+                    )
+                }
+            };
+            if let (Some(r), None) = (&t.reference, delta) {
+                return Err(err(
+                    r.span(),
+                    "thermoelastic_rod.reference = \"danilovskaya\" needs the non-dimensional form (delta)".into(),
+                ));
+            }
+            if let Some(r) = &t.reference {
+                if r.get_ref() != "danilovskaya" {
+                    return Err(err(
+                        r.span(),
+                        format!("thermoelastic_rod.reference = '{}': the only reference is \"danilovskaya\"", r.get_ref()),
+                    ));
+                }
+            }
+            let mech_end = |key: &str, v: &Option<Spanned<String>>| {
+                match v
+                .as_ref()
+                .map(|s| (s.get_ref().as_str(), s.span()))
+            {
+                None | Some(("free", _)) => Ok(MechanicalEnd::Free),
+                Some(("clamped", _)) => Ok(MechanicalEnd::Clamped),
+                Some(("port", _)) => Ok(MechanicalEnd::Port),
+                Some((other, span)) => Err(err(
+                    span,
+                    format!("thermoelastic_rod.{key} = '{other}': use \"free\", \"clamped\" or \"port\" (total traction input)"),
+                )),
+            }
+            };
+            let model =
+                Thermoelastic1d::new(params, length, elements("thermoelastic_rod", &t.elements)?)
+                    .discretization(
+                        phlex_fem::thermoelastic_1d::MechanicalDiscretization::CgDg(1),
+                        HeatDiscretization::DgCg(1),
+                    )
+                    .ends(
+                        (mech_end("left", &t.left)?, mech_end("right", &t.right)?),
+                        (
+                            thermal_end(
+                                "thermoelastic_rod.heat_left",
+                                &t.heat_left,
+                                ThermalEnd::Port,
+                            )?,
+                            thermal_end(
+                                "thermoelastic_rod.heat_right",
+                                &t.heat_right,
+                                ThermalEnd::Insulated,
+                            )?,
+                        ),
+                    )
+                    .build()
+                    .map_err(|e| err(t.length.span(), format!("thermoelastic_rod: {e}")))?;
+            (
+                RodModel::Thermoelastic(model, delta),
+                length,
+                t.length.span(),
+            )
+        }
+    };
+    let sys = model.system();
+    sys.check(&Default::default())
+        .map_err(|e| err(anchor.clone(), format!("structure check: {e}")))?;
+    let input = port_inputs(
+        file,
+        text,
+        sys,
+        &f.input,
+        "end ports are open with end = \"port\"",
+    )?;
+    let mut initial = vec![0.0; sys.n_states()];
+    for (key, expr, velocity) in [
+        ("theta", &f.initial.theta, false),
+        ("velocity", &f.initial.velocity, true),
+    ] {
+        let Some(expr) = expr else { continue };
+        let g =
+            parse_x(expr.get_ref()).map_err(|m| err(expr.span(), format!("initial.{key}: {m}")))?;
+        let block = model
+            .block(velocity)
+            .map_err(|m| err(expr.span(), format!("initial.{key}: {m}")))?;
+        block
+            .project_into(&|x| eval_x(&g, x), &mut initial)
+            .map_err(|e| err(expr.span(), format!("initial.{key}: {e}")))?;
+        if initial[block.range()].iter().any(|v| !v.is_finite()) {
+            return Err(err(
+                expr.span(),
+                format!("initial.{key} is not finite everywhere on 0 <= x <= {length}"),
+            ));
+        }
+    }
+    let mut probes = Vec::new();
+    for pr in &f.output.probes {
+        if pr.z.is_some() {
+            return Err(err(
+                anchor.clone(),
+                format!(
+                    "output.probes '{}': z applies to the thermoelastic beam only (a rod probe has name, field, x)",
+                    pr.name
+                ),
+            ));
+        }
+        let fields = [
+            ("theta", ProbeField::Theta),
+            ("v", ProbeField::Velocity),
+            ("u", ProbeField::Displacement),
+        ];
+        let field = pr
+            .field(&fields, "rod", length)
+            .map_err(|m| err(anchor.clone(), m))?;
+        let velocity = field != ProbeField::Theta;
+        let block = model
+            .block(velocity)
+            .map_err(|m| err(anchor.clone(), format!("output.probes '{}': {m}", pr.name)))?;
+        let v = block
+            .probe(pr.x)
+            .map_err(|e| err(anchor.clone(), format!("output.probes '{}': {e}", pr.name)))?;
+        probes.push((pr.name.clone(), field, pr.x, v));
+    }
+    let b = BuiltRod {
+        name: f.model.name.clone(),
+        model,
+        input,
+        initial,
+        probes,
+    };
+    Ok((f, b))
+}
+
+/// What a rod probe records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ProbeField {
+    /// Normalised temperature.
+    Theta,
+    /// Velocity.
+    Velocity,
+    /// Displacement (time integral of the velocity).
+    Displacement,
+}

@@ -1,0 +1,68 @@
+//! The thermal rod kind (`[heat]` or `[thermoelastic_rod]`): [`ThermalRod`] in the
+//! registry and the commands of a loaded rod: `check` (structure and, for the
+//! thermoelastic rod, the coupling number), `run` ([`super::run`]) and `modes`.
+use std::path::Path;
+
+use anyhow::Result;
+use phlex_solve::eigen::EigenParams;
+
+use super::build::{build, BuiltRod, RodFile, RodModel};
+use crate::check::CheckReport;
+use crate::output::{mode_table, ModeTable};
+use crate::registry::{has_any, LoadedModel, ModelKind};
+use crate::source::ModelSource;
+
+/// The thermal rod kind: a file with a `[heat]` or a `[thermoelastic_rod]` table.
+pub struct ThermalRod;
+
+impl ModelKind for ThermalRod {
+    fn name(&self) -> &'static str {
+        "thermal_rod"
+    }
+    fn expects(&self) -> &'static str {
+        "[heat] or [thermoelastic_rod]"
+    }
+    fn detect(&self, top: &toml::Table) -> bool {
+        has_any(top, &["heat", "thermoelastic_rod"])
+    }
+    fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
+        let (file, built) = build(src.file(), src.text(), src.parse()?)?;
+        Ok(Box::new(LoadedRod { src, file, built }))
+    }
+}
+
+/// A parsed and built rod.
+struct LoadedRod<'a> {
+    src: &'a ModelSource,
+    file: RodFile,
+    built: BuiltRod,
+}
+
+impl LoadedModel for LoadedRod<'_> {
+    fn check(&self) -> Result<CheckReport> {
+        let b = &self.built;
+        let kind = match &b.model {
+            RodModel::Heat(_) => "heat conduction rod (pHDAE)".to_string(),
+            RodModel::Thermoelastic(m, _) => format!(
+                "thermoelastic rod (coupling number delta = {:.4e})",
+                m.params().coupling_number()
+            ),
+        };
+        Ok(CheckReport::linear(&b.name, kind, b.model.system()))
+    }
+
+    fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
+        super::run::run(self.src.file(), &self.file, &self.built, dir, quiet)
+    }
+
+    /// The first `count` (default 6) eigenvalues of the rod's pencil.
+    fn modes(&self, count: Option<usize>) -> Result<ModeTable> {
+        let b = &self.built;
+        let n = count.unwrap_or(6);
+        let params = EigenParams {
+            n_modes: Some(n),
+            ..Default::default()
+        };
+        mode_table(&b.name, b.model.system(), n, &params)
+    }
+}

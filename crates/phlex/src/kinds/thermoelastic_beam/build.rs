@@ -1,0 +1,345 @@
+//! Thermoelastic beam model files (`[thermoelastic_beam]`, format in
+//! `docs/model-format-continuum.md`): the Euler–Bernoulli beam coupled to the heat equation
+//! on its section plane of [`phlex_fem::thermoelastic_beam`] (thesis 004 §5.2.1
+//! eqs. (5.30)–(5.34)); `phlex check` (structure and the first mode's thermoelastic damping
+//! $Q^{-1} = 2\zeta$ next to Lifshitz–Roukes \[LR00\] eq. (11)), `run` (midpoint, probes of
+//! velocity and temperature, mechanical and thermal energy) and `modes` (the damping ratio
+//! column is the thermoelastic damping).
+
+use anyhow::{Context, Result};
+use exmex::{Express, FlatEx};
+use phlex_fem::thermoelastic_beam::{
+    lifshitz_roukes_inverse_q, BeamSupport, ThermoBeamModel, ThermoBeamParams, ThermoelasticBeam,
+};
+use phlex_solve::eigen::EigenParams;
+use phlex_solve::signal::InputFn;
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::continuum::{port_inputs, LineOutput, LineProbe};
+use crate::error::{error_at, ModelError};
+use crate::spec::{ModelMeta, ModesSpec, PortInput, SimulationSpec};
+
+/// Top level of a thermoelastic beam model file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThermoBeamFile {
+    /// Descriptive metadata.
+    pub model: ModelMeta,
+    /// Material, section, supports and discretisation.
+    pub thermoelastic_beam: ThermoBeamSpec,
+    /// Signals driving the ports `load` \[N/m\] and `top_flux` \[W/m²\].
+    #[serde(default)]
+    pub input: Vec<PortInput>,
+    /// Initial velocity `w_dot` as an expression in `x` (temperature and curvature start
+    /// at zero).
+    #[serde(default)]
+    pub initial: ThermoBeamInitial,
+    /// Time integration (midpoint).
+    #[serde(default)]
+    pub simulation: Option<SimulationSpec>,
+    /// What to record.
+    #[serde(default)]
+    pub output: ThermoBeamOutput,
+    /// Eigen-analysis settings.
+    #[serde(default)]
+    pub modes: ModesSpec,
+}
+
+/// `[thermoelastic_beam]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThermoBeamSpec {
+    /// Length $L$ \[m\].
+    pub length: Spanned<f64>,
+    /// Hermite elements along the axis.
+    pub elements: Spanned<usize>,
+    /// Young's modulus $E$ \[Pa\].
+    #[serde(rename = "E")]
+    pub young: Spanned<f64>,
+    /// Density $\rho$ \[kg/m³\].
+    pub rho: Spanned<f64>,
+    /// Section width $b$ \[m\].
+    pub width: Spanned<f64>,
+    /// Section thickness $h$ \[m\].
+    pub thickness: Spanned<f64>,
+    /// Thermal expansion coefficient $\beta$ \[1/K\].
+    pub expansion: Spanned<f64>,
+    /// Volumetric heat capacity $\rho c$ \[J/(m³ K)\].
+    pub heat_capacity: Spanned<f64>,
+    /// Thermal conductivity $k$ \[W/(m K)\].
+    pub conductivity: Spanned<f64>,
+    /// Reference temperature $T_0$ \[K\].
+    #[serde(rename = "T0")]
+    pub t0: Spanned<f64>,
+    /// Left support: `"simply_supported"` (default), `"clamped"` or `"free"`.
+    #[serde(default)]
+    pub left: Option<Spanned<String>>,
+    /// Right support: `"simply_supported"` (default), `"clamped"` or `"free"`.
+    #[serde(default)]
+    pub right: Option<Spanned<String>>,
+    /// Temperature elements through the thickness (default 8).
+    #[serde(default)]
+    pub thickness_elements: Option<Spanned<usize>>,
+    /// Degree of the temperature along the axis (default 1).
+    #[serde(default)]
+    pub axial_degree: Option<Spanned<usize>>,
+    /// Degree of the temperature through the thickness (default 2).
+    #[serde(default)]
+    pub thickness_degree: Option<Spanned<usize>>,
+}
+
+/// `[initial]` of a thermoelastic beam.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThermoBeamInitial {
+    /// Transverse velocity $\dot w(x)$ \[m/s\] (default 0).
+    #[serde(default)]
+    pub w_dot: Option<Spanned<String>>,
+}
+
+/// A probe of a thermoelastic beam: `field` is `"v"` (transverse velocity, default) or
+/// `"theta"` (normalised temperature $(T - T_0)/T_0$) at the axial position `x` \[m\] and,
+/// for `theta`, the height `z` in the section, $-h/2 \le z \le h/2$ \[m\] (default 0).
+pub type ThermoBeamProbe = LineProbe;
+
+/// `[output]` of a thermoelastic beam.
+pub type ThermoBeamOutput = LineOutput;
+
+/// A probe: column name, temperature (`true`) or velocity, position $(x, z)$.
+type Probe = (String, bool, f64, f64);
+
+/// A parsed and built thermoelastic beam model.
+pub struct BuiltThermoBeam {
+    /// Model name.
+    pub name: String,
+    /// The assembled model.
+    pub model: ThermoBeamModel,
+    /// Inputs of both ports.
+    pub input: InputFn,
+    /// Initial state.
+    pub initial: Vec<f64>,
+    /// Length \[m\].
+    pub length: f64,
+    probes: Vec<Probe>,
+}
+
+impl BuiltThermoBeam {
+    /// Eigensolver settings for the `n` lowest modes (dense path for the usual sizes; the
+    /// real thermal relaxation modes are skipped by `im_tol`).
+    pub fn eigen_params(&self, n: usize) -> EigenParams {
+        EigenParams {
+            n_modes: Some(n),
+            ..Default::default()
+        }
+    }
+
+    /// The names of the probes.
+    pub fn probe_names(&self) -> Vec<String> {
+        self.probes.iter().map(|p| p.0.clone()).collect()
+    }
+
+    /// Values of the probes for state `e`.
+    pub(super) fn probe_values(&self, e: &[f64]) -> Result<Vec<f64>, String> {
+        self.probes
+            .iter()
+            .map(|(_, theta, x, z)| {
+                if *theta {
+                    self.model.theta_at(e, *x, *z)
+                } else {
+                    self.model.velocity_at(e, *x)
+                }
+                .map_err(|er| er.to_string())
+            })
+            .collect()
+    }
+}
+
+fn support(
+    file: &str,
+    text: &str,
+    key: &str,
+    v: &Option<Spanned<String>>,
+) -> Result<BeamSupport, ModelError> {
+    match v.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
+        None | Some(("simply_supported", _)) => Ok(BeamSupport::SimplySupported),
+        Some(("clamped", _)) => Ok(BeamSupport::Clamped),
+        Some(("free", _)) => Ok(BeamSupport::Free),
+        Some((other, span)) => Err(error_at(
+            file,
+            text,
+            span,
+            format!(
+                "thermoelastic_beam.{key} = '{other}': use \"simply_supported\", \"clamped\" or \"free\""
+            ),
+        )),
+    }
+}
+
+/// Parses and builds the thermoelastic beam model in `text` (errors name the key and its
+/// Builds the parsed model file `f` of `file` (its `text` for the lines of errors, which
+/// name the key and its line); returns the file with the built model.
+pub fn build(file: &str, text: &str, f: ThermoBeamFile) -> Result<(ThermoBeamFile, BuiltThermoBeam), ModelError> {
+    let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
+    let p = &f.thermoelastic_beam;
+    // every material/section value: finite and positive (expansion: >= 0)
+    for (key, v) in [
+        ("length", &p.length),
+        ("E", &p.young),
+        ("rho", &p.rho),
+        ("width", &p.width),
+        ("thickness", &p.thickness),
+        ("heat_capacity", &p.heat_capacity),
+        ("conductivity", &p.conductivity),
+        ("T0", &p.t0),
+    ] {
+        let x = *v.get_ref();
+        if !(x.is_finite() && x > 0.0) {
+            return Err(err(
+                v.span(),
+                format!("thermoelastic_beam.{key} = {x}: must be finite and > 0"),
+            ));
+        }
+    }
+    let beta = *p.expansion.get_ref();
+    if !(beta.is_finite() && beta >= 0.0) {
+        return Err(err(
+            p.expansion.span(),
+            format!("thermoelastic_beam.expansion = {beta}: must be finite and >= 0 (0 decouples the heat equation)"),
+        ));
+    }
+    if *p.elements.get_ref() == 0 {
+        return Err(err(
+            p.elements.span(),
+            "thermoelastic_beam.elements must be >= 1".into(),
+        ));
+    }
+    let opt = |v: &Option<Spanned<usize>>, key: &str, default: usize, lo: usize, hi: usize| {
+        let Some(s) = v else { return Ok(default) };
+        let x = *s.get_ref();
+        if x < lo || x > hi {
+            return Err(err(
+                s.span(),
+                format!("thermoelastic_beam.{key} = {x}: use {lo}..={hi}"),
+            ));
+        }
+        Ok(x)
+    };
+    let n_z = opt(&p.thickness_elements, "thickness_elements", 8, 1, 10_000)?;
+    let p_x = opt(&p.axial_degree, "axial_degree", 1, 1, 3)?;
+    let p_z = opt(&p.thickness_degree, "thickness_degree", 2, 1, 3)?;
+    let left = support(file, text, "left", &p.left)?;
+    let right = support(file, text, "right", &p.right)?;
+    let params = ThermoBeamParams {
+        young: *p.young.get_ref(),
+        density: *p.rho.get_ref(),
+        width: *p.width.get_ref(),
+        thickness: *p.thickness.get_ref(),
+        expansion: beta,
+        heat_capacity: *p.heat_capacity.get_ref(),
+        conductivity: *p.conductivity.get_ref(),
+        t0: *p.t0.get_ref(),
+    };
+    let length = *p.length.get_ref();
+    let model = ThermoelasticBeam::new(params, length, *p.elements.get_ref())
+        .thermal_mesh(n_z, p_x, p_z)
+        .ends(left, right)
+        .build()
+        .map_err(|e| err(p.length.span(), format!("thermoelastic_beam: {e}")))?;
+    let sys = model.system();
+    sys.check(&Default::default()).map_err(|e| {
+        err(
+            p.length.span(),
+            format!("thermoelastic_beam structure check: {e}"),
+        )
+    })?;
+    let input = port_inputs(
+        file,
+        text,
+        sys,
+        &f.input,
+        "the ports are \"load\" (uniform force per length, N/m) and \"top_flux\" (heat flux into the top face, W/m²)",
+    )?;
+    let initial = match &f.initial.w_dot {
+        None => vec![0.0; sys.n_states()],
+        Some(expr) => {
+            let g = parse_x(expr.get_ref())
+                .map_err(|m| err(expr.span(), format!("initial.w_dot: {m}")))?;
+            let e = model
+                .initial_velocity(&|x| {
+                    let args: &[f64] = if g.var_names().is_empty() { &[] } else { &[x] };
+                    g.eval(args).unwrap_or(f64::NAN)
+                })
+                .map_err(|e| err(expr.span(), format!("initial.w_dot: {e}")))?;
+            if e.iter().any(|v| !v.is_finite()) {
+                return Err(err(
+                    expr.span(),
+                    "initial.w_dot is not finite everywhere on 0 <= x <= length".into(),
+                ));
+            }
+            e
+        }
+    };
+    let h = params.thickness;
+    let mut probes = Vec::new();
+    for pr in &f.output.probes {
+        let theta = pr
+            .field(&[("v", false), ("theta", true)], "beam", length)
+            .map_err(|m| err(0..0, m))?;
+        let z = pr.z.unwrap_or(0.0);
+        if !theta && pr.z.is_some() {
+            return Err(err(
+                0..0,
+                format!(
+                    "output.probes '{}': z applies to field = \"theta\" only",
+                    pr.name
+                ),
+            ));
+        }
+        if z.abs() > 0.5 * h * (1.0 + 1e-12) {
+            return Err(err(
+                0..0,
+                format!(
+                    "output.probes '{}': z = {z} is outside the section -h/2..=h/2 (h = {h})",
+                    pr.name
+                ),
+            ));
+        }
+        probes.push((pr.name.clone(), theta, pr.x, z));
+    }
+    let b = BuiltThermoBeam {
+        name: f.model.name.clone(),
+        model,
+        input,
+        initial,
+        length,
+        probes,
+    };
+    b.probe_values(&b.initial)
+        .map_err(|m| err(0..0, format!("output.probes: {m}")))?;
+    Ok((f, b))
+}
+
+/// Parses an expression in `x` alone (a constant is allowed).
+pub(crate) fn parse_x(text: &str) -> Result<FlatEx<f64>, String> {
+    let src = phlex_solve::signal::normalize_expression(text);
+    let expr = exmex::parse::<f64>(&src).map_err(|e| format!("cannot parse '{text}': {e}"))?;
+    if let Some(v) = expr.var_names().iter().find(|v| v.as_str() != "x") {
+        return Err(format!("'{text}' uses variable '{v}'; only x is allowed"));
+    }
+    Ok(expr)
+}
+
+/// First-mode thermoelastic damping: $(\omega_1, Q^{-1} = 2\zeta_1, Q^{-1}_{LR}(\omega_1))$.
+pub fn first_mode_damping(b: &BuiltThermoBeam) -> Result<(f64, f64, f64)> {
+    let rows = crate::output::frequencies_with(b.model.system(), 1, &b.eigen_params(1))?;
+    let r = rows
+        .first()
+        .context("the model has no oscillating mode (a free–free beam without supports?)")?;
+    Ok((
+        r.omega,
+        2.0 * r.damping_ratio,
+        lifshitz_roukes_inverse_q(b.model.params(), r.omega),
+    ))
+}
+

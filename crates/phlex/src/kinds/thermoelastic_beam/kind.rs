@@ -1,0 +1,109 @@
+//! The thermoelastic beam kind (`[thermoelastic_beam]`): [`ThermoelasticBeam`] in the
+//! registry and the commands of a loaded beam: `check` (structure, relaxation strength,
+//! Zener time and the first mode's $Q^{-1}$ next to Lifshitz–Roukes \[LR00\] eq. (11)),
+//! `run` (midpoint, probes of velocity and temperature, mechanical and thermal energy) and
+//! `modes` (the damping ratio column is the thermoelastic damping, $Q^{-1} = 2\zeta$).
+use std::path::Path;
+
+use anyhow::Result;
+
+use super::build::{build, first_mode_damping, BuiltThermoBeam, ThermoBeamFile};
+use crate::check::CheckReport;
+use crate::continuum::{midpoint_step, no_vtk_snapshots, Columns, FieldRun};
+use crate::output::{mode_table, ModeTable};
+use crate::registry::{LoadedModel, ModelKind};
+use crate::source::ModelSource;
+
+/// The thermoelastic beam kind: a file with a `[thermoelastic_beam]` table.
+pub struct ThermoelasticBeam;
+
+impl ModelKind for ThermoelasticBeam {
+    fn name(&self) -> &'static str {
+        "thermoelastic_beam"
+    }
+    fn expects(&self) -> &'static str {
+        "[thermoelastic_beam]"
+    }
+    fn detect(&self, top: &toml::Table) -> bool {
+        top.contains_key("thermoelastic_beam")
+    }
+    fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
+        let (file, built) = build(src.file(), src.text(), src.parse()?)?;
+        Ok(Box::new(LoadedThermoBeam { src, file, built }))
+    }
+}
+
+/// A parsed and built thermoelastic beam.
+struct LoadedThermoBeam<'a> {
+    src: &'a ModelSource,
+    file: ThermoBeamFile,
+    built: BuiltThermoBeam,
+}
+
+impl LoadedModel for LoadedThermoBeam<'_> {
+    fn check(&self) -> Result<CheckReport> {
+        let b = &self.built;
+        let p = b.model.params();
+        let mode1 = match first_mode_damping(b) {
+            Ok((omega, q, q_lr)) => format!(
+                "omega {omega:.6e} rad/s, Q^-1 = 2 zeta = {q:.6e}, Lifshitz-Roukes {q_lr:.6e} (rel. diff {:.2e})",
+                (q - q_lr).abs() / q_lr.abs().max(f64::MIN_POSITIVE)
+            ),
+            Err(e) => format!("not available: {e:#}"),
+        };
+        Ok(
+            CheckReport::linear(&b.name, "thermoelastic beam".into(), b.model.system())
+                .detail(
+                    "Delta_E",
+                    format!(
+                        "{:.4e} (relaxation strength E beta^2 T0/(rho c)), Zener time h^2/(pi^2 chi) = {:.4e} s",
+                        p.relaxation_strength(),
+                        p.zener_time()
+                    ),
+                )
+                .detail("mode 1", mode1),
+        )
+    }
+
+    fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
+        let (f, b) = (&self.file, &self.built);
+        let (dt, t_end) =
+            midpoint_step(self.src.file(), f.simulation.as_ref(), "thermoelastic_beam")?;
+        let probe_values = |e: &[f64]| b.probe_values(e);
+        let energies = |e: &[f64]| {
+            Ok(vec![
+                b.model.mechanical_energy(e),
+                b.model.thermal_energy(e),
+            ])
+        };
+        f.output.run_midpoint(
+            FieldRun {
+                name: &b.name,
+                kind: "thermoelastic_beam",
+                system: b.model.system(),
+                input: b.input.clone(),
+                initial: &b.initial,
+                columns: vec![
+                    Columns::probes(b.probe_names(), "probes", &probe_values),
+                    Columns::new(
+                        vec!["H_mech".into(), "H_thermal".into()],
+                        "mechanical and thermal energy [J]",
+                        "energies.svg",
+                        &energies,
+                    ),
+                ],
+                vtu: &no_vtk_snapshots,
+            },
+            dt,
+            t_end,
+            dir,
+            quiet,
+        )
+    }
+
+    fn modes(&self, count: Option<usize>) -> Result<ModeTable> {
+        let b = &self.built;
+        let n = count.unwrap_or(self.file.modes.count);
+        mode_table(&b.name, b.model.system(), n, &b.eigen_params(n))
+    }
+}

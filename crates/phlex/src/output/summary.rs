@@ -1,0 +1,151 @@
+//! Run summaries: the table printed at the end of a run and `summary.json`.
+use phlex_core::diagnostics::EnergyLedger;
+use phlex_solve::SolverStats;
+use serde::Serialize;
+
+use super::files::RunReport;
+
+/// Everything a run reports at the end.
+#[derive(Debug, Clone, Serialize, Default)]
+pub struct RunSummary {
+    /// Model name.
+    pub model: String,
+    /// Integrator used.
+    pub integrator: String,
+    /// Number of state variables.
+    pub states: usize,
+    /// Final time reached [s].
+    pub final_time: f64,
+    /// Accepted steps.
+    pub steps: usize,
+    /// Rejected steps.
+    pub rejected_steps: usize,
+    /// Newton iterations (0 for linear one-shot solves).
+    pub newton_iterations: usize,
+    /// Numeric LU factorizations.
+    pub factorizations: usize,
+    /// Initial Hamiltonian [J].
+    pub h_initial: f64,
+    /// Final Hamiltonian [J].
+    pub h_final: f64,
+    /// Energy supplied through the ports [J].
+    pub energy_supplied: f64,
+    /// Energy dissipated [J].
+    pub energy_dissipated: f64,
+    /// max |H(t) − H(0) − W(t) + D(t)| relative to the energy scale.
+    pub energy_drift: f64,
+    /// Largest step power-balance residual |ΔH − h yᵀu + h eᵀRe| [J].
+    pub power_balance_residual: f64,
+    /// The same, relative to the energy scale.
+    pub power_balance_residual_relative: f64,
+    /// Wall time of the integration [s].
+    pub wall_time_s: f64,
+    /// Files written.
+    pub outputs: Vec<String>,
+}
+
+/// Formats a value in scientific notation, without a negative zero.
+pub fn sci(v: f64) -> String {
+    format!("{:.6e}", if v == 0.0 { 0.0 } else { v })
+}
+
+/// The rows of a summary table, keys left-aligned in one column (two spaces of indent).
+pub fn table(rows: &[(&str, String)]) -> String {
+    let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
+    let mut s = String::new();
+    for (k, v) in rows {
+        s.push_str(&format!("  {k:<w$}  {v}\n"));
+    }
+    s
+}
+
+impl RunReport for RunSummary {
+    fn outputs_mut(&mut self) -> &mut Vec<String> {
+        &mut self.outputs
+    }
+    fn summary_table(&self) -> String {
+        self.table()
+    }
+}
+
+impl RunSummary {
+    /// The summary of a run of `model` (`states` states) with the `integrator`, whose energy
+    /// account is `ledger` (H at the samples, supplied work per port, dissipation, step
+    /// power-balance residuals), work counters `stats`, final time `t_final` and wall time
+    /// `wall`; `outputs` is filled when the files are written.
+    pub fn from_ledger(
+        model: &str,
+        integrator: String,
+        states: usize,
+        ledger: &EnergyLedger,
+        stats: &SolverStats,
+        t_final: f64,
+        wall: f64,
+    ) -> Self {
+        let l = ledger;
+        Self {
+            model: model.to_string(),
+            integrator,
+            states,
+            final_time: t_final,
+            steps: stats.steps,
+            rejected_steps: stats.rejected_steps,
+            newton_iterations: stats.newton_iterations,
+            factorizations: stats.factorizations,
+            h_initial: l.hamiltonian[0],
+            h_final: *l.hamiltonian.last().unwrap_or(&0.0),
+            energy_supplied: l
+                .supplied
+                .last()
+                .map(|v| v.iter().fold(0.0, |a, b| a + b))
+                .unwrap_or(0.0),
+            energy_dissipated: *l.dissipated.last().unwrap_or(&0.0),
+            energy_drift: l.relative_drift(),
+            power_balance_residual: l.max_residual(),
+            power_balance_residual_relative: l.max_relative_residual(),
+            wall_time_s: wall,
+            outputs: Vec::new(),
+        }
+    }
+
+    /// The human-readable table.
+    pub fn table(&self) -> String {
+        let rows: Vec<(&str, String)> = vec![
+            ("model", self.model.clone()),
+            ("integrator", self.integrator.clone()),
+            ("states", self.states.to_string()),
+            ("final time [s]", format!("{:.6}", self.final_time)),
+            (
+                "steps (rejected)",
+                format!("{} ({})", self.steps, self.rejected_steps),
+            ),
+            ("Newton iterations", self.newton_iterations.to_string()),
+            ("LU factorizations", self.factorizations.to_string()),
+            (
+                "H(0) -> H(end) [J]",
+                format!("{} -> {}", sci(self.h_initial), sci(self.h_final)),
+            ),
+            (
+                "energy in through ports [J]",
+                format!("{:.6e}", self.energy_supplied),
+            ),
+            (
+                "energy dissipated [J]",
+                format!("{:.6e}", self.energy_dissipated),
+            ),
+            (
+                "energy drift (relative)",
+                format!("{:.3e}", self.energy_drift),
+            ),
+            (
+                "power-balance residual",
+                format!(
+                    "{:.3e} J ({:.3e} relative)",
+                    self.power_balance_residual, self.power_balance_residual_relative
+                ),
+            ),
+            ("wall time [s]", format!("{:.3}", self.wall_time_s)),
+        ];
+        table(&rows)
+    }
+}

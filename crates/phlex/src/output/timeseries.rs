@@ -1,0 +1,35 @@
+//! The recorded samples of a run: named columns at common times, written as CSV.
+use anyhow::{Context, Result};
+
+/// A table of named columns sampled at common times.
+#[derive(Debug, Clone, Default)]
+pub struct TimeSeries {
+    /// Column names (the first is `t`).
+    pub names: Vec<String>,
+    /// Rows of values, one per sample.
+    pub rows: Vec<Vec<f64>>,
+}
+
+impl TimeSeries {
+    /// A table with the given column names (time first).
+    pub fn new(names: Vec<String>) -> Self {
+        Self {
+            names,
+            rows: Vec::new(),
+        }
+    }
+    /// Column `k` as a vector.
+    pub fn column(&self, k: usize) -> Vec<f64> {
+        self.rows.iter().map(|r| r[k]).collect()
+    }
+    /// CSV text (header + rows, full precision).
+    pub fn to_csv(&self) -> Result<Vec<u8>> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(&self.names)?;
+        for r in &self.rows {
+            w.write_record(r.iter().map(|v| format!("{v:.17e}")))?;
+        }
+        Ok(w.into_inner().context("csv buffer")?)
+    }
+}
+

@@ -1,0 +1,171 @@
+//! The model-file tables shared by the kinds: `[model]` ([`ModelMeta`]), time signals
+//! ([`SignalSpec`], turned into a [`Signal`] by [`signal`]), `[simulation]` of the linear
+//! kinds ([`SimulationSpec`]), `[modes]` ([`ModesSpec`]) and `[[input]]` of the continuum
+//! kinds ([`PortInput`]).
+use phlex_solve::signal::Signal;
+use serde::Deserialize;
+use toml::Spanned;
+
+/// `[model]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelMeta {
+    /// Name shown in reports.
+    pub name: String,
+    /// Free text.
+    #[serde(default)]
+    pub description: String,
+}
+
+/// A time signal: a number, an expression in `t`, or a typed table.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum SignalSpec {
+    /// Constant.
+    Number(f64),
+    /// Expression in t.
+    Expr(String),
+    /// Step, ramp, impulse or table.
+    Shaped(ShapedSignal),
+}
+
+/// Typed signals.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ShapedSignal {
+    /// `before` until `t0`, then `after`.
+    Step {
+        /// Switching time.
+        t0: f64,
+        /// Value before.
+        #[serde(default)]
+        before: f64,
+        /// Value after.
+        after: f64,
+    },
+    /// Linear ramp.
+    Ramp {
+        /// Start.
+        t0: f64,
+        /// End.
+        t1: f64,
+        /// Start value.
+        #[serde(default)]
+        v0: f64,
+        /// End value.
+        v1: f64,
+    },
+    /// Rectangular impulse of given area.
+    Impulse {
+        /// Start.
+        t0: f64,
+        /// Width.
+        width: f64,
+        /// Area.
+        area: f64,
+    },
+    /// Piecewise-linear table.
+    Table {
+        /// Times.
+        t: Vec<f64>,
+        /// Values.
+        values: Vec<f64>,
+    },
+}
+
+/// Parses a [`SignalSpec`] into a [`Signal`].
+pub fn signal(spec: &SignalSpec) -> Result<Signal, String> {
+    match spec {
+        SignalSpec::Number(v) => Ok(Signal::Constant(*v)),
+        SignalSpec::Expr(s) => Signal::expr(s).map_err(|e| e.to_string()),
+        SignalSpec::Shaped(s) => match s {
+            ShapedSignal::Step { t0, before, after } => Ok(Signal::Step {
+                t0: *t0,
+                before: *before,
+                after: *after,
+            }),
+            ShapedSignal::Ramp { t0, t1, v0, v1 } => {
+                Signal::ramp(*t0, *t1, *v0, *v1).map_err(|e| e.to_string())
+            }
+            ShapedSignal::Impulse { t0, width, area } => {
+                Signal::impulse(*t0, *width, *area).map_err(|e| e.to_string())
+            }
+            ShapedSignal::Table { t, values } => {
+                Signal::table(t.clone(), values.clone()).map_err(|e| e.to_string())
+            }
+        },
+    }
+}
+
+/// `[[input]]` of the continuum kinds: a port driven by a signal, uniform over the port
+/// (along a plate edge, over a boundary's trace basis).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PortInput {
+    /// Port name (e.g. `<edge>_qn`, `<tag>_flux`).
+    pub port: Spanned<String>,
+    /// The input as a function of time.
+    pub value: SignalSpec,
+}
+
+/// Integrator choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IntegratorSpec {
+    /// Implicit midpoint / Crank–Nicolson (structure preserving).
+    Midpoint,
+    /// Adaptive Radau IIA order 5.
+    Radau5,
+    /// Störmer–Verlet (explicit, partitioned, lossless ODEs only).
+    StormerVerlet,
+}
+
+/// `[simulation]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimulationSpec {
+    /// Integrator.
+    pub integrator: IntegratorSpec,
+    /// Final time [s].
+    pub t_end: Spanned<f64>,
+    /// Time step [s] (fixed-step integrators; initial step for Radau).
+    #[serde(default)]
+    pub dt: Option<Spanned<f64>>,
+    /// Relative tolerance (Radau).
+    #[serde(default)]
+    pub rtol: Option<Spanned<f64>>,
+    /// Absolute tolerance (Radau).
+    #[serde(default)]
+    pub atol: Option<Spanned<f64>>,
+}
+
+/// `[modes]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModesSpec {
+    /// Number of frequencies to report.
+    #[serde(default = "six")]
+    pub count: usize,
+}
+
+impl Default for ModesSpec {
+    fn default() -> Self {
+        Self { count: 6 }
+    }
+}
+
+/// Serde default: 1.
+pub(crate) fn one() -> usize {
+    1
+}
+pub(crate) fn six() -> usize {
+    6
+}
+/// Serde default: true.
+pub(crate) fn yes() -> bool {
+    true
+}
+/// Serde default: 500 output samples.
+pub(crate) fn default_samples() -> usize {
+    500
+}
