@@ -4,11 +4,13 @@
 //! ([`detect`]), load it once (the typed parse and the build, [`ModelKind::load`]) and ask
 //! the [`LoadedModel`] for what the command needs.
 //!
-//! A new kind is one folder under `kinds/` (what is specific to it, with a type that
-//! implements [`ModelKind`]) plus one line in [`KINDS`].
+//! A new kind is one folder under `kinds/` (what is specific to it, with a value that
+//! implements [`ModelKind`]: a [`FileKind`] for a kind with a typed file and a build
+//! function, whose [`Loaded`] model implements [`LoadedModel`]) plus one line in [`KINDS`].
 use std::path::Path;
 
 use anyhow::Result;
+use serde::de::DeserializeOwned;
 
 use crate::check::CheckReport;
 use crate::error::{ModelError, NotApplicable};
@@ -17,18 +19,139 @@ use crate::kinds;
 use crate::output::ModeTable;
 use crate::source::ModelSource;
 
+/// Which top-level tables make a file of a kind: all of `all`, at least one of `any` (if
+/// any are listed) and none of `none`.
+#[derive(Debug, Clone, Copy)]
+pub struct Tables {
+    /// Tables the file must have.
+    pub all: &'static [&'static str],
+    /// Tables of which the file must have one (no condition if empty).
+    pub any: &'static [&'static str],
+    /// Tables the file must not have.
+    pub none: &'static [&'static str],
+}
+
+impl Tables {
+    /// All of the tables `all`.
+    pub const fn all(all: &'static [&'static str]) -> Self {
+        Self {
+            all,
+            any: &[],
+            none: &[],
+        }
+    }
+
+    /// One of the tables `any`.
+    pub const fn any(any: &'static [&'static str]) -> Self {
+        Self {
+            all: &[],
+            any,
+            none: &[],
+        }
+    }
+
+    /// The same and one of the tables `any`.
+    pub const fn with_any(self, any: &'static [&'static str]) -> Self {
+        Self { any, ..self }
+    }
+
+    /// The same and none of the tables `none`.
+    pub const fn without(self, none: &'static [&'static str]) -> Self {
+        Self { none, ..self }
+    }
+
+    /// True if the top-level table `top` satisfies the rule.
+    pub fn matches(&self, top: &toml::Table) -> bool {
+        self.all.iter().all(|k| top.contains_key(*k))
+            && (self.any.is_empty() || has_any(top, self.any))
+            && !has_any(top, self.none)
+    }
+
+    /// The rule in words (`"[plate] with [attachments], [rod] or [loads]"`).
+    pub fn describe(&self) -> String {
+        let list = |v: &[&str], last: &str| {
+            let t: Vec<String> = v.iter().map(|k| format!("[{k}]")).collect();
+            match t.split_last() {
+                Some((l, rest)) if !rest.is_empty() => format!("{} {last} {l}", rest.join(", ")),
+                _ => t.join(""),
+            }
+        };
+        let mut s = list(self.all, "and");
+        if !self.any.is_empty() {
+            let any = list(self.any, "or");
+            s = if s.is_empty() { any } else { format!("{s} with {any}") };
+        }
+        if !self.none.is_empty() {
+            s = format!("{s} without {}", list(self.none, "or"));
+        }
+        s
+    }
+}
+
 /// One kind of model file.
 pub trait ModelKind: Sync {
     /// Name of the kind in messages and in `phlex check` (`"beam"`, `"plate"`, …).
     fn name(&self) -> &'static str;
-    /// The top-level tables a file of this kind has, as told when no kind matches (e.g.
-    /// `"[beam] without [control]"`).
-    fn expects(&self) -> &'static str;
-    /// True if a file with the top-level table `top` is of this kind.
-    fn detect(&self, top: &toml::Table) -> bool;
+    /// The top-level tables that make a file of this kind.
+    fn tables(&self) -> Tables;
+    /// True if a file with the top-level table `top` is of this kind (default: it matches
+    /// [`Self::tables`]).
+    fn detect(&self, top: &toml::Table) -> bool {
+        self.tables().matches(top)
+    }
+    /// What a file of this kind has, as told when no kind matches (default: the
+    /// [`Self::tables`] rule in words).
+    fn expects(&self) -> String {
+        self.tables().describe()
+    }
     /// The typed parse of the file (the only one) and the build of the model; every
     /// command then uses the loaded model.
     fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>>;
+}
+
+/// A parsed model file `F` and its built model `B` (with the file, for messages and
+/// lines): the loaded model of the kinds with a typed file and a build function
+/// ([`FileKind`]).
+pub struct Loaded<'a, F, B> {
+    /// The model file.
+    pub src: &'a ModelSource,
+    /// The typed file.
+    pub file: F,
+    /// The built model.
+    pub built: B,
+}
+
+/// The build of a typed model file `F` of `file` (its text for the lines of errors): the
+/// file back and the built model `B`.
+pub type BuildFn<F, B> = fn(&str, &str, F) -> Result<(F, B), ModelError>;
+
+/// A kind with a typed file `F` (parsed once) built into `B` by `build`, identified by
+/// `tables`; its commands are those of [`Loaded`]`<F, B>`.
+pub struct FileKind<F, B> {
+    /// Name of the kind.
+    pub name: &'static str,
+    /// The identifying tables.
+    pub tables: Tables,
+    /// The build.
+    pub build: BuildFn<F, B>,
+}
+
+impl<F, B> ModelKind for FileKind<F, B>
+where
+    F: DeserializeOwned + 'static,
+    B: 'static,
+    for<'a> Loaded<'a, F, B>: LoadedModel,
+{
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn tables(&self) -> Tables {
+        self.tables
+    }
+    fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
+        let (file, built) = (self.build)(src.file(), src.text(), src.parse()?)?;
+        Ok(Box::new(Loaded { src, file, built }))
+    }
 }
 
 /// A parsed and built model: what the commands ask of it. `modes` and `linear` are
@@ -68,13 +191,13 @@ pub trait LoadedModel {
 pub static KINDS: &[&dyn ModelKind] = &[
     &kinds::beam::Beam,
     &kinds::beam_control::BeamControl,
-    &kinds::thermoelastic_beam::ThermoelasticBeam,
-    &kinds::thermal_rod::ThermalRod,
-    &kinds::plate::Plate,
-    &kinds::plate_assembly::PlateAssembly,
-    &kinds::elasticity::Elasticity,
-    &kinds::acoustics::Acoustics,
-    &kinds::shallow_water::ShallowWater,
+    &kinds::thermoelastic_beam::THERMOELASTIC_BEAM,
+    &kinds::thermal_rod::THERMAL_ROD,
+    &kinds::plate::PLATE,
+    &kinds::plate_assembly::PLATE_ASSEMBLY,
+    &kinds::elasticity::ELASTICITY,
+    &kinds::acoustics::ACOUSTICS,
+    &kinds::shallow_water::SHALLOW_WATER,
     &kinds::mbs::Planar,
     &kinds::mbs::Spatial,
     &kinds::ephs::Ephs,

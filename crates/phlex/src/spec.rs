@@ -129,13 +129,10 @@ pub struct SimulationSpec {
     /// Final time [s].
     pub t_end: Spanned<f64>,
     /// Time step [s] (fixed-step integrators; initial step for Radau).
-    #[serde(default)]
     pub dt: Option<Spanned<f64>>,
     /// Relative tolerance (Radau).
-    #[serde(default)]
     pub rtol: Option<Spanned<f64>>,
     /// Absolute tolerance (Radau).
-    #[serde(default)]
     pub atol: Option<Spanned<f64>>,
 }
 

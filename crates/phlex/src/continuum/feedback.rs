@@ -22,7 +22,6 @@ pub struct DampingSpec {
     /// $k \ge 0$ (units: input over conjugate output, e.g. N s/m² on a shear-force port).
     pub gain: Spanned<f64>,
     /// Switch-on time [s] (default 0: damped from the start).
-    #[serde(default)]
     pub t_on: Option<Spanned<f64>>,
 }
 

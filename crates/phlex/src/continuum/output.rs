@@ -14,14 +14,12 @@ pub struct FieldProbe {
     pub name: String,
     /// Field (model dependent; default: the model's primary field, e.g. the vertical
     /// velocity of a plate).
-    #[serde(default)]
     pub field: Option<String>,
     /// Position [m].
     pub x: f64,
     /// Position [m].
     pub y: f64,
     /// Position [m] (3D models).
-    #[serde(default)]
     pub z: Option<f64>,
 }
 
@@ -63,12 +61,10 @@ pub struct LineProbe {
     /// Column name.
     pub name: String,
     /// Field (model dependent; default: the model's first field, [`LineProbe::field`]).
-    #[serde(default)]
     pub field: Option<String>,
     /// Axial position [m].
     pub x: f64,
     /// Height in the section, $-h/2 \le z \le h/2$ \[m\] (the beam's `theta` probes only).
-    #[serde(default)]
     pub z: Option<f64>,
 }
 

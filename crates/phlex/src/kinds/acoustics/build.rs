@@ -34,7 +34,6 @@ pub struct AcousticsFile {
     #[serde(default)]
     pub initial: BTreeMap<String, Spanned<String>>,
     /// Time integration (midpoint).
-    #[serde(default)]
     pub simulation: Option<SimulationSpec>,
     /// What to record (probe fields `p`, `u_x`, `u_y`).
     #[serde(default)]
@@ -49,39 +48,29 @@ pub struct AcousticsFile {
 #[serde(deny_unknown_fields)]
 pub struct AcousticsSpec {
     /// `"planar"` (default) or `"axisymmetric"` (mesh coordinates (x, r), r = y ≥ 0).
-    #[serde(default)]
     pub geometry: Option<Spanned<String>>,
     /// `"gradgrad"` (default: CG1 pressure, DG0 velocity), `"divdiv"` (DG0 × RT1) or
     /// `"cg1rt1"` (the thesis pair with the GradGrad weak form).
-    #[serde(default)]
     pub causality: Option<Spanned<String>>,
     /// Density μ₀ [kg/m³].
     pub rho: Spanned<f64>,
     /// Sound speed c [m/s].
     pub c: Spanned<f64>,
     /// Side length [m] of the structured rectangle.
-    #[serde(default)]
     pub lx: Option<Spanned<f64>>,
     /// Side length [m].
-    #[serde(default)]
     pub ly: Option<Spanned<f64>>,
     /// Cells per side.
-    #[serde(default)]
     pub nx: Option<Spanned<usize>>,
     /// Cells per side.
-    #[serde(default)]
     pub ny: Option<Spanned<usize>>,
     /// `"right"` (default) or `"left"`.
-    #[serde(default)]
     pub diagonal: Option<Spanned<String>>,
     /// Lower-left corner of the structured rectangle [m] (default 0).
-    #[serde(default)]
     pub x0: Option<Spanned<f64>>,
     /// Lower-left corner of the structured rectangle [m] (default 0).
-    #[serde(default)]
     pub y0: Option<Spanned<f64>>,
     /// A Gmsh `.msh` file instead of the structured rectangle.
-    #[serde(default)]
     pub mesh: Option<Spanned<String>>,
     /// Boundary conditions by tag (untagged edges are rigid).
     #[serde(default)]

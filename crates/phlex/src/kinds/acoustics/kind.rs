@@ -10,36 +10,16 @@ use super::vtk::vtu;
 use crate::check::CheckReport;
 use crate::continuum::{midpoint_step, run_midpoint, Columns, FieldRun};
 use crate::output::{mode_table, ModeTable};
-use crate::registry::{LoadedModel, ModelKind};
-use crate::source::ModelSource;
+use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 
 /// The acoustics kind: a file with an `[acoustics]` table.
-pub struct Acoustics;
+pub static ACOUSTICS: FileKind<AcousticsFile, BuiltAcoustics> = FileKind {
+    name: "acoustics",
+    tables: Tables::all(&["acoustics"]),
+    build,
+};
 
-impl ModelKind for Acoustics {
-    fn name(&self) -> &'static str {
-        "acoustics"
-    }
-    fn expects(&self) -> &'static str {
-        "[acoustics]"
-    }
-    fn detect(&self, top: &toml::Table) -> bool {
-        top.contains_key("acoustics")
-    }
-    fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
-        let (file, built) = build(src.file(), src.text(), src.parse()?)?;
-        Ok(Box::new(LoadedAcoustics { src, file, built }))
-    }
-}
-
-/// A parsed and built acoustic model.
-struct LoadedAcoustics<'a> {
-    src: &'a ModelSource,
-    file: AcousticsFile,
-    built: BuiltAcoustics,
-}
-
-impl LoadedModel for LoadedAcoustics<'_> {
+impl LoadedModel for Loaded<'_, AcousticsFile, BuiltAcoustics> {
     fn check(&self) -> Result<CheckReport> {
         let b = &self.built;
         let kind = format!(

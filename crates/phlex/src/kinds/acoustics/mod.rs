@@ -1,10 +1,10 @@
 //! The acoustics kind: `[acoustics]` model files (format in
 //! `docs/model-format-continuum.md`): the 2D wave equation of [`phlex_fem::wave`], planar
 //! or axisymmetric, the file and its build ([`build`]), VTK snapshots and the registry
-//! entry ([`Acoustics`]).
+//! entry ([`ACOUSTICS`]).
 pub mod build;
 mod kind;
 mod vtk;
 
 pub use build::{AcousticsFile, BuiltAcoustics};
-pub use kind::Acoustics;
+pub use kind::ACOUSTICS;

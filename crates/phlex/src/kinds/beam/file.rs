@@ -32,7 +32,6 @@ pub struct ModelFile {
     #[serde(default)]
     pub initial: BTreeMap<String, String>,
     /// Time integration settings.
-    #[serde(default)]
     pub simulation: Option<SimulationSpec>,
     /// What to record.
     #[serde(default)]
@@ -41,7 +40,6 @@ pub struct ModelFile {
     #[serde(default)]
     pub modes: ModesSpec,
     /// Closed-loop control through the ports (`phlex run` simulates the closed loop).
-    #[serde(default)]
     pub control: Option<ControlSpec>,
 }
 
@@ -98,13 +96,10 @@ pub struct BeamSpec {
     /// Young's modulus E [Pa].
     pub youngs_modulus: Spanned<f64>,
     /// Second moment of area I [m⁴] (bending theories).
-    #[serde(default)]
     pub second_moment: Option<Spanned<f64>>,
     /// Shear modulus G [Pa] (Timoshenko).
-    #[serde(default)]
     pub shear_modulus: Option<Spanned<f64>>,
     /// Shear correction factor k (Timoshenko), default 5/6.
-    #[serde(default)]
     pub shear_factor: Option<Spanned<f64>>,
     /// Number of elements.
     pub elements: Spanned<i64>,
@@ -179,13 +174,10 @@ pub struct ControlSpec {
     /// Standard deviation of the measurement noise > 0.
     pub measurement_noise: Spanned<f64>,
     /// Sampling period \[s\] of the controller (default: `simulation.dt`).
-    #[serde(default)]
     pub dt: Option<Spanned<f64>>,
     /// Seed of the noise injected into the simulation (no noise without it).
-    #[serde(default)]
     pub seed: Option<u64>,
     /// Time \[s\] at which the controller is switched on (default 0).
-    #[serde(default)]
     pub t_on: Option<Spanned<f64>>,
 }
 

@@ -15,7 +15,7 @@ use crate::export::Linear;
 use crate::output::{
     columns_plot, energy_plot, frequencies, power_balance_plot, ModeTable, OutputFiles,
 };
-use crate::registry::{LoadedModel, ModelKind};
+use crate::registry::{LoadedModel, ModelKind, Tables};
 use crate::source::ModelSource;
 
 /// The beam kind: a file with a `[beam]` table and no `[control]` table.
@@ -25,11 +25,8 @@ impl ModelKind for Beam {
     fn name(&self) -> &'static str {
         "beam"
     }
-    fn expects(&self) -> &'static str {
-        "[beam] without [control]"
-    }
-    fn detect(&self, top: &toml::Table) -> bool {
-        top.contains_key("beam") && !top.contains_key("control")
+    fn tables(&self) -> Tables {
+        Tables::all(&["beam"]).without(&["control"])
     }
     fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
         Ok(Box::new(LoadedBeam::load(src)?))

@@ -9,7 +9,7 @@ use crate::check::CheckReport;
 use crate::export::Linear;
 use crate::kinds::beam::LoadedBeam;
 use crate::output::ModeTable;
-use crate::registry::{LoadedModel, ModelKind};
+use crate::registry::{LoadedModel, ModelKind, Tables};
 use crate::source::ModelSource;
 
 /// The controlled-beam kind: a file with `[beam]` and `[control]` tables.
@@ -19,11 +19,8 @@ impl ModelKind for BeamControl {
     fn name(&self) -> &'static str {
         "beam_control"
     }
-    fn expects(&self) -> &'static str {
-        "[beam] and [control]"
-    }
-    fn detect(&self, top: &toml::Table) -> bool {
-        top.contains_key("beam") && top.contains_key("control")
+    fn tables(&self) -> Tables {
+        Tables::all(&["beam", "control"])
     }
     fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
         Ok(Box::new(LoadedBeamControl(LoadedBeam::load(src)?)))

@@ -45,7 +45,6 @@ pub struct ElasticityFile {
     #[serde(default)]
     pub initial: BTreeMap<String, Spanned<String>>,
     /// Time integration (midpoint).
-    #[serde(default)]
     pub simulation: Option<SimulationSpec>,
     /// What to record (probe fields `v_x`, `v_y`, `v_z`, `s_xx`, `s_xy`, …).
     #[serde(default)]
@@ -62,38 +61,27 @@ pub struct ElasticitySpec {
     /// Dimension: 2 (triangles) or 3 (tetrahedra).
     pub dim: Spanned<usize>,
     /// 2D reduction: `"strain"` (default) or `"stress"`.
-    #[serde(default)]
     pub plane: Option<Spanned<String>>,
     /// Box size [m].
-    #[serde(default)]
     pub lx: Option<Spanned<f64>>,
     /// Box size [m].
-    #[serde(default)]
     pub ly: Option<Spanned<f64>>,
     /// Box size [m] (3D).
-    #[serde(default)]
     pub lz: Option<Spanned<f64>>,
     /// Cells per side.
-    #[serde(default)]
     pub nx: Option<Spanned<usize>>,
     /// Cells per side.
-    #[serde(default)]
     pub ny: Option<Spanned<usize>>,
     /// Cells per side (3D).
-    #[serde(default)]
     pub nz: Option<Spanned<usize>>,
     /// Diagonal of the structured 2D mesh: `"right"` (default) or `"left"`.
-    #[serde(default)]
     pub diagonal: Option<Spanned<String>>,
     /// Lower-left corner of the structured 2D rectangle [m] (default 0).
-    #[serde(default)]
     pub x0: Option<Spanned<f64>>,
     /// Lower-left corner of the structured 2D rectangle [m] (default 0).
-    #[serde(default)]
     pub y0: Option<Spanned<f64>>,
     /// A Gmsh `.msh` file instead of the structured mesh (2D: physical lines as edge tags;
     /// 3D: 4-node tetrahedra, physical surfaces as face tags).
-    #[serde(default)]
     pub mesh: Option<Spanned<String>>,
     /// Polynomial degree k of the CG velocities (2D 1..3, 3D 1..2).
     #[serde(default = "one")]
@@ -110,7 +98,6 @@ pub struct ElasticitySpec {
     #[serde(default)]
     pub boundaries: BTreeMap<String, Spanned<String>>,
     /// Coupled thermoelasticity (thesis 004 §5.1.3): the temperature field and its data.
-    #[serde(default)]
     pub thermal: Option<ThermalSpec>,
 }
 

@@ -10,36 +10,16 @@ use super::vtk::vtu;
 use crate::check::CheckReport;
 use crate::continuum::{midpoint_step, run_midpoint, Columns, FieldRun};
 use crate::output::{mode_table, ModeTable};
-use crate::registry::{LoadedModel, ModelKind};
-use crate::source::ModelSource;
+use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 
 /// The elasticity kind: a file with an `[elasticity]` table.
-pub struct Elasticity;
+pub static ELASTICITY: FileKind<ElasticityFile, BuiltElasticity> = FileKind {
+    name: "elasticity",
+    tables: Tables::all(&["elasticity"]),
+    build,
+};
 
-impl ModelKind for Elasticity {
-    fn name(&self) -> &'static str {
-        "elasticity"
-    }
-    fn expects(&self) -> &'static str {
-        "[elasticity]"
-    }
-    fn detect(&self, top: &toml::Table) -> bool {
-        top.contains_key("elasticity")
-    }
-    fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
-        let (file, built) = build(src.file(), src.text(), src.parse()?)?;
-        Ok(Box::new(LoadedElasticity { src, file, built }))
-    }
-}
-
-/// A parsed and built elasticity model.
-struct LoadedElasticity<'a> {
-    src: &'a ModelSource,
-    file: ElasticityFile,
-    built: BuiltElasticity,
-}
-
-impl LoadedModel for LoadedElasticity<'_> {
+impl LoadedModel for Loaded<'_, ElasticityFile, BuiltElasticity> {
     fn check(&self) -> Result<CheckReport> {
         let b = &self.built;
         let kind = format!("elasticity ({}D)", self.file.elasticity.dim.get_ref());

@@ -9,7 +9,7 @@ use phlex_ephs::model_file::Model;
 
 use super::run::convert;
 use crate::check::CheckReport;
-use crate::registry::{has_any, LoadedModel, ModelKind};
+use crate::registry::{LoadedModel, ModelKind, Tables};
 use crate::source::ModelSource;
 
 /// The EPHS kind: a file with `[components.*]` or `[patterns.*]` tables.
@@ -19,11 +19,8 @@ impl ModelKind for Ephs {
     fn name(&self) -> &'static str {
         "ephs"
     }
-    fn expects(&self) -> &'static str {
-        "[components.*] or [patterns.*] (exergetic port-Hamiltonian systems)"
-    }
-    fn detect(&self, top: &toml::Table) -> bool {
-        has_any(top, &["components", "patterns"])
+    fn tables(&self) -> Tables {
+        Tables::any(&["components", "patterns"])
     }
     fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
         let model = src

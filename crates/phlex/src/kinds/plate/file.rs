@@ -27,7 +27,6 @@ pub struct PlateFile {
     #[serde(default)]
     pub initial: BTreeMap<String, Spanned<String>>,
     /// Time integration (midpoint).
-    #[serde(default)]
     pub simulation: Option<SimulationSpec>,
     /// What to record (probes: vertical velocity `e_w` at a point).
     #[serde(default)]
@@ -46,14 +45,11 @@ pub struct PlateSpec {
     pub theory: Spanned<String>,
     /// Kirchhoff discretisation: `"hhj"` (default), `"bell"` or `"argyris"` (H²-conforming
     /// deflection rate × DG3 moments, thesis "BellDG3").
-    #[serde(default)]
     pub element: Option<Spanned<String>>,
     /// Bell/Argyris essential conditions: `"exact"` (default, whole edge) or
     /// `"thesis_vertex"` (vertex values only, as the thesis's scripts; tables B.19, B.23).
-    #[serde(default)]
     pub bc_imposition: Option<Spanned<String>>,
     /// Laminated Kirchhoff: include the rotary inertias I1, I2 (default false, as the thesis).
-    #[serde(default)]
     pub rotary_inertia: Option<Spanned<bool>>,
     /// Laminated plates: membrane condition per edge overriding the default of the bending
     /// condition: `fixed`, `free`, `tangential_fixed` (SS-1), `normal_fixed` (SS-2).
@@ -63,29 +59,21 @@ pub struct PlateSpec {
     #[serde(default)]
     pub plies: Vec<PlySpec>,
     /// Side lengths [m] of the structured rectangle mesh.
-    #[serde(default)]
     pub lx: Option<Spanned<f64>>,
     /// Side lengths [m].
-    #[serde(default)]
     pub ly: Option<Spanned<f64>>,
     /// Cells per side.
-    #[serde(default)]
     pub nx: Option<Spanned<usize>>,
     /// Cells per side.
-    #[serde(default)]
     pub ny: Option<Spanned<usize>>,
     /// A Gmsh `.msh` file (ASCII 4.1 or 2.2; path relative to the model file) instead of
     /// `lx`, `ly`, `nx`, `ny`: the physical line groups are the edge tags.
-    #[serde(default)]
     pub mesh: Option<Spanned<String>>,
     /// Diagonal of the structured mesh: `"right"` (default) or `"left"`.
-    #[serde(default)]
     pub diagonal: Option<Spanned<String>>,
     /// Lower-left corner of the structured rectangle [m] (default 0).
-    #[serde(default)]
     pub x0: Option<Spanned<f64>>,
     /// Lower-left corner of the structured rectangle [m] (default 0).
-    #[serde(default)]
     pub y0: Option<Spanned<f64>>,
     /// Polynomial degree k of the CG velocities (1..3).
     #[serde(default = "one")]
@@ -94,16 +82,12 @@ pub struct PlateSpec {
     #[serde(rename = "E", default)]
     pub youngs_modulus: Option<Spanned<f64>>,
     /// Poisson ratio (isotropic plates).
-    #[serde(default)]
     pub nu: Option<Spanned<f64>>,
     /// Density [kg/m³] (isotropic plates).
-    #[serde(default)]
     pub rho: Option<Spanned<f64>>,
     /// Thickness [m] (isotropic plates).
-    #[serde(default)]
     pub h: Option<Spanned<f64>>,
     /// Shear correction factor (default 5/6).
-    #[serde(default)]
     pub k_sh: Option<Spanned<f64>>,
     /// Edge conditions by edge name (`left`, `right`, `bottom`, `top`): `clamped`,
     /// `clamped_weak`, `free` (default) or `port`.
@@ -114,7 +98,6 @@ pub struct PlateSpec {
     #[serde(default)]
     pub load: Vec<PlateLoadSpec>,
     /// Thermoelastic coupling (Kirchhoff HHJ only): the Chadwick plate of thesis 004 §5.2.2.
-    #[serde(default)]
     pub thermal: Option<PlateThermalSpec>,
 }
 
@@ -133,13 +116,10 @@ pub struct PlateThermalSpec {
     #[serde(rename = "T0")]
     pub t0: f64,
     /// Temperature degree in the plane (1..=3, default 1).
-    #[serde(default)]
     pub plane_degree: Option<usize>,
     /// Temperature elements through the thickness (default 8).
-    #[serde(default)]
     pub thickness_elements: Option<usize>,
     /// Temperature degree through the thickness (1..=3, default 2).
-    #[serde(default)]
     pub thickness_degree: Option<usize>,
 }
 
@@ -152,10 +132,8 @@ pub struct PlateLoadSpec {
     /// Port name (drive it with `[[input]] port = "<name>"`).
     pub name: Spanned<String>,
     /// Force per area as an expression in `x`, `y` (default 0).
-    #[serde(default)]
     pub force: Option<Spanned<String>>,
     /// Distributed torque `["m_x(x, y)", "m_y(x, y)"]` (Mindlin CGDG only).
-    #[serde(default)]
     pub torque: Option<Spanned<Vec<String>>>,
 }
 

@@ -12,40 +12,20 @@ use super::vtk::vtu;
 use crate::check::CheckReport;
 use crate::continuum::{feedback_phase, midpoint_step, run_midpoint_with_feedback, Columns, FieldRun};
 use crate::output::{frequencies_with, ModeTable};
-use crate::registry::{has_any, LoadedModel, ModelKind};
-use crate::source::ModelSource;
+use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 
 /// The tables that make a `[plate]` file a plate assembly
 /// ([`crate::kinds::plate_assembly`]).
-pub const ASSEMBLY_TABLES: [&str; 3] = ["attachments", "rod", "loads"];
+pub const ASSEMBLY_TABLES: &[&str] = &["attachments", "rod", "loads"];
 
 /// The plate kind: a `[plate]` table without `[attachments.*]`, `[rod]` or `[loads.*]`.
-pub struct Plate;
+pub static PLATE: FileKind<PlateFile, BuiltPlate> = FileKind {
+    name: "plate",
+    tables: Tables::all(&["plate"]).without(ASSEMBLY_TABLES),
+    build,
+};
 
-impl ModelKind for Plate {
-    fn name(&self) -> &'static str {
-        "plate"
-    }
-    fn expects(&self) -> &'static str {
-        "[plate] without [attachments.*], [rod] or [loads.*]"
-    }
-    fn detect(&self, top: &toml::Table) -> bool {
-        top.contains_key("plate") && !has_any(top, &ASSEMBLY_TABLES)
-    }
-    fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
-        let (file, built) = build(src.file(), src.text(), src.parse()?)?;
-        Ok(Box::new(LoadedPlate { src, file, built }))
-    }
-}
-
-/// A parsed and built plate.
-struct LoadedPlate<'a> {
-    src: &'a ModelSource,
-    file: PlateFile,
-    built: BuiltPlate,
-}
-
-impl LoadedModel for LoadedPlate<'_> {
+impl LoadedModel for Loaded<'_, PlateFile, BuiltPlate> {
     fn check(&self) -> Result<CheckReport> {
         let (f, b) = (&self.file, &self.built);
         let sys = b.system();

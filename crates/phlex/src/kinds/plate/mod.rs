@@ -1,7 +1,7 @@
 //! The plate kind: `[plate]` model files (Mindlin, Kirchhoff, laminated and thermoelastic
 //! plates; format in `docs/model-format-plate.md`): the file ([`file`]), the assembled
 //! model ([`model`]), its build with [`phlex_fem::plate`] ([`build`]), VTK snapshots
-//! ([`vtk`]) and the registry entry ([`Plate`]). The plate assemblies
+//! ([`vtk`]) and the registry entry ([`PLATE`]). The plate assemblies
 //! ([`crate::kinds::plate_assembly`]) build on it.
 pub mod build;
 pub mod file;
@@ -11,5 +11,5 @@ mod vtk;
 
 pub use build::build;
 pub use file::PlateFile;
-pub use kind::{Plate, ASSEMBLY_TABLES};
+pub use kind::{ASSEMBLY_TABLES, PLATE};
 pub use model::{BuiltPlate, PlateModel};

@@ -50,13 +50,11 @@ pub struct PlateAssemblyFile {
     /// The Kirchhoff HHJ plate.
     pub plate: PlateSpec,
     /// The Dirac approximation of the point ports.
-    #[serde(default)]
     pub point_loads: Option<PointLoadsSpec>,
     /// Lumped components at points.
     #[serde(default)]
     pub attachments: BTreeMap<String, AttachmentSpec>,
     /// A rigid rod welded along an edge.
-    #[serde(default)]
     pub rod: Option<RodSpec>,
     /// Distributed load ports.
     #[serde(default)]
@@ -68,7 +66,6 @@ pub struct PlateAssemblyFile {
     #[serde(default)]
     pub initial: BTreeMap<String, Spanned<String>>,
     /// Time integration (midpoint).
-    #[serde(default)]
     pub simulation: Option<SimulationSpec>,
     /// What to record (velocity probes of the plate).
     #[serde(default)]
@@ -84,13 +81,10 @@ pub struct PlateAssemblyFile {
 pub struct PointLoadsSpec {
     /// `"box"` (renormalised inside the plate, default), `"box_literal"` (thesis eq.
     /// (10.13) as printed) or `"point"` (exact point evaluation).
-    #[serde(default)]
     pub delta: Option<Spanned<String>>,
     /// Half-width of the box along x [m] (default: one cell, `lx / nx`).
-    #[serde(default)]
     pub hx: Option<Spanned<f64>>,
     /// Half-width of the box along y [m] (default: one cell, `ly / ny`).
-    #[serde(default)]
     pub hy: Option<Spanned<f64>>,
 }
 
@@ -103,34 +97,24 @@ pub struct AttachmentSpec {
     /// Attachment point [m] (mesh coordinates).
     pub at: Spanned<Vec<f64>>,
     /// Actuator: casing mass [kg].
-    #[serde(default)]
     pub casing_mass: Option<Spanned<f64>>,
     /// Actuator: casing inertia about x [kg m²].
-    #[serde(default)]
     pub casing_jxx: Option<Spanned<f64>>,
     /// Actuator: casing inertia about y [kg m²].
-    #[serde(default)]
     pub casing_jyy: Option<Spanned<f64>>,
     /// Actuator: proof mass [kg].
-    #[serde(default)]
     pub proof_mass: Option<Spanned<f64>>,
     /// Actuator: suspension stiffness [N/m].
-    #[serde(default)]
     pub stiffness: Option<Spanned<f64>>,
     /// Actuator: suspension damping [N s/m] (default 0).
-    #[serde(default)]
     pub damping: Option<Spanned<f64>>,
     /// Rigid body: mass [kg].
-    #[serde(default)]
     pub mass: Option<Spanned<f64>>,
     /// Rigid body: static moment $s^x$ coupling heave and rotation about x [kg m] (default 0).
-    #[serde(default)]
     pub static_moment_x: Option<Spanned<f64>>,
     /// Rigid body: inertia about x at the attachment point [kg m²].
-    #[serde(default)]
     pub jxx: Option<Spanned<f64>>,
     /// Rigid body: inertia about y at the attachment point [kg m²].
-    #[serde(default)]
     pub jyy: Option<Spanned<f64>>,
 }
 
@@ -141,18 +125,14 @@ pub struct RodSpec {
     /// Edge tag (`left`, `right`, `bottom`, `top` or a Gmsh physical line).
     pub edge: Spanned<String>,
     /// Rod direction `"x"` or `"y"` (default: along the edge).
-    #[serde(default)]
     pub axis: Option<Spanned<String>>,
     /// Mass [kg].
     pub mass: Spanned<f64>,
     /// Length [m] (for the default inertia $mL^2/12$).
-    #[serde(default)]
     pub length: Option<Spanned<f64>>,
     /// Inertia about the tilt axis through G [kg m²] (default $mL^2/12$).
-    #[serde(default)]
     pub inertia: Option<Spanned<f64>>,
     /// Coordinate of the centre of mass G along the rod [m] (default: the edge midpoint).
-    #[serde(default)]
     pub center: Option<Spanned<f64>>,
 }
 
@@ -208,12 +188,12 @@ impl BuiltAssembly {
 }
 
 /// Builds the parsed plate assembly `a` of `file` (its `text` for the lines of errors);
-/// returns the plate file's part with the built assembly.
+/// returns the file with the built assembly.
 pub fn build(
     file: &str,
     text: &str,
     a: PlateAssemblyFile,
-) -> Result<(PlateFile, BuiltAssembly), ModelError> {
+) -> Result<(PlateAssemblyFile, BuiltAssembly), ModelError> {
     let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
     let theory = a.plate.theory.get_ref().as_str();
     let what = if a.rod.is_some() {
@@ -252,7 +232,7 @@ pub fn build(
     }
     // the plate, validated and built as a plate file (the assembly's inputs act on the
     // assembled ports)
-    let (f, base) = crate::kinds::plate::build(
+    let (_, base) = crate::kinds::plate::build(
         file,
         text,
         PlateFile {
@@ -272,7 +252,7 @@ pub fn build(
             "plate: assemblies need the HHJ Kirchhoff plate".into(),
         ));
     };
-    if let Some((name, expr)) = f.initial.iter().next() {
+    if let Some((name, expr)) = a.initial.iter().next() {
         return Err(err(
             expr.span(),
             format!("initial.{name}: plate assemblies start from rest; remove [initial]"),
@@ -438,7 +418,7 @@ pub fn build(
     let l = base.lx.max(base.ly);
     let shift = 0.25 * 3.516 / (l * l) * (d / model.params().surface_density()).sqrt();
     Ok((
-        f,
+        a,
         BuiltAssembly {
             name: base.name.clone(),
             plate: model,

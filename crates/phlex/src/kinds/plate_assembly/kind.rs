@@ -4,41 +4,21 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use super::build::{build, BuiltAssembly};
+use super::build::{build, BuiltAssembly, PlateAssemblyFile};
 use crate::check::CheckReport;
-use crate::kinds::plate::{PlateFile, ASSEMBLY_TABLES};
+use crate::kinds::plate::ASSEMBLY_TABLES;
 use crate::output::{frequencies_with, ModeTable};
-use crate::registry::{has_any, LoadedModel, ModelKind};
-use crate::source::ModelSource;
+use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 
 /// The plate-assembly kind: a `[plate]` table with `[attachments.*]`, `[rod]` or
 /// `[loads.*]` (distributed load ports, which the plain plate files lack).
-pub struct PlateAssembly;
+pub static PLATE_ASSEMBLY: FileKind<PlateAssemblyFile, BuiltAssembly> = FileKind {
+    name: "plate_assembly",
+    tables: Tables::all(&["plate"]).with_any(ASSEMBLY_TABLES),
+    build,
+};
 
-impl ModelKind for PlateAssembly {
-    fn name(&self) -> &'static str {
-        "plate_assembly"
-    }
-    fn expects(&self) -> &'static str {
-        "[plate] with [attachments.*], [rod] or [loads.*]"
-    }
-    fn detect(&self, top: &toml::Table) -> bool {
-        top.contains_key("plate") && has_any(top, &ASSEMBLY_TABLES)
-    }
-    fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
-        let (file, built) = build(src.file(), src.text(), src.parse()?)?;
-        Ok(Box::new(LoadedAssembly { src, file, built }))
-    }
-}
-
-/// A parsed and built plate assembly.
-struct LoadedAssembly<'a> {
-    src: &'a ModelSource,
-    file: PlateFile,
-    built: BuiltAssembly,
-}
-
-impl LoadedModel for LoadedAssembly<'_> {
+impl LoadedModel for Loaded<'_, PlateAssemblyFile, BuiltAssembly> {
     fn check(&self) -> Result<CheckReport> {
         let b = &self.built;
         let kind = format!(

@@ -7,9 +7,8 @@ use phlex_fem::plate::{KirchhoffField, KirchhoffModel};
 use phlex_fem::vtk::{Location, Vtu};
 use phlex_mbs::plate_assembly::{LumpedComponent, RodAxis};
 
-use super::build::BuiltAssembly;
+use super::build::{BuiltAssembly, PlateAssemblyFile};
 use crate::continuum::{midpoint_step, run_midpoint, Columns, FieldRun};
-use crate::kinds::plate::PlateFile;
 
 /// Largest deviation of `w[dofs]` from its least-squares affine fit in `s[dofs]`.
 fn affine_residual(dofs: &[usize], s: &[f64], w: &[f64]) -> f64 {
@@ -36,7 +35,13 @@ fn affine_residual(dofs: &[usize], s: &[f64], w: &[f64]) -> f64 {
 /// rod, its heave velocity `rod_v`, tilt rate `rod_omega` and the straightness of the
 /// welded edge `edge_bow_v` (largest deviation of the edge velocity DOFs from their affine
 /// fit along the rod, 0 up to round-off for a rigid weld). VTK files hold the plate part.
-pub fn run(file: &str, f: &PlateFile, b: &BuiltAssembly, dir: &Path, quiet: bool) -> Result<()> {
+pub fn run(
+    file: &str,
+    f: &PlateAssemblyFile,
+    b: &BuiltAssembly,
+    dir: &Path,
+    quiet: bool,
+) -> Result<()> {
     let (dt, t_end) = midpoint_step(file, f.simulation.as_ref(), "plate assembly")?;
     let np = b.plate.n_states();
     let sw = b.plate.velocity_space();

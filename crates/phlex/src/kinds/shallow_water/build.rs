@@ -32,10 +32,8 @@ pub struct ShallowWaterFile {
     #[serde(default)]
     pub initial: BTreeMap<String, Spanned<String>>,
     /// Boundary damping injection.
-    #[serde(default)]
     pub control: Option<SwControlSpec>,
     /// Time integration.
-    #[serde(default)]
     pub simulation: Option<SwSimulationSpec>,
     /// What to write.
     #[serde(default)]
@@ -50,17 +48,13 @@ pub struct ShallowWaterFile {
 #[serde(deny_unknown_fields)]
 pub struct SwSpec {
     /// Tank radius [m] (disk mesh of concentric rings).
-    #[serde(default)]
     pub radius: Option<Spanned<f64>>,
     /// Rings of the disk mesh.
-    #[serde(default)]
     pub n_radial: Option<Spanned<usize>>,
     /// A Gmsh `.msh` file instead of the disk (path relative to the model file).
-    #[serde(default)]
     pub mesh: Option<Spanned<String>>,
     /// Boundary tag of the port (default `"boundary"`, the disk's whole rim); other
     /// boundary edges are closed walls.
-    #[serde(default)]
     pub port: Option<Spanned<String>>,
     /// Density [kg/m³].
     pub rho: Spanned<f64>,
@@ -90,7 +84,6 @@ pub struct SwSimulationSpec {
     /// Time step [s].
     pub dt: Spanned<f64>,
     /// Newton tolerance (default 1e-13, relative).
-    #[serde(default)]
     pub newton_tol: Option<f64>,
 }
 
@@ -99,13 +92,11 @@ pub struct SwSimulationSpec {
 #[serde(deny_unknown_fields)]
 pub struct SwOutput {
     /// Write every k-th step to the CSV (default 1).
-    #[serde(default)]
     pub every: Option<usize>,
     /// VTK snapshot every k-th step (0: none).
     #[serde(default)]
     pub vtk_every: usize,
     /// SVG plots (default true).
-    #[serde(default)]
     pub plots: Option<bool>,
 }
 

@@ -8,36 +8,16 @@ use anyhow::Result;
 use super::build::{build, eigen_params, BuiltSw, ShallowWaterFile};
 use crate::check::CheckReport;
 use crate::output::{mode_table, ModeTable};
-use crate::registry::{LoadedModel, ModelKind};
-use crate::source::ModelSource;
+use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 
 /// The shallow water kind: a file with a `[shallow_water]` table.
-pub struct ShallowWater;
+pub static SHALLOW_WATER: FileKind<ShallowWaterFile, BuiltSw> = FileKind {
+    name: "shallow_water",
+    tables: Tables::all(&["shallow_water"]),
+    build,
+};
 
-impl ModelKind for ShallowWater {
-    fn name(&self) -> &'static str {
-        "shallow_water"
-    }
-    fn expects(&self) -> &'static str {
-        "[shallow_water]"
-    }
-    fn detect(&self, top: &toml::Table) -> bool {
-        top.contains_key("shallow_water")
-    }
-    fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
-        let (file, built) = build(src.file(), src.text(), src.parse()?)?;
-        Ok(Box::new(LoadedSw { src, file, built }))
-    }
-}
-
-/// A parsed and built tank.
-struct LoadedSw<'a> {
-    src: &'a ModelSource,
-    file: ShallowWaterFile,
-    built: BuiltSw,
-}
-
-impl LoadedModel for LoadedSw<'_> {
+impl LoadedModel for Loaded<'_, ShallowWaterFile, BuiltSw> {
     /// The nonlinear tank, and the structure check of its linearisation about the rest
     /// depth.
     fn check(&self) -> Result<CheckReport> {

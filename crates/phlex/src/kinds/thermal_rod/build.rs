@@ -39,10 +39,8 @@ pub struct RodFile {
     /// Descriptive metadata.
     pub model: ModelMeta,
     /// Heat conduction in a rod.
-    #[serde(default)]
     pub heat: Option<HeatSpec>,
     /// Coupled thermoelastic rod.
-    #[serde(default)]
     pub thermoelastic_rod: Option<ThermoRodSpec>,
     /// Signals driving the end ports.
     #[serde(default)]
@@ -51,7 +49,6 @@ pub struct RodFile {
     #[serde(default)]
     pub initial: RodInitial,
     /// Time integration (midpoint).
-    #[serde(default)]
     pub simulation: Option<SimulationSpec>,
     /// What to record.
     #[serde(default)]
@@ -67,7 +64,6 @@ pub struct HeatSpec {
     /// Elements.
     pub elements: Spanned<usize>,
     /// Degree $k$ of the continuous field (1..3, default 1).
-    #[serde(default)]
     pub degree: Option<Spanned<usize>>,
     /// Volumetric heat capacity $C = \rho c$ \[J/(m³ K)\].
     pub heat_capacity: Spanned<f64>,
@@ -78,13 +74,10 @@ pub struct HeatSpec {
     pub t0: Spanned<f64>,
     /// `"flux_ports"` (default: $\theta \in CG_k$, $j_Q \in DG_{k-1}$, heat-flux inputs) or
     /// `"temperature_ports"` ($\theta \in DG_{k-1}$, $j_Q \in CG_k$, temperature inputs).
-    #[serde(default)]
     pub discretization: Option<Spanned<String>>,
     /// Left end: `"port"` (default), `"insulated"` or `"isothermal"`.
-    #[serde(default)]
     pub left: Option<Spanned<String>>,
     /// Right end: `"port"` (default), `"insulated"` or `"isothermal"`.
-    #[serde(default)]
     pub right: Option<Spanned<String>>,
 }
 
@@ -98,40 +91,29 @@ pub struct ThermoRodSpec {
     pub elements: Spanned<usize>,
     /// Non-dimensional Danilovskaya form with coupling number $\delta > 0$ (instead of the
     /// material keys).
-    #[serde(default)]
     pub delta: Option<Spanned<f64>>,
     /// Density $\rho$ \[kg/m³\].
-    #[serde(default)]
     pub rho: Option<Spanned<f64>>,
     /// Uniaxial-strain modulus $\lambda + 2\mu$ \[Pa\].
-    #[serde(default)]
     pub modulus: Option<Spanned<f64>>,
     /// Thermal stress coefficient $C_\beta = T_0\beta(3\lambda + 2\mu)$ \[Pa\].
-    #[serde(default)]
     pub c_beta: Option<Spanned<f64>>,
     /// Volumetric heat capacity $\rho c_\varepsilon$ \[J/(m³ K)\].
-    #[serde(default)]
     pub heat_capacity: Option<Spanned<f64>>,
     /// Conductivity \[W/(m K)\].
-    #[serde(default)]
     pub conductivity: Option<Spanned<f64>>,
     /// Reference temperature \[K\].
     #[serde(default, rename = "T0")]
     pub t0: Option<Spanned<f64>>,
     /// Mechanical left end: `"free"` (default), `"clamped"` or `"port"` (traction input).
-    #[serde(default)]
     pub left: Option<Spanned<String>>,
     /// Mechanical right end.
-    #[serde(default)]
     pub right: Option<Spanned<String>>,
     /// Thermal left end: `"port"` (default; temperature input), `"insulated"`, `"isothermal"`.
-    #[serde(default)]
     pub heat_left: Option<Spanned<String>>,
     /// Thermal right end (default `"insulated"`).
-    #[serde(default)]
     pub heat_right: Option<Spanned<String>>,
     /// `"danilovskaya"`: add the half-space solution at the probes (needs `delta`).
-    #[serde(default)]
     pub reference: Option<Spanned<String>>,
 }
 
@@ -140,10 +122,8 @@ pub struct ThermoRodSpec {
 #[serde(deny_unknown_fields)]
 pub struct RodInitial {
     /// Normalised temperature $\theta(x)$.
-    #[serde(default)]
     pub theta: Option<Spanned<String>>,
     /// Velocity $v(x)$ \[m/s\] (thermoelastic rod).
-    #[serde(default)]
     pub velocity: Option<Spanned<String>>,
 }
 

@@ -9,36 +9,16 @@ use phlex_solve::eigen::EigenParams;
 use super::build::{build, BuiltRod, RodFile, RodModel};
 use crate::check::CheckReport;
 use crate::output::{mode_table, ModeTable};
-use crate::registry::{has_any, LoadedModel, ModelKind};
-use crate::source::ModelSource;
+use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 
 /// The thermal rod kind: a file with a `[heat]` or a `[thermoelastic_rod]` table.
-pub struct ThermalRod;
+pub static THERMAL_ROD: FileKind<RodFile, BuiltRod> = FileKind {
+    name: "thermal_rod",
+    tables: Tables::any(&["heat", "thermoelastic_rod"]),
+    build,
+};
 
-impl ModelKind for ThermalRod {
-    fn name(&self) -> &'static str {
-        "thermal_rod"
-    }
-    fn expects(&self) -> &'static str {
-        "[heat] or [thermoelastic_rod]"
-    }
-    fn detect(&self, top: &toml::Table) -> bool {
-        has_any(top, &["heat", "thermoelastic_rod"])
-    }
-    fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
-        let (file, built) = build(src.file(), src.text(), src.parse()?)?;
-        Ok(Box::new(LoadedRod { src, file, built }))
-    }
-}
-
-/// A parsed and built rod.
-struct LoadedRod<'a> {
-    src: &'a ModelSource,
-    file: RodFile,
-    built: BuiltRod,
-}
-
-impl LoadedModel for LoadedRod<'_> {
+impl LoadedModel for Loaded<'_, RodFile, BuiltRod> {
     fn check(&self) -> Result<CheckReport> {
         let b = &self.built;
         let kind = match &b.model {

@@ -36,7 +36,6 @@ pub struct ThermoBeamFile {
     #[serde(default)]
     pub initial: ThermoBeamInitial,
     /// Time integration (midpoint).
-    #[serde(default)]
     pub simulation: Option<SimulationSpec>,
     /// What to record.
     #[serde(default)]
@@ -73,19 +72,14 @@ pub struct ThermoBeamSpec {
     #[serde(rename = "T0")]
     pub t0: Spanned<f64>,
     /// Left support: `"simply_supported"` (default), `"clamped"` or `"free"`.
-    #[serde(default)]
     pub left: Option<Spanned<String>>,
     /// Right support: `"simply_supported"` (default), `"clamped"` or `"free"`.
-    #[serde(default)]
     pub right: Option<Spanned<String>>,
     /// Temperature elements through the thickness (default 8).
-    #[serde(default)]
     pub thickness_elements: Option<Spanned<usize>>,
     /// Degree of the temperature along the axis (default 1).
-    #[serde(default)]
     pub axial_degree: Option<Spanned<usize>>,
     /// Degree of the temperature through the thickness (default 2).
-    #[serde(default)]
     pub thickness_degree: Option<Spanned<usize>>,
 }
 
@@ -94,7 +88,6 @@ pub struct ThermoBeamSpec {
 #[serde(deny_unknown_fields)]
 pub struct ThermoBeamInitial {
     /// Transverse velocity $\dot w(x)$ \[m/s\] (default 0).
-    #[serde(default)]
     pub w_dot: Option<Spanned<String>>,
 }
 

@@ -11,36 +11,16 @@ use super::build::{build, first_mode_damping, BuiltThermoBeam, ThermoBeamFile};
 use crate::check::CheckReport;
 use crate::continuum::{midpoint_step, no_vtk_snapshots, Columns, FieldRun};
 use crate::output::{mode_table, ModeTable};
-use crate::registry::{LoadedModel, ModelKind};
-use crate::source::ModelSource;
+use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 
 /// The thermoelastic beam kind: a file with a `[thermoelastic_beam]` table.
-pub struct ThermoelasticBeam;
+pub static THERMOELASTIC_BEAM: FileKind<ThermoBeamFile, BuiltThermoBeam> = FileKind {
+    name: "thermoelastic_beam",
+    tables: Tables::all(&["thermoelastic_beam"]),
+    build,
+};
 
-impl ModelKind for ThermoelasticBeam {
-    fn name(&self) -> &'static str {
-        "thermoelastic_beam"
-    }
-    fn expects(&self) -> &'static str {
-        "[thermoelastic_beam]"
-    }
-    fn detect(&self, top: &toml::Table) -> bool {
-        top.contains_key("thermoelastic_beam")
-    }
-    fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
-        let (file, built) = build(src.file(), src.text(), src.parse()?)?;
-        Ok(Box::new(LoadedThermoBeam { src, file, built }))
-    }
-}
-
-/// A parsed and built thermoelastic beam.
-struct LoadedThermoBeam<'a> {
-    src: &'a ModelSource,
-    file: ThermoBeamFile,
-    built: BuiltThermoBeam,
-}
-
-impl LoadedModel for LoadedThermoBeam<'_> {
+impl LoadedModel for Loaded<'_, ThermoBeamFile, BuiltThermoBeam> {
     fn check(&self) -> Result<CheckReport> {
         let b = &self.built;
         let p = b.model.params();

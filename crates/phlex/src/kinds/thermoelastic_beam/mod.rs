@@ -2,9 +2,9 @@
 //! `docs/model-format-continuum.md`): the Euler–Bernoulli beam coupled to the heat equation
 //! on its section plane of [`phlex_fem::thermoelastic_beam`] (thesis 004 §5.2.1
 //! eqs. (5.30)–(5.34)): the file and its build ([`build`]) and the registry entry
-//! ([`ThermoelasticBeam`]).
+//! ([`THERMOELASTIC_BEAM`]).
 pub mod build;
 mod kind;
 
 pub use build::{BuiltThermoBeam, ThermoBeamFile};
-pub use kind::ThermoelasticBeam;
+pub use kind::THERMOELASTIC_BEAM;

@@ -13,7 +13,6 @@ use crate::spec::{ModelMeta, SignalSpec};
 #[serde(deny_unknown_fields)]
 pub struct MbsFile {
     /// Gravity vector (inertial frame) \[m/s²\]; a top-level key (before the first table).
-    #[serde(default)]
     pub gravity: Option<Spanned<[f64; 2]>>,
     /// Name and description.
     pub model: ModelMeta,
@@ -32,7 +31,6 @@ pub struct MbsFile {
     #[serde(default)]
     pub initial: InitialSpec,
     /// Time integration (needed by `phlex run`).
-    #[serde(default)]
     pub simulation: Option<MbsSimulationSpec>,
     /// What to record.
     #[serde(default)]
@@ -85,10 +83,8 @@ pub struct PoseSpec {
     #[serde(default)]
     pub y: f64,
     /// $\theta$ \[rad\].
-    #[serde(default)]
     pub theta: Option<f64>,
     /// $\theta$ \[deg\] (alternative to `theta`).
-    #[serde(default)]
     pub theta_deg: Option<f64>,
 }
 
@@ -116,7 +112,6 @@ pub struct LumpedSpec {
     /// Mass ≥ 0 \[kg\].
     pub mass: Spanned<f64>,
     /// Rotary inertia ≥ 0 about the port \[kg m²\].
-    #[serde(default)]
     pub inertia: Option<Spanned<f64>>,
 }
 
@@ -127,57 +122,40 @@ pub struct BodySpec {
     /// `"rigid"` or `"beam"`.
     pub kind: Spanned<BodyKind>,
     /// Rigid: mass \[kg\].
-    #[serde(default)]
     pub mass: Option<Spanned<f64>>,
     /// Rigid: rotary inertia about the centre of mass \[kg m²\] (default 0).
-    #[serde(default)]
     pub inertia: Option<Spanned<f64>>,
     /// Rigid: centre of mass relative to `P`, body frame \[m\] (default (0, 0)).
-    #[serde(default)]
     pub com: Option<Spanned<[f64; 2]>>,
     /// Beam: length \[m\].
-    #[serde(default)]
     pub length: Option<Spanned<f64>>,
     /// Beam: density ρ \[kg/m³\].
-    #[serde(default)]
     pub density: Option<Spanned<f64>>,
     /// Beam: Young's modulus E \[Pa\].
-    #[serde(default)]
     pub youngs_modulus: Option<Spanned<f64>>,
     /// Beam: cross-section area A \[m²\].
-    #[serde(default)]
     pub area: Option<Spanned<f64>>,
     /// Beam: second moment of area I \[m⁴\].
-    #[serde(default)]
     pub second_moment: Option<Spanned<f64>>,
     /// Beam: diameter of a solid circular section \[m\] (instead of `area`, `second_moment`).
-    #[serde(default)]
     pub diameter: Option<Spanned<f64>>,
     /// Beam: ρA \[kg/m\] (with `ea`, `ei`, instead of material data).
-    #[serde(default)]
     pub rho_a: Option<Spanned<f64>>,
     /// Beam: EA \[N\].
-    #[serde(default)]
     pub ea: Option<Spanned<f64>>,
     /// Beam: EI \[N m²\].
-    #[serde(default)]
     pub ei: Option<Spanned<f64>>,
     /// Beam: number of elements.
-    #[serde(default)]
     pub elements: Option<Spanned<i64>>,
     /// Beam: deformation boundary condition.
-    #[serde(default)]
     pub deformation_bc: Option<Spanned<BcSpec>>,
     /// Beam: gyroscopic coefficient (default `consistent`).
-    #[serde(default)]
     pub gyroscopic: Option<GyroSpec>,
     /// Beam: geometric (stress) stiffening, von Kármán axial strain (default false).
-    #[serde(default)]
     pub geometric_stiffening: Option<Spanned<bool>>,
     /// Beam: `"constant"` (default: the constant mass operator of paper 000 §4.3) or
     /// `"full"` (deformation-dependent mass operator, mass points at x + u_f: centrifugal
     /// softening).
-    #[serde(default)]
     pub mass_operator: Option<Spanned<String>>,
     /// Ports: rigid `name = [x, y]` (body frame), beam `name = x` (material coordinate).
     #[serde(default)]
@@ -216,19 +194,14 @@ pub struct JointSpec {
     /// `"body.port"` of side a.
     pub a: Spanned<String>,
     /// `"body.port"` or `"ground.point"` of side b (`"ground"` = `"ground.origin"`).
-    #[serde(default)]
     pub b: Option<Spanned<String>>,
     /// Slider: direction of the line.
-    #[serde(default)]
     pub direction: Option<Spanned<[f64; 2]>>,
     /// Prescribed velocity: $v_x(t)$ \[m/s\].
-    #[serde(default)]
     pub vx: Option<Spanned<SignalSpec>>,
     /// Prescribed velocity: $v_y(t)$ \[m/s\].
-    #[serde(default)]
     pub vy: Option<Spanned<SignalSpec>>,
     /// Prescribed velocity: $\omega(t)$ \[rad/s\] (omit to leave the rotation free).
-    #[serde(default)]
     pub omega: Option<Spanned<SignalSpec>>,
 }
 
@@ -255,13 +228,10 @@ pub struct LoadSpec {
     #[serde(default)]
     pub frame: FrameSpec,
     /// $F_x(t)$ \[N\].
-    #[serde(default)]
     pub fx: Option<Spanned<SignalSpec>>,
     /// $F_y(t)$ \[N\].
-    #[serde(default)]
     pub fy: Option<Spanned<SignalSpec>>,
     /// $T(t)$ \[N m\].
-    #[serde(default)]
     pub torque: Option<Spanned<SignalSpec>>,
 }
 
@@ -277,10 +247,8 @@ pub struct InitialSpec {
     #[serde(default)]
     pub lock: Vec<Spanned<String>>,
     /// Position tolerance \[m, rad\] (default 1e-12).
-    #[serde(default)]
     pub position_tol: Option<Spanned<f64>>,
     /// Velocity tolerance used when `correct = false` \[m/s, rad/s\] (default 1e-10).
-    #[serde(default)]
     pub velocity_tol: Option<Spanned<f64>>,
 }
 
@@ -327,38 +295,28 @@ pub struct MbsSimulationSpec {
     /// Final time \[s\].
     pub t_end: Spanned<f64>,
     /// Step (midpoint) or initial step (Radau) \[s\].
-    #[serde(default)]
     pub dt: Option<Spanned<f64>>,
     /// Gauss collocation stages (1..=6, default 3: order 6).
-    #[serde(default)]
     pub stages: Option<Spanned<usize>>,
     /// Radau relative tolerance (default 1e-8).
-    #[serde(default)]
     pub rtol: Option<Spanned<f64>>,
     /// Radau absolute tolerance (default 1e-10).
-    #[serde(default)]
     pub atol: Option<Spanned<f64>>,
     /// Midpoint effort (default `discrete_gradient`).
-    #[serde(default)]
     pub scheme: Option<SchemeSpec>,
     /// Newton relative tolerance of the midpoint scheme (default 1e-12).
-    #[serde(default)]
     pub newton_rtol: Option<Spanned<f64>>,
     /// Newton absolute tolerance of the midpoint scheme (default 1e-12).
-    #[serde(default)]
     pub newton_atol: Option<Spanned<f64>>,
     /// Newton iteration limit per step (default 20).
-    #[serde(default)]
     pub newton_max_iterations: Option<Spanned<i64>>,
     /// Modified Newton (keep the factorized step matrix across iterations and steps while
     /// it contracts; default false: a new Jacobian at every iterate). Much faster for
     /// long runs; the step equations are solved to the same tolerances.
-    #[serde(default)]
     pub newton_modified: Option<bool>,
     /// Project the body poses onto the position constraints after every midpoint step
     /// (drift correction, default false; breaks exact energy conservation slightly, see
     /// `docs/solvers.md`).
-    #[serde(default)]
     pub projection: Option<Spanned<bool>>,
 }
 

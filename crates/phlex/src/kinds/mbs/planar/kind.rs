@@ -15,7 +15,7 @@ use crate::kinds::mbs::run::{announce_run, check_report, write_run};
 use crate::kinds::mbs::simulate::simulate;
 use crate::kinds::mbs::spatial::is_spatial;
 use crate::output::ModeTable;
-use crate::registry::{LoadedModel, ModelKind};
+use crate::registry::{LoadedModel, ModelKind, Tables};
 use crate::source::ModelSource;
 
 /// The planar multibody kind: a `[bodies]` table whose bodies are all planar (no kind
@@ -26,11 +26,14 @@ impl ModelKind for Planar {
     fn name(&self) -> &'static str {
         "mbs"
     }
-    fn expects(&self) -> &'static str {
-        "[bodies.*] of kinds rigid and beam (planar multibody)"
+    fn tables(&self) -> Tables {
+        Tables::all(&["bodies"])
     }
     fn detect(&self, top: &toml::Table) -> bool {
-        top.contains_key("bodies") && !is_spatial(top)
+        self.tables().matches(top) && !is_spatial(top)
+    }
+    fn expects(&self) -> String {
+        "[bodies] of kinds rigid and beam (planar multibody)".into()
     }
     fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
         let model = MbsModel::from_source(src)?;

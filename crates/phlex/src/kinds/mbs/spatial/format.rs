@@ -16,7 +16,6 @@ use crate::spec::{default_samples, one, yes, ModelMeta, SignalSpec};
 #[serde(deny_unknown_fields)]
 pub struct Mbs3dFile {
     /// Gravity vector (inertial frame) \[m/s²\]; a top-level key.
-    #[serde(default)]
     pub gravity: Option<Spanned<[f64; 3]>>,
     /// Name and description.
     pub model: ModelMeta,
@@ -35,7 +34,6 @@ pub struct Mbs3dFile {
     #[serde(default)]
     pub initial: Initial3dSpec,
     /// Time integration (needed by `phlex run`), as for planar models.
-    #[serde(default)]
     pub simulation: Option<MbsSimulationSpec>,
     /// What to record.
     #[serde(default)]
@@ -72,7 +70,6 @@ pub struct Lumped3dSpec {
     /// Mass \[kg\].
     pub mass: f64,
     /// Rotary inertia about the port \[kg m²\] (default none).
-    #[serde(default)]
     pub inertia: Option<InertiaSpec>,
 }
 
@@ -96,16 +93,12 @@ impl Lumped3dSpec {
 #[serde(deny_unknown_fields)]
 pub struct RotationSpec {
     /// Rotation axis (inertial, need not be unit).
-    #[serde(default)]
     pub axis: Option<[f64; 3]>,
     /// Angle \[rad\].
-    #[serde(default)]
     pub angle: Option<f64>,
     /// Angle \[deg\].
-    #[serde(default)]
     pub angle_deg: Option<f64>,
     /// The rotation matrix itself (rows), orthonormal with determinant 1.
-    #[serde(default)]
     pub matrix: Option<[[f64; 3]; 3]>,
 }
 
@@ -116,53 +109,38 @@ pub struct Body3dSpec {
     /// `"rigid3d"` or `"beam3d"`.
     pub kind: Spanned<Body3dKind>,
     /// Rigid: mass \[kg\].
-    #[serde(default)]
     pub mass: Option<Spanned<f64>>,
     /// Rigid: central inertia \[kg m²\] (default 0: point mass).
-    #[serde(default)]
     pub inertia: Option<Spanned<InertiaSpec>>,
     /// Rigid: centre of mass relative to `P`, body frame \[m\].
-    #[serde(default)]
     pub com: Option<Spanned<[f64; 3]>>,
     /// Beam: length \[m\].
-    #[serde(default)]
     pub length: Option<Spanned<f64>>,
     /// Beam: density \[kg/m³\].
-    #[serde(default)]
     pub density: Option<Spanned<f64>>,
     /// Beam: Young's modulus \[Pa\].
-    #[serde(default)]
     pub youngs_modulus: Option<Spanned<f64>>,
     /// Beam: shear modulus \[Pa\] (or `poisson`).
-    #[serde(default)]
     pub shear_modulus: Option<Spanned<f64>>,
     /// Beam: Poisson ratio, $G = E/(2(1+\nu))$.
-    #[serde(default)]
     pub poisson: Option<Spanned<f64>>,
     /// Beam: diameter of a solid circular section \[m\].
-    #[serde(default)]
     pub diameter: Option<Spanned<f64>>,
     /// Beam: width (along body y) of a solid rectangular section \[m\].
-    #[serde(default)]
     pub width: Option<Spanned<f64>>,
     /// Beam: height (along body z) of a solid rectangular section \[m\].
-    #[serde(default)]
     pub height: Option<Spanned<f64>>,
     /// Beam: number of elements.
-    #[serde(default)]
     pub elements: Option<Spanned<i64>>,
     /// Beam: deformation boundary condition.
-    #[serde(default)]
     pub deformation_bc: Option<Spanned<BcSpec>>,
     /// Beam: mass operator, `"constant"` (default, paper 000 §4.3) or `"full"`
     /// (deformation-dependent inertia: mass points at their deformed positions,
     /// [`phlex_mbs::FloatingBeam3d::full_inertia`]).
-    #[serde(default)]
     pub mass_operator: Option<Spanned<String>>,
     /// Beam: geometric (stress) stiffening, von Kármán axial strain
     /// $u_x' + \frac12(u_y'^2 + u_z'^2)$ in both bending planes (default false;
     /// [`phlex_mbs::FloatingBeam3d::geometric_stiffening`], paper 000 Remark 3).
-    #[serde(default)]
     pub geometric_stiffening: Option<Spanned<bool>>,
     /// Ports: rigid `name = [x, y, z]` (body frame), beam `name = x` (material coordinate).
     #[serde(default)]
@@ -174,7 +152,6 @@ pub struct Body3dSpec {
     #[serde(default)]
     pub position: [f64; 3],
     /// Initial rotation.
-    #[serde(default)]
     pub rotation: Option<Spanned<RotationSpec>>,
     /// Initial velocity of `P` \[m/s\] (frame: `twist_frame`).
     #[serde(default)]
@@ -228,19 +205,15 @@ pub struct Joint3dSpec {
     pub a: Spanned<String>,
     /// `"body.port"` or `"ground.point"` of side b (`"ground"` = `"ground.origin"`, the
     /// default).
-    #[serde(default)]
     pub b: Option<Spanned<String>>,
     /// Revolute / prismatic: axis.
-    #[serde(default)]
     pub axis: Option<Spanned<[f64; 3]>>,
     /// Frame of `axis` (default inertial).
     #[serde(default)]
     pub axis_frame: AxisFrameSpec,
     /// Prescribed velocity: inertial $v(t)$ \[m/s\].
-    #[serde(default)]
     pub velocity: Option<Spanned<[SignalSpec; 3]>>,
     /// Prescribed velocity: $\omega(t)$ \[rad/s\] (omit to leave the rotation free).
-    #[serde(default)]
     pub angular_velocity: Option<Spanned<[SignalSpec; 3]>>,
     /// Frame of `angular_velocity` (default body).
     #[serde(default)]
@@ -259,10 +232,8 @@ pub struct Load3dSpec {
     #[serde(default)]
     pub frame: FrameSpec,
     /// Force \[N\].
-    #[serde(default)]
     pub force: Option<Spanned<[SignalSpec; 3]>>,
     /// Torque \[N m\].
-    #[serde(default)]
     pub torque: Option<Spanned<[SignalSpec; 3]>>,
 }
 
@@ -277,10 +248,8 @@ pub struct Initial3dSpec {
     #[serde(default)]
     pub lock: Vec<Spanned<String>>,
     /// Position tolerance \[m, rad\] (default 1e-12).
-    #[serde(default)]
     pub position_tol: Option<Spanned<f64>>,
     /// Velocity tolerance when `correct = false` (default 1e-10).
-    #[serde(default)]
     pub velocity_tol: Option<Spanned<f64>>,
 }
 

@@ -13,7 +13,7 @@ use crate::check::CheckReport;
 use crate::kinds::mbs::integrate::missing_simulation;
 use crate::kinds::mbs::run::{announce_run, check_report, write_run};
 use crate::output::{mode_rows, ModeTable};
-use crate::registry::{LoadedModel, ModelKind};
+use crate::registry::{LoadedModel, ModelKind, Tables};
 use crate::source::ModelSource;
 
 /// True if the top-level table `top` is a spatial multibody model: a `bodies` table with
@@ -37,11 +37,14 @@ impl ModelKind for Spatial {
     fn name(&self) -> &'static str {
         "mbs3d"
     }
-    fn expects(&self) -> &'static str {
-        "[bodies.*] with a body of kind rigid3d or beam3d (spatial multibody)"
+    fn tables(&self) -> Tables {
+        Tables::all(&["bodies"])
     }
     fn detect(&self, top: &toml::Table) -> bool {
         is_spatial(top)
+    }
+    fn expects(&self) -> String {
+        "[bodies] with a body of kind rigid3d or beam3d (spatial multibody)".into()
     }
     fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
         let model = Mbs3dModel::from_source(src)?;
