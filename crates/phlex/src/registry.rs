@@ -43,11 +43,7 @@ impl Tables {
 
     /// One of the tables `any`.
     pub const fn any(any: &'static [&'static str]) -> Self {
-        Self {
-            all: &[],
-            any,
-            none: &[],
-        }
+        Self::all(&[]).with_any(any)
     }
 
     /// The same and one of the tables `any`.

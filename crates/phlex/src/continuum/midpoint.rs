@@ -37,7 +37,7 @@ impl LineOutput {
             plots: self.plots,
             vtk_every: 0,
         };
-        run_midpoint(r, dt, t_end, &output, dir, quiet)
+        run_midpoint(r, None, dt, t_end, &output, dir, quiet)
     }
 }
 
@@ -113,6 +113,38 @@ impl<'a> Columns<'a> {
     }
 }
 
+impl<'a> FieldRun<'a> {
+    /// The model `name` of the kind `kind` with the pH system `system`, its inputs and
+    /// initial state; no further columns and no VTK snapshots.
+    pub fn new(
+        name: &'a str,
+        kind: &'a str,
+        system: &'a LinearPhSystem,
+        input: &InputFn,
+        initial: &'a [f64],
+    ) -> Self {
+        Self {
+            name,
+            kind,
+            system,
+            input: input.clone(),
+            initial,
+            columns: Vec::new(),
+            vtu: &no_vtk_snapshots,
+        }
+    }
+
+    /// The same, recording `columns`.
+    pub fn columns(self, columns: Vec<Columns<'a>>) -> Self {
+        Self { columns, ..self }
+    }
+
+    /// The same, with the VTK file of a state.
+    pub fn vtu(self, vtu: &'a dyn Fn(&[f64]) -> Result<String>) -> Self {
+        Self { vtu, ..self }
+    }
+}
+
 /// A linear continuum model ready for `phlex run`.
 pub struct FieldRun<'a> {
     /// Model name.
@@ -135,23 +167,13 @@ pub struct FieldRun<'a> {
 /// `timeseries.csv` (t, H, columns), `summary.json`, `energy.svg` and one SVG per column
 /// group, VTK snapshots every `output.vtk_every` samples, all atomically, and prints the
 /// summary table.
-pub fn run_midpoint(
-    r: FieldRun<'_>,
-    dt: f64,
-    t_end: f64,
-    output: &FieldOutput,
-    dir: &Path,
-    quiet: bool,
-) -> Result<()> {
-    run_midpoint_with_feedback(r, None, dt, t_end, output, dir, quiet)
-}
-
-/// [`run_midpoint`] with boundary damping injection switched on at `closed.t_on`: the open
+///
+/// With boundary damping injection `closed`, switched on at `closed.t_on`: the open
 /// system is integrated on $[0, t_{on}]$, the closed loop $u = -Ky$ ([`FeedbackPhase`]) on
 /// $[t_{on}, t_{end}]$ from the state reached. The two energy accounts are joined into one
 /// ([`join_ledgers`]): the port work of the damped ports stops at $t_{on}$ and the
 /// dissipation $\int e^\top BKB^\top e\,dt$ starts there.
-pub fn run_midpoint_with_feedback(
+pub fn run_midpoint(
     r: FieldRun<'_>,
     closed: Option<FeedbackPhase>,
     dt: f64,

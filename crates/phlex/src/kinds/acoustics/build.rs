@@ -101,7 +101,7 @@ pub struct BuiltAcoustics {
     /// Initial state.
     pub initial: Vec<f64>,
     /// Probes: name, field (0 = p, 1 = u_x, 2 = u_y), point.
-    probes: Vec<(String, usize, [f64; 2])>,
+    pub(super) probes: Vec<(String, usize, [f64; 2])>,
     /// Largest extent of the domain [m].
     size: f64,
 }
@@ -123,11 +123,6 @@ impl BuiltAcoustics {
             tol: 1e-6,
             ..Default::default()
         }
-    }
-
-    /// The names of the probes.
-    pub fn probe_names(&self) -> Vec<String> {
-        self.probes.iter().map(|p| p.0.clone()).collect()
     }
 
     /// Values of the probes for state `e`.

@@ -43,24 +43,23 @@ impl LoadedModel for Loaded<'_, AcousticsFile, BuiltAcoustics> {
                 .map_err(|er| er.to_string())
         };
         let vtu_of = |e: &[f64]| vtu(&b.model, e);
+        let columns = vec![
+            Columns::probes(
+                b.probes.iter().map(|p| p.0.clone()).collect(),
+                "probes",
+                &probe_values,
+            ),
+            Columns::new(
+                vec!["H_p".into(), "H_ux".into(), "H_uy".into()],
+                "energy split (pressure, x and y kinetic) [J]",
+                "energy_split.svg",
+                &split,
+            ),
+        ];
+        let r = FieldRun::new(&b.name, "acoustics", b.system(), &b.input, &b.initial);
         run_midpoint(
-            FieldRun {
-                name: &b.name,
-                kind: "acoustics",
-                system: b.system(),
-                input: b.input.clone(),
-                initial: &b.initial,
-                columns: vec![
-                    Columns::probes(b.probe_names(), "probes", &probe_values),
-                    Columns::new(
-                        vec!["H_p".into(), "H_ux".into(), "H_uy".into()],
-                        "energy split (pressure, x and y kinetic) [J]",
-                        "energy_split.svg",
-                        &split,
-                    ),
-                ],
-                vtu: &vtu_of,
-            },
+            r.columns(columns).vtu(&vtu_of),
+            None,
             dt,
             t_end,
             &f.output,

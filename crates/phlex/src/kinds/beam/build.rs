@@ -52,6 +52,26 @@ impl Ctx<'_> {
         let p = self.text.find(needle).unwrap_or(0);
         p..p
     }
+    /// The input columns of the open port named by `key = port` (an error naming the open
+    /// ports, with `hint`, if there is none).
+    fn port_range(
+        &self,
+        system: &LinearPhSystem,
+        key: &str,
+        port: &Spanned<String>,
+        hint: &str,
+    ) -> Result<std::ops::Range<usize>, ModelError> {
+        let name = port.get_ref();
+        system.ports.range(name).or_else(|_| {
+            self.err(
+                port.span(),
+                format!(
+                    "{key} = \"{name}\" is not an open port of this model; open ports: {}{hint}",
+                    system.ports.names().join(", ")
+                ),
+            )
+        })
+    }
 }
 
 /// Field by its model-file name.
@@ -205,15 +225,7 @@ pub fn build(file: &str, text: &str, m: &ModelFile) -> Result<Built, ModelError>
     // Output-feedback damping u = −K y on the named ports.
     for d in &m.damping {
         let port = d.port.get_ref();
-        let Ok(range) = system.ports.range(port) else {
-            return ctx.err(
-                d.port.span(),
-                format!(
-                    "damping.port = \"{port}\" is not an open port of this model; open ports: {}",
-                    system.ports.names().join(", ")
-                ),
-            );
-        };
+        let range = ctx.port_range(&system, "damping.port", &d.port, "")?;
         let gains = d.gain.get_ref();
         if gains.len() != 1 && gains.len() != range.len() {
             return ctx.err(
@@ -261,15 +273,12 @@ pub fn build(file: &str, text: &str, m: &ModelFile) -> Result<Built, ModelError>
     }
     for i in &m.input {
         let port = i.port.get_ref();
-        let Ok(range) = system.ports.range(port) else {
-            return ctx.err(
-                i.port.span(),
-                format!(
-                    "input.port = \"{port}\" is not an open port of this model; open ports: {} (an end keeps a port when its condition is \"port\", or with imposition = \"multiplier\")",
-                    system.ports.names().join(", ")
-                ),
-            );
-        };
+        let range = ctx.port_range(
+            &system,
+            "input.port",
+            &i.port,
+            " (an end keeps a port when its condition is \"port\", or with imposition = \"multiplier\")",
+        )?;
         let values = i.values.get_ref();
         if values.len() != range.len() {
             return ctx.err(

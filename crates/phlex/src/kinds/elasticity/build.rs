@@ -249,7 +249,7 @@ pub struct BuiltElasticity {
     /// Initial state.
     pub initial: Vec<f64>,
     /// Probes.
-    probes: Vec<Probe>,
+    pub(super) probes: Vec<Probe>,
     /// Largest extent of the body [m].
     size: f64,
     /// Elastic material (eigen shift).
@@ -295,11 +295,6 @@ impl BuiltElasticity {
             tol: 1e-6,
             ..Default::default()
         }
-    }
-
-    /// The names of the probes.
-    pub fn probe_names(&self) -> Vec<String> {
-        self.probes.iter().map(|p| p.0.clone()).collect()
     }
 
     /// Values of the probes for state `e`.

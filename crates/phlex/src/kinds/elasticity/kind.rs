@@ -42,7 +42,8 @@ impl LoadedModel for Loaded<'_, ElasticityFile, BuiltElasticity> {
             .map_err(|er| er.to_string())
         };
         let vtu_of = |e: &[f64]| vtu(&b.model, e);
-        let mut columns = vec![Columns::probes(b.probe_names(), "probes", &probe_values)];
+        let names = b.probes.iter().map(|p| p.0.clone()).collect();
+        let mut columns = vec![Columns::probes(names, "probes", &probe_values)];
         if matches!(
             b.model,
             ElasticModel::ThermoPlane(_) | ElasticModel::ThermoSolid(_)
@@ -56,16 +57,10 @@ impl LoadedModel for Loaded<'_, ElasticityFile, BuiltElasticity> {
                 &heat_values,
             ));
         }
+        let r = FieldRun::new(&b.name, "elasticity", b.system(), &b.input, &b.initial);
         run_midpoint(
-            FieldRun {
-                name: &b.name,
-                kind: "elasticity",
-                system: b.system(),
-                input: b.input.clone(),
-                initial: &b.initial,
-                columns,
-                vtu: &vtu_of,
-            },
+            r.columns(columns).vtu(&vtu_of),
+            None,
             dt,
             t_end,
             &f.output,

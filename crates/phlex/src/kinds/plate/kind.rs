@@ -10,7 +10,7 @@ use super::file::PlateFile;
 use super::model::{BuiltPlate, PlateModel};
 use super::vtk::vtu;
 use crate::check::CheckReport;
-use crate::continuum::{feedback_phase, midpoint_step, run_midpoint_with_feedback, Columns, FieldRun};
+use crate::continuum::{feedback_phase, midpoint_step, run_midpoint, Columns, FieldRun};
 use crate::output::{frequencies_with, ModeTable};
 use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 
@@ -68,30 +68,23 @@ impl LoadedModel for Loaded<'_, PlateFile, BuiltPlate> {
             dt,
             &|port, k| b.model.damping_gain(port, k),
         )?;
-        let mut columns = vec![Columns {
-            names: b.probes.iter().map(|p| p.0.clone()).collect(),
-            plot_title: Some("vertical velocity probes [m/s]".into()),
-            plot_file: "probes.svg",
-            values: &probe_values,
-        }];
+        let names = b.probes.iter().map(|p| p.0.clone()).collect();
+        let mut columns = vec![Columns::probes(
+            names,
+            "vertical velocity probes [m/s]",
+            &probe_values,
+        )];
         if matches!(b.model, PlateModel::ThermoKirchhoff(_)) {
-            columns.push(Columns {
-                names: vec!["H_mech".into(), "H_thermal".into()],
-                plot_title: Some("mechanical and thermal energy [J]".into()),
-                plot_file: "energies.svg",
-                values: &energies,
-            });
+            columns.push(Columns::new(
+                vec!["H_mech".into(), "H_thermal".into()],
+                "mechanical and thermal energy [J]",
+                "energies.svg",
+                &energies,
+            ));
         }
-        run_midpoint_with_feedback(
-            FieldRun {
-                name: &b.name,
-                kind: "plate",
-                system: b.system(),
-                input: b.input.clone(),
-                initial: &b.initial,
-                columns,
-                vtu: &vtu_of,
-            },
+        let r = FieldRun::new(&b.name, "plate", b.system(), &b.input, &b.initial);
+        run_midpoint(
+            r.columns(columns).vtu(&vtu_of),
             closed,
             dt,
             t_end,

@@ -13,3 +13,4 @@ pub use build::build;
 pub use file::PlateFile;
 pub use kind::{ASSEMBLY_TABLES, PLATE};
 pub use model::{BuiltPlate, PlateModel};
+pub use vtk::kirchhoff_vtu;

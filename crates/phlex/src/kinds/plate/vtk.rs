@@ -2,7 +2,7 @@
 //! the vertices, moments (and Mindlin shear forces) at the cell centroids.
 use anyhow::Result;
 use phlex_fem::plate::mindlin_bjt::BjtField;
-use phlex_fem::plate::{KirchhoffField, LaminatedField, PlateField};
+use phlex_fem::plate::{KirchhoffField, KirchhoffModel, LaminatedField, PlateField};
 use phlex_fem::vtk::{Location, Vtu};
 
 use super::model::{afw_block, thermo_plate_state, PlateModel};
@@ -10,6 +10,9 @@ use super::model::{afw_block, thermo_plate_state, PlateModel};
 /// The VTK file of one state: velocity (and Mindlin rotation rates) at the vertices,
 /// moments (and Mindlin shear forces) at the cell centroids.
 pub fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
+    if let PlateModel::Kirchhoff(m) = model {
+        return kirchhoff_vtu(m, e);
+    }
     if let PlateModel::ThermoKirchhoff(m) = model {
         let mut v = Vtu::new(m.plate().velocity_space().mesh());
         let w = m
@@ -63,22 +66,6 @@ pub fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
                 let u = model.field_coefficients(e, field)?;
                 v = v.space_field(name, loc, model.space(field), &u)?;
             }
-        }
-        PlateModel::Kirchhoff(model) => {
-            let w = model.field_coefficients(e, KirchhoffField::Velocity)?;
-            v = v.space_field(
-                "e_w (vertical velocity) [m/s]",
-                Location::Point,
-                model.velocity_space(),
-                &w,
-            )?;
-            let m = model.field_coefficients(e, KirchhoffField::Moments)?;
-            v = v.field(
-                "M (Mxx, Mxy, Myy) [N m/m]",
-                Location::Cell,
-                3,
-                hhj_cells(model.moment_space(), &m),
-            )?;
         }
         PlateModel::MindlinAfw { model, d, .. } => {
             let sd = model.dg_space();
@@ -171,9 +158,29 @@ pub fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
                 v = v.space_field(name, loc, model.space(field), &u)?;
             }
         }
-        PlateModel::MindlinBjt { .. } | PlateModel::ThermoKirchhoff(_) => {
+        PlateModel::Kirchhoff(_) | PlateModel::MindlinBjt { .. } | PlateModel::ThermoKirchhoff(_) => {
             unreachable!("written above")
         }
     }
+    Ok(v.to_xml())
+}
+
+/// The VTK file of a Kirchhoff HHJ plate state: $e_w$ at the vertices, moments at the cell
+/// centroids (also the plate part of a plate assembly).
+pub fn kirchhoff_vtu(model: &KirchhoffModel, e: &[f64]) -> Result<String> {
+    let mesh = model.velocity_space().mesh();
+    let w = model.field_coefficients(e, KirchhoffField::Velocity)?;
+    let mut v = Vtu::new(mesh).space_field(
+        "e_w (vertical velocity) [m/s]",
+        Location::Point,
+        model.velocity_space(),
+        &w,
+    )?;
+    let m = model.field_coefficients(e, KirchhoffField::Moments)?;
+    let c = 1.0 / 3.0;
+    let cells: Vec<f64> = (0..mesh.n_cells())
+        .flat_map(|t| model.moment_space().evaluate_in_cell(&m, t, [c, c]))
+        .collect();
+    v = v.field("M (Mxx, Mxy, Myy) [N m/m]", Location::Cell, 3, cells)?;
     Ok(v.to_xml())
 }

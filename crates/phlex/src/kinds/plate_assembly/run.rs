@@ -3,12 +3,12 @@
 use std::path::Path;
 
 use anyhow::Result;
-use phlex_fem::plate::{KirchhoffField, KirchhoffModel};
-use phlex_fem::vtk::{Location, Vtu};
+use phlex_fem::plate::KirchhoffField;
 use phlex_mbs::plate_assembly::{LumpedComponent, RodAxis};
 
 use super::build::{BuiltAssembly, PlateAssemblyFile};
 use crate::continuum::{midpoint_step, run_midpoint, Columns, FieldRun};
+use crate::kinds::plate::kirchhoff_vtu;
 
 /// Largest deviation of `w[dofs]` from its least-squares affine fit in `s[dofs]`.
 fn affine_residual(dofs: &[usize], s: &[f64], w: &[f64]) -> f64 {
@@ -121,62 +121,37 @@ pub fn run(
             affine_residual(&edge_dofs, &along, &w),
         ])
     };
-    let vtu_of = |e: &[f64]| plate_vtu(plate, &e[..np]);
-    let mut columns = vec![Columns {
-        names: b.probes.iter().map(|p| p.0.clone()).collect(),
-        plot_title: Some("vertical velocity probes [m/s]".into()),
-        plot_file: "probes.svg",
-        values: &probe_values,
-    }];
+    let vtu_of = |e: &[f64]| kirchhoff_vtu(plate, &e[..np]);
+    let names = b.probes.iter().map(|p| p.0.clone()).collect();
+    let mut columns = vec![Columns::probes(
+        names,
+        "vertical velocity probes [m/s]",
+        &probe_values,
+    )];
     if !comp_names.is_empty() {
-        columns.push(Columns {
-            names: comp_names,
-            plot_title: Some("component velocities [m/s]".into()),
-            plot_file: "components.svg",
-            values: &comp_values,
-        });
+        columns.push(Columns::new(
+            comp_names,
+            "component velocities [m/s]",
+            "components.svg",
+            &comp_values,
+        ));
     }
     if rod_block.is_some() {
-        columns.push(Columns {
-            names: vec!["rod_v".into(), "rod_omega".into(), "edge_bow_v".into()],
-            plot_title: Some("rod heave [m/s], tilt rate [rad/s], edge bow [m/s]".into()),
-            plot_file: "rod.svg",
-            values: &rod_values,
-        });
+        columns.push(Columns::new(
+            vec!["rod_v".into(), "rod_omega".into(), "edge_bow_v".into()],
+            "rod heave [m/s], tilt rate [rad/s], edge bow [m/s]",
+            "rod.svg",
+            &rod_values,
+        ));
     }
+    let r = FieldRun::new(&b.name, "plate_assembly", &b.system, &b.input, &b.initial);
     run_midpoint(
-        FieldRun {
-            name: &b.name,
-            kind: "plate_assembly",
-            system: &b.system,
-            input: b.input.clone(),
-            initial: &b.initial,
-            columns,
-            vtu: &vtu_of,
-        },
+        r.columns(columns).vtu(&vtu_of),
+        None,
         dt,
         t_end,
         &f.output,
         dir,
         quiet,
     )
-}
-
-/// The VTK file of the plate part: $e_w$ at the vertices, moments at the cell centroids.
-fn plate_vtu(model: &KirchhoffModel, e: &[f64]) -> Result<String> {
-    let mesh = model.velocity_space().mesh();
-    let w = model.field_coefficients(e, KirchhoffField::Velocity)?;
-    let mut v = Vtu::new(mesh).space_field(
-        "e_w (vertical velocity) [m/s]",
-        Location::Point,
-        model.velocity_space(),
-        &w,
-    )?;
-    let m = model.field_coefficients(e, KirchhoffField::Moments)?;
-    let c = 1.0 / 3.0;
-    let cells: Vec<f64> = (0..mesh.n_cells())
-        .flat_map(|t| model.moment_space().evaluate_in_cell(&m, t, [c, c]))
-        .collect();
-    v = v.field("M (Mxx, Mxy, Myy) [N m/m]", Location::Cell, 3, cells)?;
-    Ok(v.to_xml())
 }

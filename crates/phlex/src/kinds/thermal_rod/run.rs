@@ -10,7 +10,7 @@ use phlex_fem::thermoelastic_1d::danilovskaya_laplace;
 use phlex_solve::laplace_inversion::DeHoog;
 
 use super::build::{BuiltRod, ProbeField, RodFile, RodModel};
-use crate::continuum::{midpoint_step, no_vtk_snapshots, Columns, FieldRun, LineOutput};
+use crate::continuum::{midpoint_step, Columns, FieldRun, LineOutput};
 
 /// The half-space reference of a probe at $\hat x$: $\hat T$, $\hat u$ or
 /// $\hat v = \mathcal L^{-1}[s\hat u(s)]$ (zero initial displacement).
@@ -74,34 +74,28 @@ pub fn run(file: &str, f: &RodFile, b: &BuiltRod, dir: &Path, quiet: bool) -> Re
             RodModel::Heat(_) => Ok(Vec::new()),
         }
     };
-    let mut columns = vec![Columns {
-        names: b.probes.iter().map(|p| p.0.clone()).collect(),
-        plot_title: Some(
-            if matches!(b.model, RodModel::Heat(_)) {
-                "normalised temperature (T - T0)/T0"
-            } else {
-                "probes: theta = (T - T0)/T0, v [m/s]"
-            }
-            .into(),
-        ),
-        plot_file: "probes.svg",
-        values: &probe_values,
-    }];
+    let title = if matches!(b.model, RodModel::Heat(_)) {
+        "normalised temperature (T - T0)/T0"
+    } else {
+        "probes: theta = (T - T0)/T0, v [m/s]"
+    };
+    let names = b.probes.iter().map(|p| p.0.clone()).collect();
+    let mut columns = vec![Columns::probes(names, title, &probe_values)];
     if delta.is_some() {
-        columns.push(Columns {
-            names: b.probes.iter().map(|p| format!("{}_ref", p.0)).collect(),
-            plot_title: Some("Danilovskaya half-space solution (de Hoog inversion)".into()),
-            plot_file: "reference.svg",
-            values: &reference_values,
-        });
+        columns.push(Columns::new(
+            b.probes.iter().map(|p| format!("{}_ref", p.0)).collect(),
+            "Danilovskaya half-space solution (de Hoog inversion)",
+            "reference.svg",
+            &reference_values,
+        ));
     }
     if matches!(b.model, RodModel::Thermoelastic(..)) {
-        columns.push(Columns {
-            names: vec!["H_mech".into()],
-            plot_title: Some("mechanical energy".into()),
-            plot_file: "mechanical_energy.svg",
-            values: &energies,
-        });
+        columns.push(Columns::new(
+            vec!["H_mech".into()],
+            "mechanical energy",
+            "mechanical_energy.svg",
+            &energies,
+        ));
     }
     // every = 0 records every step
     let output = LineOutput {
@@ -109,16 +103,9 @@ pub fn run(file: &str, f: &RodFile, b: &BuiltRod, dir: &Path, quiet: bool) -> Re
         probes: Vec::new(),
         plots: f.output.plots,
     };
+    let r = FieldRun::new(&b.name, "rod", b.model.system(), &b.input, &b.initial);
     output.run_midpoint(
-        FieldRun {
-            name: &b.name,
-            kind: "rod",
-            system: b.model.system(),
-            input: b.input.clone(),
-            initial: &b.initial,
-            columns,
-            vtu: &no_vtk_snapshots,
-        },
+        r.columns(columns),
         dt,
         t_end,
         dir,

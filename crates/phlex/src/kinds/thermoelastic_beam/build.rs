@@ -114,7 +114,7 @@ pub struct BuiltThermoBeam {
     pub initial: Vec<f64>,
     /// Length \[m\].
     pub length: f64,
-    probes: Vec<Probe>,
+    pub(super) probes: Vec<Probe>,
 }
 
 impl BuiltThermoBeam {
@@ -125,11 +125,6 @@ impl BuiltThermoBeam {
             n_modes: Some(n),
             ..Default::default()
         }
-    }
-
-    /// The names of the probes.
-    pub fn probe_names(&self) -> Vec<String> {
-        self.probes.iter().map(|p| p.0.clone()).collect()
     }
 
     /// Values of the probes for state `e`.

@@ -9,7 +9,7 @@ use anyhow::Result;
 
 use super::build::{build, first_mode_damping, BuiltThermoBeam, ThermoBeamFile};
 use crate::check::CheckReport;
-use crate::continuum::{midpoint_step, no_vtk_snapshots, Columns, FieldRun};
+use crate::continuum::{midpoint_step, Columns, FieldRun};
 use crate::output::{mode_table, ModeTable};
 use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 
@@ -56,24 +56,20 @@ impl LoadedModel for Loaded<'_, ThermoBeamFile, BuiltThermoBeam> {
                 b.model.thermal_energy(e),
             ])
         };
+        let names = b.probes.iter().map(|p| p.0.clone()).collect();
+        let columns = vec![
+            Columns::probes(names, "probes", &probe_values),
+            Columns::new(
+                vec!["H_mech".into(), "H_thermal".into()],
+                "mechanical and thermal energy [J]",
+                "energies.svg",
+                &energies,
+            ),
+        ];
+        let system = b.model.system();
+        let r = FieldRun::new(&b.name, "thermoelastic_beam", system, &b.input, &b.initial);
         f.output.run_midpoint(
-            FieldRun {
-                name: &b.name,
-                kind: "thermoelastic_beam",
-                system: b.model.system(),
-                input: b.input.clone(),
-                initial: &b.initial,
-                columns: vec![
-                    Columns::probes(b.probe_names(), "probes", &probe_values),
-                    Columns::new(
-                        vec!["H_mech".into(), "H_thermal".into()],
-                        "mechanical and thermal energy [J]",
-                        "energies.svg",
-                        &energies,
-                    ),
-                ],
-                vtu: &no_vtk_snapshots,
-            },
+            r.columns(columns),
             dt,
             t_end,
             dir,
