@@ -58,8 +58,8 @@ pub fn check(path: &Path) -> Result<()> {
 
 /// [`check`] of a model file already read.
 pub fn check_source(src: &ModelSource) -> Result<()> {
-    let (_, model) = load(src)?;
-    print!("{}", model.check()?.render(src.file()));
+    let (kind, model) = load(src)?;
+    print!("{}", model.check()?.render(src.file(), kind.name()));
     Ok(())
 }
 

@@ -1,5 +1,6 @@
-//! The report of `phlex check`, the same for every kind: kind, model, states (and their
-//! blocks), ports, the structure check, and rows the kind adds (bodies, joints, damping).
+//! The report of `phlex check`, the same for every kind: kind (its name in the registry
+//! and the variant), model, states (and their blocks), ports, the structure check, and rows
+//! the kind adds (bodies, mode 1, …).
 use phlex_core::LinearPhSystem;
 
 /// What `phlex check` prints after a model was parsed, validated and built.
@@ -7,8 +8,8 @@ use phlex_core::LinearPhSystem;
 pub struct CheckReport {
     /// Model name.
     pub model: String,
-    /// The kind and its variant (`"plate (mindlin)"`, `"planar multibody"`).
-    pub kind: String,
+    /// The variant of the kind (`"mindlin"` for a plate; empty if there is none to tell).
+    pub variant: String,
     /// Number of states.
     pub states: usize,
     /// Variable blocks and their sizes (empty where the kind has none to show).
@@ -27,10 +28,10 @@ pub const LINEAR_STRUCTURE: &str = "J skew, E and R symmetric positive semidefin
 impl CheckReport {
     /// The report of a checked linear pH system: states, blocks, port names and the
     /// structure line [`LINEAR_STRUCTURE`].
-    pub fn linear(model: &str, kind: String, sys: &LinearPhSystem) -> Self {
+    pub fn linear(model: &str, variant: String, sys: &LinearPhSystem) -> Self {
         Self {
             model: model.to_string(),
-            kind,
+            variant,
             states: sys.n_states(),
             blocks: sys.blocks.iter().map(|b| (b.name.clone(), b.len)).collect(),
             ports: port_names(sys),
@@ -45,8 +46,8 @@ impl CheckReport {
         self
     }
 
-    /// The printed report of `file`.
-    pub fn render(&self, file: &str) -> String {
+    /// The printed report of `file`, a model of the kind named `kind`.
+    pub fn render(&self, file: &str, kind: &str) -> String {
         let blocks = if self.blocks.is_empty() {
             String::new()
         } else {
@@ -58,7 +59,14 @@ impl CheckReport {
             format!(" ({})", list.join(", "))
         };
         let mut rows: Vec<(&str, String)> = vec![
-            ("kind", self.kind.clone()),
+            (
+                "kind",
+                if self.variant.is_empty() {
+                    kind.to_string()
+                } else {
+                    format!("{kind} ({})", self.variant)
+                },
+            ),
             ("model", self.model.clone()),
             ("states", format!("{}{blocks}", self.states)),
             ("ports", self.ports.clone()),

@@ -1,64 +1,14 @@
-//! End-to-end tests of the `phlex` binary: every shipped example runs, bad model files fail
-//! with exit code 2 naming the key and line and write nothing, modes match closed forms.
-use std::path::{Path, PathBuf};
-use std::process::Command;
+//! End-to-end tests of the `phlex` binary on beam models: the discrete power balance, bad
+//! model files fail with exit code 2 naming the key and line and write nothing, modes match
+//! closed forms (every shipped example runs and is checked in `pinned_examples.rs`).
+mod common;
 
-fn phlex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_phlex"))
-}
+use std::path::PathBuf;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use common::{phlex, root, summary};
 
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("phlex-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
-fn summary(dir: &Path) -> serde_json::Value {
-    let s = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json written");
-    serde_json::from_str(&s).expect("valid JSON")
-}
-
-#[test]
-fn every_example_model_runs_and_writes_its_outputs() {
-    let mut n = 0;
-    for entry in std::fs::read_dir(root().join("examples")).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().and_then(|e| e.to_str()) != Some("toml") {
-            continue;
-        }
-        n += 1;
-        let out = tmpdir(&format!(
-            "ex-{}",
-            path.file_stem().unwrap().to_str().unwrap()
-        ));
-        let o = phlex()
-            .arg("run")
-            .arg(&path)
-            .arg("-o")
-            .arg(&out)
-            .arg("-q")
-            .output()
-            .unwrap();
-        assert!(
-            o.status.success(),
-            "{}: {}",
-            path.display(),
-            String::from_utf8_lossy(&o.stderr)
-        );
-        for f in ["timeseries.csv", "summary.json", "energy.svg"] {
-            assert!(out.join(f).exists(), "{}: missing {f}", path.display());
-        }
-        let s = summary(&out);
-        assert!(s["steps"].as_u64().unwrap() > 0);
-        let o = phlex().arg("check").arg(&path).output().unwrap();
-        assert!(o.status.success(), "check {}", path.display());
-        let _ = std::fs::remove_dir_all(&out);
-    }
-    assert!(n >= 5, "expected the shipped examples, found {n}");
+    common::tmpdir("phlex-cli", name)
 }
 
 #[test]
@@ -71,14 +21,7 @@ fn midpoint_runs_satisfy_the_discrete_power_balance() {
     ] {
         let out = tmpdir(&format!("pb-{model}"));
         let path = root().join(format!("examples/{model}.toml"));
-        let o = phlex()
-            .arg("run")
-            .arg(&path)
-            .arg("-o")
-            .arg(&out)
-            .arg("-q")
-            .output()
-            .unwrap();
+        let o = common::run(&path, &out);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let s = summary(&out);
         let rel = s["power_balance_residual_relative"].as_f64().unwrap();
@@ -120,14 +63,7 @@ dt = 1.0e-3
 fn run_bad(name: &str, text: &str) -> (i32, String) {
     let p = write_model(name, text);
     let out = tmpdir(name);
-    let o = phlex()
-        .arg("run")
-        .arg(&p)
-        .arg("-o")
-        .arg(&out)
-        .arg("-q")
-        .output()
-        .unwrap();
+    let o = common::run(&p, &out);
     assert!(
         !out.exists(),
         "{name}: output directory written despite the error"
@@ -215,16 +151,7 @@ fn modes_of_a_cantilever_match_the_closed_form() {
         .replace("elements = 4", "elements = 16");
     let p = write_model("cantilever_modes", &text);
     let json = tmpdir("cantilever_modes.json");
-    let o = phlex()
-        .arg("modes")
-        .arg(&p)
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let v = common::modes_json(&p, &[], &json);
     let c = (136.0e9 * 4.16e-12 / (5600.0 * 5.0e-5f64)).sqrt();
     for (k, bl) in [1.87510f64, 4.69409, 7.85476].iter().enumerate() {
         let w = v["modes"][k]["omega"].as_f64().unwrap();
@@ -248,14 +175,7 @@ fn ephs_examples_run_check_and_draw() {
     ] {
         let path = root().join(format!("examples/ephs/{name}.toml"));
         let out = tmpdir(&format!("ephs-{name}"));
-        let o = phlex()
-            .arg("run")
-            .arg(&path)
-            .arg("-o")
-            .arg(&out)
-            .arg("-q")
-            .output()
-            .unwrap();
+        let o = common::run(&path, &out);
         assert!(
             o.status.success(),
             "{name}: {}",

@@ -1,22 +1,14 @@
 //! End-to-end tests of the elasticity (`[elasticity]`, 2D and 3D) and acoustics
 //! (`[acoustics]`) model files: eigenfrequencies against closed forms, the exact power
 //! balance of `phlex run`, VTK output, and clear errors with exit code 2.
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn phlex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_phlex"))
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use common::{phlex, root};
 
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("phlex-continuum-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::created_dir("phlex-continuum", name)
 }
 
 fn modes(model: &Path, dir: &Path) -> Vec<f64> {
@@ -39,14 +31,7 @@ fn modes(model: &Path, dir: &Path) -> Vec<f64> {
 }
 
 fn run(model: &Path, dir: &Path) -> serde_json::Value {
-    let o = phlex()
-        .arg("run")
-        .arg(model)
-        .arg("-o")
-        .arg(dir)
-        .arg("-q")
-        .output()
-        .unwrap();
+    let o = common::run(model, dir);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap()
 }

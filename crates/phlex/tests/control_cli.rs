@@ -1,24 +1,17 @@
 //! LQG control of a PFEM beam through its ports (issue 6 §4): the `[control]` table of a
 //! beam model file, `phlex run` on `examples/beam_lqg.toml`, and the bridge
 //! `LinearPhSystem → StateSpace` on the built beam.
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use phlex_control::ph_bridge::ph_to_state_space;
 use phlex_control::ph_lqg::{design_lqg, simulate_closed_loop, ClosedLoopRun, PhLqgSpec};
 
-fn phlex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_phlex"))
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use common::{phlex, root};
 
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("phlex-control-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+    common::tmpdir("phlex-control", name)
 }
 
 fn example() -> PathBuf {
@@ -33,14 +26,7 @@ fn example() -> PathBuf {
 #[test]
 fn beam_lqg_example_runs() {
     let out = tmpdir("example");
-    let o = phlex()
-        .arg("run")
-        .arg(example())
-        .arg("-o")
-        .arg(&out)
-        .arg("-q")
-        .output()
-        .unwrap();
+    let o = common::run(example(), &out);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     for f in [
         "timeseries.csv",
@@ -196,14 +182,7 @@ fn multiplier_beam_bridges_through_the_null_space() {
     let e = ph_to_state_space(&b.system, &["left"], &["right"], &[]).unwrap_err();
     assert!(e.to_string().contains("`left`"), "{e}");
     let run = |m: &Path, out: &Path| -> serde_json::Value {
-        let o = phlex()
-            .arg("run")
-            .arg(m)
-            .arg("-o")
-            .arg(out)
-            .arg("-q")
-            .output()
-            .unwrap();
+        let o = common::run(m, out);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap()
     };
@@ -226,14 +205,7 @@ fn run_variant(name: &str, edit: impl Fn(String) -> String) -> (i32, String) {
     let model = dir.join("model.toml");
     std::fs::write(&model, text).unwrap();
     let out = dir.join("out");
-    let o = phlex()
-        .arg("run")
-        .arg(&model)
-        .arg("-o")
-        .arg(&out)
-        .arg("-q")
-        .output()
-        .unwrap();
+    let o = common::run(&model, &out);
     assert!(!out.join("summary.json").exists(), "{name}: wrote results");
     let _ = std::fs::remove_dir_all(&dir);
     (

@@ -2,17 +2,13 @@
 //! with plots"): each runs with `phlex run`, writes its diagnostics and plots, and the
 //! invariants are asserted from `summary.json` and `timeseries.csv`. The errors of issue 5
 //! §6 exit with code 2 and name the offending items.
+mod common;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn phlex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_phlex"))
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use common::{phlex, root};
 
 fn example(name: &str) -> PathBuf {
     root().join(format!("examples/ephs/{name}.toml"))
@@ -24,14 +20,7 @@ fn tmp(name: &str) -> PathBuf {
 
 fn run(model: &Path, out: &Path) -> Output {
     let _ = std::fs::remove_dir_all(out);
-    phlex()
-        .arg("run")
-        .arg(model)
-        .arg("-o")
-        .arg(out)
-        .arg("-q")
-        .output()
-        .unwrap()
+    common::run(model, out)
 }
 
 /// Runs a model that must succeed; returns the summary.

@@ -11,24 +11,18 @@
 //! * `phlex modes --reduce`: modal truncation of the 20-element cantilever reproduces the
 //!   first 6 frequencies (invariant subspace), Krylov reduction of the four-bar its first
 //!   three (errors asserted below the measured values with margin).
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use phlex::matrix_market::read_mtx;
 use phlex_core::sparse::{col_iter, SparseMat};
 
-fn phlex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_phlex"))
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use common::{phlex, root};
 
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("phlex-export-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+    common::tmpdir("phlex-export-cli", name)
 }
 
 fn ok(o: Output) -> String {

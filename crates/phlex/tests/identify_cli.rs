@@ -8,8 +8,9 @@
 //! References (independent of the identification): ω² = k(3 ∓ √5)/2 (the
 //! natural frequency |λ|/2π of a Rayleigh-damped system equals the undamped
 //! one) and ζ = α/(2ω) + βω/2.
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use faer::Mat;
 use phlex_control::mdof::Mdof;
@@ -17,15 +18,13 @@ use phlex_control::noise::NoiseRng;
 use phlex_control::state_space::{OutputMaps, StateSpace};
 use phlex_control::zoh::c2d;
 
+use common::{phlex};
+
 const K: f64 = 100.0;
 const ALPHA: f64 = 1.0;
 const BETA: f64 = 1e-3;
 const DT: f64 = 0.01;
 const SAMPLES: usize = 4096;
-
-fn phlex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_phlex"))
-}
 
 /// Exact `(frequency in Hz, damping ratio)` of the two modes, ascending.
 fn exact_modes() -> [(f64, f64); 2] {

@@ -277,18 +277,7 @@ b = "ground.origin"
     )
     .unwrap();
     let json = dir.join("modes.json");
-    let o = phlex()
-        .arg("modes")
-        .arg(&model)
-        .arg("-n")
-        .arg("2")
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let v = common::modes_json(&model, &["-n", "2"], &json);
     let exact = (9.81f64 * 0.5 / (0.01 + 0.25)).sqrt();
     let modes = v["modes"].as_array().unwrap();
     assert_eq!(modes.len(), 2, "{v}");

@@ -428,18 +428,7 @@ fn missing_simulation_and_pendulum_modes() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("[simulation]"));
     let json = d.join("m.json");
-    let o = phlex()
-        .arg("modes")
-        .arg(&p)
-        .arg("-n")
-        .arg("1")
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let v = common::modes_json(&p, &["-n", "1"], &json);
     let w = v["modes"][0]["omega"].as_f64().unwrap();
     // linearised hanging pendulum: ω = sqrt(g/L) (geometric stiffness of gravity)
     assert!((w - 9.81f64.sqrt()).abs() < 1e-9, "{w}");
@@ -453,14 +442,7 @@ fn newton_failure_exits_1() {
     let text = PENDULUM.replace("dt = 1e-2", "dt = 1e-2\nnewton_max_iterations = 1");
     let (d, p) = write_model("newton", &text);
     let out = d.join("out");
-    let o = phlex()
-        .arg("run")
-        .arg(&p)
-        .arg("-o")
-        .arg(&out)
-        .arg("-q")
-        .output()
-        .unwrap();
+    let o = common::run(&p, &out);
     let err = String::from_utf8_lossy(&o.stderr);
     println!("{err}");
     assert_eq!(o.status.code(), Some(1), "{err}");

@@ -1,5 +1,7 @@
 //! Every shipped example keeps its results (issue 13, "Must show"): for each
-//! `examples/**/*.toml`, `phlex run` writes its outputs, `phlex check` passes, and
+//! `examples/**/*.toml`, `phlex run` writes its outputs (`timeseries.csv`, `summary.json`
+//! with at least one step or sample, `energy.svg` unless `plots = false`), `phlex check`
+//! passes, and
 //! `H(0)`, `H(end)` (`h_initial`, `h_final` in `summary.json`) and the `phlex modes --json`
 //! angular frequencies agree with the values pinned in `tests/data/pinned_examples.json`.
 //!
@@ -11,15 +13,14 @@
 //! A deliberate change of a result (a new default, a fixed bug) re-pins the values in its
 //! own commit, with the reason in the message:
 //! `PHLEX_PIN_UPDATE=1 cargo test --release -p phlex --test pinned_examples`.
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::{json, Value};
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use common::{root, summary};
 
 fn data_file() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/pinned_examples.json")
@@ -47,21 +48,11 @@ fn examples(dir: &str) -> Vec<String> {
 }
 
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "phlex-pinned-{}-{}",
-        std::process::id(),
-        name.replace(['/', '.'], "_")
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    d
+    common::tmpdir("phlex-pinned", &name.replace(['/', '.'], "_"))
 }
 
 fn phlex(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_phlex"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .unwrap()
+    common::phlex().current_dir(root()).args(args).output().unwrap()
 }
 
 /// What one example gives today: `run` = (h_initial, h_final) or `None` for a model that
@@ -70,13 +61,18 @@ fn phlex(args: &[&str]) -> std::process::Output {
 fn measure(file: &str) -> Value {
     let out = tmpdir(file);
     let o = phlex(&["run", file, "-o", out.to_str().unwrap(), "-q"]);
+    let text = std::fs::read_to_string(root().join(file)).unwrap();
     let run = if o.status.success() {
-        for f in ["timeseries.csv", "summary.json"] {
+        let mut files = vec!["timeseries.csv", "summary.json"];
+        if !text.contains("plots = false") {
+            files.push("energy.svg");
+        }
+        for f in files {
             assert!(out.join(f).exists(), "{file}: missing {f}");
         }
-        let s: Value =
-            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
-                .unwrap();
+        let s = summary(&out);
+        let steps = s["steps"].as_u64().or(s["samples"].as_u64()).unwrap_or(0);
+        assert!(steps > 0, "{file}: no steps or samples in summary.json");
         let h = |k: &str| {
             s[k].as_f64()
                 .unwrap_or_else(|| panic!("{file}: summary.json has no number `{k}`"))
@@ -109,7 +105,6 @@ fn measure(file: &str) -> Value {
     } else {
         Value::Null
     };
-    let text = std::fs::read_to_string(root().join(file)).unwrap();
     let adaptive = text.contains("\"radau5\"");
     json!({"run": run, "modes": modes, "adaptive": adaptive})
 }

@@ -2,28 +2,17 @@
 //! thesis 004 §10.2): the Table 10.6 frequencies through `phlex modes`, the power balance
 //! and the straight welded edge of the Table 10.5 run, a rod and a point component together,
 //! and clear errors (exit code 2, key and line named).
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use phlex_mbs::plate_assembly::{simulate_welded, table_10_6, Table105, TABLE_10_6_HZ};
 use phlex_solve::signal::Signal;
 
-fn phlex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_phlex"))
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use common::{phlex, root};
 
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "phlex-plate-assembly-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::created_dir("phlex-plate-assembly", name)
 }
 
 fn example(name: &str) -> String {
@@ -100,14 +89,7 @@ fn column(csv: &str, name: &str) -> Vec<f64> {
 fn welded_rod_power_balance_and_straight_edge() {
     let dir = tmpdir("rod");
     let out = dir.join("out");
-    let o = phlex()
-        .arg("run")
-        .arg(root().join("examples/plate_welded_rod.toml"))
-        .arg("-o")
-        .arg(&out)
-        .arg("--quiet")
-        .output()
-        .unwrap();
+    let o = common::run(root().join("examples/plate_welded_rod.toml"), &out);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let s = json(&out.join("summary.json"));
     assert!(s["power_balance_residual_relative"].as_f64().unwrap() < 1e-10);
@@ -159,14 +141,7 @@ fn rod_with_point_mass() {
     let model = dir.join("combo.toml");
     std::fs::write(&model, &text).unwrap();
     let out = dir.join("out");
-    let o = phlex()
-        .arg("run")
-        .arg(&model)
-        .arg("-o")
-        .arg(&out)
-        .arg("--quiet")
-        .output()
-        .unwrap();
+    let o = common::run(&model, &out);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let s = json(&out.join("summary.json"));
     assert!(s["power_balance_residual_relative"].as_f64().unwrap() < 1e-10);
@@ -330,14 +305,7 @@ dt = 1e-4
     )
     .unwrap();
     let out = dir.join("out");
-    let o = phlex()
-        .arg("run")
-        .arg(&model)
-        .arg("-o")
-        .arg(&out)
-        .arg("--quiet")
-        .output()
-        .unwrap();
+    let o = common::run(&model, &out);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let s = json(&out.join("summary.json"));
     assert!(s["energy_supplied"].as_f64().unwrap() > 0.0);

@@ -1,22 +1,14 @@
 //! End-to-end tests of plate model files (`[plate]`): the thesis's clamped-square
 //! frequencies through `phlex modes`, energy conservation and VTK output of `phlex run`,
 //! the power balance of a traction-driven plate, and clear errors.
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn phlex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_phlex"))
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use common::{phlex, root};
 
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("phlex-plate-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::created_dir("phlex-plate", name)
 }
 
 const PLATE: &str = r#"
@@ -56,16 +48,7 @@ fn modes_reproduce_the_thesis_clamped_square() {
         "",
     );
     let json = dir.join("modes.json");
-    let o = phlex()
-        .arg("modes")
-        .arg(&model)
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let v = common::modes_json(&model, &[], &json);
     let scale = (2.0 * 1.3 * 2600.0 / 1e12f64).sqrt();
     let thesis = [1.59, 3.04, 3.06, 4.29, 5.05, 5.10];
     let modes = v["modes"].as_array().unwrap();
@@ -83,16 +66,7 @@ fn modes_reproduce_the_thesis_clamped_square() {
 fn kirchhoff_modes_match_navier() {
     let dir = tmpdir("kirchhoff");
     let json = dir.join("modes.json");
-    let o = phlex()
-        .arg("modes")
-        .arg(root().join("examples/plate_kirchhoff_ssss.toml"))
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let v = common::modes_json(root().join("examples/plate_kirchhoff_ssss.toml"), &[], &json);
     let (e, nu, rho, h, a, b) = (70e9f64, 0.35f64, 2700.0f64, 0.01f64, 1.5f64, 1.0f64);
     let d = e * h.powi(3) / (12.0 * (1.0 - nu * nu));
     let mut navier: Vec<f64> = (1..6)
@@ -113,16 +87,7 @@ fn kirchhoff_modes_match_navier() {
 fn modes_of(model: &Path, tag: &str) -> Vec<f64> {
     let dir = tmpdir(tag);
     let json = dir.join("modes.json");
-    let o = phlex()
-        .arg("modes")
-        .arg(model)
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let v = common::modes_json(model, &[], &json);
     v["modes"]
         .as_array()
         .unwrap()
@@ -223,14 +188,7 @@ fn afw_modes_match_converged_cgdg() {
         assert!((w / c - 1.0).abs() < 5e-3, "{w} vs {c}");
     }
     let out = dir.join("run");
-    let o = phlex()
-        .arg("run")
-        .arg(&model)
-        .arg("-o")
-        .arg(&out)
-        .arg("-q")
-        .output()
-        .unwrap();
+    let o = common::run(&model, &out);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
@@ -391,16 +349,7 @@ fn bad_plate_files_fail_clearly() {
 }
 
 fn modes_json(model: &Path, json: &Path) -> Vec<f64> {
-    let o = phlex()
-        .arg("modes")
-        .arg(model)
-        .arg("--json")
-        .arg(json)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    let v = common::modes_json(model, &[], &json);
     v["modes"]
         .as_array()
         .unwrap()
@@ -814,14 +763,7 @@ fn laminated_port_edges_power_balance() {
         )
         .unwrap();
         let out = dir.join("out");
-        let o = phlex()
-            .arg("run")
-            .arg(&model)
-            .arg("-o")
-            .arg(&out)
-            .arg("-q")
-            .output()
-            .unwrap();
+        let o = common::run(&model, &out);
         assert!(
             o.status.success(),
             "{theory}: {}",
@@ -854,14 +796,7 @@ fn laminated_port_edges_power_balance() {
 
 /// `phlex run MODEL -o OUT -q`, asserted to succeed; the parsed `summary.json`.
 fn run_summary(model: &Path, out: &Path) -> serde_json::Value {
-    let o = phlex()
-        .arg("run")
-        .arg(model)
-        .arg("-o")
-        .arg(out)
-        .arg("-q")
-        .output()
-        .unwrap();
+    let o = common::run(model, out);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap()
 }

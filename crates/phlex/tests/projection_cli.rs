@@ -5,18 +5,14 @@
 //! jumps; without it the drift is the scheme's O(h²) drift (> 1e-9 m here). The summary
 //! lists the drift of each joint. Projection
 //! with Radau is a model error (exit code 2) naming the key.
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-fn phlex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_phlex"))
-}
+use std::path::{Path, PathBuf};
+
+use common::{phlex, summary};
 
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("phlex-proj-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::created_dir("phlex-proj-cli", name)
 }
 
 /// The example with its `[simulation]` table replaced.
@@ -31,10 +27,6 @@ fn model(dir: &Path, simulation: &str) -> PathBuf {
     p
 }
 
-fn summary(dir: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
-}
-
 #[test]
 fn projection_key_in_model_files() {
     let mut drifts = Vec::new();
@@ -45,14 +37,7 @@ fn projection_key_in_model_files() {
             &format!("[simulation]\nintegrator = \"midpoint\"\nt_end = 3.0\ndt = 1e-3\n{proj}"),
         );
         let out = d.join("out");
-        let o = phlex()
-            .arg("run")
-            .arg(&m)
-            .arg("-o")
-            .arg(&out)
-            .arg("-q")
-            .output()
-            .unwrap();
+        let o = common::run(&m, &out);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let s = summary(&out);
         let drift = s["max_constraint_drift"].as_f64().unwrap();

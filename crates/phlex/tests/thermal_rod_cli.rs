@@ -1,33 +1,18 @@
 //! `[heat]` and `[thermoelastic_rod]` model files from the command line: the insulated rod
 //! against the exact cosine-mode decay, the Danilovskaya problem against the half-space
 //! solution (de Hoog inversion), exact power balances, and clear errors.
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn phlex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_phlex"))
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use common::{phlex, root};
 
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("phlex_rod_cli_{name}_{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::created_dir("phlex_rod_cli", name)
 }
 
 fn run(model: &Path, out: &Path) -> (serde_json::Value, Vec<Vec<f64>>, String) {
-    let o = phlex()
-        .arg("run")
-        .arg(model)
-        .arg("-o")
-        .arg(out)
-        .arg("-q")
-        .output()
-        .unwrap();
+    let o = common::run(model, out);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let s =
         serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();

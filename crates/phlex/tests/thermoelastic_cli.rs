@@ -2,24 +2,20 @@
 //! `examples/continuum/thermoelastic_beam.toml`): thermoelastic damping of `phlex modes`
 //! against Lifshitz–Roukes, the exact power balance of `phlex run` with both ports driven,
 //! and clear errors with exit code 2.
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use phlex_fem::thermoelastic_beam::{lifshitz_roukes_inverse_q, ThermoBeamParams};
 
-fn phlex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_phlex"))
-}
+use common::{phlex};
 
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/continuum/thermoelastic_beam.toml")
 }
 
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("phlex-thermo-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::created_dir("phlex-thermo", name)
 }
 
 /// The example's silicon parameters (independent of the model-file parser).
@@ -91,14 +87,7 @@ fn run_balances_power() {
     );
     let model = dir.join("beam.toml");
     std::fs::write(&model, text).unwrap();
-    let o = phlex()
-        .arg("run")
-        .arg(&model)
-        .arg("-o")
-        .arg(&dir)
-        .arg("-q")
-        .output()
-        .unwrap();
+    let o = common::run(&model, &dir);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let s: serde_json::Value =
         serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap();

@@ -2,33 +2,18 @@
 //! (`phlex_fem::thermoelasticity`): the example `examples/continuum/thermoelastic_plate_heating.toml`
 //! (plane stress, heat-flux port and traction port), the exact heat balance of a flux port
 //! in 2D and 3D model files, and clear errors (exit code 2).
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-fn phlex() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_phlex"))
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use common::{phlex, root};
 
 fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("phlex-thermo2d-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+    common::created_dir("phlex-thermo2d", name)
 }
 
 fn run(model: &Path, dir: &Path) -> serde_json::Value {
-    let o = phlex()
-        .arg("run")
-        .arg(model)
-        .arg("-o")
-        .arg(dir)
-        .arg("-q")
-        .output()
-        .unwrap();
+    let o = common::run(model, dir);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     serde_json::from_slice(&std::fs::read(dir.join("summary.json")).unwrap()).unwrap()
 }

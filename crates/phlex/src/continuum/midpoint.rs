@@ -143,6 +143,20 @@ impl<'a> FieldRun<'a> {
     pub fn vtu(self, vtu: &'a dyn Fn(&[f64]) -> Result<String>) -> Self {
         Self { vtu, ..self }
     }
+
+    /// `phlex run` of the model of `file` over `[simulation]` `sim` ([`midpoint_step`])
+    /// with [`run_midpoint`] (no damping injection).
+    pub fn run(
+        self,
+        file: &str,
+        sim: Option<&SimulationSpec>,
+        output: &FieldOutput,
+        dir: &Path,
+        quiet: bool,
+    ) -> Result<()> {
+        let (dt, t_end) = midpoint_step(file, sim, self.kind)?;
+        run_midpoint(self, None, dt, t_end, output, dir, quiet)
+    }
 }
 
 /// A linear continuum model ready for `phlex run`.

@@ -1,6 +1,6 @@
-//! Helpers shared by the end-to-end tests of the `phlex` binary on multibody model files
-//! (`mbs_cli.rs`, `mbs3d_cli.rs`): running the binary, reading `summary.json` and
-//! `timeseries.csv`, temporary model files.
+//! Helpers shared by the end-to-end tests of the `phlex` binary: the binary and the
+//! shipped examples, temporary directories and model files, running a command that must
+//! succeed or fail, reading `summary.json` and `timeseries.csv`.
 #![allow(dead_code)]
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -17,13 +17,25 @@ pub fn root() -> PathBuf {
 
 /// `examples/mbs/<name>`.
 pub fn example(name: &str) -> PathBuf {
-    root().join("examples/mbs").join(name)
+    examples("mbs").join(name)
+}
+
+/// `examples/<path>` (a file or a folder of the shipped examples).
+pub fn examples(path: &str) -> PathBuf {
+    root().join("examples").join(path)
 }
 
 /// A fresh (removed) temporary directory `<prefix>-<pid>-<name>`.
 pub fn tmpdir(prefix: &str, name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("{prefix}-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// A fresh, existing, empty temporary directory `<prefix>-<pid>-<name>`.
+pub fn created_dir(prefix: &str, name: &str) -> PathBuf {
+    let d = tmpdir(prefix, name);
+    std::fs::create_dir_all(&d).unwrap();
     d
 }
 
@@ -36,16 +48,21 @@ pub fn write_model(prefix: &str, name: &str, text: &str) -> (PathBuf, PathBuf) {
     (d, p)
 }
 
-/// `phlex run MODEL -o OUT -q`, asserted to succeed.
-pub fn run_ok(model: &Path, out: &Path) -> Output {
-    let o = phlex()
+/// `phlex run MODEL -o OUT -q` (exit status not checked).
+pub fn run(model: impl AsRef<Path>, out: impl AsRef<Path>) -> Output {
+    phlex()
         .arg("run")
-        .arg(model)
+        .arg(model.as_ref())
         .arg("-o")
-        .arg(out)
+        .arg(out.as_ref())
         .arg("-q")
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// `phlex run MODEL -o OUT -q`, asserted to succeed.
+pub fn run_ok(model: &Path, out: &Path) -> Output {
+    let o = run(model, out);
     assert!(
         o.status.success(),
         "{}: {}",
@@ -53,6 +70,20 @@ pub fn run_ok(model: &Path, out: &Path) -> Output {
         String::from_utf8_lossy(&o.stderr)
     );
     o
+}
+
+/// `phlex modes MODEL ARGS... --json JSON`, asserted to succeed: the parsed JSON.
+pub fn modes_json(model: impl AsRef<Path>, args: &[&str], json: &Path) -> serde_json::Value {
+    let o = phlex()
+        .arg("modes")
+        .arg(model.as_ref())
+        .args(args)
+        .arg("--json")
+        .arg(json)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap()
 }
 
 /// Runs a command expected to fail; returns (exit code, stderr).

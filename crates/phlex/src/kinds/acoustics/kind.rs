@@ -8,7 +8,7 @@ use anyhow::Result;
 use super::build::{build, AcousticsFile, BuiltAcoustics};
 use super::vtk::vtu;
 use crate::check::CheckReport;
-use crate::continuum::{midpoint_step, run_midpoint, Columns, FieldRun};
+use crate::continuum::{Columns, FieldRun};
 use crate::output::{mode_table, ModeTable};
 use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 
@@ -23,7 +23,7 @@ impl LoadedModel for Loaded<'_, AcousticsFile, BuiltAcoustics> {
     fn check(&self) -> Result<CheckReport> {
         let b = &self.built;
         let kind = format!(
-            "acoustics ({:?}, {:?})",
+            "{:?}, {:?}",
             b.model.geometry(),
             b.model.causality()
         );
@@ -34,7 +34,6 @@ impl LoadedModel for Loaded<'_, AcousticsFile, BuiltAcoustics> {
     /// plots, VTK snapshots (pressure and velocity).
     fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
         let (f, b) = (&self.file, &self.built);
-        let (dt, t_end) = midpoint_step(self.src.file(), f.simulation.as_ref(), "acoustics")?;
         let probe_values = |e: &[f64]| b.probe_values(e);
         let split = |e: &[f64]| {
             b.model
@@ -56,16 +55,10 @@ impl LoadedModel for Loaded<'_, AcousticsFile, BuiltAcoustics> {
                 &split,
             ),
         ];
-        let r = FieldRun::new(&b.name, "acoustics", b.system(), &b.input, &b.initial);
-        run_midpoint(
-            r.columns(columns).vtu(&vtu_of),
-            None,
-            dt,
-            t_end,
-            &f.output,
-            dir,
-            quiet,
-        )
+        FieldRun::new(&b.name, "acoustics", b.system(), &b.input, &b.initial)
+            .columns(columns)
+            .vtu(&vtu_of)
+            .run(self.src.file(), f.simulation.as_ref(), &f.output, dir, quiet)
     }
 
     fn modes(&self, count: Option<usize>) -> Result<ModeTable> {

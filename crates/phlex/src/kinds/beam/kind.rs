@@ -80,7 +80,9 @@ fn port_list(b: &Built) -> String {
 impl LoadedModel for LoadedBeam<'_> {
     fn check(&self) -> Result<CheckReport> {
         let b = &self.built;
-        let mut r = CheckReport::linear(&b.name, "beam".into(), &b.system);
+        let beam = &self.file.beam;
+        let variant = format!("{:?}, {}", beam.theory, beam.discretization.get_ref());
+        let mut r = CheckReport::linear(&b.name, variant, &b.system);
         r.ports = port_list(b);
         Ok(r)
     }

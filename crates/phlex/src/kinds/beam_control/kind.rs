@@ -33,7 +33,7 @@ struct LoadedBeamControl<'a>(LoadedBeam<'a>);
 impl LoadedModel for LoadedBeamControl<'_> {
     fn check(&self) -> Result<CheckReport> {
         let mut r = self.0.check()?;
-        r.kind = "beam with LQG control ([control])".into();
+        r.variant = format!("{}, LQG control through the ports", r.variant);
         Ok(r)
     }
 

@@ -8,7 +8,7 @@ use anyhow::Result;
 use super::build::{build, BuiltElasticity, ElasticModel, ElasticityFile};
 use super::vtk::vtu;
 use crate::check::CheckReport;
-use crate::continuum::{midpoint_step, run_midpoint, Columns, FieldRun};
+use crate::continuum::{Columns, FieldRun};
 use crate::output::{mode_table, ModeTable};
 use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 
@@ -22,7 +22,7 @@ pub static ELASTICITY: FileKind<ElasticityFile, BuiltElasticity> = FileKind {
 impl LoadedModel for Loaded<'_, ElasticityFile, BuiltElasticity> {
     fn check(&self) -> Result<CheckReport> {
         let b = &self.built;
-        let kind = format!("elasticity ({}D)", self.file.elasticity.dim.get_ref());
+        let kind = format!("{}D", self.file.elasticity.dim.get_ref());
         Ok(CheckReport::linear(&b.name, kind, b.system()))
     }
 
@@ -31,7 +31,6 @@ impl LoadedModel for Loaded<'_, ElasticityFile, BuiltElasticity> {
     /// cells).
     fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
         let (f, b) = (&self.file, &self.built);
-        let (dt, t_end) = midpoint_step(self.src.file(), f.simulation.as_ref(), "elasticity")?;
         let probe_values = |e: &[f64]| b.probe_values(e);
         let heat_values = |e: &[f64]| -> Result<Vec<f64>, String> {
             match &b.model {
@@ -57,16 +56,10 @@ impl LoadedModel for Loaded<'_, ElasticityFile, BuiltElasticity> {
                 &heat_values,
             ));
         }
-        let r = FieldRun::new(&b.name, "elasticity", b.system(), &b.input, &b.initial);
-        run_midpoint(
-            r.columns(columns).vtu(&vtu_of),
-            None,
-            dt,
-            t_end,
-            &f.output,
-            dir,
-            quiet,
-        )
+        FieldRun::new(&b.name, "elasticity", b.system(), &b.input, &b.initial)
+            .columns(columns)
+            .vtu(&vtu_of)
+            .run(self.src.file(), f.simulation.as_ref(), &f.output, dir, quiet)
     }
 
     fn modes(&self, count: Option<usize>) -> Result<ModeTable> {

@@ -42,7 +42,7 @@ impl LoadedModel for LoadedEphs {
         let inputs = dae.input_names();
         Ok(CheckReport {
             model: m.spec.model.top.get_ref().clone(),
-            kind: "ephs (exergetic port-Hamiltonian system)".into(),
+            variant: "exergetic port-Hamiltonian system".into(),
             states: y0.len(),
             blocks: vec![
                 ("coordinates".into(), dae.n_coords()),

@@ -53,7 +53,7 @@ pub(crate) fn check_report(
     };
     let mut r = CheckReport {
         model: name.to_string(),
-        kind: kind.to_string(),
+        variant: kind.to_string(),
         states,
         blocks: Vec::new(),
         ports: list(ports),

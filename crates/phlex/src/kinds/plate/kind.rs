@@ -38,8 +38,11 @@ impl LoadedModel for Loaded<'_, PlateFile, BuiltPlate> {
             1.0,
             &|port, k| b.model.damping_gain(port, k),
         )?;
-        let kind = format!("plate ({})", f.plate.theory.get_ref());
-        Ok(CheckReport::linear(&b.name, kind, sys))
+        Ok(CheckReport::linear(
+            &b.name,
+            f.plate.theory.get_ref().clone(),
+            sys,
+        ))
     }
 
     fn run(&self, dir: &Path, quiet: bool) -> Result<()> {

@@ -22,7 +22,7 @@ impl LoadedModel for Loaded<'_, PlateAssemblyFile, BuiltAssembly> {
     fn check(&self) -> Result<CheckReport> {
         let b = &self.built;
         let kind = format!(
-            "plate assembly (kirchhoff HHJ, {} point component(s){})",
+            "kirchhoff HHJ, {} point component(s){}",
             b.components.len(),
             if b.rod.is_some() { ", welded rod" } else { "" }
         );

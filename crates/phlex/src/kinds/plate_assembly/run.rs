@@ -7,7 +7,7 @@ use phlex_fem::plate::KirchhoffField;
 use phlex_mbs::plate_assembly::{LumpedComponent, RodAxis};
 
 use super::build::{BuiltAssembly, PlateAssemblyFile};
-use crate::continuum::{midpoint_step, run_midpoint, Columns, FieldRun};
+use crate::continuum::{Columns, FieldRun};
 use crate::kinds::plate::kirchhoff_vtu;
 
 /// Largest deviation of `w[dofs]` from its least-squares affine fit in `s[dofs]`.
@@ -42,7 +42,6 @@ pub fn run(
     dir: &Path,
     quiet: bool,
 ) -> Result<()> {
-    let (dt, t_end) = midpoint_step(file, f.simulation.as_ref(), "plate assembly")?;
     let np = b.plate.n_states();
     let sw = b.plate.velocity_space();
     let points: Vec<[f64; 2]> = b.probes.iter().map(|p| p.1).collect();
@@ -144,14 +143,8 @@ pub fn run(
             &rod_values,
         ));
     }
-    let r = FieldRun::new(&b.name, "plate_assembly", &b.system, &b.input, &b.initial);
-    run_midpoint(
-        r.columns(columns).vtu(&vtu_of),
-        None,
-        dt,
-        t_end,
-        &f.output,
-        dir,
-        quiet,
-    )
+    FieldRun::new(&b.name, "plate_assembly", &b.system, &b.input, &b.initial)
+        .columns(columns)
+        .vtu(&vtu_of)
+        .run(file, f.simulation.as_ref(), &f.output, dir, quiet)
 }

@@ -16,7 +16,7 @@ use phlex_solve::eigen::EigenParams;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::continuum::FieldFn;
+use crate::continuum::{FieldFn, FieldOutput};
 use crate::error::{error_at, ModelError};
 use crate::spec::{ModelMeta, ModesSpec};
 
@@ -37,7 +37,7 @@ pub struct ShallowWaterFile {
     pub simulation: Option<SwSimulationSpec>,
     /// What to write.
     #[serde(default)]
-    pub output: SwOutput,
+    pub output: FieldOutput,
     /// Eigen-analysis settings (linearised about `h_des`).
     #[serde(default)]
     pub modes: ModesSpec,
@@ -87,19 +87,6 @@ pub struct SwSimulationSpec {
     pub newton_tol: Option<f64>,
 }
 
-/// `[output]` of a shallow water model.
-#[derive(Debug, Clone, Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub struct SwOutput {
-    /// Write every k-th step to the CSV (default 1).
-    pub every: Option<usize>,
-    /// VTK snapshot every k-th step (0: none).
-    #[serde(default)]
-    pub vtk_every: usize,
-    /// SVG plots (default true).
-    pub plots: Option<bool>,
-}
-
 /// A parsed and built model.
 pub struct BuiltSw {
     /// Model name.
@@ -116,6 +103,15 @@ pub struct BuiltSw {
 /// name the key and its line); returns the file with the built model.
 pub fn build(file: &str, text: &str, f: ShallowWaterFile) -> Result<(ShallowWaterFile, BuiltSw), ModelError> {
     let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
+    if let Some(p) = f.output.probes.first() {
+        return Err(err(
+            0..0,
+            format!(
+                "output.probes '{}': shallow water models have no probes (the run records H, V, the volume and the supplied work); remove them",
+                p.name
+            ),
+        ));
+    }
     let s = &f.shallow_water;
     let mesh = match (&s.mesh, &s.radius, &s.n_radial) {
         (Some(m), None, None) => {

@@ -33,7 +33,7 @@ impl LoadedModel for Loaded<'_, ShallowWaterFile, BuiltSw> {
             .map_or("boundary", |p| p.get_ref().as_str());
         Ok(CheckReport {
             model: b.name.clone(),
-            kind: "shallow water (nonlinear, discrete-gradient integration)".into(),
+            variant: "nonlinear, discrete-gradient integration".into(),
             states: m.n_h() + m.n_v(),
             blocks: vec![("alpha_h".into(), m.n_h()), ("alpha_v".into(), m.n_v())],
             ports: format!("{tag} ({} boundary edges)", m.n_boundary()),

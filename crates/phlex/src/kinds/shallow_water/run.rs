@@ -61,7 +61,7 @@ pub fn run(file: &str, f: &ShallowWaterFile, b: &BuiltSw, dir: &Path, quiet: boo
     })?;
     progress.finish();
     let wall = start.elapsed().as_secs_f64();
-    let every = f.output.every.unwrap_or(1).max(1);
+    let every = f.output.every.max(1);
     let mut series = TimeSeries::new(
         ["t", "H", "V", "volume", "supplied_work"]
             .map(String::from)
@@ -110,7 +110,7 @@ pub fn run(file: &str, f: &ShallowWaterFile, b: &BuiltSw, dir: &Path, quiet: boo
     };
     let mut files = OutputFiles::new(dir);
     files.add("timeseries.csv", series.to_csv()?);
-    if f.output.plots.unwrap_or(true) {
+    if f.output.plots {
         files.add("energy.svg", energy_plot(&b.name, &series, "H [J/m]")?);
         files.add(
             "lyapunov.svg",

@@ -22,9 +22,9 @@ impl LoadedModel for Loaded<'_, RodFile, BuiltRod> {
     fn check(&self) -> Result<CheckReport> {
         let b = &self.built;
         let kind = match &b.model {
-            RodModel::Heat(_) => "heat conduction rod (pHDAE)".to_string(),
+            RodModel::Heat(_) => "heat conduction, pHDAE".to_string(),
             RodModel::Thermoelastic(m, _) => format!(
-                "thermoelastic rod (coupling number delta = {:.4e})",
+                "thermoelastic, coupling number delta = {:.4e}",
                 m.params().coupling_number()
             ),
         };

@@ -32,7 +32,7 @@ impl LoadedModel for Loaded<'_, ThermoBeamFile, BuiltThermoBeam> {
             Err(e) => format!("not available: {e:#}"),
         };
         Ok(
-            CheckReport::linear(&b.name, "thermoelastic beam".into(), b.model.system())
+            CheckReport::linear(&b.name, String::new(), b.model.system())
                 .detail(
                     "Delta_E",
                     format!(

@@ -235,7 +235,7 @@ pub struct LoadSpec {
     pub torque: Option<Spanned<SignalSpec>>,
 }
 
-/// `[initial]`.
+/// `[initial]` (planar and spatial models).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct InitialSpec {
@@ -243,7 +243,8 @@ pub struct InitialSpec {
     /// `false` the given state must already be consistent.
     #[serde(default = "yes")]
     pub correct: bool,
-    /// Coordinates kept at their given values, `"body.x"`, `"body.y"`, `"body.theta"`.
+    /// Kept at their given values: coordinates `"body.x"`, `"body.y"`, `"body.theta"`
+    /// (planar models) or the poses of bodies `"body"` (spatial models).
     #[serde(default)]
     pub lock: Vec<Spanned<String>>,
     /// Position tolerance \[m, rad\] (default 1e-12).

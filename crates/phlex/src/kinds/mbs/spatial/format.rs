@@ -1,14 +1,14 @@
 //! The spatial multibody model file as serde structures (`deny_unknown_fields`,
 //! [`Spanned`] values so that errors name the key and its line); format in
 //! `docs/model-format-mbs.md` (section "Spatial (3D) models"). The sections `[model]`,
-//! `[simulation]`, the signal syntax and the serde defaults are those of the planar format
+//! `[initial]`, `[simulation]`, the signal syntax and the serde defaults are those of the planar format
 //! ([`crate::kinds::mbs`]).
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::kinds::mbs::planar::format::{BcSpec, FrameSpec, MbsSimulationSpec};
+use crate::kinds::mbs::planar::format::{BcSpec, FrameSpec, InitialSpec, MbsSimulationSpec};
 use crate::spec::{default_samples, one, yes, ModelMeta, SignalSpec};
 
 /// Top level of a spatial multibody model file.
@@ -32,7 +32,7 @@ pub struct Mbs3dFile {
     pub load: Vec<Load3dSpec>,
     /// Consistent initial conditions.
     #[serde(default)]
-    pub initial: Initial3dSpec,
+    pub initial: InitialSpec,
     /// Time integration (needed by `phlex run`), as for planar models.
     pub simulation: Option<MbsSimulationSpec>,
     /// What to record.
@@ -235,33 +235,6 @@ pub struct Load3dSpec {
     pub force: Option<Spanned<[SignalSpec; 3]>>,
     /// Torque \[N m\].
     pub torque: Option<Spanned<[SignalSpec; 3]>>,
-}
-
-/// `[initial]`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Initial3dSpec {
-    /// Correct poses and velocities to satisfy the joints (default true).
-    #[serde(default = "yes")]
-    pub correct: bool,
-    /// Bodies whose pose is kept.
-    #[serde(default)]
-    pub lock: Vec<Spanned<String>>,
-    /// Position tolerance \[m, rad\] (default 1e-12).
-    pub position_tol: Option<Spanned<f64>>,
-    /// Velocity tolerance when `correct = false` (default 1e-10).
-    pub velocity_tol: Option<Spanned<f64>>,
-}
-
-impl Default for Initial3dSpec {
-    fn default() -> Self {
-        Self {
-            correct: true,
-            lock: Vec::new(),
-            position_tol: None,
-            velocity_tol: None,
-        }
-    }
 }
 
 /// `[output]`.
