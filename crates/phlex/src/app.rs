@@ -75,9 +75,7 @@ pub fn run_source(src: &ModelSource, out: Option<&Path>, quiet: bool) -> Result<
     let dir = out
         .map(Path::to_path_buf)
         .unwrap_or_else(|| default_out(src.path()));
-    model
-        .run(&dir, quiet)
-        .map_err(|e| name_kind(src, kind, e))
+    model.run(&dir, quiet).map_err(|e| name_kind(src, kind, e))
 }
 
 /// `phlex modes`: the eigenfrequencies of the model (table, and JSON with `json`).

@@ -75,7 +75,11 @@ impl Tables {
         let mut s = list(self.all, "and");
         if !self.any.is_empty() {
             let any = list(self.any, "or");
-            s = if s.is_empty() { any } else { format!("{s} with {any}") };
+            s = if s.is_empty() {
+                any
+            } else {
+                format!("{s} with {any}")
+            };
         }
         if !self.none.is_empty() {
             s = format!("{s} without {}", list(self.none, "or"));

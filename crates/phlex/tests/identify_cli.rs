@@ -18,7 +18,7 @@ use phlex_control::noise::NoiseRng;
 use phlex_control::state_space::{OutputMaps, StateSpace};
 use phlex_control::zoh::c2d;
 
-use common::{phlex};
+use common::phlex;
 
 const K: f64 = 100.0;
 const ALPHA: f64 = 1.0;

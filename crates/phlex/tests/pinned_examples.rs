@@ -39,7 +39,11 @@ fn examples(dir: &str) -> Vec<String> {
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("toml"))
         .map(|p| {
-            let rel = p.strip_prefix(root()).unwrap().to_string_lossy().into_owned();
+            let rel = p
+                .strip_prefix(root())
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
             rel.replace('\\', "/")
         })
         .collect();
@@ -52,7 +56,11 @@ fn tmpdir(name: &str) -> PathBuf {
 }
 
 fn phlex(args: &[&str]) -> std::process::Output {
-    common::phlex().current_dir(root()).args(args).output().unwrap()
+    common::phlex()
+        .current_dir(root())
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 /// What one example gives today: `run` = (h_initial, h_final) or `None` for a model that
@@ -91,8 +99,7 @@ fn measure(file: &str) -> Value {
     let json_path = tmpdir(&format!("{file}-modes")).with_extension("json");
     let o = phlex(&["modes", file, "--json", json_path.to_str().unwrap()]);
     let modes = if o.status.success() {
-        let m: Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap())
-            .unwrap();
+        let m: Value = serde_json::from_str(&std::fs::read_to_string(&json_path).unwrap()).unwrap();
         let _ = std::fs::remove_file(&json_path);
         Value::Array(
             m["modes"]
@@ -118,8 +125,7 @@ fn check_dir(dir: &str) {
     let files = examples(dir);
     assert!(!files.is_empty(), "no examples in examples/{dir}");
     let pinned: BTreeMap<String, Value> =
-        serde_json::from_str(&std::fs::read_to_string(data_file()).unwrap_or("{}".into()))
-            .unwrap();
+        serde_json::from_str(&std::fs::read_to_string(data_file()).unwrap_or("{}".into())).unwrap();
     let mut failures = Vec::new();
     let mut fresh = BTreeMap::new();
     for file in &files {
@@ -129,7 +135,9 @@ fn check_dir(dir: &str) {
             continue;
         }
         let Some(was) = pinned.get(file) else {
-            failures.push(format!("{file}: not pinned (re-pin with PHLEX_PIN_UPDATE=1)"));
+            failures.push(format!(
+                "{file}: not pinned (re-pin with PHLEX_PIN_UPDATE=1)"
+            ));
             continue;
         };
         let rtol = if was["adaptive"].as_bool().unwrap_or(false) {
@@ -155,7 +163,11 @@ fn check_dir(dir: &str) {
             (Value::Null, _) => {}
             (Value::Array(w), Value::Array(n)) => {
                 if w.len() != n.len() {
-                    failures.push(format!("{file}: {} modes were pinned, now {}", w.len(), n.len()));
+                    failures.push(format!(
+                        "{file}: {} modes were pinned, now {}",
+                        w.len(),
+                        n.len()
+                    ));
                     continue;
                 }
                 let w: Vec<f64> = w.iter().map(|v| v.as_f64().unwrap()).collect();
@@ -177,12 +189,20 @@ fn check_dir(dir: &str) {
             serde_json::from_str(&std::fs::read_to_string(data_file()).unwrap_or("{}".into()))
                 .unwrap();
         all.retain(|k, _| {
-            let parent = Path::new(k).parent().unwrap().to_string_lossy().into_owned();
+            let parent = Path::new(k)
+                .parent()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
             parent != format!("examples/{dir}").trim_end_matches('/')
         });
         all.extend(fresh);
         std::fs::create_dir_all(data_file().parent().unwrap()).unwrap();
-        std::fs::write(data_file(), serde_json::to_string_pretty(&all).unwrap() + "\n").unwrap();
+        std::fs::write(
+            data_file(),
+            serde_json::to_string_pretty(&all).unwrap() + "\n",
+        )
+        .unwrap();
         return;
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

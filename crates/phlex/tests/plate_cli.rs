@@ -66,7 +66,11 @@ fn modes_reproduce_the_thesis_clamped_square() {
 fn kirchhoff_modes_match_navier() {
     let dir = tmpdir("kirchhoff");
     let json = dir.join("modes.json");
-    let v = common::modes_json(root().join("examples/plate_kirchhoff_ssss.toml"), &[], &json);
+    let v = common::modes_json(
+        root().join("examples/plate_kirchhoff_ssss.toml"),
+        &[],
+        &json,
+    );
     let (e, nu, rho, h, a, b) = (70e9f64, 0.35f64, 2700.0f64, 0.01f64, 1.5f64, 1.0f64);
     let d = e * h.powi(3) / (12.0 * (1.0 - nu * nu));
     let mut navier: Vec<f64> = (1..6)

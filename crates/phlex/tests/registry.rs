@@ -51,7 +51,10 @@ fn check_prints_the_same_report_for_every_kind() {
             String::from_utf8_lossy(&o.stderr)
         );
         assert!(out.contains(": ok\n"), "{file}: {out}");
-        let kind_row = out.lines().find(|l| l.trim_start().starts_with("kind ")).unwrap_or("");
+        let kind_row = out
+            .lines()
+            .find(|l| l.trim_start().starts_with("kind "))
+            .unwrap_or("");
         assert!(
             kind_row.split_whitespace().nth(1) == Some(kind),
             "{file}: kind row '{kind_row}', expected {kind}"
@@ -111,9 +114,16 @@ fn a_file_of_no_kind_is_an_error_listing_the_kinds() {
     for cmd in ["check", "run", "modes", "export"] {
         let (code, err) = fails(&[cmd], &model);
         assert_eq!(code, 2, "{cmd}: {err}");
-        assert!(err.contains("no model kind matches the top-level tables ([membrane], [model])"), "{err}");
+        assert!(
+            err.contains("no model kind matches the top-level tables ([membrane], [model])"),
+            "{err}"
+        );
         for k in KINDS {
-            assert!(err.contains(&format!("{}: {}", k.name(), k.expects())), "{}: {err}", k.name());
+            assert!(
+                err.contains(&format!("{}: {}", k.name(), k.expects())),
+                "{}: {err}",
+                k.name()
+            );
         }
     }
     let _ = std::fs::remove_dir_all(dir);
@@ -140,7 +150,10 @@ fn a_file_of_two_kinds_is_an_error_naming_both() {
 fn commands_a_kind_lacks_name_the_kind_and_the_alternative() {
     let (code, err) = fails(&["modes"], &examples("ephs/oscillator.toml"));
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("`phlex modes` is not applicable to ephs models"), "{err}");
+    assert!(
+        err.contains("`phlex modes` is not applicable to ephs models"),
+        "{err}"
+    );
     assert!(err.contains("use `phlex run`"), "{err}");
     let out = tmpdir("phlex-registry", "export-plate");
     let o = phlex()
@@ -151,7 +164,10 @@ fn commands_a_kind_lacks_name_the_kind_and_the_alternative() {
         .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("`phlex export` is not applicable to plate models"), "{err}");
+    assert!(
+        err.contains("`phlex export` is not applicable to plate models"),
+        "{err}"
+    );
     assert!(err.contains("use `phlex modes`"), "{err}");
     assert!(!Path::new(&out).exists());
 }

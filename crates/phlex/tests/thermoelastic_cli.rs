@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use phlex_fem::thermoelastic_beam::{lifshitz_roukes_inverse_q, ThermoBeamParams};
 
-use common::{phlex};
+use common::phlex;
 
 fn example() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/continuum/thermoelastic_beam.toml")

@@ -54,4 +54,3 @@ impl FieldFn {
         self.expr.eval(&args).unwrap_or(f64::NAN)
     }
 }
-

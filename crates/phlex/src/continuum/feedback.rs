@@ -151,4 +151,3 @@ pub fn inverse_trace_gain(
     let K = faer::Mat::from_fn(n, n, |i, j| 0.5 * k * (inv[(i, j)] + inv[(j, i)]));
     phlex_core::sparse::from_dense(&K, 0.0)
 }
-

@@ -41,4 +41,3 @@ pub fn port_inputs(
     }
     Ok(input)
 }
-

@@ -113,4 +113,3 @@ impl MeshKeys<'_> {
             .map_err(|e| err(self.anchor.clone(), format!("{t} mesh: {e}")))
     }
 }
-

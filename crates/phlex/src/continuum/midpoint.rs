@@ -74,6 +74,10 @@ pub fn midpoint_step(file: &str, sim: Option<&SimulationSpec>, kind: &str) -> Re
     Ok((dt, *sim.t_end.get_ref()))
 }
 
+/// The values of recorded columns as a function of the state (an error names what could
+/// not be evaluated).
+pub type ColumnValues<'a> = &'a dyn Fn(&[f64]) -> Result<Vec<f64>, String>;
+
 /// Additional columns recorded at every sample: names, plot title, and the function of
 /// the state giving their values.
 pub struct Columns<'a> {
@@ -84,7 +88,7 @@ pub struct Columns<'a> {
     /// File name of their plot (e.g. `probes.svg`).
     pub plot_file: &'a str,
     /// Values of the columns for a state.
-    pub values: &'a dyn Fn(&[f64]) -> Result<Vec<f64>, String>,
+    pub values: ColumnValues<'a>,
 }
 
 impl<'a> Columns<'a> {
@@ -93,7 +97,7 @@ impl<'a> Columns<'a> {
         names: Vec<String>,
         plot_title: &str,
         plot_file: &'a str,
-        values: &'a dyn Fn(&[f64]) -> Result<Vec<f64>, String>,
+        values: ColumnValues<'a>,
     ) -> Self {
         Self {
             names,
@@ -104,11 +108,7 @@ impl<'a> Columns<'a> {
     }
 
     /// The probe columns `names`, plotted in `probes.svg`.
-    pub fn probes(
-        names: Vec<String>,
-        plot_title: &str,
-        values: &'a dyn Fn(&[f64]) -> Result<Vec<f64>, String>,
-    ) -> Self {
+    pub fn probes(names: Vec<String>, plot_title: &str, values: ColumnValues<'a>) -> Self {
         Self::new(names, plot_title, "probes.svg", values)
     }
 }
@@ -319,4 +319,3 @@ pub fn run_midpoint(
     let extra: Vec<String> = files.add_vtk_series(r.kind, vtk).into_iter().collect();
     files.finish_run(summary, &extra)
 }
-

@@ -14,6 +14,6 @@ pub use feedback::{feedback_phase, inverse_trace_gain, join_ledgers, DampingSpec
 pub use inputs::port_inputs;
 pub use mesh::MeshKeys;
 pub use midpoint::{
-    midpoint_step, no_vtk_snapshots, run_midpoint, Columns, FieldRun,
+    midpoint_step, no_vtk_snapshots, run_midpoint, ColumnValues, Columns, FieldRun,
 };
 pub use output::{FieldOutput, FieldProbe, LineOutput, LineProbe};

@@ -128,7 +128,6 @@ impl Default for LineOutput {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,7 +33,6 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-
 /// Default output directory of a model or data file: `out/<file stem>`.
 pub fn default_out(path: &Path) -> PathBuf {
     PathBuf::from("out").join(path.file_stem().map(|s| s.to_owned()).unwrap_or_default())

@@ -9,7 +9,7 @@ mod summary;
 mod svg;
 mod timeseries;
 
-pub use files::{default_out, write_atomic, RunReport, OutputFiles};
+pub use files::{default_out, write_atomic, OutputFiles, RunReport};
 pub use modes::{frequencies, frequencies_with, mode_rows, mode_table, ModeRow, ModeTable};
 pub use plots::{columns_plot, energy_plot, power_balance_plot};
 pub use progress::Progress;

@@ -29,7 +29,6 @@ impl TimeSeries {
         for r in &self.rows {
             w.write_record(r.iter().map(|v| format!("{v:.17e}")))?;
         }
-        Ok(w.into_inner().context("csv buffer")?)
+        w.into_inner().context("csv buffer")
     }
 }
-

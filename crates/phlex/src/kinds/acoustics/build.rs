@@ -139,7 +139,11 @@ impl BuiltAcoustics {
 
 /// Builds the parsed model file `f` of `file` (its `text` for the lines of errors, which
 /// name the key and its line); returns the file with the built model.
-pub fn build(file: &str, text: &str, f: AcousticsFile) -> Result<(AcousticsFile, BuiltAcoustics), ModelError> {
+pub fn build(
+    file: &str,
+    text: &str,
+    f: AcousticsFile,
+) -> Result<(AcousticsFile, BuiltAcoustics), ModelError> {
     let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
     let a = &f.acoustics;
     let params = AcousticParams::from_density_and_speed(*a.rho.get_ref(), *a.c.get_ref())
@@ -306,4 +310,3 @@ pub fn build(file: &str, text: &str, f: AcousticsFile) -> Result<(AcousticsFile,
         .map_err(|m| err(0..0, format!("output.probes: {m}")))?;
     Ok((f, b))
 }
-

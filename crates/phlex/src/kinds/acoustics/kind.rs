@@ -22,11 +22,7 @@ pub static ACOUSTICS: FileKind<AcousticsFile, BuiltAcoustics> = FileKind {
 impl LoadedModel for Loaded<'_, AcousticsFile, BuiltAcoustics> {
     fn check(&self) -> Result<CheckReport> {
         let b = &self.built;
-        let kind = format!(
-            "{:?}, {:?}",
-            b.model.geometry(),
-            b.model.causality()
-        );
+        let kind = format!("{:?}, {:?}", b.model.geometry(), b.model.causality());
         Ok(CheckReport::linear(&b.name, kind, b.system()))
     }
 
@@ -58,7 +54,13 @@ impl LoadedModel for Loaded<'_, AcousticsFile, BuiltAcoustics> {
         FieldRun::new(&b.name, "acoustics", b.system(), &b.input, &b.initial)
             .columns(columns)
             .vtu(&vtu_of)
-            .run(self.src.file(), f.simulation.as_ref(), &f.output, dir, quiet)
+            .run(
+                self.src.file(),
+                f.simulation.as_ref(),
+                &f.output,
+                dir,
+                quiet,
+            )
     }
 
     fn modes(&self, count: Option<usize>) -> Result<ModeTable> {

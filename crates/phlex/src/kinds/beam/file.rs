@@ -9,7 +9,9 @@ use toml::Spanned;
 
 use crate::error::{line_of, ModelError};
 use crate::source::ModelSource;
-use crate::spec::{default_samples, one, yes, ModelMeta, ModesSpec, SignalSpec, SimulationSpec, IntegratorSpec};
+use crate::spec::{
+    default_samples, one, yes, IntegratorSpec, ModelMeta, ModesSpec, SignalSpec, SimulationSpec,
+};
 
 /// Top level of a model file.
 #[derive(Debug, Clone, Deserialize)]

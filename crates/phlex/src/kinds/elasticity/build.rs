@@ -12,8 +12,7 @@ use std::path::Path;
 use anyhow::Result;
 use phlex_core::LinearPhSystem;
 use phlex_fem::elasticity::{
-    ElasticParams, Elasticity2d, Elasticity3d, ElasticityModel2d, ElasticityModel3d,
-    PlaneModel,
+    ElasticParams, Elasticity2d, Elasticity3d, ElasticityModel2d, ElasticityModel3d, PlaneModel,
 };
 use phlex_fem::gmsh::GmshMesh3d;
 use phlex_fem::mesh3d::Mesh3d;
@@ -348,7 +347,11 @@ impl BuiltElasticity {
 
 /// Builds the parsed model file `f` of `file` (its `text` for the lines of errors, which
 /// name the key and its line); returns the file with the built model.
-pub fn build(file: &str, text: &str, f: ElasticityFile) -> Result<(ElasticityFile, BuiltElasticity), ModelError> {
+pub fn build(
+    file: &str,
+    text: &str,
+    f: ElasticityFile,
+) -> Result<(ElasticityFile, BuiltElasticity), ModelError> {
     let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
     let p = &f.elasticity;
     let dim = *p.dim.get_ref();
@@ -702,4 +705,3 @@ fn extent(points: impl Iterator<Item = [f64; 3]>) -> f64 {
     }
     (0..3).map(|c| hi[c] - lo[c]).fold(0.0, f64::max)
 }
-

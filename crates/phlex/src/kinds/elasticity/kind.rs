@@ -59,7 +59,13 @@ impl LoadedModel for Loaded<'_, ElasticityFile, BuiltElasticity> {
         FieldRun::new(&b.name, "elasticity", b.system(), &b.input, &b.initial)
             .columns(columns)
             .vtu(&vtu_of)
-            .run(self.src.file(), f.simulation.as_ref(), &f.output, dir, quiet)
+            .run(
+                self.src.file(),
+                f.simulation.as_ref(),
+                &f.output,
+                dir,
+                quiet,
+            )
     }
 
     fn modes(&self, count: Option<usize>) -> Result<ModeTable> {

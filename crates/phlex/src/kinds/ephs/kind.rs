@@ -23,9 +23,7 @@ impl ModelKind for Ephs {
         Tables::any(&["components", "patterns"])
     }
     fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
-        let model = src
-            .parse_with(|file, text| Model::parse(file, text))
-            .map_err(convert)?;
+        let model = src.parse_with(Model::parse).map_err(convert)?;
         Ok(Box::new(LoadedEphs(model)))
     }
 }

@@ -356,9 +356,7 @@ pub fn run(model: &Model, dir: &Path, quiet: bool) -> Result<()> {
 /// `phlex ephs draw`: SVG of a pattern (default: the top pattern).
 pub fn draw(path: &Path, pattern: Option<&str>, out: &Path) -> Result<()> {
     let src = ModelSource::read(path)?;
-    let model = src
-        .parse_with(|file, text| Model::parse(file, text))
-        .map_err(convert)?;
+    let model = src.parse_with(Model::parse).map_err(convert)?;
     let svg = model.draw(pattern).map_err(convert)?;
     write_atomic(out, svg.as_bytes())?;
     println!("written {}", out.display());

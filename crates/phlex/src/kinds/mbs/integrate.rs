@@ -23,8 +23,8 @@ use super::simulate::{
     MbsSummary, ProjectionSummary,
 };
 use crate::error::ModelError;
-use crate::output::TimeSeries;
 use crate::output::Progress;
+use crate::output::TimeSeries;
 
 /// The error of `phlex run` on a file without `[simulation]`.
 pub(crate) fn missing_simulation(file: &str) -> ModelError {

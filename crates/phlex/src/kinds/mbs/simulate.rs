@@ -11,8 +11,8 @@ use phlex_solve::InputFn;
 use serde::Serialize;
 
 use super::columns::RunColumns;
-use super::planar::format::*;
 use super::integrate::{integrate, missing_simulation, summarize, RunModel};
+use super::planar::format::*;
 use super::planar::model::{split_ref, BuiltMbs, MbsModel};
 use crate::output::{sci, svg_plot, table, RunReport, TimeSeries};
 

@@ -100,8 +100,8 @@ impl LoadedModel for Loaded<'_, PlateFile, BuiltPlate> {
     fn modes(&self, count: Option<usize>) -> Result<ModeTable> {
         let b = &self.built;
         let n = count.unwrap_or(self.file.modes.count);
-        let rows = frequencies_with(b.system(), n, &b.eigen_params(n))
-            .context("eigen-analysis failed")?;
+        let rows =
+            frequencies_with(b.system(), n, &b.eigen_params(n)).context("eigen-analysis failed")?;
         Ok(ModeTable::new(&b.name, b.system().n_states(), rows))
     }
 }

@@ -158,7 +158,9 @@ pub fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
                 v = v.space_field(name, loc, model.space(field), &u)?;
             }
         }
-        PlateModel::Kirchhoff(_) | PlateModel::MindlinBjt { .. } | PlateModel::ThermoKirchhoff(_) => {
+        PlateModel::Kirchhoff(_)
+        | PlateModel::MindlinBjt { .. }
+        | PlateModel::ThermoKirchhoff(_) => {
             unreachable!("written above")
         }
     }

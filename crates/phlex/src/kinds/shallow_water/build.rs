@@ -101,7 +101,11 @@ pub struct BuiltSw {
 
 /// Builds the parsed model file `f` of `file` (its `text` for the lines of errors, which
 /// name the key and its line); returns the file with the built model.
-pub fn build(file: &str, text: &str, f: ShallowWaterFile) -> Result<(ShallowWaterFile, BuiltSw), ModelError> {
+pub fn build(
+    file: &str,
+    text: &str,
+    f: ShallowWaterFile,
+) -> Result<(ShallowWaterFile, BuiltSw), ModelError> {
     let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
     if let Some(p) = f.output.probes.first() {
         return Err(err(

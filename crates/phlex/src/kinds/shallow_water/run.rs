@@ -136,7 +136,10 @@ pub fn run(file: &str, f: &ShallowWaterFile, b: &BuiltSw, dir: &Path, quiet: boo
             .to_xml();
         vtk.push((*t, xml));
     }
-    let mut extra: Vec<String> = files.add_vtk_series("shallow_water", vtk).into_iter().collect();
+    let mut extra: Vec<String> = files
+        .add_vtk_series("shallow_water", vtk)
+        .into_iter()
+        .collect();
     extra.push(format!(
         "  volume      {:.12e} -> {:.12e} (inflow {:.3e}; mass-balance residual {:.1e})",
         res.volume[0],

@@ -13,15 +13,14 @@
 //!   ([`phlex_solve::laplace_inversion::DeHoog`]) as extra columns, and the summary prints
 //!   the largest deviation away from the elastic wave front.
 //!
-//! Both run with the implicit midpoint rule of [`crate::field_run`] (exact discrete power
+//! Both run with the implicit midpoint rule of [`crate::continuum`] (exact discrete power
 //! balance $H_1 - H_0 = h(\bar y^\top u - \bar e^\top R\bar e)$) and have `phlex check`.
 
 use anyhow::Result;
 use exmex::{Express, FlatEx};
 use phlex_fem::heat::{FieldBlock, Heat1d, HeatDiscretization, HeatModel, ThermalEnd};
 use phlex_fem::thermoelastic_1d::{
-    MechanicalEnd, ThermoField, Thermoelastic1d, ThermoelasticModel,
-    ThermoelasticParams,
+    MechanicalEnd, ThermoField, Thermoelastic1d, ThermoelasticModel, ThermoelasticParams,
 };
 use phlex_solve::signal::InputFn;
 use serde::Deserialize;

@@ -104,13 +104,7 @@ pub fn run(file: &str, f: &RodFile, b: &BuiltRod, dir: &Path, quiet: bool) -> Re
         plots: f.output.plots,
     };
     let r = FieldRun::new(&b.name, "rod", b.model.system(), &b.input, &b.initial);
-    output.run_midpoint(
-        r.columns(columns),
-        dt,
-        t_end,
-        dir,
-        quiet,
-    )?;
+    output.run_midpoint(r.columns(columns), dt, t_end, dir, quiet)?;
     if let Some(delta) = delta {
         print_reference_deviation(dir, b, delta)?;
     }

@@ -167,7 +167,11 @@ fn support(
 /// Parses and builds the thermoelastic beam model in `text` (errors name the key and its
 /// Builds the parsed model file `f` of `file` (its `text` for the lines of errors, which
 /// name the key and its line); returns the file with the built model.
-pub fn build(file: &str, text: &str, f: ThermoBeamFile) -> Result<(ThermoBeamFile, BuiltThermoBeam), ModelError> {
+pub fn build(
+    file: &str,
+    text: &str,
+    f: ThermoBeamFile,
+) -> Result<(ThermoBeamFile, BuiltThermoBeam), ModelError> {
     let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
     let p = &f.thermoelastic_beam;
     // every material/section value: finite and positive (expansion: >= 0)
@@ -330,4 +334,3 @@ pub fn first_mode_damping(b: &BuiltThermoBeam) -> Result<(f64, f64, f64)> {
         lifshitz_roukes_inverse_q(b.model.params(), r.omega),
     ))
 }
-

@@ -68,13 +68,8 @@ impl LoadedModel for Loaded<'_, ThermoBeamFile, BuiltThermoBeam> {
         ];
         let system = b.model.system();
         let r = FieldRun::new(&b.name, "thermoelastic_beam", system, &b.input, &b.initial);
-        f.output.run_midpoint(
-            r.columns(columns),
-            dt,
-            t_end,
-            dir,
-            quiet,
-        )
+        f.output
+            .run_midpoint(r.columns(columns), dt, t_end, dir, quiet)
     }
 
     fn modes(&self, count: Option<usize>) -> Result<ModeTable> {

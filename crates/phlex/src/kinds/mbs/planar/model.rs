@@ -16,10 +16,10 @@ use phlex_solve::{InputFn, Signal};
 use toml::Spanned;
 
 use super::format::*;
-use crate::kinds::mbs::source::{convert_error, error_at, gravity_hint, header_line, section_line};
-use crate::source::ModelSource;
-use crate::output::{mode_rows, ModeRow};
 use crate::error::{line_of, ModelError};
+use crate::kinds::mbs::source::{convert_error, error_at, gravity_hint, header_line, section_line};
+use crate::output::{mode_rows, ModeRow};
+use crate::source::ModelSource;
 use crate::spec::SignalSpec;
 
 /// A parsed multibody model file (keeps its text for error lines).

@@ -121,9 +121,7 @@ impl LoadedModel for LoadedSpatial {
             ..Default::default()
         };
         let r = phlex_mbs::modes(&b.mb, &b.init.state, &u0, &params).map_err(|e| {
-            anyhow::anyhow!(
-                "eigen-analysis of the linearised spatial multibody system failed: {e}"
-            )
+            anyhow::anyhow!("eigen-analysis of the linearised spatial multibody system failed: {e}")
         })?;
         Ok(ModeTable::new(&b.name, b.mb.n(), mode_rows(&r.modes, n)))
     }

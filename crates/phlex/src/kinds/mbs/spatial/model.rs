@@ -15,11 +15,11 @@ use phlex_solve::{InputFn, Signal};
 use toml::Spanned;
 
 use super::format::*;
+use crate::error::{line_of, ModelError};
+use crate::kinds::mbs::planar::format::{BcSpec, FrameSpec};
 use crate::kinds::mbs::source::{
     convert_error, error_at, error_line, gravity_hint, header_line, section_line,
 };
-use crate::kinds::mbs::planar::format::{BcSpec, FrameSpec};
-use crate::error::{line_of, ModelError};
 use crate::source::ModelSource;
 use crate::spec::SignalSpec;
 
@@ -531,7 +531,8 @@ impl Mbs3dModel {
                     "simulation.projection applies to integrator = \"midpoint\" or \"gauss\" only (Radau IIA keeps the position drift at its tolerance level)".into(),
                 ));
             }
-            crate::kinds::mbs::planar::format::check_gauss_keys(sim).map_err(|(span, msg)| self.err(span, msg))?;
+            crate::kinds::mbs::planar::format::check_gauss_keys(sim)
+                .map_err(|(span, msg)| self.err(span, msg))?;
             let t_end = *sim.t_end.get_ref();
             if !(t_end > 0.0 && t_end.is_finite()) {
                 return Err(self.err(
