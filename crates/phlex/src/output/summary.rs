@@ -49,6 +49,22 @@ pub fn sci(v: f64) -> String {
     format!("{:.6e}", if v == 0.0 { 0.0 } else { v })
 }
 
+/// The rows of a summary table on the work of a run: final time, accepted (rejected) steps,
+/// Newton iterations and LU factorizations.
+pub fn work_rows(
+    final_time: f64,
+    (steps, rejected): (usize, usize),
+    newton_iterations: usize,
+    factorizations: usize,
+) -> [(&'static str, String); 4] {
+    [
+        ("final time [s]", format!("{final_time:.6}")),
+        ("steps (rejected)", format!("{steps} ({rejected})")),
+        ("Newton iterations", newton_iterations.to_string()),
+        ("LU factorizations", factorizations.to_string()),
+    ]
+}
+
 /// The rows of a summary table, keys left-aligned in one column (two spaces of indent).
 pub fn table(rows: &[(&str, String)]) -> String {
     let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
@@ -110,17 +126,18 @@ impl RunSummary {
 
     /// The human-readable table.
     pub fn table(&self) -> String {
-        let rows: Vec<(&str, String)> = vec![
+        let mut rows: Vec<(&str, String)> = vec![
             ("model", self.model.clone()),
             ("integrator", self.integrator.clone()),
             ("states", self.states.to_string()),
-            ("final time [s]", format!("{:.6}", self.final_time)),
-            (
-                "steps (rejected)",
-                format!("{} ({})", self.steps, self.rejected_steps),
-            ),
-            ("Newton iterations", self.newton_iterations.to_string()),
-            ("LU factorizations", self.factorizations.to_string()),
+        ];
+        rows.extend(work_rows(
+            self.final_time,
+            (self.steps, self.rejected_steps),
+            self.newton_iterations,
+            self.factorizations,
+        ));
+        rows.extend([
             (
                 "H(0) -> H(end) [J]",
                 format!("{} -> {}", sci(self.h_initial), sci(self.h_final)),
@@ -145,7 +162,7 @@ impl RunSummary {
                 ),
             ),
             ("wall time [s]", format!("{:.3}", self.wall_time_s)),
-        ];
+        ]);
         table(&rows)
     }
 }

@@ -14,7 +14,7 @@ use super::columns::RunColumns;
 use super::integrate::{integrate, missing_simulation, summarize, RunModel};
 use super::planar::format::*;
 use super::planar::model::{split_ref, BuiltMbs, MbsModel};
-use crate::output::{sci, svg_plot, table, RunReport, TimeSeries};
+use crate::output::{sci, svg_plot, table, work_rows, RunReport, TimeSeries};
 
 /// Precomputed output columns.
 struct Recorder<'a> {
@@ -228,20 +228,21 @@ pub struct ProjectionSummary {
 impl MbsSummary {
     /// The human-readable table.
     pub fn table(&self) -> String {
-        let rows: Vec<(&str, String)> = vec![
+        let mut rows: Vec<(&str, String)> = vec![
             ("model", self.model.clone()),
             ("integrator", self.integrator.clone()),
             (
                 "states (constraints)",
                 format!("{} ({})", self.states, self.constraints),
             ),
-            ("final time [s]", format!("{:.6}", self.final_time)),
-            (
-                "steps (rejected)",
-                format!("{} ({})", self.steps, self.rejected_steps),
-            ),
-            ("Newton iterations", self.newton_iterations.to_string()),
-            ("LU factorizations", self.factorizations.to_string()),
+        ];
+        rows.extend(work_rows(
+            self.final_time,
+            (self.steps, self.rejected_steps),
+            self.newton_iterations,
+            self.factorizations,
+        ));
+        rows.extend([
             (
                 "initial correction pos/vel",
                 format!(
@@ -294,7 +295,7 @@ impl MbsSummary {
                 },
             ),
             ("wall time [s]", format!("{:.3}", self.wall_time_s)),
-        ];
+        ]);
         table(&rows)
     }
 }
