@@ -138,10 +138,9 @@ pub struct SimulationSpec {
 
 /// `[modes]`.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub struct ModesSpec {
     /// Number of frequencies to report.
-    #[serde(default = "six")]
     pub count: usize,
 }
 
@@ -151,18 +150,5 @@ impl Default for ModesSpec {
     }
 }
 
-/// Serde default: 1.
-pub(crate) fn one() -> usize {
-    1
-}
-pub(crate) fn six() -> usize {
-    6
-}
-/// Serde default: true.
-pub(crate) fn yes() -> bool {
-    true
-}
-/// Serde default: 500 output samples.
-pub(crate) fn default_samples() -> usize {
-    500
-}
+/// Default number of uniform output samples of an adaptive (Radau IIA) run.
+pub const DEFAULT_SAMPLES: usize = 500;

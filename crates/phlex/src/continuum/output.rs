@@ -4,8 +4,6 @@
 //! `[thermoelastic_beam]`).
 use serde::Deserialize;
 
-use crate::spec::{one, yes};
-
 /// A probe: the value of a field (component) at a point.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -25,20 +23,16 @@ pub struct FieldProbe {
 
 /// `[output]` of a continuum model.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub struct FieldOutput {
     /// Record every k-th step.
-    #[serde(default = "one")]
     pub every: usize,
     /// Point probes.
-    #[serde(default)]
     pub probes: Vec<FieldProbe>,
     /// Write SVG plots.
-    #[serde(default = "yes")]
     pub plots: bool,
     /// Write VTK snapshots (`fields/<kind>_NNNN.vtu` + `<kind>.pvd`) every `vtk_every`
     /// recorded samples (0: none).
-    #[serde(default)]
     pub vtk_every: usize,
 }
 
@@ -104,16 +98,13 @@ impl LineProbe {
 /// `[output]` of a one-dimensional model (rod, beam): like [`FieldOutput`] without VTK
 /// snapshots, and with [`LineProbe`]s.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub struct LineOutput {
     /// Record every k-th step.
-    #[serde(default = "one")]
     pub every: usize,
     /// Point probes.
-    #[serde(default)]
     pub probes: Vec<LineProbe>,
     /// Write SVG plots.
-    #[serde(default = "yes")]
     pub plots: bool,
 }
 

@@ -10,7 +10,7 @@ use toml::Spanned;
 use crate::error::{line_of, ModelError};
 use crate::source::ModelSource;
 use crate::spec::{
-    default_samples, one, yes, IntegratorSpec, ModelMeta, ModesSpec, SignalSpec, SimulationSpec,
+    IntegratorSpec, ModelMeta, ModesSpec, SignalSpec, SimulationSpec, DEFAULT_SAMPLES,
 };
 
 /// Top level of a model file.
@@ -197,22 +197,17 @@ pub struct ProbeSpec {
 
 /// `[output]`.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub struct OutputSpec {
     /// Record every k-th step (fixed step) or at this many uniform times (Radau: `samples`).
-    #[serde(default = "one")]
     pub every: usize,
     /// Number of uniform output samples for adaptive integrators.
-    #[serde(default = "default_samples")]
     pub samples: usize,
     /// Field probes.
-    #[serde(default)]
     pub probes: Vec<ProbeSpec>,
     /// Ports whose inputs, outputs and power are recorded.
-    #[serde(default)]
     pub ports: Vec<Spanned<String>>,
     /// Write SVG plots.
-    #[serde(default = "yes")]
     pub plots: bool,
 }
 
@@ -220,7 +215,7 @@ impl Default for OutputSpec {
     fn default() -> Self {
         Self {
             every: 1,
-            samples: 500,
+            samples: DEFAULT_SAMPLES,
             probes: vec![],
             ports: vec![],
             plots: true,

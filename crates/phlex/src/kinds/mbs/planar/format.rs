@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::spec::{ModelMeta, SignalSpec};
+use crate::spec::{ModelMeta, SignalSpec, DEFAULT_SAMPLES};
 
 /// Top level of a multibody model file.
 #[derive(Debug, Clone, Deserialize)]
@@ -237,15 +237,13 @@ pub struct LoadSpec {
 
 /// `[initial]` (planar and spatial models).
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub struct InitialSpec {
     /// Correct the poses and velocities to satisfy the joints (default true); with
     /// `false` the given state must already be consistent.
-    #[serde(default = "yes")]
     pub correct: bool,
     /// Kept at their given values: coordinates `"body.x"`, `"body.y"`, `"body.theta"`
     /// (planar models) or the poses of bodies `"body"` (spatial models).
-    #[serde(default)]
     pub lock: Vec<Spanned<String>>,
     /// Position tolerance \[m, rad\] (default 1e-12).
     pub position_tol: Option<Spanned<f64>>,
@@ -354,34 +352,25 @@ pub struct ElasticSpec {
 
 /// `[output]`.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub struct MbsOutputSpec {
     /// Record every k-th step (midpoint).
-    #[serde(default = "one")]
     pub every: usize,
     /// Number of uniform output intervals (Radau).
-    #[serde(default = "default_samples")]
     pub samples: usize,
     /// Named point positions: `name = "body.port"` → columns `name.x`, `name.y`.
-    #[serde(default)]
     pub points: BTreeMap<String, Spanned<String>>,
     /// Bodies whose pose is recorded → `body.x`, `body.y`, `body.theta`.
-    #[serde(default)]
     pub poses: Vec<Spanned<String>>,
     /// Elastic displacements.
-    #[serde(default)]
     pub elastic: Vec<ElasticSpec>,
     /// Joints whose reactions (multipliers) are recorded.
-    #[serde(default)]
     pub reactions: Vec<Spanned<String>>,
     /// Ports (loads, prescribed-velocity joints) whose input, output and power are recorded.
-    #[serde(default)]
     pub ports: Vec<Spanned<String>>,
     /// Per-body energy columns.
-    #[serde(default)]
     pub body_energies: bool,
     /// Write SVG plots.
-    #[serde(default = "yes")]
     pub plots: bool,
 }
 
@@ -389,7 +378,7 @@ impl Default for MbsOutputSpec {
     fn default() -> Self {
         Self {
             every: 1,
-            samples: 500,
+            samples: DEFAULT_SAMPLES,
             points: BTreeMap::new(),
             poses: Vec::new(),
             elastic: Vec::new(),
@@ -403,8 +392,6 @@ impl Default for MbsOutputSpec {
 
 /// `[modes]`: the same section as for beam models.
 pub use crate::spec::ModesSpec as MbsModesSpec;
-
-use crate::spec::{default_samples, one, yes};
 
 /// Checks the Gauss-specific keys of `[simulation]`: `stages` only with `integrator =
 /// "gauss"` and within 1..=6, and `dt` present for the fixed-step integrators. Returns the

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::kinds::mbs::planar::format::{BcSpec, FrameSpec, InitialSpec, MbsSimulationSpec};
-use crate::spec::{default_samples, one, yes, ModelMeta, SignalSpec};
+use crate::spec::{ModelMeta, SignalSpec, DEFAULT_SAMPLES};
 
 /// Top level of a spatial multibody model file.
 #[derive(Debug, Clone, Deserialize)]
@@ -239,40 +239,30 @@ pub struct Load3dSpec {
 
 /// `[output]`.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, default)]
 pub struct Output3dSpec {
     /// Record every k-th step (midpoint).
-    #[serde(default = "one")]
     pub every: usize,
     /// Number of uniform output intervals (Radau).
-    #[serde(default = "default_samples")]
     pub samples: usize,
     /// Named point positions `name = "body.port"` → `name.x`, `name.y`, `name.z`.
-    #[serde(default)]
     pub points: BTreeMap<String, Spanned<String>>,
     /// Bodies whose pose is recorded → `B.x B.y B.z` (position of `P`) and `B.rx B.ry B.rz`
     /// (rotation vector of R).
-    #[serde(default)]
     pub poses: Vec<Spanned<String>>,
     /// Bodies whose velocities are recorded → `B.vx B.vy B.vz` (inertial velocity of `P`)
     /// and `B.wx B.wy B.wz` (inertial angular velocity).
-    #[serde(default)]
     pub velocities: Vec<Spanned<String>>,
     /// Joints whose energy-free states are recorded (relative angle, slide coordinate,
     /// target position).
-    #[serde(default)]
     pub joint_states: Vec<Spanned<String>>,
     /// Joints whose reactions (multipliers) are recorded.
-    #[serde(default)]
     pub reactions: Vec<Spanned<String>>,
     /// Ports (loads, prescribed velocities) whose input, output and power are recorded.
-    #[serde(default)]
     pub ports: Vec<Spanned<String>>,
     /// Per-body energy columns.
-    #[serde(default)]
     pub body_energies: bool,
     /// Write SVG plots.
-    #[serde(default = "yes")]
     pub plots: bool,
 }
 
@@ -280,7 +270,7 @@ impl Default for Output3dSpec {
     fn default() -> Self {
         Self {
             every: 1,
-            samples: default_samples(),
+            samples: DEFAULT_SAMPLES,
             points: BTreeMap::new(),
             poses: Vec::new(),
             velocities: Vec::new(),
