@@ -21,7 +21,7 @@ pub struct IdentifyArgs<'a> {
     pub inputs: Vec<String>,
     /// Output column names.
     pub outputs: Vec<String>,
-    /// Sampling time [s].
+    /// Sampling time \[s\].
     pub dt: f64,
     /// Fixed model order (default: automatic from the singular values).
     pub order: Option<usize>,

@@ -126,9 +126,9 @@ pub enum IntegratorSpec {
 pub struct SimulationSpec {
     /// Integrator.
     pub integrator: IntegratorSpec,
-    /// Final time [s].
+    /// Final time \[s\].
     pub t_end: Spanned<f64>,
-    /// Time step [s] (fixed-step integrators; initial step for Radau).
+    /// Time step \[s\] (fixed-step integrators; initial step for Radau).
     pub dt: Option<Spanned<f64>>,
     /// Relative tolerance (Radau).
     pub rtol: Option<Spanned<f64>>,

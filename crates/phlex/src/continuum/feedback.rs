@@ -21,13 +21,13 @@ pub struct DampingSpec {
     pub port: Spanned<String>,
     /// $k \ge 0$ (units: input over conjugate output, e.g. N s/m² on a shear-force port).
     pub gain: Spanned<f64>,
-    /// Switch-on time [s] (default 0: damped from the start).
+    /// Switch-on time \[s\] (default 0: damped from the start).
     pub t_on: Option<Spanned<f64>>,
 }
 
 /// The closed-loop phase of a run with boundary damping injection.
 pub struct FeedbackPhase {
-    /// Switch-on time [s] (a multiple of the time step).
+    /// Switch-on time \[s\] (a multiple of the time step).
     pub t_on: f64,
     /// The closed-loop system (damped ports removed, $R \mathrel{+}= BKB^\top$).
     pub system: LinearPhSystem,

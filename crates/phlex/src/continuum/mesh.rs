@@ -17,9 +17,9 @@ pub struct MeshKeys<'a> {
     pub table: &'a str,
     /// Span reported when a key is missing.
     pub anchor: std::ops::Range<usize>,
-    /// Side length [m].
+    /// Side length \[m\].
     pub lx: &'a Option<Spanned<f64>>,
-    /// Side length [m].
+    /// Side length \[m\].
     pub ly: &'a Option<Spanned<f64>>,
     /// Cells per side.
     pub nx: &'a Option<Spanned<usize>>,
@@ -29,9 +29,9 @@ pub struct MeshKeys<'a> {
     pub diagonal: &'a Option<Spanned<String>>,
     /// Gmsh file, relative to the model file.
     pub mesh: &'a Option<Spanned<String>>,
-    /// Lower-left corner of the rectangle [m] (default 0).
+    /// Lower-left corner of the rectangle \[m\] (default 0).
     pub x0: Option<&'a Spanned<f64>>,
-    /// Lower-left corner of the rectangle [m] (default 0).
+    /// Lower-left corner of the rectangle \[m\] (default 0).
     pub y0: Option<&'a Spanned<f64>>,
 }
 

@@ -13,11 +13,11 @@ pub struct FieldProbe {
     /// Field (model dependent; default: the model's primary field, e.g. the vertical
     /// velocity of a plate).
     pub field: Option<String>,
-    /// Position [m].
+    /// Position \[m\].
     pub x: f64,
-    /// Position [m].
+    /// Position \[m\].
     pub y: f64,
-    /// Position [m] (3D models).
+    /// Position \[m\] (3D models).
     pub z: Option<f64>,
 }
 
@@ -56,7 +56,7 @@ pub struct LineProbe {
     pub name: String,
     /// Field (model dependent; default: the model's first field, [`LineProbe::field`]).
     pub field: Option<String>,
-    /// Axial position [m].
+    /// Axial position \[m\].
     pub x: f64,
     /// Height in the section, $-h/2 \le z \le h/2$ \[m\] (the beam's `theta` probes only).
     pub z: Option<f64>,

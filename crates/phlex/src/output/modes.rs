@@ -16,7 +16,7 @@ pub struct ModeRow {
     pub mode: usize,
     /// Angular frequency ω [rad/s].
     pub omega: f64,
-    /// Frequency f = ω/2π [Hz].
+    /// Frequency f = ω/2π \[Hz\].
     pub frequency_hz: f64,
     /// Damping ratio.
     pub damping_ratio: f64,

@@ -14,7 +14,7 @@ pub struct RunSummary {
     pub integrator: String,
     /// Number of state variables.
     pub states: usize,
-    /// Final time reached [s].
+    /// Final time reached \[s\].
     pub final_time: f64,
     /// Accepted steps.
     pub steps: usize,
@@ -24,21 +24,21 @@ pub struct RunSummary {
     pub newton_iterations: usize,
     /// Numeric LU factorizations.
     pub factorizations: usize,
-    /// Initial Hamiltonian [J].
+    /// Initial Hamiltonian \[J\].
     pub h_initial: f64,
-    /// Final Hamiltonian [J].
+    /// Final Hamiltonian \[J\].
     pub h_final: f64,
-    /// Energy supplied through the ports [J].
+    /// Energy supplied through the ports \[J\].
     pub energy_supplied: f64,
-    /// Energy dissipated [J].
+    /// Energy dissipated \[J\].
     pub energy_dissipated: f64,
     /// max |H(t) − H(0) − W(t) + D(t)| relative to the energy scale.
     pub energy_drift: f64,
-    /// Largest step power-balance residual |ΔH − h yᵀu + h eᵀRe| [J].
+    /// Largest step power-balance residual |ΔH − h yᵀu + h eᵀRe| \[J\].
     pub power_balance_residual: f64,
     /// The same, relative to the energy scale.
     pub power_balance_residual_relative: f64,
-    /// Wall time of the integration [s].
+    /// Wall time of the integration \[s\].
     pub wall_time_s: f64,
     /// Files written.
     pub outputs: Vec<String>,

@@ -56,9 +56,9 @@ pub struct AcousticsSpec {
     pub rho: Spanned<f64>,
     /// Sound speed c [m/s].
     pub c: Spanned<f64>,
-    /// Side length [m] of the structured rectangle.
+    /// Side length \[m\] of the structured rectangle.
     pub lx: Option<Spanned<f64>>,
-    /// Side length [m].
+    /// Side length \[m\].
     pub ly: Option<Spanned<f64>>,
     /// Cells per side.
     pub nx: Option<Spanned<usize>>,
@@ -66,9 +66,9 @@ pub struct AcousticsSpec {
     pub ny: Option<Spanned<usize>>,
     /// `"right"` (default) or `"left"`.
     pub diagonal: Option<Spanned<String>>,
-    /// Lower-left corner of the structured rectangle [m] (default 0).
+    /// Lower-left corner of the structured rectangle \[m\] (default 0).
     pub x0: Option<Spanned<f64>>,
-    /// Lower-left corner of the structured rectangle [m] (default 0).
+    /// Lower-left corner of the structured rectangle \[m\] (default 0).
     pub y0: Option<Spanned<f64>>,
     /// A Gmsh `.msh` file instead of the structured rectangle.
     pub mesh: Option<Spanned<String>>,

@@ -89,17 +89,17 @@ pub enum ImpositionSpec {
 pub struct BeamSpec {
     /// Beam theory.
     pub theory: Theory,
-    /// Length L [m].
+    /// Length L \[m\].
     pub length: Spanned<f64>,
     /// Density ρ [kg/m³].
     pub density: Spanned<f64>,
-    /// Cross-section area A [m²].
+    /// Cross-section area A \[m²\].
     pub area: Spanned<f64>,
-    /// Young's modulus E [Pa].
+    /// Young's modulus E \[Pa\].
     pub youngs_modulus: Spanned<f64>,
-    /// Second moment of area I [m⁴] (bending theories).
+    /// Second moment of area I \[m⁴\] (bending theories).
     pub second_moment: Option<Spanned<f64>>,
-    /// Shear modulus G [Pa] (Timoshenko).
+    /// Shear modulus G \[Pa\] (Timoshenko).
     pub shear_modulus: Option<Spanned<f64>>,
     /// Shear correction factor k (Timoshenko), default 5/6.
     pub shear_factor: Option<Spanned<f64>>,
@@ -191,7 +191,7 @@ pub struct ProbeSpec {
     pub name: String,
     /// Field name (`velocity`, `moment`, …).
     pub field: Spanned<String>,
-    /// Position [m].
+    /// Position \[m\].
     pub x: Spanned<f64>,
 }
 

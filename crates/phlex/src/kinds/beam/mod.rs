@@ -1,5 +1,5 @@
 //! The beam kind: `[beam]` model files (Euler–Bernoulli, Timoshenko, bar; documented in
-//! `docs/model-format.md`): the file ([`file`]), the build with `phlex-fem` ([`build`]),
+//! `docs/model-format.md`): the file ([`file`](mod@file)), the build with `phlex-fem` ([`build`]),
 //! closed-form functions of `x` ([`spatial`]), the time integration ([`simulate`]) and the
 //! registry entry ([`Beam`]).
 pub mod build;

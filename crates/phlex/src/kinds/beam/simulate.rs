@@ -63,7 +63,7 @@ pub struct Simulation {
     pub stats: SolverStats,
     /// Final time.
     pub t_final: f64,
-    /// Wall time of the integration [s].
+    /// Wall time of the integration \[s\].
     pub wall: f64,
     /// True if the ledger is exact per step (midpoint), false if reconstructed from samples.
     pub exact_ledger: bool,

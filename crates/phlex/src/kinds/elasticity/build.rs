@@ -61,11 +61,11 @@ pub struct ElasticitySpec {
     pub dim: Spanned<usize>,
     /// 2D reduction: `"strain"` (default) or `"stress"`.
     pub plane: Option<Spanned<String>>,
-    /// Box size [m].
+    /// Box size \[m\].
     pub lx: Option<Spanned<f64>>,
-    /// Box size [m].
+    /// Box size \[m\].
     pub ly: Option<Spanned<f64>>,
-    /// Box size [m] (3D).
+    /// Box size \[m\] (3D).
     pub lz: Option<Spanned<f64>>,
     /// Cells per side.
     pub nx: Option<Spanned<usize>>,
@@ -75,9 +75,9 @@ pub struct ElasticitySpec {
     pub nz: Option<Spanned<usize>>,
     /// Diagonal of the structured 2D mesh: `"right"` (default) or `"left"`.
     pub diagonal: Option<Spanned<String>>,
-    /// Lower-left corner of the structured 2D rectangle [m] (default 0).
+    /// Lower-left corner of the structured 2D rectangle \[m\] (default 0).
     pub x0: Option<Spanned<f64>>,
-    /// Lower-left corner of the structured 2D rectangle [m] (default 0).
+    /// Lower-left corner of the structured 2D rectangle \[m\] (default 0).
     pub y0: Option<Spanned<f64>>,
     /// A Gmsh `.msh` file instead of the structured mesh (2D: physical lines as edge tags;
     /// 3D: 4-node tetrahedra, physical surfaces as face tags).
@@ -85,7 +85,7 @@ pub struct ElasticitySpec {
     /// Polynomial degree k of the CG velocities (2D 1..3, 3D 1..2).
     #[serde(default = "one")]
     pub degree: Spanned<usize>,
-    /// Young's modulus [Pa].
+    /// Young's modulus \[Pa\].
     #[serde(rename = "E")]
     pub youngs_modulus: Spanned<f64>,
     /// Poisson ratio.
@@ -108,7 +108,7 @@ pub struct ThermalSpec {
     pub heat_capacity: f64,
     /// Thermal conductivity [W/(m K)].
     pub conductivity: f64,
-    /// Reference temperature T0 [K].
+    /// Reference temperature T0 \[K\].
     #[serde(rename = "T0")]
     pub t0: f64,
     /// Linear expansion coefficient β [1/K] (0: uncoupled).

@@ -40,16 +40,16 @@ pub struct EphsSummary {
     pub model: String,
     /// Output samples.
     pub samples: usize,
-    /// Final time [s].
+    /// Final time \[s\].
     pub final_time: f64,
-    /// Reference temperature θ₀ [K].
+    /// Reference temperature θ₀ \[K\].
     pub theta0: f64,
-    /// Total energy $H = E_{mech} + \theta_0 s$ at the start [J] (the same key as every
+    /// Total energy $H = E_{mech} + \theta_0 s$ at the start \[J\] (the same key as every
     /// other model kind).
     pub h_initial: f64,
-    /// Total energy $H = E_{mech} + \theta_0 s$ at the end [J].
+    /// Total energy $H = E_{mech} + \theta_0 s$ at the end \[J\].
     pub h_final: f64,
-    /// E_mech at start and end [J].
+    /// E_mech at start and end \[J\].
     pub mechanical_energy: (f64, f64),
     /// Entropy at start and end [J/K].
     pub entropy: (f64, f64),
@@ -62,13 +62,13 @@ pub struct EphsSummary {
     pub energy_drift: Option<f64>,
     /// True if the entropy never decreases (up to 1e-12 relative).
     pub entropy_non_decreasing: bool,
-    /// Total exergy destroyed θ₀ (s(end) − s(0)) [J] (exact: the entropy produced goes to
+    /// Total exergy destroyed θ₀ (s(end) − s(0)) \[J\] (exact: the entropy produced goes to
     /// the environment).
     pub exergy_destroyed: f64,
-    /// Exergy destroyed per irreversible component [J] (trapezoidal rule over the output
+    /// Exergy destroyed per irreversible component \[J\] (trapezoidal rule over the output
     /// times of the rates in `timeseries.csv`).
     pub exergy_destroyed_by_component: BTreeMap<String, f64>,
-    /// Work supplied per outer power port [J] (trapezoidal rule over the output times).
+    /// Work supplied per outer power port \[J\] (trapezoidal rule over the output times).
     pub supplied_work: BTreeMap<String, f64>,
     /// Open models: max_t |E_tot(t) − E_tot(0) − Σ supplied work(t)| / scale (limited by
     /// the quadrature of the supplied work, O(Δt²)); `null` for closed models.
@@ -81,10 +81,10 @@ pub struct EphsSummary {
     pub spatial_momentum: Option<MomentumSummary>,
     /// "none" or "projection".
     pub stabilization: String,
-    /// Accumulated change of E_tot by the drift projections [J] (`null` without
+    /// Accumulated change of E_tot by the drift projections \[J\] (`null` without
     /// stabilisation).
     pub projection_work: Option<f64>,
-    /// Wall time [s].
+    /// Wall time \[s\].
     pub wall_time_s: f64,
 }
 

@@ -1,15 +1,15 @@
 //! The multibody kinds: planar ([`planar`], registry entry [`Planar`]) and spatial
 //! ([`spatial`], [`Spatial`]) `[bodies.*]` / `[joints.*]` model files (format in
 //! `docs/model-format-mbs.md`), and what both share: the lines of the file for errors
-//! ([`source`]), the integration over `[simulation]` ([`integrate`]), the recorded columns
-//! ([`columns`]), the run summary, plots and integrator settings with the planar recorder
-//! ([`simulate`]) and the files a run writes and the `phlex check` report ([`run`]).
-pub mod columns;
-pub mod integrate;
+//! (`source`), the integration over `[simulation]` (`integrate`), the recorded columns
+//! (`columns`), the run summary, plots and integrator settings with the planar recorder
+//! ([`simulate`]) and the files a run writes and the `phlex check` report (`run`).
+pub(crate) mod columns;
+pub(crate) mod integrate;
 pub mod planar;
-pub mod run;
+pub(crate) mod run;
 pub mod simulate;
-pub mod source;
+pub(crate) mod source;
 pub mod spatial;
 
 pub use planar::{BuiltMbs, MbsModel, Planar};

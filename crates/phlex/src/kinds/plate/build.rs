@@ -3,7 +3,7 @@
 //! initial fields and probes, every error naming its key and line.
 //!
 //! The file maps onto the Rust API of [`phlex_fem::plate`]: `[plate]` ↔ [`MindlinCgDg`]
-//! (and the other elements) on a structured rectangle mesh ([`Mesh2d::rectangle`]) with
+//! (and the other elements) on a structured rectangle mesh ([`Mesh2d::rectangle`](phlex_fem::mesh2d::Mesh2d::rectangle)) with
 //! every edge (`left`, `right`, `bottom`, `top`) clamped strongly, clamped by multipliers
 //! (`clamped_weak`, an index-2 pHDAE), free, or a traction port (`port`: inputs
 //! `<edge>_qn`, `<edge>_Mnn`, `<edge>_Mns`, thesis 004 §4.1.1 and summary §2.5);

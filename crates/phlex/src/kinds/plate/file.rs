@@ -58,9 +58,9 @@ pub struct PlateSpec {
     /// Laminated plates: the plies, bottom first.
     #[serde(default)]
     pub plies: Vec<PlySpec>,
-    /// Side lengths [m] of the structured rectangle mesh.
+    /// Side lengths \[m\] of the structured rectangle mesh.
     pub lx: Option<Spanned<f64>>,
-    /// Side lengths [m].
+    /// Side lengths \[m\].
     pub ly: Option<Spanned<f64>>,
     /// Cells per side.
     pub nx: Option<Spanned<usize>>,
@@ -71,21 +71,21 @@ pub struct PlateSpec {
     pub mesh: Option<Spanned<String>>,
     /// Diagonal of the structured mesh: `"right"` (default) or `"left"`.
     pub diagonal: Option<Spanned<String>>,
-    /// Lower-left corner of the structured rectangle [m] (default 0).
+    /// Lower-left corner of the structured rectangle \[m\] (default 0).
     pub x0: Option<Spanned<f64>>,
-    /// Lower-left corner of the structured rectangle [m] (default 0).
+    /// Lower-left corner of the structured rectangle \[m\] (default 0).
     pub y0: Option<Spanned<f64>>,
     /// Polynomial degree k of the CG velocities (1..3).
     #[serde(default = "one")]
     pub degree: Spanned<usize>,
-    /// Young's modulus [Pa] (isotropic plates).
+    /// Young's modulus \[Pa\] (isotropic plates).
     #[serde(rename = "E", default)]
     pub youngs_modulus: Option<Spanned<f64>>,
     /// Poisson ratio (isotropic plates).
     pub nu: Option<Spanned<f64>>,
     /// Density [kg/m³] (isotropic plates).
     pub rho: Option<Spanned<f64>>,
-    /// Thickness [m] (isotropic plates).
+    /// Thickness \[m\] (isotropic plates).
     pub h: Option<Spanned<f64>>,
     /// Shear correction factor (default 5/6).
     pub k_sh: Option<Spanned<f64>>,
@@ -102,7 +102,7 @@ pub struct PlateSpec {
 }
 
 /// `[plate.thermal]`: heat conduction in the plate volume coupled to the bending
-/// ([`ThermoelasticKirchhoff`], thesis 004 eqs. (5.35)–(5.41)).
+/// ([`ThermoelasticKirchhoff`](phlex_fem::plate::thermoelastic_kirchhoff::ThermoelasticKirchhoff), thesis 004 eqs. (5.35)–(5.41)).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlateThermalSpec {
@@ -141,23 +141,23 @@ pub struct PlateLoadSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlySpec {
-    /// Young's modulus along the fibres [Pa].
+    /// Young's modulus along the fibres \[Pa\].
     pub E1: f64,
-    /// Young's modulus across the fibres [Pa].
+    /// Young's modulus across the fibres \[Pa\].
     pub E2: f64,
     /// Major Poisson ratio.
     pub nu12: f64,
-    /// In-plane shear modulus [Pa].
+    /// In-plane shear modulus \[Pa\].
     pub G12: f64,
-    /// Transverse shear modulus [Pa] (Mindlin).
+    /// Transverse shear modulus \[Pa\] (Mindlin).
     pub G13: f64,
-    /// Transverse shear modulus [Pa] (Mindlin).
+    /// Transverse shear modulus \[Pa\] (Mindlin).
     pub G23: f64,
     /// Density [kg/m³].
     pub rho: f64,
-    /// Ply thickness [m].
+    /// Ply thickness \[m\].
     pub thickness: f64,
-    /// Fibre angle from x towards y [degrees].
+    /// Fibre angle from x towards y \[degrees\].
     #[serde(default)]
     pub angle: f64,
 }

@@ -212,9 +212,9 @@ pub struct BuiltPlate {
     pub initial: Vec<f64>,
     /// Velocity probes: name and point.
     pub probes: Vec<(String, [f64; 2])>,
-    /// Extent of the mesh [m].
+    /// Extent of the mesh \[m\].
     pub lx: f64,
-    /// Extent of the mesh [m].
+    /// Extent of the mesh \[m\].
     pub ly: f64,
 }
 

@@ -16,7 +16,7 @@
 //!
 //! The whole file is parsed once ([`PlateAssemblyFile`]); its `[plate]` table and `[model]`,
 //! `[simulation]`, `[output]`, `[modes]` are validated and built by
-//! [`crate::kinds::plate::build`]; the HHJ plate is then rebuilt with the rod's essential
+//! [`crate::kinds::plate::build()`]; the HHJ plate is then rebuilt with the rod's essential
 //! velocity port and the load ports, and assembled.
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -82,9 +82,9 @@ pub struct PointLoadsSpec {
     /// `"box"` (renormalised inside the plate, default), `"box_literal"` (thesis eq.
     /// (10.13) as printed) or `"point"` (exact point evaluation).
     pub delta: Option<Spanned<String>>,
-    /// Half-width of the box along x [m] (default: one cell, `lx / nx`).
+    /// Half-width of the box along x \[m\] (default: one cell, `lx / nx`).
     pub hx: Option<Spanned<f64>>,
-    /// Half-width of the box along y [m] (default: one cell, `ly / ny`).
+    /// Half-width of the box along y \[m\] (default: one cell, `ly / ny`).
     pub hy: Option<Spanned<f64>>,
 }
 
@@ -94,21 +94,21 @@ pub struct PointLoadsSpec {
 pub struct AttachmentSpec {
     /// `"proof_mass_actuator"` or `"rigid"`.
     pub kind: Spanned<String>,
-    /// Attachment point [m] (mesh coordinates).
+    /// Attachment point \[m\] (mesh coordinates).
     pub at: Spanned<Vec<f64>>,
-    /// Actuator: casing mass [kg].
+    /// Actuator: casing mass \[kg\].
     pub casing_mass: Option<Spanned<f64>>,
     /// Actuator: casing inertia about x [kg m²].
     pub casing_jxx: Option<Spanned<f64>>,
     /// Actuator: casing inertia about y [kg m²].
     pub casing_jyy: Option<Spanned<f64>>,
-    /// Actuator: proof mass [kg].
+    /// Actuator: proof mass \[kg\].
     pub proof_mass: Option<Spanned<f64>>,
     /// Actuator: suspension stiffness [N/m].
     pub stiffness: Option<Spanned<f64>>,
     /// Actuator: suspension damping [N s/m] (default 0).
     pub damping: Option<Spanned<f64>>,
-    /// Rigid body: mass [kg].
+    /// Rigid body: mass \[kg\].
     pub mass: Option<Spanned<f64>>,
     /// Rigid body: static moment $s^x$ coupling heave and rotation about x [kg m] (default 0).
     pub static_moment_x: Option<Spanned<f64>>,
@@ -126,17 +126,17 @@ pub struct RodSpec {
     pub edge: Spanned<String>,
     /// Rod direction `"x"` or `"y"` (default: along the edge).
     pub axis: Option<Spanned<String>>,
-    /// Mass [kg].
+    /// Mass \[kg\].
     pub mass: Spanned<f64>,
-    /// Length [m] (for the default inertia $mL^2/12$).
+    /// Length \[m\] (for the default inertia $mL^2/12$).
     pub length: Option<Spanned<f64>>,
     /// Inertia about the tilt axis through G [kg m²] (default $mL^2/12$).
     pub inertia: Option<Spanned<f64>>,
-    /// Coordinate of the centre of mass G along the rod [m] (default: the edge midpoint).
+    /// Coordinate of the centre of mass G along the rod \[m\] (default: the edge midpoint).
     pub center: Option<Spanned<f64>>,
 }
 
-/// `[loads.<name>]`: a distributed load port, density $a(t) f(x, y)$ [Pa].
+/// `[loads.<name>]`: a distributed load port, density $a(t) f(x, y)$ \[Pa\].
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LoadSpec {

@@ -47,7 +47,7 @@ pub struct ShallowWaterFile {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SwSpec {
-    /// Tank radius [m] (disk mesh of concentric rings).
+    /// Tank radius \[m\] (disk mesh of concentric rings).
     pub radius: Option<Spanned<f64>>,
     /// Rings of the disk mesh.
     pub n_radial: Option<Spanned<usize>>,
@@ -60,7 +60,7 @@ pub struct SwSpec {
     pub rho: Spanned<f64>,
     /// Gravity [m/s²].
     pub g: Spanned<f64>,
-    /// Rest depth [m] (linearisation of `phlex modes`, Lyapunov functional).
+    /// Rest depth \[m\] (linearisation of `phlex modes`, Lyapunov functional).
     pub h_des: Spanned<f64>,
 }
 
@@ -70,7 +70,7 @@ pub struct SwSpec {
 pub struct SwControlSpec {
     /// Gain k ≥ 0.
     pub gain: Spanned<f64>,
-    /// Switch-on time [s].
+    /// Switch-on time \[s\].
     #[serde(default)]
     pub t_on: f64,
 }
@@ -79,9 +79,9 @@ pub struct SwControlSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SwSimulationSpec {
-    /// Final time [s].
+    /// Final time \[s\].
     pub t_end: Spanned<f64>,
-    /// Time step [s].
+    /// Time step \[s\].
     pub dt: Spanned<f64>,
     /// Newton tolerance (default 1e-13, relative).
     pub newton_tol: Option<f64>,
@@ -95,7 +95,7 @@ pub struct BuiltSw {
     pub model: ShallowWater,
     /// Initial state.
     pub initial: phlex_fem::shallow_water::SwState,
-    /// Tank radius scale (largest extent / 2) [m].
+    /// Tank radius scale (largest extent / 2) \[m\].
     pub size: f64,
 }
 
