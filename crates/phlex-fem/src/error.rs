@@ -1,4 +1,6 @@
-//! Errors of the finite element layer. Every variant names the offending parameter or item.
+//! Errors of the finite element layer: [`FemError`] (1D meshes, elements, spaces, models)
+//! and [`Fem2dError`] (2D and 3D meshes, spaces, assembly, plate and continuum models).
+//! Every variant names the offending parameter or item.
 use phlex_core::CoreError;
 use thiserror::Error;
 
@@ -87,6 +89,85 @@ pub enum FemError {
     #[error("linear algebra failure in {0}")]
     LinAlg(String),
     /// An error of the pH core (ports, blocks, interconnection).
+    #[error(transparent)]
+    Core(#[from] CoreError),
+}
+
+/// Errors of the 2D finite element layer (meshes, spaces, assembly, plate models).
+#[derive(Debug, Error, Clone, PartialEq)]
+pub enum Fem2dError {
+    /// A triangle with non-positive signed area (clockwise or degenerate).
+    #[error("triangle {index} (vertices {vertices:?}) is inverted or degenerate: signed area {area:e} <= 0")]
+    InvertedTriangle {
+        /// Triangle index.
+        index: usize,
+        /// Its vertex indices.
+        vertices: [usize; 3],
+        /// Signed area.
+        area: f64,
+    },
+    /// A triangle references a vertex that does not exist, or repeats a vertex.
+    #[error("triangle {index} has invalid vertex list {vertices:?} (mesh has {n_vertices} vertices; vertices must be distinct)")]
+    BadTriangle {
+        /// Triangle index.
+        index: usize,
+        /// Its vertex indices.
+        vertices: [usize; 3],
+        /// Number of vertices of the mesh.
+        n_vertices: usize,
+    },
+    /// An edge is shared by more than two triangles (not a manifold mesh).
+    #[error("edge ({a}, {b}) is shared by more than two triangles")]
+    NonManifoldEdge {
+        /// First vertex.
+        a: usize,
+        /// Second vertex.
+        b: usize,
+    },
+    /// A vertex coordinate is not finite.
+    #[error("vertex {index} has a non-finite coordinate {coords:?}")]
+    BadVertex {
+        /// Vertex index.
+        index: usize,
+        /// Its coordinates.
+        coords: [f64; 2],
+    },
+    /// A boundary tag referenced by a model or a space does not exist.
+    #[error("unknown boundary tag '{tag}'; available tags: {available}")]
+    UnknownTag {
+        /// The tag asked for.
+        tag: String,
+        /// Comma separated list of the mesh's tags.
+        available: String,
+    },
+    /// A boundary tag selects no edge.
+    #[error("boundary tag '{tag}' selects no boundary edge")]
+    EmptyTag {
+        /// The tag.
+        tag: String,
+    },
+    /// A strong (DOF) boundary condition was asked of a discontinuous space.
+    #[error("space {space} is discontinuous: it has no boundary DOFs (impose the condition on a CG field or weakly)")]
+    NotContinuous {
+        /// Description of the space.
+        space: String,
+    },
+    /// A point lies outside every triangle of the mesh.
+    #[error("point {x:?} lies outside the mesh")]
+    PointOutsideMesh {
+        /// The point.
+        x: [f64; 2],
+    },
+    /// A point lies outside every tetrahedron of a 3D mesh.
+    #[error("point {x:?} lies outside the 3D mesh")]
+    PointOutside3d {
+        /// The point.
+        x: [f64; 3],
+    },
+    /// An error of the finite element layer (parameters, degrees, lengths).
+    #[error(transparent)]
+    Fem(#[from] FemError),
+    /// An error of the pH core.
     #[error(transparent)]
     Core(#[from] CoreError),
 }

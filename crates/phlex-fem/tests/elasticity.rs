@@ -6,12 +6,15 @@
 use faer::{Mat, Par, Side};
 use phlex_core::sparse::{self, to_dense};
 use phlex_core::LinearPhSystem;
-use phlex_fem::assembly2d::{self, Op, Term};
-use phlex_fem::elasticity::{ElasticField, ElasticParams, Elasticity2d, Elasticity3d, PlaneModel};
-use phlex_fem::element3d::{bilinear3d, Family3d, Op3d, Shape3d, Space3d, Term3d};
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::mesh3d::Mesh3d;
-use phlex_fem::space2d::{complement, Family2d, Shape, Space2d};
+use phlex_fem::assembly::tet::{bilinear3d, Op3d, Term3d};
+use phlex_fem::assembly::triangle::{self, Op, Term};
+use phlex_fem::mesh::Mesh3d;
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::continuum::elasticity::{
+    ElasticField, ElasticParams, Elasticity2d, Elasticity3d, PlaneModel,
+};
+use phlex_fem::space::triangle::{complement, Family2d, Shape, Space2d};
+use phlex_fem::space::{Family3d, Shape3d, Space3d};
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
@@ -56,8 +59,8 @@ fn standard_fem(
         Term::new(1, Op::Dx, 0, Op::Dy, mu),
         Term::new(1, Op::Dx, 1, Op::Dx, mu),
     ];
-    let K = assembly2d::bilinear(&sv, &sv, &terms).unwrap();
-    let M = assembly2d::bilinear(
+    let K = triangle::bilinear(&sv, &sv, &terms).unwrap();
+    let M = triangle::bilinear(
         &sv,
         &sv,
         &[

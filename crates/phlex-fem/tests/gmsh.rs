@@ -1,9 +1,9 @@
 //! Gmsh import: hand-written MSH 4.1 and 2.2 files of the unit square with four physical
 //! lines (tests/data), models built on them.
-use phlex_fem::gmsh::{parse_msh, GmshError, GmshMesh};
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::{MindlinCgDg, MindlinParams};
-use phlex_fem::wave::{AcousticBc, AcousticParams, Acoustics, Causality};
+use phlex_fem::io::gmsh::{parse_msh, GmshError, GmshMesh};
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::continuum::wave::{AcousticBc, AcousticParams, Acoustics, Causality};
+use phlex_fem::models::plate::{MindlinCgDg, MindlinParams};
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
 
 fn data(name: &str) -> String {

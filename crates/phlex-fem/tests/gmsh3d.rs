@@ -3,9 +3,9 @@
 //! every third tetrahedron written with negative orientation), compared with the
 //! structured mesh and used by the 3D elasticity model.
 use phlex_core::LinearPhSystem;
-use phlex_fem::elasticity::{ElasticParams, Elasticity3d};
-use phlex_fem::gmsh::{parse_msh, parse_msh_3d, GmshError, GmshMesh3d};
-use phlex_fem::mesh3d::Mesh3d;
+use phlex_fem::io::gmsh::{parse_msh, parse_msh_3d, GmshError, GmshMesh3d};
+use phlex_fem::mesh::Mesh3d;
+use phlex_fem::models::continuum::elasticity::{ElasticParams, Elasticity3d};
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
 
 fn data(name: &str) -> String {

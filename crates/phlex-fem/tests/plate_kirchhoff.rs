@@ -2,9 +2,9 @@
 //! eigenfrequencies of simply supported rectangles against the closed form, the thesis
 //! convergence tables B.16–B.18 (SSSS) and B.20–B.22 (CSFS), energy conservation and the
 //! discrete power balance with boundary ports.
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::kirchhoff::benchmarks::{Benchmark, ThesisRow};
-use phlex_fem::plate::{BendingStiffness, EdgeCondition, KirchhoffHhj, KirchhoffParams};
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::plate::kirchhoff::benchmarks::{Benchmark, ThesisRow};
+use phlex_fem::models::plate::{BendingStiffness, EdgeCondition, KirchhoffHhj, KirchhoffParams};
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};

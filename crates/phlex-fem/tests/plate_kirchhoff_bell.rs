@@ -8,12 +8,12 @@
 #![allow(non_snake_case, clippy::needless_range_loop)]
 use faer::linalg::solvers::Solve;
 use phlex_core::sparse;
-use phlex_fem::element2d_bell::C1Family;
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::kirchhoff::benchmarks::{Benchmark, ThesisRow};
-use phlex_fem::plate::kirchhoff_bell::benchmarks::{model, thesis_table};
-use phlex_fem::plate::kirchhoff_bell::BellFunctional;
-use phlex_fem::plate::{BellImposition, EdgeCondition, KirchhoffBell, KirchhoffParams};
+use phlex_fem::element::triangle::bell::C1Family;
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::plate::kirchhoff::benchmarks::{Benchmark, ThesisRow};
+use phlex_fem::models::plate::kirchhoff_bell::benchmarks::{model, thesis_table};
+use phlex_fem::models::plate::kirchhoff_bell::BellFunctional;
+use phlex_fem::models::plate::{BellImposition, EdgeCondition, KirchhoffBell, KirchhoffParams};
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};

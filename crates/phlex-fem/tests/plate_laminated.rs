@@ -11,9 +11,9 @@
 use faer::linalg::solvers::Solve;
 use phlex_core::sparse::{self, SparseMat};
 use phlex_core::LinearPhSystem;
-use phlex_fem::elasticity::{ElasticParams, Elasticity2d, PlaneModel};
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::{
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::continuum::elasticity::{ElasticParams, Elasticity2d, PlaneModel};
+use phlex_fem::models::plate::{
     EdgeCondition, KirchhoffHhj, KirchhoffParams, Laminate, LaminatedField, LaminatedKirchhoff,
     LaminatedMindlin, MembraneCondition, MindlinCgDg, MindlinParams, Ply,
 };

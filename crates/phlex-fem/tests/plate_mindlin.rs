@@ -2,8 +2,8 @@
 //! summary §5.2): E = 1e12, ν = 0.3, ρ = 2600, h = 0.1, K_sh = 5/6, normalised
 //! ω̂ = ω √(2(1+ν)ρ/E) = ω √(ρ/G) (side a = 1). Thesis (Firedrake, UnitSquareMesh(40, 40),
 //! CG1/DG0, strong BCs): ω̂ = 1.60, 3.06, 3.07, 4.31, 5.08, 5.13.
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::{MindlinCgDg, MindlinParams};
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::plate::{MindlinCgDg, MindlinParams};
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
 use std::time::Instant;
 

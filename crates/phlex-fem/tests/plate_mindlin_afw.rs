@@ -12,8 +12,8 @@
 //! including t = 0, initial e_w, e_θ = nodal interpolants, E_κ = e_γ = 0, load amplitude
 //! averaged over each step by the trapezoidal rule, Firedrake's default "left" diagonal.
 use phlex_core::LinearPhSystem;
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::{AfwField, MindlinAfw, MindlinParams};
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::plate::{AfwField, MindlinAfw, MindlinParams};
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
 use phlex_solve::signal::{InputFn, Signal};
@@ -678,7 +678,7 @@ fn afw_clamped_square_modes() {
 /// 1.5578, 2.7010 (≤ 0.26 %); the three rigid-body modes are the rejected zeros.
 #[test]
 fn afw_free_square_modes() {
-    use phlex_fem::plate::MindlinCgDg;
+    use phlex_fem::models::plate::MindlinCgDg;
     use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
     let p = MindlinParams {
         E: 1e12,
@@ -1105,7 +1105,7 @@ fn afw_simply_supported_square_exact() {
 /// 47.545 (≤ 0.2 %).
 #[test]
 fn afw_cantilever_modes_vs_cgdg() {
-    use phlex_fem::plate::MindlinCgDg;
+    use phlex_fem::models::plate::MindlinCgDg;
     let p = thesis_modal_params();
     let scale = (2.0 * (1.0 + p.nu) * p.rho / p.E).sqrt();
     let mesh = Mesh2d::unit_square(8, Diagonal::Left).unwrap();
@@ -1155,7 +1155,7 @@ fn afw_cantilever_modes_vs_cgdg() {
 /// relative); beam bracket 3671–4031.
 #[test]
 fn afw_cantilever_static_tip_load() {
-    use phlex_fem::plate::MindlinCgDg;
+    use phlex_fem::models::plate::MindlinCgDg;
     let p = params();
     let mesh = Mesh2d::unit_square(8, Diagonal::Left).unwrap();
     let model = MindlinAfw::new(p, &mesh, 2)

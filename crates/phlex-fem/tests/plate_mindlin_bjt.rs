@@ -1,6 +1,6 @@
 //! Mindlin plate, BJT mixed discretization (strong symmetry): the convergence study of
 //! thesis 004 §7.4.2, Tables B.6–B.8 (summary §5.1.2), on the manufactured clamped-square
-//! solution ([`phlex_fem::plate::mindlin::benchmarks`], complete form with the b³ load
+//! solution ([`phlex_fem::models::plate::mindlin::benchmarks`], complete form with the b³ load
 //! factor), all errors in L∞(L²).
 //!
 //! Set-up as `plate_kirchhoff.rs` (which reproduces the Kirchhoff tables within 0.9 %):
@@ -8,8 +8,8 @@
 //! Δt = 0.1/n, t_f = 1 s, load amplitude = trapezoidal average of sin t over each step,
 //! errors maximal over all time levels (t = 0 included); initial e_w, e_θ = nodal
 //! interpolants of w_s, θ_s, stresses zero.
-use phlex_fem::plate::mindlin::benchmarks;
-use phlex_fem::plate::mindlin_bjt::{BjtHdivSpace, MindlinBjt};
+use phlex_fem::models::plate::mindlin::benchmarks;
+use phlex_fem::models::plate::mindlin_bjt::{BjtHdivSpace, MindlinBjt};
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
 use phlex_solve::signal::{InputFn, Signal};

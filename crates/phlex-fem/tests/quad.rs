@@ -1,13 +1,13 @@
 //! Quadrilateral meshes and Q_k / DQ_k spaces with bilinear geometry
-//! ([`phlex_fem::mesh2d_quad`], [`phlex_fem::element2d_quad`]): exact interpolation,
+//! ([`phlex_fem::mesh::quad`], [`phlex_fem::element::quad`]): exact interpolation,
 //! patch tests, mass/stiffness invariants and the Neumann Laplacian eigenvalues of a
 //! rectangle against the closed form π²(m²/a² + n²/b²).
 #![allow(non_snake_case)]
 use faer::linalg::solvers::Solve;
 use faer::{Mat, Par, Side};
 use phlex_core::sparse::{to_dense, SparseMat};
-use phlex_fem::element2d_quad::{QuadFamily, QuadSpace};
-use phlex_fem::mesh2d_quad::QuadMesh;
+use phlex_fem::mesh::QuadMesh;
+use phlex_fem::space::{QuadFamily, QuadSpace};
 use std::f64::consts::PI;
 
 /// A distorted (non-affine, convex) mesh: the disk O-grid.

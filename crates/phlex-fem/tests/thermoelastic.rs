@@ -3,8 +3,8 @@
 //! Laplace-domain solution (8.51) inverted by de Hoog's method.
 #![allow(non_snake_case)]
 use phlex_core::sparse;
-use phlex_fem::heat::{Heat1d, HeatDiscretization, ThermalEnd};
-use phlex_fem::thermoelastic_1d::{
+use phlex_fem::models::continuum::heat::{Heat1d, HeatDiscretization, ThermalEnd};
+use phlex_fem::models::continuum::thermoelastic_1d::{
     danilovskaya_laplace, MechanicalDiscretization, MechanicalEnd, ThermoField, Thermoelastic1d,
     ThermoelasticParams,
 };

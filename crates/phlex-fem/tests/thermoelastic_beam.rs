@@ -2,8 +2,8 @@
 //! power balance with thermal dissipation, decoupled limit, and thermoelastic (Zener)
 //! damping of the first mode against the Lifshitz–Roukes formula.
 #![allow(non_snake_case)]
-use phlex_fem::euler_bernoulli::{EbDiscretization, EulerBernoulli};
-use phlex_fem::thermoelastic_beam::{
+use phlex_fem::models::beam::euler_bernoulli::{EbDiscretization, EulerBernoulli};
+use phlex_fem::models::beam::thermoelastic_beam::{
     lifshitz_roukes_inverse_q, BeamSupport, ThermoBeamParams, ThermoelasticBeam,
 };
 use phlex_fem::EndCondition;

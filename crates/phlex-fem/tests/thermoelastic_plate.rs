@@ -6,10 +6,12 @@
 #![allow(non_snake_case)]
 use faer::linalg::solvers::Solve;
 use phlex_core::sparse;
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::thermoelastic_kirchhoff::{PlateThermalParams, ThermoelasticKirchhoff};
-use phlex_fem::plate::{EdgeCondition, KirchhoffHhj, KirchhoffParams};
-use phlex_fem::thermoelastic_beam::{lifshitz_roukes_inverse_q, ThermoBeamParams};
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::beam::thermoelastic_beam::{lifshitz_roukes_inverse_q, ThermoBeamParams};
+use phlex_fem::models::plate::thermoelastic_kirchhoff::{
+    PlateThermalParams, ThermoelasticKirchhoff,
+};
+use phlex_fem::models::plate::{EdgeCondition, KirchhoffHhj, KirchhoffParams};
 use phlex_solve::eigen::{modes, EigenParams};
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};

@@ -1,4 +1,4 @@
-//! 2D plane-strain thermoelasticity (`phlex_fem::thermoelasticity`): pH structure, the
+//! 2D plane-strain thermoelasticity (`phlex_fem::models::continuum::thermoelasticity`): pH structure, the
 //! decoupled limit (β = 0) against `Elasticity2d` and the analytic heat decay rates, the
 //! 1D-reducible strip against the exact thermoelastic dispersion relation and Zener's
 //! damping, and the discrete energy balance of the implicit midpoint rule.
@@ -6,10 +6,12 @@
 use faer::prelude::Solve;
 use faer::{c64, Mat, Par, Side};
 use phlex_core::sparse::to_dense;
-use phlex_fem::elasticity::{ElasticParams, Elasticity2d, Elasticity3d, PlaneModel};
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::mesh3d::Mesh3d;
-use phlex_fem::thermoelasticity::{
+use phlex_fem::mesh::Mesh3d;
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::continuum::elasticity::{
+    ElasticParams, Elasticity2d, Elasticity3d, PlaneModel,
+};
+use phlex_fem::models::continuum::thermoelasticity::{
     coupling_number, thermal_stress_coefficient, ThermalParams, ThermoField2d, Thermoelasticity2d,
     Thermoelasticity3d,
 };
@@ -201,7 +203,10 @@ fn dispersion_root(rho: f64, s: f64, cb: f64, c: f64, k: f64, t0: f64, kap: f64)
     *r.iter().max_by(|x, y| x.im.total_cmp(&y.im)).unwrap()
 }
 
-fn strip(beta: f64, nx: usize) -> phlex_fem::thermoelasticity::ThermoelasticityModel2d {
+fn strip(
+    beta: f64,
+    nx: usize,
+) -> phlex_fem::models::continuum::thermoelasticity::ThermoelasticityModel2d {
     let mesh = Mesh2d::rectangle(0.0, 1.0, 0.0, 0.25, nx, 1, Diagonal::Right).unwrap();
     Thermoelasticity2d::new(elastic(), thermal(beta), &mesh, 2)
         .unwrap()
@@ -437,7 +442,7 @@ fn bar_3d_matches_dispersion_relation() {
 // Boundary ports (traction, heat flux) and plane stress
 // ---------------------------------------------------------------------------------------
 
-use phlex_fem::thermoelasticity::{
+use phlex_fem::models::continuum::thermoelasticity::{
     plane_coupling_number, plane_heat_capacity, plane_thermal_stress_coefficient,
 };
 
@@ -875,7 +880,7 @@ fn strip_plane(
     beta: f64,
     nx: usize,
     plane: PlaneModel,
-) -> phlex_fem::thermoelasticity::ThermoelasticityModel2d {
+) -> phlex_fem::models::continuum::thermoelasticity::ThermoelasticityModel2d {
     let mesh = Mesh2d::rectangle(0.0, 1.0, 0.0, 0.25, nx, 1, Diagonal::Right).unwrap();
     Thermoelasticity2d::new(elastic(), thermal(beta), &mesh, 2)
         .unwrap()

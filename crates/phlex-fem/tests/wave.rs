@@ -3,8 +3,10 @@
 //! rule, a forced 1D duct against its closed-form solution (checks the port sign
 //! conventions), and the axisymmetric form (Table 8.4 initial energies, rigid cylinder
 //! modes).
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::wave::{AcousticBc, AcousticModel, AcousticParams, Acoustics, Causality};
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::continuum::wave::{
+    AcousticBc, AcousticModel, AcousticParams, Acoustics, Causality,
+};
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};

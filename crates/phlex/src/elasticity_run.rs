@@ -1,9 +1,9 @@
 //! Linear elasticity model files (`[elasticity]`, format in `docs/model-format-continuum.md`):
 //! 2D (plane strain/stress, triangle mesh: structured rectangle or Gmsh) and 3D (box of
-//! tetrahedra) CG velocity × DG stress PFEM of [`phlex_fem::elasticity`] (thesis 004
+//! tetrahedra) CG velocity × DG stress PFEM of [`phlex_fem::models::continuum::elasticity`] (thesis 004
 //! eq. (9.33), Remark 28), with clamped, single-component (roller/symmetry) and traction-port
 //! boundaries; `phlex check`, `run` (midpoint, probes, VTK) and `modes`. With
-//! `[elasticity.thermal]`, coupled thermoelasticity of [`phlex_fem::thermoelasticity`]
+//! `[elasticity.thermal]`, coupled thermoelasticity of [`phlex_fem::models::continuum::thermoelasticity`]
 //! (plane strain, plane stress or 3D) with isothermal tags, traction ports and heat-flux
 //! ports; `run` then also records the heat content $\int\rho c(T - T_0)$.
 use std::collections::BTreeMap;
@@ -11,17 +11,17 @@ use std::path::Path;
 
 use anyhow::Result;
 use phlex_core::LinearPhSystem;
-use phlex_fem::elasticity::{
+use phlex_fem::io::gmsh::GmshMesh3d;
+use phlex_fem::io::vtk::{Location, Vtu};
+use phlex_fem::mesh::Mesh3d;
+use phlex_fem::models::continuum::elasticity::{
     ElasticField, ElasticParams, Elasticity2d, Elasticity3d, ElasticityModel2d, ElasticityModel3d,
     PlaneModel,
 };
-use phlex_fem::gmsh::GmshMesh3d;
-use phlex_fem::mesh3d::Mesh3d;
-use phlex_fem::thermoelasticity::{
+use phlex_fem::models::continuum::thermoelasticity::{
     ThermalParams, ThermoField2d, Thermoelasticity2d, Thermoelasticity3d, ThermoelasticityModel2d,
     ThermoelasticityModel3d,
 };
-use phlex_fem::vtk::{Location, Vtu};
 use phlex_solve::eigen::EigenParams;
 use phlex_solve::signal::InputFn;
 use serde::Deserialize;
@@ -126,7 +126,7 @@ pub struct ElasticitySpec {
     pub thermal: Option<ThermalSpec>,
 }
 
-/// `[elasticity.thermal]`: linear thermoelasticity ([`phlex_fem::thermoelasticity`]).
+/// `[elasticity.thermal]`: linear thermoelasticity ([`phlex_fem::models::continuum::thermoelasticity`]).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ThermalSpec {

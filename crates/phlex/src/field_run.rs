@@ -4,7 +4,7 @@
 //! `[thermoelastic_rod]` and `[thermoelastic_beam]` files), and the `phlex run` driver of a
 //! linear pH(DAE) with the implicit midpoint rule (exact discrete power balance
 //! $H_1 - H_0 = h\,\bar y^\top u$ for a lossless system, paper 000 §5.3) writing `timeseries.csv`, `summary.json`, SVG plots and VTK
-//! snapshots ([`phlex_fem::vtk`]).
+//! snapshots ([`phlex_fem::io::vtk`]).
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -12,9 +12,9 @@ use std::time::Instant;
 use anyhow::Result;
 use exmex::prelude::*;
 use phlex_core::LinearPhSystem;
-use phlex_fem::gmsh::GmshMesh;
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::vtk::pvd;
+use phlex_fem::io::gmsh::GmshMesh;
+use phlex_fem::io::vtk::pvd;
+use phlex_fem::mesh::{Diagonal, Mesh2d};
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
 use phlex_solve::signal::InputFn;

@@ -26,9 +26,9 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use phlex_core::LinearPhSystem;
-use phlex_fem::mesh2d::Mesh2d;
-use phlex_fem::plate::{EdgeCondition, KirchhoffField, KirchhoffHhj, KirchhoffModel};
-use phlex_fem::vtk::{Location, Vtu};
+use phlex_fem::io::vtk::{Location, Vtu};
+use phlex_fem::mesh::Mesh2d;
+use phlex_fem::models::plate::{EdgeCondition, KirchhoffField, KirchhoffHhj, KirchhoffModel};
 use phlex_mbs::plate_assembly::{
     assemble_point_components, weld_rigid_rod, DeltaApprox, LumpedComponent, PlateAssemblyError,
     PointComponent, ProofMassActuator, RigidAttachment, RigidRod, RodAxis,

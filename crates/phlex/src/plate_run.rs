@@ -1,5 +1,5 @@
 //! Plate model files (`[plate]`; format documented in `docs/model-format-plate.md`):
-//! parsing, building with [`phlex_fem::plate`], `phlex run` / `check` / `modes`.
+//! parsing, building with [`phlex_fem::models::plate`], `phlex run` / `check` / `modes`.
 //!
 //! The file maps onto the Rust API: `[plate]` ↔ [`MindlinCgDg`] on a structured
 //! rectangle mesh ([`Mesh2d::rectangle`]) with every edge (`left`, `right`, `bottom`,
@@ -9,27 +9,28 @@
 //! the edge; `[initial]` interpolates fields given as expressions in `x`, `y`;
 //! `[simulation]` integrates with the implicit midpoint rule (exact discrete power balance
 //! $H_1 - H_0 = h\,\bar y^\top u$); `[output]` records probes and writes VTK snapshots of the
-//! fields ([`phlex_fem::vtk`]) for ParaView.
+//! fields ([`phlex_fem::io::vtk`]) for ParaView.
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
 use anyhow::Result;
 use phlex_core::LinearPhSystem;
-use phlex_fem::element2d_bell::C1Family;
-use phlex_fem::mesh2d::{Fem2dError, Mesh2d};
-use phlex_fem::plate::mindlin_bjt::{BjtField, MindlinBjt, MindlinBjtModel};
-use phlex_fem::plate::thermoelastic_kirchhoff::{
+use phlex_fem::element::triangle::bell::C1Family;
+use phlex_fem::error::Fem2dError;
+use phlex_fem::io::vtk::{Location, Vtu};
+use phlex_fem::mesh::Mesh2d;
+use phlex_fem::models::plate::mindlin_bjt::{BjtField, MindlinBjt, MindlinBjtModel};
+use phlex_fem::models::plate::thermoelastic_kirchhoff::{
     PlateThermalParams, ThermoKirchhoffModel, ThermoelasticKirchhoff,
 };
-use phlex_fem::plate::{
+use phlex_fem::models::plate::{
     BellImposition, EdgeCondition, KirchhoffBell, KirchhoffBellModel, KirchhoffField, KirchhoffHhj,
     KirchhoffModel, KirchhoffParams, Laminate, LaminatedField, LaminatedKirchhoff,
     LaminatedKirchhoffModel, LaminatedMindlin, LaminatedMindlinModel, MembraneCondition,
     MindlinAfw, MindlinAfwModel, MindlinCgDg, MindlinModel, MindlinParams, PlateField, Ply,
 };
-use phlex_fem::space2d::Space2d;
-use phlex_fem::vtk::{Location, Vtu};
+use phlex_fem::space::Space2d;
 use phlex_solve::eigen::EigenParams;
 use phlex_solve::signal::InputFn;
 use serde::Deserialize;
@@ -203,7 +204,7 @@ pub struct PlateLoadSpec {
 fn mindlin_load_profile(
     force: &Option<FieldFn>,
     torque: &Option<[FieldFn; 2]>,
-) -> phlex_fem::plate::mindlin::MindlinLoadProfile {
+) -> phlex_fem::models::plate::mindlin::MindlinLoadProfile {
     let (force, torque) = (force.clone(), torque.clone());
     Arc::new(move |x: [f64; 2]| {
         (
@@ -1330,7 +1331,7 @@ fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
     let mesh = model.mesh();
     let mut v = Vtu::new(mesh);
     let c = 1.0 / 3.0;
-    let hhj_cells = |sk: &phlex_fem::element2d_hhj::HhjSpace, m: &[f64]| -> Vec<f64> {
+    let hhj_cells = |sk: &phlex_fem::element::triangle::hhj::HhjSpace, m: &[f64]| -> Vec<f64> {
         (0..mesh.n_cells())
             .flat_map(|t| sk.evaluate_in_cell(m, t, [c, c]))
             .collect()

@@ -1,5 +1,5 @@
 //! Shallow water model files (`[shallow_water]`, format in `docs/model-format-continuum.md`):
-//! the irrotational shallow water equations of [`phlex_fem::shallow_water`] (thesis 004
+//! the irrotational shallow water equations of [`phlex_fem::models::continuum::shallow_water`] (thesis 004
 //! §6.3, eqs. (6.38)–(6.42); Table 8.2) on a disk mesh or a Gmsh mesh, integrated with the
 //! averaged-vector-field discrete gradient (exact discrete energy and mass balances), with an
 //! optional boundary damping injection $u_\partial = -k(y_\partial - \rho g h_{des})$ that makes
@@ -10,10 +10,10 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
-use phlex_fem::gmsh::GmshMesh;
-use phlex_fem::mesh2d_disk::disk_mesh;
-use phlex_fem::shallow_water::{BoundaryControl, ShallowWater, SwStepSettings};
-use phlex_fem::vtk::{pvd, Location, Vtu};
+use phlex_fem::io::gmsh::GmshMesh;
+use phlex_fem::io::vtk::{pvd, Location, Vtu};
+use phlex_fem::mesh::disk::disk_mesh;
+use phlex_fem::models::continuum::shallow_water::{BoundaryControl, ShallowWater, SwStepSettings};
 use phlex_solve::eigen::EigenParams;
 use serde::Deserialize;
 use toml::Spanned;
@@ -127,7 +127,7 @@ pub struct BuiltSw {
     /// The model.
     pub model: ShallowWater,
     /// Initial state.
-    pub initial: phlex_fem::shallow_water::SwState,
+    pub initial: phlex_fem::models::continuum::shallow_water::SwState,
     /// Tank radius scale (largest extent / 2) [m].
     pub size: f64,
 }

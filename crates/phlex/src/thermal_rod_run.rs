@@ -1,12 +1,12 @@
 //! One-dimensional thermal model files (format in `docs/model-format-continuum.md`):
 //!
-//! * `[heat]`: the heat equation of a rod as a pHDAE ([`phlex_fem::heat`], thesis 004
+//! * `[heat]`: the heat equation of a rod as a pHDAE ([`phlex_fem::models::continuum::heat`], thesis 004
 //!   §5.1.1 eqs. (5.2)–(5.5)): temperature $\theta = (T - T_0)/T_0$ and the algebraic heat
 //!   flux $j_Q$, Lyapunov functional $H = \frac12\int CT_0\theta^2$, dissipation
 //!   $\int j_Q^2/(kT_0)$, ends insulated, isothermal or ports (heat-flux or temperature
 //!   inputs depending on the discretisation);
 //! * `[thermoelastic_rod]`: linear coupled thermoelasticity in uniaxial strain
-//!   ([`phlex_fem::thermoelastic_1d`], thesis 004 §5.1.3 eq. (5.18), PFEM (8.48)–(8.50)),
+//!   ([`phlex_fem::models::continuum::thermoelastic_1d`], thesis 004 §5.1.3 eq. (5.18), PFEM (8.48)–(8.50)),
 //!   with physical material data or the non-dimensional Danilovskaya form (coupling number
 //!   $\delta$, thesis §8.3); with `reference = "danilovskaya"` the probes get the
 //!   half-space solution (thesis (8.51)–(8.52)) inverted by de Hoog's method
@@ -20,10 +20,12 @@ use std::path::Path;
 
 use anyhow::Result;
 use exmex::{Express, FlatEx};
-use phlex_fem::heat::{FieldBlock, Heat1d, HeatDiscretization, HeatModel, ThermalEnd};
-use phlex_fem::thermoelastic_1d::{
-    danilovskaya_laplace, MechanicalEnd, ThermoField, Thermoelastic1d, ThermoelasticModel,
-    ThermoelasticParams,
+use phlex_fem::models::continuum::heat::{
+    FieldBlock, Heat1d, HeatDiscretization, HeatModel, ThermalEnd,
+};
+use phlex_fem::models::continuum::thermoelastic_1d::{
+    danilovskaya_laplace, MechanicalDiscretization, MechanicalEnd, ThermoField, Thermoelastic1d,
+    ThermoelasticModel, ThermoelasticParams,
 };
 use phlex_solve::laplace_inversion::DeHoog;
 use phlex_solve::signal::InputFn;
@@ -224,7 +226,7 @@ pub struct BuiltRod {
     /// Initial state.
     pub initial: Vec<f64>,
     /// Probes: (name, field, x, probe vector).
-    probes: Vec<(String, ProbeField, f64, phlex_fem::functional::SparseVec)>,
+    probes: Vec<(String, ProbeField, f64, phlex_fem::SparseVec)>,
 }
 
 fn eval_x(g: &FlatEx<f64>, x: f64) -> f64 {
@@ -420,7 +422,7 @@ pub fn load(file: &str, text: &str) -> Result<(RodFile, BuiltRod), ModelError> {
             let model =
                 Thermoelastic1d::new(params, length, elements("thermoelastic_rod", &t.elements)?)
                     .discretization(
-                        phlex_fem::thermoelastic_1d::MechanicalDiscretization::CgDg(1),
+                        MechanicalDiscretization::CgDg(1),
                         HeatDiscretization::DgCg(1),
                     )
                     .ends(

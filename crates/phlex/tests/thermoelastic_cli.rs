@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use phlex_fem::thermoelastic_beam::{lifshitz_roukes_inverse_q, ThermoBeamParams};
+use phlex_fem::models::beam::thermoelastic_beam::{lifshitz_roukes_inverse_q, ThermoBeamParams};
 
 fn phlex() -> Command {
     Command::new(env!("CARGO_BIN_EXE_phlex"))

@@ -1,0 +1,197 @@
+//! Axial bar / truss member by PFEM (the 1D wave equation of thesis 004 §2.2 in
+//! structural variables; summary §3.3 "CG1 × DG0" for the Danilovskaya and multibody
+//! bars).
+//!
+//! $\rho A\,\partial_t v = \partial_x N$, $(EA)^{-1}\partial_t N = \partial_x v$, with
+//! $v$ the axial velocity \[m/s\] and $N = EA\,\partial_x u$ the normal force \[N\];
+//! $\dot H = \[vN\]_0^L = \sum_{\text{ends}} F v$ with the end forces applied to the bar
+//! $F_L = N(L)$, $F_0 = -N(0)$. State ordered $(e_v, e_N)$.
+//!
+//! * **CG$_k$×DG$_{k-1}$** (IBP on line 1, force inputs): $J = \begin{bmatrix}0 & -D^\top\\
+//!   D & 0\end{bmatrix}$, $D^{mi} = \langle\psi_N^m, \partial_x\phi_v^i\rangle$; the column
+//!   of $F$ at an end is $\phi_v(\text{end})$, output $v(\text{end})$.
+//! * **DG$_{k-1}$×CG$_k$** (IBP on line 2, velocity inputs): $J = \begin{bmatrix}0 & G\\
+//!   -G^\top & 0\end{bmatrix}$, $G^{im} = \langle\phi_v^i, \partial_x\psi_N^m\rangle$; the
+//!   column of $v$ at an end is $-\psi_N(0)$ / $+\psi_N(L)$, output $F$.
+//!
+//! Boundary conditions: `Free` ($F = 0$), `Clamped` and `SimplySupported` (both $v = 0$).
+use crate::assembly::line::{self, Coefficient};
+use crate::element::line::Family;
+use crate::error::{require_positive, FemError};
+use crate::mesh::interval::End;
+use crate::mesh::interval::MeshSpec;
+use crate::models::boundary::{Component, EndCondition, Imposition, Kinematics, Quantity};
+use crate::models::model::{
+    BlockAssembler, DistributedLoad, Field, OpenEndTerm, OpenField, OpenModel, PfemModel, Profile,
+};
+use crate::space::line::Space1d;
+
+/// PFEM discretization of the axial bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BarDiscretization {
+    /// CG$_k$ velocity × DG$_{k-1}$ normal force ($k$ = 1..3); natural inputs: end forces.
+    CgDg(usize),
+    /// DG$_{k-1}$ velocity × CG$_k$ normal force ($k$ = 1..3); natural inputs: end
+    /// velocities.
+    DgCg(usize),
+}
+
+/// Parameters of a PFEM axial bar: `rho_a` $\rho A$ \[kg/m\], `ea` $EA$ \[N\].
+#[derive(Debug, Clone)]
+pub struct Bar {
+    /// Mass per unit length $\rho A$ \[kg/m\].
+    pub rho_a: f64,
+    /// Axial stiffness $EA$ \[N\].
+    pub ea: f64,
+    /// Mesh.
+    pub mesh: MeshSpec,
+    /// Discretization.
+    pub discretization: BarDiscretization,
+    /// Condition at $x = x_0$.
+    pub left: EndCondition,
+    /// Condition at $x = x_n$.
+    pub right: EndCondition,
+    /// Imposition of essential conditions.
+    pub imposition: Imposition,
+    /// Distributed axial loads.
+    pub loads: Vec<DistributedLoad>,
+}
+
+impl Bar {
+    /// A CG1×DG0 bar on a uniform mesh, both ends open ports, strong BCs.
+    pub fn new(rho_a: f64, ea: f64, length: f64, n_elements: usize) -> Self {
+        Self {
+            rho_a,
+            ea,
+            mesh: MeshSpec::Uniform { length, n_elements },
+            discretization: BarDiscretization::CgDg(1),
+            left: EndCondition::Port,
+            right: EndCondition::Port,
+            imposition: Imposition::Strong,
+            loads: Vec::new(),
+        }
+    }
+
+    /// Sets the discretization.
+    pub fn discretization(mut self, d: BarDiscretization) -> Self {
+        self.discretization = d;
+        self
+    }
+
+    /// Sets both end conditions.
+    pub fn ends(mut self, left: EndCondition, right: EndCondition) -> Self {
+        self.left = left;
+        self.right = right;
+        self
+    }
+
+    /// Sets the imposition of essential conditions.
+    pub fn imposition(mut self, i: Imposition) -> Self {
+        self.imposition = i;
+        self
+    }
+
+    /// Uses a given mesh.
+    pub fn mesh(mut self, mesh: crate::mesh::interval::Mesh1d) -> Self {
+        self.mesh = MeshSpec::Custom(mesh);
+        self
+    }
+
+    /// Adds a distributed axial force port with profile $f(x)$.
+    pub fn load(mut self, name: impl Into<String>, profile: Profile) -> Self {
+        self.loads.push(DistributedLoad::force(name, profile));
+        self
+    }
+
+    /// Assembles the model.
+    pub fn build(&self) -> Result<PfemModel, FemError> {
+        require_positive("rho_a", self.rho_a)?;
+        require_positive("EA", self.ea)?;
+        let mesh = self.mesh.build()?;
+        let (k, velocity_cg) = match self.discretization {
+            BarDiscretization::CgDg(k) => (k, true),
+            BarDiscretization::DgCg(k) => (k, false),
+        };
+        if !(1..=3).contains(&k) {
+            return Err(FemError::UnsupportedDegree {
+                what: "bar CG degree k".into(),
+                degree: k,
+                supported: "1..=3".into(),
+            });
+        }
+        let (fv, fn_) = if velocity_cg {
+            (Family::Cg(k), Family::Dg(k - 1))
+        } else {
+            (Family::Dg(k - 1), Family::Cg(k))
+        };
+        let vv = Space1d::new(&mesh, fv)?;
+        let vn = Space1d::new(&mesh, fn_)?;
+        let mut asm = BlockAssembler::new(&[vv.n_dofs(), vn.n_dofs()]);
+        asm.mass(0, &line::mass(&vv, &Coefficient::Constant(self.rho_a))?);
+        asm.mass(1, &line::mass(&vn, &Coefficient::Constant(1.0 / self.ea))?);
+        let mut ends = Vec::new();
+        if velocity_cg {
+            let D = line::derivative_coupling(&vn, &vv, 1)?;
+            asm.skew(1, 0, &D, 1.0);
+            for end in [End::Left, End::Right] {
+                ends.push(OpenEndTerm {
+                    end,
+                    component: Component::Translation,
+                    natural: Quantity::Force,
+                    column: asm.embed(0, &vv.end_functional(end, 0)),
+                });
+            }
+        } else {
+            let G = line::derivative_coupling(&vv, &vn, 1)?;
+            asm.skew(0, 1, &G, 1.0);
+            for end in [End::Left, End::Right] {
+                let s = if end == End::Left { -1.0 } else { 1.0 };
+                ends.push(OpenEndTerm {
+                    end,
+                    component: Component::Translation,
+                    natural: Quantity::Velocity,
+                    column: asm.embed(1, &vn.end_functional(end, 0).scaled(s)),
+                });
+            }
+        }
+        let mut loads = Vec::new();
+        for l in &self.loads {
+            if l.field != Field::Velocity {
+                return Err(FemError::UnknownField {
+                    field: l.field.to_string(),
+                    model: "bar (distributed loads)".into(),
+                    available: "Velocity".into(),
+                });
+            }
+            loads.push(l.open_load(&vv, &asm, 0)?);
+        }
+        let name = match self.discretization {
+            BarDiscretization::CgDg(k) => format!("bar CG{k}xDG{}", k - 1),
+            BarDiscretization::DgCg(k) => format!("bar DG{}xCG{k}", k - 1),
+        };
+        let open = OpenModel {
+            name,
+            kinematics: Kinematics::Axial,
+            E: asm.E.build(),
+            J: asm.J.build(),
+            fields: vec![
+                OpenField {
+                    field: Field::Velocity,
+                    block: "e_v".into(),
+                    meaning: "axial velocity [m/s]".into(),
+                    space: vv,
+                },
+                OpenField {
+                    field: Field::NormalForce,
+                    block: "e_N".into(),
+                    meaning: "normal force N = EA u_x [N]".into(),
+                    space: vn,
+                },
+            ],
+            derived: vec![],
+            ends,
+            loads,
+        };
+        open.finalize(self.left, self.right, self.imposition)
+    }
+}
