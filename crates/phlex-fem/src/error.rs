@@ -172,6 +172,24 @@ pub enum Fem2dError {
     Core(#[from] CoreError),
 }
 
+/// Checks `lo <= degree <= hi`, else [`FemError::UnsupportedDegree`] naming `what` (e.g.
+/// `"HHJ Kirchhoff degree k"`) and the supported range `"lo..=hi"`.
+pub(crate) fn require_degree(
+    what: &str,
+    degree: usize,
+    range: std::ops::RangeInclusive<usize>,
+) -> Result<(), FemError> {
+    if range.contains(&degree) {
+        Ok(())
+    } else {
+        Err(FemError::UnsupportedDegree {
+            what: what.into(),
+            degree,
+            supported: format!("{}..={}", range.start(), range.end()),
+        })
+    }
+}
+
 /// Checks `value > 0` and finite, else [`FemError::InvalidParameter`] naming `name`.
 pub(crate) fn require_positive(name: &str, value: f64) -> Result<(), FemError> {
     if value.is_finite() && value > 0.0 {

@@ -15,3 +15,5 @@ pub mod boundary;
 pub mod continuum;
 pub mod model;
 pub mod plate;
+
+mod restriction;

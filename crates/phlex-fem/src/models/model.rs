@@ -789,6 +789,32 @@ impl BlockAssembler {
     }
 }
 
+/// A load or source port of a builder: its name and its profile (a closure, so `Debug`
+/// shows the name only).
+#[derive(Clone)]
+pub struct NamedProfile<P> {
+    /// Port name.
+    pub name: String,
+    /// Profile of the load density.
+    pub profile: P,
+}
+
+impl<P> NamedProfile<P> {
+    /// Port `name` with `profile`.
+    pub fn new(name: impl Into<String>, profile: P) -> Self {
+        Self {
+            name: name.into(),
+            profile,
+        }
+    }
+}
+
+impl<P> fmt::Debug for NamedProfile<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("NamedProfile").field(&self.name).finish()
+    }
+}
+
 /// A spatial load profile $f(x)$.
 pub type Profile = std::sync::Arc<dyn Fn(f64) -> f64 + Send + Sync>;
 

@@ -5,7 +5,7 @@
 //! `c · n_scalar + i` (component major); symmetric tensors in the order
 //! $(xx, yy, zz, yz, xz, xy)$ with Frobenius weights $(1, 1, 1, 2, 2, 2)$.
 use crate::element::tet::LagrangeTet;
-use crate::error::{Fem2dError, FemError};
+use crate::error::{require_degree, Fem2dError, FemError};
 use crate::mesh::tet::{Mesh3d, TetGeometry, LOCAL_EDGES};
 
 /// Element family of a 3D Lagrange space.
@@ -71,14 +71,7 @@ impl Space3d {
     /// The space of `family` and `shape` on `mesh`.
     pub fn new(mesh: &Mesh3d, family: Family3d, shape: Shape3d) -> Result<Self, Fem2dError> {
         if let Family3d::Cg(k) = family {
-            if !(1..=2).contains(&k) {
-                return Err(FemError::UnsupportedDegree {
-                    what: "CG degree on tetrahedra".into(),
-                    degree: k,
-                    supported: "1..=2".into(),
-                }
-                .into());
-            }
+            require_degree("CG degree on tetrahedra", k, 1..=2)?;
         }
         let element = LagrangeTet::new(family.degree())?;
         let nl = element.n_local();

@@ -17,13 +17,11 @@
 //! Boundary conditions: `Free` ($F = 0$), `Clamped` and `SimplySupported` (both $v = 0$).
 use crate::assembly::line::{self, Coefficient};
 use crate::element::line::Family;
-use crate::error::{require_positive, FemError};
+use crate::error::{require_degree, require_positive, FemError};
 use crate::mesh::interval::End;
-use crate::mesh::interval::MeshSpec;
-use crate::models::boundary::{Component, EndCondition, Imposition, Kinematics, Quantity};
-use crate::models::model::{
-    BlockAssembler, DistributedLoad, Field, OpenEndTerm, OpenField, OpenModel, PfemModel, Profile,
-};
+use crate::models::beam::member::{Member, Section};
+use crate::models::boundary::{Component, Kinematics, Quantity};
+use crate::models::model::{BlockAssembler, Field, OpenEndTerm, OpenField, OpenModel, PfemModel};
 use crate::space::line::Space1d;
 
 /// PFEM discretization of the axial bar.
@@ -37,88 +35,42 @@ pub enum BarDiscretization {
 }
 
 /// Parameters of a PFEM axial bar: `rho_a` $\rho A$ \[kg/m\], `ea` $EA$ \[N\].
-#[derive(Debug, Clone)]
-pub struct Bar {
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BarSection {
     /// Mass per unit length $\rho A$ \[kg/m\].
     pub rho_a: f64,
     /// Axial stiffness $EA$ \[N\].
     pub ea: f64,
-    /// Mesh.
-    pub mesh: MeshSpec,
-    /// Discretization.
-    pub discretization: BarDiscretization,
-    /// Condition at $x = x_0$.
-    pub left: EndCondition,
-    /// Condition at $x = x_n$.
-    pub right: EndCondition,
-    /// Imposition of essential conditions.
-    pub imposition: Imposition,
-    /// Distributed axial loads.
-    pub loads: Vec<DistributedLoad>,
 }
+
+/// Builder of the PFEM axial bar (a [`Member`] with a [`BarSection`]).
+pub type Bar = Member<BarSection>;
 
 impl Bar {
     /// A CG1×DG0 bar on a uniform mesh, both ends open ports, strong BCs.
     pub fn new(rho_a: f64, ea: f64, length: f64, n_elements: usize) -> Self {
-        Self {
-            rho_a,
-            ea,
-            mesh: MeshSpec::Uniform { length, n_elements },
-            discretization: BarDiscretization::CgDg(1),
-            left: EndCondition::Port,
-            right: EndCondition::Port,
-            imposition: Imposition::Strong,
-            loads: Vec::new(),
-        }
+        Member::with_section(
+            BarSection { rho_a, ea },
+            BarDiscretization::CgDg(1),
+            length,
+            n_elements,
+        )
     }
+}
 
-    /// Sets the discretization.
-    pub fn discretization(mut self, d: BarDiscretization) -> Self {
-        self.discretization = d;
-        self
-    }
-
-    /// Sets both end conditions.
-    pub fn ends(mut self, left: EndCondition, right: EndCondition) -> Self {
-        self.left = left;
-        self.right = right;
-        self
-    }
-
-    /// Sets the imposition of essential conditions.
-    pub fn imposition(mut self, i: Imposition) -> Self {
-        self.imposition = i;
-        self
-    }
-
-    /// Uses a given mesh.
-    pub fn mesh(mut self, mesh: crate::mesh::interval::Mesh1d) -> Self {
-        self.mesh = MeshSpec::Custom(mesh);
-        self
-    }
-
-    /// Adds a distributed axial force port with profile $f(x)$.
-    pub fn load(mut self, name: impl Into<String>, profile: Profile) -> Self {
-        self.loads.push(DistributedLoad::force(name, profile));
-        self
-    }
+impl Section for BarSection {
+    type Discretization = BarDiscretization;
 
     /// Assembles the model.
-    pub fn build(&self) -> Result<PfemModel, FemError> {
-        require_positive("rho_a", self.rho_a)?;
-        require_positive("EA", self.ea)?;
-        let mesh = self.mesh.build()?;
-        let (k, velocity_cg) = match self.discretization {
+    fn assemble(m: &Member<Self>) -> Result<PfemModel, FemError> {
+        require_positive("rho_a", m.section.rho_a)?;
+        require_positive("EA", m.section.ea)?;
+        let mesh = m.mesh.build()?;
+        let (k, velocity_cg) = match m.discretization {
             BarDiscretization::CgDg(k) => (k, true),
             BarDiscretization::DgCg(k) => (k, false),
         };
-        if !(1..=3).contains(&k) {
-            return Err(FemError::UnsupportedDegree {
-                what: "bar CG degree k".into(),
-                degree: k,
-                supported: "1..=3".into(),
-            });
-        }
+        require_degree("bar CG degree k", k, 1..=3)?;
         let (fv, fn_) = if velocity_cg {
             (Family::Cg(k), Family::Dg(k - 1))
         } else {
@@ -127,8 +79,14 @@ impl Bar {
         let vv = Space1d::new(&mesh, fv)?;
         let vn = Space1d::new(&mesh, fn_)?;
         let mut asm = BlockAssembler::new(&[vv.n_dofs(), vn.n_dofs()]);
-        asm.mass(0, &line::mass(&vv, &Coefficient::Constant(self.rho_a))?);
-        asm.mass(1, &line::mass(&vn, &Coefficient::Constant(1.0 / self.ea))?);
+        asm.mass(
+            0,
+            &line::mass(&vv, &Coefficient::Constant(m.section.rho_a))?,
+        );
+        asm.mass(
+            1,
+            &line::mass(&vn, &Coefficient::Constant(1.0 / m.section.ea))?,
+        );
         let mut ends = Vec::new();
         if velocity_cg {
             let D = line::derivative_coupling(&vn, &vv, 1)?;
@@ -155,7 +113,7 @@ impl Bar {
             }
         }
         let mut loads = Vec::new();
-        for l in &self.loads {
+        for l in &m.loads {
             if l.field != Field::Velocity {
                 return Err(FemError::UnknownField {
                     field: l.field.to_string(),
@@ -165,7 +123,7 @@ impl Bar {
             }
             loads.push(l.open_load(&vv, &asm, 0)?);
         }
-        let name = match self.discretization {
+        let name = match m.discretization {
             BarDiscretization::CgDg(k) => format!("bar CG{k}xDG{}", k - 1),
             BarDiscretization::DgCg(k) => format!("bar DG{}xCG{k}", k - 1),
         };
@@ -192,6 +150,6 @@ impl Bar {
             ends,
             loads,
         };
-        open.finalize(self.left, self.right, self.imposition)
+        open.finalize(m.left, m.right, m.imposition)
     }
 }

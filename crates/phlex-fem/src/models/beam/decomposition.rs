@@ -25,7 +25,7 @@ use crate::error::{require_positive, FemError};
 use crate::mesh::interval::End;
 use crate::mesh::interval::Mesh1d;
 use crate::models::beam::euler_bernoulli::{EbDiscretization, EulerBernoulli};
-use crate::models::boundary::{EndCondition, Imposition};
+use crate::models::boundary::EndCondition;
 use crate::models::model::{DistributedLoad, FieldEntry, PfemModel, Profile, Source};
 use phlex_core::interconnect::Composite;
 use phlex_core::sparse::{self, Triplets};
@@ -124,14 +124,11 @@ impl EbDecomposition {
             End::Right => (EbDiscretization::Dg1Her, EbDiscretization::HerDg1),
         };
         let part = |mesh: Mesh1d, d, l, r| EulerBernoulli {
-            rho_a: self.rho_a,
-            ei: self.ei,
-            mesh: crate::mesh::interval::MeshSpec::Custom(mesh),
-            discretization: d,
-            left: l,
-            right: r,
-            imposition: Imposition::Strong,
             loads: self.loads.clone(),
+            ..EulerBernoulli::new(self.rho_a, self.ei, self.length, 1)
+                .mesh(mesh)
+                .discretization(d)
+                .ends(l, r)
         };
         let ml = part(mesh_l, dl, self.left, EndCondition::Port).build()?;
         let mr = part(mesh_r, dr, EndCondition::Port, self.right).build()?;

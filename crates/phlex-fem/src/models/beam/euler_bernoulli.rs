@@ -41,11 +41,9 @@ use crate::assembly::line::{self, Coefficient};
 use crate::element::line::Family;
 use crate::error::{require_positive, FemError};
 use crate::mesh::interval::End;
-use crate::mesh::interval::MeshSpec;
-use crate::models::boundary::{Component, EndCondition, Imposition, Kinematics, Quantity};
-use crate::models::model::{
-    BlockAssembler, DistributedLoad, Field, OpenEndTerm, OpenField, OpenModel, PfemModel, Profile,
-};
+use crate::models::beam::member::{Member, Section};
+use crate::models::boundary::{Component, Kinematics, Quantity};
+use crate::models::model::{BlockAssembler, Field, OpenEndTerm, OpenField, OpenModel, PfemModel};
 use crate::space::line::Space1d;
 
 /// PFEM discretization of the Euler–Bernoulli beam.
@@ -79,79 +77,38 @@ impl EbDiscretization {
 /// | `mesh` | $\[0, L\]$, elements | m |
 ///
 /// Ports: `"left"`, `"right"` (see [`crate::models::boundary`]) and one per distributed load.
-#[derive(Debug, Clone)]
-pub struct EulerBernoulli {
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct EbSection {
     /// Mass per unit length $\rho A$ \[kg/m\].
     pub rho_a: f64,
     /// Bending stiffness $EI$ \[N m²\].
     pub ei: f64,
-    /// Mesh.
-    pub mesh: MeshSpec,
-    /// Discretization.
-    pub discretization: EbDiscretization,
-    /// Condition at $x = x_0$.
-    pub left: EndCondition,
-    /// Condition at $x = x_n$.
-    pub right: EndCondition,
-    /// Imposition of essential conditions.
-    pub imposition: Imposition,
-    /// Distributed transverse loads.
-    pub loads: Vec<DistributedLoad>,
 }
+
+/// Builder of the PFEM Euler–Bernoulli beam (a [`Member`] with a [`EbSection`]).
+pub type EulerBernoulli = Member<EbSection>;
 
 impl EulerBernoulli {
     /// A HerDG1 beam on a uniform mesh of `[0, length]`, both ends open ports, strong BCs.
     pub fn new(rho_a: f64, ei: f64, length: f64, n_elements: usize) -> Self {
-        Self {
-            rho_a,
-            ei,
-            mesh: MeshSpec::Uniform { length, n_elements },
-            discretization: EbDiscretization::HerDg1,
-            left: EndCondition::Port,
-            right: EndCondition::Port,
-            imposition: Imposition::Strong,
-            loads: Vec::new(),
-        }
+        Member::with_section(
+            EbSection { rho_a, ei },
+            EbDiscretization::HerDg1,
+            length,
+            n_elements,
+        )
     }
+}
 
-    /// Sets the discretization.
-    pub fn discretization(mut self, d: EbDiscretization) -> Self {
-        self.discretization = d;
-        self
-    }
-
-    /// Sets both end conditions.
-    pub fn ends(mut self, left: EndCondition, right: EndCondition) -> Self {
-        self.left = left;
-        self.right = right;
-        self
-    }
-
-    /// Sets the imposition of essential conditions.
-    pub fn imposition(mut self, i: Imposition) -> Self {
-        self.imposition = i;
-        self
-    }
-
-    /// Uses a given mesh instead of the uniform one.
-    pub fn mesh(mut self, mesh: crate::mesh::interval::Mesh1d) -> Self {
-        self.mesh = MeshSpec::Custom(mesh);
-        self
-    }
-
-    /// Adds a distributed transverse force port `name` with profile $f(x)$ \[N/m per unit
-    /// amplitude].
-    pub fn load(mut self, name: impl Into<String>, profile: Profile) -> Self {
-        self.loads.push(DistributedLoad::force(name, profile));
-        self
-    }
+impl Section for EbSection {
+    type Discretization = EbDiscretization;
 
     /// Assembles the model (errors name the offending parameter).
-    pub fn build(&self) -> Result<PfemModel, FemError> {
-        require_positive("rho_a", self.rho_a)?;
-        require_positive("EI", self.ei)?;
-        let mesh = self.mesh.build()?;
-        let (fw, fk) = match self.discretization {
+    fn assemble(m: &Member<Self>) -> Result<PfemModel, FemError> {
+        require_positive("rho_a", m.section.rho_a)?;
+        require_positive("EI", m.section.ei)?;
+        let mesh = m.mesh.build()?;
+        let (fw, fk) = match m.discretization {
             EbDiscretization::HerDg1 => (Family::Hermite, Family::Dg(1)),
             EbDiscretization::Dg1Her => (Family::Dg(1), Family::Hermite),
             EbDiscretization::CgCg(k) => (Family::Cg(k), Family::Cg(k)),
@@ -159,8 +116,14 @@ impl EulerBernoulli {
         let vw = Space1d::new(&mesh, fw)?;
         let vk = Space1d::new(&mesh, fk)?;
         let mut asm = BlockAssembler::new(&[vw.n_dofs(), vk.n_dofs()]);
-        asm.mass(0, &line::mass(&vw, &Coefficient::Constant(self.rho_a))?);
-        asm.mass(1, &line::mass(&vk, &Coefficient::Constant(1.0 / self.ei))?);
+        asm.mass(
+            0,
+            &line::mass(&vw, &Coefficient::Constant(m.section.rho_a))?,
+        );
+        asm.mass(
+            1,
+            &line::mass(&vk, &Coefficient::Constant(1.0 / m.section.ei))?,
+        );
         let term = |end, component, natural, column| OpenEndTerm {
             end,
             component,
@@ -168,7 +131,7 @@ impl EulerBernoulli {
             column,
         };
         let mut ends = Vec::new();
-        match self.discretization {
+        match m.discretization {
             EbDiscretization::HerDg1 => {
                 let D = line::derivative_coupling(&vk, &vw, 2)?;
                 asm.skew(1, 0, &D, 1.0);
@@ -227,7 +190,7 @@ impl EulerBernoulli {
             }
         }
         let mut loads = Vec::new();
-        for l in &self.loads {
+        for l in &m.loads {
             if l.field != Field::Velocity {
                 return Err(FemError::UnknownField {
                     field: l.field.to_string(),
@@ -238,7 +201,7 @@ impl EulerBernoulli {
             loads.push(l.open_load(&vw, &asm, 0)?);
         }
         let open = OpenModel {
-            name: format!("Euler-Bernoulli {}", self.discretization.name()),
+            name: format!("Euler-Bernoulli {}", m.discretization.name()),
             kinematics: Kinematics::Bending,
             E: asm.E.build(),
             J: asm.J.build(),
@@ -263,6 +226,6 @@ impl EulerBernoulli {
             ends,
             loads,
         };
-        open.finalize(self.left, self.right, self.imposition)
+        open.finalize(m.left, m.right, m.imposition)
     }
 }

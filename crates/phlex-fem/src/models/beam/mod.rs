@@ -10,5 +10,6 @@
 pub mod bar;
 pub mod decomposition;
 pub mod euler_bernoulli;
+pub mod member;
 pub mod thermoelastic_beam;
 pub mod timoshenko;

@@ -20,10 +20,10 @@
 //!   $(\dot w, \dot\varphi)$: $\mp(\psi_Q, \psi_M)$ at 0 / $L$ ($-$ at 0).
 use crate::assembly::line::{self, Coefficient};
 use crate::element::line::Family;
-use crate::error::{require_positive, FemError};
+use crate::error::{require_degree, require_positive, FemError};
 use crate::mesh::interval::End;
-use crate::mesh::interval::MeshSpec;
-use crate::models::boundary::{Component, EndCondition, Imposition, Kinematics, Quantity};
+use crate::models::beam::member::{Member, Section};
+use crate::models::boundary::{Component, Kinematics, Quantity};
 use crate::models::model::{
     BlockAssembler, DistributedLoad, Field, OpenEndTerm, OpenField, OpenModel, PfemModel, Profile,
 };
@@ -46,8 +46,8 @@ pub enum TimoshenkoDiscretization {
 /// | `rho_i` | $\rho I$ (rotary inertia per length) | kg m |
 /// | `ei` | $EI$ | N m² |
 /// | `kga` | $kGA$ (shear stiffness) | N |
-#[derive(Debug, Clone)]
-pub struct Timoshenko {
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TimoshenkoSection {
     /// Mass per unit length $\rho A$ \[kg/m\].
     pub rho_a: f64,
     /// Rotary inertia per unit length $\rho I$ \[kg m\].
@@ -56,67 +56,25 @@ pub struct Timoshenko {
     pub ei: f64,
     /// Shear stiffness $kGA$ \[N\].
     pub kga: f64,
-    /// Mesh.
-    pub mesh: MeshSpec,
-    /// Discretization.
-    pub discretization: TimoshenkoDiscretization,
-    /// Condition at $x = x_0$.
-    pub left: EndCondition,
-    /// Condition at $x = x_n$.
-    pub right: EndCondition,
-    /// Imposition of essential conditions.
-    pub imposition: Imposition,
-    /// Distributed loads (force on [`Field::Velocity`], moment on
-    /// [`Field::AngularVelocity`]).
-    pub loads: Vec<DistributedLoad>,
 }
+
+/// Builder of the PFEM Timoshenko beam (a [`Member`] with a [`TimoshenkoSection`]).
+pub type Timoshenko = Member<TimoshenkoSection>;
 
 impl Timoshenko {
     /// A CG1×DG0 beam on a uniform mesh, both ends open ports, strong BCs.
     pub fn new(rho_a: f64, rho_i: f64, ei: f64, kga: f64, length: f64, n_elements: usize) -> Self {
-        Self {
-            rho_a,
-            rho_i,
-            ei,
-            kga,
-            mesh: MeshSpec::Uniform { length, n_elements },
-            discretization: TimoshenkoDiscretization::CgDg(1),
-            left: EndCondition::Port,
-            right: EndCondition::Port,
-            imposition: Imposition::Strong,
-            loads: Vec::new(),
-        }
-    }
-
-    /// Sets the discretization.
-    pub fn discretization(mut self, d: TimoshenkoDiscretization) -> Self {
-        self.discretization = d;
-        self
-    }
-
-    /// Sets both end conditions.
-    pub fn ends(mut self, left: EndCondition, right: EndCondition) -> Self {
-        self.left = left;
-        self.right = right;
-        self
-    }
-
-    /// Sets the imposition of essential conditions.
-    pub fn imposition(mut self, i: Imposition) -> Self {
-        self.imposition = i;
-        self
-    }
-
-    /// Uses a given mesh.
-    pub fn mesh(mut self, mesh: crate::mesh::interval::Mesh1d) -> Self {
-        self.mesh = MeshSpec::Custom(mesh);
-        self
-    }
-
-    /// Adds a distributed transverse force port with profile $f(x)$.
-    pub fn load(mut self, name: impl Into<String>, profile: Profile) -> Self {
-        self.loads.push(DistributedLoad::force(name, profile));
-        self
+        Member::with_section(
+            TimoshenkoSection {
+                rho_a,
+                rho_i,
+                ei,
+                kga,
+            },
+            TimoshenkoDiscretization::CgDg(1),
+            length,
+            n_elements,
+        )
     }
 
     /// Adds a distributed moment port with profile $f(x)$.
@@ -128,25 +86,23 @@ impl Timoshenko {
         });
         self
     }
+}
+
+impl Section for TimoshenkoSection {
+    type Discretization = TimoshenkoDiscretization;
 
     /// Assembles the model.
-    pub fn build(&self) -> Result<PfemModel, FemError> {
-        require_positive("rho_a", self.rho_a)?;
-        require_positive("rho_i", self.rho_i)?;
-        require_positive("EI", self.ei)?;
-        require_positive("kGA", self.kga)?;
-        let mesh = self.mesh.build()?;
-        let (k, vel_cg) = match self.discretization {
+    fn assemble(m: &Member<Self>) -> Result<PfemModel, FemError> {
+        require_positive("rho_a", m.section.rho_a)?;
+        require_positive("rho_i", m.section.rho_i)?;
+        require_positive("EI", m.section.ei)?;
+        require_positive("kGA", m.section.kga)?;
+        let mesh = m.mesh.build()?;
+        let (k, vel_cg) = match m.discretization {
             TimoshenkoDiscretization::CgDg(k) => (k, true),
             TimoshenkoDiscretization::DgCg(k) => (k, false),
         };
-        if !(1..=3).contains(&k) {
-            return Err(FemError::UnsupportedDegree {
-                what: "Timoshenko CG degree k".into(),
-                degree: k,
-                supported: "1..=3".into(),
-            });
-        }
+        require_degree("Timoshenko CG degree k", k, 1..=3)?;
         let (fv, fs) = if vel_cg {
             (Family::Cg(k), Family::Dg(k - 1))
         } else {
@@ -157,10 +113,22 @@ impl Timoshenko {
         let vm = Space1d::new(&mesh, fs)?;
         let vq = vm.clone();
         let mut asm = BlockAssembler::new(&[vw.n_dofs(), vp.n_dofs(), vm.n_dofs(), vq.n_dofs()]);
-        asm.mass(0, &line::mass(&vw, &Coefficient::Constant(self.rho_a))?);
-        asm.mass(1, &line::mass(&vp, &Coefficient::Constant(self.rho_i))?);
-        asm.mass(2, &line::mass(&vm, &Coefficient::Constant(1.0 / self.ei))?);
-        asm.mass(3, &line::mass(&vq, &Coefficient::Constant(1.0 / self.kga))?);
+        asm.mass(
+            0,
+            &line::mass(&vw, &Coefficient::Constant(m.section.rho_a))?,
+        );
+        asm.mass(
+            1,
+            &line::mass(&vp, &Coefficient::Constant(m.section.rho_i))?,
+        );
+        asm.mass(
+            2,
+            &line::mass(&vm, &Coefficient::Constant(1.0 / m.section.ei))?,
+        );
+        asm.mass(
+            3,
+            &line::mass(&vq, &Coefficient::Constant(1.0 / m.section.kga))?,
+        );
         let mut ends = Vec::new();
         if vel_cg {
             asm.skew(3, 0, &line::derivative_coupling(&vq, &vw, 1)?, 1.0);
@@ -201,7 +169,7 @@ impl Timoshenko {
             }
         }
         let mut loads = Vec::new();
-        for l in &self.loads {
+        for l in &m.loads {
             let (space, block) = match l.field {
                 Field::Velocity => (&vw, 0),
                 Field::AngularVelocity => (&vp, 1),
@@ -215,7 +183,7 @@ impl Timoshenko {
             };
             loads.push(l.open_load(space, &asm, block)?);
         }
-        let name = match self.discretization {
+        let name = match m.discretization {
             TimoshenkoDiscretization::CgDg(k) => format!("Timoshenko CG{k}xDG{}", k - 1),
             TimoshenkoDiscretization::DgCg(k) => format!("Timoshenko DG{}xCG{k}", k - 1),
         };
@@ -254,6 +222,6 @@ impl Timoshenko {
             ends,
             loads,
         };
-        open.finalize(self.left, self.right, self.imposition)
+        open.finalize(m.left, m.right, m.imposition)
     }
 }

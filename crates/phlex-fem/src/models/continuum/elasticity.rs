@@ -51,17 +51,18 @@
 //! traction ports in the $P_1$ trace basis of the tagged faces.
 use crate::assembly::tet::{bilinear3d, Op3d, Term3d};
 use crate::assembly::triangle;
-use crate::error::Fem2dError;
-use crate::error::{require_positive, FemError};
+use crate::error::{require_degree, require_positive, Fem2dError, FemError};
 use crate::mesh::tet::Mesh3d;
 use crate::mesh::triangle::Mesh2d;
+use crate::models::continuum::supports::{
+    assemble_ports, edge_traces, face_traces, Boundaries, TraceMasses,
+};
 use crate::models::model::BlockAssembler;
-use crate::quadrature::gauss_legendre::GaussLegendre;
-use crate::quadrature::triangle::TriangleQuadrature;
+use crate::models::restriction::Restriction;
 use crate::space::tet::{Family3d, Shape3d, Space3d};
-use crate::space::triangle::{complement, Family2d, Shape, Space2d};
-use phlex_core::sparse::{self, SparseMat, Triplets};
-use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
+use crate::space::triangle::{Family2d, Shape, Space2d};
+use phlex_core::sparse::{self, SparseMat};
+use phlex_core::{LinearPhSystem, PortSet, VarBlock};
 
 /// Isotropic linear elastic material.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -191,9 +192,7 @@ pub struct Elasticity2d {
     plane: PlaneModel,
     mesh: Mesh2d,
     degree: usize,
-    clamped: Vec<String>,
-    fixed: Vec<(String, usize)>,
-    ports: Vec<String>,
+    bd: Boundaries,
 }
 
 impl Elasticity2d {
@@ -206,34 +205,25 @@ impl Elasticity2d {
         degree: usize,
     ) -> Result<Self, Fem2dError> {
         params.validate()?;
-        if !(1..=3).contains(&degree) {
-            return Err(FemError::UnsupportedDegree {
-                what: "CG x DG elasticity degree k".into(),
-                degree,
-                supported: "1..=3".into(),
-            }
-            .into());
-        }
+        require_degree("CG x DG elasticity degree k", degree, 1..=3)?;
         Ok(Self {
             params,
             plane,
             mesh: mesh.clone(),
             degree,
-            clamped: Vec::new(),
-            fixed: Vec::new(),
-            ports: Vec::new(),
+            bd: Boundaries::default(),
         })
     }
 
     /// Clamps the boundary edges tagged `tag` (strong: $v = 0$).
     pub fn clamped(mut self, tag: &str) -> Self {
-        self.clamped.push(tag.to_string());
+        self.bd.clamped.push(tag.to_string());
         self
     }
 
     /// Clamps every tag of the mesh.
     pub fn clamp_all(mut self) -> Self {
-        self.clamped = self.mesh.tag_names();
+        self.bd.clamped = self.mesh.tag_names();
         self
     }
 
@@ -242,7 +232,7 @@ impl Elasticity2d {
     /// edge normal to `axis` this is a roller / symmetry support ($v\cdot n = 0$,
     /// $\tau\cdot s = 0$).
     pub fn fixed(mut self, tag: &str, axis: usize) -> Self {
-        self.fixed.push((tag.to_string(), axis));
+        self.bd.fixed.push((tag.to_string(), axis));
         self
     }
 
@@ -253,7 +243,7 @@ impl Elasticity2d {
     /// outputs $B^\top e$ are the weighted traces $\int_\Gamma v_a\psi^l$, so
     /// $\dot H = y^\top u$.
     pub fn port(mut self, tag: &str) -> Self {
-        self.ports.push(tag.to_string());
+        self.bd.ports.push(tag.to_string());
         self
     }
 
@@ -262,63 +252,16 @@ impl Elasticity2d {
         let p = &self.params;
         let k = self.degree;
         let m = &self.mesh;
-        for (tag, axis) in &self.fixed {
-            if *axis > 1 {
-                return Err(FemError::InvalidParameter {
-                    name: format!("axis of the support on '{tag}'"),
-                    value: *axis as f64,
-                    requirement: "axis 0 (x) or 1 (y)".into(),
-                }
-                .into());
-            }
-        }
-        for tag in &self.ports {
-            if self.clamped.contains(tag) || self.fixed.iter().any(|(t, _)| t == tag) {
-                return Err(FemError::InvalidParameter {
-                    name: format!("boundary tag '{tag}'"),
-                    value: 0.0,
-                    requirement: "a traction port cannot also be clamped or supported".into(),
-                }
-                .into());
-            }
-        }
+        self.bd.validate(2)?;
         let sv = Space2d::new(m, Family2d::Cg(k), Shape::Vector)?;
         let ss = Space2d::new(m, Family2d::Dg(k - 1), Shape::SymTensor)?;
         let sizes = [sv.n_dofs(), ss.n_dofs()];
         let mut ba = BlockAssembler::new(&sizes);
-        ba.mass(0, &triangle::mass(&sv, p.rho)?);
-        ba.mass(
-            1,
-            &triangle::mass_pointwise(&ss, &p.compliance_2d(self.plane))?,
-        );
-        // J_10 = D_Grad, J_01 = −D_Gradᵀ
-        ba.skew(1, 0, &triangle::sym_grad(&ss, &sv)?, 1.0);
+        elastic_blocks_2d(&mut ba, &sv, &ss, p, self.plane)?;
         let n_full = ba.n();
-        let E_full = ba.E.build();
-        let J_full = ba.J.build();
         // strong supports: remove velocity DOFs
-        let mut removed = Vec::new();
-        let tags: Vec<&str> = self.clamped.iter().map(|s| s.as_str()).collect();
-        if !tags.is_empty() {
-            removed.extend(sv.boundary_dofs(&tags)?);
-        }
-        let ns = sv.n_scalar_dofs();
-        for (tag, axis) in &self.fixed {
-            let r = axis * ns..(axis + 1) * ns;
-            removed.extend(
-                sv.boundary_dofs(&[tag.as_str()])?
-                    .into_iter()
-                    .filter(|i| r.contains(i)),
-            );
-        }
-        removed.sort_unstable();
-        removed.dedup();
-        let kept = complement(n_full, &removed);
-        let E = sparse::restrict(&E_full, &kept, &kept);
-        let J = sparse::restrict(&J_full, &kept, &kept);
-        let n = kept.len();
-        let offsets = [0, sizes[0], sizes[0] + sizes[1]];
-        let n_v = kept.iter().filter(|&&i| i < sizes[0]).count();
+        let dofs = Restriction::new(&sizes, self.bd.supported_dofs(&sv)?);
+        let (n, n_v) = (dofs.len(), dofs.kept_in(0));
         let blocks = vec![
             VarBlock::differential("e_v", "velocity (x, y) [m/s]", n_v),
             VarBlock::differential(
@@ -327,38 +270,15 @@ impl Elasticity2d {
                 n - n_v,
             ),
         ];
-        let mut ports = Vec::new();
-        let mut B_cols: Vec<SparseMat> = Vec::new();
-        let mut trace_masses = Vec::new();
-        for tag in &self.ports {
-            let (b, mg) = edge_traces(&sv, tag, n_full, 0)?;
-            let nb = mg.nrows();
-            for (a, bm) in b.into_iter().enumerate() {
-                let c = ["x", "y"][a];
-                let name = format!("{tag}_t{c}");
-                ports.push(Port::new(
-                    name.clone(),
-                    nb,
-                    format!("applied traction tau_{c} [N/m^2] on '{tag}' (CG1 trace)"),
-                    format!("weighted trace of v_{c} on '{tag}' [m^2/s]"),
-                ));
-                B_cols.push(bm);
-                trace_masses.push((name, mg.clone()));
-            }
-        }
-        let n_inputs: usize = B_cols.iter().map(|b| b.ncols()).sum();
-        let mut tb = Triplets::new(n, n_inputs);
-        let mut c0 = 0;
-        for b in &B_cols {
-            let all: Vec<usize> = (0..b.ncols()).collect();
-            tb.push_block(0, c0, &sparse::restrict(b, &kept, &all), 1.0);
-            c0 += b.ncols();
-        }
+        let traces = |tag: &str, _: bool| edge_traces(&sv, tag, n_full, 0);
+        let traction =
+            |tag: &str, c: &str| format!("applied traction tau_{c} [N/m^2] on '{tag}' (CG1 trace)");
+        let (ports, B, trace_masses) = assemble_ports(&self.bd, &dofs, &traces, 2, &traction)?;
         let system = LinearPhSystem::new(
-            E,
-            J,
+            dofs.restrict(&ba.E.build()),
+            dofs.restrict(&ba.J.build()),
             sparse::zeros(n, n),
-            tb.build(),
+            B,
             PortSet::from_ports(ports)?,
             blocks,
         )?;
@@ -368,73 +288,64 @@ impl Elasticity2d {
             degree: k,
             system,
             spaces: [sv, ss],
-            offsets,
-            kept,
+            dofs,
             trace_masses,
         })
     }
 }
 
-/// Weighted edge traces of every component $c$ of `space`,
-/// $B_c^{il} = \langle\phi_c^i, \psi^l\rangle_\Gamma$ on the edges tagged `tag` (rows
-/// `offset + space.global(c, ·)` of an open state of length `n_full`, columns = the $P_1$
-/// ($CG_1$) trace basis $\psi^l$, one per vertex ordered by global index), and the trace mass
-/// $M_\Gamma^{lm} = \int_\Gamma\psi^l\psi^m$ (thesis 004 (9.33): the $B_v$ of the traction
-/// ports; the heat-flux ports of [`crate::models::continuum::thermoelasticity`] use it on the temperature
-/// space). Gauss–Legendre exact for the degree $k + 1$ integrand. The 3D analogue is
-/// [`face_traces`].
-pub(crate) fn edge_traces(
-    space: &Space2d,
-    tag: &str,
-    n_full: usize,
-    offset: usize,
-) -> Result<(Vec<SparseMat>, SparseMat), Fem2dError> {
-    let mesh = space.mesh();
-    let edges = mesh.tagged_edges(tag)?;
-    let mut verts: Vec<usize> = edges.iter().flat_map(|b| mesh.edges()[b.edge]).collect();
-    verts.sort_unstable();
-    verts.dedup();
-    let nb = verts.len();
-    let col = |v: usize| verts.binary_search(&v).unwrap_or(0);
-    let gl = GaussLegendre::exact_for_degree(space.family().degree() + 1)?;
-    let el = space.element();
-    let nl = el.n_local();
-    let (mut v, mut dx, mut dy) = (vec![0.0; nl], vec![0.0; nl], vec![0.0; nl]);
-    let nc = space.n_comp();
-    let mut tb: Vec<Triplets> = (0..nc).map(|_| Triplets::new(n_full, nb)).collect();
-    let mut tm = Triplets::new(nb, nb);
-    let refv = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]];
-    for b in &edges {
-        let tri = mesh.triangles()[b.cell];
-        let (la, lb) = ((b.local + 1) % 3, (b.local + 2) % 3);
-        let (ca, cb) = (col(tri[la]), col(tri[lb]));
-        let len = mesh.edge_length(b.edge);
-        let d = space.cell_dofs(b.cell);
-        // trace mass of the two hat functions: len/6 [[2, 1], [1, 2]]
-        for (r, c, f) in [(ca, ca, 2.0), (ca, cb, 1.0), (cb, ca, 1.0), (cb, cb, 2.0)] {
-            tm.push(r, c, len * f / 6.0);
-        }
-        for (&t, &w) in gl.points.iter().zip(&gl.weights) {
-            let xh = [
-                refv[la][0] + t * (refv[lb][0] - refv[la][0]),
-                refv[la][1] + t * (refv[lb][1] - refv[la][1]),
-            ];
-            el.eval(xh, &mut v, &mut dx, &mut dy);
-            for (psi, c) in [(1.0 - t, ca), (t, cb)] {
-                let f = w * len * psi;
-                for j in 0..nl {
-                    let a = f * v[j];
-                    if a == 0.0 {
-                        continue;
-                    }
-                    for (comp, t) in tb.iter_mut().enumerate() {
-                        t.push(offset + space.global(comp, d[j]), c, a);
-                    }
-                }
+/// The elastic blocks of the 2D CG × DG model in `ba` (blocks 0 = velocity, 1 = stress):
+/// $E_{00} = M_\rho$, $E_{11} = M_{\mathcal C}$, $J_{10} = D_{\mathrm{Grad}} = -J_{01}^\top$
+/// (thesis (9.33)).
+pub(crate) fn elastic_blocks_2d(
+    ba: &mut BlockAssembler,
+    sv: &Space2d,
+    ss: &Space2d,
+    p: &ElasticParams,
+    plane: PlaneModel,
+) -> Result<(), Fem2dError> {
+    ba.mass(0, &triangle::mass(sv, p.rho)?);
+    ba.mass(1, &triangle::mass_pointwise(ss, &p.compliance_2d(plane))?);
+    ba.skew(1, 0, &triangle::sym_grad(ss, sv)?, 1.0);
+    Ok(())
+}
+
+/// The elastic blocks of the 3D CG × DG model in `ba` (blocks 0 = velocity, 1 = stress),
+/// as [`elastic_blocks_2d`]: $\Phi : \operatorname{Grad} v = \phi_{xx}\partial_xv_x +
+/// \phi_{yy}\partial_yv_y + \phi_{zz}\partial_zv_z + \phi_{yz}(\partial_zv_y + \partial_yv_z) +
+/// \phi_{xz}(\partial_zv_x + \partial_xv_z) + \phi_{xy}(\partial_yv_x + \partial_xv_y)$.
+pub(crate) fn elastic_blocks_3d(
+    ba: &mut BlockAssembler,
+    sv: &Space3d,
+    ss: &Space3d,
+    p: &ElasticParams,
+) -> Result<(), Fem2dError> {
+    let v = Op3d::Value;
+    let mass: Vec<Term3d> = (0..3).map(|c| (c, v, c, v, p.rho)).collect();
+    ba.mass(0, &bilinear3d(sv, sv, &mass)?);
+    let q = p.compliance_3d();
+    let mut comp = Vec::new();
+    for a in 0..6 {
+        for b in 0..6 {
+            if q[a * 6 + b] != 0.0 {
+                comp.push((a, v, b, v, q[a * 6 + b]));
             }
         }
     }
-    Ok((tb.into_iter().map(|t| t.build()).collect(), tm.build()))
+    ba.mass(1, &bilinear3d(ss, ss, &comp)?);
+    let sym: [Term3d; 9] = [
+        (0, v, 0, Op3d::D(0), 1.0),
+        (1, v, 1, Op3d::D(1), 1.0),
+        (2, v, 2, Op3d::D(2), 1.0),
+        (3, v, 1, Op3d::D(2), 1.0),
+        (3, v, 2, Op3d::D(1), 1.0),
+        (4, v, 0, Op3d::D(2), 1.0),
+        (4, v, 2, Op3d::D(0), 1.0),
+        (5, v, 0, Op3d::D(1), 1.0),
+        (5, v, 1, Op3d::D(0), 1.0),
+    ];
+    ba.skew(1, 0, &bilinear3d(ss, sv, &sym)?, 1.0);
+    Ok(())
 }
 
 /// An assembled 2D CG×DG elasticity model.
@@ -445,12 +356,10 @@ pub struct ElasticityModel2d {
     degree: usize,
     system: LinearPhSystem,
     spaces: [Space2d; 2],
-    /// Offsets of the blocks in the open (unconstrained) state.
-    offsets: [usize; 3],
-    /// Open-state index of every retained state variable.
-    kept: Vec<usize>,
+    /// Blocks of the open state and the DOFs kept by the strong supports.
+    dofs: Restriction,
     /// Trace mass matrix of each port.
-    trace_masses: Vec<(String, SparseMat)>,
+    trace_masses: TraceMasses,
 }
 
 impl ElasticityModel2d {
@@ -480,69 +389,32 @@ impl ElasticityModel2d {
     }
     /// Number of state variables (after the strong supports).
     pub fn n_states(&self) -> usize {
-        self.kept.len()
+        self.dofs.len()
     }
     /// Open-state index (DOF of `space(Velocity)` then `n_dofs` + DOF of `space(Stress)`)
     /// of every retained state variable.
     pub fn kept_dofs(&self) -> &[usize] {
-        &self.kept
+        self.dofs.kept()
     }
     /// Trace mass matrix $M_\Gamma^{lm} = \int_\Gamma\psi^l\psi^m$ of the $CG_1$ trace basis
     /// of the traction port `port` (the basis of its input; the output is $M_\Gamma$ times
     /// the trace coefficients when the velocity is piecewise linear on $\Gamma$).
     pub fn port_trace_mass(&self, port: &str) -> Result<&SparseMat, Fem2dError> {
-        self.system.ports.range(port)?;
-        self.trace_masses
-            .iter()
-            .find(|(n, _)| n == port)
-            .map(|(_, m)| m)
-            .ok_or_else(|| unreachable_port(port))
+        self.trace_masses.get(&self.system, port)
     }
     /// Coefficients of field `f` (all DOFs of its space, removed ones zero) from a state.
     pub fn field_coefficients(&self, e: &[f64], f: ElasticField) -> Result<Vec<f64>, Fem2dError> {
-        if e.len() != self.n_states() {
-            return Err(FemError::Length {
-                what: "elasticity state".into(),
-                expected: self.n_states(),
-                found: e.len(),
-            }
-            .into());
-        }
-        let r = self.offsets[f.index()]..self.offsets[f.index() + 1];
-        let mut u = vec![0.0; r.len()];
-        for (s, &i) in self.kept.iter().enumerate() {
-            if r.contains(&i) {
-                u[i - r.start] = e[s];
-            }
-        }
-        Ok(u)
+        self.dofs
+            .field(e, self.n_states(), f.index(), "elasticity state")
     }
     /// State vector from the coefficient vectors of the velocity and the stress (DOFs
     /// removed by the strong supports are dropped).
     pub fn state_from_fields(&self, v: &[f64], sigma: &[f64]) -> Result<Vec<f64>, Fem2dError> {
-        let fields = [v, sigma];
-        for (k, f) in ElasticField::ALL.iter().enumerate() {
-            let len = self.offsets[k + 1] - self.offsets[k];
-            if fields[k].len() != len {
-                return Err(FemError::Length {
-                    what: format!("{} coefficients", f.block_name()),
-                    expected: len,
-                    found: fields[k].len(),
-                }
-                .into());
-            }
-        }
-        Ok(self
-            .kept
-            .iter()
-            .map(|&i| {
-                if i < self.offsets[1] {
-                    v[i]
-                } else {
-                    sigma[i - self.offsets[1]]
-                }
-            })
-            .collect())
+        let names = ElasticField::ALL.map(|f| f.block_name());
+        self.dofs.state(
+            &[(names[0], Some(v)), (names[1], Some(sigma))],
+            self.n_states(),
+        )
     }
     /// State from functions: nodal interpolants of the velocity `v` (components $x, y$) and
     /// of the stress `sigma` (components $xx, xy, yy$; `None` = 0).
@@ -593,30 +465,19 @@ pub struct Elasticity3d {
     params: ElasticParams,
     mesh: Mesh3d,
     degree: usize,
-    clamped: Vec<String>,
-    fixed: Vec<(String, usize)>,
-    ports: Vec<String>,
+    bd: Boundaries,
 }
 
 impl Elasticity3d {
     /// Degree `k` in `1..=2`.
     pub fn new(params: ElasticParams, mesh: &Mesh3d, degree: usize) -> Result<Self, Fem2dError> {
         params.validate()?;
-        if !(1..=2).contains(&degree) {
-            return Err(FemError::UnsupportedDegree {
-                what: "3D CG x DG elasticity degree k".into(),
-                degree,
-                supported: "1..=2".into(),
-            }
-            .into());
-        }
+        require_degree("3D CG x DG elasticity degree k", degree, 1..=2)?;
         Ok(Self {
             params,
             mesh: mesh.clone(),
             degree,
-            clamped: Vec::new(),
-            fixed: Vec::new(),
-            ports: Vec::new(),
+            bd: Boundaries::default(),
         })
     }
     /// Makes the faces tagged `tag` a traction port: inputs are the applied tractions
@@ -625,18 +486,18 @@ impl Elasticity3d {
     /// `"{tag}_tz"` with $B^{il}_a = \langle\phi_{v,a}^i, \psi^l\rangle_\Gamma$; outputs
     /// $B^\top e$ are the weighted velocity traces, so $\dot H = y^\top u$.
     pub fn port(mut self, tag: &str) -> Self {
-        self.ports.push(tag.to_string());
+        self.bd.ports.push(tag.to_string());
         self
     }
     /// Clamps the boundary faces tagged `tag` ($v = 0$).
     pub fn clamped(mut self, tag: &str) -> Self {
-        self.clamped.push(tag.to_string());
+        self.bd.clamped.push(tag.to_string());
         self
     }
     /// Fixes velocity component `axis` (0, 1, 2) on the faces tagged `tag` (roller /
     /// symmetry support on a face normal to `axis`).
     pub fn fixed(mut self, tag: &str, axis: usize) -> Self {
-        self.fixed.push((tag.to_string(), axis));
+        self.bd.fixed.push((tag.to_string(), axis));
         self
     }
     /// Assembles the model: $E = \operatorname{diag}(M_\rho, M_{\mathcal C})$,
@@ -645,113 +506,24 @@ impl Elasticity3d {
     pub fn build(&self) -> Result<ElasticityModel3d, Fem2dError> {
         let p = &self.params;
         let k = self.degree;
-        for (tag, axis) in &self.fixed {
-            if *axis > 2 {
-                return Err(FemError::InvalidParameter {
-                    name: format!("axis of the support on '{tag}'"),
-                    value: *axis as f64,
-                    requirement: "axis 0 (x), 1 (y) or 2 (z)".into(),
-                }
-                .into());
-            }
-        }
-        for tag in &self.ports {
-            if self.clamped.contains(tag) || self.fixed.iter().any(|(t, _)| t == tag) {
-                return Err(FemError::InvalidParameter {
-                    name: format!("boundary tag '{tag}'"),
-                    value: 0.0,
-                    requirement: "a traction port cannot also be clamped or supported".into(),
-                }
-                .into());
-            }
-        }
+        self.bd.validate(3)?;
         let sv = Space3d::new(&self.mesh, Family3d::Cg(k), Shape3d::Vector)?;
         let ss = Space3d::new(&self.mesh, Family3d::Dg(k - 1), Shape3d::SymTensor)?;
         let sizes = [sv.n_dofs(), ss.n_dofs()];
         let mut ba = BlockAssembler::new(&sizes);
-        let mass: Vec<Term3d> = (0..3)
-            .map(|c| (c, Op3d::Value, c, Op3d::Value, p.rho))
-            .collect();
-        ba.mass(0, &bilinear3d(&sv, &sv, &mass)?);
-        let q = p.compliance_3d();
-        let mut comp = Vec::new();
-        for a in 0..6 {
-            for b in 0..6 {
-                if q[a * 6 + b] != 0.0 {
-                    comp.push((a, Op3d::Value, b, Op3d::Value, q[a * 6 + b]));
-                }
-            }
-        }
-        ba.mass(1, &bilinear3d(&ss, &ss, &comp)?);
-        // Φ:Grad v = φ_xx ∂x v_x + φ_yy ∂y v_y + φ_zz ∂z v_z + φ_yz (∂z v_y + ∂y v_z)
-        //          + φ_xz (∂z v_x + ∂x v_z) + φ_xy (∂y v_x + ∂x v_y)
-        let v = Op3d::Value;
-        let sym: [Term3d; 9] = [
-            (0, v, 0, Op3d::D(0), 1.0),
-            (1, v, 1, Op3d::D(1), 1.0),
-            (2, v, 2, Op3d::D(2), 1.0),
-            (3, v, 1, Op3d::D(2), 1.0),
-            (3, v, 2, Op3d::D(1), 1.0),
-            (4, v, 0, Op3d::D(2), 1.0),
-            (4, v, 2, Op3d::D(0), 1.0),
-            (5, v, 0, Op3d::D(1), 1.0),
-            (5, v, 1, Op3d::D(0), 1.0),
-        ];
-        ba.skew(1, 0, &bilinear3d(&ss, &sv, &sym)?, 1.0);
+        elastic_blocks_3d(&mut ba, &sv, &ss, p)?;
         let n_full = ba.n();
-        let E_full = ba.E.build();
-        let J_full = ba.J.build();
-        let mut removed = Vec::new();
-        let tags: Vec<&str> = self.clamped.iter().map(|s| s.as_str()).collect();
-        if !tags.is_empty() {
-            removed.extend(sv.boundary_dofs(&tags)?);
-        }
-        let ns = sv.n_scalar_dofs();
-        for (tag, axis) in &self.fixed {
-            let r = axis * ns..(axis + 1) * ns;
-            removed.extend(
-                sv.boundary_dofs(&[tag.as_str()])?
-                    .into_iter()
-                    .filter(|i| r.contains(i)),
-            );
-        }
-        removed.sort_unstable();
-        removed.dedup();
-        let kept = complement(n_full, &removed);
-        let n = kept.len();
-        let n_v = kept.iter().filter(|&&i| i < sizes[0]).count();
-        let mut ports = Vec::new();
-        let mut B_cols: Vec<SparseMat> = Vec::new();
-        let mut trace_masses = Vec::new();
-        for tag in &self.ports {
-            let (b, mg) = face_traces(&sv, tag, n_full, 0)?;
-            let nb = mg.nrows();
-            for (a, bm) in b.into_iter().enumerate() {
-                let c = ["x", "y", "z"][a];
-                let name = format!("{tag}_t{c}");
-                ports.push(Port::new(
-                    name.clone(),
-                    nb,
-                    format!("applied traction tau_{c} [N/m^2] on '{tag}' (P1 trace)"),
-                    format!("weighted trace of v_{c} on '{tag}' [m^3/s]"),
-                ));
-                B_cols.push(bm);
-                trace_masses.push((name, mg.clone()));
-            }
-        }
-        let n_inputs: usize = B_cols.iter().map(|b| b.ncols()).sum();
-        let mut tb = Triplets::new(n, n_inputs);
-        let mut c0 = 0;
-        for b in &B_cols {
-            let all: Vec<usize> = (0..b.ncols()).collect();
-            tb.push_block(0, c0, &sparse::restrict(b, &kept, &all), 1.0);
-            c0 += b.ncols();
-        }
+        let dofs = Restriction::new(&sizes, self.bd.supported_dofs(&sv)?);
+        let (n, n_v) = (dofs.len(), dofs.kept_in(0));
+        let traces = |tag: &str, _: bool| face_traces(&sv, tag, n_full, 0);
+        let traction =
+            |tag: &str, c: &str| format!("applied traction tau_{c} [N/m^2] on '{tag}' (P1 trace)");
+        let (ports, B, trace_masses) = assemble_ports(&self.bd, &dofs, &traces, 3, &traction)?;
         let system = LinearPhSystem::new(
-            sparse::restrict(&E_full, &kept, &kept),
-            sparse::restrict(&J_full, &kept, &kept),
+            dofs.restrict(&ba.E.build()),
+            dofs.restrict(&ba.J.build()),
             sparse::zeros(n, n),
-            tb.build(),
+            B,
             PortSet::from_ports(ports)?,
             vec![
                 VarBlock::differential("e_v", "velocity (x, y, z) [m/s]", n_v),
@@ -767,77 +539,10 @@ impl Elasticity3d {
             degree: k,
             system,
             spaces: [sv, ss],
-            kept,
+            dofs,
             trace_masses,
         })
     }
-}
-
-/// Weighted face traces of every component of `space` (rows at `offset` in a state of
-/// length `n_full`) on the $P_1$ trace basis of the faces tagged `tag`, and the trace mass:
-/// the 3D analogue of [`edge_traces`] (triangle quadrature exact for degree $k + 1$ mapped
-/// onto each face of the reference tetrahedron).
-pub(crate) fn face_traces(
-    space: &Space3d,
-    tag: &str,
-    n_full: usize,
-    offset: usize,
-) -> Result<(Vec<SparseMat>, SparseMat), Fem2dError> {
-    let mesh = space.mesh();
-    let faces = mesh.tagged_faces(tag)?;
-    let mut verts: Vec<usize> = faces.iter().flat_map(|f| f.vertices).collect();
-    verts.sort_unstable();
-    verts.dedup();
-    let nb = verts.len();
-    let col = |v: usize| verts.binary_search(&v).unwrap_or(0);
-    let q = TriangleQuadrature::exact_for_degree(space.family().degree() + 1)?;
-    let el = space.element();
-    let nl = el.n_local();
-    let (mut val, mut grad) = (vec![0.0; nl], vec![[0.0; 3]; nl]);
-    let nc = space.n_comp();
-    let mut tb: Vec<Triplets> = (0..nc).map(|_| Triplets::new(n_full, nb)).collect();
-    let mut tm = Triplets::new(nb, nb);
-    let refv = [
-        [0.0, 0.0, 0.0],
-        [1.0, 0.0, 0.0],
-        [0.0, 1.0, 0.0],
-        [0.0, 0.0, 1.0],
-    ];
-    for f in &faces {
-        let tet = mesh.tets()[f.cell];
-        let lv: Vec<usize> = (0..4).filter(|&i| i != f.local).collect();
-        let cols = [col(tet[lv[0]]), col(tet[lv[1]]), col(tet[lv[2]])];
-        let area = mesh.face_area(f);
-        for a in 0..3 {
-            for b in 0..3 {
-                let m = if a == b { 2.0 } else { 1.0 };
-                tm.push(cols[a], cols[b], area * m / 12.0);
-            }
-        }
-        let d = space.cell_dofs(f.cell);
-        for (p, &w) in q.points.iter().zip(&q.weights) {
-            let psi = [1.0 - p[0] - p[1], p[0], p[1]];
-            let mut xh = [0.0; 3];
-            for (c, x) in xh.iter_mut().enumerate() {
-                *x = psi[0] * refv[lv[0]][c] + psi[1] * refv[lv[1]][c] + psi[2] * refv[lv[2]][c];
-            }
-            el.eval(xh, &mut val, &mut grad);
-            // weights sum to 1/2 = reference triangle area
-            let wa = 2.0 * w * area;
-            for (s, &c) in psi.iter().zip(&cols) {
-                for j in 0..nl {
-                    let a = wa * s * val[j];
-                    if a == 0.0 {
-                        continue;
-                    }
-                    for (comp, t) in tb.iter_mut().enumerate() {
-                        t.push(offset + space.global(comp, d[j]), c, a);
-                    }
-                }
-            }
-        }
-    }
-    Ok((tb.into_iter().map(|t| t.build()).collect(), tm.build()))
 }
 
 /// An assembled 3D CG×DG elasticity model.
@@ -847,8 +552,8 @@ pub struct ElasticityModel3d {
     degree: usize,
     system: LinearPhSystem,
     spaces: [Space3d; 2],
-    kept: Vec<usize>,
-    trace_masses: Vec<(String, SparseMat)>,
+    dofs: Restriction,
+    trace_masses: TraceMasses,
 }
 
 impl ElasticityModel3d {
@@ -870,44 +575,21 @@ impl ElasticityModel3d {
     }
     /// Trace mass matrix $M_\Gamma$ of the $P_1$ trace basis of the traction port `port`.
     pub fn port_trace_mass(&self, port: &str) -> Result<&SparseMat, Fem2dError> {
-        self.system.ports.range(port)?;
-        self.trace_masses
-            .iter()
-            .find(|(n, _)| n == port)
-            .map(|(_, m)| m)
-            .ok_or_else(|| unreachable_port(port))
+        self.trace_masses.get(&self.system, port)
     }
     /// Open-state index (velocity DOFs, then `n_dofs(velocity)` + stress DOF) of every
     /// retained state variable.
     pub fn kept_dofs(&self) -> &[usize] {
-        &self.kept
+        self.dofs.kept()
     }
     /// Number of states (velocity and stress DOFs after the strong supports).
     pub fn n_states(&self) -> usize {
-        self.kept.len()
+        self.dofs.len()
     }
     /// Coefficients of field `f` on its full space (supported DOFs zero) from a state.
     pub fn field_coefficients(&self, e: &[f64], f: ElasticField) -> Result<Vec<f64>, Fem2dError> {
-        if e.len() != self.kept.len() {
-            return Err(FemError::Length {
-                what: "3D elasticity state".into(),
-                expected: self.kept.len(),
-                found: e.len(),
-            }
-            .into());
-        }
-        let nv = self.spaces[0].n_dofs();
-        let (lo, n) = match f {
-            ElasticField::Velocity => (0, nv),
-            ElasticField::Stress => (nv, self.spaces[1].n_dofs()),
-        };
-        let mut u = vec![0.0; n];
-        for (s, &i) in self.kept.iter().enumerate() {
-            if i >= lo && i < lo + n {
-                u[i - lo] = e[s];
-            }
-        }
-        Ok(u)
+        self.dofs
+            .field(e, self.n_states(), f.index(), "3D elasticity state")
     }
     /// Velocity $(v_x, v_y, v_z)$ and stress $(xx, yy, zz, yz, xz, xy)$ of state `e` at the
     /// point `x`.
@@ -928,21 +610,8 @@ impl ElasticityModel3d {
             Some(f) => self.spaces[1].interpolate(&|x, o| o.copy_from_slice(&f(x))),
             None => vec![0.0; self.spaces[1].n_dofs()],
         };
-        let nv = vc.len();
-        self.kept
-            .iter()
-            .map(|&i| if i < nv { vc[i] } else { sc[i - nv] })
-            .collect()
+        self.dofs.gather(&[Some(&vc), Some(&sc)])
     }
-}
-
-fn unreachable_port(port: &str) -> Fem2dError {
-    FemError::InvalidParameter {
-        name: format!("port '{port}'"),
-        value: 0.0,
-        requirement: "a traction port of this model".into(),
-    }
-    .into()
 }
 
 #[cfg(test)]

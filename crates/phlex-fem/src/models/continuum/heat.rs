@@ -43,7 +43,7 @@ use crate::element::line::Family;
 use crate::error::{require_positive, FemError};
 use crate::mesh::interval::End;
 use crate::mesh::interval::MeshSpec;
-use crate::models::model::Profile;
+use crate::models::model::{NamedProfile, Profile};
 use crate::space::functional::SparseVec;
 use crate::space::line::Space1d;
 use faer::linalg::solvers::Solve;
@@ -104,7 +104,7 @@ pub enum ThermalEnd {
 }
 
 /// Parameters of a PFEM heat-conduction model (per unit cross-section area).
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct Heat1d {
     /// Volumetric heat capacity $C = \rho c_\varepsilon$ \[J/(m³ K)\].
     pub heat_capacity: f64,
@@ -121,25 +121,7 @@ pub struct Heat1d {
     /// Condition at $x = x_n$.
     pub right: ThermalEnd,
     /// Distributed heat sources $r_Q = a(t) f(x)$ \[W/m³\]: (port name, profile $f$).
-    pub sources: Vec<(String, Profile)>,
-}
-
-impl std::fmt::Debug for Heat1d {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Heat1d")
-            .field("heat_capacity", &self.heat_capacity)
-            .field("conductivity", &self.conductivity)
-            .field("t0", &self.t0)
-            .field("mesh", &self.mesh)
-            .field("discretization", &self.discretization)
-            .field("left", &self.left)
-            .field("right", &self.right)
-            .field(
-                "sources",
-                &self.sources.iter().map(|s| &s.0).collect::<Vec<_>>(),
-            )
-            .finish()
-    }
+    pub sources: Vec<NamedProfile<Profile>>,
 }
 
 impl Heat1d {
@@ -178,7 +160,7 @@ impl Heat1d {
     /// Adds a distributed heat source port $r_Q = a(t)f(x)$ (input $a$, output
     /// $\int f\theta\,dx$; thesis (5.2) $u_T = r_Q$, $y_T = e_T$).
     pub fn source(mut self, name: impl Into<String>, profile: Profile) -> Self {
-        self.sources.push((name.into(), profile));
+        self.sources.push(NamedProfile::new(name, profile));
         self
     }
 
@@ -208,7 +190,7 @@ impl Heat1d {
             self.t0 * self.conductivity,
         )?;
         add_thermal_ends(&mut open, 0, 1, self.left, self.right, "")?;
-        for (name, f) in &self.sources {
+        for NamedProfile { name, profile: f } in &self.sources {
             let c = line::load_functional(&open.blocks[0].space, 0, &**f, PROJECTION_DEGREE)?;
             open.terms.push(OpenTerm {
                 port: name.clone(),

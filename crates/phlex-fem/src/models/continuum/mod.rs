@@ -17,3 +17,5 @@ pub mod thermoelastic_1d;
 pub mod thermoelasticity;
 pub mod wave;
 pub mod wave_decomposition;
+
+mod supports;

@@ -52,7 +52,7 @@
 //! Laplace domain (thesis (8.51)–(8.52), \[Bal91\]) is [`danilovskaya_laplace`].
 use crate::assembly::line::{self, Coefficient};
 use crate::element::line::Family;
-use crate::error::{require_positive, FemError};
+use crate::error::{require_degree, require_positive, FemError};
 use crate::mesh::interval::End;
 use crate::mesh::interval::MeshSpec;
 use crate::models::continuum::heat::{
@@ -290,13 +290,7 @@ impl Thermoelastic1d {
         let k = match self.mechanical {
             MechanicalDiscretization::CgDg(k) | MechanicalDiscretization::DgCg(k) => k,
         };
-        if !(1..=3).contains(&k) {
-            return Err(FemError::UnsupportedDegree {
-                what: "thermoelastic mechanical CG degree k".into(),
-                degree: k,
-                supported: "1..=3".into(),
-            });
-        }
+        require_degree("thermoelastic mechanical CG degree k", k, 1..=3)?;
         let (fv, fe) = match self.mechanical {
             MechanicalDiscretization::CgDg(_) => (Family::Cg(k), Family::Dg(k - 1)),
             MechanicalDiscretization::DgCg(_) => (Family::Dg(k - 1), Family::Cg(k)),

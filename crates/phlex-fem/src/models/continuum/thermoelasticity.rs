@@ -118,16 +118,21 @@
 //! tagged faces.
 use crate::assembly::tet::{bilinear3d, Op3d, Term3d};
 use crate::assembly::triangle::{self, Op, Term};
-use crate::error::Fem2dError;
-use crate::error::{require_positive, FemError};
+use crate::error::{require_degree, require_positive, Fem2dError, FemError};
 use crate::mesh::tet::Mesh3d;
 use crate::mesh::triangle::Mesh2d;
-use crate::models::continuum::elasticity::{ElasticParams, PlaneModel};
+use crate::models::continuum::elasticity::{
+    elastic_blocks_2d, elastic_blocks_3d, ElasticParams, PlaneModel,
+};
+use crate::models::continuum::supports::{
+    assemble_ports, edge_traces, face_traces, Boundaries, TraceMasses,
+};
 use crate::models::model::BlockAssembler;
+use crate::models::restriction::Restriction;
 use crate::space::tet::{Family3d, Shape3d, Space3d};
-use crate::space::triangle::{complement, Family2d, Shape, Space2d};
+use crate::space::triangle::{Family2d, Shape, Space2d};
 use phlex_core::sparse::{self, SparseMat, Triplets};
-use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
+use phlex_core::{LinearPhSystem, PortSet, VarBlock};
 
 /// Thermal data of linear thermoelasticity.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -237,140 +242,6 @@ impl ThermoField2d {
     }
 }
 
-/// Boundary data shared by the 2D and 3D builders.
-#[derive(Debug, Clone, Default)]
-struct Boundaries {
-    clamped: Vec<String>,
-    fixed: Vec<(String, usize)>,
-    isothermal: Vec<String>,
-    ports: Vec<String>,
-    flux_ports: Vec<String>,
-}
-
-impl Boundaries {
-    /// Typed errors for a bad support axis or a port on a tag with a strong condition of
-    /// the same physics.
-    fn validate(&self, dim: usize) -> Result<(), Fem2dError> {
-        for (tag, axis) in &self.fixed {
-            if *axis >= dim {
-                return Err(FemError::InvalidParameter {
-                    name: format!("axis of the support on '{tag}'"),
-                    value: *axis as f64,
-                    requirement: if dim == 2 {
-                        "axis 0 (x) or 1 (y)".into()
-                    } else {
-                        "axis 0 (x), 1 (y) or 2 (z)".into()
-                    },
-                }
-                .into());
-            }
-        }
-        for tag in &self.ports {
-            if self.clamped.contains(tag) || self.fixed.iter().any(|(t, _)| t == tag) {
-                return Err(FemError::InvalidParameter {
-                    name: format!("boundary tag '{tag}'"),
-                    value: 0.0,
-                    requirement: "a traction port cannot also be clamped or supported".into(),
-                }
-                .into());
-            }
-        }
-        for tag in &self.flux_ports {
-            if self.isothermal.contains(tag) {
-                return Err(FemError::InvalidParameter {
-                    name: format!("boundary tag '{tag}'"),
-                    value: 0.0,
-                    requirement: "a heat-flux port cannot also be isothermal".into(),
-                }
-                .into());
-            }
-        }
-        Ok(())
-    }
-}
-
-/// One boundary trace: $B^{il} = \langle\phi^i, \psi^l\rangle_\Gamma$ per component of the
-/// space (rows in the open state, shifted by the block offset) and the trace mass.
-type TraceMatrices = (Vec<SparseMat>, SparseMat);
-
-/// The ports of a model: traction ports (`{tag}_t{x,y,z}`, velocity rows) then heat-flux
-/// ports (`{tag}_flux`, temperature rows); returns the ports, $B$ (restricted to the kept
-/// states) and the trace mass of every port.
-fn assemble_ports(
-    bd: &Boundaries,
-    kept: &[usize],
-    traces: &dyn Fn(&str, bool) -> Result<TraceMatrices, Fem2dError>,
-    dim: usize,
-) -> Result<(Vec<Port>, SparseMat, Vec<(String, SparseMat)>), Fem2dError> {
-    let unit = if dim == 2 { "m^2/s" } else { "m^3/s" };
-    let tunit = if dim == 2 { "m" } else { "m^2" };
-    let mut ports = Vec::new();
-    let mut cols: Vec<SparseMat> = Vec::new();
-    let mut masses = Vec::new();
-    for tag in &bd.ports {
-        let (b, mg) = traces(tag, true)?;
-        let nb = mg.nrows();
-        for (a, bm) in b.into_iter().enumerate() {
-            let c = ["x", "y", "z"][a];
-            let name = format!("{tag}_t{c}");
-            ports.push(Port::new(
-                name.clone(),
-                nb,
-                format!("applied total traction tau_{c} = ((Sigma - C_beta theta I) n)_{c} [N/m^2] on '{tag}' (P1 trace)"),
-                format!("weighted trace of v_{c} on '{tag}' [{unit}]"),
-            ));
-            cols.push(bm);
-            masses.push((name, mg.clone()));
-        }
-    }
-    for tag in &bd.flux_ports {
-        let (mut b, mg) = traces(tag, false)?;
-        let nb = mg.nrows();
-        let name = format!("{tag}_flux");
-        ports.push(Port::new(
-            name.clone(),
-            nb,
-            format!("heat flux into the body q = k dT/dn [W/m^2] on '{tag}' (P1 trace)"),
-            format!("weighted trace of theta = (T - T0)/T0 on '{tag}' [{tunit}] (y^T u = exergy inflow)"),
-        ));
-        cols.push(b.remove(0));
-        masses.push((name, mg));
-    }
-    let n = kept.len();
-    let n_inputs: usize = cols.iter().map(|b| b.ncols()).sum();
-    let mut tb = Triplets::new(n, n_inputs);
-    let mut c0 = 0;
-    for b in &cols {
-        let all: Vec<usize> = (0..b.ncols()).collect();
-        tb.push_block(0, c0, &sparse::restrict(b, kept, &all), 1.0);
-        c0 += b.ncols();
-    }
-    Ok((ports, tb.build(), masses))
-}
-
-fn unknown_port(port: &str) -> Fem2dError {
-    FemError::InvalidParameter {
-        name: format!("port '{port}'"),
-        value: 0.0,
-        requirement: "a traction or heat-flux port of this model".into(),
-    }
-    .into()
-}
-
-/// Trace mass of `port` in `masses`.
-fn find_trace_mass<'a>(
-    sys: &LinearPhSystem,
-    masses: &'a [(String, SparseMat)],
-    port: &str,
-) -> Result<&'a SparseMat, Fem2dError> {
-    sys.ports.range(port)?;
-    masses
-        .iter()
-        .find(|(n, _)| n == port)
-        .map(|(_, m)| m)
-        .ok_or_else(|| unknown_port(port))
-}
-
 /// Builder of the 2D thermoelastic model (module docs), plane strain unless
 /// [`Self::plane`] selects plane stress.
 #[derive(Debug, Clone)]
@@ -394,14 +265,7 @@ impl Thermoelasticity2d {
     ) -> Result<Self, Fem2dError> {
         elastic.validate()?;
         thermal.validate()?;
-        if !(1..=3).contains(&degree) {
-            return Err(FemError::UnsupportedDegree {
-                what: "2D thermoelasticity degree k".into(),
-                degree,
-                supported: "1..=3".into(),
-            }
-            .into());
-        }
+        require_degree("2D thermoelasticity degree k", degree, 1..=3)?;
         Ok(Self {
             elastic,
             thermal,
@@ -471,14 +335,9 @@ impl Thermoelasticity2d {
         let st = Space2d::new(m, Family2d::Cg(k), Shape::Scalar)?;
         let sizes = [sv.n_dofs(), ss.n_dofs(), st.n_dofs()];
         let mut ba = BlockAssembler::new(&sizes);
-        ba.mass(0, &triangle::mass(&sv, el.rho)?);
-        ba.mass(
-            1,
-            &triangle::mass_pointwise(&ss, &el.compliance_2d(self.plane))?,
-        );
-        ba.mass(2, &triangle::mass(&st, cap * th.t0)?);
         // J_σv = D_Grad, J_vσ = −D_Gradᵀ
-        ba.skew(1, 0, &triangle::sym_grad(&ss, &sv)?, 1.0);
+        elastic_blocks_2d(&mut ba, &sv, &ss, el, self.plane)?;
+        ba.mass(2, &triangle::mass(&st, cap * th.t0)?);
         // J_vT = A_β, J_Tv = −A_βᵀ, A_β^{ij} = ⟨C_β div φ_v^i, φ_T^j⟩
         if cb != 0.0 {
             let A = triangle::bilinear(
@@ -506,30 +365,10 @@ impl Thermoelasticity2d {
         tr.push_block(oT, oT, &KT, 1.0);
         let (E_full, J_full, R_full) = (ba.E.build(), ba.J.build(), tr.build());
         // strong conditions: remove velocity and temperature DOFs
-        let mut removed = Vec::new();
-        let tags: Vec<&str> = self.bd.clamped.iter().map(|s| s.as_str()).collect();
-        if !tags.is_empty() {
-            removed.extend(sv.boundary_dofs(&tags)?);
-        }
-        let ns = sv.n_scalar_dofs();
-        for (tag, axis) in &self.bd.fixed {
-            let r = axis * ns..(axis + 1) * ns;
-            removed.extend(
-                sv.boundary_dofs(&[tag.as_str()])?
-                    .into_iter()
-                    .filter(|i| r.contains(i)),
-            );
-        }
-        let ttags: Vec<&str> = self.bd.isothermal.iter().map(|s| s.as_str()).collect();
-        if !ttags.is_empty() {
-            removed.extend(st.boundary_dofs(&ttags)?.into_iter().map(|i| i + oT));
-        }
-        removed.sort_unstable();
-        removed.dedup();
-        let kept = complement(n_full, &removed);
-        let n = kept.len();
-        let n_v = kept.iter().filter(|&&i| i < sizes[0]).count();
-        let n_T = kept.iter().filter(|&&i| i >= oT).count();
+        let mut removed = self.bd.supported_dofs(&sv)?;
+        removed.extend(self.bd.isothermal_dofs(&st, oT)?);
+        let dofs = Restriction::new(&sizes, removed);
+        let (n, n_v, n_T) = (dofs.len(), dofs.kept_in(0), dofs.kept_in(2));
         let plane_name = match self.plane {
             PlaneModel::PlaneStrain => "plane strain",
             PlaneModel::PlaneStress => "plane stress",
@@ -545,16 +384,17 @@ impl Thermoelasticity2d {
         ];
         let traces = |tag: &str, mech: bool| {
             if mech {
-                crate::models::continuum::elasticity::edge_traces(&sv, tag, n_full, 0)
+                edge_traces(&sv, tag, n_full, 0)
             } else {
-                crate::models::continuum::elasticity::edge_traces(&st, tag, n_full, oT)
+                edge_traces(&st, tag, n_full, oT)
             }
         };
-        let (ports, B, trace_masses) = assemble_ports(&self.bd, &kept, &traces, 2)?;
+        let (ports, B, trace_masses) =
+            assemble_ports(&self.bd, &dofs, &traces, 2, &total_traction)?;
         let system = LinearPhSystem::new(
-            sparse::restrict(&E_full, &kept, &kept),
-            sparse::restrict(&J_full, &kept, &kept),
-            sparse::restrict(&R_full, &kept, &kept),
+            dofs.restrict(&E_full),
+            dofs.restrict(&J_full),
+            dofs.restrict(&R_full),
             B,
             PortSet::from_ports(ports)?,
             blocks,
@@ -568,8 +408,7 @@ impl Thermoelasticity2d {
             degree: k,
             system,
             spaces: [sv, ss, st],
-            offsets: [0, sizes[0], oT, n_full],
-            kept,
+            dofs,
             trace_masses,
         })
     }
@@ -586,9 +425,8 @@ pub struct ThermoelasticityModel2d {
     degree: usize,
     system: LinearPhSystem,
     spaces: [Space2d; 3],
-    offsets: [usize; 4],
-    kept: Vec<usize>,
-    trace_masses: Vec<(String, SparseMat)>,
+    dofs: Restriction,
+    trace_masses: TraceMasses,
 }
 
 impl ThermoelasticityModel2d {
@@ -629,20 +467,21 @@ impl ThermoelasticityModel2d {
     /// Trace mass $M_\Gamma^{lm} = \int_\Gamma\psi^l\psi^m$ of the $P_1$ trace basis of port
     /// `port` (traction or heat flux).
     pub fn port_trace_mass(&self, port: &str) -> Result<&SparseMat, Fem2dError> {
-        find_trace_mass(&self.system, &self.trace_masses, port)
+        self.trace_masses.get(&self.system, port)
     }
     /// Open-state index (velocity, stress, temperature DOFs concatenated) of every retained
     /// state variable.
     pub fn kept_dofs(&self) -> &[usize] {
-        &self.kept
+        self.dofs.kept()
     }
     /// Number of states.
     pub fn n_states(&self) -> usize {
-        self.kept.len()
+        self.dofs.len()
     }
     /// Coefficients of field `f` on its full space (removed DOFs zero) from a state.
     pub fn field_coefficients(&self, e: &[f64], f: ThermoField2d) -> Result<Vec<f64>, Fem2dError> {
-        field_of(&self.kept, &self.offsets, e, f, "2D thermoelastic state")
+        self.dofs
+            .field(e, self.n_states(), f.index(), "2D thermoelastic state")
     }
     /// State from the nodal interpolants of a velocity field and a normalized temperature
     /// field (zero elastic stress); values on removed DOFs are dropped.
@@ -653,7 +492,7 @@ impl ThermoelasticityModel2d {
     ) -> Vec<f64> {
         let vc = self.spaces[0].interpolate(&|x, o| o.copy_from_slice(&v(x)));
         let tc = self.spaces[2].interpolate(&|x, o| o[0] = theta(x));
-        state_of(&self.kept, &self.offsets, &vc, &tc)
+        self.dofs.gather(&[Some(&vc), None, Some(&tc)])
     }
     /// Heat content relative to $T_0$, $\int_\Omega C T_0\theta = \int_\Omega C(T - T_0)$
     /// \[J per unit thickness\] (with $C^*$ in plane stress), of state `e`.
@@ -665,46 +504,9 @@ impl ThermoelasticityModel2d {
     }
 }
 
-/// Full-space coefficients of field `f` (removed DOFs zero).
-fn field_of(
-    kept: &[usize],
-    offsets: &[usize; 4],
-    e: &[f64],
-    f: ThermoField2d,
-    what: &str,
-) -> Result<Vec<f64>, Fem2dError> {
-    if e.len() != kept.len() {
-        return Err(FemError::Length {
-            what: what.into(),
-            expected: kept.len(),
-            found: e.len(),
-        }
-        .into());
-    }
-    let (lo, hi) = (offsets[f.index()], offsets[f.index() + 1]);
-    let mut u = vec![0.0; hi - lo];
-    for (s, &i) in kept.iter().enumerate() {
-        if (lo..hi).contains(&i) {
-            u[i - lo] = e[s];
-        }
-    }
-    Ok(u)
-}
-
-/// State from full-space velocity and temperature coefficients (zero stress).
-fn state_of(kept: &[usize], offsets: &[usize; 4], vc: &[f64], tc: &[f64]) -> Vec<f64> {
-    let [_, o1, o2, _] = *offsets;
-    kept.iter()
-        .map(|&i| {
-            if i < o1 {
-                vc[i]
-            } else if i < o2 {
-                0.0
-            } else {
-                tc[i - o2]
-            }
-        })
-        .collect()
+/// Input description of a traction port of the thermoelastic models (the total traction).
+fn total_traction(tag: &str, c: &str) -> String {
+    format!("applied total traction tau_{c} = ((Sigma - C_beta theta I) n)_{c} [N/m^2] on '{tag}' (P1 trace)")
 }
 
 /// Builder of the 3D thermoelastic model (module docs, "3D").
@@ -727,14 +529,7 @@ impl Thermoelasticity3d {
     ) -> Result<Self, Fem2dError> {
         elastic.validate()?;
         thermal.validate()?;
-        if !(1..=2).contains(&degree) {
-            return Err(FemError::UnsupportedDegree {
-                what: "3D thermoelasticity degree k".into(),
-                degree,
-                supported: "1..=2".into(),
-            }
-            .into());
-        }
+        require_degree("3D thermoelasticity degree k", degree, 1..=2)?;
         Ok(Self {
             elastic,
             thermal,
@@ -791,35 +586,12 @@ impl Thermoelasticity3d {
         let sizes = [sv.n_dofs(), ss.n_dofs(), st.n_dofs()];
         let mut ba = BlockAssembler::new(&sizes);
         let v = Op3d::Value;
-        let mass: Vec<Term3d> = (0..3).map(|c| (c, v, c, v, el.rho)).collect();
-        ba.mass(0, &bilinear3d(&sv, &sv, &mass)?);
-        let q = el.compliance_3d();
-        let mut comp = Vec::new();
-        for a in 0..6 {
-            for b in 0..6 {
-                if q[a * 6 + b] != 0.0 {
-                    comp.push((a, v, b, v, q[a * 6 + b]));
-                }
-            }
-        }
-        ba.mass(1, &bilinear3d(&ss, &ss, &comp)?);
+        // Φ:Grad v (components xx, yy, zz, yz, xz, xy), as in Elasticity3d
+        elastic_blocks_3d(&mut ba, &sv, &ss, el)?;
         ba.mass(
             2,
             &bilinear3d(&st, &st, &[(0, v, 0, v, th.heat_capacity * th.t0)])?,
         );
-        // Φ:Grad v (components xx, yy, zz, yz, xz, xy), as in Elasticity3d
-        let sym: [Term3d; 9] = [
-            (0, v, 0, Op3d::D(0), 1.0),
-            (1, v, 1, Op3d::D(1), 1.0),
-            (2, v, 2, Op3d::D(2), 1.0),
-            (3, v, 1, Op3d::D(2), 1.0),
-            (3, v, 2, Op3d::D(1), 1.0),
-            (4, v, 0, Op3d::D(2), 1.0),
-            (4, v, 2, Op3d::D(0), 1.0),
-            (5, v, 0, Op3d::D(1), 1.0),
-            (5, v, 1, Op3d::D(0), 1.0),
-        ];
-        ba.skew(1, 0, &bilinear3d(&ss, &sv, &sym)?, 1.0);
         if cb != 0.0 {
             let div: Vec<Term3d> = (0..3).map(|c| (c, Op3d::D(c), 0, v, cb)).collect();
             ba.skew(0, 2, &bilinear3d(&sv, &st, &div)?, 1.0);
@@ -832,42 +604,23 @@ impl Thermoelasticity3d {
         let mut tr = Triplets::new(n_full, n_full);
         tr.push_block(oT, oT, &KT, 1.0);
         let (E_full, J_full, R_full) = (ba.E.build(), ba.J.build(), tr.build());
-        let mut removed = Vec::new();
-        let tags: Vec<&str> = self.bd.clamped.iter().map(|s| s.as_str()).collect();
-        if !tags.is_empty() {
-            removed.extend(sv.boundary_dofs(&tags)?);
-        }
-        let ns = sv.n_scalar_dofs();
-        for (tag, axis) in &self.bd.fixed {
-            let r = axis * ns..(axis + 1) * ns;
-            removed.extend(
-                sv.boundary_dofs(&[tag.as_str()])?
-                    .into_iter()
-                    .filter(|i| r.contains(i)),
-            );
-        }
-        let ttags: Vec<&str> = self.bd.isothermal.iter().map(|s| s.as_str()).collect();
-        if !ttags.is_empty() {
-            removed.extend(st.boundary_dofs(&ttags)?.into_iter().map(|i| i + oT));
-        }
-        removed.sort_unstable();
-        removed.dedup();
-        let kept = complement(n_full, &removed);
-        let n = kept.len();
-        let n_v = kept.iter().filter(|&&i| i < sizes[0]).count();
-        let n_T = kept.iter().filter(|&&i| i >= oT).count();
+        let mut removed = self.bd.supported_dofs(&sv)?;
+        removed.extend(self.bd.isothermal_dofs(&st, oT)?);
+        let dofs = Restriction::new(&sizes, removed);
+        let (n, n_v, n_T) = (dofs.len(), dofs.kept_in(0), dofs.kept_in(2));
         let traces = |tag: &str, mech: bool| {
             if mech {
-                crate::models::continuum::elasticity::face_traces(&sv, tag, n_full, 0)
+                face_traces(&sv, tag, n_full, 0)
             } else {
-                crate::models::continuum::elasticity::face_traces(&st, tag, n_full, oT)
+                face_traces(&st, tag, n_full, oT)
             }
         };
-        let (ports, B, trace_masses) = assemble_ports(&self.bd, &kept, &traces, 3)?;
+        let (ports, B, trace_masses) =
+            assemble_ports(&self.bd, &dofs, &traces, 3, &total_traction)?;
         let system = LinearPhSystem::new(
-            sparse::restrict(&E_full, &kept, &kept),
-            sparse::restrict(&J_full, &kept, &kept),
-            sparse::restrict(&R_full, &kept, &kept),
+            dofs.restrict(&E_full),
+            dofs.restrict(&J_full),
+            dofs.restrict(&R_full),
             B,
             PortSet::from_ports(ports)?,
             vec![
@@ -885,8 +638,7 @@ impl Thermoelasticity3d {
             c_beta: cb,
             system,
             spaces: [sv, ss, st],
-            offsets: [0, sizes[0], oT, n_full],
-            kept,
+            dofs,
             trace_masses,
         })
     }
@@ -899,9 +651,8 @@ pub struct ThermoelasticityModel3d {
     c_beta: f64,
     system: LinearPhSystem,
     spaces: [Space3d; 3],
-    offsets: [usize; 4],
-    kept: Vec<usize>,
-    trace_masses: Vec<(String, SparseMat)>,
+    dofs: Restriction,
+    trace_masses: TraceMasses,
 }
 
 impl ThermoelasticityModel3d {
@@ -924,19 +675,20 @@ impl ThermoelasticityModel3d {
     }
     /// Trace mass $M_\Gamma$ of the $P_1$ trace basis of port `port`.
     pub fn port_trace_mass(&self, port: &str) -> Result<&SparseMat, Fem2dError> {
-        find_trace_mass(&self.system, &self.trace_masses, port)
+        self.trace_masses.get(&self.system, port)
     }
     /// Open-state index of every retained state variable.
     pub fn kept_dofs(&self) -> &[usize] {
-        &self.kept
+        self.dofs.kept()
     }
     /// Number of states.
     pub fn n_states(&self) -> usize {
-        self.kept.len()
+        self.dofs.len()
     }
     /// Coefficients of field `f` on its full space (removed DOFs zero) from a state.
     pub fn field_coefficients(&self, e: &[f64], f: ThermoField2d) -> Result<Vec<f64>, Fem2dError> {
-        field_of(&self.kept, &self.offsets, e, f, "3D thermoelastic state")
+        self.dofs
+            .field(e, self.n_states(), f.index(), "3D thermoelastic state")
     }
     /// State from the nodal interpolants of a velocity and a normalized temperature field
     /// (zero elastic stress); values on removed DOFs are dropped.
@@ -947,7 +699,7 @@ impl ThermoelasticityModel3d {
     ) -> Vec<f64> {
         let vc = self.spaces[0].interpolate(&|x, o| o.copy_from_slice(&v(x)));
         let tc = self.spaces[2].interpolate(&|x, o| o[0] = theta(x));
-        state_of(&self.kept, &self.offsets, &vc, &tc)
+        self.dofs.gather(&[Some(&vc), None, Some(&tc)])
     }
     /// Heat content relative to $T_0$, $\int_\Omega CT_0\theta = \int_\Omega C(T - T_0)$ \[J\].
     pub fn heat_content(&self, e: &[f64]) -> Result<f64, Fem2dError> {

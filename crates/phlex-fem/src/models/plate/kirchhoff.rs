@@ -58,10 +58,10 @@ use crate::assembly::hessian;
 use crate::assembly::triangle::{self, Op, Term};
 use crate::element::triangle::hhj::{self, HhjSpace};
 use crate::error::Fem2dError;
-use crate::error::{require_positive, FemError};
+use crate::error::{require_degree, require_positive, FemError};
 use crate::mesh::triangle::CellGeometry;
 use crate::mesh::triangle::{BoundaryEdge, Diagonal, Mesh2d};
-use crate::models::model::BlockAssembler;
+use crate::models::model::{BlockAssembler, NamedProfile};
 use crate::quadrature::gauss_legendre::GaussLegendre;
 use crate::quadrature::triangle::TriangleQuadrature;
 use crate::space::triangle::{complement, Family2d, Shape, Space2d};
@@ -270,27 +270,13 @@ enum Role {
 pub type PlateProfile = Arc<dyn Fn([f64; 2]) -> f64 + Send + Sync>;
 
 /// Builder of the HHJ Kirchhoff plate model.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct KirchhoffHhj {
     params: KirchhoffParams,
     mesh: Mesh2d,
     degree: usize,
     conditions: Vec<(String, EdgeCondition, Role)>,
-    loads: Vec<(String, PlateProfile)>,
-}
-
-impl std::fmt::Debug for KirchhoffHhj {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("KirchhoffHhj")
-            .field("params", &self.params)
-            .field("degree", &self.degree)
-            .field("conditions", &self.conditions)
-            .field(
-                "loads",
-                &self.loads.iter().map(|l| &l.0).collect::<Vec<_>>(),
-            )
-            .finish()
-    }
+    loads: Vec<NamedProfile<PlateProfile>>,
 }
 
 impl KirchhoffHhj {
@@ -298,14 +284,7 @@ impl KirchhoffHhj {
     /// boundary edges free until conditions are given.
     pub fn new(params: KirchhoffParams, mesh: &Mesh2d, degree: usize) -> Result<Self, Fem2dError> {
         params.validate()?;
-        if !(1..=3).contains(&degree) {
-            return Err(FemError::UnsupportedDegree {
-                what: "HHJ Kirchhoff degree k".into(),
-                degree,
-                supported: "1..=3".into(),
-            }
-            .into());
-        }
+        require_degree("HHJ Kirchhoff degree k", degree, 1..=3)?;
         Ok(Self {
             params,
             mesh: mesh.clone(),
@@ -359,7 +338,7 @@ impl KirchhoffHhj {
     /// A distributed load port `name`: input $a(t)$, load density $a(t)f(x, y)$
     /// \[N/m² per unit of $f$\], output $\int f\,e_w$.
     pub fn load(mut self, name: &str, profile: PlateProfile) -> Self {
-        self.loads.push((name.into(), profile));
+        self.loads.push(NamedProfile::new(name, profile));
         self
     }
 
@@ -587,7 +566,7 @@ impl KirchhoffHhj {
                 }
             }
         }
-        for (name, profile) in &self.loads {
+        for NamedProfile { name, profile } in &self.loads {
             let f = profile.clone();
             let c = triangle::load(&sw, &move |x, o| o[0] = f(x), k + 6)?;
             let mut t = Triplets::new(n_open, 1);

@@ -89,6 +89,7 @@ use crate::element::triangle::bell::{C1Family, C1Space, C1Values};
 use crate::error::Fem2dError;
 use crate::error::FemError;
 use crate::mesh::triangle::{BoundaryEdge, Mesh2d};
+use crate::models::model::NamedProfile;
 use crate::models::plate::kirchhoff::{EdgeCondition, KirchhoffParams, PlateProfile};
 use crate::quadrature::gauss_legendre::GaussLegendre;
 use crate::quadrature::polynomial::shifted_legendre;
@@ -207,29 +208,14 @@ fn vertex_functionals(
 }
 
 /// Builder of the Bell/Argyris × DG3 Kirchhoff plate.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct KirchhoffBell {
     params: KirchhoffParams,
     mesh: Mesh2d,
     family: C1Family,
     imposition: BellImposition,
     conditions: Vec<(String, EdgeCondition, Role)>,
-    loads: Vec<(String, PlateProfile)>,
-}
-
-impl std::fmt::Debug for KirchhoffBell {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("KirchhoffBell")
-            .field("params", &self.params)
-            .field("family", &self.family)
-            .field("imposition", &self.imposition)
-            .field("conditions", &self.conditions)
-            .field(
-                "loads",
-                &self.loads.iter().map(|l| &l.0).collect::<Vec<_>>(),
-            )
-            .finish()
-    }
+    loads: Vec<NamedProfile<PlateProfile>>,
 }
 
 /// A port in construction: natural (columns of $B$ on the state rows) or essential
@@ -304,7 +290,7 @@ impl KirchhoffBell {
     /// Distributed load port `name`: input $a(t)$, load density $a(t)f(x,y)$, output
     /// $\int f\,e_w$.
     pub fn load(mut self, name: &str, profile: PlateProfile) -> Self {
-        self.loads.push((name.into(), profile));
+        self.loads.push(NamedProfile::new(name, profile));
         self
     }
 
@@ -587,7 +573,7 @@ impl KirchhoffBell {
                 "weighted traces int_e dn w_t P_j ds [m/s]",
             );
         }
-        for (name, profile) in &self.loads {
+        for NamedProfile { name, profile } in &self.loads {
             let f = profile.clone();
             let b = sw.load(&move |x| f(x), 6)?;
             port_cols.push(PortCols::Natural(vec![reduce(&b)]));

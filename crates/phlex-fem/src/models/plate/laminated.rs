@@ -109,6 +109,7 @@ use crate::assembly::triangle;
 use crate::error::Fem2dError;
 use crate::error::FemError;
 use crate::mesh::triangle::{BoundaryEdge, Mesh2d};
+use crate::models::model::NamedProfile;
 use crate::space::triangle::{complement, Space2d};
 use phlex_core::sparse::{self, SparseMat, Triplets};
 use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
@@ -512,27 +513,13 @@ impl LaminatedField {
 }
 
 /// Edge conditions, loads and mesh shared by the two builders.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub(crate) struct Common {
     pub(crate) laminate: Laminate,
     pub(crate) mesh: Mesh2d,
     pub(crate) degree: usize,
     pub(crate) conditions: Vec<(String, EdgeCondition, MembraneCondition, bool)>,
-    pub(crate) loads: Vec<(String, PlateProfile)>,
-}
-
-impl std::fmt::Debug for Common {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LaminatedPlate")
-            .field("laminate", &self.laminate)
-            .field("degree", &self.degree)
-            .field("conditions", &self.conditions)
-            .field(
-                "loads",
-                &self.loads.iter().map(|l| &l.0).collect::<Vec<_>>(),
-            )
-            .finish()
-    }
+    pub(crate) loads: Vec<NamedProfile<PlateProfile>>,
 }
 
 impl Common {
@@ -751,7 +738,7 @@ impl Common {
     ) -> Result<(Vec<Port>, SparseMat), Fem2dError> {
         let mut t = Triplets::new(n_open, self.loads.len());
         let mut ports = Vec::new();
-        for (j, (name, profile)) in self.loads.iter().enumerate() {
+        for (j, NamedProfile { name, profile }) in self.loads.iter().enumerate() {
             let f = profile.clone();
             let c = triangle::load(sw, &move |x, o| o[0] = f(x), self.degree + 6)?;
             for (i, v) in c.iter().enumerate() {
@@ -997,7 +984,9 @@ macro_rules! builder_conditions {
         /// A distributed transverse load port `name`: input $a(t)$, load density
         /// $a(t)f(x, y)$ \[N/m² per unit of $f$\], output $\int f\,e_w$.
         pub fn load(mut self, name: &str, profile: PlateProfile) -> Self {
-            self.c.loads.push((name.into(), profile));
+            self.c
+                .loads
+                .push($crate::models::model::NamedProfile::new(name, profile));
             self
         }
     };

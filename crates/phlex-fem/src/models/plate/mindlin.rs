@@ -57,10 +57,10 @@
 //! §7.4.2 (summary §5.1.2, corrected form) and Tables B.13–B.15.
 use crate::assembly::triangle::{self, Op, Term};
 use crate::error::Fem2dError;
-use crate::error::{require_positive, FemError};
+use crate::error::{require_degree, require_positive, FemError};
 use crate::mesh::triangle::CellGeometry;
 use crate::mesh::triangle::Mesh2d;
-use crate::models::model::BlockAssembler;
+use crate::models::model::{BlockAssembler, NamedProfile};
 use crate::quadrature::gauss_legendre::GaussLegendre;
 use crate::quadrature::triangle::TriangleQuadrature;
 use crate::space::triangle::{complement, Family2d, Shape, Space2d};
@@ -180,7 +180,7 @@ impl PlateField {
 }
 
 /// Builder of the CGDG Mindlin plate model.
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct MindlinCgDg {
     params: MindlinParams,
     mesh: Mesh2d,
@@ -189,23 +189,7 @@ pub struct MindlinCgDg {
     simply_supported: Vec<String>,
     clamped_weak: Vec<String>,
     ports: Vec<String>,
-    loads: Vec<(String, MindlinLoadProfile)>,
-}
-
-impl std::fmt::Debug for MindlinCgDg {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MindlinCgDg")
-            .field("params", &self.params)
-            .field("degree", &self.degree)
-            .field("clamped", &self.clamped)
-            .field("clamped_weak", &self.clamped_weak)
-            .field("ports", &self.ports)
-            .field(
-                "loads",
-                &self.loads.iter().map(|l| &l.0).collect::<Vec<_>>(),
-            )
-            .finish()
-    }
+    loads: Vec<NamedProfile<MindlinLoadProfile>>,
 }
 
 impl MindlinCgDg {
@@ -213,14 +197,7 @@ impl MindlinCgDg {
     /// all edges free until [`Self::clamped`] is called.
     pub fn new(params: MindlinParams, mesh: &Mesh2d, degree: usize) -> Result<Self, Fem2dError> {
         params.validate()?;
-        if !(1..=3).contains(&degree) {
-            return Err(FemError::UnsupportedDegree {
-                what: "CGDG Mindlin degree k".into(),
-                degree,
-                supported: "1..=3".into(),
-            }
-            .into());
-        }
+        require_degree("CGDG Mindlin degree k", degree, 1..=3)?;
         Ok(Self {
             params,
             mesh: mesh.clone(),
@@ -237,7 +214,7 @@ impl MindlinCgDg {
     /// $a(t)f(x, y)$ and torque density $a(t)\tau(x, y)$ with `profile(x) = (f, τ)`;
     /// output $\int_\Omega f e_w + \tau\cdot e_\theta$.
     pub fn load(mut self, name: &str, profile: MindlinLoadProfile) -> Self {
-        self.loads.push((name.to_string(), profile));
+        self.loads.push(NamedProfile::new(name, profile));
         self
     }
 
@@ -413,7 +390,7 @@ impl MindlinCgDg {
                 B_full.push(b);
             }
         }
-        for (name, profile) in &self.loads {
+        for NamedProfile { name, profile } in &self.loads {
             let column = load_column(&sw, &st, profile, n_full, sizes[0])?;
             ports.push(Port::new(
                 name.clone(),

@@ -78,10 +78,11 @@
 //! as [`multiplier_scale`]. Zero traction inputs give the free edge (with the
 //! multipliers as the velocity traces, which [`MindlinAfw::free`] does not expose).
 use crate::element::triangle::bdm::{HdivFamily, HdivSpace};
-use crate::error::Fem2dError;
 use crate::error::FemError;
+use crate::error::{require_degree, Fem2dError};
 use crate::mesh::triangle::CellGeometry;
 use crate::mesh::triangle::Mesh2d;
+use crate::models::model::NamedProfile;
 use crate::models::plate::mindlin::MindlinParams;
 use crate::quadrature::triangle::TriangleQuadrature;
 use crate::space::triangle::{complement, Family2d, Shape, Space2d};
@@ -185,27 +186,13 @@ impl AfwEdgeCondition {
 }
 
 /// Builder of the AFW Mindlin plate (module docs).
-#[derive(Clone)]
+#[derive(Debug, Clone)]
 pub struct MindlinAfw {
     params: MindlinParams,
     mesh: Mesh2d,
     degree: usize,
     conditions: Vec<(String, AfwEdgeCondition)>,
-    loads: Vec<(String, AfwLoadProfile)>,
-}
-
-impl std::fmt::Debug for MindlinAfw {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("MindlinAfw")
-            .field("params", &self.params)
-            .field("degree", &self.degree)
-            .field("conditions", &self.conditions)
-            .field(
-                "loads",
-                &self.loads.iter().map(|l| &l.0).collect::<Vec<_>>(),
-            )
-            .finish()
-    }
+    loads: Vec<NamedProfile<AfwLoadProfile>>,
 }
 
 /// Quadrature degree added to $k$ for load integrals of non-polynomial profiles.
@@ -216,14 +203,7 @@ impl MindlinAfw {
     /// until [`Self::free`] is called.
     pub fn new(params: MindlinParams, mesh: &Mesh2d, degree: usize) -> Result<Self, Fem2dError> {
         params.validate()?;
-        if !(1..=3).contains(&degree) {
-            return Err(FemError::UnsupportedDegree {
-                what: "AFW Mindlin degree k".into(),
-                degree,
-                supported: "1..=3".into(),
-            }
-            .into());
-        }
+        require_degree("AFW Mindlin degree k", degree, 1..=3)?;
         Ok(Self {
             params,
             mesh: mesh.clone(),
@@ -310,7 +290,7 @@ impl MindlinAfw {
     /// $(\langle\phi_w, f\rangle, \langle\phi_\theta, \boldsymbol\tau\rangle, 0, 0, 0)$; the
     /// collocated output is $\int f\,e_w + \boldsymbol\tau\cdot e_\theta$ (power per unit input).
     pub fn load(mut self, name: &str, profile: AfwLoadProfile) -> Self {
-        self.loads.push((name.to_string(), profile));
+        self.loads.push(NamedProfile::new(name, profile));
         self
     }
 
@@ -675,7 +655,14 @@ impl MindlinAfw {
         }
         if !self.loads.is_empty() {
             let ql = TriangleQuadrature::exact_for_degree(k - 1 + LOAD_EXTRA_DEGREE)?;
-            for (c, (name, prof)) in self.loads.iter().enumerate() {
+            for (
+                c,
+                NamedProfile {
+                    name,
+                    profile: prof,
+                },
+            ) in self.loads.iter().enumerate()
+            {
                 let c = n_ports_in + c;
                 let mut col = vec![0.0; n_full];
                 for t in 0..m.n_cells() {

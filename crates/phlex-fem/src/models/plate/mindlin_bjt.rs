@@ -50,7 +50,7 @@
 //! ($m_{11}$, $m_{12}$, $m_{22}$), `e_gamma` ($\gamma_x$, $\gamma_y$), each scalar field
 //! numbered $i_y n_x + i_x$ over its 1D global DOFs.
 use crate::error::Fem2dError;
-use crate::error::{require_positive, FemError};
+use crate::error::{require_degree, require_positive, FemError};
 use crate::mesh::quad::QuadMesh;
 use crate::models::plate::mindlin::{MindlinExact, MindlinLoadProfile, MindlinParams};
 use crate::quadrature::gauss_legendre::GaussLegendre;
@@ -216,14 +216,7 @@ impl MindlinBjt {
         degree: usize,
     ) -> Result<Self, Fem2dError> {
         params.validate()?;
-        if !(1..=3).contains(&degree) {
-            return Err(FemError::UnsupportedDegree {
-                what: "BJT Mindlin degree k".into(),
-                degree,
-                supported: "1..=3".into(),
-            }
-            .into());
-        }
+        require_degree("BJT Mindlin degree k", degree, 1..=3)?;
         for (name, b) in [("xs", &xs), ("ys", &ys)] {
             if b.len() < 2 {
                 return Err(FemError::InvalidParameter {
