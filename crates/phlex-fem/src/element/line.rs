@@ -9,7 +9,7 @@
 //!
 //! Basis functions are stored as monomial coefficients in $\xi$, so derivatives of any
 //! order are exact; physical derivatives are $\partial_x^k = h^{-k}\partial_\xi^k$.
-use crate::error::FemError;
+use crate::error::{require_degree, FemError};
 
 /// Largest polynomial degree of the element families.
 pub const MAX_DEGREE: usize = 3;
@@ -53,6 +53,24 @@ impl Family {
             Family::Dg(k) if k > MAX_DEGREE => Err(bad("DG degree", k, "0..=3")),
             _ => Ok(()),
         }
+    }
+}
+
+impl Family {
+    /// The mixed pair $(CG_k, DG_{k-1})$ (`continuous_first`) or $(DG_{k-1}, CG_k)$ of the
+    /// PFEM discretizations in the two causalities (thesis 004 §3.1), after checking
+    /// $1 \le k \le 3$ (`what` names the degree in the error, e.g. `"bar CG degree k"`).
+    pub fn mixed_pair(
+        k: usize,
+        continuous_first: bool,
+        what: &str,
+    ) -> Result<(Family, Family), FemError> {
+        require_degree(what, k, 1..=MAX_DEGREE)?;
+        Ok(if continuous_first {
+            (Family::Cg(k), Family::Dg(k - 1))
+        } else {
+            (Family::Dg(k - 1), Family::Cg(k))
+        })
     }
 }
 

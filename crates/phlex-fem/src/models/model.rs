@@ -449,6 +449,18 @@ pub(crate) struct OpenField {
     pub space: Space1d,
 }
 
+impl OpenField {
+    /// Field `field` stored in block `block` (meaning with unit) on `space`.
+    pub fn new(field: Field, block: &str, meaning: &str, space: Space1d) -> Self {
+        Self {
+            field,
+            block: block.into(),
+            meaning: meaning.into(),
+            space,
+        }
+    }
+}
+
 /// A boundary power component of an open model: its natural input enters through
 /// `column` (length `n`), the conjugate output is `columnᵀ e`.
 #[derive(Debug, Clone)]
@@ -740,11 +752,13 @@ impl OpenModel {
     }
 }
 
-/// Helper: places the block matrices of an open model.
+/// Helper: places the block matrices $E$, $J$, $R$ of an open model (field blocks of the
+/// given sizes, concatenated).
 pub(crate) struct BlockAssembler {
     offsets: Vec<usize>,
     pub E: Triplets,
     pub J: Triplets,
+    pub R: Triplets,
 }
 
 impl BlockAssembler {
@@ -759,11 +773,21 @@ impl BlockAssembler {
             offsets,
             E: Triplets::new(n, n),
             J: Triplets::new(n, n),
+            R: Triplets::new(n, n),
         }
     }
     /// Total size.
     pub fn n(&self) -> usize {
         *self.offsets.last().unwrap()
+    }
+    /// Offset of block `b` in the open state.
+    pub fn offset(&self, b: usize) -> usize {
+        self.offsets[b]
+    }
+    /// $R_{bb} \mathrel{+}= M$.
+    pub fn dissipation(&mut self, b: usize, M: &SparseMat) {
+        let o = self.offsets[b];
+        self.R.push_block(o, o, M, 1.0);
     }
     /// $E_{bb} \mathrel{+}= M$.
     pub fn mass(&mut self, b: usize, M: &SparseMat) {
@@ -775,6 +799,27 @@ impl BlockAssembler {
         let (or, oc) = (self.offsets[r], self.offsets[c]);
         self.J.push_block(or, oc, A, s);
         self.J.push_block_transpose(oc, or, A, -s);
+    }
+    /// The open model of the assembled $E$, $J$ with its field blocks, end terms and load
+    /// ports (no derived fields).
+    pub fn open_model(
+        &self,
+        name: String,
+        kinematics: Kinematics,
+        fields: Vec<OpenField>,
+        ends: Vec<OpenEndTerm>,
+        loads: Vec<OpenLoad>,
+    ) -> OpenModel {
+        OpenModel {
+            name,
+            kinematics,
+            E: self.E.build(),
+            J: self.J.build(),
+            fields,
+            derived: Vec::new(),
+            ends,
+            loads,
+        }
     }
     /// A functional of field block `b` embedded in the full state (length `n`).
     pub fn embed(&self, b: usize, f: &SparseVec) -> SparseVec {
@@ -876,4 +921,29 @@ impl DistributedLoad {
             ),
         })
     }
+}
+
+/// The load ports of `loads`, each on the block of its field in `targets` (field, space,
+/// block); a load on another field is an error naming `model` and the fields it accepts.
+pub(crate) fn open_loads(
+    loads: &[DistributedLoad],
+    targets: &[(Field, &Space1d, usize)],
+    asm: &BlockAssembler,
+    model: &str,
+) -> Result<Vec<OpenLoad>, FemError> {
+    loads
+        .iter()
+        .map(|l| match targets.iter().find(|t| t.0 == l.field) {
+            Some(&(_, space, block)) => l.open_load(space, asm, block),
+            None => Err(FemError::UnknownField {
+                field: l.field.to_string(),
+                model: format!("{model} (distributed loads)"),
+                available: targets
+                    .iter()
+                    .map(|t| t.0.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            }),
+        })
+        .collect()
 }

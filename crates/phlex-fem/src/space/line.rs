@@ -136,6 +136,17 @@ impl Space1d {
             _ => None,
         }
     }
+
+    /// The single DOF carrying the value trace at `end`; an error names the end and the
+    /// field `what` (e.g. `"temperature"`) when the trace is not one DOF.
+    pub fn trace_dof(&self, end: End, what: &str) -> Result<usize, FemError> {
+        self.end_dof(end, 0)
+            .ok_or_else(|| FemError::BoundaryCondition {
+                end: end.name().into(),
+                component: what.into(),
+                reason: format!("the {what} trace is not a single DOF"),
+            })
+    }
 }
 
 #[cfg(test)]

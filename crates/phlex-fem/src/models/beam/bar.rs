@@ -17,11 +17,11 @@
 //! Boundary conditions: `Free` ($F = 0$), `Clamped` and `SimplySupported` (both $v = 0$).
 use crate::assembly::line::{self, Coefficient};
 use crate::element::line::Family;
-use crate::error::{require_degree, require_positive, FemError};
-use crate::mesh::interval::End;
+use crate::error::{require_positive, FemError};
+use crate::mesh::interval::{End, Mesh1d};
 use crate::models::beam::member::{Member, Section};
 use crate::models::boundary::{Component, Kinematics, Quantity};
-use crate::models::model::{BlockAssembler, Field, OpenEndTerm, OpenField, OpenModel, PfemModel};
+use crate::models::model::{open_loads, BlockAssembler, Field, OpenEndTerm, OpenField, PfemModel};
 use crate::space::line::Space1d;
 
 /// PFEM discretization of the axial bar.
@@ -61,23 +61,20 @@ impl Bar {
 impl Section for BarSection {
     type Discretization = BarDiscretization;
 
-    /// Assembles the model.
-    fn assemble(m: &Member<Self>) -> Result<PfemModel, FemError> {
-        require_positive("rho_a", m.section.rho_a)?;
-        require_positive("EA", m.section.ea)?;
-        let mesh = m.mesh.build()?;
+    fn validate(&self) -> Result<(), FemError> {
+        require_positive("rho_a", self.rho_a)?;
+        require_positive("EA", self.ea)?;
+        Ok(())
+    }
+
+    fn assemble(m: &Member<Self>, mesh: &Mesh1d) -> Result<PfemModel, FemError> {
         let (k, velocity_cg) = match m.discretization {
             BarDiscretization::CgDg(k) => (k, true),
             BarDiscretization::DgCg(k) => (k, false),
         };
-        require_degree("bar CG degree k", k, 1..=3)?;
-        let (fv, fn_) = if velocity_cg {
-            (Family::Cg(k), Family::Dg(k - 1))
-        } else {
-            (Family::Dg(k - 1), Family::Cg(k))
-        };
-        let vv = Space1d::new(&mesh, fv)?;
-        let vn = Space1d::new(&mesh, fn_)?;
+        let (fv, fn_) = Family::mixed_pair(k, velocity_cg, "bar CG degree k")?;
+        let vv = Space1d::new(mesh, fv)?;
+        let vn = Space1d::new(mesh, fn_)?;
         let mut asm = BlockAssembler::new(&[vv.n_dofs(), vn.n_dofs()]);
         asm.mass(
             0,
@@ -112,44 +109,21 @@ impl Section for BarSection {
                 });
             }
         }
-        let mut loads = Vec::new();
-        for l in &m.loads {
-            if l.field != Field::Velocity {
-                return Err(FemError::UnknownField {
-                    field: l.field.to_string(),
-                    model: "bar (distributed loads)".into(),
-                    available: "Velocity".into(),
-                });
-            }
-            loads.push(l.open_load(&vv, &asm, 0)?);
-        }
+        let loads = open_loads(&m.loads, &[(Field::Velocity, &vv, 0)], &asm, "bar")?;
         let name = match m.discretization {
             BarDiscretization::CgDg(k) => format!("bar CG{k}xDG{}", k - 1),
             BarDiscretization::DgCg(k) => format!("bar DG{}xCG{k}", k - 1),
         };
-        let open = OpenModel {
+        let open = asm.open_model(
             name,
-            kinematics: Kinematics::Axial,
-            E: asm.E.build(),
-            J: asm.J.build(),
-            fields: vec![
-                OpenField {
-                    field: Field::Velocity,
-                    block: "e_v".into(),
-                    meaning: "axial velocity [m/s]".into(),
-                    space: vv,
-                },
-                OpenField {
-                    field: Field::NormalForce,
-                    block: "e_N".into(),
-                    meaning: "normal force N = EA u_x [N]".into(),
-                    space: vn,
-                },
+            Kinematics::Axial,
+            vec![
+                OpenField::new(Field::Velocity, "e_v", "axial velocity [m/s]", vv),
+                OpenField::new(Field::NormalForce, "e_N", "normal force N = EA u_x [N]", vn),
             ],
-            derived: vec![],
             ends,
             loads,
-        };
+        );
         open.finalize(m.left, m.right, m.imposition)
     }
 }

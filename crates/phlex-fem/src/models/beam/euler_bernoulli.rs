@@ -40,10 +40,12 @@
 use crate::assembly::line::{self, Coefficient};
 use crate::element::line::Family;
 use crate::error::{require_positive, FemError};
-use crate::mesh::interval::End;
+use crate::mesh::interval::{End, Mesh1d};
 use crate::models::beam::member::{Member, Section};
 use crate::models::boundary::{Component, Kinematics, Quantity};
-use crate::models::model::{BlockAssembler, Field, OpenEndTerm, OpenField, OpenModel, PfemModel};
+use crate::models::model::{
+    open_loads, BlockAssembler, Field, OpenEndTerm, OpenField, OpenModel, PfemModel,
+};
 use crate::space::line::Space1d;
 
 /// PFEM discretization of the Euler–Bernoulli beam.
@@ -103,18 +105,20 @@ impl EulerBernoulli {
 impl Section for EbSection {
     type Discretization = EbDiscretization;
 
-    /// Assembles the model (errors name the offending parameter).
-    fn assemble(m: &Member<Self>) -> Result<PfemModel, FemError> {
-        require_positive("rho_a", m.section.rho_a)?;
-        require_positive("EI", m.section.ei)?;
-        let mesh = m.mesh.build()?;
+    fn validate(&self) -> Result<(), FemError> {
+        require_positive("rho_a", self.rho_a)?;
+        require_positive("EI", self.ei)?;
+        Ok(())
+    }
+
+    fn assemble(m: &Member<Self>, mesh: &Mesh1d) -> Result<PfemModel, FemError> {
         let (fw, fk) = match m.discretization {
             EbDiscretization::HerDg1 => (Family::Hermite, Family::Dg(1)),
             EbDiscretization::Dg1Her => (Family::Dg(1), Family::Hermite),
             EbDiscretization::CgCg(k) => (Family::Cg(k), Family::Cg(k)),
         };
-        let vw = Space1d::new(&mesh, fw)?;
-        let vk = Space1d::new(&mesh, fk)?;
+        let vw = Space1d::new(mesh, fw)?;
+        let vk = Space1d::new(mesh, fk)?;
         let mut asm = BlockAssembler::new(&[vw.n_dofs(), vk.n_dofs()]);
         asm.mass(
             0,
@@ -189,42 +193,32 @@ impl Section for EbSection {
                 }
             }
         }
-        let mut loads = Vec::new();
-        for l in &m.loads {
-            if l.field != Field::Velocity {
-                return Err(FemError::UnknownField {
-                    field: l.field.to_string(),
-                    model: "Euler-Bernoulli (distributed loads)".into(),
-                    available: "Velocity".into(),
-                });
-            }
-            loads.push(l.open_load(&vw, &asm, 0)?);
-        }
+        let loads = open_loads(
+            &m.loads,
+            &[(Field::Velocity, &vw, 0)],
+            &asm,
+            "Euler-Bernoulli",
+        )?;
         let open = OpenModel {
-            name: format!("Euler-Bernoulli {}", m.discretization.name()),
-            kinematics: Kinematics::Bending,
-            E: asm.E.build(),
-            J: asm.J.build(),
-            fields: vec![
-                OpenField {
-                    field: Field::Velocity,
-                    block: "e_w".into(),
-                    meaning: "transverse velocity e_w [m/s]".into(),
-                    space: vw,
-                },
-                OpenField {
-                    field: Field::Moment,
-                    block: "e_kappa".into(),
-                    meaning: "bending moment e_kappa = EI w_xx [N m]".into(),
-                    space: vk,
-                },
-            ],
             derived: vec![
                 (Field::AngularVelocity, Field::Velocity, 1, 1.0),
                 (Field::ShearForce, Field::Moment, 1, -1.0),
             ],
-            ends,
-            loads,
+            ..asm.open_model(
+                format!("Euler-Bernoulli {}", m.discretization.name()),
+                Kinematics::Bending,
+                vec![
+                    OpenField::new(Field::Velocity, "e_w", "transverse velocity e_w [m/s]", vw),
+                    OpenField::new(
+                        Field::Moment,
+                        "e_kappa",
+                        "bending moment e_kappa = EI w_xx [N m]",
+                        vk,
+                    ),
+                ],
+                ends,
+                loads,
+            )
         };
         open.finalize(m.left, m.right, m.imposition)
     }

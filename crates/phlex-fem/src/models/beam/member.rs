@@ -17,8 +17,10 @@ use std::fmt;
 pub trait Section: Clone + fmt::Debug {
     /// The discretizations (pairs of finite element families) of the member.
     type Discretization: Copy + fmt::Debug + PartialEq;
-    /// Assembles `member` (checks the section parameters first; errors name them).
-    fn assemble(member: &Member<Self>) -> Result<PfemModel, FemError>;
+    /// Checks the section parameters (errors name the offending one).
+    fn validate(&self) -> Result<(), FemError>;
+    /// Assembles `member` on `mesh` (its built mesh specification).
+    fn assemble(member: &Member<Self>, mesh: &Mesh1d) -> Result<PfemModel, FemError>;
 }
 
 /// Builder of a one-dimensional PFEM member with cross-section `S`.
@@ -97,6 +99,8 @@ impl<S: Section> Member<S> {
 
     /// Assembles the model (errors name the offending parameter).
     pub fn build(&self) -> Result<PfemModel, FemError> {
-        S::assemble(self)
+        self.section.validate()?;
+        let mesh = self.mesh.build()?;
+        S::assemble(self, &mesh)
     }
 }

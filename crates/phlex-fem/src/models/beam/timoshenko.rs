@@ -20,12 +20,12 @@
 //!   $(\dot w, \dot\varphi)$: $\mp(\psi_Q, \psi_M)$ at 0 / $L$ ($-$ at 0).
 use crate::assembly::line::{self, Coefficient};
 use crate::element::line::Family;
-use crate::error::{require_degree, require_positive, FemError};
-use crate::mesh::interval::End;
+use crate::error::{require_positive, FemError};
+use crate::mesh::interval::{End, Mesh1d};
 use crate::models::beam::member::{Member, Section};
 use crate::models::boundary::{Component, Kinematics, Quantity};
 use crate::models::model::{
-    BlockAssembler, DistributedLoad, Field, OpenEndTerm, OpenField, OpenModel, PfemModel, Profile,
+    open_loads, BlockAssembler, DistributedLoad, Field, OpenEndTerm, OpenField, PfemModel, Profile,
 };
 use crate::space::line::Space1d;
 
@@ -91,26 +91,23 @@ impl Timoshenko {
 impl Section for TimoshenkoSection {
     type Discretization = TimoshenkoDiscretization;
 
-    /// Assembles the model.
-    fn assemble(m: &Member<Self>) -> Result<PfemModel, FemError> {
-        require_positive("rho_a", m.section.rho_a)?;
-        require_positive("rho_i", m.section.rho_i)?;
-        require_positive("EI", m.section.ei)?;
-        require_positive("kGA", m.section.kga)?;
-        let mesh = m.mesh.build()?;
+    fn validate(&self) -> Result<(), FemError> {
+        require_positive("rho_a", self.rho_a)?;
+        require_positive("rho_i", self.rho_i)?;
+        require_positive("EI", self.ei)?;
+        require_positive("kGA", self.kga)?;
+        Ok(())
+    }
+
+    fn assemble(m: &Member<Self>, mesh: &Mesh1d) -> Result<PfemModel, FemError> {
         let (k, vel_cg) = match m.discretization {
             TimoshenkoDiscretization::CgDg(k) => (k, true),
             TimoshenkoDiscretization::DgCg(k) => (k, false),
         };
-        require_degree("Timoshenko CG degree k", k, 1..=3)?;
-        let (fv, fs) = if vel_cg {
-            (Family::Cg(k), Family::Dg(k - 1))
-        } else {
-            (Family::Dg(k - 1), Family::Cg(k))
-        };
-        let vw = Space1d::new(&mesh, fv)?;
+        let (fv, fs) = Family::mixed_pair(k, vel_cg, "Timoshenko CG degree k")?;
+        let vw = Space1d::new(mesh, fv)?;
         let vp = vw.clone();
-        let vm = Space1d::new(&mesh, fs)?;
+        let vm = Space1d::new(mesh, fs)?;
         let vq = vm.clone();
         let mut asm = BlockAssembler::new(&[vw.n_dofs(), vp.n_dofs(), vm.n_dofs(), vq.n_dofs()]);
         asm.mass(
@@ -168,60 +165,43 @@ impl Section for TimoshenkoSection {
                 });
             }
         }
-        let mut loads = Vec::new();
-        for l in &m.loads {
-            let (space, block) = match l.field {
-                Field::Velocity => (&vw, 0),
-                Field::AngularVelocity => (&vp, 1),
-                f => {
-                    return Err(FemError::UnknownField {
-                        field: f.to_string(),
-                        model: "Timoshenko (distributed loads)".into(),
-                        available: "Velocity, AngularVelocity".into(),
-                    })
-                }
-            };
-            loads.push(l.open_load(space, &asm, block)?);
-        }
+        let loads = open_loads(
+            &m.loads,
+            &[(Field::Velocity, &vw, 0), (Field::AngularVelocity, &vp, 1)],
+            &asm,
+            "Timoshenko",
+        )?;
         let name = match m.discretization {
             TimoshenkoDiscretization::CgDg(k) => format!("Timoshenko CG{k}xDG{}", k - 1),
             TimoshenkoDiscretization::DgCg(k) => format!("Timoshenko DG{}xCG{k}", k - 1),
         };
-        let open = OpenModel {
+        let open = asm.open_model(
             name,
-            kinematics: Kinematics::Bending,
-            E: asm.E.build(),
-            J: asm.J.build(),
-            fields: vec![
-                OpenField {
-                    field: Field::Velocity,
-                    block: "e_w".into(),
-                    meaning: "transverse velocity [m/s]".into(),
-                    space: vw,
-                },
-                OpenField {
-                    field: Field::AngularVelocity,
-                    block: "e_phi".into(),
-                    meaning: "rotation rate of the cross-section [rad/s]".into(),
-                    space: vp,
-                },
-                OpenField {
-                    field: Field::Moment,
-                    block: "e_M".into(),
-                    meaning: "bending moment M = EI phi_x [N m]".into(),
-                    space: vm,
-                },
-                OpenField {
-                    field: Field::ShearForce,
-                    block: "e_Q".into(),
-                    meaning: "shear force Q = kGA (w_x - phi) [N]".into(),
-                    space: vq,
-                },
+            Kinematics::Bending,
+            vec![
+                OpenField::new(Field::Velocity, "e_w", "transverse velocity [m/s]", vw),
+                OpenField::new(
+                    Field::AngularVelocity,
+                    "e_phi",
+                    "rotation rate of the cross-section [rad/s]",
+                    vp,
+                ),
+                OpenField::new(
+                    Field::Moment,
+                    "e_M",
+                    "bending moment M = EI phi_x [N m]",
+                    vm,
+                ),
+                OpenField::new(
+                    Field::ShearForce,
+                    "e_Q",
+                    "shear force Q = kGA (w_x - phi) [N]",
+                    vq,
+                ),
             ],
-            derived: vec![],
             ends,
             loads,
-        };
+        );
         open.finalize(m.left, m.right, m.imposition)
     }
 }

@@ -43,11 +43,11 @@ use crate::element::line::Family;
 use crate::error::{require_positive, FemError};
 use crate::mesh::interval::End;
 use crate::mesh::interval::MeshSpec;
-use crate::models::model::{NamedProfile, Profile};
+use crate::models::model::{BlockAssembler, NamedProfile, Profile};
 use crate::space::functional::SparseVec;
 use crate::space::line::Space1d;
 use faer::linalg::solvers::Solve;
-use phlex_core::sparse::{self, SparseMat, Triplets};
+use phlex_core::sparse::{self, Triplets};
 use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
 
 /// Polynomial degree integrated exactly in projections and load vectors of smooth
@@ -76,18 +76,11 @@ impl HeatDiscretization {
     }
     /// (temperature family, flux family), after checking $k \in 1..=3$.
     pub(crate) fn families(&self, what: &str) -> Result<(Family, Family), FemError> {
-        let k = self.degree();
-        if !(1..=3).contains(&k) {
-            return Err(FemError::UnsupportedDegree {
-                what: format!("{what} CG degree k"),
-                degree: k,
-                supported: "1..=3".into(),
-            });
-        }
-        Ok(match self {
-            HeatDiscretization::CgDg(_) => (Family::Cg(k), Family::Dg(k - 1)),
-            HeatDiscretization::DgCg(_) => (Family::Dg(k - 1), Family::Cg(k)),
-        })
+        Family::mixed_pair(
+            self.degree(),
+            self.temperature_continuous(),
+            &format!("{what} CG degree k"),
+        )
     }
 }
 
@@ -197,7 +190,7 @@ impl Heat1d {
                 input: "amplitude a(t) of the heat source density a(t) f(x) [W/m^3 per unit f]"
                     .into(),
                 output: "integral of f(x) theta(x) over the domain".into(),
-                column: open.embed(0, &c),
+                column: open.asm.embed(0, &c),
             });
         }
         let (system, fields) = open.finalize()?;
@@ -216,17 +209,18 @@ pub(crate) fn add_heat_blocks(
 ) -> Result<(), FemError> {
     let st = open.blocks[bt].space.clone();
     let sq = open.blocks[bq].space.clone();
-    open.mass(bt, &line::mass(&st, &Coefficient::Constant(capacity_t0))?);
+    open.asm
+        .mass(bt, &line::mass(&st, &Coefficient::Constant(capacity_t0))?);
     let RQ = line::mass(&sq, &Coefficient::Constant(1.0 / k_t0))?;
-    open.dissipation(bq, &RQ);
+    open.asm.dissipation(bq, &RQ);
     if matches!(st.family(), Family::Cg(_)) {
         // ⟨v, C ė⟩ = ⟨∂x v, j⟩: J_TQ = Dᵀ with D = ⟨ψ_Q, ∂x φ_T⟩, J_QT = −D.
         let D = line::derivative_coupling(&sq, &st, 1)?;
-        open.skew(bq, bt, &D, -1.0);
+        open.asm.skew(bq, bt, &D, -1.0);
     } else {
         // ⟨v, C ė⟩ = −⟨v, ∂x j⟩: J_TQ = −G, G = ⟨φ_T, ∂x ψ_Q⟩; J_QT = Gᵀ.
         let G = line::derivative_coupling(&st, &sq, 1)?;
-        open.skew(bt, bq, &G, -1.0);
+        open.asm.skew(bt, bq, &G, -1.0);
     }
     Ok(())
 }
@@ -258,18 +252,12 @@ pub(crate) fn add_thermal_ends(
                     port,
                     input: format!("{flux} at {at}"),
                     output: format!("normalized temperature theta at {at}"),
-                    column: open.embed(bt, &st.end_functional(end, 0)),
+                    column: open.asm.embed(bt, &st.end_functional(end, 0)),
                 }),
                 ThermalEnd::Insulated => {}
                 ThermalEnd::Isothermal => {
-                    let i = st
-                        .end_dof(end, 0)
-                        .ok_or_else(|| FemError::BoundaryCondition {
-                            end: end.name().into(),
-                            component: "temperature".into(),
-                            reason: "the temperature trace is not a single DOF".into(),
-                        })?;
-                    open.removed.push(open.offset(bt) + i);
+                    let i = st.trace_dof(end, "temperature")?;
+                    open.removed.push(open.asm.offset(bt) + i);
                 }
             }
         } else {
@@ -280,18 +268,12 @@ pub(crate) fn add_thermal_ends(
                     port,
                     input: format!("normalized temperature theta at {at}"),
                     output: format!("{flux} at {at}"),
-                    column: open.embed(bq, &sq.end_functional(end, 0).scaled(s)),
+                    column: open.asm.embed(bq, &sq.end_functional(end, 0).scaled(s)),
                 }),
                 ThermalEnd::Isothermal => {}
                 ThermalEnd::Insulated => {
-                    let i = sq
-                        .end_dof(end, 0)
-                        .ok_or_else(|| FemError::BoundaryCondition {
-                            end: end.name().into(),
-                            component: "heat flux".into(),
-                            reason: "the heat flux trace is not a single DOF".into(),
-                        })?;
-                    open.removed.push(open.offset(bq) + i);
+                    let i = sq.trace_dof(end, "heat flux")?;
+                    open.removed.push(open.asm.offset(bq) + i);
                 }
             }
         }
@@ -464,68 +446,26 @@ pub(crate) struct OpenTerm {
 /// the open state, port columns and the DOFs to remove.
 pub(crate) struct OpenSystem {
     pub blocks: Vec<OpenBlock>,
-    offsets: Vec<usize>,
-    E: Triplets,
-    J: Triplets,
-    R: Triplets,
+    /// The $E$, $J$, $R$ triplets of the open state.
+    pub asm: BlockAssembler,
     pub terms: Vec<OpenTerm>,
     pub removed: Vec<usize>,
 }
 
 impl OpenSystem {
     pub fn new(blocks: Vec<OpenBlock>) -> Self {
-        let mut offsets = vec![0];
-        for b in &blocks {
-            offsets.push(offsets.last().unwrap() + b.space.n_dofs());
-        }
-        let n = *offsets.last().unwrap();
+        let sizes: Vec<usize> = blocks.iter().map(|b| b.space.n_dofs()).collect();
         Self {
             blocks,
-            offsets,
-            E: Triplets::new(n, n),
-            J: Triplets::new(n, n),
-            R: Triplets::new(n, n),
+            asm: BlockAssembler::new(&sizes),
             terms: Vec::new(),
             removed: Vec::new(),
-        }
-    }
-    pub fn n(&self) -> usize {
-        *self.offsets.last().unwrap()
-    }
-    pub fn offset(&self, b: usize) -> usize {
-        self.offsets[b]
-    }
-    /// $E_{bb} \mathrel{+}= M$.
-    pub fn mass(&mut self, b: usize, M: &SparseMat) {
-        let o = self.offsets[b];
-        self.E.push_block(o, o, M, 1.0);
-    }
-    /// $R_{bb} \mathrel{+}= M$.
-    pub fn dissipation(&mut self, b: usize, M: &SparseMat) {
-        let o = self.offsets[b];
-        self.R.push_block(o, o, M, 1.0);
-    }
-    /// $J_{rc} \mathrel{+}= sA$, $J_{cr} \mathrel{-}= sA^\top$.
-    pub fn skew(&mut self, r: usize, c: usize, A: &SparseMat, s: f64) {
-        let (or, oc) = (self.offsets[r], self.offsets[c]);
-        self.J.push_block(or, oc, A, s);
-        self.J.push_block_transpose(oc, or, A, -s);
-    }
-    /// A functional of block `b` embedded in the open state.
-    pub fn embed(&self, b: usize, f: &SparseVec) -> SparseVec {
-        SparseVec {
-            len: self.n(),
-            entries: f
-                .entries
-                .iter()
-                .map(|&(i, v)| (self.offsets[b] + i, v))
-                .collect(),
         }
     }
 
     /// Removes the strong-condition DOFs and builds the system and field blocks.
     pub fn finalize(self) -> Result<(LinearPhSystem, Vec<FieldBlock>), FemError> {
-        let n_open = self.n();
+        let n_open = self.asm.n();
         let mut removed = vec![false; n_open];
         for &i in &self.removed {
             removed[i] = true;
@@ -536,9 +476,9 @@ impl OpenSystem {
             new_index[i] = Some(k);
         }
         let n = keep.len();
-        let E = sparse::restrict(&self.E.build(), &keep, &keep);
-        let J = sparse::restrict(&self.J.build(), &keep, &keep);
-        let R = sparse::restrict(&self.R.build(), &keep, &keep);
+        let E = sparse::restrict(&self.asm.E.build(), &keep, &keep);
+        let J = sparse::restrict(&self.asm.J.build(), &keep, &keep);
+        let R = sparse::restrict(&self.asm.R.build(), &keep, &keep);
         // Ports: group terms by name in order of first appearance.
         let mut names: Vec<String> = Vec::new();
         for t in &self.terms {
@@ -569,7 +509,7 @@ impl OpenSystem {
         let mut blocks = Vec::new();
         let mut fields = Vec::new();
         for (b, ob) in self.blocks.iter().enumerate() {
-            let range = self.offsets[b]..self.offsets[b + 1];
+            let range = self.asm.offset(b)..self.asm.offset(b) + ob.space.n_dofs();
             let map: Vec<Option<usize>> = range.clone().map(|i| new_index[i]).collect();
             let off = map.iter().flatten().next().copied().unwrap_or(0);
             let local: Vec<Option<usize>> = map.iter().map(|m| m.map(|k| k - off)).collect();

@@ -310,18 +310,19 @@ impl Thermoelastic1d {
         let (bv, be) = (0, 1);
         let sv = open.blocks[bv].space.clone();
         let se = open.blocks[be].space.clone();
-        open.mass(bv, &line::mass(&sv, &Coefficient::Constant(p.density))?);
-        open.mass(
+        open.asm
+            .mass(bv, &line::mass(&sv, &Coefficient::Constant(p.density))?);
+        open.asm.mass(
             be,
             &line::mass(&se, &Coefficient::Constant(1.0 / p.modulus))?,
         );
         let cg_velocity = matches!(self.mechanical, MechanicalDiscretization::CgDg(_));
         if cg_velocity {
             let D = line::derivative_coupling(&se, &sv, 1)?;
-            open.skew(be, bv, &D, 1.0);
+            open.asm.skew(be, bv, &D, 1.0);
         } else {
             let G = line::derivative_coupling(&sv, &se, 1)?;
-            open.skew(bv, be, &G, 1.0);
+            open.asm.skew(bv, be, &G, 1.0);
         }
         for (end, cond) in [
             (End::Left, self.mech_ends.0),
@@ -339,7 +340,7 @@ impl Thermoelastic1d {
             if cg_velocity {
                 match cond {
                     MechanicalEnd::Port => {
-                        let column = open.embed(bv, &sv.end_functional(end, 0));
+                        let column = open.asm.embed(bv, &sv.end_functional(end, 0));
                         open.terms.push(OpenTerm {
                             port,
                             input: traction,
@@ -349,23 +350,17 @@ impl Thermoelastic1d {
                     }
                     MechanicalEnd::Free => {}
                     MechanicalEnd::Clamped => {
-                        let i = sv
-                            .end_dof(end, 0)
-                            .ok_or_else(|| FemError::BoundaryCondition {
-                                end: end.name().into(),
-                                component: "velocity".into(),
-                                reason: "the velocity trace is not a single DOF".into(),
-                            })?;
-                        open.removed.push(open.offset(bv) + i);
+                        let i = sv.trace_dof(end, "velocity")?;
+                        open.removed.push(open.asm.offset(bv) + i);
                     }
                 }
             } else {
                 let s = if end == End::Left { -1.0 } else { 1.0 };
                 match cond {
                     MechanicalEnd::Port => {
-                        let mut column = open.embed(be, &se.end_functional(end, 0).scaled(s));
+                        let mut column = open.asm.embed(be, &se.end_functional(end, 0).scaled(s));
                         if let (Some(bt), Some(st)) = (bt, st) {
-                            let c = open.embed(bt, &st.end_functional(end, 0).scaled(-s * p.c_beta));
+                            let c = open.asm.embed(bt, &st.end_functional(end, 0).scaled(-s * p.c_beta));
                             column.entries.extend(c.entries);
                         }
                         open.terms.push(OpenTerm {
@@ -436,10 +431,10 @@ impl Thermoelastic1d {
         // Coupling.
         if cg_velocity {
             let A = line::bilinear(&sv, 1, &st, 0, &Coefficient::Constant(p.c_beta))?;
-            open.skew(0, 2, &A, 1.0);
+            open.asm.skew(0, 2, &A, 1.0);
         } else {
             let A = line::bilinear(&sv, 0, &st, 1, &Coefficient::Constant(p.c_beta))?;
-            open.skew(0, 2, &A, -1.0);
+            open.asm.skew(0, 2, &A, -1.0);
         }
         let (system, fields) = open.finalize()?;
         Ok(ThermoelasticModel {
@@ -498,9 +493,9 @@ impl Thermoelastic1d {
             }
             // column j of A_β: the thermal stress of the temperature basis function j
             let column = crate::space::functional::SparseVec {
-                len: open.n(),
+                len: open.asm.n(),
                 entries: phlex_core::sparse::col_iter(&A, j)
-                    .map(|(i, v)| (open.offset(0) + i, v))
+                    .map(|(i, v)| (open.asm.offset(0) + i, v))
                     .collect(),
             };
             open.terms.push(OpenTerm {
