@@ -190,6 +190,19 @@ pub(crate) fn require_degree(
     }
 }
 
+/// Checks that `what` has length `expected`, else [`FemError::Length`] naming it.
+pub(crate) fn require_len(what: &str, expected: usize, found: usize) -> Result<(), FemError> {
+    if found == expected {
+        Ok(())
+    } else {
+        Err(FemError::Length {
+            what: what.into(),
+            expected,
+            found,
+        })
+    }
+}
+
 /// Checks `value > 0` and finite, else [`FemError::InvalidParameter`] naming `name`.
 pub(crate) fn require_positive(name: &str, value: f64) -> Result<(), FemError> {
     if value.is_finite() && value > 0.0 {

@@ -22,7 +22,7 @@ use crate::space::functional::SparseVec;
 use crate::space::line::Space1d;
 use faer::linalg::solvers::Solve;
 use phlex_core::sparse::{self, SparseMat, Triplets};
-use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
+use phlex_core::{CoreError, LinearPhSystem, Port, PortSet, VarBlock};
 use std::fmt;
 use std::ops::Range;
 
@@ -720,14 +720,7 @@ impl OpenModel {
                 bt.push(i, j, v);
             }
         }
-        let system = LinearPhSystem::new(
-            et.build(),
-            jt.build(),
-            sparse::zeros(n, n),
-            bt.build(),
-            PortSet::from_ports(ports)?,
-            blocks,
-        )?;
+        let system = lossless_system(et.build(), jt.build(), bt.build(), ports, blocks)?;
         let mut fields: Vec<FieldEntry> = self
             .fields
             .iter()
@@ -858,6 +851,26 @@ impl<P> fmt::Debug for NamedProfile<P> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_tuple("NamedProfile").field(&self.name).finish()
     }
+}
+
+/// The lossless pH system ($R = 0$) $E\dot e = Je + Bu$, $y = B^\top e$ with named ports
+/// (columns of $B$ in order) and variable blocks.
+pub(crate) fn lossless_system(
+    E: SparseMat,
+    J: SparseMat,
+    B: SparseMat,
+    ports: Vec<Port>,
+    blocks: Vec<VarBlock>,
+) -> Result<LinearPhSystem, CoreError> {
+    let n = E.nrows();
+    LinearPhSystem::new(
+        E,
+        J,
+        sparse::zeros(n, n),
+        B,
+        PortSet::from_ports(ports)?,
+        blocks,
+    )
 }
 
 /// A spatial load profile $f(x)$.

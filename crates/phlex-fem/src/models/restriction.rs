@@ -8,7 +8,7 @@
 //! $E = P^\top E_{\text{open}}P$, $J = P^\top J_{\text{open}}P$, $B = P^\top B_{\text{open}}$
 //! (structure preserved). Multipliers of other conditions, if any, follow the kept DOFs in
 //! the state.
-use crate::error::{Fem2dError, FemError};
+use crate::error::{require_len, Fem2dError, FemError};
 use crate::space::triangle::complement;
 use phlex_core::sparse::{self, SparseMat};
 use std::ops::Range;
@@ -75,14 +75,7 @@ impl Restriction {
         b: usize,
         what: &str,
     ) -> Result<Vec<f64>, Fem2dError> {
-        if e.len() != n_states {
-            return Err(FemError::Length {
-                what: what.into(),
-                expected: n_states,
-                found: e.len(),
-            }
-            .into());
-        }
+        require_len(&what, n_states, e.len())?;
         let r = self.block(b);
         let mut u = vec![0.0; r.len()];
         for (s, &i) in self.kept.iter().enumerate() {

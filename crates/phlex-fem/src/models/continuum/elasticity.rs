@@ -57,12 +57,12 @@ use crate::mesh::triangle::Mesh2d;
 use crate::models::continuum::supports::{
     assemble_ports, edge_traces, face_traces, Boundaries, TraceMasses,
 };
-use crate::models::model::BlockAssembler;
+use crate::models::model::{lossless_system, BlockAssembler};
 use crate::models::restriction::Restriction;
 use crate::space::tet::{Family3d, Shape3d, Space3d};
 use crate::space::triangle::{Family2d, Shape, Space2d};
-use phlex_core::sparse::{self, SparseMat};
-use phlex_core::{LinearPhSystem, PortSet, VarBlock};
+use phlex_core::sparse::SparseMat;
+use phlex_core::{LinearPhSystem, VarBlock};
 
 /// Isotropic linear elastic material.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -274,12 +274,11 @@ impl Elasticity2d {
         let traction =
             |tag: &str, c: &str| format!("applied traction tau_{c} [N/m^2] on '{tag}' (CG1 trace)");
         let (ports, B, trace_masses) = assemble_ports(&self.bd, &dofs, &traces, 2, &traction)?;
-        let system = LinearPhSystem::new(
+        let system = lossless_system(
             dofs.restrict(&ba.E.build()),
             dofs.restrict(&ba.J.build()),
-            sparse::zeros(n, n),
             B,
-            PortSet::from_ports(ports)?,
+            ports,
             blocks,
         )?;
         Ok(ElasticityModel2d {
@@ -519,12 +518,11 @@ impl Elasticity3d {
         let traction =
             |tag: &str, c: &str| format!("applied traction tau_{c} [N/m^2] on '{tag}' (P1 trace)");
         let (ports, B, trace_masses) = assemble_ports(&self.bd, &dofs, &traces, 3, &traction)?;
-        let system = LinearPhSystem::new(
+        let system = lossless_system(
             dofs.restrict(&ba.E.build()),
             dofs.restrict(&ba.J.build()),
-            sparse::zeros(n, n),
             B,
-            PortSet::from_ports(ports)?,
+            ports,
             vec![
                 VarBlock::differential("e_v", "velocity (x, y, z) [m/s]", n_v),
                 VarBlock::differential(
@@ -619,6 +617,7 @@ mod tests {
     use super::*;
     use crate::mesh::tet::Mesh3d;
     use crate::mesh::triangle::Diagonal;
+    use phlex_core::sparse;
 
     fn params() -> ElasticParams {
         ElasticParams {

@@ -63,7 +63,7 @@
 //! \begin{bmatrix}0\\M_\Gamma\end{bmatrix}u,\quad y = M_\Gamma\lambda$$
 //! (index-2 pHDAE, block `lambda_{tag}`, [`phlex_core::VarBlock::algebraic`]).
 use crate::element::triangle::rt::RtSpace;
-use crate::error::Fem2dError;
+use crate::error::{require_len, Fem2dError};
 use crate::error::{require_positive, FemError};
 use crate::mesh::triangle::{BoundaryEdge, Mesh2d};
 use crate::quadrature::gauss_legendre::GaussLegendre;
@@ -824,14 +824,7 @@ impl AcousticModel {
 
     /// Open-state pressure and velocity coefficient vectors of a state (removed DOFs zero).
     pub fn fields(&self, e: &[f64]) -> Result<(Vec<f64>, Vec<f64>), Fem2dError> {
-        if e.len() != self.n_states() {
-            return Err(FemError::Length {
-                what: "acoustic state".into(),
-                expected: self.n_states(),
-                found: e.len(),
-            }
-            .into());
-        }
+        require_len("acoustic state", self.n_states(), e.len())?;
         let mut full = vec![0.0; self.n_p + self.n_u];
         for (s, &i) in self.kept.iter().enumerate() {
             full[i] = e[s];

@@ -69,7 +69,7 @@
 //! ([`VibroacousticDuct`]); [`relative_state_errors`] measures $L^2(r)$ errors against a
 //! reference on another mesh. Time integration is left to the caller (e.g.
 //! `phlex_solve::midpoint::LinearMidpoint` on each of the two intervals).
-use crate::error::Fem2dError;
+use crate::error::{require_len, Fem2dError};
 use crate::error::{require_positive, FemError};
 use crate::mesh::triangle::{signed_area, Mesh2d};
 use crate::models::continuum::wave::{
@@ -974,13 +974,6 @@ impl VibroacousticDuct for VibroOde {
 }
 
 fn check_len(e: &[f64], n: usize) -> Result<(), Fem2dError> {
-    if e.len() != n {
-        return Err(FemError::Length {
-            what: "vibroacoustic duct state".into(),
-            expected: n,
-            found: e.len(),
-        }
-        .into());
-    }
+    require_len("vibroacoustic duct state", n, e.len())?;
     Ok(())
 }

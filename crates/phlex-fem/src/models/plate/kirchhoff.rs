@@ -57,17 +57,17 @@ use std::sync::Arc;
 use crate::assembly::hessian;
 use crate::assembly::triangle::{self, Op, Term};
 use crate::element::triangle::hhj::{self, HhjSpace};
-use crate::error::Fem2dError;
 use crate::error::{require_degree, require_positive, FemError};
+use crate::error::{require_len, Fem2dError};
 use crate::mesh::triangle::CellGeometry;
 use crate::mesh::triangle::{BoundaryEdge, Diagonal, Mesh2d};
-use crate::models::model::{BlockAssembler, NamedProfile};
+use crate::models::model::{lossless_system, BlockAssembler, NamedProfile};
 use crate::quadrature::gauss_legendre::GaussLegendre;
 use crate::quadrature::triangle::TriangleQuadrature;
 use crate::space::triangle::{complement, Family2d, Shape, Space2d};
 use faer::linalg::solvers::Solve;
 use phlex_core::sparse::{self, SparseMat, Triplets};
-use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
+use phlex_core::{LinearPhSystem, Port, VarBlock};
 
 /// Bending stiffness $\mathcal D_b$ of a (possibly anisotropic) plate in Voigt form:
 /// $(M_{xx}, M_{yy}, M_{xy}) = D\,(\kappa_{xx}, \kappa_{yy}, 2\kappa_{xy})$ with $D$ symmetric
@@ -629,14 +629,7 @@ impl KirchhoffHhj {
             off += ess.block.len;
             blocks.push(ess.block.clone());
         }
-        let system = LinearPhSystem::new(
-            Et.build(),
-            Jt.build(),
-            sparse::zeros(n, n),
-            Bt.build(),
-            PortSet::from_ports(ports)?,
-            blocks,
-        )?;
+        let system = lossless_system(Et.build(), Jt.build(), Bt.build(), ports, blocks)?;
         Ok(KirchhoffModel {
             params: *p,
             degree: k,
@@ -792,14 +785,7 @@ impl KirchhoffModel {
     }
 
     fn check_state(&self, e: &[f64]) -> Result<(), Fem2dError> {
-        if e.len() != self.n_states() {
-            return Err(FemError::Length {
-                what: "Kirchhoff state".into(),
-                expected: self.n_states(),
-                found: e.len(),
-            }
-            .into());
-        }
+        require_len("Kirchhoff state", self.n_states(), e.len())?;
         Ok(())
     }
 
@@ -829,14 +815,7 @@ impl KirchhoffModel {
             ("e_w coefficients", w, nw),
             ("E_kappa coefficients", kappa, nk),
         ] {
-            if v.len() != n {
-                return Err(FemError::Length {
-                    what: what.into(),
-                    expected: n,
-                    found: v.len(),
-                }
-                .into());
-            }
+            require_len(&what, n, v.len())?;
         }
         let mut e = vec![0.0; self.n_states()];
         for (s, &i) in self.kept.iter().enumerate() {

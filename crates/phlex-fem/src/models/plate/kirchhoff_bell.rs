@@ -86,16 +86,16 @@ use std::sync::Arc;
 use crate::assembly::hessian;
 use crate::assembly::triangle;
 use crate::element::triangle::bell::{C1Family, C1Space, C1Values};
-use crate::error::Fem2dError;
 use crate::error::FemError;
+use crate::error::{require_len, Fem2dError};
 use crate::mesh::triangle::{BoundaryEdge, Mesh2d};
-use crate::models::model::NamedProfile;
+use crate::models::model::{lossless_system, NamedProfile};
 use crate::models::plate::kirchhoff::{EdgeCondition, KirchhoffParams, PlateProfile};
 use crate::quadrature::gauss_legendre::GaussLegendre;
 use crate::quadrature::polynomial::shifted_legendre;
 use crate::space::triangle::{Family2d, Shape, Space2d};
 use phlex_core::sparse::{self, SparseMat, Triplets};
-use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
+use phlex_core::{LinearPhSystem, Port, VarBlock};
 
 /// Degree of the per-edge Legendre trace basis of the boundary ports.
 const TRACE_DEGREE: usize = 3;
@@ -640,14 +640,7 @@ impl KirchhoffBell {
             ),
         ];
         blocks.extend(mult_blocks);
-        let system = LinearPhSystem::new(
-            Et.build(),
-            Jt.build(),
-            sparse::zeros(n, n),
-            Bt.build(),
-            PortSet::from_ports(ports)?,
-            blocks,
-        )?;
+        let system = lossless_system(Et.build(), Jt.build(), Bt.build(), ports, blocks)?;
         Ok(KirchhoffBellModel {
             params: *p,
             system,
@@ -836,14 +829,7 @@ impl KirchhoffBellModel {
     }
 
     fn check_state(&self, e: &[f64]) -> Result<(), Fem2dError> {
-        if e.len() != self.n_states() {
-            return Err(FemError::Length {
-                what: "Bell Kirchhoff state".into(),
-                expected: self.n_states(),
-                found: e.len(),
-            }
-            .into());
-        }
+        require_len("Bell Kirchhoff state", self.n_states(), e.len())?;
         Ok(())
     }
 

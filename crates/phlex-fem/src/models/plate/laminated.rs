@@ -106,13 +106,13 @@
 //! needs Lagrange multipliers and is not offered here: use the strong homogeneous
 //! conditions. `uniform_port_input` builds the input of a load uniform along the edges.
 use crate::assembly::triangle;
-use crate::error::Fem2dError;
 use crate::error::FemError;
+use crate::error::{require_len, Fem2dError};
 use crate::mesh::triangle::{BoundaryEdge, Mesh2d};
-use crate::models::model::NamedProfile;
+use crate::models::model::{lossless_system, NamedProfile};
 use crate::space::triangle::{complement, Space2d};
 use phlex_core::sparse::{self, SparseMat, Triplets};
-use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
+use phlex_core::{LinearPhSystem, Port, VarBlock};
 
 use super::kirchhoff::{EdgeCondition, PlateProfile};
 use super::mindlin::traction_input_matrices;
@@ -834,7 +834,6 @@ impl Assembled {
         removed.sort_unstable();
         removed.dedup();
         let kept = complement(n_open, &removed);
-        let n = kept.len();
         let blocks: Vec<VarBlock> = fields
             .iter()
             .enumerate()
@@ -845,12 +844,11 @@ impl Assembled {
             })
             .collect();
         let all: Vec<usize> = (0..B.ncols()).collect();
-        let system = LinearPhSystem::new(
+        let system = lossless_system(
             sparse::restrict(E, &kept, &kept),
             sparse::restrict(J, &kept, &kept),
-            sparse::zeros(n, n),
             sparse::restrict(B, &kept, &all),
-            PortSet::from_ports(ports)?,
+            ports,
             blocks,
         )?;
         Ok(Self {
@@ -882,14 +880,7 @@ impl Assembled {
         e: &[f64],
         f: LaminatedField,
     ) -> Result<Vec<f64>, Fem2dError> {
-        if e.len() != self.kept.len() {
-            return Err(FemError::Length {
-                what: "laminated plate state".into(),
-                expected: self.kept.len(),
-                found: e.len(),
-            }
-            .into());
-        }
+        require_len("laminated plate state", self.kept.len(), e.len())?;
         let b = self.block_of(f)?;
         let r = self.offsets[b]..self.offsets[b + 1];
         let mut u = vec![0.0; r.len()];

@@ -56,17 +56,17 @@
 //! and $e_\gamma$ in $L^2$; [`benchmarks`] holds the manufactured clamped-square solution of
 //! §7.4.2 (summary §5.1.2, corrected form) and Tables B.13–B.15.
 use crate::assembly::triangle::{self, Op, Term};
-use crate::error::Fem2dError;
 use crate::error::{require_degree, require_positive, FemError};
+use crate::error::{require_len, Fem2dError};
 use crate::mesh::triangle::CellGeometry;
 use crate::mesh::triangle::Mesh2d;
-use crate::models::model::{BlockAssembler, NamedProfile};
+use crate::models::model::{lossless_system, BlockAssembler, NamedProfile};
 use crate::quadrature::gauss_legendre::GaussLegendre;
 use crate::quadrature::triangle::TriangleQuadrature;
 use crate::space::triangle::{complement, Family2d, Shape, Space2d};
 use faer::linalg::solvers::Solve;
 use phlex_core::sparse::{self, SparseMat, Triplets};
-use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
+use phlex_core::{LinearPhSystem, Port, VarBlock};
 use std::sync::Arc;
 
 /// A distributed load profile: force density $f(x, y)$ \[N/m²\] and torque density
@@ -454,14 +454,7 @@ impl MindlinCgDg {
             t.push_block(0, 0, &sparse::restrict(&Bcat, &kept, &all), 1.0);
             t.build()
         };
-        let system = LinearPhSystem::new(
-            E,
-            J,
-            sparse::zeros(n_total, n_total),
-            B,
-            PortSet::from_ports(ports)?,
-            blocks,
-        )?;
+        let system = lossless_system(E, J, B, ports, blocks)?;
         Ok(MindlinModel {
             params: *p,
             degree: k,
@@ -624,14 +617,7 @@ impl MindlinModel {
     }
     /// Coefficients of field `f` (all DOFs of its space, removed ones zero) from a state.
     pub fn field_coefficients(&self, e: &[f64], f: PlateField) -> Result<Vec<f64>, Fem2dError> {
-        if e.len() != self.n_states() {
-            return Err(FemError::Length {
-                what: "Mindlin state".into(),
-                expected: self.n_states(),
-                found: e.len(),
-            }
-            .into());
-        }
+        require_len("Mindlin state", self.n_states(), e.len())?;
         let r = self.offsets[f.index()]..self.offsets[f.index() + 1];
         let mut u = vec![0.0; r.len()];
         for (s, &i) in self.kept.iter().enumerate() {

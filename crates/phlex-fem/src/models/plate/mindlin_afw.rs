@@ -82,12 +82,12 @@ use crate::error::FemError;
 use crate::error::{require_degree, Fem2dError};
 use crate::mesh::triangle::CellGeometry;
 use crate::mesh::triangle::Mesh2d;
-use crate::models::model::NamedProfile;
+use crate::models::model::{lossless_system, NamedProfile};
 use crate::models::plate::mindlin::MindlinParams;
 use crate::quadrature::triangle::TriangleQuadrature;
 use crate::space::triangle::{complement, Family2d, Shape, Space2d};
 use phlex_core::sparse::{self, SparseMat, Triplets};
-use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
+use phlex_core::{LinearPhSystem, Port, VarBlock};
 use std::sync::Arc;
 
 /// A distributed load profile: force per area $f(\mathbf x)$ \[N/m²\] and torque per area
@@ -692,14 +692,7 @@ impl MindlinAfw {
                 ));
             }
         }
-        let system = LinearPhSystem::new(
-            E,
-            J,
-            sparse::zeros(n_tot, n_tot),
-            tb.build(),
-            PortSet::from_ports(ports)?,
-            blocks,
-        )?;
+        let system = lossless_system(E, J, tb.build(), ports, blocks)?;
         Ok(MindlinAfwModel {
             params: *p,
             degree: k,

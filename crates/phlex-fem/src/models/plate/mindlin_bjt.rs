@@ -49,14 +49,15 @@
 //! State order: block `e_w` ($w$), `e_theta` ($\theta_x$, $\theta_y$), `E_kappa`
 //! ($m_{11}$, $m_{12}$, $m_{22}$), `e_gamma` ($\gamma_x$, $\gamma_y$), each scalar field
 //! numbered $i_y n_x + i_x$ over its 1D global DOFs.
-use crate::error::Fem2dError;
 use crate::error::{require_degree, require_positive, FemError};
+use crate::error::{require_len, Fem2dError};
 use crate::mesh::quad::QuadMesh;
+use crate::models::model::lossless_system;
 use crate::models::plate::mindlin::{MindlinExact, MindlinLoadProfile, MindlinParams};
 use crate::quadrature::gauss_legendre::GaussLegendre;
 use crate::quadrature::polynomial::Lagrange1d;
 use phlex_core::sparse::{self, SparseMat, Triplets};
-use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
+use phlex_core::{LinearPhSystem, Port, VarBlock};
 
 /// Quadrature points per direction for loads and error forms (exact to degree 19: the
 /// manufactured solution is of degree 12 per direction times a basis of degree ≤ 3).
@@ -420,14 +421,7 @@ impl MindlinBjt {
             ),
             VarBlock::differential("e_gamma", "shear forces, H(div) space [N/m]", o[8] - o[6]),
         ];
-        let system = LinearPhSystem::new(
-            e.build(),
-            j.build(),
-            sparse::zeros(n, n),
-            b.build(),
-            PortSet::from_ports(ports)?,
-            blocks,
-        )?;
+        let system = lossless_system(e.build(), j.build(), b.build(), ports, blocks)?;
         Ok(MindlinBjtModel {
             params: *p,
             degree: k,
@@ -733,14 +727,7 @@ impl MindlinBjtModel {
         QuadMesh::tensor_grid(xs, ys)
     }
     fn check_state(&self, e: &[f64]) -> Result<(), Fem2dError> {
-        if e.len() != self.n_states() {
-            return Err(FemError::Length {
-                what: "BJT Mindlin state".into(),
-                expected: self.n_states(),
-                found: e.len(),
-            }
-            .into());
-        }
+        require_len("BJT Mindlin state", self.n_states(), e.len())?;
         Ok(())
     }
     /// Value of `field` of state `e` at local coordinates `(ξ, η)` ∈ [0, 1]² of cell

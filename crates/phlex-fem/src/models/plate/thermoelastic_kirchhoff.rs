@@ -113,7 +113,7 @@ use crate::assembly::line::{self, Coefficient};
 use crate::assembly::triangle::{self, Op, Term};
 use crate::element::line::Family;
 use crate::element::triangle::hhj;
-use crate::error::Fem2dError;
+use crate::error::{require_len, Fem2dError};
 use crate::error::{require_positive, FemError};
 use crate::mesh::interval::End;
 use crate::mesh::interval::Mesh1d;
@@ -578,14 +578,7 @@ impl ThermoKirchhoffModel {
     }
 
     fn check_state(&self, e: &[f64]) -> Result<(), Fem2dError> {
-        if e.len() != self.system.n_states() {
-            return Err(FemError::Length {
-                what: "thermoelastic plate state".into(),
-                expected: self.system.n_states(),
-                found: e.len(),
-            }
-            .into());
-        }
+        require_len("thermoelastic plate state", self.system.n_states(), e.len())?;
         Ok(())
     }
 
@@ -602,14 +595,7 @@ impl ThermoKirchhoffModel {
             ("plate state", e_plate, self.n_mech),
             ("temperature coefficients", theta, nt),
         ] {
-            if v.len() != len {
-                return Err(FemError::Length {
-                    what: what.into(),
-                    expected: len,
-                    found: v.len(),
-                }
-                .into());
-            }
+            require_len(&what, len, v.len())?;
         }
         let mut e = e_plate.to_vec();
         e.extend_from_slice(theta);
