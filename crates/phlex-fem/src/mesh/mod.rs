@@ -20,4 +20,4 @@ pub mod triangle;
 pub use interval::{End, Mesh1d, MeshSpec};
 pub use quad::QuadMesh;
 pub use tet::{Mesh3d, TetGeometry};
-pub use triangle::{BoundaryEdge, CellGeometry, Diagonal, Mesh2d};
+pub use triangle::{BoundaryEdge, CellGeometry, Diagonal, Mesh2d, TagPartition};

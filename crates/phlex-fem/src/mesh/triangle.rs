@@ -35,6 +35,16 @@ pub struct BoundaryEdge {
     pub local: usize,
 }
 
+/// The boundary edges of non-overlapping tags ([`Mesh2d::partition_tags`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TagPartition {
+    /// Per boundary edge (index into [`Mesh2d::boundary_edges`]): the index of the tag
+    /// owning it, if any.
+    pub owner: Vec<Option<usize>>,
+    /// Per tag: its boundary edges.
+    pub edges: Vec<Vec<BoundaryEdge>>,
+}
+
 /// A conforming triangle mesh with edge connectivity and boundary tags.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mesh2d {
@@ -293,6 +303,38 @@ impl Mesh2d {
                 available: self.tag_names().join(", "),
             }),
         }
+    }
+
+    /// Partitions the boundary edges among `tags`, which must not overlap (one boundary
+    /// condition per edge): errors name an unknown tag, or two tags sharing an edge (with
+    /// its midpoint).
+    pub fn partition_tags(&self, tags: &[&str]) -> Result<TagPartition, Fem2dError> {
+        let mut bpos = vec![usize::MAX; self.n_edges()];
+        for (i, b) in self.boundary_edges().iter().enumerate() {
+            bpos[b.edge] = i;
+        }
+        let mut owner: Vec<Option<usize>> = vec![None; self.boundary_edges().len()];
+        let mut edges: Vec<Vec<BoundaryEdge>> = vec![Vec::new(); tags.len()];
+        for (ci, tag) in tags.iter().enumerate() {
+            for b in self.tagged_edges(tag)? {
+                let i = bpos[b.edge];
+                if let Some(prev) = owner[i] {
+                    let mid = self.edge_midpoint(b.edge);
+                    return Err(FemError::InvalidParameter {
+                        name: format!("boundary conditions on tags '{}' and '{tag}'", tags[prev]),
+                        value: b.edge as f64,
+                        requirement: format!(
+                            "one condition per boundary edge; both apply to the edge with midpoint ({:.4}, {:.4}): use disjoint tags",
+                            mid[0], mid[1]
+                        ),
+                    }
+                    .into());
+                }
+                owner[i] = Some(ci);
+                edges[ci].push(b);
+            }
+        }
+        Ok(TagPartition { owner, edges })
     }
     /// Coordinates of the vertices of triangle `t`.
     #[inline]

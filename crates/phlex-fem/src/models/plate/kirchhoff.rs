@@ -60,7 +60,7 @@ use crate::element::triangle::hhj::{self, HhjSpace};
 use crate::error::{require_degree, require_positive, FemError};
 use crate::error::{require_len, Fem2dError};
 use crate::mesh::triangle::CellGeometry;
-use crate::mesh::triangle::{BoundaryEdge, Diagonal, Mesh2d};
+use crate::mesh::triangle::{BoundaryEdge, Diagonal, Mesh2d, TagPartition};
 use crate::models::model::{lossless_system, BlockAssembler, NamedProfile};
 use crate::quadrature::gauss_legendre::GaussLegendre;
 use crate::quadrature::triangle::TriangleQuadrature;
@@ -256,7 +256,7 @@ impl KirchhoffField {
 
 /// How an edge condition is imposed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Role {
+pub(crate) enum Role {
     /// Homogeneous condition.
     Homogeneous,
     /// Both inputs of the condition are ports.
@@ -269,38 +269,44 @@ enum Role {
 /// A spatial load profile $f(x, y)$.
 pub type PlateProfile = Arc<dyn Fn([f64; 2]) -> f64 + Send + Sync>;
 
-/// Builder of the HHJ Kirchhoff plate model.
+/// Builder of a Kirchhoff plate with the velocity × moment discretization `D` ([`Hhj`]:
+/// [`KirchhoffHhj`], or [`Bell`](super::kirchhoff_bell::Bell):
+/// [`KirchhoffBell`](super::KirchhoffBell)): parameters, mesh, one condition per tagged
+/// boundary edge (edges without one are free) and distributed loads.
 #[derive(Debug, Clone)]
-pub struct KirchhoffHhj {
-    params: KirchhoffParams,
-    mesh: Mesh2d,
-    degree: usize,
-    conditions: Vec<(String, EdgeCondition, Role)>,
-    loads: Vec<NamedProfile<PlateProfile>>,
+pub struct Kirchhoff<D> {
+    pub(crate) params: KirchhoffParams,
+    pub(crate) mesh: Mesh2d,
+    pub(crate) discretization: D,
+    pub(crate) conditions: Vec<(String, EdgeCondition, Role)>,
+    pub(crate) loads: Vec<NamedProfile<PlateProfile>>,
 }
 
-impl KirchhoffHhj {
-    /// HHJ of degree `degree` = $k$ ($CG_k$ velocity, HHJ$_{k-1}$ moments), `1 <= k <= 3`; all
-    /// boundary edges free until conditions are given.
-    pub fn new(params: KirchhoffParams, mesh: &Mesh2d, degree: usize) -> Result<Self, Fem2dError> {
+impl<D> Kirchhoff<D> {
+    /// Plate `params` on `mesh` with `discretization`, all edges free, no loads.
+    pub(crate) fn with_discretization(
+        params: KirchhoffParams,
+        mesh: &Mesh2d,
+        discretization: D,
+    ) -> Result<Self, Fem2dError> {
         params.validate()?;
-        require_degree("HHJ Kirchhoff degree k", degree, 1..=3)?;
         Ok(Self {
             params,
             mesh: mesh.clone(),
-            degree,
+            discretization,
             conditions: Vec::new(),
             loads: Vec::new(),
         })
     }
-
-    /// Homogeneous clamped edges (tag `tag`): $w_t = 0$ strong, $\partial_n w_t = 0$ natural.
+    /// Homogeneous clamped edges (tag `tag`): $w_t = \partial_n w_t = 0$ (HHJ: $w_t$ strong,
+    /// $\partial_n w_t$ natural; Bell: both essential).
     pub fn clamped(mut self, tag: &str) -> Self {
         self.conditions
             .push((tag.into(), EdgeCondition::Clamped, Role::Homogeneous));
         self
     }
-    /// Homogeneous simply supported edges: $w_t = 0$ and $M_{nn} = 0$ strong.
+    /// Homogeneous simply supported edges: $w_t = 0$ and $M_{nn} = 0$ (HHJ: both strong;
+    /// Bell: $w_t$ essential, $M_{nn}$ natural).
     pub fn simply_supported(mut self, tag: &str) -> Self {
         self.conditions.push((
             tag.into(),
@@ -309,8 +315,8 @@ impl KirchhoffHhj {
         ));
         self
     }
-    /// Homogeneous free edges: $M_{nn} = 0$ strong, $\tilde q_n = 0$ natural (also the
-    /// default of edges without a condition).
+    /// Homogeneous free edges: $M_{nn} = \tilde q_n = 0$ (HHJ: $M_{nn}$ strong, $\tilde q_n$
+    /// natural; Bell: both natural); the default of edges without a condition.
     pub fn free(mut self, tag: &str) -> Self {
         self.conditions
             .push((tag.into(), EdgeCondition::Free, Role::Homogeneous));
@@ -318,8 +324,9 @@ impl KirchhoffHhj {
     }
     /// Makes the edges tagged `tag` a boundary port with the inputs of `condition` in the
     /// thesis causality (module docs table): clamped → `{tag}_wt`, `{tag}_dnwt`; simply
-    /// supported → `{tag}_wt`, `{tag}_Mnn`; free → `{tag}_qn`, `{tag}_Mnn`. Zero inputs
-    /// give the homogeneous condition.
+    /// supported → `{tag}_wt`, `{tag}_Mnn`; free → `{tag}_qn`, `{tag}_Mnn` (for Bell the
+    /// velocity inputs are imposed by multipliers). Zero inputs give the homogeneous
+    /// condition.
     pub fn port(mut self, tag: &str, condition: EdgeCondition) -> Self {
         self.conditions.push((tag.into(), condition, Role::Port));
         self
@@ -341,11 +348,35 @@ impl KirchhoffHhj {
         self.loads.push(NamedProfile::new(name, profile));
         self
     }
+    /// Boundary edges of every condition (disjoint tags, module docs).
+    pub(crate) fn partition(&self) -> Result<TagPartition, Fem2dError> {
+        let tags: Vec<&str> = self.conditions.iter().map(|c| c.0.as_str()).collect();
+        self.mesh.partition_tags(&tags)
+    }
+}
+
+/// The HHJ discretization of [`Kirchhoff`]: $CG_k$ velocity, HHJ$_{k-1}$ moments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hhj {
+    degree: usize,
+}
+
+/// Builder of the HHJ Kirchhoff plate model.
+pub type KirchhoffHhj = Kirchhoff<Hhj>;
+
+impl KirchhoffHhj {
+    /// HHJ of degree `degree` = $k$ ($CG_k$ velocity, HHJ$_{k-1}$ moments), `1 <= k <= 3`; all
+    /// boundary edges free until conditions are given.
+    pub fn new(params: KirchhoffParams, mesh: &Mesh2d, degree: usize) -> Result<Self, Fem2dError> {
+        let plate = Self::with_discretization(params, mesh, Hhj { degree })?;
+        require_degree("HHJ Kirchhoff degree k", degree, 1..=3)?;
+        Ok(plate)
+    }
 
     /// Assembles the model.
     pub fn build(&self) -> Result<KirchhoffModel, Fem2dError> {
         let p = &self.params;
-        let k = self.degree;
+        let k = self.discretization.degree;
         let mesh = &self.mesh;
         let sw = Space2d::new(mesh, Family2d::Cg(k), Shape::Scalar)?;
         let sk = HhjSpace::new(mesh, k - 1)?;
@@ -353,34 +384,10 @@ impl KirchhoffHhj {
         let n_open = nw + nk;
 
         // one condition per boundary edge
-        let mut bpos = vec![usize::MAX; mesh.n_edges()];
-        for (i, b) in mesh.boundary_edges().iter().enumerate() {
-            bpos[b.edge] = i;
-        }
-        let mut owner: Vec<Option<usize>> = vec![None; mesh.boundary_edges().len()];
-        let mut edges_of: Vec<Vec<BoundaryEdge>> = vec![Vec::new(); self.conditions.len()];
-        for (ci, (tag, _, _)) in self.conditions.iter().enumerate() {
-            for b in mesh.tagged_edges(tag)? {
-                let i = bpos[b.edge];
-                if let Some(prev) = owner[i] {
-                    let mid = mesh.edge_midpoint(b.edge);
-                    return Err(FemError::InvalidParameter {
-                        name: format!(
-                            "boundary conditions on tags '{}' and '{tag}'",
-                            self.conditions[prev].0
-                        ),
-                        value: b.edge as f64,
-                        requirement: format!(
-                            "one condition per boundary edge; both apply to the edge with midpoint ({:.4}, {:.4}): use disjoint tags",
-                            mid[0], mid[1]
-                        ),
-                    }
-                    .into());
-                }
-                owner[i] = Some(ci);
-                edges_of[ci].push(b);
-            }
-        }
+        let TagPartition {
+            owner,
+            edges: edges_of,
+        } = self.partition()?;
 
         // strongly removed DOFs (open numbering: w, then κ at offset nw)
         let mut removed = Vec::new();

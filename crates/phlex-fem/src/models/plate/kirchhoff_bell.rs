@@ -90,7 +90,7 @@ use crate::error::FemError;
 use crate::error::{require_len, Fem2dError};
 use crate::mesh::triangle::{BoundaryEdge, Mesh2d};
 use crate::models::model::{lossless_system, NamedProfile};
-use crate::models::plate::kirchhoff::{EdgeCondition, KirchhoffParams, PlateProfile};
+use crate::models::plate::kirchhoff::{EdgeCondition, Kirchhoff, KirchhoffParams, Role};
 use crate::quadrature::gauss_legendre::GaussLegendre;
 use crate::quadrature::polynomial::shifted_legendre;
 use crate::space::triangle::{Family2d, Shape, Space2d};
@@ -110,18 +110,6 @@ pub enum BellImposition {
     Exact,
     /// Only vertex values (clamped: and vertex normal derivatives), as in the thesis.
     ThesisVertex,
-}
-
-/// How an edge condition is used (as in [`KirchhoffHhj`](crate::models::plate::KirchhoffHhj)).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Role {
-    /// Homogeneous condition.
-    Homogeneous,
-    /// Both inputs of the condition are ports.
-    Port,
-    /// Only the rotational input ($\partial_nw_t$ or $M_{nn}$) is a port, the translational
-    /// one homogeneous.
-    RotationPort,
 }
 
 /// Kind of a pointwise trace functional of the $C^1$ velocity used as input of an essential
@@ -207,16 +195,16 @@ fn vertex_functionals(
     out
 }
 
-/// Builder of the Bell/Argyris × DG3 Kirchhoff plate.
-#[derive(Debug, Clone)]
-pub struct KirchhoffBell {
-    params: KirchhoffParams,
-    mesh: Mesh2d,
+/// The $C^1$ discretization of [`Kirchhoff`]: Bell or Argyris velocity × $DG_3$ moments,
+/// with the imposition of the essential conditions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bell {
     family: C1Family,
     imposition: BellImposition,
-    conditions: Vec<(String, EdgeCondition, Role)>,
-    loads: Vec<NamedProfile<PlateProfile>>,
 }
+
+/// Builder of the Bell/Argyris × DG3 Kirchhoff plate.
+pub type KirchhoffBell = Kirchhoff<Bell>;
 
 /// A port in construction: natural (columns of $B$ on the state rows) or essential
 /// (functionals imposed by a multiplier block).
@@ -233,64 +221,15 @@ impl KirchhoffBell {
         mesh: &Mesh2d,
         family: C1Family,
     ) -> Result<Self, Fem2dError> {
-        params.validate()?;
-        Ok(Self {
-            params,
-            mesh: mesh.clone(),
+        let discretization = Bell {
             family,
             imposition: BellImposition::Exact,
-            conditions: Vec::new(),
-            loads: Vec::new(),
-        })
+        };
+        Self::with_discretization(params, mesh, discretization)
     }
     /// Chooses how essential conditions are imposed (default [`BellImposition::Exact`]).
     pub fn imposition(mut self, imp: BellImposition) -> Self {
-        self.imposition = imp;
-        self
-    }
-    /// Clamped edges: $w_t = \partial_nw_t = 0$ (essential).
-    pub fn clamped(mut self, tag: &str) -> Self {
-        self.conditions
-            .push((tag.into(), EdgeCondition::Clamped, Role::Homogeneous));
-        self
-    }
-    /// Simply supported edges: $w_t = 0$ essential, $M_{nn} = 0$ natural.
-    pub fn simply_supported(mut self, tag: &str) -> Self {
-        self.conditions.push((
-            tag.into(),
-            EdgeCondition::SimplySupported,
-            Role::Homogeneous,
-        ));
-        self
-    }
-    /// Free edges: $\tilde q_n = M_{nn} = 0$, natural (also the default).
-    pub fn free(mut self, tag: &str) -> Self {
-        self.conditions
-            .push((tag.into(), EdgeCondition::Free, Role::Homogeneous));
-        self
-    }
-    /// Boundary port on the edges `tag` with both inputs of `condition` (module docs
-    /// table, the causalities of [`KirchhoffHhj::port`](crate::models::plate::KirchhoffHhj::port)):
-    /// free → `{tag}_qn`, `{tag}_Mnn` (natural); simply supported → `{tag}_wt`
-    /// (multiplier), `{tag}_Mnn` (natural); clamped → `{tag}_wt`, `{tag}_dnwt` (both
-    /// multipliers). Zero inputs give the homogeneous condition exactly.
-    pub fn port(mut self, tag: &str, condition: EdgeCondition) -> Self {
-        self.conditions.push((tag.into(), condition, Role::Port));
-        self
-    }
-    /// Port on the rotational input of `condition` only, the translational one being
-    /// homogeneous: clamped → $w_t = 0$ strong, `{tag}_dnwt` (multiplier); simply
-    /// supported → $w_t = 0$ strong, `{tag}_Mnn` (natural); free → $\tilde q_n = 0$,
-    /// `{tag}_Mnn` (natural).
-    pub fn rotation_port(mut self, tag: &str, condition: EdgeCondition) -> Self {
-        self.conditions
-            .push((tag.into(), condition, Role::RotationPort));
-        self
-    }
-    /// Distributed load port `name`: input $a(t)$, load density $a(t)f(x,y)$, output
-    /// $\int f\,e_w$.
-    pub fn load(mut self, name: &str, profile: PlateProfile) -> Self {
-        self.loads.push(NamedProfile::new(name, profile));
+        self.discretization.imposition = imp;
         self
     }
 
@@ -298,32 +237,13 @@ impl KirchhoffBell {
     pub fn build(&self) -> Result<KirchhoffBellModel, Fem2dError> {
         let p = &self.params;
         let mesh = &self.mesh;
-        let sw = C1Space::new(mesh, self.family)?;
+        let sw = C1Space::new(mesh, self.discretization.family)?;
         let sk = Space2d::new(mesh, Family2d::Dg(3), Shape::SymTensor)?;
         let (nf, nk) = (sw.n_dofs(), sk.n_dofs());
-        let exact = self.imposition == BellImposition::Exact;
+        let exact = self.discretization.imposition == BellImposition::Exact;
 
         // conditions per boundary edge
-        let mut seen = vec![None::<usize>; mesh.n_edges()];
-        let mut tagged: Vec<Vec<BoundaryEdge>> = Vec::new();
-        for (ci, (tag, _, _)) in self.conditions.iter().enumerate() {
-            let edges = mesh.tagged_edges(tag)?;
-            for b in &edges {
-                if let Some(prev) = seen[b.edge] {
-                    return Err(FemError::InvalidParameter {
-                        name: format!(
-                            "boundary conditions on tags '{}' and '{tag}'",
-                            self.conditions[prev].0
-                        ),
-                        value: b.edge as f64,
-                        requirement: "one condition per boundary edge: use disjoint tags".into(),
-                    }
-                    .into());
-                }
-                seen[b.edge] = Some(ci);
-            }
-            tagged.push(edges);
-        }
+        let tagged = self.partition()?.edges;
         // unit tangent (edges()[e][0] → [1]) and outward normal of a boundary edge
         let frame = |b: &BoundaryEdge| {
             let [a, c] = mesh.edges()[b.edge];
@@ -347,7 +267,7 @@ impl KirchhoffBell {
                     for (on, tr) in [(translational, true), (rotational, false)] {
                         if on {
                             rows[v].extend(
-                                vertex_functionals(t, n, self.imposition, tr)
+                                vertex_functionals(t, n, self.discretization.imposition, tr)
                                     .into_iter()
                                     .map(|f| f.1),
                             );
@@ -437,7 +357,9 @@ impl KirchhoffBell {
                 for &v in &verts {
                     for b in edges.iter().filter(|b| mesh.edges()[b.edge].contains(&v)) {
                         let (t, n) = frame(b);
-                        for (kind, r) in vertex_functionals(t, n, self.imposition, translational) {
+                        for (kind, r) in
+                            vertex_functionals(t, n, self.discretization.imposition, translational)
+                        {
                             if claim(&mut claimed[v], &r) {
                                 fs.push(PortFunctional {
                                     kind,
@@ -629,7 +551,7 @@ impl KirchhoffBell {
                 "e_w",
                 format!(
                     "vertical velocity [m/s] ({} DOFs: values, gradients, Hessians in the constraint basis)",
-                    self.family.name()
+                    self.discretization.family.name()
                 ),
                 nr,
             ),

@@ -551,33 +551,8 @@ impl Common {
     pub(crate) fn edge_owner(
         &self,
     ) -> Result<Vec<Option<(EdgeCondition, MembraneCondition)>>, Fem2dError> {
-        let mesh = &self.mesh;
-        let mut bpos = vec![usize::MAX; mesh.n_edges()];
-        for (i, b) in mesh.boundary_edges().iter().enumerate() {
-            bpos[b.edge] = i;
-        }
-        let mut owner: Vec<Option<usize>> = vec![None; mesh.boundary_edges().len()];
-        for (ci, (tag, _, _, _)) in self.conditions.iter().enumerate() {
-            for b in mesh.tagged_edges(tag)? {
-                let i = bpos[b.edge];
-                if let Some(prev) = owner[i] {
-                    let mid = mesh.edge_midpoint(b.edge);
-                    return Err(FemError::InvalidParameter {
-                        name: format!(
-                            "boundary conditions on tags '{}' and '{tag}'",
-                            self.conditions[prev].0
-                        ),
-                        value: b.edge as f64,
-                        requirement: format!(
-                            "one condition per boundary edge; both apply to the edge with midpoint ({:.4}, {:.4}): use disjoint tags",
-                            mid[0], mid[1]
-                        ),
-                    }
-                    .into());
-                }
-                owner[i] = Some(ci);
-            }
-        }
+        let tags: Vec<&str> = self.conditions.iter().map(|c| c.0.as_str()).collect();
+        let owner = self.mesh.partition_tags(&tags)?.owner;
         Ok(owner
             .into_iter()
             .map(|o| o.map(|ci| (self.conditions[ci].1, self.conditions[ci].2)))

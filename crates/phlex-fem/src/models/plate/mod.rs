@@ -22,9 +22,10 @@ pub mod mindlin_bjt;
 pub mod thermoelastic_kirchhoff;
 
 pub use kirchhoff::{
-    BendingStiffness, EdgeCondition, KirchhoffField, KirchhoffHhj, KirchhoffModel, KirchhoffParams,
+    BendingStiffness, EdgeCondition, Hhj, Kirchhoff, KirchhoffField, KirchhoffHhj, KirchhoffModel,
+    KirchhoffParams,
 };
-pub use kirchhoff_bell::{BellImposition, KirchhoffBell, KirchhoffBellModel};
+pub use kirchhoff_bell::{Bell, BellImposition, KirchhoffBell, KirchhoffBellModel};
 pub use laminated::{
     Laminate, LaminatedField, LaminatedKirchhoff, LaminatedKirchhoffModel, LaminatedMindlin,
     LaminatedMindlinModel, MembraneCondition, Ply,
