@@ -28,6 +28,8 @@ pub mod quad;
 pub mod tet;
 pub mod triangle;
 
+mod dual;
+
 pub use line::{Family, ReferenceElement};
 pub use quad::TensorSpace;
 pub use tet::LagrangeTet;

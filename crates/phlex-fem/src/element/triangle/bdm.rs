@@ -41,6 +41,7 @@
 //!
 //! Tensor fields with rows in an $H(\mathrm{div})$ space (thesis (7.14), $\mathbf E_\kappa$
 //! rows in $BDM_k$) use one copy of the space per row ([`crate::models::plate::mindlin_afw`]).
+use crate::element::dual::invert;
 use crate::error::Fem2dError;
 use crate::error::FemError;
 use crate::mesh::triangle::CellGeometry;
@@ -119,42 +120,6 @@ fn ref_edge(i: usize) -> ([f64; 2], [f64; 2]) {
 #[inline]
 fn rot_m90(t: [f64; 2]) -> [f64; 2] {
     [t[1], -t[0]]
-}
-
-/// Gauss–Jordan inverse with partial pivoting of the row-major `n × n` matrix `a`.
-fn invert(a: &[f64], n: usize) -> Option<Vec<f64>> {
-    let mut m = a.to_vec();
-    let mut inv = vec![0.0; n * n];
-    for i in 0..n {
-        inv[i * n + i] = 1.0;
-    }
-    for c in 0..n {
-        let p = (c..n).max_by(|&i, &j| m[i * n + c].abs().total_cmp(&m[j * n + c].abs()))?;
-        if m[p * n + c].abs() < 1e-13 {
-            return None;
-        }
-        for j in 0..n {
-            m.swap(c * n + j, p * n + j);
-            inv.swap(c * n + j, p * n + j);
-        }
-        let d = m[c * n + c];
-        for j in 0..n {
-            m[c * n + j] /= d;
-            inv[c * n + j] /= d;
-        }
-        for i in 0..n {
-            if i != c {
-                let f = m[i * n + c];
-                if f != 0.0 {
-                    for j in 0..n {
-                        m[i * n + j] -= f * m[c * n + j];
-                        inv[i * n + j] -= f * inv[c * n + j];
-                    }
-                }
-            }
-        }
-    }
-    Some(inv)
 }
 
 /// A reference $H(\mathrm{div})$ element ($BDM_k$ or $RT_k$) with its dual basis.

@@ -30,6 +30,7 @@
 //! basis dual to the physical DOFs $\ell_i = s^{-k_i}\hat\ell_i$ (order $k_i$ of the
 //! derivative) are the columns of $\hat V^{-1}$ scaled by $s^{k_i}$. The scaling keeps
 //! $\hat V$ well conditioned independently of $h$.
+use crate::element::dual::invert;
 use crate::error::Fem2dError;
 use crate::error::FemError;
 use crate::mesh::triangle::CellGeometry;
@@ -141,47 +142,6 @@ fn monomials(p: [f64; 2]) -> [[f64; NP5]; 6] {
         out[5][j] = pw(&px, a, 0) * pw(&py, b, 2);
     }
     out
-}
-
-/// Inverse of a dense `n × n` matrix (row-major) by Gauss–Jordan elimination with partial
-/// pivoting; `None` if a pivot is below `1e-13` times the largest entry.
-fn invert(a: &[f64], n: usize) -> Option<Vec<f64>> {
-    let mut m = a.to_vec();
-    let mut inv = vec![0.0; n * n];
-    for i in 0..n {
-        inv[i * n + i] = 1.0;
-    }
-    let scale = a.iter().fold(0.0f64, |s, v| s.max(v.abs()));
-    for c in 0..n {
-        let p = (c..n).max_by(|&i, &j| m[i * n + c].abs().total_cmp(&m[j * n + c].abs()))?;
-        let piv = m[p * n + c].abs();
-        if piv.is_nan() || piv <= 1e-13 * scale {
-            return None;
-        }
-        if p != c {
-            for k in 0..n {
-                m.swap(p * n + k, c * n + k);
-                inv.swap(p * n + k, c * n + k);
-            }
-        }
-        let d = 1.0 / m[c * n + c];
-        for k in 0..n {
-            m[c * n + k] *= d;
-            inv[c * n + k] *= d;
-        }
-        for r in 0..n {
-            if r != c {
-                let f = m[r * n + c];
-                if f != 0.0 {
-                    for k in 0..n {
-                        m[r * n + k] -= f * m[c * n + k];
-                        inv[r * n + k] -= f * inv[c * n + k];
-                    }
-                }
-            }
-        }
-    }
-    Some(inv)
 }
 
 /// Physical basis of one cell: $\phi_i(x) = \sum_j C_{ji}\,m_j((x - x_c)/s)$.

@@ -30,6 +30,7 @@
 //! Global numbering: edge DOFs first, `e·(r+1) + j` for global edge `e`, then interior DOFs
 //! `n_edges·(r+1) + t·n_int + l`. Tensor components are stored as $(xx, xy, yy)$, so
 //! $\mathbf A:\mathbf B = a_0b_0 + 2a_1b_1 + a_2b_2$.
+use crate::element::dual::invert;
 use crate::element::triangle::LagrangeP;
 use crate::error::Fem2dError;
 use crate::error::FemError;
@@ -71,45 +72,6 @@ fn mono(x: [f64; 2], (p, q): (usize, usize)) -> f64 {
 
 fn factorial(n: usize) -> f64 {
     (1..=n).map(|k| k as f64).product()
-}
-
-/// Inverse of a small dense row-major `n × n` matrix (Gauss–Jordan, partial pivoting);
-/// `None` if a pivot is below `1e-13` times the largest entry.
-fn invert(a: &[f64], n: usize) -> Option<Vec<f64>> {
-    let scale = a.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    let mut m = a.to_vec();
-    let mut inv = vec![0.0; n * n];
-    for i in 0..n {
-        inv[i * n + i] = 1.0;
-    }
-    for c in 0..n {
-        let p = (c..n).max_by(|&i, &j| m[i * n + c].abs().total_cmp(&m[j * n + c].abs()))?;
-        let piv = m[p * n + c].abs();
-        if piv.is_nan() || piv <= 1e-13 * scale {
-            return None;
-        }
-        for j in 0..n {
-            m.swap(c * n + j, p * n + j);
-            inv.swap(c * n + j, p * n + j);
-        }
-        let d = 1.0 / m[c * n + c];
-        for j in 0..n {
-            m[c * n + j] *= d;
-            inv[c * n + j] *= d;
-        }
-        for r in 0..n {
-            if r != c {
-                let f = m[r * n + c];
-                if f != 0.0 {
-                    for j in 0..n {
-                        m[r * n + j] -= f * m[c * n + j];
-                        inv[r * n + j] -= f * inv[c * n + j];
-                    }
-                }
-            }
-        }
-    }
-    Some(inv)
 }
 
 /// Reference second derivatives $(\partial_{\xi\xi}, \partial_{\xi\eta}, \partial_{\eta\eta})$ of

@@ -9,6 +9,7 @@
 //! For $k = 0$ the single node is the centroid. The basis is obtained by inverting the
 //! Vandermonde matrix of the monomials $\xi^p\eta^q$, $p + q \le k$, at the nodes, so
 //! $\phi_j(\hat x_i) = \delta_{ij}$.
+use crate::element::dual::invert;
 use crate::error::FemError;
 
 /// Lagrange $P_k$ reference element.
@@ -20,43 +21,6 @@ pub struct LagrangeP {
     monomials: Vec<(usize, usize)>,
     /// Coefficients: `coef[m * n + j]` multiplies monomial `m` in basis function `j`.
     coef: Vec<f64>,
-}
-
-/// Solves `A X = I` for the inverse of a small dense matrix (Gaussian elimination with
-/// partial pivoting), row-major `n × n`.
-fn invert(a: &[f64], n: usize) -> Option<Vec<f64>> {
-    let mut m = a.to_vec();
-    let mut inv = vec![0.0; n * n];
-    for i in 0..n {
-        inv[i * n + i] = 1.0;
-    }
-    for c in 0..n {
-        let p = (c..n).max_by(|&i, &j| m[i * n + c].abs().total_cmp(&m[j * n + c].abs()))?;
-        if m[p * n + c].abs() < 1e-14 {
-            return None;
-        }
-        for j in 0..n {
-            m.swap(c * n + j, p * n + j);
-            inv.swap(c * n + j, p * n + j);
-        }
-        let d = 1.0 / m[c * n + c];
-        for j in 0..n {
-            m[c * n + j] *= d;
-            inv[c * n + j] *= d;
-        }
-        for r in 0..n {
-            if r != c {
-                let f = m[r * n + c];
-                if f != 0.0 {
-                    for j in 0..n {
-                        m[r * n + j] -= f * m[c * n + j];
-                        inv[r * n + j] -= f * inv[c * n + j];
-                    }
-                }
-            }
-        }
-    }
-    Some(inv)
 }
 
 impl LagrangeP {
