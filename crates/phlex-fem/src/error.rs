@@ -190,6 +190,19 @@ pub(crate) fn require_degree(
     }
 }
 
+/// Checks the count `value >= min`, else [`FemError::InvalidParameter`] naming `name`.
+pub(crate) fn require_count(name: &str, value: usize, min: usize) -> Result<(), FemError> {
+    if value >= min {
+        Ok(())
+    } else {
+        Err(FemError::InvalidParameter {
+            name: name.into(),
+            value: value as f64,
+            requirement: format!("{name} >= {min}"),
+        })
+    }
+}
+
 /// Checks that `what` has length `expected`, else [`FemError::Length`] naming it.
 pub(crate) fn require_len(what: &str, expected: usize, found: usize) -> Result<(), FemError> {
     if found == expected {

@@ -4,7 +4,7 @@
 //! $L_{1,2,3} = \hat x, \hat y, \hat z$: vertex functions $L_i$ ($P_1$) or $L_i(2L_i - 1)$
 //! ($P_2$), edge functions $4L_aL_b$ on the local edges [`crate::mesh::tet::LOCAL_EDGES`]
 //! (symmetric in $a, b$, so no orientation is needed).
-use crate::error::FemError;
+use crate::error::{require_degree, FemError};
 use crate::mesh::tet::LOCAL_EDGES;
 
 /// Lagrange $P_k$ ($k \le 2$) on the reference tetrahedron (module docs).
@@ -16,13 +16,7 @@ pub struct LagrangeTet {
 impl LagrangeTet {
     /// $P_k$, `k <= 2`.
     pub fn new(k: usize) -> Result<Self, FemError> {
-        if k > 2 {
-            return Err(FemError::UnsupportedDegree {
-                what: "Lagrange degree on tetrahedra".into(),
-                degree: k,
-                supported: "0..=2".into(),
-            });
-        }
+        require_degree("Lagrange degree on tetrahedra", k, 0..=2)?;
         Ok(Self { k })
     }
     /// Degree.

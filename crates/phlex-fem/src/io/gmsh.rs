@@ -26,7 +26,7 @@
 //! interior edges (interfaces) cannot be boundary tags and are listed in
 //! [`GmshMesh::interior_groups`]. Every error names the line of the file.
 use crate::error::Fem2dError;
-use crate::mesh::tet::{signed_volume, Mesh3d};
+use crate::mesh::tet::{face_key, signed_volume, Mesh3d};
 use crate::mesh::triangle::Mesh2d;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
@@ -875,16 +875,7 @@ pub fn parse_msh_3d(text: &str) -> Result<GmshMesh3d, GmshError> {
     let mut all_faces: HashSet<[usize; 3]> = HashSet::new();
     for tet in mesh.tets() {
         for f in 0..4 {
-            let mut key = [0usize; 3];
-            let mut j = 0;
-            for (i, &v) in tet.iter().enumerate() {
-                if i != f {
-                    key[j] = v;
-                    j += 1;
-                }
-            }
-            key.sort_unstable();
-            all_faces.insert(key);
+            all_faces.insert(face_key(tet, f));
         }
     }
     let mut groups: BTreeMap<String, Vec<[usize; 3]>> = BTreeMap::new();

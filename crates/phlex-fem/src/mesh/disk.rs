@@ -7,7 +7,6 @@
 //! triangles. The mesh has $1 + 3n(n+1)$ vertices, $6n^2$ triangles and $6n$ boundary
 //! edges, all boundary vertices on the circle, and every boundary edge tagged `"boundary"`.
 use crate::error::Fem2dError;
-use crate::error::FemError;
 use crate::mesh::triangle::Mesh2d;
 use std::f64::consts::PI;
 
@@ -23,17 +22,10 @@ fn ring_vertex(i: usize, j: usize) -> usize {
 /// elements along the radius (see the module doc for the layout), boundary tag
 /// [`DISK_BOUNDARY_TAG`].
 ///
-/// Errors: `radius <= 0` or non-finite, `n_radial < 1` ([`FemError::InvalidParameter`]).
+/// Errors: `radius <= 0` or non-finite, `n_radial < 1` ([`crate::error::FemError::InvalidParameter`]).
 pub fn disk_mesh(radius: f64, n_radial: usize) -> Result<Mesh2d, Fem2dError> {
     crate::error::require_positive("radius", radius)?;
-    if n_radial < 1 {
-        return Err(FemError::InvalidParameter {
-            name: "n_radial".into(),
-            value: n_radial as f64,
-            requirement: "n_radial >= 1 (elements along the radius)".into(),
-        }
-        .into());
-    }
+    crate::error::require_count("n_radial", n_radial, 1)?;
     let n = n_radial;
     let mut vertices = Vec::with_capacity(1 + 3 * n * (n + 1));
     vertices.push([0.0, 0.0]);

@@ -1,6 +1,6 @@
 //! One-dimensional interval meshes $0 = x_0 < x_1 < \dots < x_n = L$ (thesis 004 §7.1:
 //! "interval mesh $\mathcal I_h$ with elements $E$").
-use crate::error::{require_positive, FemError};
+use crate::error::{require_count, require_positive, FemError};
 use std::fmt;
 
 /// An interval mesh given by strictly increasing nodes; element `e` is `[x_e, x_{e+1}]`.
@@ -21,13 +21,7 @@ impl Mesh1d {
 
     /// Uniform mesh of `[a, b]` with `n_elements` elements (`a < b`, `n_elements ≥ 1`).
     pub fn uniform_interval(a: f64, b: f64, n_elements: usize) -> Result<Self, FemError> {
-        if n_elements == 0 {
-            return Err(FemError::InvalidParameter {
-                name: "n_elements".into(),
-                value: 0.0,
-                requirement: "n_elements >= 1".into(),
-            });
-        }
+        require_count("n_elements", n_elements, 1)?;
         if !(a.is_finite() && b.is_finite() && b > a) {
             return Err(FemError::InvalidParameter {
                 name: "interval end b".into(),

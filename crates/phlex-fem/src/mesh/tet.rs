@@ -41,6 +41,21 @@ pub struct Mesh3d {
     tags: BTreeMap<String, Vec<usize>>,
 }
 
+/// The vertices of local face `f` (opposite local vertex `f`) of tetrahedron `tet`, sorted:
+/// the key shared by the two tetrahedra of an interior face.
+pub fn face_key(tet: &[usize; 4], f: usize) -> [usize; 3] {
+    let mut key = [0usize; 3];
+    let mut j = 0;
+    for (i, &v) in tet.iter().enumerate() {
+        if i != f {
+            key[j] = v;
+            j += 1;
+        }
+    }
+    key.sort_unstable();
+    key
+}
+
 /// Signed volume of the tetrahedron `(a, b, c, d)` (positive if positively oriented).
 #[inline]
 pub fn signed_volume(a: [f64; 3], b: [f64; 3], c: [f64; 3], d: [f64; 3]) -> f64 {
@@ -123,16 +138,7 @@ impl Mesh3d {
             }
             cell_edges.push(ce);
             for f in 0..4 {
-                let mut key = [0usize; 3];
-                let mut j = 0;
-                for (i, &v) in tet.iter().enumerate() {
-                    if i != f {
-                        key[j] = v;
-                        j += 1;
-                    }
-                }
-                key.sort_unstable();
-                faces.entry(key).or_default().push((t, f));
+                faces.entry(face_key(tet, f)).or_default().push((t, f));
             }
         }
         let mut boundary = Vec::new();
@@ -380,6 +386,22 @@ impl Mesh3d {
             u[0] * w[1] - u[1] * w[0],
         ];
         0.5 * (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]).sqrt()
+    }
+    /// Cell containing the physical point `x` and its reference coordinates (first match,
+    /// barycentric tolerance $10^{-10}$); [`Fem2dError::PointOutside3d`] if none.
+    pub fn locate(&self, x: [f64; 3]) -> Result<(usize, [f64; 3]), Fem2dError> {
+        for t in 0..self.n_cells() {
+            let g = TetGeometry::new(self, t);
+            let d = [x[0] - g.x0[0], x[1] - g.x0[1], x[2] - g.x0[2]];
+            // reference point = J^{-1} d = (J^{-T})^T d
+            let m = &g.inv_jac_t;
+            let xh = [0, 1, 2].map(|c| m[0][c] * d[0] + m[1][c] * d[1] + m[2][c] * d[2]);
+            let tol = 1e-10;
+            if xh.iter().all(|&v| v >= -tol) && xh.iter().sum::<f64>() <= 1.0 + tol {
+                return Ok((t, xh));
+            }
+        }
+        Err(Fem2dError::PointOutside3d { x })
     }
 }
 

@@ -10,7 +10,7 @@
 //!   tangent rotated by −90°);
 //! * global edges are numbered in order of first appearance; each stores its end vertices
 //!   with the lower global index first (the global orientation used for edge DOFs).
-use crate::error::{Fem2dError, FemError};
+use crate::error::{require_count, Fem2dError, FemError};
 use std::collections::{BTreeMap, HashMap};
 
 /// Direction of the diagonal splitting each cell of a structured mesh.
@@ -171,16 +171,8 @@ impl Mesh2d {
         ny: usize,
         diagonal: Diagonal,
     ) -> Result<Self, Fem2dError> {
-        for (name, n) in [("nx", nx), ("ny", ny)] {
-            if n == 0 {
-                return Err(FemError::InvalidParameter {
-                    name: name.into(),
-                    value: 0.0,
-                    requirement: format!("{name} >= 1"),
-                }
-                .into());
-            }
-        }
+        require_count("nx", nx, 1)?;
+        require_count("ny", ny, 1)?;
         for (name, a, b) in [("x1 - x0", x0, x1), ("y1 - y0", y0, y1)] {
             if !(b - a > 0.0 && (b - a).is_finite()) {
                 return Err(FemError::InvalidParameter {
@@ -345,6 +337,43 @@ impl Mesh2d {
             self.vertices[tri[1]],
             self.vertices[tri[2]],
         ]
+    }
+    /// Centroid of triangle `t`.
+    pub fn cell_centroid(&self, t: usize) -> [f64; 2] {
+        let c = self.cell_coords(t);
+        [
+            (c[0][0] + c[1][0] + c[2][0]) / 3.0,
+            (c[0][1] + c[1][1] + c[2][1]) / 3.0,
+        ]
+    }
+    /// The cell containing `x` (first found, tolerance `1e-12` in barycentric coordinates)
+    /// and the reference coordinates of `x` in it; [`Fem2dError::PointOutsideMesh`] if none.
+    pub fn locate(&self, x: [f64; 2]) -> Result<(usize, [f64; 2]), Fem2dError> {
+        for t in 0..self.n_cells() {
+            let xh = CellGeometry::new(self, t).inverse_map(x);
+            let tol = 1e-12;
+            if xh[0] >= -tol && xh[1] >= -tol && xh[0] + xh[1] <= 1.0 + tol {
+                return Ok((t, xh));
+            }
+        }
+        Err(Fem2dError::PointOutsideMesh { x })
+    }
+    /// Sorted, deduplicated DOFs `edge_dofs(e)` of the boundary edges carrying any of
+    /// `tags` (the boundary DOFs of an edge-based space).
+    pub fn collect_edge_dofs<I: IntoIterator<Item = usize>>(
+        &self,
+        tags: &[&str],
+        edge_dofs: impl Fn(usize) -> I,
+    ) -> Result<Vec<usize>, Fem2dError> {
+        let mut out = Vec::new();
+        for tag in tags {
+            for b in self.tagged_edges(tag)? {
+                out.extend(edge_dofs(b.edge));
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
     }
     /// Area of triangle `t`.
     pub fn area(&self, t: usize) -> f64 {

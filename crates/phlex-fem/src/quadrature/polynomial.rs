@@ -14,7 +14,7 @@
 //! * [`Lagrange1d`]: the nodal Lagrange basis of degree $k$ on $[0, 1]$ at equispaced nodes
 //!   ($k = 0$: the midpoint), the nodal basis of FIAT's `CG`/`DG` interval elements, whose
 //!   tensor products are the quadrilateral elements of [`crate::element::quad`].
-use crate::error::FemError;
+use crate::error::{require_degree, FemError};
 
 /// $(P_n(t), P_{n-1}(t))$ for $n \ge 1$ by the three-term recurrence (module docs).
 fn legendre_pair(n: usize, t: f64) -> (f64, f64) {
@@ -74,13 +74,7 @@ pub struct Lagrange1d {
 impl Lagrange1d {
     /// Degree `k ≤ 8` (higher equispaced degrees are ill-conditioned and not needed).
     pub fn new(k: usize) -> Result<Self, FemError> {
-        if k > 8 {
-            return Err(FemError::UnsupportedDegree {
-                what: "1D Lagrange degree".into(),
-                degree: k,
-                supported: "0..=8".into(),
-            });
-        }
+        require_degree("1D Lagrange degree", k, 0..=8)?;
         let nodes = if k == 0 {
             vec![0.5]
         } else {

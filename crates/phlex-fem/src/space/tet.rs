@@ -186,18 +186,7 @@ impl Space3d {
     /// Cell containing the physical point `x` and its reference coordinates (first match,
     /// barycentric tolerance $10^{-10}$); [`Fem2dError::PointOutside3d`] if none.
     pub fn locate(&self, x: [f64; 3]) -> Result<(usize, [f64; 3]), Fem2dError> {
-        for t in 0..self.mesh.n_cells() {
-            let g = TetGeometry::new(&self.mesh, t);
-            let d = [x[0] - g.x0[0], x[1] - g.x0[1], x[2] - g.x0[2]];
-            // reference point = J^{-1} d = (J^{-T})^T d
-            let m = &g.inv_jac_t;
-            let xh = [0, 1, 2].map(|c| m[0][c] * d[0] + m[1][c] * d[1] + m[2][c] * d[2]);
-            let tol = 1e-10;
-            if xh.iter().all(|&v| v >= -tol) && xh.iter().sum::<f64>() <= 1.0 + tol {
-                return Ok((t, xh));
-            }
-        }
-        Err(Fem2dError::PointOutside3d { x })
+        self.mesh.locate(x)
     }
     /// Values (`n_comp`) of the field with coefficients `u` at the physical point `x`.
     pub fn evaluate(&self, u: &[f64], x: [f64; 3]) -> Result<Vec<f64>, Fem2dError> {

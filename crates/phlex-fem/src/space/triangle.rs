@@ -216,14 +216,7 @@ impl Space2d {
     /// The cell containing `x` (first found, tolerance `1e-12` in barycentric coordinates)
     /// and the reference coordinates of `x` in it.
     pub fn locate(&self, x: [f64; 2]) -> Result<(usize, [f64; 2]), Fem2dError> {
-        for t in 0..self.mesh.n_cells() {
-            let xh = CellGeometry::new(&self.mesh, t).inverse_map(x);
-            let tol = 1e-12;
-            if xh[0] >= -tol && xh[1] >= -tol && xh[0] + xh[1] <= 1.0 + tol {
-                return Ok((t, xh));
-            }
-        }
-        Err(Fem2dError::PointOutsideMesh { x })
+        self.mesh.locate(x)
     }
 
     /// Values (`n_comp`) and physical gradients (`n_comp` × $[\partial_x, \partial_y]$) of

@@ -483,15 +483,7 @@ impl HdivSpace {
     /// Global DOFs on the boundary edges tagged with any of `tags` (sorted): setting them to
     /// zero imposes a vanishing normal trace there.
     pub fn boundary_dofs(&self, tags: &[&str]) -> Result<Vec<usize>, Fem2dError> {
-        let mut out = Vec::new();
-        for tag in tags {
-            for b in self.mesh.tagged_edges(tag)? {
-                out.extend(self.edge_dofs(b.edge));
-            }
-        }
-        out.sort_unstable();
-        out.dedup();
-        Ok(out)
+        self.mesh.collect_edge_dofs(tags, |e| self.edge_dofs(e))
     }
 
     /// Physical values and divergences of the local basis of cell `t` (geometry `g`) from

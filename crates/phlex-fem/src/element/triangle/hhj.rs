@@ -368,14 +368,7 @@ impl HhjSpace {
 
     /// The cell containing `x` and the reference coordinates of `x` in it.
     pub fn locate(&self, x: [f64; 2]) -> Result<(usize, [f64; 2]), Fem2dError> {
-        for t in 0..self.mesh.n_cells() {
-            let xh = CellGeometry::new(&self.mesh, t).inverse_map(x);
-            let tol = 1e-12;
-            if xh[0] >= -tol && xh[1] >= -tol && xh[0] + xh[1] <= 1.0 + tol {
-                return Ok((t, xh));
-            }
-        }
-        Err(Fem2dError::PointOutsideMesh { x })
+        self.mesh.locate(x)
     }
 
     /// Value of the field with coefficients `u` in cell `t` at reference point `xh`.
@@ -413,15 +406,7 @@ impl HhjSpace {
     /// All edge DOFs of the boundary edges tagged `tags` (the DOFs fixing
     /// $\mathbf n^\top\sigma\mathbf n$ there: strong $M_{nn}$ conditions). Sorted.
     pub fn boundary_dofs(&self, tags: &[&str]) -> Result<Vec<usize>, Fem2dError> {
-        let mut out = Vec::new();
-        for tag in tags {
-            for b in self.mesh.tagged_edges(tag)? {
-                out.extend(self.edge_dofs(b.edge));
-            }
-        }
-        out.sort_unstable();
-        out.dedup();
-        Ok(out)
+        self.mesh.collect_edge_dofs(tags, |e| self.edge_dofs(e))
     }
 
     /// Normal–normal trace matrix of the boundary edges `edges`:

@@ -207,11 +207,7 @@ mod tests {
             let f = |x: [f64; 2]| [0.3 - 1.7 * x[0], 2.0 - 1.7 * x[1]];
             let u = s.interpolate(&f);
             for t in 0..m.n_cells() {
-                let c = m.cell_coords(t);
-                let x = [
-                    (c[0][0] + c[1][0] + c[2][0]) / 3.0,
-                    (c[0][1] + c[1][1] + c[2][1]) / 3.0,
-                ];
+                let x = m.cell_centroid(t);
                 let v = s.eval_in_cell(&u, t, x);
                 let e = f(x);
                 assert!((v[0] - e[0]).abs() < 1e-13 && (v[1] - e[1]).abs() < 1e-13);

@@ -507,14 +507,7 @@ impl ShallowWater {
         crate::error::require_positive("dt", settings.dt)?;
         crate::error::require_positive("t_end", settings.t_end)?;
         crate::error::require_positive("newton_tol", settings.newton_tol)?;
-        if settings.max_iterations < 1 {
-            return Err(FemError::InvalidParameter {
-                name: "max_iterations".into(),
-                value: 0.0,
-                requirement: "max_iterations >= 1".into(),
-            }
-            .into());
-        }
+        crate::error::require_count("max_iterations", settings.max_iterations, 1)?;
         if let Some(c) = control {
             crate::error::require_positive("gain", c.gain)?;
             crate::error::require_positive("h_des", c.h_des)?;

@@ -69,7 +69,7 @@
 //! ([`VibroacousticDuct`]); [`relative_state_errors`] measures $L^2(r)$ errors against a
 //! reference on another mesh. Time integration is left to the caller (e.g.
 //! `phlex_solve::midpoint::LinearMidpoint` on each of the two intervals).
-use crate::error::{require_len, Fem2dError};
+use crate::error::{require_count, require_len, Fem2dError};
 use crate::error::{require_positive, FemError};
 use crate::mesh::triangle::{signed_area, Mesh2d};
 use crate::models::continuum::wave::{
@@ -218,14 +218,7 @@ impl DuctMesh {
     /// enough for the two 45° interface legs ($n_x \ge 2(n - \lceil n/2\rceil)$).
     pub fn new(params: &DuctParams, n: usize) -> Result<Self, Fem2dError> {
         params.validate()?;
-        if n < 2 {
-            return Err(FemError::InvalidParameter {
-                name: "n (cells along the radius)".into(),
-                value: n as f64,
-                requirement: "n >= 2".into(),
-            }
-            .into());
-        }
+        require_count("n (cells along the radius)", n, 2)?;
         let (len, rad) = (params.length, params.radius);
         let nx = ((n as f64) * len / rad).round().max(1.0) as usize;
         let j_int = n.div_ceil(2);

@@ -49,7 +49,7 @@
 //! State order: block `e_w` ($w$), `e_theta` ($\theta_x$, $\theta_y$), `E_kappa`
 //! ($m_{11}$, $m_{12}$, $m_{22}$), `e_gamma` ($\gamma_x$, $\gamma_y$), each scalar field
 //! numbered $i_y n_x + i_x$ over its 1D global DOFs.
-use crate::error::{require_degree, require_positive, FemError};
+use crate::error::{require_count, require_degree, require_positive, FemError};
 use crate::error::{require_len, Fem2dError};
 use crate::mesh::quad::QuadMesh;
 use crate::models::model::lossless_system;
@@ -259,16 +259,8 @@ impl MindlinBjt {
     ) -> Result<Self, Fem2dError> {
         require_positive("lx", lx)?;
         require_positive("ly", ly)?;
-        for (name, n) in [("nx", nx), ("ny", ny)] {
-            if n == 0 {
-                return Err(FemError::InvalidParameter {
-                    name: name.into(),
-                    value: 0.0,
-                    requirement: format!("{name} >= 1"),
-                }
-                .into());
-            }
-        }
+        require_count("nx", nx, 1)?;
+        require_count("ny", ny, 1)?;
         let br = |l: f64, n: usize| (0..=n).map(|i| l * i as f64 / n as f64).collect();
         Self::new(params, br(lx, nx), br(ly, ny), degree)
     }
