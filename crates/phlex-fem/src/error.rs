@@ -190,6 +190,15 @@ pub(crate) fn require_degree(
     }
 }
 
+/// The comma-separated list `"a, b, c"` of `items` (the alternatives named by an error).
+pub(crate) fn join_names<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+    items
+        .into_iter()
+        .map(|t| t.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Checks the count `value >= min`, else [`FemError::InvalidParameter`] naming `name`.
 pub(crate) fn require_count(name: &str, value: usize, min: usize) -> Result<(), FemError> {
     if value >= min {

@@ -12,7 +12,7 @@
 //! $y_c = \lambda$: the prescribed trace $G^\top e = u_c$ is the input and the multiplier
 //! (the reaction) is its conjugate output.
 use crate::assembly::line::{self, Coefficient};
-use crate::error::FemError;
+use crate::error::{join_names, FemError};
 use crate::mesh::interval::End;
 use crate::models::boundary::{
     describe, Component, EndCondition, Imposition, Kinematics, Quantity,
@@ -248,12 +248,7 @@ impl PfemModel {
             .ok_or_else(|| FemError::UnknownField {
                 field: field.to_string(),
                 model: self.name.clone(),
-                available: self
-                    .fields
-                    .iter()
-                    .map(|f| f.field.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                available: join_names(self.fields.iter().map(|f| f.field)),
             })
     }
 
@@ -951,11 +946,7 @@ pub(crate) fn open_loads(
             None => Err(FemError::UnknownField {
                 field: l.field.to_string(),
                 model: format!("{model} (distributed loads)"),
-                available: targets
-                    .iter()
-                    .map(|t| t.0.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                available: join_names(targets.iter().map(|t| t.0)),
             }),
         })
         .collect()

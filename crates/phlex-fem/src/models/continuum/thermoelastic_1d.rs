@@ -52,7 +52,7 @@
 //! Laplace domain (thesis (8.51)–(8.52), \[Bal91\]) is [`danilovskaya_laplace`].
 use crate::assembly::line::{self, Coefficient};
 use crate::element::line::Family;
-use crate::error::{require_degree, require_positive, FemError};
+use crate::error::{join_names, require_degree, require_positive, FemError};
 use crate::mesh::interval::End;
 use crate::mesh::interval::MeshSpec;
 use crate::models::continuum::heat::{
@@ -553,12 +553,7 @@ impl ThermoelasticModel {
             .ok_or_else(|| FemError::UnknownField {
                 field: format!("{f:?}"),
                 model: "thermoelastic rod".into(),
-                available: self
-                    .fields
-                    .iter()
-                    .map(|b| b.name.clone())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                available: join_names(self.fields.iter().map(|b| b.name.clone())),
             })
     }
     /// Mechanical energy $\frac12(e_v^\top M_\rho e_v + e_\varepsilon^\top M_{s^{-1}}

@@ -63,7 +63,7 @@
 //! \begin{bmatrix}0\\M_\Gamma\end{bmatrix}u,\quad y = M_\Gamma\lambda$$
 //! (index-2 pHDAE, block `lambda_{tag}`, [`phlex_core::VarBlock::algebraic`]).
 use crate::element::triangle::rt::RtSpace;
-use crate::error::{require_len, Fem2dError};
+use crate::error::{join_names, require_len, Fem2dError};
 use crate::error::{require_positive, FemError};
 use crate::mesh::triangle::{BoundaryEdge, Mesh2d};
 use crate::quadrature::gauss_legendre::GaussLegendre;
@@ -751,12 +751,7 @@ impl AcousticModel {
             .find(|p| p.name == name)
             .ok_or_else(|| Fem2dError::UnknownTag {
                 tag: name.into(),
-                available: self
-                    .port_traces
-                    .iter()
-                    .map(|p| p.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                available: join_names(self.port_traces.iter().map(|p| p.name.as_str())),
             })
     }
     /// Input vector of port `name` interpolating the boundary field `f` at its trace points.

@@ -86,7 +86,7 @@ use std::sync::Arc;
 use crate::assembly::hessian;
 use crate::assembly::triangle;
 use crate::element::triangle::bell::{C1Family, C1Space, C1Values};
-use crate::error::FemError;
+use crate::error::{join_names, FemError};
 use crate::error::{require_len, Fem2dError};
 use crate::mesh::triangle::{BoundaryEdge, Mesh2d};
 use crate::models::model::{lossless_system, NamedProfile};
@@ -691,11 +691,7 @@ impl KirchhoffBellModel {
                     value: 0.0,
                     requirement: format!(
                         "one of the model's natural boundary ports: {}",
-                        self.trace_masses
-                            .iter()
-                            .map(|t| t.0.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        join_names(self.trace_masses.iter().map(|t| t.0.as_str()))
                     ),
                 }
                 .into()
@@ -715,11 +711,7 @@ impl KirchhoffBellModel {
                     value: 0.0,
                     requirement: format!(
                         "one of the model's essential boundary ports: {}",
-                        self.functionals
-                            .iter()
-                            .map(|t| t.0.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        join_names(self.functionals.iter().map(|t| t.0.as_str()))
                     ),
                 }
                 .into()

@@ -106,7 +106,7 @@
 //! needs Lagrange multipliers and is not offered here: use the strong homogeneous
 //! conditions. `uniform_port_input` builds the input of a load uniform along the edges.
 use crate::assembly::triangle;
-use crate::error::FemError;
+use crate::error::{join_names, FemError};
 use crate::error::{require_len, Fem2dError};
 use crate::mesh::triangle::{BoundaryEdge, Mesh2d};
 use crate::models::model::{lossless_system, NamedProfile};
@@ -767,11 +767,7 @@ pub(crate) fn uniform_port_input(
             value: 0.0,
             requirement: format!(
                 "one of the model's boundary ports: {}",
-                legendre
-                    .iter()
-                    .map(|l| l.0.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                join_names(legendre.iter().map(|l| l.0.as_str()))
             ),
         })?;
     let dim = system.ports.range(port).map_err(FemError::from)?.len();
@@ -839,12 +835,7 @@ impl Assembled {
             FemError::UnknownField {
                 field: f.block_name().into(),
                 model: "laminated plate".into(),
-                available: self
-                    .fields
-                    .iter()
-                    .map(|g| g.block_name())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                available: join_names(self.fields.iter().map(|g| g.block_name())),
             }
             .into()
         })
