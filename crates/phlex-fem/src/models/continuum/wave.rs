@@ -63,12 +63,12 @@
 //! \begin{bmatrix}0\\M_\Gamma\end{bmatrix}u,\quad y = M_\Gamma\lambda$$
 //! (index-2 pHDAE, block `lambda_{tag}`, [`phlex_core::VarBlock::algebraic`]).
 use crate::element::triangle::rt::RtSpace;
-use crate::error::{join_names, require_len, Fem2dError};
+use crate::error::{join_names, Fem2dError};
 use crate::error::{require_positive, FemError};
 use crate::mesh::triangle::{BoundaryEdge, Mesh2d};
 use crate::quadrature::gauss_legendre::GaussLegendre;
 use crate::quadrature::triangle::TriangleQuadrature;
-use crate::space::triangle::complement;
+use crate::models::restriction::Restriction;
 use phlex_core::sparse::{self, SparseMat, Triplets};
 use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
 
@@ -402,10 +402,8 @@ impl Acoustics {
                 );
             }
         }
-        removed.sort_unstable();
-        removed.dedup();
-        let kept = complement(n_full, &removed);
-        let n = kept.len();
+        let dofs = Restriction::new(&[n_p, n_u], removed);
+        let n = dofs.len();
         // ports and multipliers: matrices on the open state
         let mut ports = Vec::new();
         let mut port_info = Vec::new();
@@ -444,20 +442,19 @@ impl Acoustics {
                 mults.push((tag.clone(), tr.coupling, tr.mass));
             }
         }
-        let all = |k: usize| (0..k).collect::<Vec<usize>>();
         let n_lambda: usize = mults.iter().map(|(_, g, _)| g.ncols()).sum();
         let n_total = n + n_lambda;
         let n_inputs: usize = ports.iter().map(|p| p.dim).sum();
         let mut te = Triplets::new(n_total, n_total);
-        te.push_block(0, 0, &sparse::restrict(&E_full, &kept, &kept), 1.0);
+        te.push_block(0, 0, &dofs.restrict(&E_full), 1.0);
         let mut tj = Triplets::new(n_total, n_total);
-        tj.push_block(0, 0, &sparse::restrict(&J_full, &kept, &kept), 1.0);
+        tj.push_block(0, 0, &dofs.restrict(&J_full), 1.0);
         let mut tb = Triplets::new(n_total, n_inputs);
         let mut blocks = vec![
             VarBlock::differential(
                 "e_p",
                 "pressure p [Pa]",
-                kept.iter().filter(|&&i| i < n_p).count(),
+                dofs.kept_in(0),
             ),
             VarBlock::differential(
                 "e_u",
@@ -466,7 +463,7 @@ impl Acoustics {
                 } else {
                     "velocity (u_x, u_y) per cell [m/s] (DG0)"
                 },
-                kept.iter().filter(|&&i| i >= n_p).count(),
+                dofs.kept_in(1),
             ),
         ];
         // inputs in port order: natural ports and multiplier ports interleaved as declared
@@ -481,14 +478,14 @@ impl Acoustics {
                 continue;
             }
             if natural(*bc) {
-                let b = sparse::restrict(&B_cols[nb], &kept, &all(B_cols[nb].ncols()));
+                let b = dofs.restrict_rows(&B_cols[nb]);
                 tb.push_block(0, col, &b, 1.0);
                 col += b.ncols();
                 nb += 1;
             } else {
                 let (_, G, Mg) = &mults[nm];
                 nm += 1;
-                let g = sparse::restrict(G, &kept, &all(G.ncols()));
+                let g = dofs.restrict_rows(G);
                 // GradGrad pressure port: J[p, λ] = G (λ = inward velocity);
                 // DivDiv velocity port: J[u, λ] = C (λ = pressure, G = -C); both: + g
                 tj.push_block(0, lam, &g, 1.0);
@@ -514,7 +511,7 @@ impl Acoustics {
             tj.build(),
             {
                 let mut tr = Triplets::new(n_total, n_total);
-                tr.push_block(0, 0, &sparse::restrict(&R_full, &kept, &kept), 1.0);
+                tr.push_block(0, 0, &dofs.restrict(&R_full), 1.0);
                 tr.build()
             },
             tb.build(),
@@ -530,7 +527,7 @@ impl Acoustics {
             system,
             n_p,
             n_u,
-            kept,
+            dofs,
             n_lambda,
             port_traces: port_info,
         })
@@ -706,7 +703,7 @@ pub struct AcousticModel {
     system: LinearPhSystem,
     n_p: usize,
     n_u: usize,
-    kept: Vec<usize>,
+    dofs: Restriction,
     n_lambda: usize,
     port_traces: Vec<PortTrace>,
 }
@@ -742,7 +739,7 @@ impl AcousticModel {
     }
     /// Number of states (after strong conditions, including multipliers).
     pub fn n_states(&self) -> usize {
-        self.kept.len() + self.n_lambda
+        self.dofs.len() + self.n_lambda
     }
     /// The trace-basis points of port `name`.
     pub fn port_trace(&self, name: &str) -> Result<&PortTrace, Fem2dError> {
@@ -812,20 +809,18 @@ impl AcousticModel {
                 full[self.n_p..].copy_from_slice(&flux);
             }
         }
-        let mut e: Vec<f64> = self.kept.iter().map(|&i| full[i]).collect();
-        e.resize(self.n_states(), 0.0);
-        Ok(e)
+        let (p, u) = full.split_at(self.n_p);
+        self.dofs
+            .state(&[("pressure", Some(p)), ("velocity", Some(u))], self.n_states())
     }
 
     /// Open-state pressure and velocity coefficient vectors of a state (removed DOFs zero).
     pub fn fields(&self, e: &[f64]) -> Result<(Vec<f64>, Vec<f64>), Fem2dError> {
-        require_len("acoustic state", self.n_states(), e.len())?;
-        let mut full = vec![0.0; self.n_p + self.n_u];
-        for (s, &i) in self.kept.iter().enumerate() {
-            full[i] = e[s];
-        }
-        let u = full.split_off(self.n_p);
-        Ok((full, u))
+        let n = self.n_states();
+        Ok((
+            self.dofs.field(e, n, 0, "acoustic state")?,
+            self.dofs.field(e, n, 1, "acoustic state")?,
+        ))
     }
 
     /// Model state from open-state pressure and velocity coefficients (as returned by
@@ -833,23 +828,8 @@ impl AcousticModel {
     /// conditions are dropped, multipliers start at zero. Transfers a state between two
     /// models that differ only in their boundary conditions (e.g. a switched impedance).
     pub fn state_from_fields(&self, p: &[f64], u: &[f64]) -> Result<Vec<f64>, Fem2dError> {
-        for (what, v, n) in [("pressure", p, self.n_p), ("velocity", u, self.n_u)] {
-            if v.len() != n {
-                return Err(FemError::Length {
-                    what: format!("{what} coefficients"),
-                    expected: n,
-                    found: v.len(),
-                }
-                .into());
-            }
-        }
-        let mut e: Vec<f64> = self
-            .kept
-            .iter()
-            .map(|&i| if i < self.n_p { p[i] } else { u[i - self.n_p] })
-            .collect();
-        e.resize(self.n_states(), 0.0);
-        Ok(e)
+        self.dofs
+            .state(&[("pressure", Some(p)), ("velocity", Some(u))], self.n_states())
     }
 
     /// Velocity at the point `x` of cell `t` from open-state velocity coefficients.
