@@ -190,6 +190,27 @@ pub(crate) fn require_degree(
     }
 }
 
+/// The value named `name` in `items`; an error names it as `what` (e.g. `"boundary port"`)
+/// and lists the names available.
+pub(crate) fn find_named<'a, T>(
+    items: &'a [(String, T)],
+    name: &str,
+    what: &str,
+) -> Result<&'a T, FemError> {
+    items
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v)
+        .ok_or_else(|| FemError::InvalidParameter {
+            name: format!("{what} '{name}'"),
+            value: 0.0,
+            requirement: format!(
+                "one of the model's {what}s: {}",
+                join_names(items.iter().map(|i| i.0.as_str()))
+            ),
+        })
+}
+
 /// The comma-separated list `"a, b, c"` of `items` (the alternatives named by an error).
 pub(crate) fn join_names<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
     items
@@ -221,6 +242,20 @@ pub(crate) fn require_len(what: &str, expected: usize, found: usize) -> Result<(
             what: what.into(),
             expected,
             found,
+        })
+    }
+}
+
+/// Checks Poisson's ratio $-1 < \nu < \tfrac12$ (positive definite isotropic elasticity),
+/// else [`FemError::InvalidParameter`] naming `nu`.
+pub(crate) fn require_poisson(nu: f64) -> Result<(), FemError> {
+    if nu > -1.0 && nu < 0.5 {
+        Ok(())
+    } else {
+        Err(FemError::InvalidParameter {
+            name: "nu".into(),
+            value: nu,
+            requirement: "-1 < nu < 0.5".into(),
         })
     }
 }

@@ -51,7 +51,7 @@
 //! traction ports in the $P_1$ trace basis of the tagged faces.
 use crate::assembly::tet::{bilinear3d, Op3d, Term3d};
 use crate::assembly::triangle;
-use crate::error::{require_degree, require_positive, Fem2dError, FemError};
+use crate::error::{require_degree, require_poisson, require_positive, Fem2dError, FemError};
 use crate::mesh::tet::Mesh3d;
 use crate::mesh::triangle::Mesh2d;
 use crate::models::continuum::supports::{
@@ -90,13 +90,7 @@ impl ElasticParams {
     pub fn validate(&self) -> Result<(), FemError> {
         require_positive("E", self.E)?;
         require_positive("rho", self.rho)?;
-        if !(self.nu > -1.0 && self.nu < 0.5) {
-            return Err(FemError::InvalidParameter {
-                name: "nu".into(),
-                value: self.nu,
-                requirement: "-1 < nu < 0.5".into(),
-            });
-        }
+        require_poisson(self.nu)?;
         Ok(())
     }
     /// Shear modulus $\mu = E/(2(1+\nu))$.

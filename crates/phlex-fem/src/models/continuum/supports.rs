@@ -4,7 +4,7 @@
 //! heat-flux ports in the $P_1$ trace basis of the tagged edges or faces, their validation,
 //! the DOFs they remove and the input matrices $B^{il} = \langle\phi^i, \psi^l\rangle_\Gamma$
 //! of the ports with the trace masses $M_\Gamma^{lm} = \int_\Gamma\psi^l\psi^m$.
-use crate::error::{Fem2dError, FemError};
+use crate::error::{find_named, Fem2dError, FemError};
 use crate::models::restriction::Restriction;
 use crate::quadrature::gauss_legendre::GaussLegendre;
 use crate::quadrature::triangle::TriangleQuadrature;
@@ -150,18 +150,7 @@ impl TraceMasses {
         port: &str,
     ) -> Result<&'a SparseMat, Fem2dError> {
         sys.ports.range(port)?;
-        self.0
-            .iter()
-            .find(|(n, _)| n == port)
-            .map(|(_, m)| m)
-            .ok_or_else(|| {
-                FemError::InvalidParameter {
-                    name: format!("port '{port}'"),
-                    value: 0.0,
-                    requirement: "a traction or heat-flux port of this model".into(),
-                }
-                .into()
-            })
+        Ok(find_named(&self.0, port, "boundary port")?)
     }
 }
 

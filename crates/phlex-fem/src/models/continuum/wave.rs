@@ -66,9 +66,9 @@ use crate::element::triangle::rt::RtSpace;
 use crate::error::{join_names, Fem2dError};
 use crate::error::{require_positive, FemError};
 use crate::mesh::triangle::{BoundaryEdge, Mesh2d};
+use crate::models::restriction::Restriction;
 use crate::quadrature::gauss_legendre::GaussLegendre;
 use crate::quadrature::triangle::TriangleQuadrature;
-use crate::models::restriction::Restriction;
 use phlex_core::sparse::{self, SparseMat, Triplets};
 use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
 
@@ -451,11 +451,7 @@ impl Acoustics {
         tj.push_block(0, 0, &dofs.restrict(&J_full), 1.0);
         let mut tb = Triplets::new(n_total, n_inputs);
         let mut blocks = vec![
-            VarBlock::differential(
-                "e_p",
-                "pressure p [Pa]",
-                dofs.kept_in(0),
-            ),
+            VarBlock::differential("e_p", "pressure p [Pa]", dofs.kept_in(0)),
             VarBlock::differential(
                 "e_u",
                 if spaces.rt.is_some() {
@@ -810,8 +806,10 @@ impl AcousticModel {
             }
         }
         let (p, u) = full.split_at(self.n_p);
-        self.dofs
-            .state(&[("pressure", Some(p)), ("velocity", Some(u))], self.n_states())
+        self.dofs.state(
+            &[("pressure", Some(p)), ("velocity", Some(u))],
+            self.n_states(),
+        )
     }
 
     /// Open-state pressure and velocity coefficient vectors of a state (removed DOFs zero).
@@ -828,8 +826,10 @@ impl AcousticModel {
     /// conditions are dropped, multipliers start at zero. Transfers a state between two
     /// models that differ only in their boundary conditions (e.g. a switched impedance).
     pub fn state_from_fields(&self, p: &[f64], u: &[f64]) -> Result<Vec<f64>, Fem2dError> {
-        self.dofs
-            .state(&[("pressure", Some(p)), ("velocity", Some(u))], self.n_states())
+        self.dofs.state(
+            &[("pressure", Some(p)), ("velocity", Some(u))],
+            self.n_states(),
+        )
     }
 
     /// Velocity at the point `x` of cell `t` from open-state velocity coefficients.

@@ -57,7 +57,7 @@ use std::sync::Arc;
 use crate::assembly::hessian;
 use crate::assembly::triangle::{self, Op, Term};
 use crate::element::triangle::hhj::{self, HhjSpace};
-use crate::error::{require_degree, require_positive, FemError};
+use crate::error::{find_named, require_degree, require_positive, FemError};
 use crate::error::{require_len, Fem2dError};
 use crate::mesh::triangle::CellGeometry;
 use crate::mesh::triangle::{BoundaryEdge, Diagonal, Mesh2d, TagPartition};
@@ -864,18 +864,7 @@ impl KirchhoffModel {
     /// `_Mnn`/`_dnwt` (diagonal, $|e|/(2j+1)$).
     pub fn port_trace_mass(&self, port: &str) -> Result<&SparseMat, Fem2dError> {
         self.system.ports.range(port)?;
-        self.trace_masses
-            .iter()
-            .find(|(n, _)| n == port)
-            .map(|(_, m)| m)
-            .ok_or_else(|| {
-                FemError::InvalidParameter {
-                    name: format!("port '{port}'"),
-                    value: 0.0,
-                    requirement: "a boundary port (distributed loads have no trace basis)".into(),
-                }
-                .into()
-            })
+        Ok(find_named(&self.trace_masses, port, "boundary port")?)
     }
 
     /// Output-feedback gain $K = k\,M_\Gamma^{-1}$ of boundary damping injection on `port`

@@ -86,7 +86,7 @@ use std::sync::Arc;
 use crate::assembly::hessian;
 use crate::assembly::triangle;
 use crate::element::triangle::bell::{C1Family, C1Space, C1Values};
-use crate::error::{join_names, FemError};
+use crate::error::{find_named, FemError};
 use crate::error::{require_len, Fem2dError};
 use crate::mesh::triangle::{BoundaryEdge, Mesh2d};
 use crate::models::model::{lossless_system, NamedProfile};
@@ -681,41 +681,21 @@ impl KirchhoffBellModel {
     /// Mass matrix of the per-edge Legendre trace basis of the natural boundary port
     /// `port` (`{tag}_qn`, `{tag}_Mnn`).
     pub fn port_trace_mass(&self, port: &str) -> Result<&SparseMat, Fem2dError> {
-        self.trace_masses
-            .iter()
-            .find(|(n, _)| n == port)
-            .map(|(_, m)| m)
-            .ok_or_else(|| {
-                FemError::InvalidParameter {
-                    name: format!("boundary port '{port}'"),
-                    value: 0.0,
-                    requirement: format!(
-                        "one of the model's natural boundary ports: {}",
-                        join_names(self.trace_masses.iter().map(|t| t.0.as_str()))
-                    ),
-                }
-                .into()
-            })
+        Ok(find_named(
+            &self.trace_masses,
+            port,
+            "natural boundary port",
+        )?)
     }
 
     /// The input functionals of the essential boundary port `port` (`{tag}_wt`,
     /// `{tag}_dnwt`), one per input component (module docs, "Essential ports").
     pub fn port_functionals(&self, port: &str) -> Result<&[PortFunctional], Fem2dError> {
-        self.functionals
-            .iter()
-            .find(|(n, _)| n == port)
-            .map(|(_, f)| f.as_slice())
-            .ok_or_else(|| {
-                FemError::InvalidParameter {
-                    name: format!("essential boundary port '{port}'"),
-                    value: 0.0,
-                    requirement: format!(
-                        "one of the model's essential boundary ports: {}",
-                        join_names(self.functionals.iter().map(|t| t.0.as_str()))
-                    ),
-                }
-                .into()
-            })
+        Ok(find_named(
+            &self.functionals,
+            port,
+            "essential boundary port",
+        )?)
     }
 
     /// Input vector of boundary port `port` for a field uniform along its edges: natural

@@ -106,7 +106,7 @@
 //! needs Lagrange multipliers and is not offered here: use the strong homogeneous
 //! conditions. `uniform_port_input` builds the input of a load uniform along the edges.
 use crate::assembly::triangle;
-use crate::error::{join_names, FemError};
+use crate::error::{find_named, join_names, FemError};
 use crate::error::{require_len, Fem2dError};
 use crate::mesh::triangle::{BoundaryEdge, Mesh2d};
 use crate::models::model::{lossless_system, NamedProfile};
@@ -758,18 +758,7 @@ pub(crate) fn uniform_port_input(
     port: &str,
     value: f64,
 ) -> Result<Vec<f64>, Fem2dError> {
-    let ne = legendre
-        .iter()
-        .find(|(n, _)| n == port)
-        .map(|l| l.1)
-        .ok_or_else(|| FemError::InvalidParameter {
-            name: format!("boundary port '{port}'"),
-            value: 0.0,
-            requirement: format!(
-                "one of the model's boundary ports: {}",
-                join_names(legendre.iter().map(|l| l.0.as_str()))
-            ),
-        })?;
+    let ne = *find_named(legendre, port, "boundary port")?;
     let dim = system.ports.range(port).map_err(FemError::from)?.len();
     Ok((0..dim)
         .map(|i| if ne == 0 || i % ne == 0 { value } else { 0.0 })

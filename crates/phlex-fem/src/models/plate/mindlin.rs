@@ -56,7 +56,7 @@
 //! and $e_\gamma$ in $L^2$; [`benchmarks`] holds the manufactured clamped-square solution of
 //! §7.4.2 (summary §5.1.2, corrected form) and Tables B.13–B.15.
 use crate::assembly::triangle::{self, Op, Term};
-use crate::error::{require_degree, require_positive, FemError};
+use crate::error::{require_degree, require_poisson, require_positive, FemError};
 use crate::error::{require_len, Fem2dError};
 use crate::mesh::triangle::CellGeometry;
 use crate::mesh::triangle::Mesh2d;
@@ -99,13 +99,7 @@ impl MindlinParams {
         require_positive("rho", self.rho)?;
         require_positive("h", self.h)?;
         require_positive("k_sh", self.k_sh)?;
-        if !(self.nu > -1.0 && self.nu < 0.5) {
-            return Err(FemError::InvalidParameter {
-                name: "nu".into(),
-                value: self.nu,
-                requirement: "-1 < nu < 0.5".into(),
-            });
-        }
+        require_poisson(self.nu)?;
         Ok(())
     }
     /// Shear modulus $G = E/(2(1+\nu))$.

@@ -113,7 +113,7 @@ use crate::assembly::line::{self, Coefficient};
 use crate::assembly::triangle::{self, Op, Term};
 use crate::element::line::Family;
 use crate::element::triangle::hhj;
-use crate::error::{require_len, Fem2dError};
+use crate::error::{require_len, require_poisson, Fem2dError};
 use crate::error::{require_positive, FemError};
 use crate::mesh::interval::End;
 use crate::mesh::interval::Mesh1d;
@@ -160,13 +160,7 @@ impl PlateThermalParams {
         require_positive("heat_capacity", self.heat_capacity)?;
         require_positive("conductivity", self.conductivity)?;
         require_positive("t0", self.t0)?;
-        if !(self.nu > -1.0 && self.nu < 0.5) {
-            return Err(FemError::InvalidParameter {
-                name: "nu".into(),
-                value: self.nu,
-                requirement: "-1 < nu < 0.5".into(),
-            });
-        }
+        require_poisson(self.nu)?;
         if !(self.expansion.is_finite() && self.expansion >= 0.0) {
             return Err(FemError::InvalidParameter {
                 name: "expansion".into(),
