@@ -260,6 +260,19 @@ pub(crate) fn require_poisson(nu: f64) -> Result<(), FemError> {
     }
 }
 
+/// Checks the data of a heat equation (thesis 004 §5.1.1): volumetric heat capacity $C$,
+/// conductivity $k$ and reference temperature $T_0$ positive and finite (errors name them
+/// `heat_capacity`, `conductivity`, `t0`).
+pub(crate) fn require_thermal(
+    heat_capacity: f64,
+    conductivity: f64,
+    t0: f64,
+) -> Result<(), FemError> {
+    require_positive("heat_capacity", heat_capacity)?;
+    require_positive("conductivity", conductivity)?;
+    require_positive("t0", t0)
+}
+
 /// Checks `value > 0` and finite, else [`FemError::InvalidParameter`] naming `name`.
 pub(crate) fn require_positive(name: &str, value: f64) -> Result<(), FemError> {
     if value.is_finite() && value > 0.0 {

@@ -46,7 +46,7 @@
 //! $\xi = h\sqrt{\omega/(2\chi)}$, $\chi = k/(\rho c)$ ([`lifshitz_roukes_inverse_q`]).
 use crate::assembly::line::{self, Coefficient};
 use crate::element::line::Family;
-use crate::error::{require_positive, FemError};
+use crate::error::{require_positive, require_thermal, FemError};
 use crate::mesh::interval::End;
 use crate::mesh::interval::Mesh1d;
 use crate::space::line::Space1d;
@@ -100,9 +100,7 @@ impl ThermoBeamParams {
         require_positive("density", self.density)?;
         require_positive("width", self.width)?;
         require_positive("thickness", self.thickness)?;
-        require_positive("heat_capacity", self.heat_capacity)?;
-        require_positive("conductivity", self.conductivity)?;
-        require_positive("t0", self.t0)?;
+        require_thermal(self.heat_capacity, self.conductivity, self.t0)?;
         if !(self.expansion.is_finite() && self.expansion >= 0.0) {
             return Err(FemError::InvalidParameter {
                 name: "expansion".into(),

@@ -40,7 +40,7 @@
 //! instead of a lifted Dirichlet value whose time derivative would enter $E\dot e$.
 use crate::assembly::line::{self, Coefficient};
 use crate::element::line::Family;
-use crate::error::{require_positive, FemError};
+use crate::error::{require_thermal, FemError};
 use crate::mesh::interval::End;
 use crate::mesh::interval::MeshSpec;
 use crate::models::model::{BlockAssembler, NamedProfile, Profile};
@@ -159,9 +159,7 @@ impl Heat1d {
 
     /// Assembles the model.
     pub fn build(&self) -> Result<HeatModel, FemError> {
-        require_positive("heat_capacity", self.heat_capacity)?;
-        require_positive("conductivity", self.conductivity)?;
-        require_positive("t0", self.t0)?;
+        require_thermal(self.heat_capacity, self.conductivity, self.t0)?;
         let mesh = self.mesh.build()?;
         let (ft, fq) = self.discretization.families("heat")?;
         let st = Space1d::new(&mesh, ft)?;

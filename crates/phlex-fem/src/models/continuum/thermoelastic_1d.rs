@@ -52,7 +52,7 @@
 //! Laplace domain (thesis (8.51)–(8.52), \[Bal91\]) is [`danilovskaya_laplace`].
 use crate::assembly::line::{self, Coefficient};
 use crate::element::line::Family;
-use crate::error::{join_names, require_degree, require_positive, FemError};
+use crate::error::{join_names, require_degree, require_positive, require_thermal, FemError};
 use crate::mesh::interval::End;
 use crate::mesh::interval::MeshSpec;
 use crate::models::continuum::heat::{
@@ -168,9 +168,7 @@ impl ThermoelasticParams {
     fn validate(&self) -> Result<(), FemError> {
         require_positive("density", self.density)?;
         require_positive("modulus", self.modulus)?;
-        require_positive("heat_capacity", self.heat_capacity)?;
-        require_positive("conductivity", self.conductivity)?;
-        require_positive("t0", self.t0)?;
+        require_thermal(self.heat_capacity, self.conductivity, self.t0)?;
         if !self.c_beta.is_finite() {
             return Err(FemError::InvalidParameter {
                 name: "c_beta".into(),

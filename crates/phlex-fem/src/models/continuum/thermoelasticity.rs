@@ -118,7 +118,7 @@
 //! tagged faces.
 use crate::assembly::tet::{bilinear3d, Op3d, Term3d};
 use crate::assembly::triangle::{self, Op, Term};
-use crate::error::{require_degree, require_positive, Fem2dError, FemError};
+use crate::error::{require_degree, require_thermal, Fem2dError, FemError};
 use crate::mesh::tet::Mesh3d;
 use crate::mesh::triangle::Mesh2d;
 use crate::models::continuum::elasticity::{
@@ -150,9 +150,7 @@ pub struct ThermalParams {
 impl ThermalParams {
     /// Checks $C, k, T_0 > 0$ and $\beta \ge 0$ finite.
     pub fn validate(&self) -> Result<(), FemError> {
-        require_positive("heat_capacity", self.heat_capacity)?;
-        require_positive("conductivity", self.conductivity)?;
-        require_positive("t0", self.t0)?;
+        require_thermal(self.heat_capacity, self.conductivity, self.t0)?;
         if !(self.beta >= 0.0 && self.beta.is_finite()) {
             return Err(FemError::InvalidParameter {
                 name: "beta".into(),

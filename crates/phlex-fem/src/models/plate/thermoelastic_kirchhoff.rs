@@ -113,7 +113,7 @@ use crate::assembly::line::{self, Coefficient};
 use crate::assembly::triangle::{self, Op, Term};
 use crate::element::line::Family;
 use crate::element::triangle::hhj;
-use crate::error::{require_len, require_poisson, Fem2dError};
+use crate::error::{require_len, require_poisson, require_thermal, Fem2dError};
 use crate::error::{require_positive, FemError};
 use crate::mesh::interval::End;
 use crate::mesh::interval::Mesh1d;
@@ -157,9 +157,7 @@ impl PlateThermalParams {
     }
     fn validate(&self) -> Result<(), FemError> {
         require_positive("young", self.young)?;
-        require_positive("heat_capacity", self.heat_capacity)?;
-        require_positive("conductivity", self.conductivity)?;
-        require_positive("t0", self.t0)?;
+        require_thermal(self.heat_capacity, self.conductivity, self.t0)?;
         require_poisson(self.nu)?;
         if !(self.expansion.is_finite() && self.expansion >= 0.0) {
             return Err(FemError::InvalidParameter {
