@@ -3,6 +3,8 @@
 //! modes of the roller-supported square, convergence order, energy conservation and
 //! discrete power balance with the implicit midpoint rule.
 #![allow(non_snake_case)]
+mod common;
+
 use faer::{Mat, Par, Side};
 use phlex_core::sparse::{self, to_dense};
 use phlex_core::LinearPhSystem;
@@ -16,8 +18,7 @@ use phlex_fem::models::continuum::elasticity::{
 use phlex_fem::space::triangle::{complement, Family2d, Shape, Space2d};
 use phlex_fem::space::{Family3d, Shape3d, Space3d};
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
+use phlex_solve::midpoint::LinearMidpoint;
 use phlex_solve::signal::{InputFn, Signal};
 use std::f64::consts::PI;
 
@@ -296,16 +297,7 @@ fn midpoint_conserves_energy() {
     let e0 = model
         .interpolate_state(&|x| [x[0] * x[0] * x[1], x[0] * x[0]], None)
         .unwrap();
-    let params = MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end: 20.0,
-            h: 0.01,
-            output_every: 1,
-        },
-        ..Default::default()
-    };
-    let mut cn = LinearMidpoint::new(sys, InputFn::zeros(0), params).unwrap();
+    let mut cn = common::integrate::midpoint(sys, InputFn::zeros(0), 20.0, 0.01);
     let h0 = sys.hamiltonian(&e0);
     let mut worst = 0.0f64;
     let mut stress = 0.0f64;
@@ -354,16 +346,7 @@ fn traction_port_power_balance() {
             Signal::from_fn(move |t: f64| a * (w * t).sin())
         })
         .collect();
-    let params = MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end: 10.0,
-            h: 0.01,
-            output_every: 1,
-        },
-        ..Default::default()
-    };
-    let mut cn = LinearMidpoint::new(sys, InputFn::new(signals), params).unwrap();
+    let mut cn = common::integrate::midpoint(sys, InputFn::new(signals), 10.0, 0.01);
     let res = cn
         .run(&vec![0.0; sys.n_states()], &mut |_t: f64, _e: &[f64]| {})
         .unwrap();
@@ -554,15 +537,7 @@ fn energy_and_power_balance_3d() {
         .unwrap();
     let sys = model.system();
     sys.check(&Default::default()).unwrap();
-    let params = |t_end: f64| MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end,
-            h: 0.02,
-            output_every: 1,
-        },
-        ..Default::default()
-    };
+    let params = |t_end: f64| common::integrate::midpoint_params(0.0, t_end, 0.02);
     // (a) free
     let e0 = model.interpolate_state(
         &|x| [x[0] * x[0] * x[1], x[0] * x[0] * x[2], x[0] * x[0]],

@@ -11,6 +11,8 @@
 //! (implicit midpoint), Δt = h/10, t_f = 1 s, L∞(L²) = maximum over all time levels
 //! including t = 0, initial e_w, e_θ = nodal interpolants, E_κ = e_γ = 0, load amplitude
 //! averaged over each step by the trapezoidal rule, Firedrake's default "left" diagonal.
+mod common;
+
 use phlex_core::LinearPhSystem;
 use phlex_fem::mesh::{Diagonal, Mesh2d};
 use phlex_fem::models::plate::{AfwField, MindlinAfw, MindlinParams};
@@ -271,16 +273,7 @@ fn afw_errors(k: usize, n: usize, dt: f64) -> [f64; 5] {
     let mut e_phys = vec![0.0; sys.n_states()];
     let c = (0.5 * dt).cos();
     let input = InputFn::new(vec![Signal::from_fn(move |t: f64| c * t.sin())]);
-    let params = MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end: 1.0,
-            h: dt,
-            output_every: 1,
-        },
-        ..Default::default()
-    };
-    let mut cn = LinearMidpoint::new(sys, input, params).unwrap();
+    let mut cn = common::integrate::midpoint(sys, input, 1.0, dt);
     // E_r = ∫ r dt accumulated from the stored midpoint rates (Crank–Nicolson iterate)
     let r_range = sys.block_range("r").unwrap();
     let mut er = vec![0.0; sys.n_states()];
@@ -596,16 +589,7 @@ fn afw_velocity_ports() {
                 sig.push(Signal::from_fn(|_t: f64| 0.0));
             }
         }
-        let params = MidpointParams {
-            step: FixedStepParams {
-                t0: 0.0,
-                t_end: 0.5,
-                h: 0.01,
-                output_every: 1,
-            },
-            ..Default::default()
-        };
-        let mut cn = LinearMidpoint::new(sys, InputFn::new(sig), params).unwrap();
+        let mut cn = common::integrate::midpoint(sys, InputFn::new(sig), 0.5, 0.01);
         let z = vec![0.0; sys.n_states()];
         let mut h_end = 0.0;
         let res = cn
@@ -858,15 +842,7 @@ fn afw_power_balance_all_port_kinds() {
                 }));
             }
         }
-        let prm = MidpointParams {
-            step: FixedStepParams {
-                t0: 0.0,
-                t_end: 0.5,
-                h: 0.01,
-                output_every: 1,
-            },
-            ..Default::default()
-        };
+        let prm = common::integrate::midpoint_params(0.0, 0.5, 0.01);
         let mut cn = LinearMidpoint::new(sys, InputFn::new(sig), prm).unwrap();
         let z = vec![0.0; sys.n_states()];
         let res = cn.run(&z, &mut |_t: f64, _e: &[f64]| {}).unwrap();

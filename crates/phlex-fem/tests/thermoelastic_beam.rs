@@ -2,14 +2,14 @@
 //! power balance with thermal dissipation, decoupled limit, and thermoelastic (Zener)
 //! damping of the first mode against the Lifshitz–Roukes formula.
 #![allow(non_snake_case)]
+mod common;
+
 use phlex_fem::models::beam::euler_bernoulli::{EbDiscretization, EulerBernoulli};
 use phlex_fem::models::beam::thermoelastic_beam::{
     lifshitz_roukes_inverse_q, BeamSupport, ThermoBeamParams, ThermoelasticBeam,
 };
 use phlex_fem::EndCondition;
 use phlex_solve::eigen::{modes, EigenParams};
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
 use phlex_solve::{InputFn, Signal};
 use std::f64::consts::PI;
 
@@ -37,18 +37,6 @@ fn params_at(xi: f64) -> ThermoBeamParams {
         heat_capacity,
         conductivity: chi * heat_capacity,
         t0,
-    }
-}
-
-fn cn(t_end: f64, h: f64) -> MidpointParams {
-    MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end,
-            h,
-            output_every: 1,
-        },
-        ..Default::default()
     }
 }
 
@@ -94,7 +82,7 @@ fn power_balance_with_thermal_dissipation() {
     let e0 = m.initial_velocity(&|x| (PI * x).sin()).unwrap();
     assert!((m.velocity_at(&e0, 0.5).unwrap() - 1.0).abs() < 1e-4);
     // closed system: H strictly decreasing (thermal dissipation), exact balance
-    let mut solver = LinearMidpoint::new(sys, InputFn::zeros(2), cn(0.5, 1e-3)).unwrap();
+    let mut solver = common::integrate::midpoint(sys, InputFn::zeros(2), 0.5, 1e-3);
     let mut hs = Vec::new();
     let res = solver
         .run(&e0, &mut |_t: f64, e: &[f64]| hs.push(sys.hamiltonian(e)))
@@ -112,7 +100,7 @@ fn power_balance_with_thermal_dissipation() {
         Signal::from_fn(|t| (50.0 * t).sin()),
         Signal::Constant(100.0),
     ]);
-    let mut solver = LinearMidpoint::new(sys, input, cn(0.2, 1e-3)).unwrap();
+    let mut solver = common::integrate::midpoint(sys, input, 0.2, 1e-3);
     let mut last = Vec::new();
     let res = solver
         .run(&e0, &mut |_t: f64, e: &[f64]| last = e.to_vec())

@@ -4,6 +4,8 @@
 //! first clamped and simply supported modes against Lifshitz–Roukes with the plate relaxation
 //! strength, and the stress-free thermal bending of a free plate.
 #![allow(non_snake_case)]
+mod common;
+
 use faer::linalg::solvers::Solve;
 use phlex_core::sparse;
 use phlex_fem::mesh::{Diagonal, Mesh2d};
@@ -13,8 +15,6 @@ use phlex_fem::models::plate::thermoelastic_kirchhoff::{
 };
 use phlex_fem::models::plate::{EdgeCondition, KirchhoffHhj, KirchhoffParams};
 use phlex_solve::eigen::{modes, EigenParams};
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
 use phlex_solve::{InputFn, Signal};
 
 const E: f64 = 1e9;
@@ -60,18 +60,6 @@ fn thermal(omega: f64, xi: f64) -> PlateThermalParams {
     }
 }
 
-fn cn(t_end: f64, h: f64) -> MidpointParams {
-    MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end,
-            h,
-            output_every: 1,
-        },
-        ..Default::default()
-    }
-}
-
 #[test]
 fn structure_and_power_balance() {
     let m = ThermoelasticKirchhoff::new(clamped_plate(3), thermal(200.0, 2.0))
@@ -95,7 +83,7 @@ fn structure_and_power_balance() {
         .unwrap();
     let e0 = m.state_from_plate(&e_plate).unwrap();
     let input = InputFn::new(vec![Signal::from_fn(|t| if t < 0.01 { 1e3 } else { 0.0 })]);
-    let mut solver = LinearMidpoint::new(sys, input, cn(0.05, 5e-4)).unwrap();
+    let mut solver = common::integrate::midpoint(sys, input, 0.05, 5e-4);
     let mut hs = Vec::new();
     let mut last = Vec::new();
     let res = solver
@@ -432,7 +420,7 @@ fn driven_edge_ports_power_balance() {
                 Signal::from_fn(move |t: f64| a * (w * t).sin())
             })
             .collect();
-        let mut solver = LinearMidpoint::new(sys, InputFn::new(signals), cn(0.02, 2e-4)).unwrap();
+        let mut solver = common::integrate::midpoint(sys, InputFn::new(signals), 0.02, 2e-4);
         let res = solver
             .run(&vec![0.0; sys.n_states()], &mut |_t: f64, _e: &[f64]| {})
             .unwrap();

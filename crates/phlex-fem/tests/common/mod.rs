@@ -7,6 +7,8 @@ use phlex_core::sparse::{self, to_dense};
 use phlex_core::LinearPhSystem;
 use phlex_fem::{Component, End, Field, PfemModel, Quantity};
 
+pub mod integrate;
+
 /// Thesis 004 Table 7.1: ρ = 5600 kg/m³, A = 50 mm², E = 136 GPa, I = 4.16 mm⁴, L = 1 m.
 pub const RHO_A: f64 = 5600.0 * 50e-6;
 pub const EI: f64 = 136e9 * 4.16e-12;
