@@ -5,7 +5,7 @@
 #![allow(non_snake_case)]
 mod common;
 
-use faer::{Mat, Par, Side};
+use faer::{Mat, Side};
 use phlex_core::sparse::{self, to_dense};
 use phlex_core::LinearPhSystem;
 use phlex_fem::assembly::tet::{bilinear3d, Op3d, Term3d};
@@ -83,22 +83,7 @@ fn standard_fem(
 /// ω of K x = ω² M x, ascending: Cholesky M = L Lᵀ, eigenvalues of the symmetric
 /// L⁻¹ K L⁻ᵀ (faer self-adjoint eigen solver).
 fn standard_frequencies(K: &Mat<f64>, M: &Mat<f64>) -> Vec<f64> {
-    let L = M.llt(Side::Lower).unwrap().L().to_owned();
-    let mut X = K.clone();
-    faer::linalg::triangular_solve::solve_lower_triangular_in_place(
-        L.as_ref(),
-        X.as_mut(),
-        Par::Seq,
-    );
-    let mut Y = X.transpose().to_owned();
-    faer::linalg::triangular_solve::solve_lower_triangular_in_place(
-        L.as_ref(),
-        Y.as_mut(),
-        Par::Seq,
-    );
-    let S = (&Y + Y.transpose()) * faer::Scale(0.5);
-    S.self_adjoint_eigenvalues(Side::Lower)
-        .unwrap()
+    common::pencil::sym_pencil(K, M)
         .into_iter()
         .map(|l| l.max(0.0).sqrt())
         .collect()
@@ -117,30 +102,6 @@ fn ph_frequencies_dense(sys: &LinearPhSystem, n: usize) -> Vec<f64> {
     let w = res.frequencies();
     assert!(w.len() >= n, "only {} modes", w.len());
     w[..n].to_vec()
-}
-
-/// The `n` lowest ω of the pH pencil by sparse shift-invert (σ = 2 rad/s, below every
-/// physical frequency here). The kernel of J (self-equilibrated DG stresses, n_σ > n_v)
-/// gives round-off eigenvalues; `zero_tol = 1e-3` rejects Im λ < 1e-3 ρ(λ), far below the
-/// lowest physical ω ≈ 2.75 here.
-fn ph_frequencies_sparse(sys: &LinearPhSystem, n: usize) -> Vec<f64> {
-    let res = modes(
-        sys,
-        &EigenParams {
-            n_modes: Some(n),
-            method: EigenMethod::ShiftInvert,
-            shift: Some(2.0),
-            tol: 1e-12,
-            // the cube's triple eigenvalues need a larger Krylov space than the default
-            max_krylov: Some(200),
-            zero_tol: 1e-3,
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    let w = res.frequencies();
-    assert_eq!(w.len(), n);
-    w
 }
 
 /// Remark 28 (thesis 004 §9.3.1): the CG_k × DG_{k−1} pH system is standard displacement
@@ -244,7 +205,7 @@ fn roller_square(k: usize, n: usize) -> Vec<f64> {
         .build()
         .unwrap();
     model.system().check(&Default::default()).unwrap();
-    ph_frequencies_sparse(model.system(), 8)
+    common::pencil::shift_invert_frequencies(model.system(), 8)
 }
 
 /// Roller-supported square vs the analytic modes: CG2 × DG1 on 16 × 16, the 8 lowest
@@ -486,7 +447,7 @@ fn roller_cube(k: usize, n: usize, n_modes: usize) -> Vec<f64> {
     }
     let model = b.build().unwrap();
     model.system().check(&Default::default()).unwrap();
-    ph_frequencies_sparse(model.system(), n_modes)
+    common::pencil::shift_invert_frequencies(model.system(), n_modes)
 }
 
 /// Roller-supported unit cube vs the analytic modes (3D CG2 × DG1): the 8 lowest

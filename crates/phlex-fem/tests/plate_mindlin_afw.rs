@@ -616,13 +616,7 @@ fn afw_velocity_ports() {
 fn afw_clamped_square_modes() {
     use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
     const CGDG3: [f64; 6] = [1.5871, 3.0274, 3.0275, 4.2436, 4.9992, 5.0468];
-    let p = MindlinParams {
-        E: 1e12,
-        nu: 0.3,
-        rho: 2600.0,
-        h: 0.1,
-        k_sh: 5.0 / 6.0,
-    };
+    let p = common::plates::thesis_mindlin();
     let scale = (2.0 * (1.0 + p.nu) * p.rho / p.E).sqrt();
     let mesh = Mesh2d::unit_square(8, Diagonal::Left).unwrap();
     let model = MindlinAfw::new(p, &mesh, 2).unwrap().build().unwrap();
@@ -664,13 +658,7 @@ fn afw_clamped_square_modes() {
 fn afw_free_square_modes() {
     use phlex_fem::models::plate::MindlinCgDg;
     use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
-    let p = MindlinParams {
-        E: 1e12,
-        nu: 0.3,
-        rho: 2600.0,
-        h: 0.1,
-        k_sh: 5.0 / 6.0,
-    };
+    let p = common::plates::thesis_mindlin();
     let scale = (2.0 * (1.0 + p.nu) * p.rho / p.E).sqrt();
     let mesh = Mesh2d::unit_square(8, Diagonal::Left).unwrap();
     let ep = EigenParams {
@@ -711,17 +699,6 @@ fn afw_free_square_modes() {
 }
 
 // ------------------------------------------------- boundary conditions and ports (issue 4)
-
-/// Thesis App. C / summary §5.2 plate data (also used by the modal tests above).
-fn thesis_modal_params() -> MindlinParams {
-    MindlinParams {
-        E: 1e12,
-        nu: 0.3,
-        rho: 2600.0,
-        h: 0.1,
-        k_sh: 5.0 / 6.0,
-    }
-}
 
 /// Lowest `n` non-zero angular frequencies of a linear pH system (shift-invert Arnoldi
 /// around `shift`, rigid modes rejected by `zero_tol`).
@@ -1043,7 +1020,7 @@ fn mindlin_ss_omega(p: &MindlinParams, a: f64, b: f64, m: usize, n: usize) -> f6
 /// 4.1571, 4.1571 vs exact 0.9303, 2.2193, 2.2193, 3.4056, 4.1494, 4.1494 (≤ 0.19 %).
 #[test]
 fn afw_simply_supported_square_exact() {
-    let p = thesis_modal_params();
+    let p = common::plates::thesis_mindlin();
     let scale = (2.0 * (1.0 + p.nu) * p.rho / p.E).sqrt();
     let mut exact: Vec<f64> = (1..=4)
         .flat_map(|m| (1..=4).map(move |n| (m, n)))
@@ -1082,7 +1059,7 @@ fn afw_simply_supported_square_exact() {
 #[test]
 fn afw_cantilever_modes_vs_cgdg() {
     use phlex_fem::models::plate::MindlinCgDg;
-    let p = thesis_modal_params();
+    let p = common::plates::thesis_mindlin();
     let scale = (2.0 * (1.0 + p.nu) * p.rho / p.E).sqrt();
     let mesh = Mesh2d::unit_square(8, Diagonal::Left).unwrap();
     let t = Instant::now();

@@ -3,8 +3,10 @@
 //! 1D-reducible strip against the exact thermoelastic dispersion relation and Zener's
 //! damping, and the discrete energy balance of the implicit midpoint rule.
 #![allow(non_snake_case)]
+mod common;
+
 use faer::prelude::Solve;
-use faer::{c64, Mat, Par, Side};
+use faer::{c64, Mat, Side};
 use phlex_core::sparse::to_dense;
 use phlex_fem::mesh::Mesh3d;
 use phlex_fem::mesh::{Diagonal, Mesh2d};
@@ -41,25 +43,6 @@ fn thermal(beta: f64) -> ThermalParams {
 fn pencil_eigenvalues(E: &Mat<f64>, A: &Mat<f64>) -> Vec<c64> {
     let X = E.llt(Side::Lower).unwrap().solve(A);
     X.eigenvalues().unwrap()
-}
-
-/// Symmetric eigenvalues of K x = λ M x, ascending (Cholesky M = L Lᵀ).
-fn sym_pencil(K: &Mat<f64>, M: &Mat<f64>) -> Vec<f64> {
-    let L = M.llt(Side::Lower).unwrap().L().to_owned();
-    let mut X = K.clone();
-    faer::linalg::triangular_solve::solve_lower_triangular_in_place(
-        L.as_ref(),
-        X.as_mut(),
-        Par::Seq,
-    );
-    let mut Y = X.transpose().to_owned();
-    faer::linalg::triangular_solve::solve_lower_triangular_in_place(
-        L.as_ref(),
-        Y.as_mut(),
-        Par::Seq,
-    );
-    let S = (&Y + Y.transpose()) * faer::Scale(0.5);
-    S.self_adjoint_eigenvalues(Side::Lower).unwrap()
 }
 
 fn max_abs(A: &Mat<f64>) -> f64 {
@@ -157,7 +140,8 @@ fn decoupled_limit() {
     assert_eq!(max_abs(&sub(&J, 0..nm, nm..n)), 0.0);
     // heat decay rates
     let rt = sys.block_range("e_T").unwrap();
-    let lam = sym_pencil(&sub(&R, rt.clone(), rt.clone()), &sub(&E, rt.clone(), rt));
+    let lam =
+        common::pencil::sym_pencil(&sub(&R, rt.clone(), rt.clone()), &sub(&E, rt.clone(), rt));
     let kappa = thermal(0.0).diffusivity();
     assert!(lam[0].abs() < 1e-10, "constant mode {}", lam[0]);
     let mut worst = 0.0f64;
