@@ -573,18 +573,17 @@ fn essential_ports_power_balance() {
             .build()
             .unwrap();
         let sys = m.system();
-        sys.check(&Default::default()).unwrap();
-        assert_eq!(
-            sys.ports.names(),
-            vec![
+        common::assert_ph(
+            sys,
+            &[
                 "left_wt",
                 "left_dnwt",
                 "right_qn",
                 "right_Mnn",
                 "top_wt",
                 "top_Mnn",
-                "bottom_dnwt"
-            ]
+                "bottom_dnwt",
+            ],
         );
         // corner (0, 0.5) is claimed by the left ports first (w, ∂_y w, ∂_yy w, ∂_x w,
         // ∂_xy w): top_wt has the 4 other vertices' 3 translational functionals and ∂_xx w

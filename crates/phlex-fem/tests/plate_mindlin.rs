@@ -5,7 +5,7 @@
 mod common;
 
 use phlex_fem::mesh::{Diagonal, Mesh2d};
-use phlex_fem::models::plate::MindlinCgDg;
+use phlex_fem::models::plate::{MindlinCgDg, MindlinModel, MindlinParams};
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
 use std::time::Instant;
 
@@ -16,19 +16,26 @@ fn normalised_frequencies(n: usize, k: usize, diagonal: Diagonal) -> (Vec<f64>, 
     frequencies_with(n, k, diagonal, false)
 }
 
-/// Same, clamped strongly (`weak = false`) or by multipliers (`weak = true`).
-fn frequencies_with(n: usize, k: usize, diagonal: Diagonal, weak: bool) -> (Vec<f64>, usize) {
-    let p = common::plates::thesis_mindlin();
-    let mesh = Mesh2d::unit_square(n, diagonal).unwrap();
-    let plate = MindlinCgDg::new(p, &mesh, k).unwrap();
+/// The CGDG plate of degree `k` clamped on every edge, strongly or (`weak`) by
+/// multipliers, with its pH structure checked.
+fn clamped(p: MindlinParams, mesh: &Mesh2d, k: usize, weak: bool) -> MindlinModel {
+    let plate = MindlinCgDg::new(p, mesh, k).unwrap();
     let plate = if weak {
         plate.clamp_all_weak()
     } else {
         plate.clamp_all()
     };
     let model = plate.build().unwrap();
+    model.system().check(&Default::default()).unwrap();
+    model
+}
+
+/// Same, clamped strongly (`weak = false`) or by multipliers (`weak = true`).
+fn frequencies_with(n: usize, k: usize, diagonal: Diagonal, weak: bool) -> (Vec<f64>, usize) {
+    let p = common::plates::thesis_mindlin();
+    let mesh = Mesh2d::unit_square(n, diagonal).unwrap();
+    let model = clamped(p, &mesh, k, weak);
     let sys = model.system();
-    sys.check(&Default::default()).unwrap();
     let scale = (2.0 * (1.0 + p.nu) * p.rho / p.E).sqrt();
     let res = modes(
         sys,
@@ -213,15 +220,8 @@ fn mindlin_weak_clamping_equals_strong_dense() {
         let mesh = Mesh2d::unit_square(n, Diagonal::Right).unwrap();
         let mut spectra = Vec::new();
         for weak in [false, true] {
-            let plate = MindlinCgDg::new(p, &mesh, 1).unwrap();
-            let plate = if weak {
-                plate.clamp_all_weak()
-            } else {
-                plate.clamp_all()
-            };
-            let model = plate.build().unwrap();
+            let model = clamped(p, &mesh, 1, weak);
             let sys = model.system();
-            sys.check(&Default::default()).unwrap();
             let res = modes(
                 sys,
                 &EigenParams {

@@ -133,11 +133,7 @@ fn thermoelastic_structure_and_ports() {
             .build()
             .unwrap();
         let sys = m.system();
-        sys.check(&Default::default()).unwrap();
-        assert_eq!(
-            sys.ports.names(),
-            vec!["mech_left", "mech_right", "heat_left", "heat_right"]
-        );
+        common::assert_ph(sys, &["mech_left", "mech_right", "heat_left", "heat_right"]);
         let rq = sys.block_range("j_Q").unwrap();
         let R = sparse::to_dense(&sys.R);
         for i in 0..sys.n_states() {
@@ -251,8 +247,7 @@ fn danilovskaya_numeric(delta: f64, length: f64, n: usize, dt: f64) -> Vec<(f64,
     if delta > 0.0 {
         let m = setup.build().unwrap();
         let sys = m.system();
-        sys.check(&Default::default()).unwrap();
-        assert_eq!(sys.ports.names(), vec!["heat_left"]);
+        common::assert_ph(sys, &["heat_left"]);
         let pt = m
             .field(ThermoField::Temperature)
             .unwrap()
@@ -267,7 +262,7 @@ fn danilovskaya_numeric(delta: f64, length: f64, n: usize, dt: f64) -> Vec<(f64,
             })
             .unwrap();
         // pH power balance of the strongly coupled model (weighted functional H_E + H_T/c_δ)
-        assert!(res.ledger.max_residual() < 1e-10 * res.ledger.energy_scale());
+        common::integrate::assert_power_balance(&res.ledger, 1e-10);
     } else {
         let (mech, heat) = setup.build_one_way().unwrap();
         heat.system().check(&Default::default()).unwrap();

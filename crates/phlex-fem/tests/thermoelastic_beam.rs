@@ -52,8 +52,7 @@ fn structure_is_port_hamiltonian() {
             .unwrap();
         let sys = m.system();
         // J = −Jᵀ, E and R symmetric PSD (R = kT0 b (Kx⊗Mz + Mx⊗Kz) is a stiffness)
-        sys.check(&Default::default()).unwrap();
-        assert_eq!(sys.ports.names(), vec!["load", "top_flux"]);
+        common::assert_ph(sys, &["load", "top_flux"]);
         let removed = match l {
             BeamSupport::Clamped => 2,
             _ => 1,
@@ -87,12 +86,7 @@ fn power_balance_with_thermal_dissipation() {
     let res = solver
         .run(&e0, &mut |_t: f64, e: &[f64]| hs.push(sys.hamiltonian(e)))
         .unwrap();
-    let scale = res.ledger.energy_scale();
-    assert!(
-        res.ledger.max_residual() < 1e-12 * scale,
-        "{}",
-        res.ledger.max_residual()
-    );
+    common::integrate::assert_power_balance(&res.ledger, 1e-12);
     assert!(hs.windows(2).all(|w| w[1] <= w[0] * (1.0 + 1e-14)));
     assert!(hs.last().unwrap() < &hs[0]);
     // driven: load and top flux supply energy, balance still exact
@@ -105,7 +99,7 @@ fn power_balance_with_thermal_dissipation() {
     let res = solver
         .run(&e0, &mut |_t: f64, e: &[f64]| last = e.to_vec())
         .unwrap();
-    assert!(res.ledger.max_residual() < 1e-12 * res.ledger.energy_scale());
+    common::integrate::assert_power_balance(&res.ledger, 1e-12);
     // the top flux heats the top face more than the bottom one
     let (top, bot) = (
         m.theta_at(&last, 0.3, 0.01).unwrap(),

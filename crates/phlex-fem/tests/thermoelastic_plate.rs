@@ -68,8 +68,7 @@ fn structure_and_power_balance() {
         .unwrap();
     let sys = m.system();
     // J = −Jᵀ, E and R symmetric PSD
-    sys.check(&Default::default()).unwrap();
-    assert_eq!(sys.ports.names(), vec!["top_flux"]);
+    common::assert_ph(sys, &["top_flux"]);
     assert_eq!(sys.blocks.last().unwrap().name, "theta");
     // clamped edges add nothing to the open coupling: E stays block diagonal
     let rt = sys.block_range("theta").unwrap();
@@ -95,12 +94,7 @@ fn structure_and_power_balance() {
         })
         .unwrap();
     // Crank–Nicolson: H1 − H0 = h(ȳᵀū − ēᵀRē) to round-off
-    let scale = res.ledger.energy_scale();
-    assert!(
-        res.ledger.max_residual() < 1e-12 * scale,
-        "{}",
-        res.ledger.max_residual()
-    );
+    common::integrate::assert_power_balance(&res.ledger, 1e-12);
     // after the flux is switched off, H is non-increasing (conduction dissipates)
     assert!(hs.windows(2).all(|w| w[1] <= w[0] * (1.0 + 1e-13)));
     assert!(m.thermal_energy(&last) > 0.0 && m.mechanical_energy(&last) > 0.0);

@@ -506,12 +506,7 @@ fn port_structure_and_traces() {
         .build()
         .unwrap();
     let sys = m.system();
-    sys.check(&Default::default()).unwrap();
-    assert_eq!(
-        sys.ports.names(),
-        vec!["top_tx", "top_ty", "right_flux"],
-        "port order"
-    );
+    common::assert_ph(sys, &["top_tx", "top_ty", "right_flux"]);
     // top edge: 5 vertices; right edge: 3 vertices
     assert_eq!(sys.n_inputs(), 5 + 5 + 3);
     let e = m.interpolate_state(&|_| [0.0, 0.0], &|x| 1.0 + x[1]);
@@ -644,11 +639,7 @@ fn ports_power_balance_3d() {
         .build()
         .unwrap();
     let sys = m.system();
-    sys.check(&Default::default()).unwrap();
-    assert_eq!(
-        sys.ports.names(),
-        vec!["xmax_tx", "xmax_ty", "xmax_tz", "ymin_flux"]
-    );
+    common::assert_ph(sys, &["xmax_tx", "xmax_ty", "xmax_tz", "ymin_flux"]);
     let mg = m.port_trace_mass("ymin_flux").unwrap();
     let total: f64 = phlex_core::sparse::mul_vec(mg, &vec![1.0; mg.ncols()])
         .iter()

@@ -210,8 +210,7 @@ fn structure_and_instantaneous_power_balance() {
             }
             let model = b.build().unwrap();
             let sys = model.system();
-            sys.check(&Default::default()).unwrap();
-            assert_eq!(sys.ports.names(), vec!["left", "right"]);
+            common::assert_ph(sys, &["left", "right"]);
             let n = sys.n_states();
             let e: Vec<f64> = (0..n)
                 .map(|i| ((i * 7919) % 113) as f64 / 113.0 - 0.5)

@@ -150,3 +150,14 @@ pub fn weak_residual(model: &PfemModel, ex: &ExactState, u_sign: f64) -> f64 {
 pub fn rates(r: &[f64]) -> Vec<f64> {
     r.windows(2).map(|w| (w[0] / w[1]).log2()).collect()
 }
+
+/// Checks the port-Hamiltonian structure of `sys` (J skew, E and R symmetric PSD) and its
+/// port names, in order.
+///
+/// # Panics
+/// On a structure violation or other port names (a test fixture).
+#[track_caller]
+pub fn assert_ph(sys: &LinearPhSystem, ports: &[&str]) {
+    sys.check(&Default::default()).unwrap();
+    assert_eq!(sys.ports.names(), ports);
+}
