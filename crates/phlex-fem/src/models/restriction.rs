@@ -75,7 +75,7 @@ impl Restriction {
         b: usize,
         what: &str,
     ) -> Result<Vec<f64>, Fem2dError> {
-        require_len(&what, n_states, e.len())?;
+        require_len(what, n_states, e.len())?;
         let r = self.block(b);
         let mut u = vec![0.0; r.len()];
         for (s, &i) in self.kept.iter().enumerate() {

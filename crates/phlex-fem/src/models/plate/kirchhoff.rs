@@ -822,7 +822,7 @@ impl KirchhoffModel {
             ("e_w coefficients", w, nw),
             ("E_kappa coefficients", kappa, nk),
         ] {
-            require_len(&what, n, v.len())?;
+            require_len(what, n, v.len())?;
         }
         let mut e = vec![0.0; self.n_states()];
         for (s, &i) in self.kept.iter().enumerate() {

@@ -587,7 +587,7 @@ impl ThermoKirchhoffModel {
             ("plate state", e_plate, self.n_mech),
             ("temperature coefficients", theta, nt),
         ] {
-            require_len(&what, len, v.len())?;
+            require_len(what, len, v.len())?;
         }
         let mut e = e_plate.to_vec();
         e.extend_from_slice(theta);
