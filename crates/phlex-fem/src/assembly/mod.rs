@@ -3,7 +3,7 @@
 //!
 //! | module | forms |
 //! |---|---|
-//! | [`line`] | 1D weighted mass, derivative couplings, loads, point rows (eqs. (6.68), (6.73)) |
+//! | [`line`](mod@self::line) | 1D weighted mass, derivative couplings, loads, point rows (eqs. (6.68), (6.73)) |
 //! | [`triangle`] | 2D generic bilinear forms of values and first derivatives, mass, grad, sym-grad, loads; parallel over fixed cell chunks |
 //! | [`tet`] | 3D generic bilinear forms |
 //! | [`hessian`] | Hessian pairings of the Kirchhoff plates: HHJ × $CG_k$ and $C^1$ × $DG_k$ (eqs. (7.17), (7.23)) |

@@ -4,7 +4,7 @@
 //!
 //! | module | family |
 //! |---|---|
-//! | [`line`] | Lagrange $CG_k$/$DG_k$ and cubic Hermite on $[0, 1]$ (beams, rods) |
+//! | [`line`](mod@self::line) | Lagrange $CG_k$/$DG_k$ and cubic Hermite on $[0, 1]$ (beams, rods) |
 //! | [`triangle::lagrange`] | Lagrange $P_k$ on the reference triangle ($CG_k$, $DG_k$) |
 //! | [`triangle::rt`] | lowest-order Raviart–Thomas $RT_1$ |
 //! | [`triangle::bdm`] | $BDM_k$ and $RT_k$, contravariant Piola map |

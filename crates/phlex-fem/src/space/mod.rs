@@ -3,7 +3,7 @@
 //!
 //! | module | spaces |
 //! |---|---|
-//! | [`line`] | 1D $CG_k$, $DG_k$, Hermite on an interval mesh |
+//! | [`line`](mod@self::line) | 1D $CG_k$, $DG_k$, Hermite on an interval mesh |
 //! | [`triangle`] | 2D $CG_k$/$DG_k$, scalar, vector and symmetric-tensor valued |
 //! | [`quad`] | $Q_k$, $DQ_k$, DG $P_k$ on quadrilateral meshes |
 //! | [`tet`] | 3D $CG_k$/$DG_k$, scalar, vector and symmetric-tensor valued |

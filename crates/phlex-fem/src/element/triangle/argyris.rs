@@ -1,10 +1,10 @@
 //! The Argyris triangle (Argyris, Fried & Scharpf 1968; thesis 004 Ch. 8 and 10, summary §3.3
 //! "Argyris × DG3 × CG2"): the full $P_5$ with 21 DOFs, the 18 physical vertex DOFs of
-//! [`element2d_bell`](crate::element::triangle::bell) plus $\partial_n u$ at the three edge midpoints
+//! [`bell`](crate::element::triangle::bell) plus $\partial_n u$ at the three edge midpoints
 //! along the **globally oriented** edge normal ([`C1Space::edge_normal`]), so the normal
 //! derivative (a quartic on each edge) is continuous and the space is $C^1$ on affine
 //! meshes. The physical basis is built as for Bell (dual basis of the physical DOFs, per
-//! cell, in scaled coordinates; see the `element2d_bell` module docs).
+//! cell, in scaled coordinates; see the [`bell`](crate::element::triangle::bell) module docs).
 use crate::element::triangle::bell::{C1Family, C1Space};
 use crate::error::Fem2dError;
 use crate::mesh::triangle::Mesh2d;

@@ -1,6 +1,6 @@
 //! $H^2$-conforming ($C^1$) triangles: the Bell element (K. Bell 1969, thesis 004 eq. (7.24),
 //! summary §3.3 "BellDG3") and, sharing the machinery, the Argyris element
-//! ([`element2d_argyris`](crate::element::triangle::argyris), thesis 004 Ch. 8).
+//! ([`argyris`](crate::element::triangle::argyris), thesis 004 Ch. 8).
 //!
 //! Both are subspaces of $P_5$ on each triangle with the **physical-space** vertex DOFs
 //! $$u(a),\ \partial_xu(a),\ \partial_yu(a),\ \partial_{xx}u(a),\ \partial_{xy}u(a),\

@@ -44,7 +44,7 @@
 //! basis of their vertices; all other edges are free ($\tau = 0$, natural).
 //!
 //! **3D** ([`Elasticity3d`], tetrahedral meshes of [`crate::mesh::tet`], spaces of
-//! [`crate::element::tet`]): the same weak form and matrices with $(CG_k)^3$ velocities,
+//! [`crate::space::tet`]): the same weak form and matrices with $(CG_k)^3$ velocities,
 //! $(DG_{k-1})^{3\times3}_{\mathrm{sym}}$ stresses (components $xx, yy, zz, yz, xz, xy$),
 //! $k = 1, 2$, and $\mathcal C\Sigma = \frac{1+\nu}{E}\Sigma - \frac{\nu}{E}
 //! \operatorname{tr}(\Sigma)I$; clamped / single-component supports on tagged faces and
