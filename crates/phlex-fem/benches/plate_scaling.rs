@@ -22,8 +22,8 @@ use std::time::Duration;
 use criterion::{criterion_group, BenchmarkId, Criterion, SamplingMode};
 use faer::sparse::SparseColMat;
 use phlex_core::sparse::{self, SparseMat};
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::{MindlinCgDg, MindlinParams};
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::plate::{MindlinCgDg, MindlinParams};
 use phlex_solve::linsolve::{PatternSum, SparseLu};
 
 /// Cells per side.

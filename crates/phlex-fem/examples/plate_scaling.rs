@@ -17,8 +17,8 @@
 
 use faer::sparse::SparseColMat;
 use phlex_core::sparse::{self, SparseMat};
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::{MindlinCgDg, MindlinParams};
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::plate::{MindlinCgDg, MindlinParams};
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
 use phlex_solve::linsolve::{PatternSum, SparseLu};
 use std::time::Instant;

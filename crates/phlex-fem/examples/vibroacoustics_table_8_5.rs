@@ -11,7 +11,7 @@
 //!
 //! Usage: `cargo run -p phlex-fem --release --example vibroacoustics_table_8_5 -- [n_ref] [dt]`
 //! (defaults: reference h = R/40, Δt = 2.5·10⁻⁵ s). Writes `target/table_8_5.md`.
-use phlex_fem::wave_decomposition::{
+use phlex_fem::models::continuum::wave_decomposition::{
     squared_state_differences, DuctParams, StateErrors, VibroDae, VibroOde, VibroacousticDuct,
 };
 use phlex_solve::fixed_step::FixedStepParams;

@@ -1,10 +1,10 @@
 //! Probes, projections, error norms and typed failures.
 mod common;
 use common::*;
-use phlex_fem::bar::Bar;
-use phlex_fem::decomposition::EbDecomposition;
-use phlex_fem::euler_bernoulli::{EbDiscretization, EulerBernoulli};
-use phlex_fem::timoshenko::Timoshenko;
+use phlex_fem::models::beam::bar::Bar;
+use phlex_fem::models::beam::decomposition::EbDecomposition;
+use phlex_fem::models::beam::euler_bernoulli::{EbDiscretization, EulerBernoulli};
+use phlex_fem::models::beam::timoshenko::Timoshenko;
 use phlex_fem::{EndCondition, Exact, FemError, Field, Imposition, Mesh1d};
 use std::f64::consts::PI;
 

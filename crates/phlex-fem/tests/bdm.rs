@@ -1,15 +1,17 @@
-//! BDM_k and RT_k elements (`phlex_fem::element2d_bdm`): unisolvence of the global DOFs,
+//! BDM_k and RT_k elements (`phlex_fem::element::triangle::bdm`): unisolvence of the global DOFs,
 //! exact interpolation of polynomial fields, the commuting property of the divergence,
 //! continuity of the normal component across interior edges, and a mixed Poisson
 //! convergence study against an analytic solution (Brezzi–Fortin, "Mixed and hybrid finite
 //! element methods", §III.3: ‖σ − σ_h‖ = O(h^{k+1}) for BDM_k × DG_{k−1}, O(h^k) for
 //! RT_k × DG_{k−1}).
 use phlex_core::sparse::Triplets;
-use phlex_fem::element2d_bdm::{legendre01, HdivFamily, HdivSpace};
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
+use phlex_fem::element::triangle::bdm::{HdivFamily, HdivSpace};
+use phlex_fem::mesh::CellGeometry;
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::quadrature::polynomial::shifted_legendre;
 use phlex_fem::quadrature::GaussLegendre;
-use phlex_fem::quadrature2d::TriangleQuadrature;
-use phlex_fem::space2d::{CellGeometry, Family2d, Shape, Space2d};
+use phlex_fem::quadrature::TriangleQuadrature;
+use phlex_fem::space::{Family2d, Shape, Space2d};
 use phlex_solve::linsolve::SparseLu;
 use std::f64::consts::PI;
 
@@ -80,7 +82,7 @@ fn edge_moments(m: &Mesh2d, e: usize, q: usize, f: &dyn Fn([f64; 2]) -> [f64; 2]
                 .zip(&gl.weights)
                 .map(|(&s, &w)| {
                     let v = f([p[0] + s * t[0], p[1] + s * t[1]]);
-                    w * (v[0] * t[1] - v[1] * t[0]) * legendre01(j, s)
+                    w * (v[0] * t[1] - v[1] * t[0]) * shifted_legendre(j, s)
                 })
                 .sum()
         })

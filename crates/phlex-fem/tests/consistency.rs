@@ -5,10 +5,10 @@
 #![allow(non_snake_case)]
 mod common;
 use common::*;
-use phlex_fem::bar::{Bar, BarDiscretization};
-use phlex_fem::decomposition::EbDecomposition;
-use phlex_fem::euler_bernoulli::{EbDiscretization, EulerBernoulli};
-use phlex_fem::timoshenko::{Timoshenko, TimoshenkoDiscretization};
+use phlex_fem::models::beam::bar::{Bar, BarDiscretization};
+use phlex_fem::models::beam::decomposition::EbDecomposition;
+use phlex_fem::models::beam::euler_bernoulli::{EbDiscretization, EulerBernoulli};
+use phlex_fem::models::beam::timoshenko::{Timoshenko, TimoshenkoDiscretization};
 use phlex_fem::{Component, End, EndCondition, Field, Imposition, PfemModel, Quantity};
 use std::sync::Arc;
 

@@ -2,10 +2,10 @@
 //! systems must reproduce the strong-BC spectra (no spurious finite modes).
 mod common;
 use common::*;
-use phlex_fem::bar::{Bar, BarDiscretization};
-use phlex_fem::decomposition::EbDecomposition;
-use phlex_fem::euler_bernoulli::{EbDiscretization, EulerBernoulli};
-use phlex_fem::timoshenko::{Timoshenko, TimoshenkoDiscretization};
+use phlex_fem::models::beam::bar::{Bar, BarDiscretization};
+use phlex_fem::models::beam::decomposition::EbDecomposition;
+use phlex_fem::models::beam::euler_bernoulli::{EbDiscretization, EulerBernoulli};
+use phlex_fem::models::beam::timoshenko::{Timoshenko, TimoshenkoDiscretization};
 use phlex_fem::{End, EndCondition, Imposition, PfemModel};
 use std::f64::consts::PI;
 

@@ -3,18 +3,22 @@
 //! modes of the roller-supported square, convergence order, energy conservation and
 //! discrete power balance with the implicit midpoint rule.
 #![allow(non_snake_case)]
-use faer::{Mat, Par, Side};
+mod common;
+
+use faer::{Mat, Side};
 use phlex_core::sparse::{self, to_dense};
 use phlex_core::LinearPhSystem;
-use phlex_fem::assembly2d::{self, Op, Term};
-use phlex_fem::elasticity::{ElasticField, ElasticParams, Elasticity2d, Elasticity3d, PlaneModel};
-use phlex_fem::element3d::{bilinear3d, Family3d, Op3d, Shape3d, Space3d, Term3d};
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::mesh3d::Mesh3d;
-use phlex_fem::space2d::{complement, Family2d, Shape, Space2d};
+use phlex_fem::assembly::tet::{bilinear3d, Op3d, Term3d};
+use phlex_fem::assembly::triangle::{self, Op, Term};
+use phlex_fem::mesh::Mesh3d;
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::continuum::elasticity::{
+    ElasticField, ElasticParams, Elasticity2d, Elasticity3d, PlaneModel,
+};
+use phlex_fem::space::triangle::{complement, Family2d, Shape, Space2d};
+use phlex_fem::space::{Family3d, Shape3d, Space3d};
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
+use phlex_solve::midpoint::LinearMidpoint;
 use phlex_solve::signal::{InputFn, Signal};
 use std::f64::consts::PI;
 
@@ -56,8 +60,8 @@ fn standard_fem(
         Term::new(1, Op::Dx, 0, Op::Dy, mu),
         Term::new(1, Op::Dx, 1, Op::Dx, mu),
     ];
-    let K = assembly2d::bilinear(&sv, &sv, &terms).unwrap();
-    let M = assembly2d::bilinear(
+    let K = triangle::bilinear(&sv, &sv, &terms).unwrap();
+    let M = triangle::bilinear(
         &sv,
         &sv,
         &[
@@ -79,22 +83,7 @@ fn standard_fem(
 /// ω of K x = ω² M x, ascending: Cholesky M = L Lᵀ, eigenvalues of the symmetric
 /// L⁻¹ K L⁻ᵀ (faer self-adjoint eigen solver).
 fn standard_frequencies(K: &Mat<f64>, M: &Mat<f64>) -> Vec<f64> {
-    let L = M.llt(Side::Lower).unwrap().L().to_owned();
-    let mut X = K.clone();
-    faer::linalg::triangular_solve::solve_lower_triangular_in_place(
-        L.as_ref(),
-        X.as_mut(),
-        Par::Seq,
-    );
-    let mut Y = X.transpose().to_owned();
-    faer::linalg::triangular_solve::solve_lower_triangular_in_place(
-        L.as_ref(),
-        Y.as_mut(),
-        Par::Seq,
-    );
-    let S = (&Y + Y.transpose()) * faer::Scale(0.5);
-    S.self_adjoint_eigenvalues(Side::Lower)
-        .unwrap()
+    common::pencil::sym_pencil(K, M)
         .into_iter()
         .map(|l| l.max(0.0).sqrt())
         .collect()
@@ -113,30 +102,6 @@ fn ph_frequencies_dense(sys: &LinearPhSystem, n: usize) -> Vec<f64> {
     let w = res.frequencies();
     assert!(w.len() >= n, "only {} modes", w.len());
     w[..n].to_vec()
-}
-
-/// The `n` lowest ω of the pH pencil by sparse shift-invert (σ = 2 rad/s, below every
-/// physical frequency here). The kernel of J (self-equilibrated DG stresses, n_σ > n_v)
-/// gives round-off eigenvalues; `zero_tol = 1e-3` rejects Im λ < 1e-3 ρ(λ), far below the
-/// lowest physical ω ≈ 2.75 here.
-fn ph_frequencies_sparse(sys: &LinearPhSystem, n: usize) -> Vec<f64> {
-    let res = modes(
-        sys,
-        &EigenParams {
-            n_modes: Some(n),
-            method: EigenMethod::ShiftInvert,
-            shift: Some(2.0),
-            tol: 1e-12,
-            // the cube's triple eigenvalues need a larger Krylov space than the default
-            max_krylov: Some(200),
-            zero_tol: 1e-3,
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    let w = res.frequencies();
-    assert_eq!(w.len(), n);
-    w
 }
 
 /// Remark 28 (thesis 004 §9.3.1): the CG_k × DG_{k−1} pH system is standard displacement
@@ -240,7 +205,7 @@ fn roller_square(k: usize, n: usize) -> Vec<f64> {
         .build()
         .unwrap();
     model.system().check(&Default::default()).unwrap();
-    ph_frequencies_sparse(model.system(), 8)
+    common::pencil::shift_invert_frequencies(model.system(), 8)
 }
 
 /// Roller-supported square vs the analytic modes: CG2 × DG1 on 16 × 16, the 8 lowest
@@ -293,16 +258,7 @@ fn midpoint_conserves_energy() {
     let e0 = model
         .interpolate_state(&|x| [x[0] * x[0] * x[1], x[0] * x[0]], None)
         .unwrap();
-    let params = MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end: 20.0,
-            h: 0.01,
-            output_every: 1,
-        },
-        ..Default::default()
-    };
-    let mut cn = LinearMidpoint::new(sys, InputFn::zeros(0), params).unwrap();
+    let mut cn = common::integrate::midpoint(sys, InputFn::zeros(0), 20.0, 0.01);
     let h0 = sys.hamiltonian(&e0);
     let mut worst = 0.0f64;
     let mut stress = 0.0f64;
@@ -351,16 +307,7 @@ fn traction_port_power_balance() {
             Signal::from_fn(move |t: f64| a * (w * t).sin())
         })
         .collect();
-    let params = MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end: 10.0,
-            h: 0.01,
-            output_every: 1,
-        },
-        ..Default::default()
-    };
-    let mut cn = LinearMidpoint::new(sys, InputFn::new(signals), params).unwrap();
+    let mut cn = common::integrate::midpoint(sys, InputFn::new(signals), 10.0, 0.01);
     let res = cn
         .run(&vec![0.0; sys.n_states()], &mut |_t: f64, _e: &[f64]| {})
         .unwrap();
@@ -500,7 +447,7 @@ fn roller_cube(k: usize, n: usize, n_modes: usize) -> Vec<f64> {
     }
     let model = b.build().unwrap();
     model.system().check(&Default::default()).unwrap();
-    ph_frequencies_sparse(model.system(), n_modes)
+    common::pencil::shift_invert_frequencies(model.system(), n_modes)
 }
 
 /// Roller-supported unit cube vs the analytic modes (3D CG2 × DG1): the 8 lowest
@@ -551,15 +498,7 @@ fn energy_and_power_balance_3d() {
         .unwrap();
     let sys = model.system();
     sys.check(&Default::default()).unwrap();
-    let params = |t_end: f64| MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end,
-            h: 0.02,
-            output_every: 1,
-        },
-        ..Default::default()
-    };
+    let params = |t_end: f64| common::integrate::midpoint_params(0.0, t_end, 0.02);
     // (a) free
     let e0 = model.interpolate_state(
         &|x| [x[0] * x[0] * x[1], x[0] * x[0] * x[2], x[0] * x[0]],

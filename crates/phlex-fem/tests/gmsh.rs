@@ -1,9 +1,11 @@
 //! Gmsh import: hand-written MSH 4.1 and 2.2 files of the unit square with four physical
 //! lines (tests/data), models built on them.
-use phlex_fem::gmsh::{parse_msh, GmshError, GmshMesh};
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::{MindlinCgDg, MindlinParams};
-use phlex_fem::wave::{AcousticBc, AcousticParams, Acoustics, Causality};
+mod common;
+
+use phlex_fem::io::gmsh::{parse_msh, GmshError, GmshMesh};
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::continuum::wave::{AcousticBc, AcousticParams, Acoustics, Causality};
+use phlex_fem::models::plate::MindlinCgDg;
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
 
 fn data(name: &str) -> String {
@@ -43,13 +45,7 @@ fn msh41_unit_square_tags_areas_normals() {
         .all(|c| c == &vec!["fluid domain".to_string()]));
     assert!(g.interior_groups.is_empty());
     // the Mindlin plate builds on it (clamped left, traction port right)
-    let p = MindlinParams {
-        E: 1e12,
-        nu: 0.3,
-        rho: 2600.0,
-        h: 0.1,
-        k_sh: 5.0 / 6.0,
-    };
+    let p = common::plates::thesis_mindlin();
     let plate = MindlinCgDg::new(p, m, 2)
         .unwrap()
         .clamped("left")

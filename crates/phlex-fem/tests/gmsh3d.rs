@@ -2,11 +2,12 @@
 //! (tests/data, generated with the Kuhn split of `Mesh3d::box_mesh`, shuffled node tags,
 //! every third tetrahedron written with negative orientation), compared with the
 //! structured mesh and used by the 3D elasticity model.
+mod common;
+
 use phlex_core::LinearPhSystem;
-use phlex_fem::elasticity::{ElasticParams, Elasticity3d};
-use phlex_fem::gmsh::{parse_msh, parse_msh_3d, GmshError, GmshMesh3d};
-use phlex_fem::mesh3d::Mesh3d;
-use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
+use phlex_fem::io::gmsh::{parse_msh, parse_msh_3d, GmshError, GmshMesh3d};
+use phlex_fem::mesh::Mesh3d;
+use phlex_fem::models::continuum::elasticity::{ElasticParams, Elasticity3d};
 
 fn data(name: &str) -> String {
     format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -89,20 +90,7 @@ fn roller_cube_frequencies(mesh: &Mesh3d, n: usize) -> Vec<f64> {
     let model = b.build().unwrap();
     let sys: &LinearPhSystem = model.system();
     sys.check(&Default::default()).unwrap();
-    let res = modes(
-        sys,
-        &EigenParams {
-            n_modes: Some(n),
-            method: EigenMethod::ShiftInvert,
-            shift: Some(2.0),
-            tol: 1e-12,
-            max_krylov: Some(200),
-            zero_tol: 1e-3,
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    res.frequencies()
+    common::pencil::shift_invert_frequencies(sys, n)
 }
 
 /// The imported 2 × 2 × 2 cube coincides with `Mesh3d::box_mesh` (same tetrahedra up to

@@ -2,12 +2,13 @@
 //! eigenfrequencies of simply supported rectangles against the closed form, the thesis
 //! convergence tables B.16–B.18 (SSSS) and B.20–B.22 (CSFS), energy conservation and the
 //! discrete power balance with boundary ports.
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::kirchhoff::benchmarks::{Benchmark, ThesisRow};
-use phlex_fem::plate::{BendingStiffness, EdgeCondition, KirchhoffHhj, KirchhoffParams};
+mod common;
+
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::plate::kirchhoff::benchmarks::{Benchmark, ThesisRow};
+use phlex_fem::models::plate::{BendingStiffness, EdgeCondition, KirchhoffHhj, KirchhoffParams};
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
+use phlex_solve::midpoint::LinearMidpoint;
 use phlex_solve::signal::{InputFn, Signal};
 use std::f64::consts::PI;
 use std::time::Instant;
@@ -30,16 +31,7 @@ fn benchmark_errors(bench: Benchmark, k: usize, n: usize, diag: Diagonal) -> [f6
         .unwrap();
     let dt = bench.time_step(n);
     let input = InputFn::new(vec![Signal::from_fn(Benchmark::thesis_load_amplitude(dt))]);
-    let params = MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end: 1.0,
-            h: dt,
-            output_every: 1,
-        },
-        ..Default::default()
-    };
-    let mut cn = LinearMidpoint::new(sys, input, params).unwrap();
+    let mut cn = common::integrate::midpoint(sys, input, 1.0, dt);
     let mut max = [0.0f64; 2];
     cn.run(&e0, &mut |t: f64, e: &[f64]| {
         let er = forms.errors(e, t.cos(), t.sin());
@@ -307,16 +299,7 @@ fn ssss_energy_conserved() {
             None,
         )
         .unwrap();
-    let params = MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end: 0.5,
-            h: 5e-4,
-            output_every: 1,
-        },
-        ..Default::default()
-    };
-    let mut cn = LinearMidpoint::new(sys, InputFn::zeros(sys.n_inputs()), params).unwrap();
+    let mut cn = common::integrate::midpoint(sys, InputFn::zeros(sys.n_inputs()), 0.5, 5e-4);
     let h0 = sys.hamiltonian(&e0);
     let mut worst = 0.0f64;
     let mut moved = 0.0f64;
@@ -379,16 +362,7 @@ fn ports_power_balance() {
             Signal::from_fn(move |t: f64| a * (w * t).sin())
         })
         .collect();
-    let params = MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end: 0.2,
-            h: 1e-3,
-            output_every: 1,
-        },
-        ..Default::default()
-    };
-    let mut cn = LinearMidpoint::new(sys, InputFn::new(signals), params).unwrap();
+    let mut cn = common::integrate::midpoint(sys, InputFn::new(signals), 0.2, 1e-3);
     let e0 = vec![0.0; sys.n_states()];
     let res = cn.run(&e0, &mut |_t: f64, _e: &[f64]| {}).unwrap();
     let l = &res.ledger;
@@ -446,15 +420,7 @@ fn cantilever_boundary_damping() {
     let e0 = model
         .interpolate_state(&|x| x[0] * x[0] * x[1] * (x[1] - 1.0), None)
         .unwrap();
-    let step = |t0: f64, t1: f64| MidpointParams {
-        step: FixedStepParams {
-            t0,
-            t_end: t1,
-            h: 1e-3,
-            output_every: 1,
-        },
-        ..Default::default()
-    };
+    let step = |t0: f64, t1: f64| common::integrate::midpoint_params(t0, t1, 1e-3);
     let mut hist: Vec<(f64, f64)> = Vec::new();
     let mut cn =
         LinearMidpoint::new(open, InputFn::zeros(open.n_inputs()), step(0.0, 1.0)).unwrap();

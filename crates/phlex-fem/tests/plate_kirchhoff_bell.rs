@@ -6,17 +6,17 @@
 //! zero input = strong condition, power balance with every port driven, and a clamped
 //! port driven by an edge rotation against the static closed form.
 #![allow(non_snake_case, clippy::needless_range_loop)]
+mod common;
+
 use faer::linalg::solvers::Solve;
 use phlex_core::sparse;
-use phlex_fem::element2d_bell::C1Family;
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::kirchhoff::benchmarks::{Benchmark, ThesisRow};
-use phlex_fem::plate::kirchhoff_bell::benchmarks::{model, thesis_table};
-use phlex_fem::plate::kirchhoff_bell::BellFunctional;
-use phlex_fem::plate::{BellImposition, EdgeCondition, KirchhoffBell, KirchhoffParams};
+use phlex_fem::element::triangle::bell::C1Family;
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::plate::kirchhoff::benchmarks::{Benchmark, ThesisRow};
+use phlex_fem::models::plate::kirchhoff_bell::benchmarks::{model, thesis_table};
+use phlex_fem::models::plate::kirchhoff_bell::BellFunctional;
+use phlex_fem::models::plate::{BellImposition, EdgeCondition, KirchhoffBell, KirchhoffParams};
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
 use phlex_solve::signal::{InputFn, Signal};
 use std::f64::consts::PI;
 use std::time::Instant;
@@ -50,16 +50,7 @@ fn errors(bench: Benchmark, n: usize, fam: C1Family, imp: BellImposition, init: 
     };
     let dt = bench.time_step(n);
     let input = InputFn::new(vec![Signal::from_fn(Benchmark::thesis_load_amplitude(dt))]);
-    let params = MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end: 1.0,
-            h: dt,
-            output_every: 1,
-        },
-        ..Default::default()
-    };
-    let mut cn = LinearMidpoint::new(sys, input, params).unwrap();
+    let mut cn = common::integrate::midpoint(sys, input, 1.0, dt);
     let mut max = [0.0f64; 2];
     cn.run(&e0, &mut |t: f64, e: &[f64]| {
         let er = forms.errors(e, t.cos(), t.sin());
@@ -454,16 +445,7 @@ fn ports_power_and_energy() {
     );
 
     // lossless energy conservation (ports closed with zero input)
-    let params = MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end: 0.02,
-            h: 1e-4,
-            output_every: 1,
-        },
-        ..Default::default()
-    };
-    let mut cn = LinearMidpoint::new(sys, InputFn::zeros(nu), params).unwrap();
+    let mut cn = common::integrate::midpoint(sys, InputFn::zeros(nu), 0.02, 1e-4);
     let h0 = sys.hamiltonian(&e);
     let mut worst = 0.0f64;
     cn.run(&e, &mut |_t: f64, x: &[f64]| {
@@ -591,18 +573,17 @@ fn essential_ports_power_balance() {
             .build()
             .unwrap();
         let sys = m.system();
-        sys.check(&Default::default()).unwrap();
-        assert_eq!(
-            sys.ports.names(),
-            vec![
+        common::assert_ph(
+            sys,
+            &[
                 "left_wt",
                 "left_dnwt",
                 "right_qn",
                 "right_Mnn",
                 "top_wt",
                 "top_Mnn",
-                "bottom_dnwt"
-            ]
+                "bottom_dnwt",
+            ],
         );
         // corner (0, 0.5) is claimed by the left ports first (w, ∂_y w, ∂_yy w, ∂_x w,
         // ∂_xy w): top_wt has the 4 other vertices' 3 translational functionals and ∂_xx w
@@ -616,16 +597,7 @@ fn essential_ports_power_balance() {
                 signals.push(Signal::from_fn(move |t: f64| a * (w * t).sin()));
             }
         }
-        let params = MidpointParams {
-            step: FixedStepParams {
-                t0: 0.0,
-                t_end: 0.02,
-                h: 1e-4,
-                output_every: 1,
-            },
-            ..Default::default()
-        };
-        let mut cn = LinearMidpoint::new(sys, InputFn::new(signals), params).unwrap();
+        let mut cn = common::integrate::midpoint(sys, InputFn::new(signals), 0.02, 1e-4);
         let e0 = vec![0.0; sys.n_states()];
         let res = cn.run(&e0, &mut |_t: f64, _e: &[f64]| {}).unwrap();
         let l = &res.ledger;

@@ -8,18 +8,18 @@
 //! (power balance, isotropic ply = isotropic models with ports, coupled static edge loads
 //! against the homogeneous CLT state).
 #![allow(non_snake_case, clippy::needless_range_loop)]
+mod common;
+
 use faer::linalg::solvers::Solve;
 use phlex_core::sparse::{self, SparseMat};
 use phlex_core::LinearPhSystem;
-use phlex_fem::elasticity::{ElasticParams, Elasticity2d, PlaneModel};
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::{
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::continuum::elasticity::{ElasticParams, Elasticity2d, PlaneModel};
+use phlex_fem::models::plate::{
     EdgeCondition, KirchhoffHhj, KirchhoffParams, Laminate, LaminatedField, LaminatedKirchhoff,
     LaminatedMindlin, MembraneCondition, MindlinCgDg, MindlinParams, Ply,
 };
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
 use phlex_solve::signal::{InputFn, Signal};
 use std::f64::consts::PI;
 use std::time::Instant;
@@ -836,16 +836,8 @@ fn energy_conserved_and_structure() {
         // E SPD: dense Cholesky succeeds (llt fails on a non-positive pivot)
         let Ed = sparse::to_dense(&sys.E);
         assert!(Ed.llt(faer::Side::Lower).is_ok(), "{name}: E not SPD");
-        let params = MidpointParams {
-            step: FixedStepParams {
-                t0: 0.0,
-                t_end: 400.0 * dt,
-                h: dt,
-                output_every: 1,
-            },
-            ..Default::default()
-        };
-        let mut cn = LinearMidpoint::new(sys, InputFn::zeros(sys.n_inputs()), params).unwrap();
+        let mut cn =
+            common::integrate::midpoint(sys, InputFn::zeros(sys.n_inputs()), 400.0 * dt, dt);
         let h0 = sys.hamiltonian(&e0);
         let rn = sys.block_range("E_eps").unwrap();
         let mut worst = 0.0f64;
@@ -906,16 +898,7 @@ fn run_ports(
     Vec<f64>,
     Vec<Vec<Vec<f64>>>,
 ) {
-    let params = MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end: h * steps as f64,
-            h,
-            output_every: 1,
-        },
-        ..Default::default()
-    };
-    let mut cn = LinearMidpoint::new(sys, InputFn::new(signals), params).unwrap();
+    let mut cn = common::integrate::midpoint(sys, InputFn::new(signals), h * steps as f64, h);
     let mut hs = Vec::new();
     let mut ys = vec![Vec::new(); ports.len()];
     let e0 = vec![0.0; sys.n_states()];

@@ -2,41 +2,40 @@
 //! summary §5.2): E = 1e12, ν = 0.3, ρ = 2600, h = 0.1, K_sh = 5/6, normalised
 //! ω̂ = ω √(2(1+ν)ρ/E) = ω √(ρ/G) (side a = 1). Thesis (Firedrake, UnitSquareMesh(40, 40),
 //! CG1/DG0, strong BCs): ω̂ = 1.60, 3.06, 3.07, 4.31, 5.08, 5.13.
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::{MindlinCgDg, MindlinParams};
+mod common;
+
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::plate::{MindlinCgDg, MindlinModel, MindlinParams};
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
 use std::time::Instant;
 
 const THESIS: [f64; 6] = [1.60, 3.06, 3.07, 4.31, 5.08, 5.13];
-
-fn params() -> MindlinParams {
-    MindlinParams {
-        E: 1e12,
-        nu: 0.3,
-        rho: 2600.0,
-        h: 0.1,
-        k_sh: 5.0 / 6.0,
-    }
-}
 
 /// Normalised frequencies ω̂ of the 6 lowest modes and the number of states.
 fn normalised_frequencies(n: usize, k: usize, diagonal: Diagonal) -> (Vec<f64>, usize) {
     frequencies_with(n, k, diagonal, false)
 }
 
-/// Same, clamped strongly (`weak = false`) or by multipliers (`weak = true`).
-fn frequencies_with(n: usize, k: usize, diagonal: Diagonal, weak: bool) -> (Vec<f64>, usize) {
-    let p = params();
-    let mesh = Mesh2d::unit_square(n, diagonal).unwrap();
-    let plate = MindlinCgDg::new(p, &mesh, k).unwrap();
+/// The CGDG plate of degree `k` clamped on every edge, strongly or (`weak`) by
+/// multipliers, with its pH structure checked.
+fn clamped(p: MindlinParams, mesh: &Mesh2d, k: usize, weak: bool) -> MindlinModel {
+    let plate = MindlinCgDg::new(p, mesh, k).unwrap();
     let plate = if weak {
         plate.clamp_all_weak()
     } else {
         plate.clamp_all()
     };
     let model = plate.build().unwrap();
+    model.system().check(&Default::default()).unwrap();
+    model
+}
+
+/// Same, clamped strongly (`weak = false`) or by multipliers (`weak = true`).
+fn frequencies_with(n: usize, k: usize, diagonal: Diagonal, weak: bool) -> (Vec<f64>, usize) {
+    let p = common::plates::thesis_mindlin();
+    let mesh = Mesh2d::unit_square(n, diagonal).unwrap();
+    let model = clamped(p, &mesh, k, weak);
     let sys = model.system();
-    sys.check(&Default::default()).unwrap();
     let scale = (2.0 * (1.0 + p.nu) * p.rho / p.E).sqrt();
     let res = modes(
         sys,
@@ -215,21 +214,14 @@ fn mindlin_weak_clamping_40x40() {
 /// generalised eigenvalues on 4 × 4 and 8 × 8 agree to 1e-12 relative (measured 1e-14).
 #[test]
 fn mindlin_weak_clamping_equals_strong_dense() {
-    let p = params();
+    let p = common::plates::thesis_mindlin();
     let scale = (2.0 * (1.0 + p.nu) * p.rho / p.E).sqrt();
     for n in [4usize, 8] {
         let mesh = Mesh2d::unit_square(n, Diagonal::Right).unwrap();
         let mut spectra = Vec::new();
         for weak in [false, true] {
-            let plate = MindlinCgDg::new(p, &mesh, 1).unwrap();
-            let plate = if weak {
-                plate.clamp_all_weak()
-            } else {
-                plate.clamp_all()
-            };
-            let model = plate.build().unwrap();
+            let model = clamped(p, &mesh, 1, weak);
             let sys = model.system();
-            sys.check(&Default::default()).unwrap();
             let res = modes(
                 sys,
                 &EigenParams {

@@ -11,9 +11,11 @@
 //! (implicit midpoint), Δt = h/10, t_f = 1 s, L∞(L²) = maximum over all time levels
 //! including t = 0, initial e_w, e_θ = nodal interpolants, E_κ = e_γ = 0, load amplitude
 //! averaged over each step by the trapezoidal rule, Firedrake's default "left" diagonal.
+mod common;
+
 use phlex_core::LinearPhSystem;
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::{AfwField, MindlinAfw, MindlinParams};
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::plate::{AfwField, MindlinAfw, MindlinParams};
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
 use phlex_solve::signal::{InputFn, Signal};
@@ -271,16 +273,7 @@ fn afw_errors(k: usize, n: usize, dt: f64) -> [f64; 5] {
     let mut e_phys = vec![0.0; sys.n_states()];
     let c = (0.5 * dt).cos();
     let input = InputFn::new(vec![Signal::from_fn(move |t: f64| c * t.sin())]);
-    let params = MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end: 1.0,
-            h: dt,
-            output_every: 1,
-        },
-        ..Default::default()
-    };
-    let mut cn = LinearMidpoint::new(sys, input, params).unwrap();
+    let mut cn = common::integrate::midpoint(sys, input, 1.0, dt);
     // E_r = ∫ r dt accumulated from the stored midpoint rates (Crank–Nicolson iterate)
     let r_range = sys.block_range("r").unwrap();
     let mut er = vec![0.0; sys.n_states()];
@@ -596,16 +589,7 @@ fn afw_velocity_ports() {
                 sig.push(Signal::from_fn(|_t: f64| 0.0));
             }
         }
-        let params = MidpointParams {
-            step: FixedStepParams {
-                t0: 0.0,
-                t_end: 0.5,
-                h: 0.01,
-                output_every: 1,
-            },
-            ..Default::default()
-        };
-        let mut cn = LinearMidpoint::new(sys, InputFn::new(sig), params).unwrap();
+        let mut cn = common::integrate::midpoint(sys, InputFn::new(sig), 0.5, 0.01);
         let z = vec![0.0; sys.n_states()];
         let mut h_end = 0.0;
         let res = cn
@@ -632,13 +616,7 @@ fn afw_velocity_ports() {
 fn afw_clamped_square_modes() {
     use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
     const CGDG3: [f64; 6] = [1.5871, 3.0274, 3.0275, 4.2436, 4.9992, 5.0468];
-    let p = MindlinParams {
-        E: 1e12,
-        nu: 0.3,
-        rho: 2600.0,
-        h: 0.1,
-        k_sh: 5.0 / 6.0,
-    };
+    let p = common::plates::thesis_mindlin();
     let scale = (2.0 * (1.0 + p.nu) * p.rho / p.E).sqrt();
     let mesh = Mesh2d::unit_square(8, Diagonal::Left).unwrap();
     let model = MindlinAfw::new(p, &mesh, 2).unwrap().build().unwrap();
@@ -678,15 +656,9 @@ fn afw_clamped_square_modes() {
 /// 1.5578, 2.7010 (≤ 0.26 %); the three rigid-body modes are the rejected zeros.
 #[test]
 fn afw_free_square_modes() {
-    use phlex_fem::plate::MindlinCgDg;
+    use phlex_fem::models::plate::MindlinCgDg;
     use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
-    let p = MindlinParams {
-        E: 1e12,
-        nu: 0.3,
-        rho: 2600.0,
-        h: 0.1,
-        k_sh: 5.0 / 6.0,
-    };
+    let p = common::plates::thesis_mindlin();
     let scale = (2.0 * (1.0 + p.nu) * p.rho / p.E).sqrt();
     let mesh = Mesh2d::unit_square(8, Diagonal::Left).unwrap();
     let ep = EigenParams {
@@ -727,17 +699,6 @@ fn afw_free_square_modes() {
 }
 
 // ------------------------------------------------- boundary conditions and ports (issue 4)
-
-/// Thesis App. C / summary §5.2 plate data (also used by the modal tests above).
-fn thesis_modal_params() -> MindlinParams {
-    MindlinParams {
-        E: 1e12,
-        nu: 0.3,
-        rho: 2600.0,
-        h: 0.1,
-        k_sh: 5.0 / 6.0,
-    }
-}
 
 /// Lowest `n` non-zero angular frequencies of a linear pH system (shift-invert Arnoldi
 /// around `shift`, rigid modes rejected by `zero_tol`).
@@ -858,15 +819,7 @@ fn afw_power_balance_all_port_kinds() {
                 }));
             }
         }
-        let prm = MidpointParams {
-            step: FixedStepParams {
-                t0: 0.0,
-                t_end: 0.5,
-                h: 0.01,
-                output_every: 1,
-            },
-            ..Default::default()
-        };
+        let prm = common::integrate::midpoint_params(0.0, 0.5, 0.01);
         let mut cn = LinearMidpoint::new(sys, InputFn::new(sig), prm).unwrap();
         let z = vec![0.0; sys.n_states()];
         let res = cn.run(&z, &mut |_t: f64, _e: &[f64]| {}).unwrap();
@@ -1067,7 +1020,7 @@ fn mindlin_ss_omega(p: &MindlinParams, a: f64, b: f64, m: usize, n: usize) -> f6
 /// 4.1571, 4.1571 vs exact 0.9303, 2.2193, 2.2193, 3.4056, 4.1494, 4.1494 (≤ 0.19 %).
 #[test]
 fn afw_simply_supported_square_exact() {
-    let p = thesis_modal_params();
+    let p = common::plates::thesis_mindlin();
     let scale = (2.0 * (1.0 + p.nu) * p.rho / p.E).sqrt();
     let mut exact: Vec<f64> = (1..=4)
         .flat_map(|m| (1..=4).map(move |n| (m, n)))
@@ -1105,8 +1058,8 @@ fn afw_simply_supported_square_exact() {
 /// 47.545 (≤ 0.2 %).
 #[test]
 fn afw_cantilever_modes_vs_cgdg() {
-    use phlex_fem::plate::MindlinCgDg;
-    let p = thesis_modal_params();
+    use phlex_fem::models::plate::MindlinCgDg;
+    let p = common::plates::thesis_mindlin();
     let scale = (2.0 * (1.0 + p.nu) * p.rho / p.E).sqrt();
     let mesh = Mesh2d::unit_square(8, Diagonal::Left).unwrap();
     let t = Instant::now();
@@ -1155,7 +1108,7 @@ fn afw_cantilever_modes_vs_cgdg() {
 /// relative); beam bracket 3671–4031.
 #[test]
 fn afw_cantilever_static_tip_load() {
-    use phlex_fem::plate::MindlinCgDg;
+    use phlex_fem::models::plate::MindlinCgDg;
     let p = params();
     let mesh = Mesh2d::unit_square(8, Diagonal::Left).unwrap();
     let model = MindlinAfw::new(p, &mesh, 2)

@@ -1,6 +1,6 @@
 //! Mindlin plate, BJT mixed discretization (strong symmetry): the convergence study of
 //! thesis 004 §7.4.2, Tables B.6–B.8 (summary §5.1.2), on the manufactured clamped-square
-//! solution ([`phlex_fem::plate::mindlin::benchmarks`], complete form with the b³ load
+//! solution ([`phlex_fem::models::plate::mindlin::benchmarks`], complete form with the b³ load
 //! factor), all errors in L∞(L²).
 //!
 //! Set-up as `plate_kirchhoff.rs` (which reproduces the Kirchhoff tables within 0.9 %):
@@ -8,10 +8,10 @@
 //! Δt = 0.1/n, t_f = 1 s, load amplitude = trapezoidal average of sin t over each step,
 //! errors maximal over all time levels (t = 0 included); initial e_w, e_θ = nodal
 //! interpolants of w_s, θ_s, stresses zero.
-use phlex_fem::plate::mindlin::benchmarks;
-use phlex_fem::plate::mindlin_bjt::{BjtHdivSpace, MindlinBjt};
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
+mod common;
+
+use phlex_fem::models::plate::mindlin::benchmarks;
+use phlex_fem::models::plate::mindlin_bjt::{BjtHdivSpace, MindlinBjt};
 use phlex_solve::signal::{InputFn, Signal};
 use std::sync::Arc;
 use std::time::Instant;
@@ -63,16 +63,7 @@ fn errors(k: usize, n: usize, space: BjtHdivSpace) -> ([f64; 5], usize) {
     });
     let dt = benchmarks::time_step(n);
     let input = InputFn::new(vec![Signal::from_fn(benchmarks::thesis_load_amplitude(dt))]);
-    let params = MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end: 1.0,
-            h: dt,
-            output_every: 1,
-        },
-        ..Default::default()
-    };
-    let mut cn = LinearMidpoint::new(sys, input, params).unwrap();
+    let mut cn = common::integrate::midpoint(sys, input, 1.0, dt);
     let mut max = [0.0f64; 5];
     cn.run(&e0, &mut |t: f64, e: &[f64]| {
         let d = forms.errors_detailed(e, t.cos(), t.sin());
@@ -265,16 +256,7 @@ fn bjt_energy_conservation() {
         let energy = |e: &[f64]| 0.5 * phlex_core::sparse::bilinear(e, &sys.E, e);
         let h0 = energy(&e0);
         assert!(h0 > 0.0);
-        let params = MidpointParams {
-            step: FixedStepParams {
-                t0: 0.0,
-                t_end: 1.0,
-                h: 0.01,
-                output_every: 1,
-            },
-            ..Default::default()
-        };
-        let mut cn = LinearMidpoint::new(sys, InputFn::new(vec![]), params).unwrap();
+        let mut cn = common::integrate::midpoint(sys, InputFn::new(vec![]), 1.0, 0.01);
         let mut drift = 0.0f64;
         let mut moved = 0.0f64;
         let mut split_gap = 0.0f64;

@@ -1,6 +1,6 @@
 //! Mindlin plate, CGDG dual-mixed discretization: the convergence study of thesis 004
 //! §7.4.2 (Tables B.13–B.15, summary §5.1.2) on the manufactured clamped-square solution
-//! ([`phlex_fem::plate::mindlin::benchmarks`], complete form with the b³ load factor).
+//! ([`phlex_fem::models::plate::mindlin::benchmarks`], complete form with the b³ load factor).
 //!
 //! Set-up as in the thesis (and as `plate_kirchhoff.rs`, which reproduces Tables
 //! B.16–B.22 within 0.9 %): Firedrake `UnitSquareMesh(n, n)` (diagonal "left"), Table 7.2
@@ -9,10 +9,10 @@
 //! e_w, e_θ = nodal interpolants of w_s, θ_s, stresses zero; load amplitude sampled as the
 //! trapezoidal average of sin t over each step; errors L∞ over all time levels (t = 0
 //! included) of e_w in H¹, e_θ in H^Grad = {‖θ‖² + ‖sym ∇θ‖²}, E_κ and e_γ in L².
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::mindlin::benchmarks::{self, ThesisRow};
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
+mod common;
+
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::plate::mindlin::benchmarks::{self, ThesisRow};
 use phlex_solve::signal::{InputFn, Signal};
 use std::time::Instant;
 
@@ -38,16 +38,7 @@ fn errors(k: usize, n: usize) -> ([f64; 4], usize) {
         .unwrap();
     let dt = benchmarks::time_step(n);
     let input = InputFn::new(vec![Signal::from_fn(benchmarks::thesis_load_amplitude(dt))]);
-    let params = MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end: 1.0,
-            h: dt,
-            output_every: 1,
-        },
-        ..Default::default()
-    };
-    let mut cn = LinearMidpoint::new(sys, input, params).unwrap();
+    let mut cn = common::integrate::midpoint(sys, input, 1.0, dt);
     let mut max = [0.0f64; 4];
     cn.run(&e0, &mut |t: f64, e: &[f64]| {
         let er = forms.errors(e, t.cos(), t.sin());

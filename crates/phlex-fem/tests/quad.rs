@@ -1,13 +1,15 @@
 //! Quadrilateral meshes and Q_k / DQ_k spaces with bilinear geometry
-//! ([`phlex_fem::mesh2d_quad`], [`phlex_fem::element2d_quad`]): exact interpolation,
+//! ([`phlex_fem::mesh::quad`], [`phlex_fem::element::quad`]): exact interpolation,
 //! patch tests, mass/stiffness invariants and the Neumann Laplacian eigenvalues of a
 //! rectangle against the closed form π²(m²/a² + n²/b²).
 #![allow(non_snake_case)]
+mod common;
+
 use faer::linalg::solvers::Solve;
-use faer::{Mat, Par, Side};
+use faer::Mat;
 use phlex_core::sparse::{to_dense, SparseMat};
-use phlex_fem::element2d_quad::{QuadFamily, QuadSpace};
-use phlex_fem::mesh2d_quad::QuadMesh;
+use phlex_fem::mesh::QuadMesh;
+use phlex_fem::space::{QuadFamily, QuadSpace};
 use std::f64::consts::PI;
 
 /// A distorted (non-affine, convex) mesh: the disk O-grid.
@@ -148,21 +150,7 @@ fn patch_test_and_poisson_convergence() {
 fn neumann_eigenvalues(mesh: &QuadMesh, k: usize) -> Vec<f64> {
     let s = QuadSpace::new(mesh, QuadFamily::Q(k)).unwrap();
     let (M, K) = (to_dense(&s.mass(1.0)), to_dense(&s.stiffness(1.0)));
-    let L = M.llt(Side::Lower).unwrap().L().to_owned();
-    let mut X = K.clone();
-    faer::linalg::triangular_solve::solve_lower_triangular_in_place(
-        L.as_ref(),
-        X.as_mut(),
-        Par::Seq,
-    );
-    let mut Y = X.transpose().to_owned();
-    faer::linalg::triangular_solve::solve_lower_triangular_in_place(
-        L.as_ref(),
-        Y.as_mut(),
-        Par::Seq,
-    );
-    let S = (&Y + Y.transpose()) * faer::Scale(0.5);
-    S.self_adjoint_eigenvalues(Side::Lower).unwrap()
+    common::pencil::sym_pencil(&K, &M)
 }
 
 /// Neumann Laplacian on [0, 2] × [0, 1] with Q_k (k = 1, 2, 3): the 6 lowest non-zero

@@ -3,8 +3,10 @@
 //! the AVF discrete-gradient scheme, boundary damping injection, and the linear sloshing
 //! frequencies against the Bessel closed form.
 use phlex_core::sparse;
-use phlex_fem::mesh2d_disk::{disk_mesh, DISK_BOUNDARY_TAG};
-use phlex_fem::shallow_water::{BoundaryControl, ShallowWater, SwRun, SwState, SwStepSettings};
+use phlex_fem::mesh::disk::{disk_mesh, DISK_BOUNDARY_TAG};
+use phlex_fem::models::continuum::shallow_water::{
+    BoundaryControl, ShallowWater, SwRun, SwState, SwStepSettings,
+};
 use std::f64::consts::PI;
 
 // Table 8.2 parameters.

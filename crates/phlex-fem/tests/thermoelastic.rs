@@ -2,28 +2,17 @@
 //! §5.5): structure, discrete power balance, and the Danilovskaya validation against the
 //! Laplace-domain solution (8.51) inverted by de Hoog's method.
 #![allow(non_snake_case)]
+mod common;
+
 use phlex_core::sparse;
-use phlex_fem::heat::{Heat1d, HeatDiscretization, ThermalEnd};
-use phlex_fem::thermoelastic_1d::{
+use phlex_fem::models::continuum::heat::{Heat1d, HeatDiscretization, ThermalEnd};
+use phlex_fem::models::continuum::thermoelastic_1d::{
     danilovskaya_laplace, MechanicalDiscretization, MechanicalEnd, ThermoField, Thermoelastic1d,
     ThermoelasticParams,
 };
-use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::laplace_inversion::{erfc, DeHoog};
-use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
+use phlex_solve::midpoint::LinearMidpoint;
 use phlex_solve::{InputFn, Signal};
-
-fn cn(t_end: f64, h: f64) -> MidpointParams {
-    MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end,
-            h,
-            output_every: 1,
-        },
-        ..Default::default()
-    }
-}
 
 /// Heat equation, insulated ends, θ0 = cos(πx/L) + 0.3 cos(3πx/L) (both discretizations):
 /// * H = ½∫CT0θ² decreases at every step (dissipative pHDAE, R = diag(0, (T0k)^-1));
@@ -48,7 +37,7 @@ fn heat_energy_decays_with_exact_power_balance() {
             .initial_state(&|x| (pi * x / l).cos() + 0.3 * (3.0 * pi * x / l).cos())
             .unwrap();
         let h = 1e-3;
-        let mut cn = LinearMidpoint::new(sys, InputFn::zeros(0), cn(0.5, h)).unwrap();
+        let mut cn = common::integrate::midpoint(sys, InputFn::zeros(0), 0.5, h);
         let mut hs = Vec::new();
         let res = cn
             .run(&e0, &mut |_t: f64, e: &[f64]| hs.push(sys.hamiltonian(e)))
@@ -100,7 +89,7 @@ fn heat_ports_power_balance() {
             Signal::Constant(0.2),
         ]);
         let e0 = m.initial_state(&|x| 0.1 * x).unwrap();
-        let mut cn = LinearMidpoint::new(sys, input, cn(1.0, 2e-3)).unwrap();
+        let mut cn = common::integrate::midpoint(sys, input, 1.0, 2e-3);
         let res = cn.run(&e0, &mut |_t: f64, _e: &[f64]| {}).unwrap();
         let scale = res.ledger.energy_scale();
         assert!(res.ledger.max_residual() < 1e-11 * scale, "{d:?}");
@@ -144,11 +133,7 @@ fn thermoelastic_structure_and_ports() {
             .build()
             .unwrap();
         let sys = m.system();
-        sys.check(&Default::default()).unwrap();
-        assert_eq!(
-            sys.ports.names(),
-            vec!["mech_left", "mech_right", "heat_left", "heat_right"]
-        );
+        common::assert_ph(sys, &["mech_left", "mech_right", "heat_left", "heat_right"]);
         let rq = sys.block_range("j_Q").unwrap();
         let R = sparse::to_dense(&sys.R);
         for i in 0..sys.n_states() {
@@ -216,7 +201,7 @@ fn thermoelastic_power_balance_all_ports() {
             Signal::Constant(1.0),
             Signal::from_fn(|t| -0.2 * t),
         ]);
-        let mut cn = LinearMidpoint::new(sys, input, cn(3.0, 5e-3)).unwrap();
+        let mut cn = common::integrate::midpoint(sys, input, 3.0, 5e-3);
         let res = cn
             .run(&vec![0.0; sys.n_states()], &mut |_t: f64, _e: &[f64]| {})
             .unwrap();
@@ -257,13 +242,12 @@ fn thermoelastic_power_balance_all_ports() {
 fn danilovskaya_numeric(delta: f64, length: f64, n: usize, dt: f64) -> Vec<(f64, f64, f64)> {
     let t_end = 4.0;
     let setup = Thermoelastic1d::danilovskaya(delta, length, n).unwrap();
-    let params = cn(t_end, dt);
+    let params = common::integrate::midpoint_params(0.0, t_end, dt);
     let mut rec: Vec<(f64, f64, f64)> = Vec::new(); // (t, θ(1), v(1))
     if delta > 0.0 {
         let m = setup.build().unwrap();
         let sys = m.system();
-        sys.check(&Default::default()).unwrap();
-        assert_eq!(sys.ports.names(), vec!["heat_left"]);
+        common::assert_ph(sys, &["heat_left"]);
         let pt = m
             .field(ThermoField::Temperature)
             .unwrap()
@@ -278,7 +262,7 @@ fn danilovskaya_numeric(delta: f64, length: f64, n: usize, dt: f64) -> Vec<(f64,
             })
             .unwrap();
         // pH power balance of the strongly coupled model (weighted functional H_E + H_T/c_δ)
-        assert!(res.ledger.max_residual() < 1e-10 * res.ledger.energy_scale());
+        common::integrate::assert_power_balance(&res.ledger, 1e-10);
     } else {
         let (mech, heat) = setup.build_one_way().unwrap();
         heat.system().check(&Default::default()).unwrap();

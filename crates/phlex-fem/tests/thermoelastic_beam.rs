@@ -2,14 +2,14 @@
 //! power balance with thermal dissipation, decoupled limit, and thermoelastic (Zener)
 //! damping of the first mode against the Lifshitz–Roukes formula.
 #![allow(non_snake_case)]
-use phlex_fem::euler_bernoulli::{EbDiscretization, EulerBernoulli};
-use phlex_fem::thermoelastic_beam::{
+mod common;
+
+use phlex_fem::models::beam::euler_bernoulli::{EbDiscretization, EulerBernoulli};
+use phlex_fem::models::beam::thermoelastic_beam::{
     lifshitz_roukes_inverse_q, BeamSupport, ThermoBeamParams, ThermoelasticBeam,
 };
 use phlex_fem::EndCondition;
 use phlex_solve::eigen::{modes, EigenParams};
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
 use phlex_solve::{InputFn, Signal};
 use std::f64::consts::PI;
 
@@ -40,18 +40,6 @@ fn params_at(xi: f64) -> ThermoBeamParams {
     }
 }
 
-fn cn(t_end: f64, h: f64) -> MidpointParams {
-    MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end,
-            h,
-            output_every: 1,
-        },
-        ..Default::default()
-    }
-}
-
 #[test]
 fn structure_is_port_hamiltonian() {
     for (l, r) in [
@@ -64,8 +52,7 @@ fn structure_is_port_hamiltonian() {
             .unwrap();
         let sys = m.system();
         // J = −Jᵀ, E and R symmetric PSD (R = kT0 b (Kx⊗Mz + Mx⊗Kz) is a stiffness)
-        sys.check(&Default::default()).unwrap();
-        assert_eq!(sys.ports.names(), vec!["load", "top_flux"]);
+        common::assert_ph(sys, &["load", "top_flux"]);
         let removed = match l {
             BeamSupport::Clamped => 2,
             _ => 1,
@@ -94,17 +81,12 @@ fn power_balance_with_thermal_dissipation() {
     let e0 = m.initial_velocity(&|x| (PI * x).sin()).unwrap();
     assert!((m.velocity_at(&e0, 0.5).unwrap() - 1.0).abs() < 1e-4);
     // closed system: H strictly decreasing (thermal dissipation), exact balance
-    let mut solver = LinearMidpoint::new(sys, InputFn::zeros(2), cn(0.5, 1e-3)).unwrap();
+    let mut solver = common::integrate::midpoint(sys, InputFn::zeros(2), 0.5, 1e-3);
     let mut hs = Vec::new();
     let res = solver
         .run(&e0, &mut |_t: f64, e: &[f64]| hs.push(sys.hamiltonian(e)))
         .unwrap();
-    let scale = res.ledger.energy_scale();
-    assert!(
-        res.ledger.max_residual() < 1e-12 * scale,
-        "{}",
-        res.ledger.max_residual()
-    );
+    common::integrate::assert_power_balance(&res.ledger, 1e-12);
     assert!(hs.windows(2).all(|w| w[1] <= w[0] * (1.0 + 1e-14)));
     assert!(hs.last().unwrap() < &hs[0]);
     // driven: load and top flux supply energy, balance still exact
@@ -112,12 +94,12 @@ fn power_balance_with_thermal_dissipation() {
         Signal::from_fn(|t| (50.0 * t).sin()),
         Signal::Constant(100.0),
     ]);
-    let mut solver = LinearMidpoint::new(sys, input, cn(0.2, 1e-3)).unwrap();
+    let mut solver = common::integrate::midpoint(sys, input, 0.2, 1e-3);
     let mut last = Vec::new();
     let res = solver
         .run(&e0, &mut |_t: f64, e: &[f64]| last = e.to_vec())
         .unwrap();
-    assert!(res.ledger.max_residual() < 1e-12 * res.ledger.energy_scale());
+    common::integrate::assert_power_balance(&res.ledger, 1e-12);
     // the top flux heats the top face more than the bottom one
     let (top, bot) = (
         m.theta_at(&last, 0.3, 0.01).unwrap(),

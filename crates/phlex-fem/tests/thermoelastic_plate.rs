@@ -4,15 +4,17 @@
 //! first clamped and simply supported modes against Lifshitz–Roukes with the plate relaxation
 //! strength, and the stress-free thermal bending of a free plate.
 #![allow(non_snake_case)]
+mod common;
+
 use faer::linalg::solvers::Solve;
 use phlex_core::sparse;
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::thermoelastic_kirchhoff::{PlateThermalParams, ThermoelasticKirchhoff};
-use phlex_fem::plate::{EdgeCondition, KirchhoffHhj, KirchhoffParams};
-use phlex_fem::thermoelastic_beam::{lifshitz_roukes_inverse_q, ThermoBeamParams};
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::beam::thermoelastic_beam::{lifshitz_roukes_inverse_q, ThermoBeamParams};
+use phlex_fem::models::plate::thermoelastic_kirchhoff::{
+    PlateThermalParams, ThermoelasticKirchhoff,
+};
+use phlex_fem::models::plate::{EdgeCondition, KirchhoffHhj, KirchhoffParams};
 use phlex_solve::eigen::{modes, EigenParams};
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
 use phlex_solve::{InputFn, Signal};
 
 const E: f64 = 1e9;
@@ -58,18 +60,6 @@ fn thermal(omega: f64, xi: f64) -> PlateThermalParams {
     }
 }
 
-fn cn(t_end: f64, h: f64) -> MidpointParams {
-    MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end,
-            h,
-            output_every: 1,
-        },
-        ..Default::default()
-    }
-}
-
 #[test]
 fn structure_and_power_balance() {
     let m = ThermoelasticKirchhoff::new(clamped_plate(3), thermal(200.0, 2.0))
@@ -78,8 +68,7 @@ fn structure_and_power_balance() {
         .unwrap();
     let sys = m.system();
     // J = −Jᵀ, E and R symmetric PSD
-    sys.check(&Default::default()).unwrap();
-    assert_eq!(sys.ports.names(), vec!["top_flux"]);
+    common::assert_ph(sys, &["top_flux"]);
     assert_eq!(sys.blocks.last().unwrap().name, "theta");
     // clamped edges add nothing to the open coupling: E stays block diagonal
     let rt = sys.block_range("theta").unwrap();
@@ -93,7 +82,7 @@ fn structure_and_power_balance() {
         .unwrap();
     let e0 = m.state_from_plate(&e_plate).unwrap();
     let input = InputFn::new(vec![Signal::from_fn(|t| if t < 0.01 { 1e3 } else { 0.0 })]);
-    let mut solver = LinearMidpoint::new(sys, input, cn(0.05, 5e-4)).unwrap();
+    let mut solver = common::integrate::midpoint(sys, input, 0.05, 5e-4);
     let mut hs = Vec::new();
     let mut last = Vec::new();
     let res = solver
@@ -105,12 +94,7 @@ fn structure_and_power_balance() {
         })
         .unwrap();
     // Crank–Nicolson: H1 − H0 = h(ȳᵀū − ēᵀRē) to round-off
-    let scale = res.ledger.energy_scale();
-    assert!(
-        res.ledger.max_residual() < 1e-12 * scale,
-        "{}",
-        res.ledger.max_residual()
-    );
+    common::integrate::assert_power_balance(&res.ledger, 1e-12);
     // after the flux is switched off, H is non-increasing (conduction dissipates)
     assert!(hs.windows(2).all(|w| w[1] <= w[0] * (1.0 + 1e-13)));
     assert!(m.thermal_energy(&last) > 0.0 && m.mechanical_energy(&last) > 0.0);
@@ -430,7 +414,7 @@ fn driven_edge_ports_power_balance() {
                 Signal::from_fn(move |t: f64| a * (w * t).sin())
             })
             .collect();
-        let mut solver = LinearMidpoint::new(sys, InputFn::new(signals), cn(0.02, 2e-4)).unwrap();
+        let mut solver = common::integrate::midpoint(sys, InputFn::new(signals), 0.02, 2e-4);
         let res = solver
             .run(&vec![0.0; sys.n_states()], &mut |_t: f64, _e: &[f64]| {})
             .unwrap();

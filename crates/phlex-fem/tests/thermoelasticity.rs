@@ -1,15 +1,19 @@
-//! 2D plane-strain thermoelasticity (`phlex_fem::thermoelasticity`): pH structure, the
+//! 2D plane-strain thermoelasticity (`phlex_fem::models::continuum::thermoelasticity`): pH structure, the
 //! decoupled limit (β = 0) against `Elasticity2d` and the analytic heat decay rates, the
 //! 1D-reducible strip against the exact thermoelastic dispersion relation and Zener's
 //! damping, and the discrete energy balance of the implicit midpoint rule.
 #![allow(non_snake_case)]
+mod common;
+
 use faer::prelude::Solve;
-use faer::{c64, Mat, Par, Side};
+use faer::{c64, Mat, Side};
 use phlex_core::sparse::to_dense;
-use phlex_fem::elasticity::{ElasticParams, Elasticity2d, Elasticity3d, PlaneModel};
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::mesh3d::Mesh3d;
-use phlex_fem::thermoelasticity::{
+use phlex_fem::mesh::Mesh3d;
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::continuum::elasticity::{
+    ElasticParams, Elasticity2d, Elasticity3d, PlaneModel,
+};
+use phlex_fem::models::continuum::thermoelasticity::{
     coupling_number, thermal_stress_coefficient, ThermalParams, ThermoField2d, Thermoelasticity2d,
     Thermoelasticity3d,
 };
@@ -39,25 +43,6 @@ fn thermal(beta: f64) -> ThermalParams {
 fn pencil_eigenvalues(E: &Mat<f64>, A: &Mat<f64>) -> Vec<c64> {
     let X = E.llt(Side::Lower).unwrap().solve(A);
     X.eigenvalues().unwrap()
-}
-
-/// Symmetric eigenvalues of K x = λ M x, ascending (Cholesky M = L Lᵀ).
-fn sym_pencil(K: &Mat<f64>, M: &Mat<f64>) -> Vec<f64> {
-    let L = M.llt(Side::Lower).unwrap().L().to_owned();
-    let mut X = K.clone();
-    faer::linalg::triangular_solve::solve_lower_triangular_in_place(
-        L.as_ref(),
-        X.as_mut(),
-        Par::Seq,
-    );
-    let mut Y = X.transpose().to_owned();
-    faer::linalg::triangular_solve::solve_lower_triangular_in_place(
-        L.as_ref(),
-        Y.as_mut(),
-        Par::Seq,
-    );
-    let S = (&Y + Y.transpose()) * faer::Scale(0.5);
-    S.self_adjoint_eigenvalues(Side::Lower).unwrap()
 }
 
 fn max_abs(A: &Mat<f64>) -> f64 {
@@ -155,7 +140,8 @@ fn decoupled_limit() {
     assert_eq!(max_abs(&sub(&J, 0..nm, nm..n)), 0.0);
     // heat decay rates
     let rt = sys.block_range("e_T").unwrap();
-    let lam = sym_pencil(&sub(&R, rt.clone(), rt.clone()), &sub(&E, rt.clone(), rt));
+    let lam =
+        common::pencil::sym_pencil(&sub(&R, rt.clone(), rt.clone()), &sub(&E, rt.clone(), rt));
     let kappa = thermal(0.0).diffusivity();
     assert!(lam[0].abs() < 1e-10, "constant mode {}", lam[0]);
     let mut worst = 0.0f64;
@@ -201,7 +187,10 @@ fn dispersion_root(rho: f64, s: f64, cb: f64, c: f64, k: f64, t0: f64, kap: f64)
     *r.iter().max_by(|x, y| x.im.total_cmp(&y.im)).unwrap()
 }
 
-fn strip(beta: f64, nx: usize) -> phlex_fem::thermoelasticity::ThermoelasticityModel2d {
+fn strip(
+    beta: f64,
+    nx: usize,
+) -> phlex_fem::models::continuum::thermoelasticity::ThermoelasticityModel2d {
     let mesh = Mesh2d::rectangle(0.0, 1.0, 0.0, 0.25, nx, 1, Diagonal::Right).unwrap();
     Thermoelasticity2d::new(elastic(), thermal(beta), &mesh, 2)
         .unwrap()
@@ -437,7 +426,7 @@ fn bar_3d_matches_dispersion_relation() {
 // Boundary ports (traction, heat flux) and plane stress
 // ---------------------------------------------------------------------------------------
 
-use phlex_fem::thermoelasticity::{
+use phlex_fem::models::continuum::thermoelasticity::{
     plane_coupling_number, plane_heat_capacity, plane_thermal_stress_coefficient,
 };
 
@@ -517,12 +506,7 @@ fn port_structure_and_traces() {
         .build()
         .unwrap();
     let sys = m.system();
-    sys.check(&Default::default()).unwrap();
-    assert_eq!(
-        sys.ports.names(),
-        vec!["top_tx", "top_ty", "right_flux"],
-        "port order"
-    );
+    common::assert_ph(sys, &["top_tx", "top_ty", "right_flux"]);
     // top edge: 5 vertices; right edge: 3 vertices
     assert_eq!(sys.n_inputs(), 5 + 5 + 3);
     let e = m.interpolate_state(&|_| [0.0, 0.0], &|x| 1.0 + x[1]);
@@ -655,11 +639,7 @@ fn ports_power_balance_3d() {
         .build()
         .unwrap();
     let sys = m.system();
-    sys.check(&Default::default()).unwrap();
-    assert_eq!(
-        sys.ports.names(),
-        vec!["xmax_tx", "xmax_ty", "xmax_tz", "ymin_flux"]
-    );
+    common::assert_ph(sys, &["xmax_tx", "xmax_ty", "xmax_tz", "ymin_flux"]);
     let mg = m.port_trace_mass("ymin_flux").unwrap();
     let total: f64 = phlex_core::sparse::mul_vec(mg, &vec![1.0; mg.ncols()])
         .iter()
@@ -875,7 +855,7 @@ fn strip_plane(
     beta: f64,
     nx: usize,
     plane: PlaneModel,
-) -> phlex_fem::thermoelasticity::ThermoelasticityModel2d {
+) -> phlex_fem::models::continuum::thermoelasticity::ThermoelasticityModel2d {
     let mesh = Mesh2d::rectangle(0.0, 1.0, 0.0, 0.25, nx, 1, Diagonal::Right).unwrap();
     Thermoelasticity2d::new(elastic(), thermal(beta), &mesh, 2)
         .unwrap()

@@ -3,8 +3,12 @@
 //! rule, a forced 1D duct against its closed-form solution (checks the port sign
 //! conventions), and the axisymmetric form (Table 8.4 initial energies, rigid cylinder
 //! modes).
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::wave::{AcousticBc, AcousticModel, AcousticParams, Acoustics, Causality};
+mod common;
+
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::continuum::wave::{
+    AcousticBc, AcousticModel, AcousticParams, Acoustics, Causality,
+};
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
@@ -98,16 +102,7 @@ fn energy_conserved_by_midpoint() {
             )
             .unwrap();
         let sys = model.system();
-        let params = MidpointParams {
-            step: FixedStepParams {
-                t0: 0.0,
-                t_end: 5.0,
-                h: 0.01,
-                output_every: 1,
-            },
-            ..Default::default()
-        };
-        let mut cn = LinearMidpoint::new(sys, InputFn::zeros(0), params).unwrap();
+        let mut cn = common::integrate::midpoint(sys, InputFn::zeros(0), 5.0, 0.01);
         let res = cn.run(&e0, &mut |_t: f64, _e: &[f64]| {}).unwrap();
         let drift = res.ledger.relative_drift();
         eprintln!(
@@ -154,16 +149,7 @@ fn driven_duct_ports_power_balance_and_exact_solution() {
             let e0 = model
                 .project(&|x| p_exact(x[0], 0.0), &|_| [0.0, 0.0])
                 .unwrap();
-            let params = MidpointParams {
-                step: FixedStepParams {
-                    t0: 0.0,
-                    t_end: 1.0,
-                    h: 5e-3,
-                    output_every: 1,
-                },
-                ..Default::default()
-            };
-            let mut cn = LinearMidpoint::new(sys, input, params).unwrap();
+            let mut cn = common::integrate::midpoint(sys, input, 1.0, 5e-3);
             let res = cn.run(&e0, &mut |_t: f64, _e: &[f64]| {}).unwrap();
             let r = res.ledger.max_relative_residual();
             let supplied: f64 = res.ledger.supplied.last().unwrap().iter().sum();
@@ -224,8 +210,7 @@ fn structure_and_instantaneous_power_balance() {
             }
             let model = b.build().unwrap();
             let sys = model.system();
-            sys.check(&Default::default()).unwrap();
-            assert_eq!(sys.ports.names(), vec!["left", "right"]);
+            common::assert_ph(sys, &["left", "right"]);
             let n = sys.n_states();
             let e: Vec<f64> = (0..n)
                 .map(|i| ((i * 7919) % 113) as f64 / 113.0 - 0.5)

@@ -3,7 +3,7 @@
 //! decomposition + gyrator, eq. (8.41)) — structure, initial energies, discrete power
 //! balance, H(t) → H_vx⁰, and agreement with each other and with a fine-mesh DAE reference.
 use phlex_core::sparse::to_dense;
-use phlex_fem::wave_decomposition::{
+use phlex_fem::models::continuum::wave_decomposition::{
     relative_state_errors, squared_state_differences, DuctMesh, DuctParams, StateErrors, SubDomain,
     VibroDae, VibroOde, VibroacousticDuct,
 };

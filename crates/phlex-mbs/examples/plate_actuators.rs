@@ -12,7 +12,7 @@
 //! * `literal_box`: $1/(4h_xh_y)$ on this mesh without renormalisation (the mirror, on the
 //!   edge, keeps half its weight);
 //! * `point`: exact point evaluation (not mesh-convergent for the torques).
-use phlex_fem::mesh2d::Diagonal;
+use phlex_fem::mesh::Diagonal;
 use phlex_mbs::plate_assembly::{DeltaApprox, Table106, TABLE_10_6_HZ};
 use std::io::Write;
 use std::time::Instant;

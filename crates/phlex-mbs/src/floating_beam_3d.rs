@@ -88,7 +88,7 @@
 //! # Ok::<(), phlex_mbs::MbsError>(())
 //! ```
 use phlex_core::{sparse, Triplets};
-use phlex_fem::assembly::{self, Coefficient};
+use phlex_fem::assembly::line::{self as assembly, Coefficient};
 use phlex_fem::quadrature::GaussLegendre;
 use phlex_fem::{Family, Mesh1d, Space1d};
 

@@ -4,8 +4,8 @@
 //! gyroscopic operator, and a flexible pendulum under gravity.
 use phlex_core::sparse;
 use phlex_core::QuasiLinearPhDae;
-use phlex_fem::bar::{Bar, BarDiscretization};
-use phlex_fem::euler_bernoulli::{EbDiscretization, EulerBernoulli};
+use phlex_fem::models::beam::bar::{Bar, BarDiscretization};
+use phlex_fem::models::beam::euler_bernoulli::{EbDiscretization, EulerBernoulli};
 use phlex_fem::EndCondition;
 use phlex_mbs::*;
 use phlex_solve::eigen::{self, EigenParams};

@@ -17,7 +17,7 @@ use common::four_bar::four_bar;
 use faer::Side;
 use phlex_core::sparse;
 use phlex_core::structure::Tolerances;
-use phlex_fem::euler_bernoulli::{EbDiscretization, EulerBernoulli};
+use phlex_fem::models::beam::euler_bernoulli::{EbDiscretization, EulerBernoulli};
 use phlex_fem::{EndCondition, Imposition};
 use phlex_mbs::*;
 use phlex_solve::eigen::{pencil_modes, EigenParams};

@@ -5,8 +5,8 @@
 #![allow(non_snake_case)]
 use phlex_core::sparse;
 use phlex_core::structure::Tolerances;
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::{KirchhoffHhj, KirchhoffModel};
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::plate::{KirchhoffHhj, KirchhoffModel};
 use phlex_mbs::plate_assembly::*;
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
@@ -269,7 +269,10 @@ fn table_10_5_plate(n: usize) -> KirchhoffModel {
     KirchhoffHhj::new(Table105::params().unwrap(), &mesh, 2)
         .unwrap()
         .clamped("left")
-        .port("right", phlex_fem::plate::EdgeCondition::SimplySupported)
+        .port(
+            "right",
+            phlex_fem::models::plate::EdgeCondition::SimplySupported,
+        )
         .build()
         .unwrap()
 }
@@ -291,7 +294,10 @@ fn rod_coupling_matrix_sums() {
     let top = KirchhoffHhj::new(Table105::params().unwrap(), &mesh, 2)
         .unwrap()
         .clamped("bottom")
-        .port("top", phlex_fem::plate::EdgeCondition::SimplySupported)
+        .port(
+            "top",
+            phlex_fem::models::plate::EdgeCondition::SimplySupported,
+        )
         .build()
         .unwrap();
     let WT = rod_coupling_matrix(&top, "top", RodAxis::AlongX { x_g: 0.5 }).unwrap();

@@ -17,7 +17,7 @@ use faer::Side;
 use phlex_core::sparse;
 use phlex_core::structure::Tolerances;
 use phlex_core::LinearPhSystem;
-use phlex_fem::euler_bernoulli::{EbDiscretization, EulerBernoulli};
+use phlex_fem::models::beam::euler_bernoulli::{EbDiscretization, EulerBernoulli};
 use phlex_fem::EndCondition;
 use phlex_mbs::reduce::reduce_flexible;
 use phlex_mbs::*;

@@ -42,7 +42,7 @@ use std::time::{Duration, Instant};
 use criterion::{criterion_group, BenchmarkId, Criterion, SamplingMode};
 use phlex_core::sparse::{self, Triplets};
 use phlex_core::LinearPhSystem;
-use phlex_fem::euler_bernoulli::EulerBernoulli;
+use phlex_fem::models::beam::euler_bernoulli::EulerBernoulli;
 use phlex_fem::{EndCondition, Field, PfemModel};
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::linsolve::{PatternSum, SparseLu};

@@ -18,7 +18,7 @@ use phlex::output::{svg_loglog, write_atomic};
 use phlex::studies::{
     eb_convergence, thesis_meshes, thesis_reference, EbConvergenceSetup, KappaColumn,
 };
-use phlex_fem::euler_bernoulli::EbDiscretization;
+use phlex_fem::models::beam::euler_bernoulli::EbDiscretization;
 
 fn main() -> Result<()> {
     let mut full = false;

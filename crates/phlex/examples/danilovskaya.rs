@@ -19,7 +19,9 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use phlex::output::{svg_plot, write_atomic, TimeSeries};
-use phlex_fem::thermoelastic_1d::{danilovskaya_laplace, ThermoField, Thermoelastic1d};
+use phlex_fem::models::continuum::thermoelastic_1d::{
+    danilovskaya_laplace, ThermoField, Thermoelastic1d,
+};
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::laplace_inversion::DeHoog;
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};

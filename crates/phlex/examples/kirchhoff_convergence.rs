@@ -21,8 +21,8 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use phlex::output::{svg_loglog, write_atomic};
-use phlex_fem::mesh2d::Diagonal;
-use phlex_fem::plate::kirchhoff::benchmarks::{Benchmark, ThesisRow};
+use phlex_fem::mesh::Diagonal;
+use phlex_fem::models::plate::kirchhoff::benchmarks::{Benchmark, ThesisRow};
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
 use phlex_solve::signal::{InputFn, Signal};

@@ -13,7 +13,7 @@
 use phlex::studies::{
     eb_convergence, thesis_meshes, thesis_reference, ConvergenceTable, EbConvergenceSetup,
 };
-use phlex_fem::euler_bernoulli::EbDiscretization;
+use phlex_fem::models::beam::euler_bernoulli::EbDiscretization;
 
 /// Relative tolerance on error values.
 const VALUE_TOL: f64 = 0.10;

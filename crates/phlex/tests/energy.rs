@@ -1,7 +1,7 @@
 //! Energy statements of issue 2 §6 on a PFEM beam (not a hand-built toy):
 //! lossless free vibration over 10⁴ midpoint steps conserves H to 1e-10 relative, and a
 //! port-driven run satisfies the discrete power balance to 1e-10 relative.
-use phlex_fem::euler_bernoulli::{EbDiscretization, EulerBernoulli};
+use phlex_fem::models::beam::euler_bernoulli::{EbDiscretization, EulerBernoulli};
 use phlex_fem::{EndCondition, Field};
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};

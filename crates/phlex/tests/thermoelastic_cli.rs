@@ -6,7 +6,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use phlex_fem::thermoelastic_beam::{lifshitz_roukes_inverse_q, ThermoBeamParams};
+use phlex_fem::models::beam::thermoelastic_beam::{lifshitz_roukes_inverse_q, ThermoBeamParams};
 
 use common::phlex;
 

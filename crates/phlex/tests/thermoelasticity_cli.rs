@@ -1,5 +1,5 @@
 //! End-to-end tests of the boundary ports and plane stress of `[elasticity.thermal]`
-//! (`phlex_fem::thermoelasticity`): the example `examples/continuum/thermoelastic_plate_heating.toml`
+//! (`phlex_fem::models::continuum::thermoelasticity`): the example `examples/continuum/thermoelastic_plate_heating.toml`
 //! (plane stress, heat-flux port and traction port), the exact heat balance of a flux port
 //! in 2D and 3D model files, and clear errors (exit code 2).
 mod common;

@@ -7,6 +7,10 @@ use phlex_core::sparse::{self, to_dense};
 use phlex_core::LinearPhSystem;
 use phlex_fem::{Component, End, Field, PfemModel, Quantity};
 
+pub mod integrate;
+pub mod pencil;
+pub mod plates;
+
 /// Thesis 004 Table 7.1: ρ = 5600 kg/m³, A = 50 mm², E = 136 GPa, I = 4.16 mm⁴, L = 1 m.
 pub const RHO_A: f64 = 5600.0 * 50e-6;
 pub const EI: f64 = 136e9 * 4.16e-12;
@@ -145,4 +149,15 @@ pub fn weak_residual(model: &PfemModel, ex: &ExactState, u_sign: f64) -> f64 {
 /// Observed convergence rates log2(r_k / r_{k+1}).
 pub fn rates(r: &[f64]) -> Vec<f64> {
     r.windows(2).map(|w| (w[0] / w[1]).log2()).collect()
+}
+
+/// Checks the port-Hamiltonian structure of `sys` (J skew, E and R symmetric PSD) and its
+/// port names, in order.
+///
+/// # Panics
+/// On a structure violation or other port names (a test fixture).
+#[track_caller]
+pub fn assert_ph(sys: &LinearPhSystem, ports: &[&str]) {
+    sys.check(&Default::default()).unwrap();
+    assert_eq!(sys.ports.names(), ports);
 }

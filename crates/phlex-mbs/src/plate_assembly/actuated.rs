@@ -16,8 +16,8 @@
 use faer::Mat;
 use phlex_core::interconnect::Composite;
 use phlex_core::LinearPhSystem;
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::{KirchhoffHhj, KirchhoffModel, KirchhoffParams};
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::plate::{KirchhoffHhj, KirchhoffModel, KirchhoffParams};
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams, EigenResult};
 
 use super::lumped::{LumpedComponent, ProofMassActuator, RigidAttachment};

@@ -2,7 +2,7 @@
 //! (thesis 004 §10.2, eqs. (10.1)–(10.17), Tables 10.5 and 10.6; summary §5.6).
 //!
 //! The plate is the HHJ Kirchhoff model of
-//! [`phlex_fem::plate::kirchhoff`] ($CG_k$ velocity $e_w$, HHJ$_{k-1}$ moments
+//! [`phlex_fem::models::plate::kirchhoff`] ($CG_k$ velocity $e_w$, HHJ$_{k-1}$ moments
 //! $\mathbf E_\kappa$); the thesis uses Argyris elements for Table 10.5 and HHJ for
 //! Table 10.6, here HHJ is used for both.
 //!
@@ -32,7 +32,7 @@
 //! point port output is $y_P = (w_t, \partial_y w_t, -\partial_x w_t)(x_P)$ and its input
 //! $u_P = (F_z, T_x, T_y)$ does the work $y_P^\top u_P$.
 use phlex_core::CoreError;
-use phlex_fem::mesh2d::Fem2dError;
+use phlex_fem::error::Fem2dError;
 use phlex_solve::SolveError;
 use thiserror::Error;
 

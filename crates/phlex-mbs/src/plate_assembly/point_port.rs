@@ -19,10 +19,11 @@
 //!   the cells containing $x_P$.
 use phlex_core::sparse::{SparseMat, Triplets};
 use phlex_core::{LinearPhSystem, Port, PortSet};
-use phlex_fem::mesh2d::Fem2dError;
-use phlex_fem::plate::KirchhoffModel;
-use phlex_fem::quadrature2d::TriangleQuadrature;
-use phlex_fem::space2d::{CellGeometry, Space2d};
+use phlex_fem::error::Fem2dError;
+use phlex_fem::mesh::CellGeometry;
+use phlex_fem::models::plate::KirchhoffModel;
+use phlex_fem::quadrature::TriangleQuadrature;
+use phlex_fem::space::Space2d;
 
 use super::PlateAssemblyError;
 

@@ -38,8 +38,8 @@ use std::sync::Arc;
 use phlex_core::interconnect::Composite;
 use phlex_core::sparse;
 use phlex_core::LinearPhSystem;
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
-use phlex_fem::plate::{
+use phlex_fem::mesh::{Diagonal, Mesh2d};
+use phlex_fem::models::plate::{
     EdgeCondition, KirchhoffField, KirchhoffHhj, KirchhoffModel, KirchhoffParams,
 };
 use phlex_solve::fixed_step::FixedStepParams;

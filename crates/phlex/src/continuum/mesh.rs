@@ -2,8 +2,8 @@
 //! Gmsh file.
 use std::path::Path;
 
-use phlex_fem::gmsh::GmshMesh;
-use phlex_fem::mesh2d::{Diagonal, Mesh2d};
+use phlex_fem::io::gmsh::GmshMesh;
+use phlex_fem::mesh::{Diagonal, Mesh2d};
 use toml::Spanned;
 
 use crate::error::{error_at, ModelError};

@@ -2,7 +2,7 @@
 //! the implicit midpoint rule (exact discrete power balance $H_1 - H_0 = h\,\bar y^\top u$
 //! for a lossless system, paper 000 §5.3), optionally with boundary damping injection
 //! switched on during the run ([`super::feedback`]), writing `timeseries.csv`,
-//! `summary.json`, SVG plots and VTK snapshots ([`phlex_fem::vtk`]).
+//! `summary.json`, SVG plots and VTK snapshots ([`phlex_fem::io::vtk`]).
 use std::path::Path;
 use std::time::Instant;
 

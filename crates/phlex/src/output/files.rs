@@ -89,7 +89,7 @@ impl OutputFiles {
             entries.push((t, name));
         }
         let pvd = format!("{kind}.pvd");
-        self.add(pvd.clone(), phlex_fem::vtk::pvd(&entries).into_bytes());
+        self.add(pvd.clone(), phlex_fem::io::vtk::pvd(&entries).into_bytes());
         Some(format!(
             "  VTK         {n} snapshots, open {} in ParaView",
             self.dir.join(pvd).display()

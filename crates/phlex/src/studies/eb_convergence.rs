@@ -50,7 +50,7 @@
 use std::f64::consts::PI;
 use std::fmt::Write as _;
 
-use phlex_fem::euler_bernoulli::{EbDiscretization, EulerBernoulli};
+use phlex_fem::models::beam::euler_bernoulli::{EbDiscretization, EulerBernoulli};
 use phlex_fem::{EndCondition, ErrorNorms, Exact, Field, PfemModel};
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};

@@ -34,8 +34,8 @@
 //!   part, DG1Her on the controlled part, gyrator coupling ([`EbDecomposition`]); integrated
 //!   with [`Radau5`] (the thesis uses RK45) and the midpoint rule.
 use phlex_core::LinearPhSystem;
-use phlex_fem::decomposition::EbDecomposition;
-use phlex_fem::euler_bernoulli::{EbDiscretization, EulerBernoulli};
+use phlex_fem::models::beam::decomposition::EbDecomposition;
+use phlex_fem::models::beam::euler_bernoulli::{EbDiscretization, EulerBernoulli};
 use phlex_fem::{Component, End, EndCondition, Field, Imposition, PfemModel, Quantity, SparseVec};
 use phlex_solve::consistent::consistent_initial_state;
 use phlex_solve::fixed_step::FixedStepParams;

@@ -1,8 +1,8 @@
 //! The VTK snapshot of an acoustic state (ParaView): pressure and velocity at the cell
 //! centroids.
 use anyhow::Result;
-use phlex_fem::vtk::{Location, Vtu};
-use phlex_fem::wave::AcousticModel;
+use phlex_fem::io::vtk::{Location, Vtu};
+use phlex_fem::models::continuum::wave::AcousticModel;
 
 /// The VTK file of one state: pressure and velocity at the cell centroids (CG1 pressure
 /// as the vertex average, RT1 velocity evaluated at the centroid).

@@ -2,8 +2,8 @@
 //! material or plies, mesh, edge conditions, distributed loads, thermal coupling, inputs,
 //! initial fields and probes, every error naming its key and line.
 //!
-//! The file maps onto the Rust API of [`phlex_fem::plate`]: `[plate]` ↔ [`MindlinCgDg`]
-//! (and the other elements) on a structured rectangle mesh ([`Mesh2d::rectangle`](phlex_fem::mesh2d::Mesh2d::rectangle)) with
+//! The file maps onto the Rust API of [`phlex_fem::models::plate`]: `[plate]` ↔ [`MindlinCgDg`]
+//! (and the other elements) on a structured rectangle mesh ([`Mesh2d::rectangle`](phlex_fem::mesh::Mesh2d::rectangle)) with
 //! every edge (`left`, `right`, `bottom`, `top`) clamped strongly, clamped by multipliers
 //! (`clamped_weak`, an index-2 pHDAE), free, or a traction port (`port`: inputs
 //! `<edge>_qn`, `<edge>_Mnn`, `<edge>_Mns`, thesis 004 §4.1.1 and summary §2.5);
@@ -12,10 +12,10 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use phlex_fem::element2d_bell::C1Family;
-use phlex_fem::plate::mindlin_bjt::MindlinBjt;
-use phlex_fem::plate::thermoelastic_kirchhoff::{PlateThermalParams, ThermoelasticKirchhoff};
-use phlex_fem::plate::{
+use phlex_fem::element::triangle::bell::C1Family;
+use phlex_fem::models::plate::mindlin_bjt::MindlinBjt;
+use phlex_fem::models::plate::thermoelastic_kirchhoff::{PlateThermalParams, ThermoelasticKirchhoff};
+use phlex_fem::models::plate::{
     BellImposition, EdgeCondition, KirchhoffBell, KirchhoffHhj, KirchhoffParams, Laminate,
     LaminatedKirchhoff, LaminatedMindlin, MembraneCondition, MindlinAfw, MindlinCgDg,
     MindlinParams, PlateField, Ply,
@@ -31,7 +31,7 @@ use crate::error::{line_of, ModelError};
 fn mindlin_load_profile(
     force: &Option<FieldFn>,
     torque: &Option<[FieldFn; 2]>,
-) -> phlex_fem::plate::mindlin::MindlinLoadProfile {
+) -> phlex_fem::models::plate::mindlin::MindlinLoadProfile {
     let (force, torque) = (force.clone(), torque.clone());
     Arc::new(move |x: [f64; 2]| {
         (

@@ -102,7 +102,7 @@ pub struct PlateSpec {
 }
 
 /// `[plate.thermal]`: heat conduction in the plate volume coupled to the bending
-/// ([`ThermoelasticKirchhoff`](phlex_fem::plate::thermoelastic_kirchhoff::ThermoelasticKirchhoff), thesis 004 eqs. (5.35)–(5.41)).
+/// ([`ThermoelasticKirchhoff`](phlex_fem::models::plate::thermoelastic_kirchhoff::ThermoelasticKirchhoff), thesis 004 eqs. (5.35)–(5.41)).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlateThermalSpec {

@@ -1,6 +1,6 @@
 //! The plate kind: `[plate]` model files (Mindlin, Kirchhoff, laminated and thermoelastic
 //! plates; format in `docs/model-format-plate.md`): the file ([`file`](mod@file)), the assembled
-//! model ([`model`]), its build with [`phlex_fem::plate`] ([`build`](mod@build)), VTK snapshots
+//! model ([`model`]), its build with [`phlex_fem::models::plate`] ([`build`](mod@build)), VTK snapshots
 //! (`vtk`) and the registry entry ([`PLATE`]). The plate assemblies
 //! ([`crate::kinds::plate_assembly`]) build on it.
 pub mod build;

@@ -1,9 +1,9 @@
 //! The VTK snapshot of a plate state (ParaView): velocity (and Mindlin rotation rates) at
 //! the vertices, moments (and Mindlin shear forces) at the cell centroids.
 use anyhow::Result;
-use phlex_fem::plate::mindlin_bjt::BjtField;
-use phlex_fem::plate::{KirchhoffField, KirchhoffModel, LaminatedField, PlateField};
-use phlex_fem::vtk::{Location, Vtu};
+use phlex_fem::models::plate::mindlin_bjt::BjtField;
+use phlex_fem::models::plate::{KirchhoffField, KirchhoffModel, LaminatedField, PlateField};
+use phlex_fem::io::vtk::{Location, Vtu};
 
 use super::model::{afw_block, thermo_plate_state, PlateModel};
 
@@ -38,7 +38,7 @@ pub fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
     let mesh = model.mesh();
     let mut v = Vtu::new(mesh);
     let c = 1.0 / 3.0;
-    let hhj_cells = |sk: &phlex_fem::element2d_hhj::HhjSpace, m: &[f64]| -> Vec<f64> {
+    let hhj_cells = |sk: &phlex_fem::element::triangle::hhj::HhjSpace, m: &[f64]| -> Vec<f64> {
         (0..mesh.n_cells())
             .flat_map(|t| sk.evaluate_in_cell(m, t, [c, c]))
             .collect()

@@ -22,8 +22,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use phlex_core::LinearPhSystem;
-use phlex_fem::mesh2d::Mesh2d;
-use phlex_fem::plate::{EdgeCondition, KirchhoffHhj, KirchhoffModel};
+use phlex_fem::mesh::Mesh2d;
+use phlex_fem::models::plate::{EdgeCondition, KirchhoffHhj, KirchhoffModel};
 use phlex_mbs::plate_assembly::{
     assemble_point_components, weld_rigid_rod, DeltaApprox, LumpedComponent, PlateAssemblyError,
     PointComponent, ProofMassActuator, RigidAttachment, RigidRod, RodAxis,

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use anyhow::Result;
-use phlex_fem::plate::KirchhoffField;
+use phlex_fem::models::plate::KirchhoffField;
 use phlex_mbs::plate_assembly::{LumpedComponent, RodAxis};
 
 use super::build::{BuiltAssembly, PlateAssemblyFile};

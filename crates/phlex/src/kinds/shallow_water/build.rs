@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::Result;
-use phlex_fem::gmsh::GmshMesh;
-use phlex_fem::mesh2d_disk::disk_mesh;
-use phlex_fem::shallow_water::ShallowWater;
+use phlex_fem::io::gmsh::GmshMesh;
+use phlex_fem::mesh::disk::disk_mesh;
+use phlex_fem::models::continuum::shallow_water::ShallowWater;
 use phlex_solve::eigen::EigenParams;
 use serde::Deserialize;
 use toml::Spanned;
@@ -94,7 +94,7 @@ pub struct BuiltSw {
     /// The model.
     pub model: ShallowWater,
     /// Initial state.
-    pub initial: phlex_fem::shallow_water::SwState,
+    pub initial: phlex_fem::models::continuum::shallow_water::SwState,
     /// Tank radius scale (largest extent / 2) \[m\].
     pub size: f64,
 }

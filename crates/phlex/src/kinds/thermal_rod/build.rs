@@ -18,8 +18,8 @@
 
 use anyhow::Result;
 use exmex::{Express, FlatEx};
-use phlex_fem::heat::{FieldBlock, Heat1d, HeatDiscretization, HeatModel, ThermalEnd};
-use phlex_fem::thermoelastic_1d::{
+use phlex_fem::models::continuum::heat::{FieldBlock, Heat1d, HeatDiscretization, HeatModel, ThermalEnd};
+use phlex_fem::models::continuum::thermoelastic_1d::{
     MechanicalEnd, ThermoField, Thermoelastic1d, ThermoelasticModel, ThermoelasticParams,
 };
 use phlex_solve::signal::InputFn;
@@ -180,7 +180,7 @@ pub struct BuiltRod {
     /// Initial state.
     pub initial: Vec<f64>,
     /// Probes: (name, field, x, probe vector).
-    pub(super) probes: Vec<(String, ProbeField, f64, phlex_fem::functional::SparseVec)>,
+    pub(super) probes: Vec<(String, ProbeField, f64, phlex_fem::SparseVec)>,
 }
 
 fn eval_x(g: &FlatEx<f64>, x: f64) -> f64 {
@@ -371,7 +371,7 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
             let model =
                 Thermoelastic1d::new(params, length, elements("thermoelastic_rod", &t.elements)?)
                     .discretization(
-                        phlex_fem::thermoelastic_1d::MechanicalDiscretization::CgDg(1),
+                        phlex_fem::models::continuum::thermoelastic_1d::MechanicalDiscretization::CgDg(1),
                         HeatDiscretization::DgCg(1),
                     )
                     .ends(

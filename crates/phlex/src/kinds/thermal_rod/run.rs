@@ -6,7 +6,7 @@ use std::cell::Cell;
 use std::path::Path;
 
 use anyhow::Result;
-use phlex_fem::thermoelastic_1d::danilovskaya_laplace;
+use phlex_fem::models::continuum::thermoelastic_1d::danilovskaya_laplace;
 use phlex_solve::laplace_inversion::DeHoog;
 
 use super::build::{BuiltRod, ProbeField, RodFile, RodModel};

@@ -1,6 +1,6 @@
 //! Thermoelastic beam model files (`[thermoelastic_beam]`, format in
 //! `docs/model-format-continuum.md`): the Euler–Bernoulli beam coupled to the heat equation
-//! on its section plane of [`phlex_fem::thermoelastic_beam`] (thesis 004 §5.2.1
+//! on its section plane of [`phlex_fem::models::beam::thermoelastic_beam`] (thesis 004 §5.2.1
 //! eqs. (5.30)–(5.34)); `phlex check` (structure and the first mode's thermoelastic damping
 //! $Q^{-1} = 2\zeta$ next to Lifshitz–Roukes \[LR00\] eq. (11)), `run` (midpoint, probes of
 //! velocity and temperature, mechanical and thermal energy) and `modes` (the damping ratio
@@ -8,7 +8,7 @@
 
 use anyhow::{Context, Result};
 use exmex::{Express, FlatEx};
-use phlex_fem::thermoelastic_beam::{
+use phlex_fem::models::beam::thermoelastic_beam::{
     lifshitz_roukes_inverse_q, BeamSupport, ThermoBeamModel, ThermoBeamParams, ThermoelasticBeam,
 };
 use phlex_solve::eigen::EigenParams;

@@ -1,0 +1,777 @@
+//! Linear elastodynamics in port-Hamiltonian form, CG velocity × DG symmetric stress PFEM
+//! (thesis 004 Ch. 3 eq. (3.16) and §9.3.1 eqs. (9.31)–(9.35), Remark 28; summary §2.4,
+//! §3.2 "3D/2D elasticity").
+//!
+//! Plane strain or plane stress (per unit thickness) on a triangle mesh, degree
+//! $k = 1, 2, 3$:
+//!
+//! | block | field | space |
+//! |---|---|---|
+//! | `e_v` | velocity $v = \dot u$ | $(CG_k)^2$ |
+//! | `E_sigma` | stress $\Sigma$ (components $xx, xy, yy$) | $(DG_{k-1})^{2\times2}_{\mathrm{sym}}$ |
+//!
+//! Weak form, integration by parts on the Div line (thesis (9.31); the boundary term is the
+//! traction input $\tau = \Sigma n$):
+//! $$\begin{aligned}
+//! \langle \phi_v, \rho\,\partial_t v\rangle &= -\langle\operatorname{Grad}\phi_v, \Sigma\rangle +
+//!   \langle\phi_v, \tau\rangle_{\partial\Omega}\\
+//! \langle \Phi_\sigma, \mathcal C\,\partial_t\Sigma\rangle &= \langle\Phi_\sigma,
+//!   \operatorname{Grad} v\rangle
+//! \end{aligned}$$
+//! with $\operatorname{Grad} = \operatorname{sym}\nabla$ and the compliance
+//! $\mathcal C = \mathcal D^{-1}$ (summary §2.4, $d = 2$):
+//! plane strain $\mathcal C\Sigma = \frac{1+\nu}{E}\left[\Sigma - \nu\operatorname{tr}(\Sigma)I\right]$,
+//! plane stress $\mathcal C\Sigma = \frac1E\left[(1+\nu)\Sigma - \nu\operatorname{tr}(\Sigma)I\right]$.
+//! Hence (thesis (9.33))
+//! $$\begin{bmatrix}M_\rho&0\\0&M_{\mathcal C}\end{bmatrix}\begin{pmatrix}\dot e_v\\\dot e_\sigma\end{pmatrix}
+//! = \begin{bmatrix}0&-D_{\mathrm{Grad}}^\top\\D_{\mathrm{Grad}}&0\end{bmatrix}
+//! \begin{pmatrix}e_v\\e_\sigma\end{pmatrix} + \begin{bmatrix}B_v\\0\end{bmatrix}u_\partial,$$
+//! $D_{\mathrm{Grad}}^{mi} = \langle\Phi_\sigma^m, \operatorname{Grad}\phi_v^i\rangle$,
+//! $B_v^{il} = \langle\phi_v^i, \psi^l\rangle_\Gamma$.
+//!
+//! **Remark 28.** Since $\operatorname{Grad}(CG_k)^2 \subset (DG_{k-1})_{\mathrm{sym}}$ and
+//! $\mathcal D$ is a constant pointwise map of that space into itself, the stress solving
+//! $M_{\mathcal C}e_\sigma = D_{\mathrm{Grad}}q$ is exactly $\mathcal D\operatorname{Grad}(q)$
+//! and $K = D_{\mathrm{Grad}}^\top M_{\mathcal C}^{-1}D_{\mathrm{Grad}}$ is the standard
+//! displacement stiffness matrix: the pH system is equivalent to standard FEM
+//! $M_\rho\ddot q + Kq = B_v u_\partial$ (same eigenfrequencies), with $e_v = \dot q$,
+//! $e_\sigma = M_{\mathcal C}^{-1}D_{\mathrm{Grad}}q$.
+//!
+//! Boundary conditions: clamped edges ($v = 0$, [`Elasticity2d::clamped`]) and single-
+//! component supports ($v_a = 0$, e.g. rollers or symmetry planes on axis-parallel edges,
+//! [`Elasticity2d::fixed`]) remove the CG velocity DOFs (strong); edges declared as ports
+//! ([`Elasticity2d::port`]) carry the traction inputs $\tau_x, \tau_y$ in the $CG_1$ trace
+//! basis of their vertices; all other edges are free ($\tau = 0$, natural).
+//!
+//! **3D** ([`Elasticity3d`], tetrahedral meshes of [`crate::mesh::tet`], spaces of
+//! [`crate::space::tet`]): the same weak form and matrices with $(CG_k)^3$ velocities,
+//! $(DG_{k-1})^{3\times3}_{\mathrm{sym}}$ stresses (components $xx, yy, zz, yz, xz, xy$),
+//! $k = 1, 2$, and $\mathcal C\Sigma = \frac{1+\nu}{E}\Sigma - \frac{\nu}{E}
+//! \operatorname{tr}(\Sigma)I$; clamped / single-component supports on tagged faces and
+//! traction ports in the $P_1$ trace basis of the tagged faces.
+use crate::assembly::tet::{bilinear3d, Op3d, Term3d};
+use crate::assembly::triangle;
+use crate::error::{require_degree, require_poisson, require_positive, Fem2dError, FemError};
+use crate::mesh::tet::Mesh3d;
+use crate::mesh::triangle::Mesh2d;
+use crate::models::continuum::supports::{
+    assemble_ports, edge_traces, face_traces, Boundaries, TraceMasses,
+};
+use crate::models::model::{lossless_system, BlockAssembler};
+use crate::models::restriction::Restriction;
+use crate::space::tet::{Family3d, Shape3d, Space3d};
+use crate::space::triangle::{Family2d, Shape, Space2d};
+use phlex_core::sparse::SparseMat;
+use phlex_core::{LinearPhSystem, VarBlock};
+
+/// Isotropic linear elastic material.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ElasticParams {
+    /// Young's modulus $E$ \[Pa\].
+    pub E: f64,
+    /// Poisson ratio $\nu \in (-1, \tfrac12)$.
+    pub nu: f64,
+    /// Density $\rho$ \[kg/m³\].
+    pub rho: f64,
+}
+
+/// Two-dimensional reduction of 3D elasticity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PlaneModel {
+    /// $\varepsilon_{zz} = 0$ (thick bodies); stresses per unit thickness.
+    #[default]
+    PlaneStrain,
+    /// $\sigma_{zz} = 0$ (thin sheets); stresses per unit thickness.
+    PlaneStress,
+}
+
+impl ElasticParams {
+    /// Checks positivity of $E, \rho$ and $-1 < \nu < \tfrac12$.
+    pub fn validate(&self) -> Result<(), FemError> {
+        require_positive("E", self.E)?;
+        require_positive("rho", self.rho)?;
+        require_poisson(self.nu)?;
+        Ok(())
+    }
+    /// Shear modulus $\mu = E/(2(1+\nu))$.
+    pub fn shear_modulus(&self) -> f64 {
+        self.E / (2.0 * (1.0 + self.nu))
+    }
+    /// 3D Lamé constant $\lambda = E\nu/((1+\nu)(1-2\nu))$.
+    pub fn lame_lambda(&self) -> f64 {
+        self.E * self.nu / ((1.0 + self.nu) * (1.0 - 2.0 * self.nu))
+    }
+    /// In-plane Lamé constant of the plane model: $\lambda$ (plane strain) or
+    /// $\lambda^* = 2\mu\lambda/(\lambda + 2\mu) = E\nu/(1-\nu^2)$ (plane stress).
+    pub fn plane_lambda(&self, plane: PlaneModel) -> f64 {
+        match plane {
+            PlaneModel::PlaneStrain => self.lame_lambda(),
+            PlaneModel::PlaneStress => self.E * self.nu / (1.0 - self.nu * self.nu),
+        }
+    }
+    /// Shear wave speed $c_s = \sqrt{\mu/\rho}$.
+    pub fn shear_wave_speed(&self) -> f64 {
+        (self.shear_modulus() / self.rho).sqrt()
+    }
+    /// In-plane pressure wave speed $c_p = \sqrt{(\lambda_{\mathrm{plane}} + 2\mu)/\rho}$.
+    pub fn pressure_wave_speed(&self, plane: PlaneModel) -> f64 {
+        ((self.plane_lambda(plane) + 2.0 * self.shear_modulus()) / self.rho).sqrt()
+    }
+    /// Pointwise matrix $Q$ of $\Phi:\mathcal C(\Sigma) = \sum_{ab}Q_{ab}\phi_a\sigma_b$ on the
+    /// components $(xx, xy, yy)$, row-major: with $\mathcal C\Sigma = a\Sigma -
+    /// b\operatorname{tr}(\Sigma)I$, $Q = \begin{bmatrix}a-b&0&-b\\0&2a&0\\-b&0&a-b\end{bmatrix}$
+    /// (the off-diagonal counted twice); $a = (1+\nu)/E$ and $b = \nu(1+\nu)/E$ (plane
+    /// strain) or $b = \nu/E$ (plane stress).
+    pub fn compliance_2d(&self, plane: PlaneModel) -> [f64; 9] {
+        let a = (1.0 + self.nu) / self.E;
+        let b = match plane {
+            PlaneModel::PlaneStrain => self.nu * (1.0 + self.nu) / self.E,
+            PlaneModel::PlaneStress => self.nu / self.E,
+        };
+        [a - b, 0.0, -b, 0.0, 2.0 * a, 0.0, -b, 0.0, a - b]
+    }
+    /// 3D pointwise compliance matrix on the components $(xx, yy, zz, yz, xz, xy)$,
+    /// row-major $6\times6$: $\mathcal C\Sigma = \frac{1+\nu}{E}\Sigma -
+    /// \frac{\nu}{E}\operatorname{tr}(\Sigma)I$ (summary §2.4, $d = 3$), i.e.
+    /// $Q = \operatorname{diag}(a, a, a, 2a, 2a, 2a) - b\,\mathbb 1_{3\times3}\oplus 0$ with
+    /// $a = (1+\nu)/E$, $b = \nu/E$.
+    pub fn compliance_3d(&self) -> [f64; 36] {
+        let a = (1.0 + self.nu) / self.E;
+        let b = self.nu / self.E;
+        let mut q = [0.0; 36];
+        for i in 0..6 {
+            q[i * 6 + i] = if i < 3 { a } else { 2.0 * a };
+        }
+        for i in 0..3 {
+            for j in 0..3 {
+                q[i * 6 + j] -= b;
+            }
+        }
+        q
+    }
+    /// 3D pressure wave speed $c_p = \sqrt{(\lambda + 2\mu)/\rho}$.
+    pub fn pressure_wave_speed_3d(&self) -> f64 {
+        ((self.lame_lambda() + 2.0 * self.shear_modulus()) / self.rho).sqrt()
+    }
+}
+
+/// The two co-energy fields of the elasticity model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ElasticField {
+    /// Velocity $e_v = \dot u$ (block `e_v`).
+    Velocity,
+    /// Stress $E_\sigma = \Sigma$ (block `E_sigma`).
+    Stress,
+}
+
+impl ElasticField {
+    /// Both fields in block order.
+    pub const ALL: [ElasticField; 2] = [ElasticField::Velocity, ElasticField::Stress];
+    /// Block name.
+    pub fn block_name(&self) -> &'static str {
+        match self {
+            ElasticField::Velocity => "e_v",
+            ElasticField::Stress => "E_sigma",
+        }
+    }
+    fn index(&self) -> usize {
+        *self as usize
+    }
+}
+
+/// Builder of the 2D CG×DG elasticity model (module docs).
+#[derive(Debug, Clone)]
+pub struct Elasticity2d {
+    params: ElasticParams,
+    plane: PlaneModel,
+    mesh: Mesh2d,
+    degree: usize,
+    bd: Boundaries,
+}
+
+impl Elasticity2d {
+    /// $(CG_k)^2$ velocities and $(DG_{k-1})_{\mathrm{sym}}$ stresses, `1 <= k <= 3`; all
+    /// edges free until [`Self::clamped`], [`Self::fixed`] or [`Self::port`] is called.
+    pub fn new(
+        params: ElasticParams,
+        plane: PlaneModel,
+        mesh: &Mesh2d,
+        degree: usize,
+    ) -> Result<Self, Fem2dError> {
+        params.validate()?;
+        require_degree("CG x DG elasticity degree k", degree, 1..=3)?;
+        Ok(Self {
+            params,
+            plane,
+            mesh: mesh.clone(),
+            degree,
+            bd: Boundaries::default(),
+        })
+    }
+
+    /// Clamps the boundary edges tagged `tag` (strong: $v = 0$).
+    pub fn clamped(mut self, tag: &str) -> Self {
+        self.bd.clamped.push(tag.to_string());
+        self
+    }
+
+    /// Clamps every tag of the mesh.
+    pub fn clamp_all(mut self) -> Self {
+        self.bd.clamped = self.mesh.tag_names();
+        self
+    }
+
+    /// Fixes component `axis` (0 = x, 1 = y) of the velocity on the edges tagged `tag`
+    /// (strong: $v_{\mathrm{axis}} = 0$, the other component free with zero traction). On an
+    /// edge normal to `axis` this is a roller / symmetry support ($v\cdot n = 0$,
+    /// $\tau\cdot s = 0$).
+    pub fn fixed(mut self, tag: &str, axis: usize) -> Self {
+        self.bd.fixed.push((tag.to_string(), axis));
+        self
+    }
+
+    /// Makes the edges tagged `tag` a traction port: inputs are the applied tractions
+    /// $\tau = \Sigma n$ \[N/m² per unit thickness\] in the $CG_1$ trace basis $\psi^l$ of the
+    /// tagged edges' vertices (ordered by global vertex index), two ports `"{tag}_tx"`,
+    /// `"{tag}_ty"` with $B^{il}_a = \langle\phi_{v,a}^i, \psi^l\rangle_\Gamma$; the collocated
+    /// outputs $B^\top e$ are the weighted traces $\int_\Gamma v_a\psi^l$, so
+    /// $\dot H = y^\top u$.
+    pub fn port(mut self, tag: &str) -> Self {
+        self.bd.ports.push(tag.to_string());
+        self
+    }
+
+    /// Assembles the model.
+    pub fn build(&self) -> Result<ElasticityModel2d, Fem2dError> {
+        let p = &self.params;
+        let k = self.degree;
+        let m = &self.mesh;
+        self.bd.validate(2)?;
+        let sv = Space2d::new(m, Family2d::Cg(k), Shape::Vector)?;
+        let ss = Space2d::new(m, Family2d::Dg(k - 1), Shape::SymTensor)?;
+        let sizes = [sv.n_dofs(), ss.n_dofs()];
+        let mut ba = BlockAssembler::new(&sizes);
+        elastic_blocks_2d(&mut ba, &sv, &ss, p, self.plane)?;
+        let n_full = ba.n();
+        // strong supports: remove velocity DOFs
+        let dofs = Restriction::new(&sizes, self.bd.supported_dofs(&sv)?);
+        let (n, n_v) = (dofs.len(), dofs.kept_in(0));
+        let blocks = vec![
+            VarBlock::differential("e_v", "velocity (x, y) [m/s]", n_v),
+            VarBlock::differential(
+                "E_sigma",
+                "stress (xx, xy, yy) [N/m^2] (DG, per unit thickness)",
+                n - n_v,
+            ),
+        ];
+        let traces = |tag: &str, _: bool| edge_traces(&sv, tag, n_full, 0);
+        let traction =
+            |tag: &str, c: &str| format!("applied traction tau_{c} [N/m^2] on '{tag}' (CG1 trace)");
+        let (ports, B, trace_masses) = assemble_ports(&self.bd, &dofs, &traces, 2, &traction)?;
+        let system = lossless_system(
+            dofs.restrict(&ba.E.build()),
+            dofs.restrict(&ba.J.build()),
+            B,
+            ports,
+            blocks,
+        )?;
+        Ok(ElasticityModel2d {
+            params: *p,
+            plane: self.plane,
+            degree: k,
+            system,
+            spaces: [sv, ss],
+            dofs,
+            trace_masses,
+        })
+    }
+}
+
+/// The elastic blocks of the 2D CG × DG model in `ba` (blocks 0 = velocity, 1 = stress):
+/// $E_{00} = M_\rho$, $E_{11} = M_{\mathcal C}$, $J_{10} = D_{\mathrm{Grad}} = -J_{01}^\top$
+/// (thesis (9.33)).
+pub(crate) fn elastic_blocks_2d(
+    ba: &mut BlockAssembler,
+    sv: &Space2d,
+    ss: &Space2d,
+    p: &ElasticParams,
+    plane: PlaneModel,
+) -> Result<(), Fem2dError> {
+    ba.mass(0, &triangle::mass(sv, p.rho)?);
+    ba.mass(1, &triangle::mass_pointwise(ss, &p.compliance_2d(plane))?);
+    ba.skew(1, 0, &triangle::sym_grad(ss, sv)?, 1.0);
+    Ok(())
+}
+
+/// The elastic blocks of the 3D CG × DG model in `ba` (blocks 0 = velocity, 1 = stress),
+/// as [`elastic_blocks_2d`]: $\Phi : \operatorname{Grad} v = \phi_{xx}\partial_xv_x +
+/// \phi_{yy}\partial_yv_y + \phi_{zz}\partial_zv_z + \phi_{yz}(\partial_zv_y + \partial_yv_z) +
+/// \phi_{xz}(\partial_zv_x + \partial_xv_z) + \phi_{xy}(\partial_yv_x + \partial_xv_y)$.
+pub(crate) fn elastic_blocks_3d(
+    ba: &mut BlockAssembler,
+    sv: &Space3d,
+    ss: &Space3d,
+    p: &ElasticParams,
+) -> Result<(), Fem2dError> {
+    let v = Op3d::Value;
+    let mass: Vec<Term3d> = (0..3).map(|c| (c, v, c, v, p.rho)).collect();
+    ba.mass(0, &bilinear3d(sv, sv, &mass)?);
+    let q = p.compliance_3d();
+    let mut comp = Vec::new();
+    for a in 0..6 {
+        for b in 0..6 {
+            if q[a * 6 + b] != 0.0 {
+                comp.push((a, v, b, v, q[a * 6 + b]));
+            }
+        }
+    }
+    ba.mass(1, &bilinear3d(ss, ss, &comp)?);
+    let sym: [Term3d; 9] = [
+        (0, v, 0, Op3d::D(0), 1.0),
+        (1, v, 1, Op3d::D(1), 1.0),
+        (2, v, 2, Op3d::D(2), 1.0),
+        (3, v, 1, Op3d::D(2), 1.0),
+        (3, v, 2, Op3d::D(1), 1.0),
+        (4, v, 0, Op3d::D(2), 1.0),
+        (4, v, 2, Op3d::D(0), 1.0),
+        (5, v, 0, Op3d::D(1), 1.0),
+        (5, v, 1, Op3d::D(0), 1.0),
+    ];
+    ba.skew(1, 0, &bilinear3d(ss, sv, &sym)?, 1.0);
+    Ok(())
+}
+
+/// An assembled 2D CG×DG elasticity model.
+#[derive(Debug, Clone)]
+pub struct ElasticityModel2d {
+    params: ElasticParams,
+    plane: PlaneModel,
+    degree: usize,
+    system: LinearPhSystem,
+    spaces: [Space2d; 2],
+    /// Blocks of the open state and the DOFs kept by the strong supports.
+    dofs: Restriction,
+    /// Trace mass matrix of each port.
+    trace_masses: TraceMasses,
+}
+
+impl ElasticityModel2d {
+    /// The pH system $E\dot e = Je + Bu$ (blocks `e_v`, `E_sigma`).
+    pub fn system(&self) -> &LinearPhSystem {
+        &self.system
+    }
+    /// Consumes the model, returning its system.
+    pub fn into_system(self) -> LinearPhSystem {
+        self.system
+    }
+    /// Material data.
+    pub fn params(&self) -> &ElasticParams {
+        &self.params
+    }
+    /// Plane strain or plane stress.
+    pub fn plane(&self) -> PlaneModel {
+        self.plane
+    }
+    /// Degree $k$.
+    pub fn degree(&self) -> usize {
+        self.degree
+    }
+    /// Finite element space of a field (all DOFs, before the strong supports).
+    pub fn space(&self, f: ElasticField) -> &Space2d {
+        &self.spaces[f.index()]
+    }
+    /// Number of state variables (after the strong supports).
+    pub fn n_states(&self) -> usize {
+        self.dofs.len()
+    }
+    /// Open-state index (DOF of `space(Velocity)` then `n_dofs` + DOF of `space(Stress)`)
+    /// of every retained state variable.
+    pub fn kept_dofs(&self) -> &[usize] {
+        self.dofs.kept()
+    }
+    /// Trace mass matrix $M_\Gamma^{lm} = \int_\Gamma\psi^l\psi^m$ of the $CG_1$ trace basis
+    /// of the traction port `port` (the basis of its input; the output is $M_\Gamma$ times
+    /// the trace coefficients when the velocity is piecewise linear on $\Gamma$).
+    pub fn port_trace_mass(&self, port: &str) -> Result<&SparseMat, Fem2dError> {
+        self.trace_masses.get(&self.system, port)
+    }
+    /// Coefficients of field `f` (all DOFs of its space, removed ones zero) from a state.
+    pub fn field_coefficients(&self, e: &[f64], f: ElasticField) -> Result<Vec<f64>, Fem2dError> {
+        self.dofs
+            .field(e, self.n_states(), f.index(), "elasticity state")
+    }
+    /// State vector from the coefficient vectors of the velocity and the stress (DOFs
+    /// removed by the strong supports are dropped).
+    pub fn state_from_fields(&self, v: &[f64], sigma: &[f64]) -> Result<Vec<f64>, Fem2dError> {
+        let names = ElasticField::ALL.map(|f| f.block_name());
+        self.dofs.state(
+            &[(names[0], Some(v)), (names[1], Some(sigma))],
+            self.n_states(),
+        )
+    }
+    /// State from functions: nodal interpolants of the velocity `v` (components $x, y$) and
+    /// of the stress `sigma` (components $xx, xy, yy$; `None` = 0).
+    pub fn interpolate_state(
+        &self,
+        v: &dyn Fn([f64; 2]) -> [f64; 2],
+        sigma: Option<&dyn Fn([f64; 2]) -> [f64; 3]>,
+    ) -> Result<Vec<f64>, Fem2dError> {
+        let vc = self.spaces[0].interpolate(&|x, o| o.copy_from_slice(&v(x)));
+        let sc = match sigma {
+            Some(f) => self.spaces[1].interpolate(&|x, o| o.copy_from_slice(&f(x))),
+            None => vec![0.0; self.spaces[1].n_dofs()],
+        };
+        self.state_from_fields(&vc, &sc)
+    }
+    /// Velocity, its gradient and the stress at `x`.
+    pub fn evaluate(&self, e: &[f64], x: [f64; 2]) -> Result<PointValues2d, Fem2dError> {
+        let vc = self.field_coefficients(e, ElasticField::Velocity)?;
+        let sc = self.field_coefficients(e, ElasticField::Stress)?;
+        let (v, g) = self.spaces[0].evaluate(&vc, x)?;
+        let (s, _) = self.spaces[1].evaluate(&sc, x)?;
+        Ok(PointValues2d {
+            v: [v[0], v[1]],
+            grad_v: [g[0], g[1]],
+            sigma: [s[0], s[1], s[2]],
+        })
+    }
+}
+
+/// Field values of a 2D elasticity state at a point.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PointValues2d {
+    /// Velocity $(v_x, v_y)$.
+    pub v: [f64; 2],
+    /// Gradient rows $\nabla v_x$, $\nabla v_y$.
+    pub grad_v: [[f64; 2]; 2],
+    /// Stress $(\sigma_{xx}, \sigma_{xy}, \sigma_{yy})$.
+    pub sigma: [f64; 3],
+}
+
+/// Builder of the 3D CG×DG elasticity model on a tetrahedral mesh: $(CG_k)^3$ velocities
+/// and $(DG_{k-1})^{3\times3}_{\mathrm{sym}}$ stresses, $k = 1, 2$ (same weak form and
+/// matrices as the 2D model, thesis (9.31)–(9.34)). Boundary faces are free (zero
+/// traction) unless clamped ([`Self::clamped`]) or supported in one component
+/// ([`Self::fixed`]), both strong, or traction ports ([`Self::port`]).
+#[derive(Debug, Clone)]
+pub struct Elasticity3d {
+    params: ElasticParams,
+    mesh: Mesh3d,
+    degree: usize,
+    bd: Boundaries,
+}
+
+impl Elasticity3d {
+    /// Degree `k` in `1..=2`.
+    pub fn new(params: ElasticParams, mesh: &Mesh3d, degree: usize) -> Result<Self, Fem2dError> {
+        params.validate()?;
+        require_degree("3D CG x DG elasticity degree k", degree, 1..=2)?;
+        Ok(Self {
+            params,
+            mesh: mesh.clone(),
+            degree,
+            bd: Boundaries::default(),
+        })
+    }
+    /// Makes the faces tagged `tag` a traction port: inputs are the applied tractions
+    /// $\tau = \Sigma n$ \[N/m²\] in the $P_1$ trace basis $\psi^l$ of the tagged faces'
+    /// vertices (ordered by global vertex index), three ports `"{tag}_tx"`, `"{tag}_ty"`,
+    /// `"{tag}_tz"` with $B^{il}_a = \langle\phi_{v,a}^i, \psi^l\rangle_\Gamma$; outputs
+    /// $B^\top e$ are the weighted velocity traces, so $\dot H = y^\top u$.
+    pub fn port(mut self, tag: &str) -> Self {
+        self.bd.ports.push(tag.to_string());
+        self
+    }
+    /// Clamps the boundary faces tagged `tag` ($v = 0$).
+    pub fn clamped(mut self, tag: &str) -> Self {
+        self.bd.clamped.push(tag.to_string());
+        self
+    }
+    /// Fixes velocity component `axis` (0, 1, 2) on the faces tagged `tag` (roller /
+    /// symmetry support on a face normal to `axis`).
+    pub fn fixed(mut self, tag: &str, axis: usize) -> Self {
+        self.bd.fixed.push((tag.to_string(), axis));
+        self
+    }
+    /// Assembles the model: $E = \operatorname{diag}(M_\rho, M_{\mathcal C})$,
+    /// $J = \begin{bmatrix}0&-D_{\mathrm{Grad}}^\top\\D_{\mathrm{Grad}}&0\end{bmatrix}$,
+    /// $B = [B_v; 0]$, blocks `e_v`, `E_sigma`.
+    pub fn build(&self) -> Result<ElasticityModel3d, Fem2dError> {
+        let p = &self.params;
+        let k = self.degree;
+        self.bd.validate(3)?;
+        let sv = Space3d::new(&self.mesh, Family3d::Cg(k), Shape3d::Vector)?;
+        let ss = Space3d::new(&self.mesh, Family3d::Dg(k - 1), Shape3d::SymTensor)?;
+        let sizes = [sv.n_dofs(), ss.n_dofs()];
+        let mut ba = BlockAssembler::new(&sizes);
+        elastic_blocks_3d(&mut ba, &sv, &ss, p)?;
+        let n_full = ba.n();
+        let dofs = Restriction::new(&sizes, self.bd.supported_dofs(&sv)?);
+        let (n, n_v) = (dofs.len(), dofs.kept_in(0));
+        let traces = |tag: &str, _: bool| face_traces(&sv, tag, n_full, 0);
+        let traction =
+            |tag: &str, c: &str| format!("applied traction tau_{c} [N/m^2] on '{tag}' (P1 trace)");
+        let (ports, B, trace_masses) = assemble_ports(&self.bd, &dofs, &traces, 3, &traction)?;
+        let system = lossless_system(
+            dofs.restrict(&ba.E.build()),
+            dofs.restrict(&ba.J.build()),
+            B,
+            ports,
+            vec![
+                VarBlock::differential("e_v", "velocity (x, y, z) [m/s]", n_v),
+                VarBlock::differential(
+                    "E_sigma",
+                    "stress (xx, yy, zz, yz, xz, xy) [N/m^2] (DG)",
+                    n - n_v,
+                ),
+            ],
+        )?;
+        Ok(ElasticityModel3d {
+            params: *p,
+            degree: k,
+            system,
+            spaces: [sv, ss],
+            dofs,
+            trace_masses,
+        })
+    }
+}
+
+/// An assembled 3D CG×DG elasticity model.
+#[derive(Debug, Clone)]
+pub struct ElasticityModel3d {
+    params: ElasticParams,
+    degree: usize,
+    system: LinearPhSystem,
+    spaces: [Space3d; 2],
+    dofs: Restriction,
+    trace_masses: TraceMasses,
+}
+
+impl ElasticityModel3d {
+    /// The pH system $E\dot e = Je$ (blocks `e_v`, `E_sigma`).
+    pub fn system(&self) -> &LinearPhSystem {
+        &self.system
+    }
+    /// Material data.
+    pub fn params(&self) -> &ElasticParams {
+        &self.params
+    }
+    /// Degree $k$.
+    pub fn degree(&self) -> usize {
+        self.degree
+    }
+    /// Finite element space of a field (all DOFs, before the strong supports).
+    pub fn space(&self, f: ElasticField) -> &Space3d {
+        &self.spaces[f.index()]
+    }
+    /// Trace mass matrix $M_\Gamma$ of the $P_1$ trace basis of the traction port `port`.
+    pub fn port_trace_mass(&self, port: &str) -> Result<&SparseMat, Fem2dError> {
+        self.trace_masses.get(&self.system, port)
+    }
+    /// Open-state index (velocity DOFs, then `n_dofs(velocity)` + stress DOF) of every
+    /// retained state variable.
+    pub fn kept_dofs(&self) -> &[usize] {
+        self.dofs.kept()
+    }
+    /// Number of states (velocity and stress DOFs after the strong supports).
+    pub fn n_states(&self) -> usize {
+        self.dofs.len()
+    }
+    /// Coefficients of field `f` on its full space (supported DOFs zero) from a state.
+    pub fn field_coefficients(&self, e: &[f64], f: ElasticField) -> Result<Vec<f64>, Fem2dError> {
+        self.dofs
+            .field(e, self.n_states(), f.index(), "3D elasticity state")
+    }
+    /// Velocity $(v_x, v_y, v_z)$ and stress $(xx, yy, zz, yz, xz, xy)$ of state `e` at the
+    /// point `x`.
+    pub fn evaluate(&self, e: &[f64], x: [f64; 3]) -> Result<([f64; 3], [f64; 6]), Fem2dError> {
+        let v = self.spaces[0].evaluate(&self.field_coefficients(e, ElasticField::Velocity)?, x)?;
+        let s = self.spaces[1].evaluate(&self.field_coefficients(e, ElasticField::Stress)?, x)?;
+        Ok(([v[0], v[1], v[2]], [s[0], s[1], s[2], s[3], s[4], s[5]]))
+    }
+    /// State from functions: nodal interpolants of the velocity and (optionally) the
+    /// stress (components $xx, yy, zz, yz, xz, xy$).
+    pub fn interpolate_state(
+        &self,
+        v: &dyn Fn([f64; 3]) -> [f64; 3],
+        sigma: Option<&dyn Fn([f64; 3]) -> [f64; 6]>,
+    ) -> Vec<f64> {
+        let vc = self.spaces[0].interpolate(&|x, o| o.copy_from_slice(&v(x)));
+        let sc = match sigma {
+            Some(f) => self.spaces[1].interpolate(&|x, o| o.copy_from_slice(&f(x))),
+            None => vec![0.0; self.spaces[1].n_dofs()],
+        };
+        self.dofs.gather(&[Some(&vc), Some(&sc)])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mesh::tet::Mesh3d;
+    use crate::mesh::triangle::Diagonal;
+    use phlex_core::sparse;
+
+    fn params() -> ElasticParams {
+        ElasticParams {
+            E: 2.0,
+            nu: 0.3,
+            rho: 1.5,
+        }
+    }
+
+    /// The compliance inverts the stiffness σ = 2μ ε + λ* tr ε I (plane strain: λ* = λ,
+    /// plane stress: λ* = 2μλ/(λ + 2μ)) for ε = [[1, 2], [2, −3]].
+    #[test]
+    fn compliance_inverts_stiffness() {
+        let p = params();
+        let mu = p.shear_modulus();
+        for plane in [PlaneModel::PlaneStrain, PlaneModel::PlaneStress] {
+            let l = p.plane_lambda(plane);
+            let lam = p.lame_lambda();
+            let expect = match plane {
+                PlaneModel::PlaneStrain => lam,
+                PlaneModel::PlaneStress => 2.0 * mu * lam / (lam + 2.0 * mu),
+            };
+            assert!((l - expect).abs() < 1e-14 * expect);
+            let (e0, e1, e2) = (1.0, 2.0, -3.0);
+            let tr = e0 + e2;
+            let s = [
+                2.0 * mu * e0 + l * tr,
+                2.0 * mu * e1,
+                2.0 * mu * e2 + l * tr,
+            ];
+            let Q = p.compliance_2d(plane);
+            // V:C(σ) for unit V components (weights 1, 2, 1) recovers ε
+            let c = [
+                Q[0] * s[0] + Q[2] * s[2],
+                Q[4] * s[1] / 2.0,
+                Q[6] * s[0] + Q[8] * s[2],
+            ];
+            for (a, b) in c.iter().zip([e0, e1, e2]) {
+                assert!((a - b).abs() < 1e-12, "{plane:?}: {a} vs {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn structure_sizes_and_errors() {
+        let mesh = Mesh2d::unit_square(3, Diagonal::Right).unwrap();
+        for k in 1..=3 {
+            let m = Elasticity2d::new(params(), PlaneModel::PlaneStrain, &mesh, k)
+                .unwrap()
+                .clamped("left")
+                .fixed("bottom", 1)
+                .port("right")
+                .build()
+                .unwrap();
+            m.system().check(&Default::default()).unwrap();
+            let sv = m.space(ElasticField::Velocity);
+            let nl = sv.boundary_dofs(&["left"]).unwrap().len();
+            let nb: Vec<usize> = sv
+                .boundary_dofs(&["bottom"])
+                .unwrap()
+                .into_iter()
+                .filter(|&i| i >= sv.n_scalar_dofs())
+                .filter(|i| !sv.boundary_dofs(&["left"]).unwrap().contains(i))
+                .collect();
+            assert_eq!(
+                m.system().block_range("e_v").unwrap().len(),
+                sv.n_dofs() - nl - nb.len()
+            );
+            assert_eq!(
+                m.system().block_range("E_sigma").unwrap().len(),
+                3 * 18 * k * (k + 1) / 2
+            );
+            assert_eq!(m.system().ports.names(), vec!["right_tx", "right_ty"]);
+            // 4 vertices on the right edge
+            assert_eq!(m.system().n_inputs(), 8);
+        }
+        assert!(Elasticity2d::new(params(), PlaneModel::PlaneStress, &mesh, 0).is_err());
+        assert!(Elasticity2d::new(params(), PlaneModel::PlaneStress, &mesh, 4).is_err());
+        let bad = ElasticParams {
+            nu: 0.5,
+            ..params()
+        };
+        assert!(Elasticity2d::new(bad, PlaneModel::PlaneStress, &mesh, 1).is_err());
+        let base = Elasticity2d::new(params(), PlaneModel::PlaneStress, &mesh, 1).unwrap();
+        let err = base.clone().clamped("wall").build().unwrap_err();
+        assert!(matches!(err, Fem2dError::UnknownTag { .. }), "{err}");
+        let err = base.clone().fixed("top", 2).build().unwrap_err();
+        assert!(err.to_string().contains("top"), "{err}");
+        let err = base.clamped("top").port("top").build().unwrap_err();
+        assert!(err.to_string().contains("top"), "{err}");
+    }
+
+    /// Traction port outputs: for v = (1 + y, x y) interpolated exactly (k = 2) and all
+    /// trace coefficients 1 (ψ-sum = 1 on the edge), yᵀu = ∫_Γ v_a ds: on the right edge
+    /// x = 1: ∫ (1 + y) = 3/2, ∫ y = 1/2. The trace mass sums to the edge length 1.
+    #[test]
+    fn traction_port_traces() {
+        let mesh = Mesh2d::unit_square(4, Diagonal::Left).unwrap();
+        let m = Elasticity2d::new(params(), PlaneModel::PlaneStrain, &mesh, 2)
+            .unwrap()
+            .port("right")
+            .build()
+            .unwrap();
+        let e = m
+            .interpolate_state(&|x| [1.0 + x[1], x[0] * x[1]], None)
+            .unwrap();
+        let sys = m.system();
+        let sx: f64 = sys.port_output("right_tx", &e).unwrap().iter().sum();
+        let sy: f64 = sys.port_output("right_ty", &e).unwrap().iter().sum();
+        assert!((sx - 1.5).abs() < 1e-13, "{sx}");
+        assert!((sy - 0.5).abs() < 1e-13, "{sy}");
+        let mg = m.port_trace_mass("right_tx").unwrap();
+        let ones = vec![1.0; mg.ncols()];
+        let total: f64 = sparse::mul_vec(mg, &ones).iter().sum();
+        assert!((total - 1.0).abs() < 1e-14);
+        assert!(m.port_trace_mass("left_tx").is_err());
+        let pv = m.evaluate(&e, [0.3, 0.7]).unwrap();
+        let (v, g, s) = (pv.v, pv.grad_v, pv.sigma);
+        assert!((v[0] - 1.7).abs() < 1e-13 && (v[1] - 0.21).abs() < 1e-13);
+        assert!((g[1][0] - 0.7).abs() < 1e-12 && (g[1][1] - 0.3).abs() < 1e-12);
+        assert_eq!(s, [0.0; 3]);
+    }
+
+    /// 3D face traction ports: for v = (1 + y, z, y z) interpolated exactly (k = 2) and
+    /// all trace coefficients 1, yᵀu = ∫_Γ v_a dS on x = 1 of the unit cube: 3/2, 1/2, 1/4;
+    /// the trace mass sums to the face area 1.
+    #[test]
+    fn traction_port_traces_3d() {
+        let mesh = Mesh3d::box_mesh([0.0; 3], [1.0; 3], [2, 2, 2]).unwrap();
+        let m = Elasticity3d::new(params(), &mesh, 2)
+            .unwrap()
+            .clamped("xmin")
+            .port("xmax")
+            .build()
+            .unwrap();
+        let sys = m.system();
+        sys.check(&Default::default()).unwrap();
+        // 9 vertices on the face
+        assert_eq!(sys.n_inputs(), 27);
+        let e = m.interpolate_state(&|x| [1.0 + x[1], x[2], x[1] * x[2]], None);
+        for (port, exact) in [("xmax_tx", 1.5), ("xmax_ty", 0.5), ("xmax_tz", 0.25)] {
+            let s: f64 = sys.port_output(port, &e).unwrap().iter().sum();
+            assert!((s - exact).abs() < 1e-13, "{port}: {s}");
+        }
+        let mg = m.port_trace_mass("xmax_tz").unwrap();
+        let ones = vec![1.0; mg.ncols()];
+        let total: f64 = sparse::mul_vec(mg, &ones).iter().sum();
+        assert!((total - 1.0).abs() < 1e-14);
+        let err = Elasticity3d::new(params(), &mesh, 1)
+            .unwrap()
+            .fixed("zmax", 2)
+            .port("zmax")
+            .build()
+            .unwrap_err();
+        assert!(err.to_string().contains("zmax"), "{err}");
+        assert!(Elasticity3d::new(params(), &mesh, 1)
+            .unwrap()
+            .fixed("zmax", 3)
+            .build()
+            .is_err());
+        assert!(Elasticity3d::new(params(), &mesh, 3).is_err());
+    }
+}

@@ -1,0 +1,44 @@
+//! Time integration fixtures: the implicit midpoint rule (Crank–Nicolson for linear pH
+//! systems, thesis 004 §3.5) on a fixed grid with an output at every step.
+use phlex_core::diagnostics::EnergyLedger;
+use phlex_core::LinearPhSystem;
+use phlex_solve::fixed_step::FixedStepParams;
+use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
+use phlex_solve::signal::InputFn;
+
+/// Midpoint parameters on `[t0, t_end]` with step `h`, an output at every step.
+pub fn midpoint_params(t0: f64, t_end: f64, h: f64) -> MidpointParams {
+    MidpointParams {
+        step: FixedStepParams {
+            t0,
+            t_end,
+            h,
+            output_every: 1,
+        },
+        ..Default::default()
+    }
+}
+
+/// The midpoint stepper of `sys` driven by `input` on `[0, t_end]` with step `h`.
+///
+/// # Panics
+/// If the parameters or the input dimension are invalid (a test fixture).
+#[track_caller]
+pub fn midpoint(sys: &LinearPhSystem, input: InputFn, t_end: f64, h: f64) -> LinearMidpoint<'_> {
+    LinearMidpoint::new(sys, input, midpoint_params(0.0, t_end, h)).expect("midpoint stepper")
+}
+
+/// Checks the discrete power balance of a run, $|H_{k+1} - H_k - h(\bar y^\top\bar u -
+/// \bar e^\top R\bar e)| <$ `rel` times the energy scale at every step (exact for the
+/// midpoint rule up to round-off).
+///
+/// # Panics
+/// If a step violates it (a test fixture).
+#[track_caller]
+pub fn assert_power_balance(ledger: &EnergyLedger, rel: f64) {
+    let (r, scale) = (ledger.max_residual(), ledger.energy_scale());
+    assert!(
+        r < rel * scale,
+        "power-balance residual {r:e} (energy scale {scale:e})"
+    );
+}
