@@ -1,8 +1,8 @@
 //! Seed 001 §4: the rigid body (Fig. 2, eq. (22)) assembled from the EPHS language on
 //! SE(3); free rigid body with the Lie-group discrete-gradient midpoint rule; free fall.
 #![allow(non_snake_case)]
-use phlex_ephs::geometry::linalg3::{cross, mat_vec, Mat3};
-use phlex_ephs::geometry::{so3, Se3};
+use phlex_core::geometry::mat3::{cross, mat_vec, Mat3};
+use phlex_core::geometry::{so3, Se3};
 use phlex_ephs::library::rigid_body::{body_momentum, rigid_body, spatial_momentum};
 use phlex_ephs::numerics::{LieMidpoint, LieMidpointParams};
 use phlex_ephs::{assemble, EphsDae, System};
@@ -31,7 +31,7 @@ fn assembled_equations_are_eq22() {
         [0.1, -0.2, 9.81],
     );
     let mut rng = StdRng::seed_from_u64(3);
-    let Ji = phlex_ephs::geometry::linalg3::inv3(&J).unwrap();
+    let Ji = phlex_core::geometry::mat3::inverse(&J).unwrap();
     let mut worst = 0.0f64;
     for _ in 0..20 {
         let F: Vec<f64> = (0..6).map(|_| rng.gen_range(-1.0..1.0)).collect();
@@ -61,7 +61,7 @@ fn assembled_equations_are_eq22() {
         let a = cross(pw, w);
         let b = cross(pv, v);
         let c = cross(pv, w);
-        let grav = phlex_ephs::geometry::linalg3::mat_t_vec(&q.R, g);
+        let grav = phlex_core::geometry::mat3::mat_t_vec(&q.R, g);
         for k in 0..3 {
             expect[12 + k] = a[k] + b[k] + F[k];
             expect[15 + k] = c[k] - m * grav[k] + F[3 + k];
@@ -195,7 +195,7 @@ fn free_fall_matches_closed_form() {
             ];
             (
                 r,
-                phlex_ephs::geometry::linalg3::mat_mul(&q0.R, &so3::exp(w0.map(|w| w * t))),
+                phlex_core::geometry::mat3::mat_mul(&q0.R, &so3::exp(w0.map(|w| w * t))),
             )
         };
         let e0 = dae.total_energy(&y0);

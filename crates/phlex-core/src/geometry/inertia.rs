@@ -141,7 +141,10 @@ impl InertiaTensor {
         if moments[0] + moments[1] < moments[2] - tol {
             return Err(InertiaError::TriangleInequality { moments });
         }
-        Ok(Self { matrix: *J, moments })
+        Ok(Self {
+            matrix: *J,
+            moments,
+        })
     }
 
     /// Checks $J = \mathrm{diag}(J_x, J_y, J_z)$ (principal axes along the body axes).
@@ -242,7 +245,10 @@ mod tests {
         ));
         // Indefinite full tensor.
         let e = InertiaTensor::new(&[[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0]]);
-        assert!(matches!(e, Err(InertiaError::NegativeMoment { .. })), "{e:?}");
+        assert!(
+            matches!(e, Err(InertiaError::NegativeMoment { .. })),
+            "{e:?}"
+        );
         // Entries.
         let mut J = diagonal([1.0, 2.0, 2.5]);
         J[0][1] = 0.5;

@@ -19,8 +19,8 @@
 //! matrices in the dual bases; the spatial momentum of a body is
 //! $\mathrm{Ad}^*_{q^{-1}}p$ (summary §2).
 use super::mat3::{
-    add, cross, hat, inverse, lin_comb, mat_mul, mat_t_vec, mat_vec, scale, sub, transpose,
-    vee, Mat3, Vec3, IDENTITY3,
+    add, cross, hat, inverse, lin_comb, mat_mul, mat_t_vec, mat_vec, scale, sub, transpose, vee,
+    Mat3, Vec3, IDENTITY3,
 };
 use super::mat6::{self, join, split, Mat6, Vec6};
 use super::so3;
@@ -45,7 +45,10 @@ impl Default for Se3 {
 impl Se3 {
     /// The identity $e = (E, 0)$.
     pub fn identity() -> Self {
-        Self { R: IDENTITY3, r: [0.0; 3] }
+        Self {
+            R: IDENTITY3,
+            r: [0.0; 3],
+        }
     }
     /// $(R, r)$.
     pub fn new(R: Mat3, r: Vec3) -> Self {
@@ -464,7 +467,12 @@ mod tests {
             assert!(dist(&ad(&u, &v), &mat6::mat_vec(&ad_matrix(&u), &v)) < 1e-14);
             // ad* is the dual of ad, and linear in u through K(p).
             assert!((dot6(&p, &ad(&u, &v)) - dot6(&ad_star(&u, &p), &v)).abs() < 1e-14);
-            assert!(dist(&ad_star(&u, &p), &mat6::mat_vec(&ad_star_matrix_in_u(&p), &u)) < 1e-14);
+            assert!(
+                dist(
+                    &ad_star(&u, &p),
+                    &mat6::mat_vec(&ad_star_matrix_in_u(&p), &u)
+                ) < 1e-14
+            );
             // d/dt Ad_{exp(tu)} v at t = 0 is ad_u v (central differences, h = 1e-5).
             let h = 1e-5;
             let a = Se3::exp(&u.map(|x| x * h)).Ad(&v);

@@ -17,8 +17,8 @@
 //! with $\theta = |\omega|$, $a = \sin\theta/\theta$, $b = (1-\cos\theta)/\theta^2$,
 //! $c = (\theta - \sin\theta)/\theta^3$ ([`exp_coefficients`]).
 use super::mat3::{
-    dot, frobenius_norm, hat, lin_comb, mat_mul, mat_t_mul, mat_vec, norm, scale, trace,
-    vee, Mat3, Vec3, IDENTITY3,
+    dot, frobenius_norm, hat, lin_comb, mat_mul, mat_t_mul, mat_vec, norm, scale, trace, vee, Mat3,
+    Vec3, IDENTITY3,
 };
 
 /// Coefficients $a(\theta) = \sin\theta/\theta$, $b(\theta) = (1-\cos\theta)/\theta^2$,
@@ -110,7 +110,11 @@ pub fn log(R: &Mat3) -> Vec3 {
         ((R[k][j] - R[j][k]) * f, v)
     };
     // (w, v) and (−w, −v) are the same rotation: take w ≥ 0, so |ω| ≤ π.
-    let (w, v) = if w < 0.0 { (-w, scale(-1.0, v)) } else { (w, v) };
+    let (w, v) = if w < 0.0 {
+        (-w, scale(-1.0, v))
+    } else {
+        (w, v)
+    };
     let s = norm(v);
     if s == 0.0 {
         return [0.0; 3];
@@ -248,7 +252,10 @@ mod tests {
             [2.0, 1.0, -1.5],
         ] {
             let l = log(&exp(phi));
-            assert!(norm(sub(l, phi)) < 1e-12 * (1.0 + norm(phi)), "{phi:?} -> {l:?}");
+            assert!(
+                norm(sub(l, phi)) < 1e-12 * (1.0 + norm(phi)),
+                "{phi:?} -> {l:?}"
+            );
         }
     }
 
@@ -281,7 +288,10 @@ mod tests {
             let big = scale(30.0, w);
             for v in [w, big, scale(1e-9, w)] {
                 let back = cayley_inverse(&cayley(v)).expect("not a half turn");
-                assert!(norm(sub(back, v)) < 1e-13 * (1.0 + norm(v) * norm(v)), "{v:?}");
+                assert!(
+                    norm(sub(back, v)) < 1e-13 * (1.0 + norm(v) * norm(v)),
+                    "{v:?}"
+                );
             }
             // The definition (E − ½ω̃)⁻¹(E + ½ω̃).
             let W = hat(w);

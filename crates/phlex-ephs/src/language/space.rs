@@ -17,8 +17,8 @@
 //! | $SO(2)$, $\mathbb R^n$ (translations), $SO(2)\times\mathbb R$ | 1, n, 2 | 1, n, 2 | $\dot x = u$ (global coordinates on the universal cover) |
 use std::fmt;
 
-use crate::geometry::linalg3::{mat_mul, Mat3};
-use crate::geometry::{so3, Se3};
+use phlex_core::geometry::mat3::{mat_mul, Mat3};
+use phlex_core::geometry::{so3, Se3};
 
 /// A Lie group used as a state space (or whose algebra dual is one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -142,7 +142,7 @@ impl Space {
             }
             Space::Group(Group::So3) => {
                 let R = mat3(x);
-                let Rd = mat_mul(&R, &crate::geometry::linalg3::hat3([u[0], u[1], u[2]]));
+                let Rd = mat_mul(&R, &phlex_core::geometry::mat3::hat([u[0], u[1], u[2]]));
                 for i in 0..3 {
                     xdot[3 * i..3 * i + 3].copy_from_slice(&Rd[i]);
                 }
@@ -168,7 +168,7 @@ impl Space {
                 q.to_coords(x1);
             }
             Space::Group(Group::So3) => {
-                let R = mat_mul(&mat3(x0), &so3::cay([v[0], v[1], v[2]]));
+                let R = mat_mul(&mat3(x0), &so3::cayley([v[0], v[1], v[2]]));
                 for i in 0..3 {
                     x1[3 * i..3 * i + 3].copy_from_slice(&R[i]);
                 }
