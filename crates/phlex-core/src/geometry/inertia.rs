@@ -174,6 +174,16 @@ impl InertiaTensor {
     }
 }
 
+/// Steiner's parallel-axis term $m\,(|c|^2E - cc^\top)$: the inertia of a mass $m$ at $c$
+/// about the origin, added to a central inertia to move it to a point at $-c$ from the
+/// centre of mass ($J_P = J_G + m(|c|^2E - cc^\top)$, paper 000 Remark 2).
+pub fn parallel_axis(mass: f64, c: Vec3) -> Mat3 {
+    let c2 = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
+    std::array::from_fn(|i| {
+        std::array::from_fn(|j| mass * (if i == j { c2 } else { 0.0 } - c[i] * c[j]))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,6 +268,11 @@ mod tests {
         J[0][1] = 0.0;
         J[2][1] = f64::NAN;
         assert_eq!(InertiaTensor::new(&J).unwrap_err().entry(), Some((2, 1)));
+        // The parallel-axis term of a point mass is itself an admissible (singular) tensor.
+        let P = parallel_axis(2.0, [0.3, -0.4, 1.2]);
+        let J = InertiaTensor::new(&P).expect("admissible");
+        assert!(J.principal_moments()[0].abs() < 1e-15);
+        assert!((J.principal_moments()[2] - 2.0 * 1.69).abs() < 1e-14);
         // Round-off asymmetry is accepted.
         let mut J = rotated([1.0, 2.0, 2.5]);
         J[0][2] += 1e-15;

@@ -195,29 +195,51 @@ pub fn frobenius_norm(A: &Mat3) -> f64 {
     A.iter().flatten().map(|v| v * v).sum::<f64>().sqrt()
 }
 
-/// Eigenvalues of a symmetric 3×3 matrix, ascending, by the trigonometric method
-/// (Smith 1961): with $q = \operatorname{tr}A/3$, $p = \big(|A - qE|_F^2/6\big)^{1/2}$ and
-/// $B = (A - qE)/p$, the eigenvalues are $q + 2p\cos\big(\phi + 2\pi k/3\big)$,
-/// $\phi = \tfrac13\arccos(\det B/2)$. Exact for a diagonal matrix. Only the upper triangle
-/// and the diagonal are read.
+/// Eigenvalues of a symmetric 3×3 matrix, ascending, by cyclic Jacobi rotations (Golub &
+/// Van Loan §8.5): each rotation $A \leftarrow G^\top AG$ in the plane $(p, q)$ with
+/// $t = \tan\phi = \operatorname{sgn}\theta/(|\theta| + \sqrt{\theta^2 + 1})$,
+/// $\theta = (A_{qq} - A_{pp})/(2A_{pq})$, zeroes $A_{pq}$; the sweeps converge quadratically
+/// and stop when the off-diagonal part is below $10^{-18}|A|_F$. Every eigenvalue is then
+/// accurate to a few ulps of $|A|_F$, also for clustered eigenvalues (where closed-form
+/// trigonometric formulas lose half the digits). Exact for a diagonal matrix. Only the
+/// upper triangle and the diagonal are read.
 pub fn symmetric_eigenvalues(A: &Mat3) -> Vec3 {
-    let p1 = A[0][1] * A[0][1] + A[0][2] * A[0][2] + A[1][2] * A[1][2];
-    let q = trace(A) / 3.0;
-    if p1 == 0.0 {
-        let mut e = [A[0][0], A[1][1], A[2][2]];
-        e.sort_by(f64::total_cmp);
-        return e;
+    let mut a: Mat3 =
+        std::array::from_fn(|i| std::array::from_fn(|j| if i <= j { A[i][j] } else { A[j][i] }));
+    let scale = frobenius_norm(&a);
+    for _sweep in 0..50 {
+        let off = (a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2]).sqrt();
+        if !(off > 1e-18 * scale) {
+            break;
+        }
+        for (p, q) in [(0, 1), (0, 2), (1, 2)] {
+            let apq = a[p][q];
+            if apq == 0.0 {
+                continue;
+            }
+            let theta = (a[q][q] - a[p][p]) / (2.0 * apq);
+            let t = if theta.abs() > 1e150 {
+                0.5 / theta
+            } else {
+                theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt())
+            };
+            let c = 1.0 / (t * t + 1.0).sqrt();
+            let s = t * c;
+            a[p][p] -= t * apq;
+            a[q][q] += t * apq;
+            a[p][q] = 0.0;
+            a[q][p] = 0.0;
+            let r = 3 - p - q;
+            let (arp, arq) = (a[r][p], a[r][q]);
+            a[r][p] = c * arp - s * arq;
+            a[p][r] = a[r][p];
+            a[r][q] = s * arp + c * arq;
+            a[q][r] = a[r][q];
+        }
     }
-    let p2 = (A[0][0] - q).powi(2) + (A[1][1] - q).powi(2) + (A[2][2] - q).powi(2) + 2.0 * p1;
-    let p = (p2 / 6.0).sqrt();
-    let sym = |i: usize, j: usize| if i <= j { A[i][j] } else { A[j][i] };
-    let B: Mat3 = std::array::from_fn(|i| {
-        std::array::from_fn(|j| (sym(i, j) - if i == j { q } else { 0.0 }) / p)
-    });
-    let phi = (0.5 * determinant(&B)).clamp(-1.0, 1.0).acos() / 3.0;
-    let e3 = q + 2.0 * p * phi.cos();
-    let e1 = q + 2.0 * p * (phi + 2.0 * std::f64::consts::PI / 3.0).cos();
-    [e1, 3.0 * q - e1 - e3, e3]
+    let mut e = [a[0][0], a[1][1], a[2][2]];
+    e.sort_by(f64::total_cmp);
+    e
 }
 
 #[cfg(test)]
@@ -307,6 +329,20 @@ mod tests {
         assert_eq!(
             symmetric_eigenvalues(&diagonal([3.0, -1.0, 2.0])),
             [-1.0, 2.0, 3.0]
+        );
+        // Clustered eigenvalues to round-off: a rank-one matrix c cᵀ (0, 0, |c|²) and a
+        // rotated thin rod (0, 1, 1).
+        let c = [0.3, -0.4, 1.2];
+        let e = symmetric_eigenvalues(&outer(c, c));
+        assert!(
+            e[0].abs() < 1e-15 && e[1].abs() < 1e-15 && (e[2] - 1.69).abs() < 1e-15,
+            "{e:?}"
+        );
+        let J = mat_mul(&mat_mul(&R, &diagonal([0.0, 1.0, 1.0])), &transpose(&R));
+        let e = symmetric_eigenvalues(&J);
+        assert!(
+            e[0].abs() < 1e-15 && (e[1] - 1.0).abs() < 1e-15 && (e[2] - 1.0).abs() < 1e-15,
+            "{e:?}"
         );
     }
 }
