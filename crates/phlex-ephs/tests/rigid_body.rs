@@ -1,7 +1,9 @@
 //! Seed 001 §4: the rigid body (Fig. 2, eq. (22)) assembled from the EPHS language on
 //! SE(3); free rigid body with the Lie-group discrete-gradient midpoint rule; free fall.
 #![allow(non_snake_case)]
-use phlex_core::geometry::mat3::{cross, mat_vec, Mat3};
+use phlex_core::geometry::mat3::{
+    cross, frobenius_norm, lin_comb, mat_t_mul, mat_vec, Mat3, IDENTITY3,
+};
 use phlex_core::geometry::{so3, Se3};
 use phlex_ephs::library::rigid_body::{body_momentum, rigid_body, spatial_momentum};
 use phlex_ephs::numerics::{LieMidpoint, LieMidpointParams};
@@ -116,11 +118,13 @@ fn free_rigid_body_near_intermediate_axis_conserves_invariants() {
             for k in 0..6 {
                 dmu = dmu.max((mu[k] - mu0[k]).abs() / mu_scale);
             }
-            orth = orth.max(so3::orthogonality_defect(&[
-                [y[0], y[1], y[2]],
-                [y[3], y[4], y[5]],
-                [y[6], y[7], y[8]],
-            ]));
+            let R = [[y[0], y[1], y[2]], [y[3], y[4], y[5]], [y[6], y[7], y[8]]];
+            orth = orth.max(frobenius_norm(&lin_comb(
+                1.0,
+                &mat_t_mul(&R, &R),
+                -1.0,
+                &IDENTITY3,
+            )));
             min_w2 = min_w2.min(y[13] / J[1][1]);
         })
         .unwrap();

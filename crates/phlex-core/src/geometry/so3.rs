@@ -17,8 +17,7 @@
 //! with $\theta = |\omega|$, $a = \sin\theta/\theta$, $b = (1-\cos\theta)/\theta^2$,
 //! $c = (\theta - \sin\theta)/\theta^3$ ([`exp_coefficients`]).
 use super::mat3::{
-    dot, frobenius_norm, hat, lin_comb, mat_mul, mat_t_mul, mat_vec, norm, scale, trace, vee, Mat3,
-    Vec3, IDENTITY3,
+    dot, hat, lin_comb, mat_mul, mat_t_mul, mat_vec, norm, scale, trace, vee, Mat3, Vec3, IDENTITY3,
 };
 
 /// Coefficients $a(\theta) = \sin\theta/\theta$, $b(\theta) = (1-\cos\theta)/\theta^2$,
@@ -180,9 +179,21 @@ pub fn dexp_left_inv(w: Vec3) -> Mat3 {
     dexp_right_inv(scale(-1.0, w))
 }
 
-/// Orthogonality defect $|R^\top R - E|_F$.
+/// Orthogonality defect $\max_{ij}|(R^\top R - E)_{ij}|$.
 pub fn orthogonality_defect(R: &Mat3) -> f64 {
-    frobenius_norm(&lin_comb(1.0, &mat_t_mul(R, R), -1.0, &IDENTITY3))
+    lin_comb(1.0, &mat_t_mul(R, R), -1.0, &IDENTITY3)
+        .iter()
+        .flatten()
+        .fold(0.0, |m, v| m.max(v.abs()))
+}
+
+/// Tolerance of [`is_rotation`] on $\max_{ij}|(R^\top R - E)_{ij}|$.
+pub const ROTATION_TOLERANCE: f64 = 1e-9;
+
+/// Whether $R$ is a rotation given by a user: finite, orthonormal to
+/// [`ROTATION_TOLERANCE`] ([`orthogonality_defect`]) and right-handed ($\det R > 0$).
+pub fn is_rotation(R: &Mat3) -> bool {
+    orthogonality_defect(R) <= ROTATION_TOLERANCE && super::mat3::determinant(R) > 0.0
 }
 
 /// Angle of the rotation $Q$ about a unit axis $e$, measured in the plane of the normal
@@ -197,7 +208,7 @@ pub fn angle_about(Q: &Mat3, normals: &[Vec3; 2]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::mat3::{add, mat_t_vec, sub, transpose, unit};
+    use crate::geometry::mat3::{add, frobenius_norm, mat_t_vec, sub, transpose, unit};
     use rand::{rngs::StdRng, Rng, SeedableRng};
 
     fn rand3(rng: &mut StdRng, s: f64) -> Vec3 {
@@ -210,6 +221,11 @@ mod tests {
 
     fn dist(A: &Mat3, B: &Mat3) -> f64 {
         frobenius_norm(&lin_comb(1.0, A, -1.0, B))
+    }
+
+    /// $|R^\top R - E|_F$ (the Frobenius form of [`orthogonality_defect`]).
+    fn frobenius_defect(R: &Mat3) -> f64 {
+        dist(&mat_t_mul(R, R), &IDENTITY3)
     }
 
     /// exp ∘ log = id and log ∘ exp = id, for generic, tiny and near-π angles.
@@ -230,7 +246,7 @@ mod tests {
                 w = scale(1e-12, w);
             }
             let R = exp(w);
-            assert!(orthogonality_defect(&R) < 1e-14);
+            assert!(frobenius_defect(&R) < 1e-14);
             let w2 = log(&R);
             let err = norm(sub(w, w2));
             assert!(err < 1e-12 * (1.0 + norm(w)), "k={k} w={w:?} w2={w2:?}");
@@ -264,6 +280,18 @@ mod tests {
         let R = from_axis_angle([0.0, 0.0, 2.0], 0.7).expect("axis");
         assert!(dist(&R, &rotation_z(0.7)) < 1e-15);
         assert!(from_axis_angle([0.0; 3], 1.0).is_none());
+        assert!(is_rotation(&R));
+        assert!(!is_rotation(&[
+            [1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 0.0, -1.0]
+        ]));
+        assert!(!is_rotation(&lin_comb(1.0 + 1e-8, &R, 0.0, &R)));
+        assert!(!is_rotation(&[
+            [f64::NAN, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 0.0, 1.0]
+        ]));
         let e = unit([1.0, 2.0, -0.5]).expect("nonzero");
         let n = crate::geometry::mat3::normal_pair(e);
         for phi in [-3.0, -0.4, 0.0, 1.2, 3.1] {
@@ -277,7 +305,8 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(1);
         for _ in 0..50 {
             let w = rand3(&mut rng, 1.0);
-            assert!(orthogonality_defect(&cayley(w)) < 1e-14);
+            assert!(frobenius_defect(&cayley(w)) < 1e-14);
+            assert!(orthogonality_defect(&cayley(w)) <= frobenius_defect(&cayley(w)));
             // cay(hω) − exp(hω) = O(h³): the ratio for h and h/2 is about 8.
             let e1 = dist(&cayley(scale(0.01, w)), &exp(scale(0.01, w)));
             let e2 = dist(&cayley(scale(0.005, w)), &exp(scale(0.005, w)));

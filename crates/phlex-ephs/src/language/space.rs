@@ -195,7 +195,7 @@ impl Space {
             }
         }
     }
-    /// Distance of `x` from the manifold: $|R^\top R - E|_F$ for rotations, 0 otherwise.
+    /// Distance of `x` from the manifold: $\max_{ij}|(R^\top R - E)_{ij}|$ for rotations, 0 otherwise.
     pub fn defect(&self, x: &[f64]) -> f64 {
         match self {
             Space::Group(Group::Se3) | Space::Group(Group::So3) => {

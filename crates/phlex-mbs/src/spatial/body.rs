@@ -57,6 +57,7 @@
 //! # Gravity
 //! [`SpatialBody::set_gravity`] sets the inertial gravity vector $\vec g$; the potential
 //! $V = -\vec g\cdot\int\rho\,{}^ir\,\mathrm d\Omega$ (Remark 2) enters $H$ and $z_q$.
+use phlex_core::geometry::IDENTITY3;
 use phlex_core::sparse::{self, SparseMat};
 use phlex_core::{Triplets, VarBlock};
 
@@ -84,9 +85,6 @@ impl SpatialPort {
         }
     }
 }
-
-/// The 3×3 identity.
-pub const IDENTITY3: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
 
 /// Index of the first entry of $R_v$ in a local state.
 pub const R_V_OFFSET: usize = 3;
