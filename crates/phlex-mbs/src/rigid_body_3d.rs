@@ -660,23 +660,7 @@ impl crate::spatial::SpatialBody for RigidBody3dModel {
     }
     /// Analytic: $\partial/\partial r_i = e_i$, $\partial/\partial R_{ij} = a_j e_i$.
     fn port_position_jacobian(&self, k: usize, _x: &[f64]) -> Vec<(usize, [f64; 3])> {
-        let a = self.spatial_ports[k].position;
-        let mut out = Vec::with_capacity(12);
-        for i in 0..3 {
-            let mut e = [0.0; 3];
-            e[i] = 1.0;
-            out.push((i, e));
-        }
-        for i in 0..3 {
-            for j in 0..3 {
-                if a[j] != 0.0 {
-                    let mut e = [0.0; 3];
-                    e[i] = a[j];
-                    out.push((3 + 3 * i + j, e));
-                }
-            }
-        }
-        out
+        crate::spatial::body::pose_point_jacobian(self.spatial_ports[k].position, 12)
     }
     fn port_rotation(&self, k: usize, x: &[f64]) -> [[f64; 3]; 3] {
         mat_mul(&Self::rotation_of(x), &self.spatial_ports[k].orientation)

@@ -1378,21 +1378,7 @@ impl FloatingBody3d {
         let a = self.ports[k].position;
         let ad = [a[0] + d[0], a[1] + d[1], a[2] + d[2]];
         let r = Self::rotation_of(x);
-        let mut out = Vec::with_capacity(12 + 8);
-        for i in 0..3 {
-            let mut e = [0.0; 3];
-            e[i] = 1.0;
-            out.push((i, e));
-        }
-        for i in 0..3 {
-            for j in 0..3 {
-                if ad[j] != 0.0 {
-                    let mut e = [0.0; 3];
-                    e[i] = ad[j];
-                    out.push((3 + 3 * i + j, e));
-                }
-            }
-        }
+        let mut out = crate::spatial::body::pose_point_jacobian(ad, 12 + 8);
         let mut per_l: Vec<(usize, [f64; 3])> = Vec::new();
         for (comp, row) in sh.n.iter().enumerate() {
             for &(l, val) in row {

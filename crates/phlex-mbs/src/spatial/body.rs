@@ -100,6 +100,28 @@ pub fn rotation_from_state(x: &[f64]) -> [[f64; 3]; 3] {
     r
 }
 
+/// The pose part of $\partial({}^ir_P + Ra)/\partial x$ for a body-frame point $a$ and the
+/// state convention ($R_{ij}$ = `x[3 + 3 i + j]`): $e_i$ for $r_i$ and $a_je_i$ for $R_{ij}$
+/// (columns with $a_j = 0$ omitted), as `(state index, ∂/∂x)` pairs.
+pub(crate) fn pose_point_jacobian(a: [f64; 3], capacity: usize) -> Vec<(usize, [f64; 3])> {
+    let mut out = Vec::with_capacity(capacity);
+    for i in 0..3 {
+        let mut e = [0.0; 3];
+        e[i] = 1.0;
+        out.push((i, e));
+    }
+    for i in 0..3 {
+        for j in 0..3 {
+            if a[j] != 0.0 {
+                let mut e = [0.0; 3];
+                e[i] = a[j];
+                out.push((R_V_OFFSET + 3 * i + j, e));
+            }
+        }
+    }
+    out
+}
+
 /// A floating body in 3D as a port-Hamiltonian system, as the spatial assembly needs it.
 ///
 /// Implementors follow the state convention of the [module documentation](self). All
