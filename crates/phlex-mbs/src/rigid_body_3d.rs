@@ -31,7 +31,7 @@ use phlex_core::{Port, PortSet, QuasiLinearPhDae, Triplets, VarBlock};
 
 use phlex_core::geometry::inertia::parallel_axis;
 use phlex_core::geometry::mat3::{
-    add, cross, diagonal, hat, lin_comb, mat_mul, mat_t_vec, mat_vec, IDENTITY3,
+    add, cross, diagonal, hat, lin_comb, mat_mul, mat_t_vec, mat_vec, store_row_major, IDENTITY3,
 };
 use phlex_core::geometry::so3;
 
@@ -308,11 +308,7 @@ impl RigidBody3d {
         ];
         let mut x0 = vec![0.0; 18];
         x0[..3].copy_from_slice(&self.position);
-        for i in 0..3 {
-            for j in 0..3 {
-                x0[3 + 3 * i + j] = self.rotation[i][j];
-            }
-        }
+        store_row_major(&self.rotation, &mut x0[3..]);
         x0[12..15].copy_from_slice(&self.velocity);
         x0[15..18].copy_from_slice(&self.angular_velocity);
         Ok(RigidBody3dModel {

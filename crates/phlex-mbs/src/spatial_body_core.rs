@@ -82,7 +82,9 @@
 //! $\partial_x(J(x)z(x))$ from precomputed sparse maps: $\hat p_t = T_t p$, $p_r = T_r p$ (plus $\int\rho x\times v_f$ for the literal form),
 //! $G(p)e_c = \mathcal G_c p$ (three $n_f\times n_p$ matrices), so every Newton matrix is a
 //! few sparse products (see [`crate::simulate`] for why it must be exact).
-use phlex_core::geometry::mat3::{cross, hat, lin_comb, mat_mul, mat_t_vec, mat_vec, IDENTITY3};
+use phlex_core::geometry::mat3::{
+    cross, hat, lin_comb, mat_mul, mat_t_vec, mat_vec, store_row_major, IDENTITY3,
+};
 use phlex_core::sparse::{self, SparseMat};
 use phlex_core::{Port, PortSet, QuasiLinearPhDae, Triplets, VarBlock};
 
@@ -447,11 +449,7 @@ impl FloatingBody3d {
         }
         let mut x0 = vec![0.0; n_local];
         x0[..3].copy_from_slice(&init.position);
-        for i in 0..3 {
-            for j in 0..3 {
-                x0[3 + 3 * i + j] = init.rotation[i][j];
-            }
-        }
+        store_row_major(&init.rotation, &mut x0[3..]);
         x0[n_q..n_q + 3].copy_from_slice(&init.velocity);
         x0[n_q + 3..n_q + 6].copy_from_slice(&init.angular_velocity);
         let (sp, shapes): (Vec<_>, Vec<_>) = ports.into_iter().unzip();

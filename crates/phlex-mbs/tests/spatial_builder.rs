@@ -131,12 +131,7 @@ fn closed_spatial_loop_is_made_consistent() {
     let angle = (d[0] / len).acos();
     let r_exact = from_axis_angle(axis, angle).unwrap();
     let p = from_axis_angle([0.3, 0.2, 0.1], 0.03).unwrap();
-    let mut r_coupler = [[0.0; 3]; 3];
-    for i in 0..3 {
-        for j in 0..3 {
-            r_coupler[i][j] = (0..3).map(|k| r_exact[i][k] * p[k][j]).sum();
-        }
-    }
+    let r_coupler = phlex_core::geometry::mat3::mat_mul(&r_exact, &p);
     let mut b = MultibodyBuilder3d::new();
     b.gravity([0.0, 0.0, -9.81])
         .add_ground_point("anchor", anchor)
@@ -195,13 +190,7 @@ fn closed_spatial_loop_is_made_consistent() {
     assert!(init.velocity_residual.1 < 1e-12);
     // the rotation of the coupler is still a rotation; the locked crank did not move
     let r = mb.rotation(1, x);
-    let d = (0..3).fold(0.0f64, |m, i| {
-        (0..3).fold(m, |m, j| {
-            let v: f64 =
-                (0..3).map(|k| r[k][i] * r[k][j]).sum::<f64>() - if i == j { 1.0 } else { 0.0 };
-            m.max(v.abs())
-        })
-    });
+    let d = phlex_core::geometry::so3::orthogonality_defect(&r);
     assert!(d < 1e-14);
     assert_eq!(&x[..12], &x0[..12]);
     // the crank speed about Z: the projection keeps the feasible crank motion

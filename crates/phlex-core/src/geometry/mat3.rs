@@ -142,6 +142,18 @@ pub fn column(A: &Mat3, j: usize) -> Vec3 {
     [A[0][j], A[1][j], A[2][j]]
 }
 
+/// The matrix stored row-major in `x[0..9]` ($A_{ij}$ = `x[3 i + j]`).
+pub fn from_row_major(x: &[f64]) -> Mat3 {
+    [[x[0], x[1], x[2]], [x[3], x[4], x[5]], [x[6], x[7], x[8]]]
+}
+
+/// Writes $A$ row-major into `x[0..9]` (inverse of [`from_row_major`]).
+pub fn store_row_major(A: &Mat3, x: &mut [f64]) {
+    for i in 0..3 {
+        x[3 * i..3 * i + 3].copy_from_slice(&A[i]);
+    }
+}
+
 /// $\alpha A + \beta B$.
 pub fn lin_comb(alpha: f64, A: &Mat3, beta: f64, B: &Mat3) -> Mat3 {
     let mut C = [[0.0; 3]; 3];
@@ -262,6 +274,10 @@ mod tests {
         ));
         assert_eq!(mat_t_vec(&A, b), mat_vec(&transpose(&A), b));
         assert_eq!(column(&A, 1), [2.0, -3.0, 1.0]);
+        let mut x = [0.0; 10];
+        store_row_major(&A, &mut x[1..]);
+        assert_eq!(from_row_major(&x[1..]), A);
+        assert_eq!(x[2], 2.0);
         assert_eq!(mat_vec(&hat(b), A[0]), cross(b, A[0]));
         assert_eq!(vee(&hat(b)), b);
         assert!(dot(b, cross(b, A[1])).abs() < 1e-15);

@@ -19,8 +19,8 @@
 //! matrices in the dual bases; the spatial momentum of a body is
 //! $\mathrm{Ad}^*_{q^{-1}}p$ (summary §2).
 use super::mat3::{
-    add, cross, hat, inverse, lin_comb, mat_mul, mat_t_vec, mat_vec, scale, sub, transpose, vee,
-    Mat3, Vec3, IDENTITY3,
+    add, cross, from_row_major, hat, inverse, lin_comb, mat_mul, mat_t_vec, mat_vec, scale,
+    store_row_major, sub, transpose, vee, Mat3, Vec3, IDENTITY3,
 };
 use super::mat6::{self, join, split, Mat6, Vec6};
 use super::so3;
@@ -104,15 +104,13 @@ impl Se3 {
     }
     /// Coordinates used for storage: $R$ row-major (9) followed by $r$ (3).
     pub fn to_coords(&self, x: &mut [f64]) {
-        for i in 0..3 {
-            x[3 * i..3 * i + 3].copy_from_slice(&self.R[i]);
-        }
+        store_row_major(&self.R, x);
         x[9..12].copy_from_slice(&self.r);
     }
     /// Inverse of [`Se3::to_coords`] (reads 12 numbers).
     pub fn from_coords(x: &[f64]) -> Se3 {
         Se3 {
-            R: [[x[0], x[1], x[2]], [x[3], x[4], x[5]], [x[6], x[7], x[8]]],
+            R: from_row_major(x),
             r: [x[9], x[10], x[11]],
         }
     }

@@ -28,9 +28,10 @@ use crate::language::operators::{
 use crate::language::pattern::Pattern;
 use crate::language::primitive::Primitive;
 use crate::language::quantity::Quantity;
-use crate::language::space::{mat3, Group, Space};
+use crate::language::space::{Group, Space};
 use crate::language::system::Composite;
 use crate::library::mechanics::{environment, NonlinearFriction, NonlinearFrictionLaw};
+use phlex_core::geometry::mat3::from_row_major;
 use phlex_core::geometry::Mat6;
 use phlex_core::geometry::{so3, Se3};
 
@@ -90,7 +91,7 @@ impl JointKind {
             JointKind::Cylindrical => Se3::new(so3::rotation_z(x[0]), [0.0, 0.0, x[1]]),
             JointKind::Screw { pitch } => Se3::new(so3::rotation_z(x[0]), [0.0, 0.0, pitch * x[0]]),
             JointKind::Planar => Se3::new(so3::rotation_z(x[0]), [x[1], x[2], 0.0]),
-            JointKind::Spherical => Se3::rotation(mat3(x)),
+            JointKind::Spherical => Se3::rotation(from_row_major(x)),
         }
     }
     /// Coordinates of the subgroup element nearest to the relative pose `q` (the inverse of

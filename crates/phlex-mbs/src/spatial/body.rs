@@ -57,7 +57,7 @@
 //! # Gravity
 //! [`SpatialBody::set_gravity`] sets the inertial gravity vector $\vec g$; the potential
 //! $V = -\vec g\cdot\int\rho\,{}^ir\,\mathrm d\Omega$ (Remark 2) enters $H$ and $z_q$.
-use phlex_core::geometry::IDENTITY3;
+use phlex_core::geometry::mat3::{from_row_major, IDENTITY3};
 use phlex_core::sparse::{self, SparseMat};
 use phlex_core::{Triplets, VarBlock};
 
@@ -91,13 +91,7 @@ pub const R_V_OFFSET: usize = 3;
 
 /// $R$ stored in a local state following the convention ($R_{ij}$ = `x[3 + 3 i + j]`).
 pub fn rotation_from_state(x: &[f64]) -> [[f64; 3]; 3] {
-    let mut r = [[0.0; 3]; 3];
-    for i in 0..3 {
-        for j in 0..3 {
-            r[i][j] = x[R_V_OFFSET + 3 * i + j];
-        }
-    }
-    r
+    from_row_major(&x[R_V_OFFSET..])
 }
 
 /// The pose part of $\partial({}^ir_P + Ra)/\partial x$ for a body-frame point $a$ and the
