@@ -18,6 +18,7 @@
 
 pub mod diagnostics;
 pub mod error;
+pub mod geometry;
 pub mod interconnect;
 pub mod linear;
 pub mod port;

@@ -9,11 +9,14 @@
 //! |---|---|
 //! | [`language`] | syntax: quantities, interfaces, patterns, the four primitive kinds, composite systems, flattening (§2); SVG pictures of patterns |
 //! | [`semantics`] | open systems, junction rules, composition ([`assemble`] flattens first, [`assemble_nested`] composes level by level), the assembled DAE ([`EphsDae`], a [`phlex_solve::ImplicitDae`]), consistent initialisation |
-//! | [`geometry`] | $SO(3)$, $SE(3)$: product, inverse, hat/vee, exp/log, Cayley, Ad, Ad*, ad, ad*, $T_eL_q$, $T^*_eL_q$, dexp and its inverse (§3) |
 //! | [`library`] | oscillators (Figs. 5–7), rigid body (Fig. 2), joint with the six lower pairs (Fig. 3), ground, multibody builder (Fig. 1); [`library::kinematics`]: bodies and joints of an assembled model, spatial momentum, position-constraint drift, projection |
 //! | [`numerics`] | the energy-consistent Lie-group discrete-gradient midpoint integrator, with optional energy-conserving drift projection |
 //! | [`model_file`] | the TOML model format (components, patterns, composition, initial state, inputs, simulation) and the recorded diagnostics ([`Trajectory`]: energies, entropy, exergy destruction per irreversible component, port powers, spatial momentum, joint drift) |
 //! | [`error`] | typed errors naming ports, junctions and boxes |
+//!
+//! The geometry of seed 001 §3 ($SO(3)$, $SE(3)$: product, inverse, hat/vee, exp/log, Cayley,
+//! Ad, Ad*, ad, ad*, $T_eL_q$, $T^*_eL_q$, dexp and its inverse) and the inertia-tensor rule
+//! live in [`phlex_core::geometry`], shared with `phlex-mbs` and `phlex-control`.
 //!
 //! # Conventions
 //! Port variables on Lie groups are left-trivialized (flows are body velocities, efforts
@@ -25,7 +28,6 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord, clippy::needless_range_loop)]
 
 pub mod error;
-pub mod geometry;
 pub mod language;
 pub mod library;
 pub mod model_file;

@@ -115,8 +115,6 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::error::EphsError;
-use crate::geometry::linalg3::Mat3;
-use crate::geometry::{so3, Se3};
 use crate::language::interface::{Interface, PortKind};
 use crate::language::pattern::Pattern;
 use crate::language::quantity::Quantity;
@@ -126,6 +124,8 @@ use crate::library::kinematics::Kinematics;
 use crate::library::{mechanics, rigid_body};
 use crate::numerics::{LieMidpoint, LieMidpointParams, Stabilization};
 use crate::semantics::{assemble, EphsDae};
+use phlex_core::geometry::mat3::Mat3;
+use phlex_core::geometry::{so3, Se3};
 use phlex_solve::radau5::OutputTimes;
 use phlex_solve::{InputFn, Radau5, Radau5Params, Signal};
 

@@ -5,9 +5,9 @@
 #![allow(non_snake_case, clippy::needless_range_loop)]
 use std::sync::Arc;
 
-use phlex_ephs::geometry::linalg3::{mat_vec, Mat3};
-use phlex_ephs::geometry::se3::ad_star;
-use phlex_ephs::geometry::{so3, Se3};
+use phlex_core::geometry::mat3::{mat_vec, Mat3};
+use phlex_core::geometry::se3::ad_star;
+use phlex_core::geometry::{so3, Se3};
 use phlex_ephs::language::QuadraticEnergy;
 use phlex_ephs::library::joint::{joint, JointKind, JointParams};
 use phlex_ephs::library::multibody::MultibodyBuilder;
@@ -210,7 +210,7 @@ fn assembled_two_body_dae_matches_section6_and_is_functorial() {
         // Hand-written DAE.
         let u = |m: f64, J: &Mat3, p: &[f64; 6]| -> [f64; 6] {
             let w = mat_vec(
-                &phlex_ephs::geometry::linalg3::inv3(J).unwrap(),
+                &phlex_core::geometry::mat3::inverse(J).unwrap(),
                 [p[0], p[1], p[2]],
             );
             [w[0], w[1], w[2], p[3] / m, p[4] / m, p[5] / m]
@@ -219,7 +219,7 @@ fn assembled_two_body_dae_matches_section6_and_is_functorial() {
         let u2 = u(s.m[1], &s.J[1], &p2);
         let I = s.kind.inclusion(&[phi]);
         let grav = |q: &Se3, m: f64| -> [f64; 6] {
-            let f = phlex_ephs::geometry::linalg3::mat_t_vec(&q.R, s.g);
+            let f = phlex_core::geometry::mat3::mat_t_vec(&q.R, s.g);
             [0.0, 0.0, 0.0, m * f[0], m * f[1], m * f[2]]
         };
         let f1 = s.o1.Ad_inv_star(&I.Ad_inv_star(&lam));

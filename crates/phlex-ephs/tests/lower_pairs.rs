@@ -8,8 +8,8 @@
 #![allow(non_snake_case, clippy::needless_range_loop)]
 use std::sync::Arc;
 
-use phlex_ephs::geometry::linalg3::Mat3;
-use phlex_ephs::geometry::{so3, Se3};
+use phlex_core::geometry::mat3::Mat3;
+use phlex_core::geometry::{so3, Se3};
 use phlex_ephs::language::QuadraticEnergy;
 use phlex_ephs::library::joint::{joint, spherical_coords, JointKind, JointParams};
 use phlex_ephs::library::kinematics::Kinematics;

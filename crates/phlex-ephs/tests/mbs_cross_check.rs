@@ -14,8 +14,8 @@
 //! Radau IIA at rtol = atol = 1e-12; the centre-of-mass positions and the link angles are
 //! compared every 0.1 s over 3 s.
 #![allow(non_snake_case)]
-use phlex_ephs::geometry::linalg3::{mat_vec, Mat3};
-use phlex_ephs::geometry::{so3, Se3};
+use phlex_core::geometry::mat3::{mat_vec, Mat3};
+use phlex_core::geometry::{so3, Se3};
 use phlex_ephs::library::joint::{joint, JointKind, JointParams};
 use phlex_ephs::library::kinematics::Kinematics;
 use phlex_ephs::library::multibody::MultibodyBuilder;

@@ -2,8 +2,8 @@
 //! a ground, two bodies (Fig. 2) and two revolute joints (Fig. 3), against an independent
 //! minimal-coordinate Lagrangian model integrated by RK4.
 #![allow(non_snake_case)]
-use phlex_ephs::geometry::linalg3::Mat3;
-use phlex_ephs::geometry::{so3, Se3};
+use phlex_core::geometry::mat3::Mat3;
+use phlex_core::geometry::{so3, Se3};
 use phlex_ephs::library::joint::{joint, JointKind, JointParams};
 use phlex_ephs::library::multibody::MultibodyBuilder;
 use phlex_ephs::library::rigid_body::{ground, rigid_body};

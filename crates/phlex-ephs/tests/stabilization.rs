@@ -1,8 +1,8 @@
 //! Position-drift monitor and projection stabilisation of the joint constraints
 //! (issue 5 §4; seed 001 §6–7): a double pendulum with joint friction under gravity.
 #![allow(non_snake_case)]
-use phlex_ephs::geometry::linalg3::Mat3;
-use phlex_ephs::geometry::{so3, Se3};
+use phlex_core::geometry::mat3::Mat3;
+use phlex_core::geometry::{so3, Se3};
 use phlex_ephs::library::joint::{joint, JointKind, JointParams};
 use phlex_ephs::library::kinematics::Kinematics;
 use phlex_ephs::library::multibody::MultibodyBuilder;

@@ -1,5 +1,6 @@
 //! Errors of the multibody layer. Every variant names the offending body, port or joint,
 //! so that a model file can be fixed from the message alone.
+use phlex_core::geometry::{InertiaError, InertiaTensor, Mat3};
 use phlex_core::CoreError;
 use phlex_fem::FemError;
 use phlex_solve::SolveError;
@@ -19,6 +20,18 @@ pub enum MbsError {
         value: f64,
         /// The inequality that failed, e.g. `"mass > 0"`.
         requirement: String,
+    },
+    /// An inertia tensor violates the admissibility rule of
+    /// [`phlex_core::geometry::inertia`] (symmetric, positive semidefinite, triangle
+    /// inequalities of the principal moments).
+    #[error("body '{body}': parameter '{parameter}': inertia tensor {source}")]
+    InvalidInertia {
+        /// Body name.
+        body: String,
+        /// Parameter name, e.g. `"inertia"`, `"lumped inertia at 'tip'"`.
+        parameter: String,
+        /// The condition that failed, with the values.
+        source: InertiaError,
     },
     /// A floating flexible body without a deformation boundary condition (paper 000
     /// Remark 8): the deformation field would contain the rigid motion and the mass
@@ -176,4 +189,18 @@ pub(crate) fn require_finite(body: &str, parameter: &str, value: f64) -> Result<
             requirement: format!("{parameter} finite"),
         })
     }
+}
+
+/// The inertia tensor `J` checked by the one rule of [`phlex_core::geometry::inertia`],
+/// otherwise [`MbsError::InvalidInertia`] naming the body and the parameter.
+pub(crate) fn require_inertia(
+    body: &str,
+    parameter: &str,
+    J: &Mat3,
+) -> Result<InertiaTensor, MbsError> {
+    InertiaTensor::new(J).map_err(|source| MbsError::InvalidInertia {
+        body: body.into(),
+        parameter: parameter.into(),
+        source,
+    })
 }

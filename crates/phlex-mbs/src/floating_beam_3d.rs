@@ -87,6 +87,7 @@
 //! assert_eq!(body.n_elastic(), 24);
 //! # Ok::<(), phlex_mbs::MbsError>(())
 //! ```
+use phlex_core::geometry::{so3, IDENTITY3};
 use phlex_core::{sparse, Triplets};
 use phlex_fem::assembly::line::{self as assembly, Coefficient};
 use phlex_fem::quadrature::GaussLegendre;
@@ -96,7 +97,7 @@ use crate::error::{require_finite, require_positive, MbsError};
 use crate::floating_beam_2d::DeformationBc;
 use crate::lumped::LumpedMass3d;
 use crate::planar_body::Gyroscopic;
-use crate::spatial::{SpatialBody, SpatialBodySpec, SpatialPort, IDENTITY3};
+use crate::spatial::{SpatialBody, SpatialBodySpec, SpatialPort};
 use crate::spatial_body_core::{
     Flexible3d, FloatingBody3d, MassPoint3d, PointShape3d, SpatialInit,
 };
@@ -515,29 +516,22 @@ impl SpatialBodySpec for FloatingBeam3d {
     }
 }
 
-/// Checks that a rotation is orthonormal and right-handed (to 1e-9).
+/// Checks that a rotation is finite, orthonormal and right-handed ([`so3::is_rotation`]).
 fn check_rotation(body: &str, r: &[[f64; 3]; 3]) -> Result<(), MbsError> {
-    let mut defect = 0.0f64;
     for i in 0..3 {
         for j in 0..3 {
             require_finite(body, &format!("rotation[{i}][{j}]"), r[i][j])?;
-            let d: f64 =
-                (0..3).map(|k| r[k][i] * r[k][j]).sum::<f64>() - if i == j { 1.0 } else { 0.0 };
-            defect = defect.max(d.abs());
         }
     }
-    let det = r[0][0] * (r[1][1] * r[2][2] - r[1][2] * r[2][1])
-        - r[0][1] * (r[1][0] * r[2][2] - r[1][2] * r[2][0])
-        + r[0][2] * (r[1][0] * r[2][1] - r[1][1] * r[2][0]);
-    if defect > 1e-9 || det.is_nan() || det <= 0.0 {
-        return Err(MbsError::InvalidBodyParameter {
-            body: body.into(),
-            parameter: "rotation".into(),
-            value: defect,
-            requirement: "an orthonormal right-handed matrix (R^T R = I, det R = 1)".into(),
-        });
+    if so3::is_rotation(r) {
+        return Ok(());
     }
-    Ok(())
+    Err(MbsError::InvalidBodyParameter {
+        body: body.into(),
+        parameter: "rotation".into(),
+        value: so3::orthogonality_defect(r),
+        requirement: "an orthonormal right-handed matrix (R^T R = I, det R = 1)".into(),
+    })
 }
 
 /// Finite element spaces of a spatial floating beam and the maps between full and free

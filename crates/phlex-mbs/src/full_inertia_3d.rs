@@ -78,8 +78,8 @@
 //! $F_v = M_{vv}(u_f)^{-1}(f_v - \partial_{u_f}\pi_v\,v_f)$.
 use phlex_core::Triplets;
 
-use crate::rigid_body_3d::cross;
 use crate::spatial_body_core::MassPoint3d;
+use phlex_core::geometry::mat3::{cross, dot, mat_vec};
 
 /// One mass point in the form used here: undeformed position, mass, rotary inertia and the
 /// columns $n_j = N e_j$, $\phi_j = \Phi e_j$ of its shape.
@@ -117,16 +117,6 @@ fn columns(rows: &[Vec<(usize, f64)>; 3]) -> Vec<(usize, [f64; 3])> {
         }
     }
     out
-}
-
-#[inline]
-fn dot3(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
-}
-
-#[inline]
-fn mat_vec(m: &[[f64; 3]; 3], a: [f64; 3]) -> [f64; 3] {
-    [0, 1, 2].map(|i| m[i][0] * a[0] + m[i][1] * a[1] + m[i][2] * a[2])
 }
 
 impl Point {
@@ -180,7 +170,7 @@ impl Point {
             out[3 + d] += s * m[d];
         }
         for &(j, c) in &self.n {
-            out[6 + j] += s * dot3(c, a);
+            out[6 + j] += s * dot(c, a);
         }
     }
 
@@ -238,10 +228,10 @@ impl FullInertia3d {
         let mut t = 0.0;
         for pt in &self.points {
             let v = pt.velocity(pt.position(u), p);
-            t += 0.5 * pt.w * dot3(v, v);
+            t += 0.5 * pt.w * dot(v, v);
             if pt.rotary {
                 let o = pt.spin(p);
-                t += 0.5 * dot3(o, mat_vec(&pt.inertia, o));
+                t += 0.5 * dot(o, mat_vec(&pt.inertia, o));
             }
         }
         t
@@ -262,7 +252,7 @@ impl FullInertia3d {
                     out[3 + d] += l[d];
                 }
                 for &(j, c) in &pt.phi {
-                    out[6 + j] += dot3(c, l);
+                    out[6 + j] += dot(c, l);
                 }
             }
         }
@@ -298,7 +288,7 @@ impl FullInertia3d {
             pt.a_columns(pt.position(u), &mut cols);
             for &(i, a) in &cols {
                 for &(j, b) in &cols {
-                    let v = pt.w * dot3(a, b);
+                    let v = pt.w * dot(a, b);
                     if v != 0.0 {
                         f(i, j, v);
                     }
@@ -308,7 +298,7 @@ impl FullInertia3d {
                 pt.g_columns(&mut cols);
                 for &(i, a) in &cols {
                     for &(j, b) in &cols {
-                        let v = dot3(a, mat_vec(&pt.inertia, b));
+                        let v = dot(a, mat_vec(&pt.inertia, b));
                         if v != 0.0 {
                             f(i, j, v);
                         }
@@ -353,7 +343,7 @@ impl FullInertia3d {
                 if spin {
                     let a = cross(om, c);
                     for &(i, col) in &buf {
-                        let e = pt.w * dot3(col, a);
+                        let e = pt.w * dot(col, a);
                         if e != 0.0 {
                             f(i, j, e);
                         }
@@ -380,7 +370,7 @@ impl FullInertia3d {
             let b = cross(v0, w1);
             let s = 0.5 * pt.w;
             for &(j, c) in &pt.n {
-                out[j] += s * (dot3(c, a) + dot3(c, b));
+                out[j] += s * (dot(c, a) + dot(c, b));
             }
         }
     }
@@ -410,7 +400,7 @@ impl FullInertia3d {
             ds.extend(pt.n.iter().map(|&(j, c)| (j, cross(w0, c), cross(w1, c))));
             for &(j, a0, a1) in &ds {
                 for &(l, b0, b1) in &ds {
-                    let v = 0.5 * pt.w * (dot3(a0, b1) + dot3(a1, b0));
+                    let v = 0.5 * pt.w * (dot(a0, b1) + dot(a1, b0));
                     if v != 0.0 {
                         f(j, l, v);
                     }

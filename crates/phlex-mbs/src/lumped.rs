@@ -6,7 +6,7 @@
 //! [`crate::planar_body`]): at a port of a flexible body it also couples to the elastic
 //! velocity there, so the kinetic energy is $\tfrac12 m_l|v_a|^2 + \tfrac12 I_l\omega_a^2$ with
 //! $(v_a, \omega_a)$ the port output.
-use crate::error::{require_non_negative, MbsError};
+use crate::error::{require_inertia, require_non_negative, MbsError};
 
 /// A point mass and rotary inertia attached at a named port of a body.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,8 +56,8 @@ pub struct LumpedMass3d {
     pub port: String,
     /// Mass $m_l \ge 0$ \[kg\].
     pub mass: f64,
-    /// Rotary inertia tensor $I_l$ about the port point, body-frame components (symmetric
-    /// positive semidefinite) \[kg m²\].
+    /// Rotary inertia tensor $I_l$ about the port point, body-frame components (an admissible
+    /// inertia tensor, [`phlex_core::geometry::inertia`]) \[kg m²\].
     pub inertia: [[f64; 3]; 3],
 }
 
@@ -77,48 +77,17 @@ impl LumpedMass3d {
         self
     }
 
-    /// Checks `mass >= 0` and that the inertia tensor is finite, symmetric and positive
-    /// semidefinite (leading and all principal minors non-negative up to round-off).
+    /// Checks `mass >= 0` and the rotary inertia tensor by the one rule of
+    /// [`phlex_core::geometry::inertia`] (finite, symmetric, positive semidefinite, triangle
+    /// inequalities of the principal moments; 0 is admissible).
     pub(crate) fn validate(&self, body: &str) -> Result<(), MbsError> {
         let what = format!("lumped mass at '{}'", self.port);
         require_non_negative(body, &what, self.mass)?;
-        let I = &self.inertia;
-        let scale = (I[0][0].abs() + I[1][1].abs() + I[2][2].abs()).max(f64::MIN_POSITIVE);
-        for i in 0..3 {
-            for j in 0..3 {
-                let v = I[i][j];
-                if !v.is_finite() || (v - I[j][i]).abs() > 1e-12 * scale {
-                    return Err(MbsError::InvalidBodyParameter {
-                        body: body.into(),
-                        parameter: format!("lumped inertia at '{}'[{i}][{j}]", self.port),
-                        value: v,
-                        requirement: format!("a finite symmetric tensor: [{j}][{i}] = {}", I[j][i]),
-                    });
-                }
-            }
-        }
-        let m2 = |a: usize, b: usize| I[a][a] * I[b][b] - I[a][b] * I[b][a];
-        let det = I[0][0] * (I[1][1] * I[2][2] - I[1][2] * I[2][1])
-            - I[0][1] * (I[1][0] * I[2][2] - I[1][2] * I[2][0])
-            + I[0][2] * (I[1][0] * I[2][1] - I[1][1] * I[2][0]);
-        let tol = 1e-12 * scale;
-        let minors = [
-            I[0][0],
-            I[1][1],
-            I[2][2],
-            m2(0, 1) / scale,
-            m2(0, 2) / scale,
-            m2(1, 2) / scale,
-            det / (scale * scale),
-        ];
-        if let Some(&bad) = minors.iter().find(|&&v| v < -tol) {
-            return Err(MbsError::InvalidBodyParameter {
-                body: body.into(),
-                parameter: format!("lumped inertia at '{}'", self.port),
-                value: bad,
-                requirement: "a positive semidefinite tensor (all principal minors >= 0)".into(),
-            });
-        }
+        require_inertia(
+            body,
+            &format!("lumped inertia at '{}'", self.port),
+            &self.inertia,
+        )?;
         Ok(())
     }
 }

@@ -29,39 +29,15 @@
 use phlex_core::sparse::{self, SparseMat};
 use phlex_core::{Port, PortSet, QuasiLinearPhDae, Triplets, VarBlock};
 
-use crate::error::{require_finite, require_non_negative, require_positive, MbsError};
+use phlex_core::geometry::inertia::parallel_axis;
+use phlex_core::geometry::mat3::{
+    add, cross, diagonal, hat, lin_comb, mat_mul, mat_t_vec, mat_vec, store_row_major, IDENTITY3,
+};
+use phlex_core::geometry::so3;
+
+use crate::error::{require_finite, require_inertia, require_positive, MbsError};
 use crate::lumped::LumpedMass3d;
 use crate::mechanism::Mechanism;
-
-/// $\[a\]_\times$.
-pub fn skew(a: [f64; 3]) -> [[f64; 3]; 3] {
-    [[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]]
-}
-
-/// $a\times b$.
-pub fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-/// Rotation matrix of angle `angle` about unit axis `axis` (Rodrigues).
-pub fn axis_angle(axis: [f64; 3], angle: f64) -> [[f64; 3]; 3] {
-    let n = (axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]).sqrt();
-    let k = [axis[0] / n, axis[1] / n, axis[2] / n];
-    let K = skew(k);
-    let (s, c) = angle.sin_cos();
-    let mut r = [[0.0; 3]; 3];
-    for i in 0..3 {
-        for j in 0..3 {
-            let kk: f64 = (0..3).map(|l| K[i][l] * K[l][j]).sum();
-            r[i][j] = if i == j { 1.0 } else { 0.0 } + s * K[i][j] + (1.0 - c) * kk;
-        }
-    }
-    r
-}
 
 /// Parameters of a 3D rigid body.
 ///
@@ -106,16 +82,12 @@ impl RigidBody3d {
     pub fn new(mass: f64, diag: [f64; 3]) -> Self {
         Self {
             mass,
-            inertia: [
-                [diag[0], 0.0, 0.0],
-                [0.0, diag[1], 0.0],
-                [0.0, 0.0, diag[2]],
-            ],
+            inertia: diagonal(diag),
             com: [0.0; 3],
             ports: vec![("P".into(), [0.0; 3])],
             gravity: [0.0; 3],
             position: [0.0; 3],
-            rotation: [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]],
+            rotation: IDENTITY3,
             velocity: [0.0; 3],
             angular_velocity: [0.0; 3],
             port_orientations: Vec::new(),
@@ -188,21 +160,7 @@ impl RigidBody3d {
     /// Validates and builds the pH model of body `name`.
     pub fn build(&self, name: &str) -> Result<RigidBody3dModel, MbsError> {
         require_positive(name, "mass", self.mass)?;
-        let J = self.inertia;
-        for i in 0..3 {
-            for j in 0..3 {
-                require_finite(name, &format!("inertia[{i}][{j}]"), J[i][j])?;
-                if (J[i][j] - J[j][i]).abs() > 1e-12 * (J[i][i].abs() + J[j][j].abs()) {
-                    return Err(MbsError::InvalidBodyParameter {
-                        body: name.into(),
-                        parameter: format!("inertia[{i}][{j}]"),
-                        value: J[i][j],
-                        requirement: format!("inertia symmetric: inertia[{j}][{i}] = {}", J[j][i]),
-                    });
-                }
-            }
-            require_non_negative(name, &format!("inertia[{i}][{i}]"), J[i][i])?;
-        }
+        let J = *require_inertia(name, "inertia", &self.inertia)?.matrix();
         let mut seen = std::collections::HashSet::new();
         for (p, a) in &self.ports {
             if !seen.insert(p.clone()) {
@@ -218,14 +176,8 @@ impl RigidBody3d {
         let mut m = self.mass;
         let c = self.com;
         let mut s = [m * c[0], m * c[1], m * c[2]];
-        let c2 = c[0] * c[0] + c[1] * c[1] + c[2] * c[2];
         // J_P: central inertia moved to P, plus the lumped masses (parallel axis).
-        let mut JP = [[0.0; 3]; 3];
-        for i in 0..3 {
-            for j in 0..3 {
-                JP[i][j] = J[i][j] + m * (if i == j { c2 } else { 0.0 } - c[i] * c[j]);
-            }
-        }
+        let mut JP = lin_comb(1.0, &J, 1.0, &parallel_axis(m, c));
         for l in &self.lumped {
             l.validate(name)?;
             let Some((_, a)) = self.ports.iter().find(|p| p.0 == l.port) else {
@@ -241,18 +193,17 @@ impl RigidBody3d {
                         .join(", "),
                 });
             };
-            let a2 = a[0] * a[0] + a[1] * a[1] + a[2] * a[2];
             m += l.mass;
+            let shift = parallel_axis(l.mass, *a);
             for i in 0..3 {
                 s[i] += l.mass * a[i];
                 for j in 0..3 {
-                    JP[i][j] +=
-                        l.inertia[i][j] + l.mass * (if i == j { a2 } else { 0.0 } - a[i] * a[j]);
+                    JP[i][j] += l.inertia[i][j] + shift[i][j];
                 }
             }
         }
         let mut Mm = [[0.0; 6]; 6];
-        let S = skew(s);
+        let S = hat(s);
         for i in 0..3 {
             Mm[i][i] = m;
             for j in 0..3 {
@@ -287,7 +238,7 @@ impl RigidBody3d {
         )?;
         let mut tb = Triplets::new(18, 6 * self.ports.len());
         for (k, (_, a)) in self.ports.iter().enumerate() {
-            let A = skew(*a);
+            let A = hat(*a);
             for i in 0..3 {
                 tb.push(12 + i, 6 * k + i, 1.0);
                 tb.push(15 + i, 6 * k + 3 + i, 1.0);
@@ -306,7 +257,7 @@ impl RigidBody3d {
                     check_orientation(name, p, c)?;
                     *c
                 }
-                None => crate::spatial::IDENTITY3,
+                None => IDENTITY3,
             };
             spatial_ports.push(crate::spatial::SpatialPort {
                 name: p.clone(),
@@ -314,7 +265,7 @@ impl RigidBody3d {
                 orientation,
             });
             let mut t = Triplets::new(18, 6);
-            let A = skew(*a);
+            let A = hat(*a);
             for i in 0..3 {
                 t.push(12 + i, i, 1.0);
                 t.push(15 + i, 3 + i, 1.0);
@@ -357,11 +308,7 @@ impl RigidBody3d {
         ];
         let mut x0 = vec![0.0; 18];
         x0[..3].copy_from_slice(&self.position);
-        for i in 0..3 {
-            for j in 0..3 {
-                x0[3 + 3 * i + j] = self.rotation[i][j];
-            }
-        }
+        store_row_major(&self.rotation, &mut x0[3..]);
         x0[12..15].copy_from_slice(&self.velocity);
         x0[15..18].copy_from_slice(&self.angular_velocity);
         Ok(RigidBody3dModel {
@@ -411,13 +358,7 @@ impl RigidBody3dModel {
 
     /// Rotation matrix stored in a state.
     pub fn rotation_of(x: &[f64]) -> [[f64; 3]; 3] {
-        let mut r = [[0.0; 3]; 3];
-        for i in 0..3 {
-            for j in 0..3 {
-                r[i][j] = x[3 + 3 * i + j];
-            }
-        }
-        r
+        crate::spatial::rotation_from_state(x)
     }
 
     /// Momenta $(p_t, p_r) = M(v_P, \omega)$ (body frame).
@@ -434,32 +375,14 @@ impl RigidBody3dModel {
     pub fn spatial_momenta(&self, x: &[f64]) -> ([f64; 3], [f64; 3]) {
         let p = self.momenta(x);
         let r = Self::rotation_of(x);
-        let rv = |a: [f64; 3]| {
-            [
-                r[0][0] * a[0] + r[0][1] * a[1] + r[0][2] * a[2],
-                r[1][0] * a[0] + r[1][1] * a[1] + r[1][2] * a[2],
-                r[2][0] * a[0] + r[2][1] * a[1] + r[2][2] * a[2],
-            ]
-        };
-        let lt = rv([p[0], p[1], p[2]]);
-        let lr = rv([p[3], p[4], p[5]]);
-        let rp = [x[0], x[1], x[2]];
-        let c = cross(rp, lt);
-        (lt, [lr[0] + c[0], lr[1] + c[1], lr[2] + c[2]])
+        let lt = mat_vec(&r, [p[0], p[1], p[2]]);
+        let lr = mat_vec(&r, [p[3], p[4], p[5]]);
+        (lt, add(lr, cross([x[0], x[1], x[2]], lt)))
     }
 
     /// $\max_{ij}|(R^\top R - I)_{ij}|$.
     pub fn orthogonality_defect(x: &[f64]) -> f64 {
-        let r = Self::rotation_of(x);
-        let mut m = 0.0f64;
-        for i in 0..3 {
-            for j in 0..3 {
-                let d: f64 =
-                    (0..3).map(|k| r[k][i] * r[k][j]).sum::<f64>() - if i == j { 1.0 } else { 0.0 };
-                m = m.max(d.abs());
-            }
-        }
-        m
+        so3::orthogonality_defect(&Self::rotation_of(x))
     }
 
     /// Kinetic and potential energy.
@@ -469,9 +392,9 @@ impl RigidBody3dModel {
         let r = Self::rotation_of(x);
         let g = self.gravity;
         let mut pot = 0.0;
+        let rs = mat_vec(&r, self.s);
         for i in 0..3 {
-            let rs: f64 = (0..3).map(|j| r[i][j] * self.s[j]).sum();
-            pot -= g[i] * (self.mass * x[i] + rs);
+            pot -= g[i] * (self.mass * x[i] + rs[i]);
         }
         crate::planar_body::EnergySplit {
             kinetic: kin,
@@ -487,7 +410,7 @@ impl RigidBody3dModel {
                 t.push(i, 12 + j, r[i][j]);
                 t.push(12 + j, i, -r[i][j]);
             }
-            let Ri = skew(r[i]);
+            let Ri = hat(r[i]);
             for a in 0..3 {
                 for b in 0..3 {
                     if Ri[a][b] != 0.0 {
@@ -498,8 +421,8 @@ impl RigidBody3dModel {
             }
         }
         let p = self.momenta(x);
-        let Pt = skew([p[0], p[1], p[2]]);
-        let Pr = skew([p[3], p[4], p[5]]);
+        let Pt = hat([p[0], p[1], p[2]]);
+        let Pr = hat([p[3], p[4], p[5]]);
         for a in 0..3 {
             for b in 0..3 {
                 if Pt[a][b] != 0.0 {
@@ -583,7 +506,7 @@ impl Mechanism for RigidBody3dModel {
             }
         }
         // Ṙ_i = R_i × ω: ∂/∂R_i = −[ω]×
-        let W = skew(w);
+        let W = hat(w);
         for i in 0..3 {
             for a in 0..3 {
                 for b in 0..3 {
@@ -601,7 +524,7 @@ impl Mechanism for RigidBody3dModel {
         }
         // ω rows: Σ R_i × z_Ri: ∂/∂R_i = −[z_Ri]×
         for i in 0..3 {
-            let Z = skew([z[3 + 3 * i], z[4 + 3 * i], z[5 + 3 * i]]);
+            let Z = hat([z[3 + 3 * i], z[4 + 3 * i], z[5 + 3 * i]]);
             for a in 0..3 {
                 for b in 0..3 {
                     if Z[a][b] != 0.0 {
@@ -612,7 +535,7 @@ impl Mechanism for RigidBody3dModel {
         }
         // momentum dependence: p_t × ω (v rows), p_t × v + p_r × ω (ω rows):
         // ∂(a(p) × b)/∂p = −[b]× ∂a/∂p
-        let V = skew(v);
+        let V = hat(v);
         for a in 0..3 {
             for j in 0..6 {
                 let mut dv = 0.0;
@@ -646,29 +569,19 @@ impl RigidBody3dModel {
     }
 }
 
-/// Checks that a port-frame orientation is orthonormal and right-handed (to 1e-9).
+/// Checks that a port-frame orientation is a rotation ([`so3::is_rotation`]: orthonormal to
+/// 1e-9, right-handed).
 fn check_orientation(body: &str, port: &str, c: &[[f64; 3]; 3]) -> Result<(), MbsError> {
-    let mut defect = 0.0f64;
-    for i in 0..3 {
-        for j in 0..3 {
-            let d: f64 =
-                (0..3).map(|k| c[k][i] * c[k][j]).sum::<f64>() - if i == j { 1.0 } else { 0.0 };
-            defect = defect.max(d.abs());
-        }
+    if so3::is_rotation(c) {
+        return Ok(());
     }
-    let det = c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1])
-        - c[0][1] * (c[1][0] * c[2][2] - c[1][2] * c[2][0])
-        + c[0][2] * (c[1][0] * c[2][1] - c[1][1] * c[2][0]);
-    if defect > 1e-9 || det.is_nan() || det <= 0.0 {
-        return Err(MbsError::InvalidBodyParameter {
-            body: body.into(),
-            parameter: format!("orientation of port '{port}'"),
-            value: defect,
-            requirement:
-                "an orthonormal right-handed matrix (columns: port axes in the body frame)".into(),
-        });
-    }
-    Ok(())
+    Err(MbsError::InvalidBodyParameter {
+        body: body.into(),
+        parameter: format!("orientation of port '{port}'"),
+        value: so3::orthogonality_defect(c),
+        requirement: "an orthonormal right-handed matrix (columns: port axes in the body frame)"
+            .into(),
+    })
 }
 
 impl RigidBody3dModel {
@@ -690,16 +603,17 @@ impl RigidBody3dModel {
         let zw = [z[15], z[16], z[17]];
         let pt = [p[0], p[1], p[2]];
         let pr = [p[3], p[4], p[5]];
+        f[..3].copy_from_slice(&mat_vec(&r, zv));
         for i in 0..3 {
-            f[i] = r[i][0] * zv[0] + r[i][1] * zv[1] + r[i][2] * zv[2];
             let c = cross(r[i], zw);
             f[3 + 3 * i..6 + 3 * i].copy_from_slice(&c);
         }
         let a = cross(pt, zw);
         let b = cross(pt, zv);
         let c = cross(pr, zw);
+        let rtz = mat_t_vec(&r, [z[0], z[1], z[2]]);
         for j in 0..3 {
-            f[12 + j] = a[j] - (0..3).map(|i| r[i][j] * z[i]).sum::<f64>();
+            f[12 + j] = a[j] - rtz[j];
             f[15 + j] = b[j] + c[j];
         }
         for i in 0..3 {
@@ -738,39 +652,14 @@ impl crate::spatial::SpatialBody for RigidBody3dModel {
     }
     fn port_position(&self, k: usize, x: &[f64]) -> [f64; 3] {
         let a = self.spatial_ports[k].position;
-        let r = Self::rotation_of(x);
-        [0, 1, 2].map(|i| x[i] + r[i][0] * a[0] + r[i][1] * a[1] + r[i][2] * a[2])
+        add([x[0], x[1], x[2]], mat_vec(&Self::rotation_of(x), a))
     }
     /// Analytic: $\partial/\partial r_i = e_i$, $\partial/\partial R_{ij} = a_j e_i$.
     fn port_position_jacobian(&self, k: usize, _x: &[f64]) -> Vec<(usize, [f64; 3])> {
-        let a = self.spatial_ports[k].position;
-        let mut out = Vec::with_capacity(12);
-        for i in 0..3 {
-            let mut e = [0.0; 3];
-            e[i] = 1.0;
-            out.push((i, e));
-        }
-        for i in 0..3 {
-            for j in 0..3 {
-                if a[j] != 0.0 {
-                    let mut e = [0.0; 3];
-                    e[i] = a[j];
-                    out.push((3 + 3 * i + j, e));
-                }
-            }
-        }
-        out
+        crate::spatial::body::pose_point_jacobian(self.spatial_ports[k].position, 12)
     }
     fn port_rotation(&self, k: usize, x: &[f64]) -> [[f64; 3]; 3] {
-        let r = Self::rotation_of(x);
-        let c = self.spatial_ports[k].orientation;
-        let mut q = [[0.0; 3]; 3];
-        for i in 0..3 {
-            for j in 0..3 {
-                q[i][j] = (0..3).map(|l| r[i][l] * c[l][j]).sum();
-            }
-        }
-        q
+        mat_mul(&Self::rotation_of(x), &self.spatial_ports[k].orientation)
     }
     fn effort(&self, x: &[f64], z: &mut [f64]) {
         QuasiLinearPhDae::effort(self, x, z)
@@ -799,63 +688,12 @@ impl crate::spatial::SpatialBody for RigidBody3dModel {
     }
 }
 
-/// Eigenvalues of a symmetric 3×3 matrix (trigonometric method), ascending.
-fn sym3_eigenvalues(a: &[[f64; 3]; 3]) -> [f64; 3] {
-    let p1 = a[0][1] * a[0][1] + a[0][2] * a[0][2] + a[1][2] * a[1][2];
-    let q = (a[0][0] + a[1][1] + a[2][2]) / 3.0;
-    if p1 == 0.0 {
-        let mut e = [a[0][0], a[1][1], a[2][2]];
-        e.sort_by(f64::total_cmp);
-        return e;
-    }
-    let p2 = (a[0][0] - q).powi(2) + (a[1][1] - q).powi(2) + (a[2][2] - q).powi(2) + 2.0 * p1;
-    let p = (p2 / 6.0).sqrt();
-    let mut b = *a;
-    for (i, row) in b.iter_mut().enumerate() {
-        for (j, v) in row.iter_mut().enumerate() {
-            *v = (a[i][j] - if i == j { q } else { 0.0 }) / p;
-        }
-    }
-    let det = b[0][0] * (b[1][1] * b[2][2] - b[1][2] * b[2][1])
-        - b[0][1] * (b[1][0] * b[2][2] - b[1][2] * b[2][0])
-        + b[0][2] * (b[1][0] * b[2][1] - b[1][1] * b[2][0]);
-    let phi = (0.5 * det).clamp(-1.0, 1.0).acos() / 3.0;
-    let e3 = q + 2.0 * p * phi.cos();
-    let e1 = q + 2.0 * p * (phi + 2.0 * std::f64::consts::PI / 3.0).cos();
-    [e1, 3.0 * q - e1 - e3, e3]
-}
-
 impl crate::spatial::SpatialBodySpec for RigidBody3d {
-    /// [`RigidBody3d::build`], and in addition requires the central inertia tensor to be
-    /// physically admissible: its principal moments non-negative and satisfying the
-    /// triangle inequality $J_1 + J_2 \ge J_3$ (tolerance $10^{-12}\operatorname{tr}J_G$). A
-    /// point mass ($J_G = 0$) is admissible; its $6\times6$ mass matrix is singular and the
-    /// joints must then fix the rotations without inertia (as for the planar links).
+    /// [`RigidBody3d::build`]. A point mass ($J_G = 0$) is admissible; its $6\times6$ mass
+    /// matrix is singular and the joints must then fix the rotations without inertia (as for
+    /// the planar links).
     fn build_spatial(&self, name: &str) -> Result<Box<dyn crate::spatial::SpatialBody>, MbsError> {
-        let m = self.build(name)?;
-        let e = sym3_eigenvalues(&self.inertia);
-        let tr = e[0] + e[1] + e[2];
-        let tol = 1e-12 * tr.abs();
-        if e[0] < -tol {
-            return Err(MbsError::InvalidBodyParameter {
-                body: name.into(),
-                parameter: "inertia (smallest principal moment)".into(),
-                value: e[0],
-                requirement: "a positive semidefinite central inertia tensor".into(),
-            });
-        }
-        if e[0] + e[1] < e[2] - tol {
-            return Err(MbsError::InvalidBodyParameter {
-                body: name.into(),
-                parameter: "inertia (largest principal moment)".into(),
-                value: e[2],
-                requirement: format!(
-                    "the triangle inequality of principal moments: {} <= {} + {}",
-                    e[2], e[0], e[1]
-                ),
-            });
-        }
-        Ok(Box::new(m))
+        Ok(Box::new(self.build(name)?))
     }
     fn kind(&self) -> &'static str {
         "rigid body 3d"
@@ -867,14 +705,15 @@ mod tests {
     use super::*;
 
     fn body() -> RigidBody3dModel {
-        let inertia = [[1.0, 0.1, 0.0], [0.1, 2.0, -0.2], [0.0, -0.2, 3.0]];
+        // A full, admissible central inertia (principal moments ≈ 1.98, 2.46, 3.06).
+        let inertia = [[2.0, 0.1, 0.0], [0.1, 2.5, -0.2], [0.0, -0.2, 3.0]];
         let mut b = RigidBody3d::new(2.0, [1.0, 2.0, 3.0])
             .com([0.1, -0.2, 0.3])
             .gravity([0.0, 0.0, -9.81])
             .angular_velocity([0.3, -1.0, 2.0])
             .velocity([0.5, 0.1, -0.2])
             .position([1.0, 2.0, 3.0])
-            .rotation(axis_angle([1.0, 2.0, 3.0], 0.7))
+            .rotation(so3::from_axis_angle([1.0, 2.0, 3.0], 0.7).expect("axis"))
             .port("tip", [1.0, 0.0, 0.5]);
         b.inertia = inertia;
         b.build("top").unwrap()
@@ -936,7 +775,9 @@ mod tests {
         b.inertia[0][1] = 0.5;
         let e = b.build("box").unwrap_err();
         assert!(
-            e.to_string().contains("box") && e.to_string().contains("inertia[0][1]"),
+            e.to_string().contains("box")
+                && e.to_string().contains("inertia")
+                && e.to_string().contains("[0][1] = 0.5"),
             "{e}"
         );
         assert!(RigidBody3d::new(0.0, [1.0; 3]).build("box").is_err());
@@ -985,22 +826,11 @@ mod tests {
         }
     }
 
-    /// Principal moments of a rotated diagonal tensor, and the admissibility checks.
+    /// The admissibility checks of the inertia (the rule of `phlex_core::geometry::inertia`)
+    /// in both build paths, and for lumped rotary inertias.
     #[test]
     fn inertia_admissibility() {
         use crate::spatial::SpatialBodySpec;
-        let r = axis_angle([1.0, -2.0, 0.5], 0.8);
-        let d = [1.0, 2.0, 2.5];
-        let mut j = [[0.0; 3]; 3];
-        for a in 0..3 {
-            for b in 0..3 {
-                j[a][b] = (0..3).map(|k| r[a][k] * d[k] * r[b][k]).sum();
-            }
-        }
-        let e = sym3_eigenvalues(&j);
-        for k in 0..3 {
-            assert!((e[k] - d[k]).abs() < 1e-12, "{e:?}");
-        }
         let mut b = RigidBody3d::new(1.0, [1.0, 1.0, 3.0]);
         let err = b.build_spatial("disk").unwrap_err().to_string();
         assert!(err.contains("disk") && err.contains("triangle"), "{err}");
@@ -1009,5 +839,29 @@ mod tests {
         b.inertia = [[1.0, 2.0, 0.0], [2.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
         let err = b.build_spatial("bad").unwrap_err().to_string();
         assert!(err.contains("semidefinite"), "{err}");
+        let err = b.build("bad").unwrap_err().to_string();
+        assert!(err.contains("semidefinite"), "{err}");
+        b.inertia = [[0.0; 3]; 3];
+        let tip = b.clone().port("tip", [0.0, 0.0, 1.0]);
+        let lumped = tip
+            .clone()
+            .lumped_mass(LumpedMass3d::new("tip", 0.5).inertia([
+                [1.0, 0.0, 0.0],
+                [0.0, 1.0, 0.0],
+                [0.0, 0.0, 3.0],
+            ]));
+        let err = lumped.build("arm").unwrap_err().to_string();
+        assert!(
+            err.contains("arm")
+                && err.contains("lumped inertia at 'tip'")
+                && err.contains("triangle"),
+            "{err}"
+        );
+        let ok = tip.lumped_mass(LumpedMass3d::new("tip", 0.5).inertia([
+            [1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 0.0, 2.0],
+        ]));
+        assert!(ok.build("arm").is_ok());
     }
 }

@@ -82,13 +82,15 @@
 //! $\partial_x(J(x)z(x))$ from precomputed sparse maps: $\hat p_t = T_t p$, $p_r = T_r p$ (plus $\int\rho x\times v_f$ for the literal form),
 //! $G(p)e_c = \mathcal G_c p$ (three $n_f\times n_p$ matrices), so every Newton matrix is a
 //! few sparse products (see [`crate::simulate`] for why it must be exact).
+use phlex_core::geometry::mat3::{
+    cross, hat, lin_comb, mat_mul, mat_t_vec, mat_vec, store_row_major, IDENTITY3,
+};
 use phlex_core::sparse::{self, SparseMat};
 use phlex_core::{Port, PortSet, QuasiLinearPhDae, Triplets, VarBlock};
 
 use crate::error::MbsError;
 use crate::mechanism::Mechanism;
 use crate::planar_body::{EnergySplit, Gyroscopic};
-use crate::rigid_body_3d::cross;
 use crate::spatial::{SpatialBody, SpatialPort};
 
 #[path = "full_inertia_3d.rs"]
@@ -168,7 +170,7 @@ impl Default for SpatialInit {
     fn default() -> Self {
         Self {
             position: [0.0; 3],
-            rotation: crate::spatial::IDENTITY3,
+            rotation: IDENTITY3,
             velocity: [0.0; 3],
             angular_velocity: [0.0; 3],
         }
@@ -447,11 +449,7 @@ impl FloatingBody3d {
         }
         let mut x0 = vec![0.0; n_local];
         x0[..3].copy_from_slice(&init.position);
-        for i in 0..3 {
-            for j in 0..3 {
-                x0[3 + 3 * i + j] = init.rotation[i][j];
-            }
-        }
+        store_row_major(&init.rotation, &mut x0[3..]);
         x0[n_q..n_q + 3].copy_from_slice(&init.velocity);
         x0[n_q + 3..n_q + 6].copy_from_slice(&init.angular_velocity);
         let (sp, shapes): (Vec<_>, Vec<_>) = ports.into_iter().unzip();
@@ -870,7 +868,7 @@ impl FloatingBody3d {
             }
             // J[R_i, ω] = [R_i]×, J[ω, R_i] = [R_i]×
             let ri = r[i];
-            let s = skew3(ri);
+            let s = hat(ri);
             for a in 0..3 {
                 for b in 0..3 {
                     if s[a][b] != 0.0 {
@@ -889,8 +887,8 @@ impl FloatingBody3d {
             }
         }
         let (pt, pr, g) = self.gyro_of(x, pis);
-        let St = skew3(pt);
-        let Sr = skew3(pr);
+        let St = hat(pt);
+        let Sr = hat(pr);
         for a in 0..3 {
             for b in 0..3 {
                 if St[a][b] != 0.0 {
@@ -1067,7 +1065,7 @@ impl FloatingBody3d {
             // ... plus J[ω, R] ∂z_R/∂u = −[Rᵀg]× W and J[v_f, u] ∂z_u/∂R = g_i W_jl
             if n_f > 0 {
                 let rtg = mat_t_vec(&r, g);
-                let S = skew3(rtg);
+                let S = hat(rtg);
                 for l in 0..n_f {
                     for (j, wv) in sparse::col_iter(&self.W, l) {
                         for a in 0..3 {
@@ -1093,7 +1091,7 @@ impl FloatingBody3d {
                 }
             }
         }
-        let Wx = skew3(w);
+        let Wx = hat(w);
         for i in 0..3 {
             for a in 0..3 {
                 for b in 0..3 {
@@ -1104,7 +1102,7 @@ impl FloatingBody3d {
                 }
             }
             // ω rows: Σ R_i × z_{R_i}
-            let Z = skew3([z[3 + 3 * i], z[4 + 3 * i], z[5 + 3 * i]]);
+            let Z = hat([z[3 + 3 * i], z[4 + 3 * i], z[5 + 3 * i]]);
             for a in 0..3 {
                 for b in 0..3 {
                     if Z[a][b] != 0.0 {
@@ -1363,16 +1361,10 @@ impl FloatingBody3d {
     pub fn port_rotation(&self, k: usize, x: &[f64]) -> [[f64; 3]; 3] {
         let u = &x[12..self.n_q()];
         let phi = self.shapes[k].rotation(u);
-        let S = skew3(phi);
+        let S = hat(phi);
         let r = Self::rotation_of(x);
         let c = self.ports[k].orientation;
-        let mut a = [[0.0; 3]; 3];
-        for i in 0..3 {
-            for j in 0..3 {
-                a[i][j] = if i == j { 1.0 } else { 0.0 } + S[i][j];
-            }
-        }
-        mat_mul(&mat_mul(&r, &a), &c)
+        mat_mul(&mat_mul(&r, &lin_comb(1.0, &IDENTITY3, 1.0, &S)), &c)
     }
 
     /// Analytic $\partial\,{}^ir_k/\partial x$: $e_i$ for $r_i$, $(a + N_ku)_je_i$ for $R_{ij}$,
@@ -1384,21 +1376,7 @@ impl FloatingBody3d {
         let a = self.ports[k].position;
         let ad = [a[0] + d[0], a[1] + d[1], a[2] + d[2]];
         let r = Self::rotation_of(x);
-        let mut out = Vec::with_capacity(12 + 8);
-        for i in 0..3 {
-            let mut e = [0.0; 3];
-            e[i] = 1.0;
-            out.push((i, e));
-        }
-        for i in 0..3 {
-            for j in 0..3 {
-                if ad[j] != 0.0 {
-                    let mut e = [0.0; 3];
-                    e[i] = ad[j];
-                    out.push((3 + 3 * i + j, e));
-                }
-            }
-        }
+        let mut out = crate::spatial::body::pose_point_jacobian(ad, 12 + 8);
         let mut per_l: Vec<(usize, [f64; 3])> = Vec::new();
         for (comp, row) in sh.n.iter().enumerate() {
             for &(l, val) in row {
@@ -1416,29 +1394,6 @@ impl FloatingBody3d {
         out.extend(per_l);
         out
     }
-}
-
-/// $\[a\]_\times$.
-fn skew3(a: [f64; 3]) -> [[f64; 3]; 3] {
-    crate::rigid_body_3d::skew(a)
-}
-
-fn mat_vec(r: &[[f64; 3]; 3], a: [f64; 3]) -> [f64; 3] {
-    [0, 1, 2].map(|i| r[i][0] * a[0] + r[i][1] * a[1] + r[i][2] * a[2])
-}
-
-fn mat_t_vec(r: &[[f64; 3]; 3], a: [f64; 3]) -> [f64; 3] {
-    [0, 1, 2].map(|j| r[0][j] * a[0] + r[1][j] * a[1] + r[2][j] * a[2])
-}
-
-fn mat_mul(a: &[[f64; 3]; 3], b: &[[f64; 3]; 3]) -> [[f64; 3]; 3] {
-    let mut c = [[0.0; 3]; 3];
-    for i in 0..3 {
-        for j in 0..3 {
-            c[i][j] = (0..3).map(|l| a[i][l] * b[l][j]).sum();
-        }
-    }
-    c
 }
 
 impl QuasiLinearPhDae for FloatingBody3d {

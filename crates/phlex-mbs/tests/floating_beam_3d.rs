@@ -4,9 +4,9 @@
 //! differences, clamped-root eigenfrequencies against the analytic cantilever values, a
 //! free spinning beam (energy, orthogonality, momenta), the reduction to the planar floating
 //! beam, and the discrete power balance of a tip-force port.
+use phlex_core::geometry::so3::from_axis_angle;
 use phlex_core::sparse;
 use phlex_core::QuasiLinearPhDae;
-use phlex_mbs::rigid_body_3d::axis_angle;
 use phlex_mbs::*;
 use phlex_solve::eigen::{pencil_modes, EigenParams};
 use phlex_solve::fixed_step::FixedStepParams;
@@ -56,7 +56,7 @@ fn beam_with_gravity(n: usize, bc: DeformationBc) -> FloatingBody3d {
     .port("mid", 0.5)
     .gravity([0.3, -1.0, -9.81])
     .position([0.1, -0.2, 0.3])
-    .rotation(axis_angle([1.0, -2.0, 0.5], 0.8))
+    .rotation(from_axis_angle([1.0, -2.0, 0.5], 0.8).unwrap())
     .build("arm")
     .unwrap()
 }
@@ -368,7 +368,7 @@ fn free_spin(young: f64) -> (f64, f64, f64, f64, f64) {
     let b = FloatingBeam3d::circular(L, 7800.0, young, 0.3, 0.02, 6)
         .bc(DeformationBc::SimplySupported)
         .position([0.5, -0.2, 1.0])
-        .rotation(axis_angle([0.3, 0.2, 1.0], 0.4))
+        .rotation(from_axis_angle([0.3, 0.2, 1.0], 0.4).unwrap())
         .velocity(v)
         .angular_velocity(w)
         .build("spinner")
@@ -572,7 +572,7 @@ fn tip_port_power_balance() {
     let b = FloatingBeam3d::circular(0.8, 2700.0, 7e9, 0.33, 0.03, 4)
         .bc(DeformationBc::SimplySupported)
         .gravity([0.0, 0.0, -9.81])
-        .rotation(axis_angle([0.0, 1.0, 0.2], 0.3))
+        .rotation(from_axis_angle([0.0, 1.0, 0.2], 0.3).unwrap())
         .build("rod")
         .unwrap();
     let mut input = InputFn::zeros(12);

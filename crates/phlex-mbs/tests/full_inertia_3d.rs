@@ -19,9 +19,9 @@
 //! Gauss collocation of full inertia (conservation form): `tests/collocation_full_inertia.rs`.
 mod common;
 
+use phlex_core::geometry::so3::from_axis_angle;
 use phlex_core::sparse;
 use phlex_core::QuasiLinearPhDae;
-use phlex_mbs::rigid_body_3d::axis_angle;
 use phlex_mbs::*;
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
@@ -228,7 +228,7 @@ fn free_beam_conserves_momenta_and_energy() {
     ] {
         let w0 = [0.4, 1.5, -0.8];
         let spec = beam(true)
-            .rotation(axis_angle([0.2, 1.0, 0.4], 0.5))
+            .rotation(from_axis_angle([0.2, 1.0, 0.4], 0.5).unwrap())
             .angular_velocity(w0);
         let body = spec.build("beam").unwrap();
         let mut b = MultibodyBuilder3d::new();

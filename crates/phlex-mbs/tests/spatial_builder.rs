@@ -1,7 +1,7 @@
 //! Model-building errors of the spatial layer (each names the offending item and what to
 //! do) and the consistent initialisation of a closed spatial loop.
+use phlex_core::geometry::so3::from_axis_angle;
 use phlex_core::QuasiLinearPhDae;
-use phlex_mbs::rigid_body_3d::axis_angle;
 use phlex_mbs::spatial::{
     consistent_initial_state_3d, Joint3d, JointKind3d, KinematicsOptions3d, Load3d,
     MultibodyBuilder3d,
@@ -127,16 +127,11 @@ fn closed_spatial_loop_is_made_consistent() {
     let d = [0.6, 0.5, 0.3];
     let len = (0.36f64 + 0.25 + 0.09).sqrt();
     let x = [1.0, 0.0, 0.0];
-    let axis = phlex_mbs::rigid_body_3d::cross(x, d);
+    let axis = phlex_core::geometry::mat3::cross(x, d);
     let angle = (d[0] / len).acos();
-    let r_exact = axis_angle(axis, angle);
-    let p = axis_angle([0.3, 0.2, 0.1], 0.03);
-    let mut r_coupler = [[0.0; 3]; 3];
-    for i in 0..3 {
-        for j in 0..3 {
-            r_coupler[i][j] = (0..3).map(|k| r_exact[i][k] * p[k][j]).sum();
-        }
-    }
+    let r_exact = from_axis_angle(axis, angle).unwrap();
+    let p = from_axis_angle([0.3, 0.2, 0.1], 0.03).unwrap();
+    let r_coupler = phlex_core::geometry::mat3::mat_mul(&r_exact, &p);
     let mut b = MultibodyBuilder3d::new();
     b.gravity([0.0, 0.0, -9.81])
         .add_ground_point("anchor", anchor)
@@ -161,7 +156,7 @@ fn closed_spatial_loop_is_made_consistent() {
                 .com([0.0, -0.25, 0.0])
                 .port("tip", [0.0, -0.5, 0.0])
                 .position([1.002, 1.0, 0.3])
-                .rotation(axis_angle([1.0, 0.0, 0.0], 0.02)),
+                .rotation(from_axis_angle([1.0, 0.0, 0.0], 0.02).unwrap()),
         )
         .add_joint(
             "hinge",
@@ -195,13 +190,7 @@ fn closed_spatial_loop_is_made_consistent() {
     assert!(init.velocity_residual.1 < 1e-12);
     // the rotation of the coupler is still a rotation; the locked crank did not move
     let r = mb.rotation(1, x);
-    let d = (0..3).fold(0.0f64, |m, i| {
-        (0..3).fold(m, |m, j| {
-            let v: f64 =
-                (0..3).map(|k| r[k][i] * r[k][j]).sum::<f64>() - if i == j { 1.0 } else { 0.0 };
-            m.max(v.abs())
-        })
-    });
+    let d = phlex_core::geometry::so3::orthogonality_defect(&r);
     assert!(d < 1e-14);
     assert_eq!(&x[..12], &x0[..12]);
     // the crank speed about Z: the projection keeps the feasible crank motion

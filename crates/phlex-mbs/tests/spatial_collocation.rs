@@ -36,7 +36,7 @@ fn spatial_l(mb: &phlex_mbs::spatial::Multibody3d, x: &[f64]) -> [f64; 3] {
     let r = mb.rotation(0, x);
     let w = &x[12 + 3..12 + 6];
     let jw = [0.1 * w[0], 0.2 * w[1], 0.25 * w[2]];
-    std::array::from_fn(|i| (0..3).map(|k| r[i][k] * jw[k]).sum())
+    phlex_core::geometry::mat3::mat_vec(&r, jw)
 }
 
 #[test]
@@ -87,14 +87,9 @@ fn free_body_quadratic_invariants() {
                 for i in 0..3 {
                     dl = dl.max((l[i] - l0[i]).abs() / ln);
                 }
-                let r = mb.rotation(0, x);
-                for i in 0..3 {
-                    for j in 0..3 {
-                        let v: f64 = (0..3).map(|k| r[k][i] * r[k][j]).sum::<f64>()
-                            - if i == j { 1.0 } else { 0.0 };
-                        dr = dr.max(v.abs());
-                    }
-                }
+                dr = dr.max(phlex_core::geometry::so3::orthogonality_defect(
+                    &mb.rotation(0, x),
+                ));
             })
             .unwrap();
         println!(

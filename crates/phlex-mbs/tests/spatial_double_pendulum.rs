@@ -10,8 +10,8 @@
 //! J_P = diag(j, j/2 + m L², j/2 + m L²): the in-plane motion is invariant (every torque is
 //! along Z and ω × J_P ω = 0 for ω ∥ Z) and the spin about the rod stays zero, so the 3D
 //! motion is exactly the planar one.
+use phlex_core::geometry::so3::from_axis_angle;
 use phlex_core::QuasiLinearPhDae;
-use phlex_mbs::rigid_body_3d::axis_angle;
 use phlex_mbs::spatial::{
     consistent_initial_state_3d, Joint3d, KinematicsOptions3d, Multibody3d, MultibodyBuilder3d,
 };
@@ -70,13 +70,13 @@ fn spatial_with(theta1: f64, theta2: f64, hinges: bool) -> Multibody3d {
             RigidBody3d::new(M1, [J_AXIAL, 0.5 * J_AXIAL, 0.5 * J_AXIAL])
                 .com([L1, 0.0, 0.0])
                 .port("tip", [L1, 0.0, 0.0])
-                .rotation(axis_angle(z, theta1)),
+                .rotation(from_axis_angle(z, theta1).unwrap()),
         )
         .add_body(
             "link2",
             RigidBody3d::new(M2, [J_AXIAL, 0.5 * J_AXIAL, 0.5 * J_AXIAL])
                 .com([L2, 0.0, 0.0])
-                .rotation(axis_angle(z, theta2))
+                .rotation(from_axis_angle(z, theta2).unwrap())
                 .position(p2),
         )
         .check_redundancy(true);

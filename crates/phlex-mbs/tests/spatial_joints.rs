@@ -6,8 +6,9 @@
 //! * prismatic along an inclined axis: s(t) = ½ g sin α t² and the normal force m g cos α;
 //! * weld: two welded bodies move as the merged rigid body;
 //! * redundancy: two spherical joints and a revolute on the same pair are reported.
+use phlex_core::geometry::mat3::cross;
+use phlex_core::geometry::so3::from_axis_angle;
 use phlex_core::QuasiLinearPhDae;
-use phlex_mbs::rigid_body_3d::{axis_angle, cross};
 use phlex_mbs::spatial::{Joint3d, Multibody3d, MultibodyBuilder3d};
 use phlex_mbs::{MbsError, MultibodyDae, MultibodyMidpoint, RigidBody3d, RigidBody3dModel};
 use phlex_solve::fixed_step::FixedStepParams;
@@ -61,7 +62,7 @@ fn pendulum_body(at: [f64; 3]) -> RigidBody3d {
     let down = [ALPHA.sin(), 0.0, -ALPHA.cos()];
     RigidBody3d::new(MASS, JG)
         .com([D * down[0], D * down[1], D * down[2]])
-        .rotation(axis_angle(hinge_axis(), THETA0))
+        .rotation(from_axis_angle(hinge_axis(), THETA0).unwrap())
         .position(at)
 }
 
@@ -92,7 +93,7 @@ fn measured_period(mb: &Multibody3d, joint: usize, h: f64, t_end: f64) -> (f64, 
             prev = Some((t, th));
             // the reported angle is the rotation of the body about the axis
             let r = mb.rotation(pend, x);
-            let q = axis_angle(hinge_axis(), th);
+            let q = from_axis_angle(hinge_axis(), th).unwrap();
             for i in 0..3 {
                 for j in 0..3 {
                     max_rot = max_rot.max((r[i][j] - q[i][j]).abs());
@@ -147,7 +148,7 @@ fn tilted_hinge_between_bodies_has_pendulum_period() {
             RigidBody3d::new(5.0, [0.1, 0.2, 0.25])
                 .port("hinge", [0.3, -0.2, 0.0])
                 .position([0.0, 0.0, 1.0])
-                .rotation(axis_angle([0.2, 0.4, 1.0], 0.3)),
+                .rotation(from_axis_angle([0.2, 0.4, 1.0], 0.3).unwrap()),
         )
         .add_body("pendulum", pendulum_body(at))
         .add_joint("weld", Joint3d::ground_frame("bracket", "P", "base"))
@@ -163,7 +164,7 @@ fn tilted_hinge_between_bodies_has_pendulum_period() {
         gap > 1e-3,
         "the bracket port is rotated away from P ({gap})"
     );
-    let r = axis_angle([0.2, 0.4, 1.0], 0.3);
+    let r = from_axis_angle([0.2, 0.4, 1.0], 0.3).unwrap();
     let d = [0.3, -0.2, 0.0];
     let local = [0, 1, 2].map(|j| (0..3).map(|i| r[i][j] * d[i]).sum::<f64>());
     let mut b = MultibodyBuilder3d::new();
@@ -209,7 +210,7 @@ fn prismatic_on_incline_falls_with_g_sin_alpha() {
             "block",
             RigidBody3d::new(m, [0.1, 0.2, 0.25])
                 .com([0.0, 0.05, 0.1])
-                .rotation(axis_angle([1.0, 1.0, 0.0], 0.2)),
+                .rotation(from_axis_angle([1.0, 1.0, 0.0], 0.2).unwrap()),
         );
         if to_body {
             b.add_body("rail", RigidBody3d::new(10.0, [1.0, 1.0, 1.5]))
@@ -270,7 +271,7 @@ fn weld_moves_as_merged_rigid_body() {
     let j1 = [0.1, 0.2, 0.25];
     let j2 = [0.05, 0.06, 0.08];
     let (m1, m2) = (1.0, 2.0);
-    let q = axis_angle([0.0, 1.0, 1.0], 0.4);
+    let q = from_axis_angle([0.0, 1.0, 1.0], 0.4).unwrap();
     let r2 = [0.5, 0.2, -0.1];
     let pw = [0.3, 0.1, 0.0];
     let w = [0.3, 2.0, 0.4];
@@ -444,7 +445,8 @@ fn prescribed_spin_up_supplies_the_kinetic_energy() {
     b.gravity([0.0, 0.0, -G])
         .add_body(
             "rotor",
-            RigidBody3d::new(1.5, [0.1, 0.2, jz]).rotation(axis_angle([1.0, 0.5, 0.2], 0.7)),
+            RigidBody3d::new(1.5, [0.1, 0.2, jz])
+                .rotation(from_axis_angle([1.0, 0.5, 0.2], 0.7).unwrap()),
         )
         .add_joint(
             "motor",

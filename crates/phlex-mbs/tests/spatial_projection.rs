@@ -50,7 +50,7 @@ fn rssr() -> (Multibody3d, Vec<f64>) {
         .add_ground_point("g2", [3.0, 0.0, 0.0])
         .add_body(
             "crank",
-            rod(1.0, 1.0, phlex_mbs::spatial::IDENTITY3, [0.0; 3])
+            rod(1.0, 1.0, phlex_core::geometry::IDENTITY3, [0.0; 3])
                 .angular_velocity([0.0, 0.0, 2.0]),
         )
         .add_body("coupler", rod(2.0, 3.0, coupler_rot, [1.0, 0.0, 0.0]))
@@ -285,9 +285,9 @@ fn projection_restores_constraints_and_orthonormality() {
             x[o + c] += 1e-4 * (1.0 + b as f64 + c as f64);
         }
         let r = mb.rotation(b, &x);
-        let r1 = phlex_mbs::spatial::linalg::matmul(
+        let r1 = phlex_core::geometry::mat3::mat_mul(
             &r,
-            &phlex_mbs::spatial::linalg::exp_so3([1e-4, -2e-4, 1.5e-4]),
+            &phlex_core::geometry::so3::exp([1e-4, -2e-4, 1.5e-4]),
         );
         for i in 0..3 {
             for j in 0..3 {

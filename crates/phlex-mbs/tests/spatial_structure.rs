@@ -5,9 +5,9 @@
 //! * $J(x)$ is skew-symmetric, $E$ symmetric, $E^\top z = \nabla H$;
 //! * the exact Jacobian of $f = J(x)z(x) + B(x)u$ matches central differences;
 //! * $f = Jz + Bu$ assembled matrix-free equals the product with the assembled matrices.
+use phlex_core::geometry::so3::from_axis_angle;
 use phlex_core::sparse;
 use phlex_core::QuasiLinearPhDae;
-use phlex_mbs::rigid_body_3d::axis_angle;
 use phlex_mbs::spatial::{Joint3d, JointKind3d, Load3d, Multibody3d, MultibodyBuilder3d};
 use phlex_mbs::{Frame, RigidBody3d};
 use phlex_solve::Signal;
@@ -17,7 +17,7 @@ fn body(m: f64, seed: f64) -> RigidBody3d {
         .com([0.1 * seed, -0.2, 0.05])
         .port("a", [0.5, 0.1 * seed, 0.0])
         .port("b", [-0.3, 0.2, 0.4 * seed])
-        .rotation(axis_angle([1.0, seed, -0.5], 0.3 * seed))
+        .rotation(from_axis_angle([1.0, seed, -0.5], 0.3 * seed).unwrap())
         .position([seed, 0.5 * seed, -0.2])
         .velocity([0.1, -0.2 * seed, 0.3])
         .angular_velocity([0.5, 0.2 * seed, -0.7]);
@@ -225,7 +225,7 @@ fn exact_jacobian_with_flexible_beam() {
             FloatingBeam3d::circular(1.0, 2700.0, 7e10, 0.33, 0.02, 3)
                 .bc(DeformationBc::Cantilever)
                 .port("mid", 0.5)
-                .rotation(axis_angle([0.2, 1.0, 0.1], 0.4))
+                .rotation(from_axis_angle([0.2, 1.0, 0.1], 0.4).unwrap())
                 .angular_velocity([0.3, -0.2, 1.0]),
         )
         .add_body("bob", body(0.5, 0.7))

@@ -15,7 +15,7 @@
 //!
 //! Steady precession (Goldstein §5.7): m g l = Ω (C ω_3 − A Ω cos θ), A = A_G + m l²,
 //! slow root Ω = (Cω₃ − √(C²ω₃² − 4A cosθ m g l)) / (2A cosθ).
-use phlex_mbs::rigid_body_3d::axis_angle;
+use phlex_core::geometry::so3::from_axis_angle;
 use phlex_mbs::spatial::{Joint3d, Multibody3d, MultibodyBuilder3d};
 use phlex_mbs::{MultibodyMidpoint, RigidBody3d, RigidBody3dModel};
 use phlex_solve::fixed_step::FixedStepParams;
@@ -44,7 +44,7 @@ fn precession_rate() -> f64 {
 
 /// The top started with precession rate `omega` about Ẑ (steady for `precession_rate()`).
 fn top(omega: f64) -> Multibody3d {
-    let r0 = axis_angle([1.0, 0.0, 0.0], THETA0);
+    let r0 = from_axis_angle([1.0, 0.0, 0.0], THETA0).unwrap();
     // body-frame angular velocity: Rᵀ(Ω Ẑ) + ψ̇ e₃ with ψ̇ = ω₃ − Ω cos θ
     let w_in = [0.0, 0.0, omega];
     let mut w = [0.0; 3];

@@ -13,7 +13,10 @@
 //! frame), `G = 2E`, `Ḡ = 2Ē` (2.196)–(2.199). Identities used by the
 //! dynamics: `Ḡ θ = 0`, `Ḡ̇ θ̇ = 0`, `Ḡ Ḡᵀ = 4 I` on the unit sphere.
 
-use super::small::{M3, M34};
+use phlex_core::geometry::{Mat3, Vec3};
+
+/// 3×4 matrix, row major (the Euler-parameter matrices `E`, `Ē`, `G`, `Ḡ`).
+pub type M34 = [[f64; 4]; 3];
 
 /// `E(θ)` (eq. (2.194)).
 pub fn e_matrix(th: &[f64]) -> M34 {
@@ -51,7 +54,7 @@ pub fn g_matrix(th: &[f64]) -> M34 {
 }
 
 /// Rotation matrix `A = E Ēᵀ` (eq. (2.193)), body to global.
-pub fn rotation(th: &[f64]) -> M3 {
+pub fn rotation(th: &[f64]) -> Mat3 {
     let e = e_matrix(th);
     let eb = ebar_matrix(th);
     let mut a = [[0.0; 3]; 3];
@@ -92,10 +95,39 @@ pub fn rate_from_body_angular_velocity(th: &[f64], omega_bar: [f64; 3]) -> [f64;
     r
 }
 
+/// `(3×3)(3×4)`.
+pub(crate) fn m3_m34(a: &Mat3, b: &M34) -> M34 {
+    let mut c = [[0.0; 4]; 3];
+    for i in 0..3 {
+        for j in 0..4 {
+            c[i][j] = (0..3).map(|k| a[i][k] * b[k][j]).sum();
+        }
+    }
+    c
+}
+
+/// `Bᵀ v` for a 3×4 `B`.
+pub(crate) fn m34t_v(b: &M34, v: Vec3) -> [f64; 4] {
+    let mut r = [0.0; 4];
+    for j in 0..4 {
+        r[j] = b[0][j] * v[0] + b[1][j] * v[1] + b[2][j] * v[2];
+    }
+    r
+}
+
+/// `B w` for a 3×4 `B`.
+pub(crate) fn m34_v(b: &M34, w: &[f64]) -> Vec3 {
+    [
+        (0..4).map(|j| b[0][j] * w[j]).sum(),
+        (0..4).map(|j| b[1][j] * w[j]).sum(),
+        (0..4).map(|j| b[2][j] * w[j]).sum(),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::multibody::small::{m34_v, mm, mtv, mv};
+    use phlex_core::geometry::mat3::{hat, mat_mul, mat_t_vec, mat_vec};
 
     /// `A` orthogonal with det 1, equal to Rodrigues' formula (2.187), and the
     /// identities `Ḡθ = 0`, `ḠḠᵀ = 4I`, `ω̄ = Ḡθ̇` for `θ̇ = ¼Ḡᵀω̄`.
@@ -105,7 +137,7 @@ mod tests {
         let ang = 1.234;
         let th = from_axis_angle(axis, ang);
         let a = rotation(&th);
-        let ata = mm(
+        let ata = mat_mul(
             &[
                 [a[0][0], a[1][0], a[2][0]],
                 [a[0][1], a[1][1], a[2][1]],
@@ -122,8 +154,8 @@ mod tests {
         // Rodrigues: A = I + sin ϑ ṽ + 2 sin²(ϑ/2) ṽ²
         let n = (axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]).sqrt();
         let v = [axis[0] / n, axis[1] / n, axis[2] / n];
-        let vt = crate::multibody::small::skew(v);
-        let vt2 = mm(&vt, &vt);
+        let vt = hat(v);
+        let vt2 = mat_mul(&vt, &vt);
         let s2 = (0.5 * ang).sin().powi(2);
         for i in 0..3 {
             for j in 0..3 {
@@ -133,8 +165,8 @@ mod tests {
             }
         }
         // the axis is invariant
-        let av = mv(&a, v);
-        let atv = mtv(&a, v);
+        let av = mat_vec(&a, v);
+        let atv = mat_t_vec(&a, v);
         for k in 0..3 {
             assert!((av[k] - v[k]).abs() < 1e-15 && (atv[k] - v[k]).abs() < 1e-15);
         }

@@ -43,10 +43,10 @@ use faer::Mat;
 use super::beam_element::PlanarBeamElement;
 use super::body_point::BodyPoint;
 use super::floating_body::FloatingBody;
-use super::small::{M3, V3};
 use crate::error::{ControlError, Result};
 use crate::linalg::cholesky;
 use crate::linalg::logm::gauss_legendre01;
+use phlex_core::geometry::{Mat3, Vec3};
 
 /// A nodal coordinate of the planar beam mesh (body frame).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -313,8 +313,8 @@ impl FfrBeam {
         let (gx, gw) = gauss_legendre01(4);
         let mut m = 0.0;
         let mut U0 = [0.0; 3];
-        let mut P0: M3 = [[0.0; 3]; 3];
-        let mut Nf: Vec<V3> = vec![[0.0; 3]; n_f];
+        let mut P0: Mat3 = [[0.0; 3]; 3];
+        let mut Nf: Vec<Vec3> = vec![[0.0; 3]; n_f];
         let mut Y: [[Vec<f64>; 3]; 3] =
             std::array::from_fn(|_| std::array::from_fn(|_| vec![0.0; n_f]));
         let mut Z: [[Mat<f64>; 3]; 3] =

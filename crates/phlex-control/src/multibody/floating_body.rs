@@ -63,10 +63,14 @@
 
 use faer::{Mat, MatMut};
 
+use phlex_core::geometry::mat3::{
+    add, cross, dot, hat, lin_comb, mat_mul, mat_t_vec, mat_vec, scale, trace, vee, Mat3, Vec3,
+    IDENTITY3,
+};
+
 use super::body_point::BodyPoint;
-use super::euler_parameters::{gbar, rotation};
+use super::euler_parameters::{gbar, m34_v, m34t_v, m3_m34, rotation, M34};
 use super::ffr_beam::BeamLayout;
-use super::small::{add, cross, dot, m34_v, m34t_v, mv, skew, M3, M34, V3};
 use crate::error::{ControlError, Result};
 
 /// Inertia invariants and elastic matrices of a floating body (see the
@@ -75,11 +79,11 @@ use crate::error::{ControlError, Result};
 pub struct FloatingBody {
     name: String,
     m: f64,
-    U0: V3,
-    P0: M3,
+    U0: Vec3,
+    P0: Mat3,
     n_f: usize,
     /// columns of `N̄_f`
-    Nf: Vec<V3>,
+    Nf: Vec<Vec3>,
     Y: [[Vec<f64>; 3]; 3],
     Z: [[Mat<f64>; 3]; 3],
     z_active: [[bool; 3]; 3],
@@ -91,10 +95,10 @@ pub struct FloatingBody {
 
 /// Per-evaluation products of the invariants with `q_f`, `q̇_f`.
 struct Products {
-    U: V3,
-    Ud: V3,
-    P: M3,
-    W: M3,
+    U: Vec3,
+    Ud: Vec3,
+    P: Mat3,
+    W: Mat3,
     /// `zq[k][l] = Z_kl q_f`
     zq: [[Vec<f64>; 3]; 3],
 }
@@ -106,9 +110,9 @@ impl FloatingBody {
     pub(crate) fn from_invariants(
         name: &str,
         m: f64,
-        U0: V3,
-        P0: M3,
-        Nf: Vec<V3>,
+        U0: Vec3,
+        P0: Mat3,
+        Nf: Vec<Vec3>,
         Y: [[Vec<f64>; 3]; 3],
         Z: [[Mat<f64>; 3]; 3],
         K: Mat<f64>,
@@ -315,26 +319,19 @@ impl FloatingBody {
     }
 
     /// `Ī = tr(P) I − P`.
-    fn inertia_from(P: &M3) -> M3 {
-        let tr = P[0][0] + P[1][1] + P[2][2];
-        let mut I = [[0.0; 3]; 3];
-        for k in 0..3 {
-            for l in 0..3 {
-                I[k][l] = if k == l { tr - P[k][l] } else { -P[k][l] };
-            }
-        }
-        I
+    fn inertia_from(P: &Mat3) -> Mat3 {
+        lin_comb(trace(P), &IDENTITY3, -1.0, P)
     }
 
     /// First moment of mass `Ū(q_f) = ∫ρ ū dV` in the body frame \[kg m\].
-    pub fn first_moment(&self, qf: &[f64]) -> V3 {
+    pub fn first_moment(&self, qf: &[f64]) -> Vec3 {
         let zeros = vec![0.0; self.n_f];
         self.products(qf, &zeros).U
     }
 
     /// Inertia tensor `Ī(q_f) = ∫ρ ũᵀũ dV` about the body origin, body frame
     /// \[kg m²\] (eqs. (2.212)–(2.218)).
-    pub fn inertia(&self, qf: &[f64]) -> M3 {
+    pub fn inertia(&self, qf: &[f64]) -> Mat3 {
         let zeros = vec![0.0; self.n_f];
         Self::inertia_from(&self.products(qf, &zeros).P)
     }
@@ -344,7 +341,7 @@ impl FloatingBody {
         self.Y[j][k][i] + pr.zq[k][j][i]
     }
 
-    fn split<'a>(&self, q: &'a [f64]) -> (V3, &'a [f64], &'a [f64]) {
+    fn split<'a>(&self, q: &'a [f64]) -> (Vec3, &'a [f64], &'a [f64]) {
         ([q[0], q[1], q[2]], &q[3..7], &q[7..])
     }
 
@@ -379,7 +376,7 @@ impl FloatingBody {
             out[(k, k)] = self.m;
         }
         // m_Rθ = −A Ũ Ḡ
-        let AU = super::small::mm(&A, &skew(pr.U));
+        let AU = mat_mul(&A, &hat(pr.U));
         let mRt = neg_m3_m34(&AU, &G);
         for i in 0..3 {
             for j in 0..4 {
@@ -388,7 +385,7 @@ impl FloatingBody {
             }
         }
         // m_θθ = Ḡᵀ Ī Ḡ
-        let IG = super::small::m3_m34(&I, &G);
+        let IG = m3_m34(&I, &G);
         for a in 0..4 {
             for b in 0..4 {
                 out[(3 + a, 3 + b)] = (0..3).map(|k| G[k][a] * IG[k][b]).sum();
@@ -396,7 +393,7 @@ impl FloatingBody {
         }
         for c in 0..self.n_f {
             // m_Rf = A N̄_f
-            let an = mv(&A, self.Nf[c]);
+            let an = mat_vec(&A, self.Nf[c]);
             // H column c: H_i = ε_ijk R_jk
             let h = [
                 self.r_row(1, 2, &pr, c) - self.r_row(2, 1, &pr, c),
@@ -437,8 +434,8 @@ impl FloatingBody {
         let G = gbar(th);
         let w = m34_v(&G, thd);
         // R rows
-        let aR = add(cross(w, cross(w, pr.U)), scale2(cross(w, pr.Ud)));
-        let qa = mv(&A, aR);
+        let aR = add(cross(w, cross(w, pr.U)), scale(2.0, cross(w, pr.Ud)));
+        let qa = mat_vec(&A, aR);
         for i in 0..3 {
             out[i] -= qa[i];
         }
@@ -451,7 +448,7 @@ impl FloatingBody {
             pr.W[0][2] * w[0] + pr.W[1][2] * w[1] + pr.W[2][2] * w[2],
         ];
         let t = add(
-            cross(w, mv(&I, w)),
+            cross(w, mat_vec(&I, w)),
             [
                 2.0 * (w[0] * trW - wtw[0]),
                 2.0 * (w[1] * trW - wtw[1]),
@@ -464,8 +461,8 @@ impl FloatingBody {
         }
         // f rows
         if self.n_f > 0 {
-            let wt = skew(w);
-            let wt2 = super::small::mm(&wt, &wt);
+            let wt = hat(w);
+            let wt2 = mat_mul(&wt, &wt);
             let n = self.n_f;
             for k in 0..3 {
                 for l in 0..3 {
@@ -493,12 +490,12 @@ impl FloatingBody {
     }
 
     /// Adds the generalized force of uniform gravity `g` (global frame) to `out`.
-    pub fn add_gravity(&self, q: &[f64], g: V3, out: &mut [f64]) {
+    pub fn add_gravity(&self, q: &[f64], g: Vec3, out: &mut [f64]) {
         let (_, th, qf) = self.split(q);
         let A = rotation(th);
         let G = gbar(th);
         let U = self.first_moment(qf);
-        let atg = super::small::mtv(&A, g);
+        let atg = mat_t_vec(&A, g);
         for i in 0..3 {
             out[i] += self.m * g[i];
         }
@@ -525,12 +522,12 @@ impl FloatingBody {
 
     /// Adds the generalized force `Lᵀ F` of a force `F` (global frame) applied
     /// at material point `p`.
-    pub fn add_point_force(&self, q: &[f64], p: &BodyPoint, F: V3, out: &mut [f64]) {
+    pub fn add_point_force(&self, q: &[f64], p: &BodyPoint, F: Vec3, out: &mut [f64]) {
         let (_, th, qf) = self.split(q);
         let A = rotation(th);
         let G = gbar(th);
         let u = p.local(qf);
-        let atf = super::small::mtv(&A, F);
+        let atf = mat_t_vec(&A, F);
         for i in 0..3 {
             out[i] += F[i];
         }
@@ -555,8 +552,8 @@ impl FloatingBody {
         let I = Self::inertia_from(&pr.P);
         let hf = levi(&pr.W);
         let mut t = 0.5 * self.m * dot(Rd, Rd)
-            + dot(Rd, mv(&A, add(cross(w, pr.U), pr.Ud)))
-            + 0.5 * dot(w, mv(&I, w))
+            + dot(Rd, mat_vec(&A, add(cross(w, pr.U), pr.Ud)))
+            + 0.5 * dot(w, mat_vec(&I, w))
             + dot(w, hf);
         for j in 0..self.n_f {
             for i in 0..self.n_f {
@@ -567,11 +564,11 @@ impl FloatingBody {
     }
 
     /// Potential energy of gravity `−gᵀ(m R + A Ū)` \[J\].
-    pub fn gravity_energy(&self, q: &[f64], g: V3) -> f64 {
+    pub fn gravity_energy(&self, q: &[f64], g: Vec3) -> f64 {
         let (R, th, qf) = self.split(q);
         let A = rotation(th);
         let U = self.first_moment(qf);
-        -(self.m * dot(g, R) + dot(g, mv(&A, U)))
+        -(self.m * dot(g, R) + dot(g, mat_vec(&A, U)))
     }
 
     /// Strain energy `½ q_fᵀ K_ff q_f` \[J\].
@@ -587,7 +584,7 @@ impl FloatingBody {
     }
 
     /// Linear momentum `∫ρ ṙ dV = m Ṙ + A(ω̄×Ū + U̇)` \[kg m/s\].
-    pub fn linear_momentum(&self, q: &[f64], qd: &[f64]) -> V3 {
+    pub fn linear_momentum(&self, q: &[f64], qd: &[f64]) -> Vec3 {
         let (_, th, qf) = self.split(q);
         let (Rd, thd, qfd) = self.split(qd);
         let pr = self.products(qf, qfd);
@@ -595,13 +592,13 @@ impl FloatingBody {
         let w = m34_v(&gbar(th), thd);
         add(
             [self.m * Rd[0], self.m * Rd[1], self.m * Rd[2]],
-            mv(&A, add(cross(w, pr.U), pr.Ud)),
+            mat_vec(&A, add(cross(w, pr.U), pr.Ud)),
         )
     }
 
     /// Angular momentum about the global origin `∫ρ r×ṙ dV` \[kg m²/s\]:
     /// `mR×Ṙ + R×A(ω̄×Ū + U̇) + (AŪ)×Ṙ + A(Īω̄ + ∫ρ ū×ū̇)`.
-    pub fn angular_momentum(&self, q: &[f64], qd: &[f64]) -> V3 {
+    pub fn angular_momentum(&self, q: &[f64], qd: &[f64]) -> Vec3 {
         let (R, th, qf) = self.split(q);
         let (Rd, thd, qfd) = self.split(qd);
         let pr = self.products(qf, qfd);
@@ -609,26 +606,26 @@ impl FloatingBody {
         let w = m34_v(&gbar(th), thd);
         let I = Self::inertia_from(&pr.P);
         let h1 = cross(R, [self.m * Rd[0], self.m * Rd[1], self.m * Rd[2]]);
-        let h2 = cross(R, mv(&A, add(cross(w, pr.U), pr.Ud)));
-        let h3 = cross(mv(&A, pr.U), Rd);
-        let h4 = mv(&A, add(mv(&I, w), levi(&pr.W)));
+        let h2 = cross(R, mat_vec(&A, add(cross(w, pr.U), pr.Ud)));
+        let h3 = cross(mat_vec(&A, pr.U), Rd);
+        let h4 = mat_vec(&A, add(mat_vec(&I, w), levi(&pr.W)));
         add(add(h1, h2), add(h3, h4))
     }
 
     /// Global position `r = R + A ū` of a material point.
-    pub fn point_position(&self, q: &[f64], p: &BodyPoint) -> V3 {
+    pub fn point_position(&self, q: &[f64], p: &BodyPoint) -> Vec3 {
         let (R, th, qf) = self.split(q);
-        add(R, mv(&rotation(th), p.local(qf)))
+        add(R, mat_vec(&rotation(th), p.local(qf)))
     }
 
     /// Global velocity `ṙ = Ṙ + A(ω̄×ū + ū̇)` of a material point.
-    pub fn point_velocity(&self, q: &[f64], qd: &[f64], p: &BodyPoint) -> V3 {
+    pub fn point_velocity(&self, q: &[f64], qd: &[f64], p: &BodyPoint) -> Vec3 {
         let (_, th, qf) = self.split(q);
         let (Rd, thd, qfd) = self.split(qd);
         let w = m34_v(&gbar(th), thd);
         add(
             Rd,
-            mv(&rotation(th), add(cross(w, p.local(qf)), p.local_rate(qfd))),
+            mat_vec(&rotation(th), add(cross(w, p.local(qf)), p.local_rate(qfd))),
         )
     }
 
@@ -645,7 +642,7 @@ impl FloatingBody {
         let (_, th, qf) = self.split(q);
         let A = rotation(th);
         let G = gbar(th);
-        let AU = super::small::mm(&A, &skew(p.local(qf)));
+        let AU = mat_mul(&A, &hat(p.local(qf)));
         let Lt = neg_m3_m34(&AU, &G);
         for i in 0..3 {
             out[(i, col0 + i)] += s;
@@ -654,7 +651,7 @@ impl FloatingBody {
             }
         }
         for &(j, c) in &p.shape {
-            let ac = mv(&A, c);
+            let ac = mat_vec(&A, c);
             for i in 0..3 {
                 out[(i, col0 + 7 + j)] += s * ac[i];
             }
@@ -663,61 +660,57 @@ impl FloatingBody {
 
     /// Convective acceleration `γ_P = A[ω̄×(ω̄×ū_P) + 2ω̄×ū̇_P]` of a material
     /// point (`r̈_P = L_P q̈ + γ_P`).
-    pub fn point_convective(&self, q: &[f64], qd: &[f64], p: &BodyPoint) -> V3 {
+    pub fn point_convective(&self, q: &[f64], qd: &[f64], p: &BodyPoint) -> Vec3 {
         let (_, th, qf) = self.split(q);
         let (_, thd, qfd) = self.split(qd);
         let w = m34_v(&gbar(th), thd);
         let u = p.local(qf);
         let ud = p.local_rate(qfd);
-        mv(
+        mat_vec(
             &rotation(th),
-            add(cross(w, cross(w, u)), scale2(cross(w, ud))),
+            add(cross(w, cross(w, u)), scale(2.0, cross(w, ud))),
         )
     }
 
     /// Global direction `A ā` of a body-fixed (reference frame) vector `ā`.
-    pub fn axis(&self, q: &[f64], a: V3) -> V3 {
-        mv(&rotation(&q[3..7]), a)
+    pub fn axis(&self, q: &[f64], a: Vec3) -> Vec3 {
+        mat_vec(&rotation(&q[3..7]), a)
     }
 
     /// `∂(Aā)/∂θ = −A ã Ḡ` (3×4).
-    pub(crate) fn axis_jacobian(&self, q: &[f64], a: V3) -> M34 {
+    pub(crate) fn axis_jacobian(&self, q: &[f64], a: Vec3) -> M34 {
         let th = &q[3..7];
-        let Aa = super::small::mm(&rotation(th), &skew(a));
+        let Aa = mat_mul(&rotation(th), &hat(a));
         neg_m3_m34(&Aa, &gbar(th))
     }
 
     /// Time derivative `A(ω̄ × ā)` of a body-fixed direction.
-    pub(crate) fn axis_rate(&self, q: &[f64], qd: &[f64], a: V3) -> V3 {
+    pub(crate) fn axis_rate(&self, q: &[f64], qd: &[f64], a: Vec3) -> Vec3 {
         let th = &q[3..7];
         let w = m34_v(&gbar(th), &qd[3..7]);
-        mv(&rotation(th), cross(w, a))
+        mat_vec(&rotation(th), cross(w, a))
     }
 
     /// Convective part `A ω̄×(ω̄×ā)` of the second derivative of `Aā`.
-    pub(crate) fn axis_convective(&self, q: &[f64], qd: &[f64], a: V3) -> V3 {
+    pub(crate) fn axis_convective(&self, q: &[f64], qd: &[f64], a: Vec3) -> Vec3 {
         let th = &q[3..7];
         let w = m34_v(&gbar(th), &qd[3..7]);
-        mv(&rotation(th), cross(w, cross(w, a)))
+        mat_vec(&rotation(th), cross(w, cross(w, a)))
     }
 
     /// Body angular velocity `ω̄ = Ḡθ̇`.
-    pub fn body_angular_velocity(&self, q: &[f64], qd: &[f64]) -> V3 {
+    pub fn body_angular_velocity(&self, q: &[f64], qd: &[f64]) -> Vec3 {
         m34_v(&gbar(&q[3..7]), &qd[3..7])
     }
 }
 
-fn scale2(a: V3) -> V3 {
-    [2.0 * a[0], 2.0 * a[1], 2.0 * a[2]]
+/// `(h)_i = ε_ijk W_jk = −2 vee(W)`.
+fn levi(W: &Mat3) -> Vec3 {
+    scale(-2.0, vee(W))
 }
 
-/// `(h)_i = ε_ijk W_jk`.
-fn levi(W: &M3) -> V3 {
-    [W[1][2] - W[2][1], W[2][0] - W[0][2], W[0][1] - W[1][0]]
-}
-
-fn neg_m3_m34(a: &M3, g: &M34) -> M34 {
-    let mut c = super::small::m3_m34(a, g);
+fn neg_m3_m34(a: &Mat3, g: &M34) -> M34 {
+    let mut c = m3_m34(a, g);
     for row in c.iter_mut() {
         for v in row.iter_mut() {
             *v = -*v;
@@ -848,7 +841,7 @@ mod tests {
         let gd = gbar(&qd[3..7]);
         let I = b.inertia(&[]);
         let gdt = m34_v(&gd, th);
-        let t = m34t_v(&gd, mv(&I, gdt));
+        let t = m34t_v(&gd, mat_vec(&I, gdt));
         let mut thesis = vec![0.0; 7];
         for a in 0..4 {
             thesis[3 + a] = 2.0 * t[a];

@@ -22,8 +22,8 @@ use faer::MatMut;
 
 use super::body_point::BodyPoint;
 use super::floating_body::FloatingBody;
-use super::small::{dot, sub, V3};
 use crate::error::{ControlError, Result};
+use phlex_core::geometry::mat3::{dot, sub, Vec3};
 
 /// Index of a body in a [`super::MultibodySystem`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -95,7 +95,7 @@ pub trait Joint {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Anchor {
     /// Fixed point in the global frame \[m\].
-    Ground(V3),
+    Ground(Vec3),
     /// Material point of a body.
     Body {
         /// the body
@@ -118,7 +118,7 @@ impl Anchor {
         Ok(())
     }
 
-    fn position(&self, bodies: &Bodies<'_>, q: &[f64]) -> V3 {
+    fn position(&self, bodies: &Bodies<'_>, q: &[f64]) -> Vec3 {
         match self {
             Anchor::Ground(p) => *p,
             Anchor::Body { body, point } => bodies
@@ -127,7 +127,7 @@ impl Anchor {
         }
     }
 
-    fn convective(&self, bodies: &Bodies<'_>, q: &[f64], qd: &[f64]) -> V3 {
+    fn convective(&self, bodies: &Bodies<'_>, q: &[f64], qd: &[f64]) -> Vec3 {
         match self {
             Anchor::Ground(_) => [0.0; 3],
             Anchor::Body { body, point } => bodies.body(*body).point_convective(
@@ -155,13 +155,13 @@ impl Anchor {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Direction {
     /// Global direction.
-    Ground(V3),
+    Ground(Vec3),
     /// Direction fixed in the reference frame of a body (body components).
     Body {
         /// the body
         body: BodyId,
         /// body-frame components
-        axis: V3,
+        axis: Vec3,
     },
 }
 
@@ -173,7 +173,7 @@ impl Direction {
         Ok(())
     }
 
-    fn value(&self, bodies: &Bodies<'_>, q: &[f64]) -> V3 {
+    fn value(&self, bodies: &Bodies<'_>, q: &[f64]) -> Vec3 {
         match self {
             Direction::Ground(d) => *d,
             Direction::Body { body, axis } => {
@@ -182,7 +182,7 @@ impl Direction {
         }
     }
 
-    fn rate(&self, bodies: &Bodies<'_>, q: &[f64], qd: &[f64]) -> V3 {
+    fn rate(&self, bodies: &Bodies<'_>, q: &[f64], qd: &[f64]) -> Vec3 {
         match self {
             Direction::Ground(_) => [0.0; 3],
             Direction::Body { body, axis } => {
@@ -193,7 +193,7 @@ impl Direction {
         }
     }
 
-    fn convective(&self, bodies: &Bodies<'_>, q: &[f64], qd: &[f64]) -> V3 {
+    fn convective(&self, bodies: &Bodies<'_>, q: &[f64], qd: &[f64]) -> Vec3 {
         match self {
             Direction::Ground(_) => [0.0; 3],
             Direction::Body { body, axis } => bodies.body(*body).axis_convective(
@@ -209,7 +209,7 @@ impl Direction {
         &self,
         bodies: &Bodies<'_>,
         q: &[f64],
-        w: V3,
+        w: Vec3,
         mut A: MatMut<'_, f64>,
         row: usize,
     ) {
@@ -395,7 +395,7 @@ impl RevoluteJoint {
     /// Hinge of material point `point` of `body` to the ground point `ground`,
     /// about the global `z` axis (the body `z` axis stays vertical to the
     /// global `x–y` plane): planar rotation.
-    pub fn ground_z(name: impl Into<String>, body: BodyId, point: BodyPoint, ground: V3) -> Self {
+    pub fn ground_z(name: impl Into<String>, body: BodyId, point: BodyPoint, ground: Vec3) -> Self {
         Self::new(
             name,
             Anchor::body(body, point),

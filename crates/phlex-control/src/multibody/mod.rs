@@ -24,7 +24,6 @@ pub mod joint;
 pub mod linearize;
 pub mod rigid_body;
 pub mod simulate;
-pub(crate) mod small;
 pub mod system;
 
 pub use beam_element::PlanarBeamElement;
@@ -38,5 +37,4 @@ pub use joint::{
 pub use linearize::{linearize, Linearization};
 pub use rigid_body::RigidBody;
 pub use simulate::{simulate, Simulation};
-pub use small::{skew, M3, V3};
 pub use system::{Acceleration, Energy, MultibodySystem};

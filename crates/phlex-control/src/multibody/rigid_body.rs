@@ -18,9 +18,8 @@
 use faer::Mat;
 
 use super::floating_body::FloatingBody;
-use super::small::{M3, V3};
 use crate::error::{ControlError, Result};
-use crate::linalg::sym_eig;
+use phlex_core::geometry::{InertiaTensor, Mat3, Vec3};
 
 /// Parameters of a rigid body (see the module documentation).
 #[derive(Debug, Clone, PartialEq)]
@@ -28,15 +27,15 @@ pub struct RigidBody {
     /// Mass `m` \[kg\].
     pub mass: f64,
     /// Centre of mass in the body frame \[m\].
-    pub com: V3,
+    pub com: Vec3,
     /// Inertia tensor about the centre of mass, body axes \[kg m²\].
-    pub inertia: M3,
+    pub inertia: Mat3,
 }
 
 impl RigidBody {
     /// A body of mass `mass` with inertia tensor `inertia` about its centre of
     /// mass, which is the body origin (use [`RigidBody::com`] to move it).
-    pub fn new(mass: f64, inertia: M3) -> Self {
+    pub fn new(mass: f64, inertia: Mat3) -> Self {
         Self {
             mass,
             com: [0.0; 3],
@@ -45,13 +44,13 @@ impl RigidBody {
     }
 
     /// Principal-axes body: `Ī_c = diag(i)`.
-    pub fn principal(mass: f64, i: V3) -> Self {
+    pub fn principal(mass: f64, i: Vec3) -> Self {
         Self::new(mass, [[i[0], 0.0, 0.0], [0.0, i[1], 0.0], [0.0, 0.0, i[2]]])
     }
 
     /// Places the centre of mass at `c` in the body frame (the body origin is
     /// then a different material point, e.g. a pivot).
-    pub fn com(mut self, c: V3) -> Self {
+    pub fn com(mut self, c: Vec3) -> Self {
         self.com = c;
         self
     }
@@ -65,43 +64,23 @@ impl RigidBody {
         if !self.com.iter().all(|v| v.is_finite()) {
             return Err(bad("com", "entries must be finite".into()));
         }
-        let I = &self.inertia;
-        if !I.iter().flatten().all(|v| v.is_finite()) {
-            return Err(bad("inertia", "entries must be finite".into()));
-        }
-        let scale = I.iter().flatten().fold(0.0f64, |m, v| m.max(v.abs()));
-        for k in 0..3 {
-            for l in 0..k {
-                if (I[k][l] - I[l][k]).abs() > 1e-12 * scale {
-                    return Err(bad(
-                        "inertia",
-                        format!(
-                            "must be symmetric: I[{k}][{l}] = {} ≠ I[{l}][{k}] = {}",
-                            I[k][l], I[l][k]
-                        ),
-                    ));
-                }
-            }
-        }
-        // second moments about the centre of mass J_c = ½ tr(Ī_c) I − Ī_c must be PSD
+        // The one inertia rule (phlex_core::geometry::inertia): symmetric, principal
+        // moments ≥ 0 satisfying the triangle inequalities, i.e. J_c below is PSD.
+        let I = InertiaTensor::new(&self.inertia)
+            .map_err(|e| bad("inertia", e.to_string()))?
+            .matrix()
+            .to_owned();
+        // second moments about the centre of mass J_c = ½ tr(Ī_c) I − Ī_c
         let tr = I[0][0] + I[1][1] + I[2][2];
-        let J = Mat::from_fn(3, 3, |k, l| {
-            (if k == l { 0.5 * tr } else { 0.0 }) - 0.5 * (I[k][l] + I[l][k])
+        let J: Mat3 = std::array::from_fn(|k| {
+            std::array::from_fn(|l| {
+                (if k == l { 0.5 * tr } else { 0.0 }) - 0.5 * (I[k][l] + I[l][k])
+            })
         });
-        let (ev, _) = sym_eig("second moments of mass", J.as_ref())?;
-        if ev[0] < -1e-12 * scale {
-            return Err(bad(
-                "inertia",
-                format!(
-                    "is not a physical inertia tensor (principal moments must be ≥ 0 and satisfy the triangle inequalities; smallest second moment {:.3e})",
-                    ev[0]
-                ),
-            ));
-        }
         let m = self.mass;
         let c = self.com;
         let U0 = [m * c[0], m * c[1], m * c[2]];
-        let P0: M3 = std::array::from_fn(|k| std::array::from_fn(|l| J[(k, l)] + m * c[k] * c[l]));
+        let P0: Mat3 = std::array::from_fn(|k| std::array::from_fn(|l| J[k][l] + m * c[k] * c[l]));
         FloatingBody::from_invariants(
             name,
             m,

@@ -31,10 +31,10 @@ use faer::Mat;
 
 use super::floating_body::FloatingBody;
 use super::joint::{Bodies, BodyId, Joint};
-use super::small::V3;
 use crate::constraints::{Constraint, ConstraintSet};
 use crate::error::{dim_err, ControlError, Result};
 use crate::udwadia_kalaba::uk_acceleration;
+use phlex_core::geometry::Vec3;
 
 /// Generalized force `Q(t, q, q̇)` added to the right-hand side.
 pub type ForceFn = Box<dyn Fn(f64, &[f64], &[f64], &mut [f64])>;
@@ -75,7 +75,7 @@ pub struct MultibodySystem {
     n: usize,
     joints: Vec<Box<dyn Joint>>,
     extra: ConstraintSet,
-    gravity: V3,
+    gravity: Vec3,
     forces: Vec<ForceFn>,
 }
 
@@ -100,13 +100,13 @@ impl MultibodySystem {
     }
 
     /// Sets uniform gravity (global frame) \[m/s²\].
-    pub fn set_gravity(&mut self, g: V3) -> &mut Self {
+    pub fn set_gravity(&mut self, g: Vec3) -> &mut Self {
         self.gravity = g;
         self
     }
 
     /// Gravity vector.
-    pub fn gravity(&self) -> V3 {
+    pub fn gravity(&self) -> Vec3 {
         self.gravity
     }
 
@@ -190,7 +190,7 @@ impl MultibodySystem {
     }
 
     /// Writes the pose `(R, θ)` of body `id` into `q`.
-    pub fn set_pose(&self, q: &mut [f64], id: BodyId, R: V3, theta: [f64; 4]) {
+    pub fn set_pose(&self, q: &mut [f64], id: BodyId, R: Vec3, theta: [f64; 4]) {
         let o = self.offsets[id.0];
         q[o..o + 3].copy_from_slice(&R);
         q[o + 3..o + 7].copy_from_slice(&theta);
@@ -198,7 +198,7 @@ impl MultibodySystem {
 
     /// Writes `Ṙ` and `θ̇ = ¼Ḡᵀω̄` (body angular velocity `ω̄`) of body `id`
     /// into `qd`, using the Euler parameters stored in `q`.
-    pub fn set_velocity(&self, q: &[f64], qd: &mut [f64], id: BodyId, Rd: V3, omega_bar: V3) {
+    pub fn set_velocity(&self, q: &[f64], qd: &mut [f64], id: BodyId, Rd: Vec3, omega_bar: Vec3) {
         let o = self.offsets[id.0];
         qd[o..o + 3].copy_from_slice(&Rd);
         let r =
@@ -391,7 +391,7 @@ impl MultibodySystem {
     }
 
     /// Total angular momentum about the global origin.
-    pub fn angular_momentum(&self, q: &[f64], qd: &[f64]) -> V3 {
+    pub fn angular_momentum(&self, q: &[f64], qd: &[f64]) -> Vec3 {
         let mut h = [0.0; 3];
         for (b, &o) in self.bodies.iter().zip(&self.offsets) {
             let k = b.n_coords();

@@ -249,7 +249,7 @@ mod tests {
         let e = FnEnergy {
             spaces: vec![Space::Group(Group::Se3)],
             energy: Arc::new(move |x: &[f64]| {
-                let q = crate::geometry::Se3::from_coords(x);
+                let q = phlex_core::geometry::Se3::from_coords(x);
                 let mut s = 2.0 * (q.r[0] * g[0] + q.r[1] * g[1] + q.r[2] * g[2]);
                 for i in 0..3 {
                     for j in 0..3 {
@@ -261,12 +261,17 @@ mod tests {
             }),
             differential: None,
         };
-        let q = crate::geometry::Se3::exp(&[0.3, -0.2, 0.5, 1.0, 2.0, -1.0]);
+        let q = phlex_core::geometry::Se3::exp(&[0.3, -0.2, 0.5, 1.0, 2.0, -1.0]);
         let mut x = [0.0; 12];
         q.to_coords(&mut x);
         let mut fd = [0.0; 6];
         e.differential(&x, &mut fd);
-        let FR = crate::geometry::linalg3::lin3(1.0, &q.R, -1.0, &crate::geometry::linalg3::I3);
+        let FR = phlex_core::geometry::mat3::lin_comb(
+            1.0,
+            &q.R,
+            -1.0,
+            &phlex_core::geometry::mat3::IDENTITY3,
+        );
         let exact = q.TeL_star(&FR, [2.0 * g[0], 2.0 * g[1], 2.0 * g[2]]);
         for k in 0..6 {
             // O(h²) with h ≈ 1.3e-5: truncation ~1e-10, round-off ~1e-11.

@@ -17,8 +17,8 @@
 //! | $SO(2)$, $\mathbb R^n$ (translations), $SO(2)\times\mathbb R$ | 1, n, 2 | 1, n, 2 | $\dot x = u$ (global coordinates on the universal cover) |
 use std::fmt;
 
-use crate::geometry::linalg3::{mat_mul, Mat3};
-use crate::geometry::{so3, Se3};
+use phlex_core::geometry::mat3::{from_row_major, mat_mul};
+use phlex_core::geometry::{so3, Se3};
 
 /// A Lie group used as a state space (or whose algebra dual is one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -141,8 +141,8 @@ impl Space {
                 xdot[9..12].copy_from_slice(&rd);
             }
             Space::Group(Group::So3) => {
-                let R = mat3(x);
-                let Rd = mat_mul(&R, &crate::geometry::linalg3::hat3([u[0], u[1], u[2]]));
+                let R = from_row_major(x);
+                let Rd = mat_mul(&R, &phlex_core::geometry::mat3::hat([u[0], u[1], u[2]]));
                 for i in 0..3 {
                     xdot[3 * i..3 * i + 3].copy_from_slice(&Rd[i]);
                 }
@@ -168,7 +168,7 @@ impl Space {
                 q.to_coords(x1);
             }
             Space::Group(Group::So3) => {
-                let R = mat_mul(&mat3(x0), &so3::cay([v[0], v[1], v[2]]));
+                let R = mat_mul(&from_row_major(x0), &so3::cayley([v[0], v[1], v[2]]));
                 for i in 0..3 {
                     x1[3 * i..3 * i + 3].copy_from_slice(&R[i]);
                 }
@@ -195,25 +195,13 @@ impl Space {
             }
         }
     }
-    /// Distance of `x` from the manifold: $|R^\top R - E|_F$ for rotations, 0 otherwise.
+    /// Distance of `x` from the manifold: $\max_{ij}|(R^\top R - E)_{ij}|$ for rotations, 0 otherwise.
     pub fn defect(&self, x: &[f64]) -> f64 {
         match self {
             Space::Group(Group::Se3) | Space::Group(Group::So3) => {
-                so3::orthogonality_defect(&mat3(x))
+                so3::orthogonality_defect(&from_row_major(x))
             }
             _ => 0.0,
         }
-    }
-}
-
-/// The 3×3 matrix stored row-major in `x[0..9]`.
-pub fn mat3(x: &[f64]) -> Mat3 {
-    [[x[0], x[1], x[2]], [x[3], x[4], x[5]], [x[6], x[7], x[8]]]
-}
-
-/// Writes a 3×3 matrix row-major into `x[0..9]`.
-pub fn store_mat3(R: &Mat3, x: &mut [f64]) {
-    for i in 0..3 {
-        x[3 * i..3 * i + 3].copy_from_slice(&R[i]);
     }
 }

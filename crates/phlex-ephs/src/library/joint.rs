@@ -21,8 +21,6 @@
 use std::sync::Arc;
 
 use crate::error::EphsError;
-use crate::geometry::linalg3::Mat6;
-use crate::geometry::{so3, Se3};
 use crate::language::interface::{Interface, PortKind};
 use crate::language::operators::{
     ConstantMatrix, ConstraintOperator, Energy, OnsagerOperator, TransformerOperator, ZeroEnergy,
@@ -30,9 +28,12 @@ use crate::language::operators::{
 use crate::language::pattern::Pattern;
 use crate::language::primitive::Primitive;
 use crate::language::quantity::Quantity;
-use crate::language::space::{mat3, Group, Space};
+use crate::language::space::{Group, Space};
 use crate::language::system::Composite;
 use crate::library::mechanics::{environment, NonlinearFriction, NonlinearFrictionLaw};
+use phlex_core::geometry::mat3::from_row_major;
+use phlex_core::geometry::Mat6;
+use phlex_core::geometry::{so3, Se3};
 
 /// A lower kinematic pair as a subgroup $\tilde G \subset SE(3)$ (summary §11).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -85,12 +86,12 @@ impl JointKind {
     /// The inclusion $I(q_r) \in SE(3)$ from the coordinates of $q_r$.
     pub fn inclusion(&self, x: &[f64]) -> Se3 {
         match *self {
-            JointKind::Revolute => Se3::rotation(so3::rot_z(x[0])),
+            JointKind::Revolute => Se3::rotation(so3::rotation_z(x[0])),
             JointKind::Prismatic => Se3::translation([0.0, 0.0, x[0]]),
-            JointKind::Cylindrical => Se3::new(so3::rot_z(x[0]), [0.0, 0.0, x[1]]),
-            JointKind::Screw { pitch } => Se3::new(so3::rot_z(x[0]), [0.0, 0.0, pitch * x[0]]),
-            JointKind::Planar => Se3::new(so3::rot_z(x[0]), [x[1], x[2], 0.0]),
-            JointKind::Spherical => Se3::rotation(mat3(x)),
+            JointKind::Cylindrical => Se3::new(so3::rotation_z(x[0]), [0.0, 0.0, x[1]]),
+            JointKind::Screw { pitch } => Se3::new(so3::rotation_z(x[0]), [0.0, 0.0, pitch * x[0]]),
+            JointKind::Planar => Se3::new(so3::rotation_z(x[0]), [x[1], x[2], 0.0]),
+            JointKind::Spherical => Se3::rotation(from_row_major(x)),
         }
     }
     /// Coordinates of the subgroup element nearest to the relative pose `q` (the inverse of

@@ -30,12 +30,12 @@
 use std::ops::Range;
 
 use crate::error::EphsError;
-use crate::geometry::linalg3::Mat6;
-use crate::geometry::Se3;
 use crate::language::space::{Group, Space};
 use crate::library::joint::{JointConstraint, JointKind, OffsetOperator};
 use crate::semantics::program::{Op, SlotId};
 use crate::semantics::EphsDae;
+use phlex_core::geometry::Mat6;
+use phlex_core::geometry::Se3;
 
 /// A function of the full state `y` (the total energy for the conserving projection).
 pub type EnergyFn<'a> = &'a dyn Fn(&[f64]) -> f64;

@@ -15,10 +15,11 @@
 //! body fall along $-e_z$.
 use std::sync::Arc;
 
+use phlex_core::geometry::mat3::{cross, dot, mat_t_vec, mat_vec, Mat3, Vec3};
+use phlex_core::geometry::se3::ad_star_matrix_in_u;
+use phlex_core::geometry::{InertiaTensor, Se3};
+
 use crate::error::EphsError;
-use crate::geometry::linalg3::{dot3, inv3, mat_t_vec, mat_vec, Mat3, Vec3};
-use crate::geometry::se3::ad_star_matrix_in_u;
-use crate::geometry::Se3;
 use crate::language::interface::{Interface, PortKind};
 use crate::language::operators::{ConstantMatrix, Energy, MatrixFn};
 use crate::language::pattern::Pattern;
@@ -39,7 +40,7 @@ impl Energy for BodyKineticEnergy {
     fn energy(&self, x: &[f64]) -> f64 {
         let pw = [x[0], x[1], x[2]];
         let pv = [x[3], x[4], x[5]];
-        0.5 * dot3(pw, mat_vec(&self.J_inv, pw)) + 0.5 * dot3(pv, pv) / self.m
+        0.5 * dot(pw, mat_vec(&self.J_inv, pw)) + 0.5 * dot(pv, pv) / self.m
     }
     fn differential(&self, x: &[f64], e: &mut [f64]) {
         let w = mat_vec(&self.J_inv, [x[0], x[1], x[2]]);
@@ -62,7 +63,7 @@ pub struct GravityPotential {
 
 impl Energy for GravityPotential {
     fn energy(&self, x: &[f64]) -> f64 {
-        self.m * dot3(self.g, [x[9], x[10], x[11]])
+        self.m * dot(self.g, [x[9], x[10], x[11]])
     }
     fn differential(&self, x: &[f64], e: &mut [f64]) {
         let q = Se3::from_coords(x);
@@ -84,7 +85,7 @@ impl Energy for GravityPotential {
         let Rg = mat_t_vec(&q.R, self.g);
         // (E + ½ w̃)ᵀ a = a − ½ w × a.
         let w = [v[0], v[1], v[2]];
-        let c = crate::geometry::linalg3::cross(w, Rg);
+        let c = cross(w, Rg);
         e[..3].iter_mut().for_each(|x| *x = 0.0);
         for k in 0..3 {
             e[3 + k] = self.m * (Rg[k] - 0.5 * c[k]);
@@ -101,15 +102,12 @@ pub fn body_kinetic_energy(m: f64, J: Mat3) -> Result<Primitive, EphsError> {
             detail: format!("the mass must satisfy 0 < m < ∞ (got {m})"),
         });
     }
-    let J_inv = inv3(&J)
-        .filter(|_| {
-            (0..3).all(|i| {
-                (0..3).all(|j| (J[i][j] - J[j][i]).abs() <= 1e-12 * J[i][i].abs().max(1.0))
-            })
-        })
-        .ok_or_else(|| EphsError::Parameter {
-            what: "J".into(),
-            detail: format!("the inertia must be symmetric and invertible (got {J:?})"),
+    // The one inertia rule of phlex_core::geometry::inertia, plus invertibility (J⁻¹ above).
+    let J_inv = InertiaTensor::new(&J)
+        .and_then(|J| J.inverse())
+        .map_err(|e| EphsError::Parameter {
+            what: "inertia".into(),
+            detail: e.to_string(),
         })?;
     Primitive::storage(
         &format!("body_kinetic_energy(m = {m})"),
@@ -232,7 +230,7 @@ pub fn spatial_momentum(q: &[f64], p: &[f64]) -> [f64; 6] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::geometry::linalg3::I3;
+    use phlex_core::geometry::mat3::{diagonal, IDENTITY3};
 
     #[test]
     fn body_primitives_verify_and_efforts_match_energies() {
@@ -272,7 +270,18 @@ mod tests {
         assert!(
             body_kinetic_energy(1.0, [[1.0, 2.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]]).is_err()
         );
-        assert!(body_kinetic_energy(-1.0, I3).is_err());
+        assert!(body_kinetic_energy(-1.0, IDENTITY3).is_err());
+        // The inertia rule of phlex_core::geometry::inertia: invertible but not positive
+        // definite, and positive but violating the triangle inequality.
+        for (d, needle) in [
+            ([-0.004, 0.004, 0.002], "semidefinite"),
+            ([1.0, 1.0, 3.0], "triangle"),
+        ] {
+            let e = body_kinetic_energy(1.0, diagonal(d))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("inertia") && e.contains(needle), "{e}");
+        }
     }
 
     #[test]

@@ -21,7 +21,6 @@ use phlex_core::sparse::{SparseMat, Triplets};
 use phlex_solve::{ImplicitDae, InputFn};
 
 use crate::error::EphsError;
-use crate::geometry::linalg3::invert_dense;
 use crate::language::space::Space;
 use crate::semantics::program::*;
 
@@ -827,4 +826,49 @@ fn svd_split(a: &[f64], n: usize) -> (Vec<f64>, usize) {
         }
     }
     (u, rank)
+}
+
+/// Inverse of an $n\times n$ row-major matrix (Gauss–Jordan with partial pivoting), or
+/// `None` if a pivot falls below $10^{-14}$ times the largest entry.
+fn invert_dense(a: &[f64], n: usize) -> Option<Vec<f64>> {
+    let scale = a.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    if !(scale > 0.0) {
+        return None;
+    }
+    let mut m = a.to_vec();
+    let mut inv = vec![0.0; n * n];
+    for i in 0..n {
+        inv[i * n + i] = 1.0;
+    }
+    for c in 0..n {
+        let p = (c..n)
+            .max_by(|&i, &j| m[i * n + c].abs().total_cmp(&m[j * n + c].abs()))
+            .unwrap_or(c);
+        if !(m[p * n + c].abs() > 1e-14 * scale) {
+            return None;
+        }
+        if p != c {
+            for j in 0..n {
+                m.swap(p * n + j, c * n + j);
+                inv.swap(p * n + j, c * n + j);
+            }
+        }
+        let d = 1.0 / m[c * n + c];
+        for j in 0..n {
+            m[c * n + j] *= d;
+            inv[c * n + j] *= d;
+        }
+        for i in 0..n {
+            if i != c {
+                let f = m[i * n + c];
+                if f != 0.0 {
+                    for j in 0..n {
+                        m[i * n + j] -= f * m[c * n + j];
+                        inv[i * n + j] -= f * inv[c * n + j];
+                    }
+                }
+            }
+        }
+    }
+    Some(inv)
 }

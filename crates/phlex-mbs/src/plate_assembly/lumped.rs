@@ -187,9 +187,7 @@ impl RigidAttachment {
         }
         let d1 = M[0][0];
         let d2 = M[0][0] * M[1][1] - M[0][1] * M[1][0];
-        let d3 = M[0][0] * (M[1][1] * M[2][2] - M[1][2] * M[2][1])
-            - M[0][1] * (M[1][0] * M[2][2] - M[1][2] * M[2][0])
-            + M[0][2] * (M[1][0] * M[2][1] - M[1][1] * M[2][0]);
+        let d3 = phlex_core::geometry::mat3::determinant(M);
         for (what, v) in [("m", d1), ("m J_xx - s^2", d2), ("det", d3)] {
             if v <= 0.0 {
                 return Err(PlateAssemblyError::InvalidParameter {

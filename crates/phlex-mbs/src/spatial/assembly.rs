@@ -42,10 +42,9 @@ use crate::error::MbsError;
 use crate::load::Frame;
 use crate::mechanism::Mechanism;
 use crate::planar_body::EnergySplit;
-use crate::rigid_body_3d::cross;
 use crate::spatial::body::{SpatialBody, R_V_OFFSET};
 use crate::spatial::joint::{Coef, Geometry, JointModel3d, Side, Term};
-use crate::spatial::linalg::{matmul, mul, mul_t, transpose, Mat3};
+use phlex_core::geometry::mat3::{cross, mat_mul, mat_t_vec, mat_vec, transpose, Mat3, IDENTITY3};
 
 /// A resolved load.
 #[derive(Debug, Clone)]
@@ -201,7 +200,7 @@ impl Multibody3d {
         let r = self.rotation(b, x);
         let v = self.port_out_at(b, port, 0, x, x, o);
         let w = self.port_out(b, port, 3, x, o);
-        [mul(&r, v), mul(&r, w)]
+        [mat_vec(&r, v), mat_vec(&r, w)]
     }
 
     /// Energies of each body (kinetic, deformation, potential).
@@ -229,7 +228,7 @@ impl Multibody3d {
     fn port_body_rotation(&self, b: usize, port: usize, x: &[f64]) -> Mat3 {
         let body = &self.bodies[b];
         let pr = body.port_rotation(port, self.local(b, x));
-        matmul(&pr, &transpose(&body.ports()[port].orientation))
+        mat_mul(&pr, &transpose(&body.ports()[port].orientation))
     }
 
     /// Geometry of joint `j` at `x`.
@@ -240,7 +239,7 @@ impl Multibody3d {
             pos_a: self.port_position(a, pa, x),
             rot_a: self.port_body_rotation(a, pa, x),
             pos_b: [0.0; 3],
-            rot_b: crate::spatial::IDENTITY3,
+            rot_b: IDENTITY3,
         };
         if let Some((b, pb)) = jm.b {
             g.pos_b = self.port_position(b, pb, x);
@@ -348,7 +347,7 @@ impl Multibody3d {
     fn coef_vec(t: &Term, r: &Mat3) -> [f64; 3] {
         match t.coef {
             Coef::Body(c) | Coef::Extra { c, .. } => c,
-            Coef::Inertial(w) => mul_t(r, w),
+            Coef::Inertial(w) => mat_t_vec(r, w),
         }
     }
 
@@ -571,7 +570,7 @@ impl Multibody3d {
         let tv = [u[3], u[4], u[5]];
         match l.frame {
             Frame::Body => (fv, tv),
-            Frame::Inertial => (mul_t(r, fv), mul_t(r, tv)),
+            Frame::Inertial => (mat_t_vec(r, fv), mat_t_vec(r, tv)),
         }
     }
 

@@ -57,6 +57,7 @@
 //! # Gravity
 //! [`SpatialBody::set_gravity`] sets the inertial gravity vector $\vec g$; the potential
 //! $V = -\vec g\cdot\int\rho\,{}^ir\,\mathrm d\Omega$ (Remark 2) enters $H$ and $z_q$.
+use phlex_core::geometry::mat3::{from_row_major, IDENTITY3};
 use phlex_core::sparse::{self, SparseMat};
 use phlex_core::{Triplets, VarBlock};
 
@@ -85,21 +86,34 @@ impl SpatialPort {
     }
 }
 
-/// The 3×3 identity.
-pub const IDENTITY3: [[f64; 3]; 3] = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
-
 /// Index of the first entry of $R_v$ in a local state.
 pub const R_V_OFFSET: usize = 3;
 
 /// $R$ stored in a local state following the convention ($R_{ij}$ = `x[3 + 3 i + j]`).
 pub fn rotation_from_state(x: &[f64]) -> [[f64; 3]; 3] {
-    let mut r = [[0.0; 3]; 3];
+    from_row_major(&x[R_V_OFFSET..])
+}
+
+/// The pose part of $\partial({}^ir_P + Ra)/\partial x$ for a body-frame point $a$ and the
+/// state convention ($R_{ij}$ = `x[3 + 3 i + j]`): $e_i$ for $r_i$ and $a_je_i$ for $R_{ij}$
+/// (columns with $a_j = 0$ omitted), as `(state index, ∂/∂x)` pairs.
+pub(crate) fn pose_point_jacobian(a: [f64; 3], capacity: usize) -> Vec<(usize, [f64; 3])> {
+    let mut out = Vec::with_capacity(capacity);
+    for i in 0..3 {
+        let mut e = [0.0; 3];
+        e[i] = 1.0;
+        out.push((i, e));
+    }
     for i in 0..3 {
         for j in 0..3 {
-            r[i][j] = x[R_V_OFFSET + 3 * i + j];
+            if a[j] != 0.0 {
+                let mut e = [0.0; 3];
+                e[i] = a[j];
+                out.push((R_V_OFFSET + 3 * i + j, e));
+            }
         }
     }
-    r
+    out
 }
 
 /// A floating body in 3D as a port-Hamiltonian system, as the spatial assembly needs it.

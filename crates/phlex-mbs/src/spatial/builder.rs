@@ -29,9 +29,11 @@ use crate::spatial::joint::prescribed::Prescribed;
 use crate::spatial::joint::prismatic::Prismatic;
 use crate::spatial::joint::revolute::Revolute;
 use crate::spatial::joint::{ground, AxisFrame, Joint3d, JointKind3d, JointModel3d, Resolved3d};
-use crate::spatial::linalg::{dot, matmul_tn, mul, mul_t, normals, scale, sub, unit, Mat3};
 use crate::spatial::load::Load3d;
 use crate::spatial::redundancy::check_redundancy_3d;
+use phlex_core::geometry::mat3::{
+    dot, mat_t_mul, mat_t_vec, mat_vec, normal_pair, scale, sub, unit, Mat3,
+};
 
 type Parts3d = ModelParts<Box<dyn SpatialBodySpec>, Joint3d, Load3d, 3>;
 
@@ -176,8 +178,8 @@ fn resolve_joint<'a>(
             ))
         })?;
         Ok(match frame {
-            AxisFrame::Inertial => mul_t(&ra0, e),
-            AxisFrame::Port => mul(&ca, e),
+            AxisFrame::Inertial => mat_t_vec(&ra0, e),
+            AxisFrame::Port => mat_vec(&ca, e),
         })
     };
     if let JointKind3d::PrescribedVelocity {
@@ -213,7 +215,7 @@ fn resolve_joint<'a>(
                     Resolved3d::GroundRevolute(ground::GroundRevolute {
                         point,
                         e_a,
-                        n_a: normals(e_a),
+                        n_a: normal_pair(e_a),
                         r0: ra0,
                     })
                 }
@@ -222,7 +224,7 @@ fn resolve_joint<'a>(
                     Resolved3d::GroundPrismatic(ground::GroundPrismatic {
                         point,
                         e_a,
-                        n_a: normals(e_a),
+                        n_a: normal_pair(e_a),
                         r0: ra0,
                     })
                 }
@@ -239,27 +241,27 @@ fn resolve_joint<'a>(
     let xb = models[b.0].initial_state();
     let rb0 = models[b.0].rotation(&xb);
     let pb0 = models[b.0].port_position(b.1, &xb);
-    let q0: Mat3 = matmul_tn(&ra0, &rb0);
+    let q0: Mat3 = mat_t_mul(&ra0, &rb0);
     let kind = match &j.kind {
         JointKind3d::Spherical => Resolved3d::Spherical,
         JointKind3d::Weld => Resolved3d::Weld { q0 },
         JointKind3d::Revolute { axis, frame } => {
             let e_a = axis_a(*axis, *frame)?;
-            let e_b = mul_t(&q0, e_a);
+            let e_b = mat_t_vec(&q0, e_a);
             Resolved3d::Revolute(Revolute {
                 e_a,
                 e_b,
-                n_b: normals(e_b),
+                n_b: normal_pair(e_b),
                 q0,
             })
         }
         JointKind3d::Prismatic { axis, frame } => {
             let e_a = axis_a(*axis, *frame)?;
-            let d = mul_t(&ra0, sub(pb0, pa0));
+            let d = mat_t_vec(&ra0, sub(pb0, pa0));
             let d0 = sub(d, scale(dot(e_a, d), e_a));
             Resolved3d::Prismatic(Prismatic {
                 e_a,
-                n_a: normals(e_a),
+                n_a: normal_pair(e_a),
                 q0,
                 d0,
             })

@@ -16,7 +16,8 @@ use crate::error::MbsError;
 use crate::kinematics::ConsistentInit;
 use crate::spatial::assembly::Multibody3d;
 use crate::spatial::body::R_V_OFFSET;
-use crate::spatial::linalg::{exp_so3, matmul, Mat3};
+use phlex_core::geometry::mat3::{mat_mul, store_row_major, Mat3};
+use phlex_core::geometry::so3;
 
 /// Options of [`consistent_initial_state_3d`].
 #[derive(Debug, Clone, PartialEq)]
@@ -42,12 +43,7 @@ impl Default for KinematicsOptions3d {
 
 /// Overwrites the rotation $R$ of body `b` in `x`.
 pub(crate) fn set_rotation(mb: &Multibody3d, x: &mut [f64], b: usize, r: &Mat3) {
-    let o = mb.body_off[b] + R_V_OFFSET;
-    for i in 0..3 {
-        for j in 0..3 {
-            x[o + 3 * i + j] = r[i][j];
-        }
-    }
+    store_row_major(r, &mut x[mb.body_off[b] + R_V_OFFSET..]);
 }
 
 /// The spatial assembly as a [`ConstrainedAssembly`]: pose increments
@@ -80,7 +76,7 @@ impl ConstrainedAssembly for Multibody3d {
         }
         let phi = [dq[3], dq[4], dq[5]];
         if phi != [0.0; 3] {
-            let r = matmul(&self.rotation(b, x), &exp_so3(phi));
+            let r = mat_mul(&self.rotation(b, x), &so3::exp(phi));
             set_rotation(self, x, b, &r);
         }
     }

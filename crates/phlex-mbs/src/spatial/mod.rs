@@ -13,7 +13,8 @@
 //! | [`projection`] | drift projection onto the position constraints (off by default) | Remark 9 |
 //! | [`redundancy`] | rank-revealing check naming the joints | |
 //! | [`kinematics`] | consistent initial conditions | §6.3 |
-//! | [`linalg`] | 3×3 helpers | |
+//!
+//! 3×3 algebra and rotations come from [`phlex_core::geometry`].
 //!
 //! [`Multibody3d`] implements [`phlex_core::QuasiLinearPhDae`] and [`crate::Mechanism`], so
 //! [`crate::MultibodyMidpoint`] (midpoint / discrete gradient) and [`crate::MultibodyDae`]
@@ -27,15 +28,12 @@ pub mod builder;
 pub mod collocation;
 pub mod joint;
 pub mod kinematics;
-pub mod linalg;
 pub mod load;
 pub mod projection;
 pub mod redundancy;
 
 pub use assembly::Multibody3d;
-pub use body::{
-    rotation_from_state, SpatialBody, SpatialBodySpec, SpatialPort, IDENTITY3, R_V_OFFSET,
-};
+pub use body::{rotation_from_state, SpatialBody, SpatialBodySpec, SpatialPort, R_V_OFFSET};
 pub use builder::MultibodyBuilder3d;
 pub use collocation::{CollocationParams, CollocationRun, GaussCollocation, GaussTableau};
 pub use joint::{AxisFrame, Joint3d, JointKind3d};

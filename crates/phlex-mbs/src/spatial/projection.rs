@@ -37,22 +37,10 @@ use crate::error::MbsError;
 use crate::simulate::{dense_solve, ProjectionOptions, ProjectionStep};
 use crate::spatial::assembly::Multibody3d;
 use crate::spatial::kinematics::set_rotation;
-use crate::spatial::linalg::{matmul, Mat3};
+use phlex_core::geometry::mat3::{lin_comb, mat_mul, mat_t_mul, IDENTITY3};
+use phlex_core::geometry::so3::orthogonality_defect;
 
 pub use crate::simulate::ProjectionStats;
-
-/// $\max|R^\top R - I|$.
-fn orthogonality_defect(r: &Mat3) -> f64 {
-    let mut d = 0.0f64;
-    for i in 0..3 {
-        for j in 0..3 {
-            let v: f64 =
-                (0..3).map(|k| r[k][i] * r[k][j]).sum::<f64>() - if i == j { 1.0 } else { 0.0 };
-            d = d.max(v.abs());
-        }
-    }
-    d
-}
 
 /// Re-orthonormalises every body rotation (Newton–Schulz); returns the largest defect
 /// $\max|R^\top R - I|$ found before.
@@ -66,19 +54,9 @@ pub fn orthonormalize_rotations(mb: &Multibody3d, x: &mut [f64]) -> f64 {
             continue;
         }
         for _ in 0..20 {
-            let mut rtr = [[0.0; 3]; 3];
-            for i in 0..3 {
-                for j in 0..3 {
-                    rtr[i][j] = (0..3).map(|k| r[k][i] * r[k][j]).sum();
-                }
-            }
-            let mut m = [[0.0; 3]; 3];
-            for i in 0..3 {
-                for j in 0..3 {
-                    m[i][j] = 0.5 * ((if i == j { 3.0 } else { 0.0 }) - rtr[i][j]);
-                }
-            }
-            r = matmul(&r, &m);
+            // Newton–Schulz: R ← R (3E − RᵀR)/2.
+            let m = lin_comb(1.5, &IDENTITY3, -0.5, &mat_t_mul(&r, &r));
+            r = mat_mul(&r, &m);
             if orthogonality_defect(&r) <= 1e-15 {
                 break;
             }

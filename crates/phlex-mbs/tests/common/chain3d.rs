@@ -28,8 +28,8 @@ pub fn beam(full: bool, stiff: bool) -> FloatingBeam3d {
 pub fn two_beam_chain(full: bool, stiff: bool) -> Multibody3d {
     let c = |v: f64| Signal::Constant(v);
     let beam = |r| beam(full, stiff).rotation(r);
-    let ra = phlex_mbs::rigid_body_3d::axis_angle([0.3, -0.2, 1.0], 0.4);
-    let rb = phlex_mbs::rigid_body_3d::axis_angle([1.0, 0.5, -0.3], 0.9);
+    let ra = phlex_core::geometry::so3::from_axis_angle([0.3, -0.2, 1.0], 0.4).unwrap();
+    let rb = phlex_core::geometry::so3::from_axis_angle([1.0, 0.5, -0.3], 0.9).unwrap();
     let mut b = MultibodyBuilder3d::new();
     b.gravity([0.0, 0.0, -9.81])
         .add_ground_point("o", [0.0; 3])

@@ -16,9 +16,8 @@
 //! normals in the body frame. All four keep their constraints exactly under the midpoint
 //! rule (see [`super`]).
 use super::model::{push_body_rows, Coef, Geometry, Side, Term};
-use crate::spatial::linalg::{
-    angle_about, cross, dot, matmul_tn, mul, mul_t, rotation_defect, sub, Mat3,
-};
+use phlex_core::geometry::mat3::{cross, dot, mat_t_mul, mat_t_vec, mat_vec, sub, vee, Mat3};
+use phlex_core::geometry::so3;
 
 /// Fixed point: $v_a = 0$.
 pub(crate) fn push_point_terms(rows: &mut Vec<Term>) {
@@ -39,7 +38,7 @@ pub(crate) fn point_residual(point: [f64; 3], g: &Geometry) -> [f64; 3] {
 /// ${}^ir_a - g$ and the defect of $R_{a,0}^\top R_a$.
 pub(crate) fn frame_residual(point: [f64; 3], r0: &Mat3, g: &Geometry) -> Vec<f64> {
     let mut r = point_residual(point, g).to_vec();
-    r.extend(rotation_defect(&matmul_tn(r0, &g.rot_a)));
+    r.extend(vee(&mat_t_mul(r0, &g.rot_a)));
     r
 }
 
@@ -67,8 +66,8 @@ impl GroundRevolute {
 
     pub(crate) fn residual(&self, g: &Geometry) -> Vec<f64> {
         let mut r = point_residual(self.point, g).to_vec();
-        let axis = mul(&self.r0, self.e_a);
-        let w = cross(self.e_a, mul_t(&g.rot_a, axis));
+        let axis = mat_vec(&self.r0, self.e_a);
+        let w = cross(self.e_a, mat_t_vec(&g.rot_a, axis));
         for n in &self.n_a {
             r.push(dot(*n, w));
         }
@@ -77,7 +76,7 @@ impl GroundRevolute {
 
     /// Rotation angle of $R_{a,0}^\top R_a$ about $e_a$.
     pub(crate) fn angle(&self, g: &Geometry) -> f64 {
-        angle_about(&matmul_tn(&self.r0, &g.rot_a), &self.n_a)
+        so3::angle_about(&mat_t_mul(&self.r0, &g.rot_a), &self.n_a)
     }
 }
 
@@ -104,16 +103,16 @@ impl GroundPrismatic {
     }
 
     pub(crate) fn residual(&self, g: &Geometry) -> Vec<f64> {
-        let mut r = rotation_defect(&matmul_tn(&self.r0, &g.rot_a)).to_vec();
+        let mut r = vee(&mat_t_mul(&self.r0, &g.rot_a)).to_vec();
         let d = sub(g.pos_a, self.point);
         for n in &self.n_a {
-            r.push(dot(mul(&self.r0, *n), d));
+            r.push(dot(mat_vec(&self.r0, *n), d));
         }
         r
     }
 
     /// Slide coordinate along the inertial axis from the ground point.
     pub(crate) fn slide(&self, g: &Geometry) -> f64 {
-        dot(mul(&self.r0, self.e_a), sub(g.pos_a, self.point))
+        dot(mat_vec(&self.r0, self.e_a), sub(g.pos_a, self.point))
     }
 }

@@ -12,7 +12,7 @@
 use phlex_solve::Signal;
 
 use super::{ground, prescribed, prismatic, revolute, spherical, weld};
-use crate::spatial::linalg::Mat3;
+use phlex_core::geometry::mat3::Mat3;
 
 /// Which side of a joint a term acts on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -276,7 +276,7 @@ pub(crate) fn push_rotation_lock_rows(row0: usize, q0: &Mat3, rows: &mut Vec<Ter
         let mut e = [0.0; 3];
         e[i] = 1.0;
         rows.push(Term::new(row0 + i, Side::B, 3, Coef::Body(e)));
-        let c = crate::spatial::linalg::col(q0, i);
+        let c = phlex_core::geometry::mat3::column(q0, i);
         rows.push(Term::new(
             row0 + i,
             Side::A,

@@ -11,7 +11,7 @@ use phlex_solve::Signal;
 
 use super::model::{push_body_rows, Coef, Geometry, Side, Term};
 use crate::load::Frame;
-use crate::spatial::linalg::sub;
+use phlex_core::geometry::mat3::sub;
 
 /// Resolved prescribed-velocity joint.
 #[derive(Debug, Clone)]

@@ -12,7 +12,7 @@
 //! Multiplier: torque on body b (frame of b), forces on body b along $n_1, n_2$ (frame of
 //! a). Position level: rotation defect of $q_0^\top R_a^\top R_b$ and $n_k\cdot(d_a - d_0)$.
 use super::model::{push_rotation_lock_rows, Coef, Geometry, Side, Term};
-use crate::spatial::linalg::{cross, dot, mul_t, scale, sub, Mat3};
+use phlex_core::geometry::mat3::{cross, dot, mat_t_vec, scale, sub, Mat3};
 
 /// Resolved prismatic joint between two bodies.
 #[derive(Debug, Clone)]
@@ -32,7 +32,12 @@ impl Prismatic {
         push_rotation_lock_rows(0, &self.q0, rows);
         for k in 0..2 {
             let n = self.n_a[k];
-            rows.push(Term::new(3 + k, Side::B, 0, Coef::Body(mul_t(&self.q0, n))));
+            rows.push(Term::new(
+                3 + k,
+                Side::B,
+                0,
+                Coef::Body(mat_t_vec(&self.q0, n)),
+            ));
             rows.push(Term::new(3 + k, Side::A, 0, Coef::Body(scale(-1.0, n))));
             let en = cross(self.e_a, n);
             let dn = cross(self.d0, n);
@@ -51,7 +56,7 @@ impl Prismatic {
             0,
             Side::B,
             0,
-            Coef::Body(mul_t(&self.q0, self.e_a)),
+            Coef::Body(mat_t_vec(&self.q0, self.e_a)),
         ));
         kin.push(Term::new(0, Side::A, 0, Coef::Body(scale(-1.0, self.e_a))));
         kin.push(Term::new(
@@ -63,7 +68,7 @@ impl Prismatic {
     }
 
     fn d_a(g: &Geometry) -> [f64; 3] {
-        mul_t(&g.rot_a, sub(g.pos_b, g.pos_a))
+        mat_t_vec(&g.rot_a, sub(g.pos_b, g.pos_a))
     }
 
     pub(crate) fn residual(&self, g: &Geometry) -> Vec<f64> {

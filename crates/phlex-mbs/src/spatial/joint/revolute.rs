@@ -17,7 +17,8 @@
 //! Position level: the point separation, and the axis misalignment
 //! $w = e_a\times(R_a^\top R_b e_b)$ along $q_0 n_{1,2}$.
 use super::model::{push_inertial_point_rows, Coef, Geometry, Side, Term};
-use crate::spatial::linalg::{angle_about, axpy, cross, dot, matmul_tn, mul, scale, sub, Mat3};
+use phlex_core::geometry::mat3::{axpy, cross, dot, mat_t_mul, mat_vec, scale, sub, Mat3};
+use phlex_core::geometry::so3;
 
 /// Resolved revolute joint between two bodies.
 #[derive(Debug, Clone)]
@@ -42,8 +43,8 @@ impl Revolute {
         let d1 = axpy(scale(-s, n1), c, n2);
         let d2 = axpy(scale(-s, n2), -c, n1);
         (
-            [mul(&self.q0, r1), mul(&self.q0, r2)],
-            [mul(&self.q0, d1), mul(&self.q0, d2)],
+            [mat_vec(&self.q0, r1), mat_vec(&self.q0, r2)],
+            [mat_vec(&self.q0, d1), mat_vec(&self.q0, d2)],
         )
     }
 
@@ -69,17 +70,17 @@ impl Revolute {
 
     pub(crate) fn residual(&self, g: &Geometry) -> Vec<f64> {
         let mut r = sub(g.pos_b, g.pos_a).to_vec();
-        let rel = matmul_tn(&g.rot_a, &g.rot_b);
-        let w = cross(self.e_a, mul(&rel, self.e_b));
+        let rel = mat_t_mul(&g.rot_a, &g.rot_b);
+        let w = cross(self.e_a, mat_vec(&rel, self.e_b));
         for n in &self.n_b {
-            r.push(dot(mul(&self.q0, *n), w));
+            r.push(dot(mat_vec(&self.q0, *n), w));
         }
         r
     }
 
     /// The relative angle of the geometry: rotation of $q_0^\top R_a^\top R_b$ about $e_b$.
     pub(crate) fn angle(&self, g: &Geometry) -> f64 {
-        let rel = matmul_tn(&g.rot_a, &g.rot_b);
-        angle_about(&matmul_tn(&self.q0, &rel), &self.n_b)
+        let rel = mat_t_mul(&g.rot_a, &g.rot_b);
+        so3::angle_about(&mat_t_mul(&self.q0, &rel), &self.n_b)
     }
 }

@@ -6,7 +6,7 @@
 //! Position level: ${}^ir_b - {}^ir_a$ (kept exactly by the midpoint rule, see
 //! [`super`]).
 use super::model::{push_inertial_point_rows, Geometry, Term};
-use crate::spatial::linalg::sub;
+use phlex_core::geometry::mat3::sub;
 
 /// The three rows from `row0`.
 pub(crate) fn push_terms(row0: usize, rows: &mut Vec<Term>) {

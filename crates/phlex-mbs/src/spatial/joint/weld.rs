@@ -5,7 +5,7 @@
 //!
 //! Position level: ${}^ir_b - {}^ir_a$ and the rotation defect of $q_0^\top R_a^\top R_b$.
 use super::model::{push_inertial_point_rows, push_rotation_lock_rows, Geometry, Term};
-use crate::spatial::linalg::{matmul_tn, rotation_defect, sub, Mat3};
+use phlex_core::geometry::mat3::{mat_t_mul, sub, vee, Mat3};
 
 /// Six rows.
 pub(crate) fn push_terms(q0: &Mat3, rows: &mut Vec<Term>) {
@@ -22,6 +22,6 @@ pub(crate) fn residual(q0: &Mat3, g: &Geometry) -> Vec<f64> {
 
 /// Rotation defect of $q_0^\top R_a^\top R_b$ (frame of b).
 pub(crate) fn relative_defect(q0: &Mat3, g: &Geometry) -> [f64; 3] {
-    let rel = matmul_tn(&g.rot_a, &g.rot_b);
-    rotation_defect(&matmul_tn(q0, &rel))
+    let rel = mat_t_mul(&g.rot_a, &g.rot_b);
+    vee(&mat_t_mul(q0, &rel))
 }

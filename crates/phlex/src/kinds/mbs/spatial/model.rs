@@ -4,8 +4,9 @@
 use std::ops::Range;
 
 use anyhow::Result;
+use phlex_core::geometry::mat3::diagonal;
+use phlex_core::geometry::{so3, InertiaTensor, IDENTITY3};
 use phlex_mbs::floating_beam_3d::{FloatingBeam3d, Section3d};
-use phlex_mbs::rigid_body_3d::axis_angle;
 use phlex_mbs::spatial::{
     consistent_initial_state_3d, AxisFrame, Joint3d, JointKind3d, KinematicsOptions3d, Load3d,
     Multibody3d, MultibodyBuilder3d,
@@ -112,7 +113,7 @@ impl Mbs3dModel {
         r: &Option<Spanned<RotationSpec>>,
     ) -> Result<[[f64; 3]; 3], ModelError> {
         let Some(r) = r else {
-            return Ok(phlex_mbs::spatial::IDENTITY3);
+            return Ok(IDENTITY3);
         };
         let s = r.get_ref();
         let bad = |msg: &str| self.err(r.span(), format!("bodies.{name}.rotation: {msg}"));
@@ -149,11 +150,9 @@ impl Mbs3dModel {
             (None, None) => return Err(bad("missing `angle` (or `angle_deg`)")),
         };
         let axis = s.axis.ok_or_else(|| bad("missing `axis`"))?;
-        let n = axis.iter().map(|v| v * v).sum::<f64>().sqrt();
-        if !(n > 0.0 && n.is_finite() && angle.is_finite()) {
-            return Err(bad("`axis` must be non-zero and finite, `angle` finite"));
-        }
-        Ok(axis_angle(axis, angle))
+        so3::from_axis_angle(axis, angle)
+            .filter(|_| angle.is_finite())
+            .ok_or_else(|| bad("`axis` must be non-zero and finite, `angle` finite"))
     }
 
     fn reject_keys(
@@ -239,12 +238,14 @@ impl Mbs3dModel {
                     self.err_line(line, format!("bodies.{name}: missing `mass` [kg]"))
                 })?;
                 let mut body = RigidBody3d::new(*mass.get_ref(), [0.0; 3]);
-                match b.inertia.as_ref().map(|i| *i.get_ref()) {
-                    Some(InertiaSpec::Diagonal(d)) => {
-                        body = RigidBody3d::new(*mass.get_ref(), d);
-                    }
-                    Some(InertiaSpec::Full(j)) => body.inertia = j,
-                    None => {}
+                if let Some(i) = &b.inertia {
+                    body.inertia = match *i.get_ref() {
+                        InertiaSpec::Diagonal(d) => diagonal(d),
+                        InertiaSpec::Full(j) => j,
+                    };
+                    // The one rule of phlex_core::geometry::inertia, here for the line number.
+                    InertiaTensor::new(&body.inertia)
+                        .map_err(|e| self.err(i.span(), format!("bodies.{name}.inertia: {e}")))?;
                 }
                 if let Some(c) = &b.com {
                     body = body.com(*c.get_ref());

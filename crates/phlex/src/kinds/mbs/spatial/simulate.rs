@@ -3,8 +3,8 @@
 //! [`MbsSummary`](crate::kinds::mbs::simulate::MbsSummary)); the integration, summary and plots are those of
 //! [`crate::kinds::mbs`].
 use anyhow::{Context, Result};
+use phlex_core::geometry::so3;
 use phlex_core::QuasiLinearPhDae;
-use phlex_mbs::spatial::linalg::log_so3;
 use phlex_mbs::spatial::Multibody3d;
 use phlex_solve::InputFn;
 
@@ -148,7 +148,7 @@ impl<'a> Recorder<'a> {
         for &b in &self.poses {
             let xl = mb.local(b, x);
             row.extend_from_slice(&xl[..3]);
-            row.extend_from_slice(&log_so3(&mb.rotation(b, x)));
+            row.extend_from_slice(&so3::log(&mb.rotation(b, x)));
         }
         for &b in &self.velocities {
             // port P (index of the port at the reference point) or the velocity field at P
