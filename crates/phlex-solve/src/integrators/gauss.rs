@@ -1,6 +1,7 @@
-//! Gauss–Legendre collocation for the multibody pHDAE $E\dot x = f(x, u) = J(x)z(x) + B(x)u$
-//! (paper 000 eq. (46)): the $s$-stage Gauss method (order $2s$ for ODEs; $s = 1$ is the
-//! implicit midpoint rule of [`crate::MultibodyMidpoint`]), fixed step, simplified Newton
+//! Gauss–Legendre collocation for any [`PhSystem`],
+//! $E\dot x = f(x, u) = (J(x) - R(x))z(x) + B(x)u$ (paper 000 eqs. (34), (46)): the
+//! $s$-stage Gauss method (order $2s$ for ODEs; $s = 1$ is the implicit midpoint rule of
+//! [`crate::integrators::midpoint`]), fixed step, simplified Newton
 //! with a Jacobian kept across steps (Hairer–Wanner IV.8 for the iteration, VII.4 for
 //! collocation applied to DAEs).
 //!
@@ -14,11 +15,10 @@
 //! the stage values only.
 //!
 //! **State-dependent descriptor** (bodies with full inertia,
-//! [`crate::planar_body::full_inertia`], [`crate::spatial_body_core::full_inertia_3d`], eq.
-//! (F3): $E(x) = \partial\Phi/\partial x$ with $\Phi = (q, \pi(q, p))$ in their rows and $\Phi = Ex$
+//! [`PhSystem::state_dependent_descriptor`], paper 000 App. F eq. (F3): $E(x) = \partial\Phi/\partial x$ with $\Phi = (q, \pi(q, p))$ in their rows and $\Phi = Ex$
 //! elsewhere). The system is the conservation form $\frac{d}{dt}\Phi(x) = f(x, u)$, i.e. the
 //! ODE/DAE $\dot y = f(\Phi^{-1}(y))$ in $y = \Phi(x)$, and the method is Gauss collocation
-//! of that form: with $\Delta(x_0, x) = \Phi(x) - \Phi(x_0)$ ([`Mechanism::step_increment`]),
+//! of that form: with $\Delta(x_0, x) = \Phi(x) - \Phi(x_0)$ ([`PhSystem::step_increment`]),
 //! $$\Delta(x_0, X_i) = h\sum_j a_{ij}\,f(X_j, u_j),\qquad
 //!   \Delta(x_0, x_1) = \sum_i d_i\,\Delta(x_0, X_i) = h\sum_j b_j\,f(X_j, u_j)$$
 //! (the collocation polynomial of $y$ at $t_0 + h$; $b^\top A^{-1} = d$). The new state is
@@ -31,96 +31,92 @@
 //! Newton tolerance): $R^\top R = I$ and the angular momentum $\hat Z\cdot R\pi_\omega$ of a body
 //! turning about a spherical joint (bilinear in $(R, \pi_\omega)$). $H$ is not quadratic in
 //! $y$ ($\frac12\pi^\top M(u_f)^{-1}\pi$), so the power balance below holds to $O(h^{2s+1})$ per
-//! step only ([`CollocationRun::max_step_residual`] measures it). The Newton matrix uses
+//! step only ([`IntegrationRun::max_step_residual`] measures it). The Newton matrix uses
 //! $E(\bar x)$ and $\partial_xf(\bar x)$ at the mean of the predicted stages $\bar x$ (not $x_0$:
 //! the stiff elastic momenta change a lot within a step after an impulsive load), and a
 //! failed iteration restarts from its last iterate rather than from zero. Measured orders
-//! and invariants: `tests/collocation_full_inertia.rs`.
+//! and invariants: `phlex-mbs/tests/collocation_full_inertia.rs`.
 //!
 //! **Energy.** For a quadratic $H$ (no gravity: kinetic, elastic) the collocation polynomial
 //! $x(t)$ gives $H(x_1) - H(x_0) = \int z^\top E\dot x\,dt$, a polynomial of degree $2s - 1$
 //! integrated exactly by the Gauss nodes, where $E\dot x = f$ and $z^\top Jz = 0$:
-//! $H(x_1) - H(x_0) = h\sum_i b_i\,y_i^\top u_i$ with $y_i^\top u_i = z(X_i)^\top f(X_i)$ —
-//! the discrete power balance of the midpoint rule, for every $s$. The quadratic invariants
-//! $R^\top R = I$ are kept exactly as well (Gauss methods conserve quadratic invariants).
+//! $$H(x_1) - H(x_0) = h\sum_i b_i\big(y_i^\top u_i - z_i^\top R\,z_i\big),\qquad
+//!   y_i^\top u_i - z_i^\top Rz_i = z(X_i)^\top f(X_i),$$
+//! the discrete power balance of the midpoint rule, for every $s$; the energy ledger
+//! accumulates the Gauss-weighted stage port powers and dissipation. The quadratic
+//! invariants $R^\top R = I$ are kept exactly as well (Gauss methods conserve quadratic
+//! invariants).
 //!
 //! **Order.** Collocation at the Gauss points is of order $2s$ in the differential
 //! variables for ODEs and for index-2 constraints whose multiplier can be eliminated by a
 //! constant change of variables (e.g. a body point held by a ground spherical joint, where
 //! $G(x)p = 0$ is $v_P = 0$); for general index-2 constraints the order of the differential
 //! variables drops to $s + 1$ ($s$ odd) or $s$ ($s$ even) (Hairer–Lubich–Roche, Table 4.1),
-//! which the tests of the §6.4 case check empirically.
+//! which the tests of the paper 000 §6.4 case check empirically.
 //!
-//! **Newton.** The matrix $K = I_s\otimes E - hA\otimes\partial_xf(\bar x, \bar u)$ is
-//! factorized with [`SparseLu`] (symbolic analysis once) and kept across steps; it is
-//! rebuilt when the contraction $\theta = |\Delta_k|/|\Delta_{k-1}|$ exceeds
-//! [`CollocationParams::refresh_theta`], when a step needs more than
-//! [`CollocationParams::max_iterations`] iterations or diverges (the step is then redone
-//! with a fresh matrix; after two failed retries it is replaced by its two half steps,
-//! recursively down to $h/64$, counted in `rejected_steps`), and when $h$ changes
-//! (breakpoints, halved steps). The increments are measured in
-//! the norm $\max_i |\Delta_i|\,s_i/(1 + |x_{0,i}|)$ ($s_i = h$ for multipliers, 1 otherwise);
-//! the iteration stops when $\theta/(1-\theta)\,|\Delta| \le$ `tol`. The initial guess is the
+//! **Newton.** The matrix $K = I_s\otimes E - hA\otimes\partial_xf(\bar x, \bar u)$
+//! ([`PhSystem::rhs_jacobian`]) is factorized with [`SparseLu`] (symbolic analysis once)
+//! and kept across steps; it is rebuilt when the contraction
+//! $\theta = |\Delta_k|/|\Delta_{k-1}|$ exceeds [`GaussParams::refresh_theta`], when a step
+//! needs more than [`GaussParams::max_iterations`] iterations or diverges (the step is then
+//! redone with a fresh matrix; after two failed retries it is replaced by its two half
+//! steps, recursively down to $h/64$, counted in `rejected_steps`), and when $h$ changes
+//! (breakpoints, halved steps). The increments are measured in the norm
+//! $\max_i |\Delta_i|\,s_i/(1 + |x_{0,i}|)$ ($s_i = h$ for multipliers, 1 otherwise); the
+//! iteration stops when $\theta/(1-\theta)\,|\Delta| \le$ `tol`. The initial guess is the
 //! previous step's collocation polynomial extrapolated to the new stage times.
 //!
 //! **Drift projection** (off by default): [`GaussCollocation::with_projection`] projects the
-//! state onto the position constraints after every step
-//! ([`crate::spatial::project_onto_constraints_3d`] for [`Multibody3d`],
-//! [`crate::simulate::project_onto_constraints`] for the planar [`Multibody`]); the energy
-//! jumps are recorded in [`CollocationRun::projection`], the power balance is taken before
+//! state onto the position constraints after every step ([`PhSystem::project`]); the energy
+//! jumps are recorded in [`IntegrationRun::projection`], the power balance is taken before
 //! the projection.
 //!
 //! **Steps.** The grid $t_0 + kh$ is split at the breakpoints of the inputs
-//! ([`InputFn::breakpoints`]), so piecewise smooth loads keep the order.
+//! ([`InputFn::breakpoints`], [`crate::fixed_step`]), so piecewise smooth loads keep the
+//! order.
+// Index loops over stages and state components mirror the formulas.
+#![allow(clippy::needless_range_loop)]
+use std::collections::VecDeque;
+
+use faer::{Mat, Side};
+use phlex_core::diagnostics::EnergyLedger;
 use phlex_core::sparse::{self, SparseMat};
-use phlex_core::{Triplets, VarKind};
-use phlex_solve::linsolve::SparseLu;
-use phlex_solve::problem::Observer;
-use phlex_solve::{InputFn, SolveError, SolverStats};
+use phlex_core::system::{PhSystem, ProjectionOptions, ProjectionStats};
+use phlex_core::Triplets;
 
-use crate::assembly::Multibody;
-use crate::error::MbsError;
-use crate::mechanism::Mechanism;
-use crate::simulate::{
-    project_onto_constraints, ProjectionOptions, ProjectionStats, ProjectionStep,
+use crate::fixed_step::{FixedStepParams, StepGrid};
+use crate::integrators::run::{
+    algebraic_mask, check_input, check_state, port_powers_into, IntegrationRun, LedgerBlock,
+    LedgerKind, Projector,
 };
-use crate::spatial::assembly::Multibody3d;
-use crate::spatial::projection::project_onto_constraints_3d;
+use crate::linsolve::SparseLu;
+use crate::problem::Observer;
+use crate::signal::InputFn;
+use crate::{SolveError, SolverStats};
 
-/// Parameters of [`GaussCollocation`].
+/// Settings of [`GaussCollocation`] (the time span is a [`FixedStepParams`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct CollocationParams {
+pub struct GaussParams {
     /// Number of Gauss stages $s$ (order $2s$), `1..=6`.
     pub stages: usize,
-    /// Step $h > 0$ \[s\].
-    pub h: f64,
-    /// Start time \[s\].
-    pub t0: f64,
-    /// End time, `t_end > t0` \[s\].
-    pub t_end: f64,
-    /// Observe every `output_every` grid steps (`>= 1`; the end time is always observed).
-    pub output_every: usize,
     /// Newton tolerance on the scaled increment (`> 0`).
     pub tol: f64,
     /// Newton iterations per attempt before the matrix is refreshed (`>= 2`).
     pub max_iterations: usize,
     /// Contraction above which the Newton matrix is rebuilt for the next step (`0 < θ < 1`).
     pub refresh_theta: f64,
-    /// Evaluate the discrete power balance of every step
-    /// ([`CollocationRun::max_step_residual`]; one extra right-hand side per stage).
+    /// Evaluate the discrete power balance of every step (the energy ledger's port powers
+    /// and [`IntegrationRun::max_step_residual`]; one extra right-hand side per stage).
+    /// Without it the ledger holds $H$ only ([`LedgerKind::HamiltonianOnly`]).
     pub power_balance: bool,
 }
 
-impl Default for CollocationParams {
-    /// 3 stages (order 6), h = 1 ms on [0, 1] s, tolerance 1e-10, 7 iterations,
-    /// refresh at θ > 0.3, power balance evaluated.
+impl Default for GaussParams {
+    /// 3 stages (order 6), tolerance 1e-10, 7 iterations, refresh at θ > 0.3, power
+    /// balance evaluated.
     fn default() -> Self {
         Self {
             stages: 3,
-            h: 1e-3,
-            t0: 0.0,
-            t_end: 1.0,
-            output_every: 1,
             tol: 1e-10,
             max_iterations: 7,
             refresh_theta: 0.3,
@@ -129,75 +125,33 @@ impl Default for CollocationParams {
     }
 }
 
-impl CollocationParams {
+impl GaussParams {
     /// Checks the parameters; the message names the violated inequality.
-    pub fn validate(&self) -> Result<(), MbsError> {
-        let bad = |m: String| Err(MbsError::Solve(SolveError::Parameter(m)));
+    pub fn validate(&self) -> Result<(), SolveError> {
+        let bad = |m: String| Err(SolveError::Parameter(m));
         if !(1..=6).contains(&self.stages) {
             return bad(format!(
-                "collocation stages must satisfy 1 <= stages <= 6, got {}",
+                "gauss stages must satisfy 1 <= stages <= 6, got {}",
                 self.stages
             ));
         }
-        if !(self.h > 0.0 && self.h.is_finite()) {
-            return bad(format!(
-                "collocation step must satisfy h > 0, got {}",
-                self.h
-            ));
-        }
-        if self.t_end.partial_cmp(&self.t0) != Some(std::cmp::Ordering::Greater)
-            || !self.t0.is_finite()
-            || !self.t_end.is_finite()
-        {
-            return bad(format!(
-                "collocation interval must satisfy t0 < t_end, got [{}, {}]",
-                self.t0, self.t_end
-            ));
-        }
-        if self.output_every == 0 {
-            return bad("collocation output_every must satisfy output_every >= 1, got 0".into());
-        }
         if !(self.tol > 0.0 && self.tol.is_finite()) {
-            return bad(format!(
-                "collocation tol must satisfy tol > 0, got {}",
-                self.tol
-            ));
+            return bad(format!("gauss tol must satisfy tol > 0, got {}", self.tol));
         }
         if self.max_iterations < 2 {
             return bad(format!(
-                "collocation max_iterations must satisfy max_iterations >= 2, got {}",
+                "gauss max_iterations must satisfy max_iterations >= 2, got {}",
                 self.max_iterations
             ));
         }
         if !(self.refresh_theta > 0.0 && self.refresh_theta < 1.0) {
             return bad(format!(
-                "collocation refresh_theta must satisfy 0 < refresh_theta < 1, got {}",
+                "gauss refresh_theta must satisfy 0 < refresh_theta < 1, got {}",
                 self.refresh_theta
             ));
         }
         Ok(())
     }
-}
-
-/// Result of [`GaussCollocation::run`].
-#[derive(Debug, Clone)]
-pub struct CollocationRun {
-    /// Final state.
-    pub x: Vec<f64>,
-    /// Work counters (`jacobian_evaluations` = Newton matrix rebuilds).
-    pub stats: SolverStats,
-    /// Largest $|H_1 - H_0 - h\sum_i b_iy_i^\top u_i|$ of a step (0 unless
-    /// [`CollocationParams::power_balance`]).
-    pub max_step_residual: f64,
-    /// Largest position-level constraint drift at the observed states (after projection,
-    /// if switched on).
-    pub max_drift: f64,
-    /// Statistics of the drift projection, if switched on.
-    pub projection: Option<ProjectionStats>,
-    /// Net energy inflow $\sum h\sum_i b_i z_i^\top f_i$ (port work minus dissipation)
-    /// accumulated up to each observed state, starting with 0 at $t_0$ (empty unless
-    /// [`CollocationParams::power_balance`]).
-    pub work: Vec<f64>,
 }
 
 /// Gauss–Legendre nodes $c$, matrix $A$, weights $b$ of $s$ stages.
@@ -212,26 +166,46 @@ pub struct GaussTableau {
 }
 
 impl GaussTableau {
-    /// The $s$-stage tableau (`1 <= s <= 6`): nodes and weights of Gauss–Legendre on
-    /// $[0, 1]$, $A$ from the simplifying conditions $C(s)$,
-    /// $\sum_j a_{ij}c_j^{k-1} = c_i^k/k$.
-    pub fn new(s: usize) -> Result<Self, MbsError> {
-        let q = phlex_fem::quadrature::GaussLegendre::new(s)
-            .map_err(|e| MbsError::Solve(SolveError::Parameter(format!("Gauss tableau: {e}"))))?;
-        let c = q.points.clone();
-        // V[k][j] = c_j^k; solve V a_i = (c_i^{k+1}/(k+1))_k for every row i.
-        let mut a = vec![vec![0.0; s]; s];
-        for (i, ai) in a.iter_mut().enumerate() {
+    /// The $s$-stage tableau (`1 <= s <= 6`). The nodes are the Gauss–Legendre points on
+    /// $[0, 1]$, $c_i = (1 + \xi_i)/2$ with $\xi_i$ the eigenvalues of the Jacobi matrix of the
+    /// Legendre recurrence (off-diagonal $k/\sqrt{4k^2 - 1}$, Golub–Welsch); the weights
+    /// and $A$ follow from the simplifying conditions $B(s)$, $\sum_j b_jc_j^{k-1} = 1/k$,
+    /// and $C(s)$, $\sum_j a_{ij}c_j^{k-1} = c_i^k/k$ ($k = 1..s$).
+    pub fn new(s: usize) -> Result<Self, SolveError> {
+        if !(1..=6).contains(&s) {
+            return Err(SolveError::Parameter(format!(
+                "Gauss tableau: stages must satisfy 1 <= stages <= 6, got {s}"
+            )));
+        }
+        let jacobi = Mat::<f64>::from_fn(s, s, |i, j| {
+            let k = i.max(j) as f64;
+            if i.abs_diff(j) == 1 {
+                k / (4.0 * k * k - 1.0).sqrt()
+            } else {
+                0.0
+            }
+        });
+        let mut xi = jacobi
+            .self_adjoint_eigenvalues(Side::Lower)
+            .map_err(|e| SolveError::Eigen(format!("Gauss tableau: {e:?}")))?;
+        xi.sort_by(f64::total_cmp);
+        let c: Vec<f64> = xi.iter().map(|x| 0.5 * (1.0 + x)).collect();
+        // V[k][j] = c_j^k; solve V v = rhs_k for the weights and every row of A.
+        let solve = |rhs: &dyn Fn(usize) -> f64| {
             let mut m: Vec<Vec<f64>> = (0..s)
                 .map(|k| {
                     let mut row: Vec<f64> = c.iter().map(|cj| cj.powi(k as i32)).collect();
-                    row.push(c[i].powi(k as i32 + 1) / (k as f64 + 1.0));
+                    row.push(rhs(k));
                     row
                 })
                 .collect();
-            *ai = solve_dense(&mut m);
-        }
-        Ok(Self { c, a, b: q.weights })
+            solve_dense(&mut m)
+        };
+        let b = solve(&|k| 1.0 / (k as f64 + 1.0));
+        let a = (0..s)
+            .map(|i| solve(&|k| c[i].powi(k as i32 + 1) / (k as f64 + 1.0)))
+            .collect();
+        Ok(Self { c, a, b })
     }
 }
 
@@ -278,67 +252,22 @@ fn lagrange(nodes: &[f64], t: f64, out: &mut [f64]) {
 /// half steps, recursively; the smallest step is $h/2^{6}$).
 const MAX_HALVINGS: u32 = 6;
 
-/// Steps `(t_a, t_b, ends_on_grid)` of the grid $t_0 + kh$ split at breakpoints.
-fn grid(t0: f64, t_end: f64, h: f64, bps: &[f64]) -> Vec<(f64, f64, bool)> {
-    let n = (((t_end - t0) / h) - 1e-9).ceil().max(1.0) as usize;
-    let mut out = Vec::with_capacity(n + bps.len());
-    for k in 0..n {
-        let ta = t0 + k as f64 * h;
-        let tb = if k + 1 == n {
-            t_end
-        } else {
-            t0 + (k + 1) as f64 * h
-        };
-        let mut a = ta;
-        for &b in bps {
-            if b > a + 1e-9 * h && b < tb - 1e-9 * h {
-                out.push((a, b, false));
-                a = b;
-            }
-        }
-        out.push((a, tb, true));
-    }
-    out
-}
-
 /// The Gauss collocation integrator (see the module documentation).
-pub struct GaussCollocation<'a, S: Mechanism + ?Sized> {
-    mb: &'a S,
+pub struct GaussCollocation<'a, S: PhSystem + ?Sized> {
+    sys: &'a S,
     input: InputFn,
-    params: CollocationParams,
+    step: FixedStepParams,
+    params: GaussParams,
     tab: GaussTableau,
-    projection: Option<(ProjectionOptions, Projector<S>)>,
+    projection: Option<Projector>,
 }
 
-/// The drift projection of a concrete mechanism type.
-type Projector<S> =
-    fn(&S, &mut [f64], &[f64], &ProjectionOptions) -> Result<ProjectionStep, MbsError>;
-
-impl<'a> GaussCollocation<'a, Multibody3d> {
-    /// Switches the drift projection after every step on
-    /// ([`crate::spatial::project_onto_constraints_3d`]; off by default).
-    pub fn with_projection(mut self, opts: ProjectionOptions) -> Result<Self, MbsError> {
-        opts.validate()?;
-        self.projection = Some((opts, project_onto_constraints_3d));
-        Ok(self)
-    }
-}
-
-impl<'a> GaussCollocation<'a, Multibody> {
-    /// Switches the drift projection after every step on
-    /// ([`crate::simulate::project_onto_constraints`]; off by default).
-    pub fn with_projection(mut self, opts: ProjectionOptions) -> Result<Self, MbsError> {
-        opts.validate()?;
-        self.projection = Some((opts, project_onto_constraints));
-        Ok(self)
-    }
-}
-
-impl<S: Mechanism + ?Sized> std::fmt::Debug for GaussCollocation<'_, S> {
+impl<S: PhSystem + ?Sized> std::fmt::Debug for GaussCollocation<'_, S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GaussCollocation")
+            .field("step", &self.step)
             .field("params", &self.params)
-            .field("n", &self.mb.n_states())
+            .field("n", &self.sys.n_states())
             .finish()
     }
 }
@@ -364,30 +293,39 @@ struct Work {
     d: Vec<f64>,
 }
 
-impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
-    /// Validates the parameters and the input dimension. Mechanisms with a state-dependent
-    /// descriptor ([`Mechanism::state_dependent_descriptor`]) are integrated in their
-    /// conservation form (module documentation).
-    pub fn new(mb: &'a S, input: InputFn, params: CollocationParams) -> Result<Self, MbsError> {
+impl<'a, S: PhSystem + ?Sized> GaussCollocation<'a, S> {
+    /// Validates the span, the settings and the input dimension. Systems with a
+    /// state-dependent descriptor ([`PhSystem::state_dependent_descriptor`]) are integrated
+    /// in their conservation form (module documentation).
+    pub fn new(
+        sys: &'a S,
+        input: InputFn,
+        step: FixedStepParams,
+        params: GaussParams,
+    ) -> Result<Self, SolveError> {
+        step.validate()?;
         params.validate()?;
-        let m = mb.ports().total_dim();
-        if input.dim() != m {
-            return Err(MbsError::Dimension {
-                what: format!(
-                    "input of the multibody system (ports: {})",
-                    mb.ports().names().join(", ")
-                ),
-                expected: m,
-                found: input.dim(),
-            });
-        }
+        check_input(sys.ports(), sys.n_inputs(), &input)?;
         Ok(Self {
             tab: GaussTableau::new(params.stages)?,
-            mb,
+            sys,
             input,
+            step,
             params,
             projection: None,
         })
+    }
+
+    /// Switches the drift projection after every step on ([`PhSystem::project`]; off by
+    /// default). [`SolveError::NotApplicable`] if the system has no projection.
+    pub fn with_projection(mut self, opts: ProjectionOptions) -> Result<Self, SolveError> {
+        self.projection = Some(Projector::new(self.sys, opts, "gauss")?);
+        Ok(self)
+    }
+
+    /// The settings.
+    pub fn params(&self) -> &GaussParams {
+        &self.params
     }
 
     /// Evaluates $f$ and $z$ at all stages $x_0 + Z_j$ (inputs `w.u` set).
@@ -398,8 +336,8 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
                 w.xs[i] = x0[i] + w.z[j * n + i];
             }
             let e = &mut w.e[j * n..(j + 1) * n];
-            self.mb.effort(&w.xs, e);
-            self.mb.rhs_with_effort(
+            self.sys.effort(&w.xs, e);
+            self.sys.rhs_with_effort(
                 &w.xs,
                 e,
                 &w.u[j * m..(j + 1) * m],
@@ -421,7 +359,7 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
     ) -> SparseMat {
         let n = x.len();
         let s = self.tab.c.len();
-        let jac = self.mb.rhs_jacobian(x, u);
+        let jac = self.sys.rhs_jacobian(x, u);
         let sc = |i: usize| if algebraic[i] { 1.0 / h } else { 1.0 };
         let mut t = Triplets::new(s * n, s * n);
         for i in 0..s {
@@ -441,12 +379,12 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
     }
 
     /// Solves $\Delta(x_0, x_1) = $ `target` (the differential rows; $\Delta$ =
-    /// [`Mechanism::step_increment`], i.e. $\Phi(x_1) - \Phi(x_0)$) for $x_1$ by simplified
+    /// [`PhSystem::step_increment`], i.e. $\Phi(x_1) - \Phi(x_0)$) for $x_1$ by simplified
     /// Newton from the initial guess in `x1`, with the matrix $E(\bar x) + I_{\rm alg}$
     /// (identity in the multiplier rows, whose values are left untouched) factorized when
     /// `stale`; a slow contraction (> 0.2) marks it stale for the next step, a failing
     /// iteration is restarted once with the exact matrix
-    /// [`Mechanism::step_increment_jacobian`] at the current iterate.
+    /// [`PhSystem::step_increment_jacobian`] at the current iterate.
     #[allow(clippy::too_many_arguments)]
     fn conservation_update(
         &self,
@@ -463,8 +401,8 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
         guess: &mut [f64],
         stats: &mut SolverStats,
         t: f64,
-    ) -> Result<(), MbsError> {
-        let mb = self.mb;
+    ) -> Result<(), SolveError> {
+        let sys = self.sys;
         let tol = self.params.tol;
         let mut exact = false;
         guess.copy_from_slice(x1);
@@ -476,7 +414,7 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
             if *stale || lu.is_none() || attempt > 0 {
                 let Ek = if attempt > 0 {
                     exact = true;
-                    mb.step_increment_jacobian(x0, x1)
+                    sys.step_increment_jacobian(x0, x1)
                 } else {
                     E.clone()
                 };
@@ -507,7 +445,7 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
             let l = lu.as_mut().expect("factorized above");
             let mut prev = f64::INFINITY;
             for _ in 0..10 {
-                mb.step_increment(x0, x1, d);
+                sys.step_increment(x0, x1, d);
                 for i in 0..res.len() {
                     res[i] = if algebraic[i] { 0.0 } else { target[i] - d[i] };
                 }
@@ -538,43 +476,30 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
             }
             *stale = true;
         }
-        Err(MbsError::Solve(SolveError::NewtonDiverged {
+        Err(SolveError::NewtonDiverged {
             t,
             iterations: 10,
             residual: norm,
             tol,
-        }))
+        })
     }
 
     /// Integrates from `x0`, calling `obs` at $t_0$ and at every output time.
-    // `%` rather than `is_multiple_of` (stable only since Rust 1.87; workspace MSRV 1.84).
-    #[allow(clippy::manual_is_multiple_of)]
     pub fn run<O: Observer + ?Sized>(
         &mut self,
         x0: &[f64],
         obs: &mut O,
-    ) -> Result<CollocationRun, MbsError> {
-        let mb = self.mb;
-        let n = mb.n_states();
-        if x0.len() != n {
-            return Err(MbsError::Dimension {
-                what: "initial state".into(),
-                expected: n,
-                found: x0.len(),
-            });
-        }
+    ) -> Result<IntegrationRun, SolveError> {
+        let sys = self.sys;
+        let n = sys.n_states();
+        check_state("initial state x0", x0, n)?;
+        let algebraic = algebraic_mask(sys)?;
         let p = self.params;
         let s = p.stages;
         let m = self.input.dim();
-        let mut algebraic = Vec::with_capacity(n);
-        for b in mb.blocks() {
-            algebraic.extend(std::iter::repeat_n(
-                matches!(b.kind, VarKind::Algebraic { .. }),
-                b.len,
-            ));
-        }
-        let full = mb.state_dependent_descriptor();
-        let mut E = mb.descriptor(x0);
+        let span = self.step;
+        let full = sys.state_dependent_descriptor();
+        let mut E = sys.descriptor(x0);
         let alg_idx: Vec<usize> = (0..n).filter(|&i| algebraic[i]).collect();
         let tab = self.tab.clone();
         // Lagrange weights of the collocation polynomial at τ = 1 (nodes 0, c) and of the
@@ -612,31 +537,32 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
         let mut lu_h = f64::NAN;
         let mut stale = true;
         let mut eta_old = 1.0f64;
-        let mut proj_stats: Option<ProjectionStats> = None;
+        let mut proj_stats = self
+            .projection
+            .as_ref()
+            .map(|_| ProjectionStats::default());
         let mut stats = SolverStats::default();
         let mut max_res = 0.0f64;
-        let mut max_drift = mb.max_position_drift(x0);
+        let mut max_drift = sys.max_position_drift(x0);
         let mut lag = vec![0.0; s + 1];
         let mut u_mid = vec![0.0; m];
         let mut scale = vec![0.0; n];
         let mut x_lin = vec![0.0; n];
-        obs.observe(p.t0, &x);
-        let mut work_total = 0.0;
-        let mut work = Vec::new();
-        if p.power_balance {
-            work.push(0.0);
-        }
-        let mut k_grid = 0usize;
-        // pending steps (t_a, t_b, ends_on_grid, halvings): a step whose Newton iteration
-        // fails with fresh matrices is replaced by its two halves (at most
+        let ranges = sys.ports().ranges();
+        let mut ledger = EnergyLedger::new(sys.ports(), span.t0, sys.hamiltonian(x0));
+        let mut block = LedgerBlock::new(ranges.len());
+        let mut powers = vec![0.0; ranges.len()];
+        let mut stage_powers = vec![0.0; ranges.len()];
+        obs.observe(span.t0, &x);
+        // pending steps (t_a, t_b, grid index of t_b, halvings): a step whose Newton
+        // iteration fails with fresh matrices is replaced by its two halves (at most
         // `MAX_HALVINGS` times), e.g. the stiff transient after an impulsive load
-        let mut pending: std::collections::VecDeque<(f64, f64, bool, u32)> =
-            grid(p.t0, p.t_end, p.h, &self.input.breakpoints())
-                .into_iter()
-                .map(|(a, b, g)| (a, b, g, 0))
-                .collect();
-        'steps: while let Some((ta, tb, on_grid, halvings)) = pending.pop_front() {
-            let is_last = pending.is_empty();
+        let grid = StepGrid::new(&span, &self.input.breakpoints());
+        let mut pending: VecDeque<(f64, f64, Option<usize>, u32)> = grid
+            .clone()
+            .map(|st| (st.ta, st.tb, st.grid_index, 0))
+            .collect();
+        'steps: while let Some((ta, tb, grid_index, halvings)) = pending.pop_front() {
             let h = tb - ta;
             for j in 0..s {
                 self.input
@@ -681,7 +607,7 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
                         if !x_lin.iter().all(|v| v.is_finite()) {
                             x_lin.copy_from_slice(&x);
                         }
-                        E = mb.descriptor(&x_lin);
+                        E = sys.descriptor(&x_lin);
                         lu_e_stale = true;
                     }
                     let K = self.newton_matrix(&E, &x_lin, &u_mid, h, &algebraic);
@@ -718,7 +644,7 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
                             for ((xs, x0k), zk) in w.xs.iter_mut().zip(&x).zip(zi) {
                                 *xs = x0k + zk;
                             }
-                            mb.step_increment(&x, &w.xs, &mut w.d);
+                            sys.step_increment(&x, &w.xs, &mut w.d);
                             for (rv, dv) in ri.iter_mut().zip(&w.d) {
                                 *rv -= dv;
                             }
@@ -783,27 +709,28 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
                 stats.rejected_steps += 1;
                 if attempt > 2 && halvings < MAX_HALVINGS {
                     let tm = 0.5 * (ta + tb);
-                    pending.push_front((tm, tb, on_grid, halvings + 1));
-                    pending.push_front((ta, tm, false, halvings + 1));
+                    pending.push_front((tm, tb, grid_index, halvings + 1));
+                    pending.push_front((ta, tm, None, halvings + 1));
                     stale = true;
                     continue 'steps;
                 }
                 if attempt > 2 {
-                    return Err(MbsError::Solve(SolveError::NewtonDiverged {
+                    return Err(SolveError::NewtonDiverged {
                         t: tb,
                         iterations: p.max_iterations,
                         residual: prev_norm,
                         tol: p.tol,
-                    }));
+                    });
                 }
                 stale = true;
                 if !full || !w.z.iter().all(|v| v.is_finite()) {
                     w.z.iter_mut().for_each(|v| *v = 0.0);
                 }
             }
-            // power balance: H₁ − H₀ = h Σ b_i z_iᵀ f_i (at the converged stages)
+            // power balance: H₁ − H₀ = h Σ b_i z_iᵀ f_i (at the converged stages), with
+            // z_iᵀ f_i = y_iᵀ u_i − z_iᵀ R z_i per port for the ledger
             let h0 = if p.power_balance {
-                mb.hamiltonian(&x)
+                sys.hamiltonian(&x)
             } else {
                 0.0
             };
@@ -811,14 +738,25 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
             if p.power_balance {
                 self.stage_rhs(&x, &mut w);
                 stats.rhs_evaluations += s;
+                powers.iter_mut().for_each(|v| *v = 0.0);
+                let mut diss = 0.0;
                 for j in 0..s {
-                    let pw: f64 = w.e[j * n..(j + 1) * n]
-                        .iter()
-                        .zip(&w.f[j * n..(j + 1) * n])
-                        .map(|(a, b)| a * b)
-                        .sum();
+                    let (ej, fj) = (&w.e[j * n..(j + 1) * n], &w.f[j * n..(j + 1) * n]);
+                    let pw: f64 = ej.iter().zip(fj).map(|(a, b)| a * b).sum();
                     inflow += h * tab.b[j] * pw;
+                    for i in 0..n {
+                        w.xs[i] = x[i] + w.z[j * n + i];
+                    }
+                    let y = sys.output(&w.xs, ej);
+                    port_powers_into(&ranges, &y, &w.u[j * m..(j + 1) * m], &mut stage_powers);
+                    for (pv, sp) in powers.iter_mut().zip(&stage_powers) {
+                        *pv += tab.b[j] * sp;
+                    }
+                    diss += tab.b[j] * sparse::bilinear(ej, &sys.dissipation(&w.xs), ej);
                 }
+                block.add(h, &powers, diss);
+            } else {
+                block.add(h, &powers, 0.0);
             }
             // x₁ = x₀ + Σ d_i Z_i (differential), multipliers extrapolated from the stages
             x_old.copy_from_slice(&x);
@@ -842,7 +780,7 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
                     for i in 0..n {
                         w.xs[i] = x_old[i] + w.z[j * n + i];
                     }
-                    mb.step_increment(&x_old, &w.xs, &mut w.d);
+                    sys.step_increment(&x_old, &w.xs, &mut w.d);
                     for (t, dv) in target.iter_mut().zip(&w.d) {
                         *t += d1[j + 1] * dv;
                     }
@@ -873,46 +811,40 @@ impl<'a, S: Mechanism + ?Sized> GaussCollocation<'a, S> {
             have_prev = true;
             h_prev = h;
             if let Some(i) = x.iter().position(|v| !v.is_finite()) {
-                return Err(MbsError::Solve(SolveError::NonFinite { t: tb, index: i }));
+                return Err(SolveError::NonFinite { t: tb, index: i });
             }
             stats.steps += 1;
+            let output = matches!(grid_index, Some(k) if grid.is_output(k));
+            let mut h1 = if p.power_balance || self.projection.is_some() || output {
+                sys.hamiltonian(&x)
+            } else {
+                f64::NAN
+            };
             if p.power_balance {
-                let h1 = mb.hamiltonian(&x);
                 max_res = max_res.max((h1 - h0 - inflow).abs());
-                work_total += inflow;
             }
-            if let Some((opts, project)) = &self.projection {
-                self.input.eval_into(tb, &mut u_mid);
-                let e0 = mb.hamiltonian(&x);
-                crate::simulate::project_and_record(
-                    mb,
-                    *project,
-                    opts,
-                    &mut x,
-                    &u_mid,
-                    tb,
-                    e0,
-                    &mut proj_stats,
-                )?;
+            if let (Some(pr), Some(ps)) = (self.projection.as_mut(), proj_stats.as_mut()) {
+                h1 = pr.project(sys, &self.input, &mut x, tb, h1, ps)?;
             }
-            if on_grid {
-                k_grid += 1;
-            }
-            if (on_grid && k_grid % p.output_every == 0) || is_last {
+            if output {
+                block.flush(&mut ledger, tb, h1);
                 obs.observe(tb, &x);
-                max_drift = max_drift.max(mb.max_position_drift(&x));
-                if p.power_balance {
-                    work.push(work_total);
-                }
+                max_drift = max_drift.max(sys.max_position_drift(&x));
             }
         }
-        Ok(CollocationRun {
-            x,
+        Ok(IntegrationRun {
+            t: span.t_end,
+            state: x,
             stats,
-            max_step_residual: max_res,
+            ledger,
+            ledger_kind: if p.power_balance {
+                LedgerKind::PerStep
+            } else {
+                LedgerKind::HamiltonianOnly
+            },
+            max_step_residual: p.power_balance.then_some(max_res),
             max_drift,
             projection: proj_stats,
-            work,
         })
     }
 }
