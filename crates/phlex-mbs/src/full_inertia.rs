@@ -42,7 +42,7 @@
 //! so $z_{u_f} = \partial_{u_f}V - c(u_f; p, p)$.
 //!
 //! **Discrete gradient** (exact energy balance). The midpoint step of
-//! [`crate::simulate`] solves, for a body with full inertia,
+//! [`phlex_solve::integrators::midpoint::nonlinear`] solves, for a body with full inertia,
 //! $$q_1 - q_0 = hJ_{qp}(\theta_m)\bar p,\qquad
 //!   \pi(x_1) - \pi(x_0) = h\big[-J_{qp}^\top\bar z_q + J_{pp}(\bar\pi_v, u_m)\bar p + Bu\big],
 //!   \tag{F4}$$

@@ -46,7 +46,7 @@
 //! integrals of (F2) — the constant operator lacks this (its $G(p)$ is not derived from a
 //! Lagrangian, see [`crate::spatial_body_core`]).
 //!
-//! **Discrete gradient** (the midpoint step of [`crate::simulate`]):
+//! **Discrete gradient** (the midpoint step of [`phlex_solve::integrators::midpoint::nonlinear`]):
 //! $$q_1 - q_0 = hJ_{qp}(q_m)\bar p,\qquad
 //!   \pi(x_1) - \pi(x_0) = h\big[-J_{qp}(q_m)^\top\bar z_q + J_{pp}(\bar\pi)\bar p + B(x_m)u\big],
 //!   \tag{F4}$$

@@ -63,20 +63,17 @@
 use std::time::Instant;
 
 use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
+use phlex_solve::gauss::{GaussCollocation, GaussParams};
+use phlex_solve::midpoint::{Midpoint, MidpointParams, MidpointVariant};
 use phlex_solve::newton::NewtonParams;
 use phlex_solve::radau5::{OutputTimes, Radau5, Radau5Params};
-use phlex_solve::{Signal, SolverStats};
+use phlex_solve::{PhDae, Signal, SolverStats};
 
-use crate::dae::MultibodyDae;
 use crate::error::{require_positive, MbsError};
 use crate::floating_beam_2d::DeformationBc;
 use crate::floating_beam_3d::{FloatingBeam3d, Section3d};
 use crate::load::Frame;
-use crate::simulate::MultibodyMidpoint;
-use crate::spatial::{
-    CollocationParams, GaussCollocation, Joint3d, Load3d, Multibody3d, MultibodyBuilder3d,
-};
+use crate::spatial::{Joint3d, Load3d, Multibody3d, MultibodyBuilder3d};
 use crate::spatial_body_core::FloatingBody3d;
 
 /// Parameters of the §6.4 case (mm–g–s units, see the module documentation).
@@ -273,15 +270,15 @@ impl HingedSpatialBeam {
         let x0 = mb.initial_state();
         let mut samples = Vec::new();
         let start = Instant::now();
-        let run = MultibodyMidpoint::new(&mb, mb.input(), params)?
+        let run = Midpoint::new(&mb, mb.input(), params)?
             .run(&x0, &mut |t: f64, x: &[f64]| {
                 samples.push(sample(&mb, &body, t, x))
             })?;
         let wall = start.elapsed().as_secs_f64();
         Ok(HingedRun {
             samples,
-            stats: run.result.stats,
-            max_step_residual: run.max_step_residual,
+            stats: run.stats,
+            max_step_residual: run.max_step_residual.unwrap_or(0.0),
             max_drift: run.max_drift,
             wall,
         })
@@ -296,7 +293,7 @@ impl HingedSpatialBeam {
     pub fn run_radau(&self, tol: f64, t_end: f64, grid: &[f64]) -> Result<HingedRun, MbsError> {
         let mb = self.build()?;
         let body = self.beam().build("beam")?;
-        let dae = MultibodyDae::new(&mb, mb.input())?;
+        let dae = PhDae::new(&mb, mb.input())?;
         let radau = Radau5::new(Radau5Params {
             rtol: tol,
             atol: tol,
@@ -363,30 +360,38 @@ impl HingedSpatialBeam {
     /// with tolerance 1e-10 and the matrix refreshed at contraction > 0.3 (in practice one
     /// factorization per constant-step stretch), power balance not evaluated; output every
     /// 4 steps (50 ms) up to `t_end`. See `BENCHMARKS.md` and the tests for the accuracy.
-    pub fn fast_params(t_end: f64) -> CollocationParams {
-        CollocationParams {
-            stages: 6,
-            h: Self::FAST_STEP,
-            t0: 0.0,
-            t_end,
-            output_every: 4,
-            tol: 1e-10,
-            max_iterations: 7,
-            refresh_theta: 0.3,
-            power_balance: false,
-        }
+    pub fn fast_params(t_end: f64) -> (FixedStepParams, GaussParams) {
+        (
+            FixedStepParams {
+                t0: 0.0,
+                t_end,
+                h: Self::FAST_STEP,
+                output_every: 4,
+            },
+            GaussParams {
+                stages: 6,
+                tol: 1e-10,
+                max_iterations: 7,
+                refresh_theta: 0.3,
+                power_balance: false,
+            },
+        )
     }
 
     /// Integrates with Gauss–Legendre collocation ([`GaussCollocation`], `params.stages`
-    /// stages, fixed step `params.h`, split at the load switches), recording
-    /// [`HingedSample`]s at `t0` and every `params.output_every` steps.
-    pub fn run_gauss(&self, params: CollocationParams) -> Result<HingedRun, MbsError> {
+    /// stages, fixed step `step.h`, split at the load switches), recording
+    /// [`HingedSample`]s at `step.t0` and every `step.output_every` steps.
+    pub fn run_gauss(
+        &self,
+        step: FixedStepParams,
+        params: GaussParams,
+    ) -> Result<HingedRun, MbsError> {
         let mb = self.build()?;
         let body = self.beam().build("beam")?;
         let x0 = mb.initial_state();
         let mut samples = Vec::new();
         let start = Instant::now();
-        let run = GaussCollocation::new(&mb, mb.input(), params)?
+        let run = GaussCollocation::new(&mb, mb.input(), step, params)?
             .run(&x0, &mut |t: f64, x: &[f64]| {
                 samples.push(sample(&mb, &body, t, x))
             })?;
@@ -394,7 +399,7 @@ impl HingedSpatialBeam {
         Ok(HingedRun {
             samples,
             stats: run.stats,
-            max_step_residual: run.max_step_residual,
+            max_step_residual: run.max_step_residual.unwrap_or(0.0),
             max_drift: run.max_drift,
             wall,
         })

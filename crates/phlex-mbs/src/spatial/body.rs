@@ -48,7 +48,7 @@
 //!
 //! # Importing
 //! The trait is not re-exported at the crate root: its method names (`effort`,
-//! `hamiltonian`, `blocks`, …) coincide with those of [`phlex_core::QuasiLinearPhDae`], which
+//! `hamiltonian`, `blocks`, …) coincide with those of [`phlex_core::PhSystem`], which
 //! bodies usually implement as well, and a glob import `use phlex_mbs::*` would make such
 //! calls ambiguous. Import it as `phlex_mbs::spatial::SpatialBody` (inside the crate:
 //! `crate::spatial::SpatialBody`) where it is needed, and call through the trait
