@@ -12,7 +12,7 @@
 
 use crate::error::{dim_err, ControlError, Result};
 use crate::linalg::{check_shape, eigvals, sym, DenseLu};
-use crate::ode::Rk4;
+use phlex_solve::Rk4;
 use crate::riccati::{solve_care, solve_dare};
 use faer::{c64, Mat, MatRef};
 

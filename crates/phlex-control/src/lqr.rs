@@ -13,7 +13,7 @@
 
 use crate::error::{ControlError, Result};
 use crate::linalg::{check_shape, eigvals, sym, DenseLu};
-use crate::ode::Rk4;
+use phlex_solve::Rk4;
 use crate::riccati::{dlqr_gain, solve_care, solve_dare};
 use faer::{c64, Mat, MatRef, Scale};
 

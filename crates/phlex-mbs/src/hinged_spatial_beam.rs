@@ -161,7 +161,8 @@ pub struct HingedRun {
     pub samples: Vec<HingedSample>,
     /// Work counters of the integrator.
     pub stats: SolverStats,
-    /// Largest discrete power-balance residual of a step $|H_1 - H_0 - h\bar y^\top u|$ \[nJ\].
+    /// Largest discrete power-balance residual of a step $|H_1 - H_0 - h\bar y^\top u|$ \[nJ\] (0
+    /// when not evaluated: Radau IIA, Gauss collocation without its power balance).
     pub max_step_residual: f64,
     /// Largest spherical-joint drift \[mm\].
     pub max_drift: f64,
@@ -270,10 +271,9 @@ impl HingedSpatialBeam {
         let x0 = mb.initial_state();
         let mut samples = Vec::new();
         let start = Instant::now();
-        let run = Midpoint::new(&mb, mb.input(), params)?
-            .run(&x0, &mut |t: f64, x: &[f64]| {
-                samples.push(sample(&mb, &body, t, x))
-            })?;
+        let run = Midpoint::new(&mb, mb.input(), params)?.run(&x0, &mut |t: f64, x: &[f64]| {
+            samples.push(sample(&mb, &body, t, x))
+        })?;
         let wall = start.elapsed().as_secs_f64();
         Ok(HingedRun {
             samples,
@@ -403,6 +403,14 @@ impl HingedSpatialBeam {
             max_drift: run.max_drift,
             wall,
         })
+    }
+
+    /// [`Self::run_gauss`] with the pair returned by [`Self::fast_params`].
+    pub fn run_gauss_with(
+        &self,
+        (step, params): (FixedStepParams, GaussParams),
+    ) -> Result<HingedRun, MbsError> {
+        self.run_gauss(step, params)
     }
 }
 

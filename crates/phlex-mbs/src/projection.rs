@@ -116,7 +116,6 @@ fn project_velocities(
     Ok(())
 }
 
-
 /// The error of a projection as the [`PhSystem::project`] hook reports it: a Gauss–Newton
 /// that does not reach its tolerance is [`CoreError::ProjectionNotConverged`] (the
 /// integrators add the time), the others keep their message.

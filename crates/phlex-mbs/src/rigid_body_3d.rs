@@ -27,7 +27,7 @@
 //! same argument (quadratic first integrals of the midpoint rule) conserves the spatial
 //! momenta $R p_t$ and $R p_r + {}^ir_P\times R p_t$ of a free body.
 use phlex_core::sparse::{self, SparseMat};
-use phlex_core::{Port, PortSet, PhSystem, Triplets, VarBlock};
+use phlex_core::{PhSystem, Port, PortSet, Triplets, VarBlock};
 
 use crate::error::{require_finite, require_non_negative, require_positive, MbsError};
 use crate::lumped::LumpedMass3d;

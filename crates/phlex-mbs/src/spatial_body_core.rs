@@ -83,7 +83,7 @@
 //! $G(p)e_c = \mathcal G_c p$ (three $n_f\times n_p$ matrices), so every Newton matrix is a
 //! few sparse products (see [`phlex_solve::integrators::midpoint::nonlinear`] for why it must be exact).
 use phlex_core::sparse::{self, SparseMat};
-use phlex_core::{Port, PortSet, PhSystem, Triplets, VarBlock};
+use phlex_core::{PhSystem, Port, PortSet, Triplets, VarBlock};
 
 use crate::error::MbsError;
 use crate::planar_body::{EnergySplit, Gyroscopic};

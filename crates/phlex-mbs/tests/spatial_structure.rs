@@ -6,7 +6,7 @@
 //! * the exact Jacobian of $f = J(x)z(x) + B(x)u$ matches central differences;
 //! * $f = Jz + Bu$ assembled matrix-free equals the product with the assembled matrices.
 use phlex_core::sparse;
-use phlex_core::QuasiLinearPhDae;
+use phlex_core::PhSystem;
 use phlex_mbs::rigid_body_3d::axis_angle;
 use phlex_mbs::spatial::{Joint3d, JointKind3d, Load3d, Multibody3d, MultibodyBuilder3d};
 use phlex_mbs::{Frame, RigidBody3d};

@@ -47,9 +47,9 @@ pub use eigen::{EigenMethod, EigenParams, EigenResult, Mode};
 pub use error::SolveError;
 pub use fixed_step::FixedStepParams;
 pub use integrators::{
-    gauss, integrate, midpoint, ph_dae, radau5, rk4, stormer_verlet, GaussCollocation,
-    GaussParams, IntegrationRun, Integrator, LedgerKind, LinearMidpoint, Midpoint,
-    MidpointParams, MidpointVariant, PhDae, Radau5, Radau5Params, Rk4, StormerVerlet,
+    gauss, integrate, midpoint, ph_dae, radau5, rk4, stormer_verlet, GaussCollocation, GaussParams,
+    IntegrationRun, Integrator, LedgerKind, LinearMidpoint, Midpoint, MidpointParams,
+    MidpointVariant, PhDae, Radau5, Radau5Params, Rk4, StormerVerlet,
 };
 pub use linsolve::{PatternSum, SparseLu};
 pub use newton::{Newton, NewtonParams};

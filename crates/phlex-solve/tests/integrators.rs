@@ -55,7 +55,16 @@ fn run(
     integ: &Integrator,
     s: FixedStepParams,
 ) -> IntegrationRun {
-    integrate(sys, x0, u.clone(), integ, s, None, &mut |_t: f64, _x: &[f64]| {}).unwrap()
+    integrate(
+        sys,
+        x0,
+        u.clone(),
+        integ,
+        s,
+        None,
+        &mut |_t: f64, _x: &[f64]| {},
+    )
+    .unwrap()
 }
 
 /// Tight Newton settings (the balance then holds to round-off).
@@ -101,9 +110,7 @@ fn one_step_integrators_satisfy_the_discrete_power_balance() {
         .collect();
     runs.push((
         "midpoint (Newton path)".into(),
-        newton_path
-            .run(&x0, &mut |_t: f64, _x: &[f64]| {})
-            .unwrap(),
+        newton_path.run(&x0, &mut |_t: f64, _x: &[f64]| {}).unwrap(),
     ));
     for (name, r) in &runs {
         let l = &r.ledger;
@@ -116,11 +123,19 @@ fn one_step_integrators_satisfy_the_discrete_power_balance() {
         );
         let rel = l.max_relative_residual();
         let step = r.max_step_residual.unwrap() / l.energy_scale();
-        println!("{name}: ledger residual {rel:.3e}, step residual {step:.3e}, drift {:.3e}, stats {:?}", l.relative_drift(), r.stats);
+        println!(
+            "{name}: ledger residual {rel:.3e}, step residual {step:.3e}, drift {:.3e}, stats {:?}",
+            l.relative_drift(),
+            r.stats
+        );
         assert!(rel < 1e-12, "{name}: ledger residual {rel:.3e}");
         assert!(step < 1e-12, "{name}: step residual {step:.3e}");
         assert!(l.relative_drift() < 1e-11, "{name}");
-        assert_eq!(l.times.len(), 44, "{name}: samples at 0, every 7th step, t_end");
+        assert_eq!(
+            l.times.len(),
+            44,
+            "{name}: samples at 0, every 7th step, t_end"
+        );
         assert!((r.t - 3.0).abs() < 1e-14, "{name}");
     }
     // The same steps: the Newton path reproduces the fast path, and Gauss with one stage is
@@ -152,13 +167,22 @@ fn radau5_sampled_balance_and_agreement() {
         }),
         span(3.0, 1e-3, 1000),
     );
-    let r = run(&sys, &u, &x0, &Integrator::radau5(1e-9, 1e-11), span(3.0, 1e-3, 1));
+    let r = run(
+        &sys,
+        &u,
+        &x0,
+        &Integrator::radau5(1e-9, 1e-11),
+        span(3.0, 1e-3, 1),
+    );
     assert_eq!(r.ledger_kind, LedgerKind::Sampled);
     assert!(r.max_step_residual.is_none());
     assert_eq!(r.ledger.times.len(), 3001);
     let d = rel_diff(&r.state, &reference.state);
     let drift = r.ledger.relative_drift();
-    println!("radau5: state vs Gauss {d:.3e}, sampled balance drift {drift:.3e}, {:?}", r.stats);
+    println!(
+        "radau5: state vs Gauss {d:.3e}, sampled balance drift {drift:.3e}, {:?}",
+        r.stats
+    );
     assert!(d < 1e-7, "{d:.3e}");
     // trapezoidal quadrature of the powers with dt = 1e-3: O(dt²) of the power scale
     assert!(drift < 1e-6, "{drift:.3e}");
@@ -175,7 +199,10 @@ fn convergence_orders() {
     let exact = chain_modal_solution(N, m, k, &modes, t_end);
     let u = InputFn::zeros(0);
     let err = |integ: &Integrator, h: f64| {
-        rel_diff(&run(&sys, &u, &x0, integ, span(t_end, h, 1000)).state, &exact)
+        rel_diff(
+            &run(&sys, &u, &x0, integ, span(t_end, h, 1000)).state,
+            &exact,
+        )
     };
     let gauss = |stages| {
         Integrator::Gauss(GaussParams {
@@ -194,8 +221,16 @@ fn convergence_orders() {
     for (integ, order, h) in &cases {
         let (e1, e2) = (err(integ, *h), err(integ, 0.5 * h));
         let p = (e1 / e2).log2();
-        println!("{} ({:?}): error {e1:.3e} → {e2:.3e}, order {p:.2}", integ.name(), integ);
-        assert!((p - order).abs() < 0.3, "{}: order {p:.2}, expected {order}", integ.name());
+        println!(
+            "{} ({:?}): error {e1:.3e} → {e2:.3e}, order {p:.2}",
+            integ.name(),
+            integ
+        );
+        assert!(
+            (p - order).abs() < 0.3,
+            "{}: order {p:.2}, expected {order}",
+            integ.name()
+        );
     }
 }
 
@@ -206,8 +241,20 @@ fn stormer_verlet_and_what_does_not_apply() {
     let sys = chain(N, 1.0, 25.0, 0.0, true);
     let u = InputFn::new(vec![Signal::expr("0.5*cos(3*t)").unwrap()]);
     let x0 = chain_modal_solution(N, 1.0, 25.0, &[(1, 1.0)], 0.0);
-    let r1 = run(&sys, &u, &x0, &Integrator::StormerVerlet, span(2.0, 0.02, 1));
-    let r2 = run(&sys, &u, &x0, &Integrator::StormerVerlet, span(2.0, 0.01, 1));
+    let r1 = run(
+        &sys,
+        &u,
+        &x0,
+        &Integrator::StormerVerlet,
+        span(2.0, 0.02, 1),
+    );
+    let r2 = run(
+        &sys,
+        &u,
+        &x0,
+        &Integrator::StormerVerlet,
+        span(2.0, 0.01, 1),
+    );
     let (e1, e2) = (r1.ledger.relative_drift(), r2.ledger.relative_drift());
     assert_eq!(r1.ledger_kind, LedgerKind::PerStep);
     assert!(e1 > 1e-6 && (e1 / e2).log2() > 1.7, "{e1:.3e} {e2:.3e}");
@@ -223,13 +270,32 @@ fn stormer_verlet_and_what_does_not_apply() {
         &mut |_t: f64, _x: &[f64]| {},
     )
     .unwrap_err();
-    assert!(matches!(e, SolveError::NotPartitioned { ref block, .. } if block == "R"), "{e}");
+    assert!(
+        matches!(e, SolveError::NotPartitioned { ref block, .. } if block == "R"),
+        "{e}"
+    );
     // a projection on a system without constraints, and with Radau
     let opts = Some(ProjectionOptions::default());
-    for integ in [Integrator::Midpoint(newton()), Integrator::gauss(2), Integrator::radau5(1e-6, 1e-8)] {
-        let e = integrate(&damped, &dx0, du.clone(), &integ, span(1.0, 0.01, 1), opts, &mut |_t: f64, _x: &[f64]| {})
-            .unwrap_err();
-        assert!(matches!(e, SolveError::NotApplicable { .. }), "{}: {e}", integ.name());
+    for integ in [
+        Integrator::Midpoint(newton()),
+        Integrator::gauss(2),
+        Integrator::radau5(1e-6, 1e-8),
+    ] {
+        let e = integrate(
+            &damped,
+            &dx0,
+            du.clone(),
+            &integ,
+            span(1.0, 0.01, 1),
+            opts,
+            &mut |_t: f64, _x: &[f64]| {},
+        )
+        .unwrap_err();
+        assert!(
+            matches!(e, SolveError::NotApplicable { .. }),
+            "{}: {e}",
+            integ.name()
+        );
         assert!(e.to_string().contains("projection"), "{e}");
     }
     // unknown names and bad settings name what to use

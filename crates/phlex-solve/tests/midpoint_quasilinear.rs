@@ -115,8 +115,7 @@ fn energy_error(h: f64, variant: MidpointVariant) -> f64 {
     let x0 = [2.0, 0.0];
     let H0 = pend.hamiltonian(&x0);
     let mut worst = 0.0f64;
-    let mut run =
-        Midpoint::new(&pend, InputFn::zeros(1), params(h, 50.0, variant)).unwrap();
+    let mut run = Midpoint::new(&pend, InputFn::zeros(1), params(h, 50.0, variant)).unwrap();
     let res = run
         .run(&x0, &mut |_t: f64, x: &[f64]| {
             worst = worst.max((pend.hamiltonian(x) - H0).abs() / H0);

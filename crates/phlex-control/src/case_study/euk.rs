@@ -41,7 +41,7 @@ use super::{disturbance, initial_state, CaseTrace, FrameInputs, NonlinearFrame};
 use crate::error::{ControlError, Result};
 use crate::linalg::{diag, DenseLu};
 use crate::noise::NoiseRng;
-use crate::ode::Rk4;
+use phlex_solve::Rk4;
 use faer::Mat;
 use std::f64::consts::PI;
 

@@ -537,10 +537,7 @@ impl<'a, S: PhSystem + ?Sized> GaussCollocation<'a, S> {
         let mut lu_h = f64::NAN;
         let mut stale = true;
         let mut eta_old = 1.0f64;
-        let mut proj_stats = self
-            .projection
-            .as_ref()
-            .map(|_| ProjectionStats::default());
+        let mut proj_stats = self.projection.as_ref().map(|_| ProjectionStats::default());
         let mut stats = SolverStats::default();
         let mut max_res = 0.0f64;
         let mut max_drift = sys.max_position_drift(x0);
@@ -846,5 +843,38 @@ impl<'a, S: PhSystem + ?Sized> GaussCollocation<'a, S> {
             max_drift,
             projection: proj_stats,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// B(2s) and C(s) to 1e-14 for every s, and the closed form of the 2-stage tableau.
+    #[test]
+    fn tableau_order_conditions() {
+        for s in 1..=6 {
+            let t = GaussTableau::new(s).unwrap();
+            // B(2s): Σ b c^{k-1} = 1/k, k ≤ 2s; C(s): Σ_j a_ij c_j^{k-1} = c_i^k/k, k ≤ s
+            for k in 1..=2 * s {
+                let v: f64 =
+                    t.b.iter()
+                        .zip(&t.c)
+                        .map(|(b, c)| b * c.powi(k as i32 - 1))
+                        .sum();
+                assert!((v - 1.0 / k as f64).abs() < 1e-14, "s {s} B({k}) {v}");
+            }
+            for i in 0..s {
+                for k in 1..=s {
+                    let v: f64 = (0..s).map(|j| t.a[i][j] * t.c[j].powi(k as i32 - 1)).sum();
+                    assert!((v - t.c[i].powi(k as i32) / k as f64).abs() < 1e-14);
+                }
+            }
+        }
+        let t = GaussTableau::new(2).unwrap();
+        let r3 = 3f64.sqrt();
+        assert!((t.c[0] - (0.5 - r3 / 6.0)).abs() < 1e-15);
+        assert!((t.a[0][1] - (0.25 - r3 / 6.0)).abs() < 1e-15);
+        assert!((t.a[1][0] - (0.25 + r3 / 6.0)).abs() < 1e-15);
     }
 }

@@ -246,8 +246,7 @@ where
         OutputTimes::Grid(&times),
         &mut sample,
     )?;
-    let ledger =
-        ledger.unwrap_or_else(|| EnergyLedger::new(ports, span.t0, sys.hamiltonian(x0)));
+    let ledger = ledger.unwrap_or_else(|| EnergyLedger::new(ports, span.t0, sys.hamiltonian(x0)));
     Ok(IntegrationRun {
         t: sol.t,
         state: sol.y,

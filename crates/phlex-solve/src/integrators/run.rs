@@ -186,7 +186,8 @@ impl Projector {
         opts: ProjectionOptions,
         integrator: &str,
     ) -> Result<Self, SolveError> {
-        opts.validate().map_err(|e| SolveError::Parameter(e.to_string()))?;
+        opts.validate()
+            .map_err(|e| SolveError::Parameter(e.to_string()))?;
         if !sys.has_projection() {
             return Err(SolveError::NotApplicable {
                 integrator: integrator.into(),

@@ -255,4 +255,3 @@ impl<'a, S: PhSystem + ?Sized> LinearMidpoint<'a, S> {
         })
     }
 }
-

@@ -290,10 +290,7 @@ impl<'a, S: PhSystem + ?Sized> Midpoint<'a, S> {
         let mut stats = SolverStats::default();
         obs.observe(p.t0, &x);
         let mut last_h = f64::NAN;
-        let mut proj_stats = self
-            .projection
-            .as_ref()
-            .map(|_| ProjectionStats::default());
+        let mut proj_stats = self.projection.as_ref().map(|_| ProjectionStats::default());
         let mut t = p.t0;
         while let Some(s) = grid.next() {
             // The step length tb − ta of the grid t0 + kh differs from h in the last bits
