@@ -270,6 +270,8 @@ pub struct ControlSpec {
 pub enum IntegratorSpec {
     /// Implicit midpoint / Crank–Nicolson (structure preserving).
     Midpoint,
+    /// Gauss–Legendre collocation with `stages` stages (order 2s, structure preserving).
+    Gauss,
     /// Adaptive Radau IIA order 5.
     Radau5,
     /// Störmer–Verlet (explicit, partitioned, lossless ODEs only).
@@ -293,6 +295,12 @@ pub struct SimulationSpec {
     /// Absolute tolerance (Radau).
     #[serde(default)]
     pub atol: Option<Spanned<f64>>,
+    /// Gauss collocation stages, 1..=6 (default 3: order 6).
+    #[serde(default)]
+    pub stages: Option<Spanned<usize>>,
+    /// Step limit of Radau IIA (default 100 000).
+    #[serde(default)]
+    pub max_steps: Option<Spanned<usize>>,
 }
 
 /// A probe: a field value at a point.
@@ -521,9 +529,12 @@ pub fn validate(file: &str, text: &str, m: &ModelFile) -> Result<(), ModelError>
                 );
             }
         }
+        check_stages_key(&s.stages, s.integrator == IntegratorSpec::Gauss)
+            .and_then(|_| check_max_steps_key(&s.max_steps, s.integrator == IntegratorSpec::Radau5))
+            .or_else(|(span, msg)| err(file, text, span, msg))?;
         if matches!(
             s.integrator,
-            IntegratorSpec::Midpoint | IntegratorSpec::StormerVerlet
+            IntegratorSpec::Midpoint | IntegratorSpec::Gauss | IntegratorSpec::StormerVerlet
         ) && s.dt.is_none()
         {
             return err(
@@ -643,5 +654,49 @@ fn validate_control(
                 .into(),
         ),
         Some(_) => Ok(()),
+    }
+}
+
+/// Checks `[simulation] stages`: only with `integrator = "gauss"` (`gauss`), within 1..=6.
+/// Returns the span and message of the problem.
+pub(crate) fn check_stages_key(
+    stages: &Option<Spanned<usize>>,
+    gauss: bool,
+) -> Result<(), (std::ops::Range<usize>, String)> {
+    let Some(st) = stages else { return Ok(()) };
+    if !gauss {
+        return Err((
+            st.span(),
+            "simulation.stages applies to integrator = \"gauss\" only".into(),
+        ));
+    }
+    if !(1..=6).contains(st.get_ref()) {
+        return Err((
+            st.span(),
+            format!(
+                "simulation.stages must be between 1 and 6 (got {}; order 2s)",
+                st.get_ref()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks `[simulation] max_steps` (the step limit of Radau IIA): only with `integrator =
+/// "radau5"` (`radau`), at least 1. Returns the span and message of the problem.
+pub(crate) fn check_max_steps_key(
+    max_steps: &Option<Spanned<usize>>,
+    radau: bool,
+) -> Result<(), (std::ops::Range<usize>, String)> {
+    match max_steps {
+        Some(m) if !radau => Err((
+            m.span(),
+            "simulation.max_steps applies to integrator = \"radau5\" only".into(),
+        )),
+        Some(m) if *m.get_ref() == 0 => Err((
+            m.span(),
+            "simulation.max_steps must satisfy max_steps >= 1 (got 0)".into(),
+        )),
+        _ => Ok(()),
     }
 }

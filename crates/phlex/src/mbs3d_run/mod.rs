@@ -19,7 +19,7 @@ pub use simulate::simulate;
 use std::path::Path;
 
 use anyhow::Result;
-use phlex_core::QuasiLinearPhDae;
+use phlex_core::PhSystem;
 
 use crate::mbs_run::integrate::missing_simulation;
 use crate::mbs_run::{announce_run, print_check_details, write_run};

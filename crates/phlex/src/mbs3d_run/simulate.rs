@@ -1,9 +1,9 @@
-//! Integration of a built spatial model (midpoint / discrete gradient, or Radau IIA through
-//! the generic [`phlex_mbs::MultibodyDae`]), recording, summary (the planar
+//! Integration of a built spatial model (midpoint / discrete gradient, Gauss collocation or
+//! Radau IIA through [`phlex_solve::integrate`]), recording, summary (the planar
 //! [`MbsSummary`](crate::mbs_run::MbsSummary)); the integration, summary and plots are those of
 //! [`crate::mbs_run`].
 use anyhow::{Context, Result};
-use phlex_core::QuasiLinearPhDae;
+use phlex_core::PhSystem;
 use phlex_mbs::spatial::linalg::log_so3;
 use phlex_mbs::spatial::Multibody3d;
 use phlex_solve::InputFn;

@@ -338,6 +338,9 @@ pub struct MbsSimulationSpec {
     /// Radau absolute tolerance (default 1e-10).
     #[serde(default)]
     pub atol: Option<Spanned<f64>>,
+    /// Radau step limit (default 100 000).
+    #[serde(default)]
+    pub max_steps: Option<Spanned<usize>>,
     /// Midpoint effort (default `discrete_gradient`).
     #[serde(default)]
     pub scheme: Option<SchemeSpec>,
@@ -447,27 +450,13 @@ pub use crate::model::ModesSpec as MbsModesSpec;
 
 use crate::model::{default_samples, one, yes};
 
-/// Checks the Gauss-specific keys of `[simulation]`: `stages` only with `integrator =
-/// "gauss"` and within 1..=6, and `dt` present for the fixed-step integrators. Returns the
+/// Checks the integrator-specific keys of `[simulation]`: `stages` only with `integrator =
+/// "gauss"` and within 1..=6, `max_steps` only with `integrator = "radau5"`, and `dt`
+/// present for the fixed-step integrators. Returns the
 /// span and message of the first problem.
 pub fn check_gauss_keys(sim: &MbsSimulationSpec) -> Result<(), (std::ops::Range<usize>, String)> {
-    if let Some(st) = &sim.stages {
-        if sim.integrator != MbsIntegrator::Gauss {
-            return Err((
-                st.span(),
-                "simulation.stages applies to integrator = \"gauss\" only".into(),
-            ));
-        }
-        if !(1..=6).contains(st.get_ref()) {
-            return Err((
-                st.span(),
-                format!(
-                    "simulation.stages must be between 1 and 6 (got {}; order 2s)",
-                    st.get_ref()
-                ),
-            ));
-        }
-    }
+    crate::model::check_stages_key(&sim.stages, sim.integrator == MbsIntegrator::Gauss)?;
+    crate::model::check_max_steps_key(&sim.max_steps, sim.integrator == MbsIntegrator::Radau5)?;
     if sim.integrator == MbsIntegrator::Gauss && sim.dt.is_none() {
         return Err((
             sim.t_end.span(),
