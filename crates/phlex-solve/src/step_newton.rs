@@ -33,20 +33,22 @@
 //! Problems*, §2.1: a Jacobian update on detected non-contraction). Only an iteration whose
 //! residual did not fall, or that fails after these updates, is reported as
 //! [`SolveError::NewtonDiverged`]. The acceptance tests above are unchanged.
-use crate::newton::{NewtonParams, NonlinearSystem};
+use crate::newton::{LinearSolve, NewtonParams, NewtonWork, NonlinearSystem};
 use crate::step_lu::StepLu;
 use crate::{SolveError, SolverStats};
+
+impl LinearSolve for StepLu {
+    fn solve_in_place(&mut self, b: &mut [f64]) -> Result<(), SolveError> {
+        StepLu::solve_in_place(self, b)
+    }
+}
 
 /// Newton's method on [`StepLu`] (see the module documentation).
 #[derive(Debug)]
 pub struct StepNewton {
-    params: NewtonParams,
     lu: Option<StepLu>,
     stale: bool,
-    r: Vec<f64>,
-    dx: Vec<f64>,
-    x_start: Vec<f64>,
-    stats: SolverStats,
+    work: NewtonWork,
     /// Contraction rate observed in the last solve (the estimate for the first iteration
     /// with a kept matrix).
     theta_kept: f64,
@@ -66,13 +68,9 @@ impl StepNewton {
     pub fn new(params: NewtonParams) -> Result<Self, SolveError> {
         params.validate()?;
         Ok(Self {
-            params,
             lu: None,
             stale: true,
-            r: Vec::new(),
-            dx: Vec::new(),
-            x_start: Vec::new(),
-            stats: SolverStats::default(),
+            work: NewtonWork::new(params),
             theta_kept: 0.0,
         })
     }
@@ -85,19 +83,12 @@ impl StepNewton {
     /// Work counters so far (`newton_iterations`, `rhs_evaluations`,
     /// `jacobian_evaluations`, `factorizations`, `linear_solves`).
     pub fn stats(&self) -> SolverStats {
-        self.stats
+        self.work.stats
     }
 
     /// The linear solver (after the first solve).
     pub fn lu(&self) -> Option<&StepLu> {
         self.lu.as_ref()
-    }
-
-    fn weighted_norm(&self, x: &[f64]) -> f64 {
-        let p = &self.params;
-        self.dx.iter().zip(x).fold(0.0f64, |m, (d, xi)| {
-            m.max(d.abs() / (p.atol + p.rtol * xi.abs()))
-        })
     }
 
     fn refresh<S: NonlinearSystem + ?Sized>(
@@ -106,14 +97,14 @@ impl StepNewton {
         x: &[f64],
     ) -> Result<(), SolveError> {
         let jac = sys.jacobian(x)?;
-        self.stats.jacobian_evaluations += 1;
+        self.work.stats.jacobian_evaluations += 1;
         let n = jac.nrows();
         let lu = match &mut self.lu {
             Some(lu) if lu.dim() == n => lu,
             _ => self.lu.insert(StepLu::new(n)),
         };
         lu.factorize(&jac)?;
-        self.stats.factorizations += 1;
+        self.work.stats.factorizations += 1;
         self.stale = false;
         self.theta_kept = 0.0;
         Ok(())
@@ -126,66 +117,37 @@ impl StepNewton {
         x: &mut [f64],
         t: f64,
     ) -> Result<(), SolveError> {
-        let n = sys.dim();
-        if x.len() != n {
-            return Err(SolveError::Dimension(format!(
-                "Newton: initial guess has length {}, system has {n} unknowns",
-                x.len()
-            )));
-        }
-        self.r.resize(n, 0.0);
-        self.dx.resize(n, 0.0);
-        self.x_start.clear();
-        self.x_start.extend_from_slice(x);
+        self.work.start(sys.dim(), x)?;
+        let modified = self.work.params.modified;
         let mut iterations = 0;
         let mut last_res = f64::NAN;
         let mut first_res = f64::NAN;
         let mut relinearisations = 0;
         loop {
-            let fresh = self.stale || !self.params.modified || self.lu.is_none();
+            let fresh = self.stale || !modified || self.lu.is_none();
             if fresh {
                 self.refresh(sys, x)?;
             }
             let mut prev: Option<f64> = None;
             let mut rate = 0.0f64;
-            for it in 0..self.params.max_iterations {
-                if it > 0 && !self.params.modified {
+            for it in 0..self.work.params.max_iterations {
+                if it > 0 && !modified {
                     self.refresh(sys, x)?;
                 }
-                sys.residual(x, &mut self.r)?;
-                self.stats.rhs_evaluations += 1;
-                last_res = self.r.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-                if !last_res.is_finite() {
-                    break;
-                }
-                if first_res.is_nan() {
+                let lu = self.lu.as_mut().expect("factorized above");
+                let applied = self.work.iterate(sys, lu, x, fresh, &mut last_res)?;
+                if first_res.is_nan() && last_res.is_finite() {
                     first_res = last_res;
                 }
-                for (d, r) in self.dx.iter_mut().zip(&self.r) {
-                    *d = -r;
-                }
-                let lu = self.lu.as_mut().expect("factorized above");
-                self.stats.linear_solves += 1;
-                if let Err(e) = lu.solve_in_place(&mut self.dx) {
-                    if fresh {
-                        return Err(e);
-                    }
+                if !applied {
                     break;
                 }
-                for (xi, d) in x.iter_mut().zip(&self.dx) {
-                    *xi += d;
-                }
                 iterations += 1;
-                self.stats.newton_iterations += 1;
-                let norm = self.weighted_norm(x);
+                let norm = self.work.weighted_norm(x);
                 if !norm.is_finite() {
                     break;
                 }
-                let roundoff = self
-                    .dx
-                    .iter()
-                    .zip(x.iter())
-                    .all(|(d, xi)| d.abs() <= 8.0 * f64::EPSILON * xi.abs());
+                let roundoff = self.work.at_roundoff(x);
                 // Contraction rate: observed, or for the first iteration 0 with a fresh
                 // matrix (quadratic convergence) and the last observed rate with a kept one.
                 let theta = match prev {
@@ -214,16 +176,16 @@ impl StepNewton {
                 } else {
                     f64::INFINITY
                 };
-                let kappa = if self.params.modified { KAPPA } else { 1.0 };
+                let kappa = if modified { KAPPA } else { 1.0 };
                 let converged = roundoff
                     || floor
-                    || (norm <= 1.0 && (!self.params.modified || est <= kappa))
+                    || (norm <= 1.0 && (!modified || est <= kappa))
                     || (prev.is_some() && est <= kappa);
                 if converged {
                     if rate > 0.0 {
                         self.theta_kept = rate;
                     }
-                    if self.params.modified && rate > self.params.refresh_rate {
+                    if modified && rate > self.work.params.refresh_rate {
                         self.stale = true;
                     }
                     return Ok(());
@@ -247,11 +209,11 @@ impl StepNewton {
                     t,
                     iterations,
                     residual: last_res,
-                    tol: self.params.rtol,
+                    tol: self.work.params.rtol,
                 });
             }
             // A kept Jacobian failed: restart from the initial guess with a fresh one.
-            x.copy_from_slice(&self.x_start);
+            x.copy_from_slice(&self.work.x_start);
             self.stale = true;
         }
     }

@@ -307,3 +307,26 @@ fn stormer_verlet_and_what_does_not_apply() {
         assert_eq!(Integrator::from_name(name).unwrap().name(), name);
     }
 }
+
+/// The system trait is object safe: a boxed `dyn PhSystem` goes through the front door (the
+/// linear fast path included) with the same result as the concrete system.
+#[test]
+fn dyn_system_through_the_front_door() {
+    let (sys, u, x0) = driven();
+    let s = span(1.0, 0.01, 10);
+    let boxed: Box<dyn phlex_core::PhSystem> = Box::new(sys.clone());
+    for integ in [Integrator::Midpoint(newton()), Integrator::gauss(2)] {
+        let a = run(&sys, &u, &x0, &integ, s);
+        let b = integrate(
+            boxed.as_ref(),
+            &x0,
+            u.clone(),
+            &integ,
+            s,
+            None,
+            &mut |_t: f64, _x: &[f64]| {},
+        )
+        .unwrap();
+        assert_eq!(a.state, b.state, "{}", integ.name());
+    }
+}

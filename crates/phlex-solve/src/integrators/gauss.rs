@@ -79,15 +79,14 @@
 use std::collections::VecDeque;
 
 use faer::{Mat, Side};
-use phlex_core::diagnostics::EnergyLedger;
 use phlex_core::sparse::{self, SparseMat};
-use phlex_core::system::{PhSystem, ProjectionOptions, ProjectionStats};
+use phlex_core::system::{PhSystem, ProjectionOptions};
 use phlex_core::Triplets;
 
-use crate::fixed_step::{FixedStepParams, StepGrid};
+use crate::fixed_step::FixedStepParams;
 use crate::integrators::run::{
-    algebraic_mask, check_input, check_state, port_powers_into, IntegrationRun, LedgerBlock,
-    LedgerKind, Projector,
+    algebraic_mask, check_input, debug_integrator, port_powers_into, run_fixed_steps,
+    IntegrationRun, LedgerKind, Projector,
 };
 use crate::linsolve::SparseLu;
 use crate::problem::Observer;
@@ -128,29 +127,39 @@ impl Default for GaussParams {
 impl GaussParams {
     /// Checks the parameters; the message names the violated inequality.
     pub fn validate(&self) -> Result<(), SolveError> {
-        let bad = |m: String| Err(SolveError::Parameter(m));
-        if !(1..=6).contains(&self.stages) {
-            return bad(format!(
-                "gauss stages must satisfy 1 <= stages <= 6, got {}",
-                self.stages
-            ));
+        // (holds, name, inequality, value)
+        let checks = [
+            (
+                (1..=6).contains(&self.stages),
+                "stages",
+                "1 <= stages <= 6",
+                self.stages as f64,
+            ),
+            (
+                self.tol > 0.0 && self.tol.is_finite(),
+                "tol",
+                "tol > 0",
+                self.tol,
+            ),
+            (
+                self.max_iterations >= 2,
+                "max_iterations",
+                "max_iterations >= 2",
+                self.max_iterations as f64,
+            ),
+            (
+                self.refresh_theta > 0.0 && self.refresh_theta < 1.0,
+                "refresh_theta",
+                "0 < refresh_theta < 1",
+                self.refresh_theta,
+            ),
+        ];
+        match checks.iter().find(|c| !c.0) {
+            Some((_, name, rule, value)) => Err(SolveError::Parameter(format!(
+                "gauss {name} must satisfy {rule}, got {value}"
+            ))),
+            None => Ok(()),
         }
-        if !(self.tol > 0.0 && self.tol.is_finite()) {
-            return bad(format!("gauss tol must satisfy tol > 0, got {}", self.tol));
-        }
-        if self.max_iterations < 2 {
-            return bad(format!(
-                "gauss max_iterations must satisfy max_iterations >= 2, got {}",
-                self.max_iterations
-            ));
-        }
-        if !(self.refresh_theta > 0.0 && self.refresh_theta < 1.0) {
-            return bad(format!(
-                "gauss refresh_theta must satisfy 0 < refresh_theta < 1, got {}",
-                self.refresh_theta
-            ));
-        }
-        Ok(())
     }
 }
 
@@ -264,11 +273,8 @@ pub struct GaussCollocation<'a, S: PhSystem + ?Sized> {
 
 impl<S: PhSystem + ?Sized> std::fmt::Debug for GaussCollocation<'_, S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("GaussCollocation")
-            .field("step", &self.step)
-            .field("params", &self.params)
-            .field("n", &self.sys.n_states())
-            .finish()
+        let settings = (&self.step, &self.params);
+        debug_integrator(f, "GaussCollocation", &settings, self.sys.n_states())
     }
 }
 
@@ -485,14 +491,13 @@ impl<'a, S: PhSystem + ?Sized> GaussCollocation<'a, S> {
     }
 
     /// Integrates from `x0`, calling `obs` at $t_0$ and at every output time.
-    pub fn run<O: Observer + ?Sized>(
+    pub fn run(
         &mut self,
         x0: &[f64],
-        obs: &mut O,
+        obs: &mut dyn Observer,
     ) -> Result<IntegrationRun, SolveError> {
         let sys = self.sys;
         let n = sys.n_states();
-        check_state("initial state x0", x0, n)?;
         let algebraic = algebraic_mask(sys)?;
         let p = self.params;
         let s = p.stages;
@@ -528,7 +533,6 @@ impl<'a, S: PhSystem + ?Sized> GaussCollocation<'a, S> {
         let mut res = vec![0.0; if full { n } else { 0 }];
         let mut lu_e: Option<SparseLu> = None;
         let mut lu_e_stale = true;
-        let mut x = x0.to_vec();
         let mut prev_q = vec![0.0; (s + 1) * n];
         let mut x_old = vec![0.0; n];
         let mut have_prev = false;
@@ -537,312 +541,293 @@ impl<'a, S: PhSystem + ?Sized> GaussCollocation<'a, S> {
         let mut lu_h = f64::NAN;
         let mut stale = true;
         let mut eta_old = 1.0f64;
-        let mut proj_stats = self.projection.as_ref().map(|_| ProjectionStats::default());
         let mut stats = SolverStats::default();
-        let mut max_res = 0.0f64;
-        let mut max_drift = sys.max_position_drift(x0);
         let mut lag = vec![0.0; s + 1];
         let mut u_mid = vec![0.0; m];
         let mut scale = vec![0.0; n];
         let mut x_lin = vec![0.0; n];
         let ranges = sys.ports().ranges();
-        let mut ledger = EnergyLedger::new(sys.ports(), span.t0, sys.hamiltonian(x0));
-        let mut block = LedgerBlock::new(ranges.len());
-        let mut powers = vec![0.0; ranges.len()];
         let mut stage_powers = vec![0.0; ranges.len()];
-        obs.observe(span.t0, &x);
-        // pending steps (t_a, t_b, grid index of t_b, halvings): a step whose Newton
-        // iteration fails with fresh matrices is replaced by its two halves (at most
-        // `MAX_HALVINGS` times), e.g. the stiff transient after an impulsive load
-        let grid = StepGrid::new(&span, &self.input.breakpoints());
-        let mut pending: VecDeque<(f64, f64, Option<usize>, u32)> = grid
-            .clone()
-            .map(|st| (st.ta, st.tb, st.grid_index, 0))
-            .collect();
-        'steps: while let Some((ta, tb, grid_index, halvings)) = pending.pop_front() {
-            let h = tb - ta;
-            for j in 0..s {
-                self.input
-                    .eval_into(ta + tab.c[j] * h, &mut w.u[j * m..(j + 1) * m]);
-            }
-            for i in 0..n {
-                scale[i] = (if algebraic[i] { h } else { 1.0 }) / (1.0 + x[i].abs());
-            }
-            // predictor: the previous collocation polynomial at the new stage times,
-            // P(1 + c_j r) − x₀ = Σ_k L_k(1 + c_j r) Q_k (nodes 0, c; Q = P(nodes) − x₀)
-            if have_prev {
-                let r = h / h_prev;
-                for j in 0..s {
-                    lagrange(&nodes0, 1.0 + tab.c[j] * r, &mut lag);
-                    let zj = &mut w.z[j * n..(j + 1) * n];
-                    zj.iter_mut().for_each(|v| *v = 0.0);
-                    for (k, &l) in lag.iter().enumerate() {
-                        for (v, q) in zj.iter_mut().zip(&prev_q[k * n..(k + 1) * n]) {
-                            *v += l * q;
-                        }
+        let mut projector = self.projection.take();
+        let this = &*self;
+        let out = run_fixed_steps(
+            sys,
+            &this.input,
+            &span,
+            x0,
+            projector.as_mut(),
+            obs,
+            |st, x, ledger| {
+                // pending steps (t_a, t_b, halvings): a step whose Newton iteration fails with fresh
+                // matrices is replaced by its two halves (at most `MAX_HALVINGS` times), e.g. the
+                // stiff transient after an impulsive load
+                let mut pending: VecDeque<(f64, f64, u32)> = VecDeque::from([(st.ta, st.tb, 0)]);
+                'steps: while let Some((ta, tb, halvings)) = pending.pop_front() {
+                    let h = tb - ta;
+                    for j in 0..s {
+                        this.input
+                            .eval_into(ta + tab.c[j] * h, &mut w.u[j * m..(j + 1) * m]);
                     }
-                }
-            } else {
-                w.z.iter_mut().for_each(|v| *v = 0.0);
-            }
-            let mut attempt = 0;
-            loop {
-                if stale || lu.is_none() || (h - lu_h).abs() > 1e-9 * h {
-                    self.input.eval_into(ta + 0.5 * h, &mut u_mid);
-                    // linearization point: x₀, or with a state-dependent descriptor the
-                    // mean of the predicted stages (the stiff elastic momenta vary a lot
-                    // within a step after an impulsive load)
-                    x_lin.copy_from_slice(&x);
-                    if full {
+                    for i in 0..n {
+                        scale[i] = (if algebraic[i] { h } else { 1.0 }) / (1.0 + x[i].abs());
+                    }
+                    // predictor: the previous collocation polynomial at the new stage times,
+                    // P(1 + c_j r) − x₀ = Σ_k L_k(1 + c_j r) Q_k (nodes 0, c; Q = P(nodes) − x₀)
+                    if have_prev {
+                        let r = h / h_prev;
                         for j in 0..s {
-                            for i in 0..n {
-                                if !algebraic[i] {
-                                    x_lin[i] += w.z[j * n + i] / s as f64;
+                            lagrange(&nodes0, 1.0 + tab.c[j] * r, &mut lag);
+                            let zj = &mut w.z[j * n..(j + 1) * n];
+                            zj.iter_mut().for_each(|v| *v = 0.0);
+                            for (k, &l) in lag.iter().enumerate() {
+                                for (v, q) in zj.iter_mut().zip(&prev_q[k * n..(k + 1) * n]) {
+                                    *v += l * q;
                                 }
                             }
                         }
-                        if !x_lin.iter().all(|v| v.is_finite()) {
-                            x_lin.copy_from_slice(&x);
-                        }
-                        E = sys.descriptor(&x_lin);
-                        lu_e_stale = true;
+                    } else {
+                        w.z.iter_mut().for_each(|v| *v = 0.0);
                     }
-                    let K = self.newton_matrix(&E, &x_lin, &u_mid, h, &algebraic);
-                    match lu.as_mut() {
-                        Some(l) => l.factorize(K.as_ref())?,
-                        None => {
-                            lu = Some(SparseLu::from_matrix(
-                                "Gauss collocation matrix I⊗E − h A⊗∂f",
-                                K.as_ref(),
-                            )?)
-                        }
-                    }
-                    stats.jacobian_evaluations += 1;
-                    stats.factorizations += 1;
-                    lu_h = h;
-                    stale = false;
-                }
-                let lu_ref = lu.as_mut().expect("factorized above");
-                let mut prev_norm = f64::INFINITY;
-                let mut theta = 0.0f64;
-                let mut eta = eta_old.max(f64::EPSILON).powf(0.8);
-                let mut converged = false;
-                let mut meaningful_theta = false;
-                for it in 0..p.max_iterations {
-                    self.stage_rhs(&x, &mut w);
-                    stats.rhs_evaluations += s;
-                    // r = −(E Z_i − h Σ a_ij f_j)
-                    w.r.iter_mut().for_each(|v| *v = 0.0);
-                    for i in 0..s {
-                        let ri = &mut w.r[i * n..(i + 1) * n];
-                        let zi = &w.z[i * n..(i + 1) * n];
-                        if full {
-                            // Δ(x₀, X_i) = Φ(X_i) − Φ(x₀) (E(X_i − x₀) in the other rows)
-                            for ((xs, x0k), zk) in w.xs.iter_mut().zip(&x).zip(zi) {
-                                *xs = x0k + zk;
+                    let mut attempt = 0;
+                    loop {
+                        if stale || lu.is_none() || (h - lu_h).abs() > 1e-9 * h {
+                            this.input.eval_into(ta + 0.5 * h, &mut u_mid);
+                            // linearization point: x₀, or with a state-dependent descriptor the
+                            // mean of the predicted stages (the stiff elastic momenta vary a lot
+                            // within a step after an impulsive load)
+                            x_lin.copy_from_slice(x);
+                            if full {
+                                for j in 0..s {
+                                    for i in 0..n {
+                                        if !algebraic[i] {
+                                            x_lin[i] += w.z[j * n + i] / s as f64;
+                                        }
+                                    }
+                                }
+                                if !x_lin.iter().all(|v| v.is_finite()) {
+                                    x_lin.copy_from_slice(x);
+                                }
+                                E = sys.descriptor(&x_lin);
+                                lu_e_stale = true;
                             }
-                            sys.step_increment(&x, &w.xs, &mut w.d);
-                            for (rv, dv) in ri.iter_mut().zip(&w.d) {
-                                *rv -= dv;
+                            let K = this.newton_matrix(&E, &x_lin, &u_mid, h, &algebraic);
+                            match lu.as_mut() {
+                                Some(l) => l.factorize(K.as_ref())?,
+                                None => {
+                                    lu = Some(SparseLu::from_matrix(
+                                        "Gauss collocation matrix I⊗E − h A⊗∂f",
+                                        K.as_ref(),
+                                    )?)
+                                }
                             }
-                        } else {
-                            sparse::mul_add(ri, -1.0, &E, zi);
+                            stats.jacobian_evaluations += 1;
+                            stats.factorizations += 1;
+                            lu_h = h;
+                            stale = false;
                         }
-                        for j in 0..s {
-                            let a = h * tab.a[i][j];
-                            for (rv, fv) in ri.iter_mut().zip(&w.f[j * n..(j + 1) * n]) {
-                                *rv += a * fv;
+                        let lu_ref = lu.as_mut().expect("factorized above");
+                        let mut prev_norm = f64::INFINITY;
+                        let mut theta = 0.0f64;
+                        let mut eta = eta_old.max(f64::EPSILON).powf(0.8);
+                        let mut converged = false;
+                        let mut meaningful_theta = false;
+                        for it in 0..p.max_iterations {
+                            this.stage_rhs(x, &mut w);
+                            stats.rhs_evaluations += s;
+                            // r = −(E Z_i − h Σ a_ij f_j)
+                            w.r.iter_mut().for_each(|v| *v = 0.0);
+                            for i in 0..s {
+                                let ri = &mut w.r[i * n..(i + 1) * n];
+                                let zi = &w.z[i * n..(i + 1) * n];
+                                if full {
+                                    // Δ(x₀, X_i) = Φ(X_i) − Φ(x₀) (E(X_i − x₀) in the other rows)
+                                    for ((xs, x0k), zk) in w.xs.iter_mut().zip(x.iter()).zip(zi) {
+                                        *xs = x0k + zk;
+                                    }
+                                    sys.step_increment(x, &w.xs, &mut w.d);
+                                    for (rv, dv) in ri.iter_mut().zip(&w.d) {
+                                        *rv -= dv;
+                                    }
+                                } else {
+                                    sparse::mul_add(ri, -1.0, &E, zi);
+                                }
+                                for j in 0..s {
+                                    let a = h * tab.a[i][j];
+                                    for (rv, fv) in ri.iter_mut().zip(&w.f[j * n..(j + 1) * n]) {
+                                        *rv += a * fv;
+                                    }
+                                }
+                            }
+                            for i in 0..s {
+                                for &k in &alg_idx {
+                                    w.r[i * n + k] /= h;
+                                }
+                            }
+                            lu_ref.solve_in_place(&mut w.r)?;
+                            for i in 0..s {
+                                for &k in &alg_idx {
+                                    w.r[i * n + k] /= h;
+                                }
+                            }
+                            stats.linear_solves += 1;
+                            stats.newton_iterations += 1;
+                            let mut norm = 0.0f64;
+                            for i in 0..s {
+                                for k in 0..n {
+                                    let d = w.r[i * n + k];
+                                    w.z[i * n + k] += d;
+                                    norm = norm.max(d.abs() * scale[k]);
+                                }
+                            }
+                            if !norm.is_finite() {
+                                break;
+                            }
+                            if it > 0 {
+                                theta = norm / prev_norm;
+                                // ratios of increments at round-off level say nothing about
+                                // the matrix
+                                meaningful_theta = prev_norm > 10.0 * p.tol;
+                                if theta >= 1.0 && meaningful_theta {
+                                    break;
+                                }
+                                eta = theta / (1.0 - theta.min(0.99));
+                            }
+                            prev_norm = norm;
+                            if norm == 0.0 || eta * norm <= p.tol {
+                                converged = true;
+                                break;
                             }
                         }
-                    }
-                    for i in 0..s {
-                        for &k in &alg_idx {
-                            w.r[i * n + k] /= h;
-                        }
-                    }
-                    lu_ref.solve_in_place(&mut w.r)?;
-                    for i in 0..s {
-                        for &k in &alg_idx {
-                            w.r[i * n + k] /= h;
-                        }
-                    }
-                    stats.linear_solves += 1;
-                    stats.newton_iterations += 1;
-                    let mut norm = 0.0f64;
-                    for i in 0..s {
-                        for k in 0..n {
-                            let d = w.r[i * n + k];
-                            w.z[i * n + k] += d;
-                            norm = norm.max(d.abs() * scale[k]);
-                        }
-                    }
-                    if !norm.is_finite() {
-                        break;
-                    }
-                    if it > 0 {
-                        theta = norm / prev_norm;
-                        // ratios of increments at round-off level say nothing about
-                        // the matrix
-                        meaningful_theta = prev_norm > 10.0 * p.tol;
-                        if theta >= 1.0 && meaningful_theta {
+                        if converged {
+                            if meaningful_theta && theta > p.refresh_theta {
+                                stale = true;
+                            }
+                            eta_old = eta;
                             break;
                         }
-                        eta = theta / (1.0 - theta.min(0.99));
-                    }
-                    prev_norm = norm;
-                    if norm == 0.0 || eta * norm <= p.tol {
-                        converged = true;
-                        break;
-                    }
-                }
-                if converged {
-                    if meaningful_theta && theta > p.refresh_theta {
+                        attempt += 1;
+                        stats.rejected_steps += 1;
+                        if attempt > 2 && halvings < MAX_HALVINGS {
+                            let tm = 0.5 * (ta + tb);
+                            pending.push_front((tm, tb, halvings + 1));
+                            pending.push_front((ta, tm, halvings + 1));
+                            stale = true;
+                            continue 'steps;
+                        }
+                        if attempt > 2 {
+                            return Err(SolveError::NewtonDiverged {
+                                t: tb,
+                                iterations: p.max_iterations,
+                                residual: prev_norm,
+                                tol: p.tol,
+                            });
+                        }
                         stale = true;
+                        if !full || !w.z.iter().all(|v| v.is_finite()) {
+                            w.z.iter_mut().for_each(|v| *v = 0.0);
+                        }
                     }
-                    eta_old = eta;
-                    break;
-                }
-                attempt += 1;
-                stats.rejected_steps += 1;
-                if attempt > 2 && halvings < MAX_HALVINGS {
-                    let tm = 0.5 * (ta + tb);
-                    pending.push_front((tm, tb, grid_index, halvings + 1));
-                    pending.push_front((ta, tm, None, halvings + 1));
-                    stale = true;
-                    continue 'steps;
-                }
-                if attempt > 2 {
-                    return Err(SolveError::NewtonDiverged {
-                        t: tb,
-                        iterations: p.max_iterations,
-                        residual: prev_norm,
-                        tol: p.tol,
-                    });
-                }
-                stale = true;
-                if !full || !w.z.iter().all(|v| v.is_finite()) {
-                    w.z.iter_mut().for_each(|v| *v = 0.0);
-                }
-            }
-            // power balance: H₁ − H₀ = h Σ b_i z_iᵀ f_i (at the converged stages), with
-            // z_iᵀ f_i = y_iᵀ u_i − z_iᵀ R z_i per port for the ledger
-            let h0 = if p.power_balance {
-                sys.hamiltonian(&x)
-            } else {
-                0.0
-            };
-            let mut inflow = 0.0;
-            if p.power_balance {
-                self.stage_rhs(&x, &mut w);
-                stats.rhs_evaluations += s;
-                powers.iter_mut().for_each(|v| *v = 0.0);
-                let mut diss = 0.0;
-                for j in 0..s {
-                    let (ej, fj) = (&w.e[j * n..(j + 1) * n], &w.f[j * n..(j + 1) * n]);
-                    let pw: f64 = ej.iter().zip(fj).map(|(a, b)| a * b).sum();
-                    inflow += h * tab.b[j] * pw;
+                    // power balance: H₁ − H₀ = h Σ b_i z_iᵀ f_i (at the converged stages), with
+                    // z_iᵀ f_i = y_iᵀ u_i − z_iᵀ R z_i per port for the ledger
+                    let mut inflow = 0.0;
+                    let mut diss = 0.0;
+                    ledger.powers.iter_mut().for_each(|v| *v = 0.0);
+                    if p.power_balance {
+                        this.stage_rhs(x, &mut w);
+                        stats.rhs_evaluations += s;
+                        for j in 0..s {
+                            let (ej, fj) = (&w.e[j * n..(j + 1) * n], &w.f[j * n..(j + 1) * n]);
+                            let pw: f64 = ej.iter().zip(fj).map(|(a, b)| a * b).sum();
+                            inflow += h * tab.b[j] * pw;
+                            for i in 0..n {
+                                w.xs[i] = x[i] + w.z[j * n + i];
+                            }
+                            let y = sys.output(&w.xs, ej);
+                            port_powers_into(
+                                &ranges,
+                                &y,
+                                &w.u[j * m..(j + 1) * m],
+                                &mut stage_powers,
+                            );
+                            for (pv, sp) in ledger.powers.iter_mut().zip(&stage_powers) {
+                                *pv += tab.b[j] * sp;
+                            }
+                            diss += tab.b[j] * sparse::bilinear(ej, &sys.dissipation(&w.xs), ej);
+                        }
+                    }
+                    // x₁ = x₀ + Σ d_i Z_i (differential), multipliers extrapolated from the stages
+                    x_old.copy_from_slice(x);
                     for i in 0..n {
-                        w.xs[i] = x[i] + w.z[j * n + i];
+                        let mut v = if algebraic[i] { 0.0 } else { x[i] };
+                        for j in 0..s {
+                            v += if algebraic[i] {
+                                dl[j] * (x[i] + w.z[j * n + i])
+                            } else {
+                                d1[j + 1] * w.z[j * n + i]
+                            };
+                        }
+                        x[i] = v;
                     }
-                    let y = sys.output(&w.xs, ej);
-                    port_powers_into(&ranges, &y, &w.u[j * m..(j + 1) * m], &mut stage_powers);
-                    for (pv, sp) in powers.iter_mut().zip(&stage_powers) {
-                        *pv += tab.b[j] * sp;
+                    if full {
+                        // Φ(x₁) = Φ(x₀) + Σ_i d_i (Φ(X_i) − Φ(x₀)) = Φ(x₀) + hΣ b_j f(X_j): the
+                        // Gauss update of the conservation form, x₁ from the polynomial above as
+                        // the initial guess
+                        target.iter_mut().for_each(|v| *v = 0.0);
+                        for j in 0..s {
+                            for i in 0..n {
+                                w.xs[i] = x_old[i] + w.z[j * n + i];
+                            }
+                            sys.step_increment(&x_old, &w.xs, &mut w.d);
+                            for (t, dv) in target.iter_mut().zip(&w.d) {
+                                *t += d1[j + 1] * dv;
+                            }
+                        }
+                        this.conservation_update(
+                            &x_old,
+                            x,
+                            &target,
+                            &algebraic,
+                            &scale,
+                            &E,
+                            &mut lu_e,
+                            &mut lu_e_stale,
+                            &mut res,
+                            &mut w.d,
+                            &mut w.xs,
+                            &mut stats,
+                            tb,
+                        )?;
                     }
-                    diss += tab.b[j] * sparse::bilinear(ej, &sys.dissipation(&w.xs), ej);
-                }
-                block.add(h, &powers, diss);
-            } else {
-                block.add(h, &powers, 0.0);
-            }
-            // x₁ = x₀ + Σ d_i Z_i (differential), multipliers extrapolated from the stages
-            x_old.copy_from_slice(&x);
-            for i in 0..n {
-                let mut v = if algebraic[i] { 0.0 } else { x[i] };
-                for j in 0..s {
-                    v += if algebraic[i] {
-                        dl[j] * (x[i] + w.z[j * n + i])
+                    // Q_0 = x₀ − x₁, Q_k = X_k − x₁ (for the next predictor)
+                    for i in 0..n {
+                        prev_q[i] = x_old[i] - x[i];
+                        for j in 0..s {
+                            prev_q[(j + 1) * n + i] = x_old[i] + w.z[j * n + i] - x[i];
+                        }
+                    }
+                    have_prev = true;
+                    h_prev = h;
+                    if let Some(i) = x.iter().position(|v| !v.is_finite()) {
+                        return Err(SolveError::NonFinite { t: tb, index: i });
+                    }
+                    stats.steps += 1;
+                    if p.power_balance {
+                        ledger.close_step_with(h, diss, sys.hamiltonian(x), inflow);
                     } else {
-                        d1[j + 1] * w.z[j * n + i]
-                    };
-                }
-                x[i] = v;
-            }
-            if full {
-                // Φ(x₁) = Φ(x₀) + Σ_i d_i (Φ(X_i) − Φ(x₀)) = Φ(x₀) + hΣ b_j f(X_j): the
-                // Gauss update of the conservation form, x₁ from the polynomial above as
-                // the initial guess
-                target.iter_mut().for_each(|v| *v = 0.0);
-                for j in 0..s {
-                    for i in 0..n {
-                        w.xs[i] = x_old[i] + w.z[j * n + i];
-                    }
-                    sys.step_increment(&x_old, &w.xs, &mut w.d);
-                    for (t, dv) in target.iter_mut().zip(&w.d) {
-                        *t += d1[j + 1] * dv;
+                        ledger.add_step(h, 0.0);
+                        ledger.restart_energy(sys.hamiltonian(x));
                     }
                 }
-                self.conservation_update(
-                    &x_old,
-                    &mut x,
-                    &target,
-                    &algebraic,
-                    &scale,
-                    &E,
-                    &mut lu_e,
-                    &mut lu_e_stale,
-                    &mut res,
-                    &mut w.d,
-                    &mut w.xs,
-                    &mut stats,
-                    tb,
-                )?;
-            }
-            // Q_0 = x₀ − x₁, Q_k = X_k − x₁ (for the next predictor)
-            for i in 0..n {
-                prev_q[i] = x_old[i] - x[i];
-                for j in 0..s {
-                    prev_q[(j + 1) * n + i] = x_old[i] + w.z[j * n + i] - x[i];
-                }
-            }
-            have_prev = true;
-            h_prev = h;
-            if let Some(i) = x.iter().position(|v| !v.is_finite()) {
-                return Err(SolveError::NonFinite { t: tb, index: i });
-            }
-            stats.steps += 1;
-            let output = matches!(grid_index, Some(k) if grid.is_output(k));
-            let mut h1 = if p.power_balance || self.projection.is_some() || output {
-                sys.hamiltonian(&x)
-            } else {
-                f64::NAN
-            };
-            if p.power_balance {
-                max_res = max_res.max((h1 - h0 - inflow).abs());
-            }
-            if let (Some(pr), Some(ps)) = (self.projection.as_mut(), proj_stats.as_mut()) {
-                h1 = pr.project(sys, &self.input, &mut x, tb, h1, ps)?;
-            }
-            if output {
-                block.flush(&mut ledger, tb, h1);
-                obs.observe(tb, &x);
-                max_drift = max_drift.max(sys.max_position_drift(&x));
-            }
-        }
-        Ok(IntegrationRun {
-            t: span.t_end,
-            state: x,
-            stats,
-            ledger,
-            ledger_kind: if p.power_balance {
-                LedgerKind::PerStep
-            } else {
-                LedgerKind::HamiltonianOnly
+                Ok(())
             },
-            max_step_residual: p.power_balance.then_some(max_res),
-            max_drift,
-            projection: proj_stats,
-        })
+        );
+        self.projection = projector;
+        let mut run = out?.into_run(stats);
+        if !p.power_balance {
+            run.ledger_kind = LedgerKind::HamiltonianOnly;
+            run.max_step_residual = None;
+        }
+        Ok(run)
     }
 }
 

@@ -135,19 +135,15 @@ impl Integrator {
 /// ([`SolveError::NotApplicable`]: Störmer–Verlet on a system that is not linear and
 /// lossless, a projection with Radau IIA or Störmer–Verlet, a projection for a system
 /// without constraints), and the numerical failures of the integrator.
-pub fn integrate<S, O>(
+pub fn integrate<S: PhSystem + ?Sized>(
     sys: &S,
     x0: &[f64],
     input: InputFn,
     integrator: &Integrator,
     span: FixedStepParams,
     projection: Option<ProjectionOptions>,
-    obs: &mut O,
-) -> Result<IntegrationRun, SolveError>
-where
-    S: PhSystem + ?Sized,
-    O: Observer + ?Sized,
-{
+    obs: &mut dyn Observer,
+) -> Result<IntegrationRun, SolveError> {
     integrator.validate()?;
     span.validate()?;
     let no_projection = |why: &str| -> Result<(), SolveError> {
@@ -201,18 +197,14 @@ where
 /// Radau IIA through [`PhDae`], observed at [`FixedStepParams::output_times`], with the
 /// energy ledger reconstructed from the samples by trapezoidal quadrature of the port
 /// powers $y^\top u$ ($y = B(x)^\top z(x)$) and the dissipation $z^\top R(x) z$.
-fn radau5_sampled<S, O>(
+fn radau5_sampled<S: PhSystem + ?Sized>(
     sys: &S,
     x0: &[f64],
     input: InputFn,
     params: &Radau5Params,
     span: FixedStepParams,
-    obs: &mut O,
-) -> Result<IntegrationRun, SolveError>
-where
-    S: PhSystem + ?Sized,
-    O: Observer + ?Sized,
-{
+    obs: &mut dyn Observer,
+) -> Result<IntegrationRun, SolveError> {
     let dae = PhDae::new(sys, input.clone())?;
     let times = span.output_times();
     let ports = sys.ports();

@@ -1,10 +1,12 @@
 //! What every integrator returns ([`IntegrationRun`]) and the bookkeeping they share: the
-//! energy ledger accumulated step by step ([`LedgerBlock`]), input and state checks, the
+//! energy ledger accumulated step by step ([`StepLedger`]), input and state checks, the
 //! mask of algebraic variables, and the drift projection after a step ([`Projector`]).
 use phlex_core::diagnostics::EnergyLedger;
 use phlex_core::system::{PhSystem, ProjectionOptions, ProjectionStats};
 use phlex_core::{CoreError, PortSet, VarKind};
 
+use crate::fixed_step::{FixedStepParams, Step, StepGrid};
+use crate::problem::Observer;
 use crate::signal::InputFn;
 use crate::{SolveError, SolverStats};
 
@@ -56,44 +58,183 @@ pub struct IntegrationRun {
     pub projection: Option<ProjectionStats>,
 }
 
-/// Accumulates step powers between two ledger samples.
+/// What the fixed-step time loop ([`run_fixed_steps`]) leaves: the final time and state, the
+/// energy account, the projection statistics and the largest constraint drift.
 #[derive(Debug, Clone)]
-pub(crate) struct LedgerBlock {
+pub(crate) struct FixedStepOutcome {
+    t: f64,
+    state: Vec<f64>,
+    ledger: StepLedger,
+    projection: Option<ProjectionStats>,
+    max_drift: f64,
+}
+
+impl FixedStepOutcome {
+    /// The run with the integrator's work counters `stats` (ledger accumulated per step).
+    pub(crate) fn into_run(self, stats: SolverStats) -> IntegrationRun {
+        let (ledger, max_step_residual) = self.ledger.finish();
+        IntegrationRun {
+            t: self.t,
+            state: self.state,
+            stats,
+            ledger,
+            ledger_kind: LedgerKind::PerStep,
+            max_step_residual: Some(max_step_residual),
+            max_drift: self.max_drift,
+            projection: self.projection,
+        }
+    }
+}
+
+/// The time loop shared by the fixed-step one-step integrators: the grid of `span` split at
+/// the input breakpoints ([`StepGrid`]), `advance` for every step (it moves `x` from
+/// `step.ta` to `step.tb` and closes the step in the [`StepLedger`]), the drift projection
+/// after every step (`projector`), and at the output times the ledger sample, the
+/// constraint drift and the observer (also called at $t_0$).
+pub(crate) fn run_fixed_steps<S, F>(
+    sys: &S,
+    input: &InputFn,
+    span: &FixedStepParams,
+    x0: &[f64],
+    mut projector: Option<&mut Projector>,
+    obs: &mut dyn Observer,
+    mut advance: F,
+) -> Result<FixedStepOutcome, SolveError>
+where
+    S: PhSystem + ?Sized,
+    F: FnMut(&Step, &mut [f64], &mut StepLedger) -> Result<(), SolveError>,
+{
+    check_state("initial state", x0, sys.n_states())?;
+    let mut grid = StepGrid::new(span, &input.breakpoints());
+    let mut x = x0.to_vec();
+    let mut ledger = StepLedger::new(sys, span.t0, x0);
+    let mut projection = projector.as_ref().map(|_| ProjectionStats::default());
+    let mut max_drift = sys.max_position_drift(x0);
+    obs.observe(span.t0, &x);
+    let mut t = span.t0;
+    while let Some(step) = grid.next() {
+        advance(&step, &mut x, &mut ledger)?;
+        t = step.tb;
+        if let (Some(pr), Some(ps)) = (projector.as_deref_mut(), projection.as_mut()) {
+            let h = ledger.start_energy();
+            ledger.restart_energy(pr.project(sys, input, &mut x, t, h, ps)?);
+        }
+        if matches!(step.grid_index, Some(k) if grid.is_output(k)) {
+            ledger.output(t);
+            max_drift = max_drift.max(sys.max_position_drift(&x));
+            obs.observe(t, &x);
+        }
+    }
+    Ok(FixedStepOutcome {
+        t,
+        state: x,
+        ledger,
+        projection,
+        max_drift,
+    })
+}
+
+/// `Debug` of an integrator: its name, settings and number of states.
+pub(crate) fn debug_integrator(
+    f: &mut std::fmt::Formatter<'_>,
+    name: &str,
+    settings: &dyn std::fmt::Debug,
+    n: usize,
+) -> std::fmt::Result {
+    f.debug_struct(name)
+        .field("settings", settings)
+        .field("n", &n)
+        .finish()
+}
+
+/// The energy account of a one-step integrator, kept step by step: the per-port powers and
+/// the dissipation of each step go into the [`EnergyLedger`] (summed between two output
+/// samples), and the step's discrete power balance
+/// $r = H_1 - H_0 - h(\sum_p \bar P_p - \bar D)$ into the largest step residual.
+#[derive(Debug, Clone)]
+pub(crate) struct StepLedger {
+    ledger: EnergyLedger,
+    ranges: Vec<std::ops::Range<usize>>,
+    /// Per-port powers of the current step.
+    pub powers: Vec<f64>,
+    /// Accumulated steps since the last sample: length, work per port, dissipation.
     h: f64,
     work: Vec<f64>,
     diss: f64,
-    avg: Vec<f64>,
+    /// $H$ at the start of the current step.
+    h_start: f64,
+    max_res: f64,
 }
 
-impl LedgerBlock {
-    /// An empty block for `n_ports` ports.
-    pub(crate) fn new(n_ports: usize) -> Self {
+impl StepLedger {
+    /// An account starting at `t0` in state `x0`.
+    pub(crate) fn new<S: PhSystem + ?Sized>(sys: &S, t0: f64, x0: &[f64]) -> Self {
+        let h_start = sys.hamiltonian(x0);
+        let n = sys.ports().len();
         Self {
+            ledger: EnergyLedger::new(sys.ports(), t0, h_start),
+            ranges: sys.ports().ranges(),
+            powers: vec![0.0; n],
             h: 0.0,
-            work: vec![0.0; n_ports],
+            work: vec![0.0; n],
             diss: 0.0,
-            avg: vec![0.0; n_ports],
+            h_start,
+            max_res: 0.0,
         }
     }
 
-    /// Adds a step of length `h` with per-port powers `powers` and dissipation rate `diss`.
-    pub(crate) fn add(&mut self, h: f64, powers: &[f64], diss: f64) {
+    /// $H$ at the start of the current step.
+    pub(crate) fn start_energy(&self) -> f64 {
+        self.h_start
+    }
+
+    /// Sets the per-port powers of the step from the output `y` and the input `u`.
+    pub(crate) fn set_powers(&mut self, y: &[f64], u: &[f64]) {
+        port_powers_into(&self.ranges, y, u, &mut self.powers);
+    }
+
+    /// Adds the step of length `h` with the current powers and the dissipation rate `diss`.
+    pub(crate) fn add_step(&mut self, h: f64, diss: f64) {
         self.h += h;
-        for (w, p) in self.work.iter_mut().zip(powers) {
+        for (w, p) in self.work.iter_mut().zip(&self.powers) {
             *w += h * p;
         }
         self.diss += h * diss;
     }
 
-    /// Writes the accumulated steps as one ledger entry ending at `t` with $H = $ `H`.
-    pub(crate) fn flush(&mut self, ledger: &mut EnergyLedger, t: f64, H: f64) {
-        for (a, w) in self.avg.iter_mut().zip(&self.work) {
-            *a = w / self.h;
-        }
-        ledger.push_step(t, H, self.h, &self.avg, self.diss / self.h);
+    /// Adds the step ([`StepLedger::add_step`]) and its balance against $H_1$ = `h_end`,
+    /// with the energy supplied by the scheme $h(\sum_p P_p - D)$.
+    pub(crate) fn close_step(&mut self, h: f64, diss: f64, h_end: f64) {
+        let inflow = h * (self.powers.iter().sum::<f64>() - diss);
+        self.close_step_with(h, diss, h_end, inflow);
+    }
+
+    /// [`StepLedger::close_step`] with the supplied energy `inflow` computed by the scheme.
+    pub(crate) fn close_step_with(&mut self, h: f64, diss: f64, h_end: f64, inflow: f64) {
+        self.add_step(h, diss);
+        self.max_res = self.max_res.max((h_end - self.h_start - inflow).abs());
+        self.h_start = h_end;
+    }
+
+    /// Sets $H$ of the current state (after a projection, or where no balance is taken).
+    pub(crate) fn restart_energy(&mut self, h: f64) {
+        self.h_start = h;
+    }
+
+    /// Writes the steps since the last sample as one ledger entry ending at `t`, with $H$
+    /// of the current state.
+    pub(crate) fn output(&mut self, t: f64) {
+        let avg: Vec<f64> = self.work.iter().map(|w| w / self.h).collect();
+        self.ledger
+            .push_step(t, self.h_start, self.h, &avg, self.diss / self.h);
         self.h = 0.0;
         self.work.iter_mut().for_each(|w| *w = 0.0);
         self.diss = 0.0;
+    }
+
+    /// The ledger and the largest step residual.
+    pub(crate) fn finish(self) -> (EnergyLedger, f64) {
+        (self.ledger, self.max_res)
     }
 }
 

@@ -13,7 +13,7 @@
 //! *Power balance.* With $\bar y = B^\top \bar e$ and $\bar u = u(t_{n+1/2})$,
 //! $$H(e_1) - H(e_0) = \bar e^\top E (e_1 - e_0) = h\,\bar y^\top \bar u - h\,\bar e^\top R\,\bar e$$
 //! holds exactly (up to round-off): lossless systems conserve $H$, and the
-//! [`EnergyLedger`] residual of each step is at round-off level.
+//! [`phlex_core::diagnostics::EnergyLedger`] residual of each step is at round-off level.
 //!
 //! *Algebraic variables (Lagrange multipliers).* Rows and columns of $E$ that vanish belong
 //! to algebraic variables $\lambda$. The scheme imposes the constraint **at the midpoint**,
@@ -27,15 +27,12 @@
 //! [`crate::fixed_step`]); the shortened steps use a second numeric factorization that
 //! shares the symbolic analysis, so the main factorization for $h$ is never destroyed.
 use faer::sparse::SparseColMat;
-use phlex_core::diagnostics::EnergyLedger;
 use phlex_core::sparse::{self, SparseMat};
 use phlex_core::{LinearPhSystem, PhSystem};
 
 use super::MidpointParams;
-use crate::fixed_step::StepGrid;
 use crate::integrators::run::{
-    check_input, check_state, finite_input, port_powers_into, IntegrationRun, LedgerBlock,
-    LedgerKind,
+    check_input, debug_integrator, finite_input, run_fixed_steps, IntegrationRun,
 };
 use crate::linsolve::{ruiz_scaling, scale_in_place, PatternSum, SparseLu};
 use crate::signal::InputFn;
@@ -81,7 +78,6 @@ pub struct LinearMidpoint<'a, S: PhSystem + ?Sized = LinearPhSystem> {
     lu_aux: SparseLu<f64>,
     aux_h: f64,
     algebraic: Vec<bool>,
-    ranges: Vec<std::ops::Range<usize>>,
     /// Ruiz factors of the midpoint matrix: the LU factorizes $D_r(E - \frac h2A)D_c$
     /// (mixed-FEM blocks span many decades: unscaled, the 128 × 128 App. C Mindlin plate
     /// failed the LU's accuracy probe).
@@ -91,11 +87,7 @@ pub struct LinearMidpoint<'a, S: PhSystem + ?Sized = LinearPhSystem> {
 
 impl<S: PhSystem + ?Sized> std::fmt::Debug for LinearMidpoint<'_, S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LinearMidpoint")
-            .field("params", &self.params)
-            .field("n", &self.sys.n_states())
-            .field("lu", &self.lu)
-            .finish()
+        debug_integrator(f, "LinearMidpoint", &self.params, self.sys.n_states())
     }
 }
 
@@ -136,7 +128,6 @@ impl<'a, S: PhSystem + ?Sized> LinearMidpoint<'a, S> {
             dr,
             dc,
             algebraic: zero_columns(&E),
-            ranges: sys.ports().ranges(),
             E,
             B,
             R,
@@ -165,38 +156,25 @@ impl<'a, S: PhSystem + ?Sized> LinearMidpoint<'a, S> {
     /// Integrates from `e0` over `[t0, t_end]`, calling `obs` at $t_0$ and every output time.
     /// `stats.factorizations` counts all numeric factorizations done by this integrator
     /// since construction (1 for a run without breakpoints or shortened steps).
-    pub fn run<O: Observer + ?Sized>(
+    pub fn run(
         &mut self,
         e0: &[f64],
-        obs: &mut O,
+        obs: &mut dyn Observer,
     ) -> Result<IntegrationRun, SolveError> {
         let sys = self.sys;
-        let n = sys.n_states();
-        let m = sys.n_inputs();
-        check_state("initial state e0", e0, n)?;
-        let p = self.params.step;
-        let mut grid = StepGrid::new(&p, &self.input.breakpoints());
-        let mut e = e0.to_vec();
-        let mut ebar = vec![0.0; n];
-        let mut u = vec![0.0; m];
-        let mut y = vec![0.0; m];
-        let mut powers = vec![0.0; self.ranges.len()];
-        let mut h_old = sys.hamiltonian(&e);
-        let mut max_res = 0.0f64;
-        let mut ledger = EnergyLedger::new(sys.ports(), p.t0, h_old);
-        let mut block = LedgerBlock::new(self.ranges.len());
+        let (n, m) = (sys.n_states(), sys.n_inputs());
+        let (mut ebar, mut u, mut y) = (vec![0.0; n], vec![0.0; m], vec![0.0; m]);
         let mut stats = SolverStats::default();
         let (lu0, aux0) = (self.lu.counters(), self.lu_aux.counters());
         let solves_before = lu0.solves + aux0.solves;
-        obs.observe(p.t0, &e);
-        let mut t = p.t0;
-        while let Some(step) = grid.next() {
+        let span = self.params.step;
+        let out = run_fixed_steps(sys, &self.input, &span, e0, None, obs, |step, e, ledger| {
             let h = step.h;
             self.input.eval_into(step.ta + 0.5 * h, &mut u);
             finite_input(step.ta + 0.5 * h, &u)?;
             // rhs = E e0 + h/2 B u, solved in place for the midpoint.
             ebar.iter_mut().for_each(|v| *v = 0.0);
-            sparse::mul_add(&mut ebar, 1.0, &self.E, &e);
+            sparse::mul_add(&mut ebar, 1.0, &self.E, e);
             sparse::mul_add(&mut ebar, 0.5 * h, &self.B, &u);
             let lu = if step.regular {
                 &mut self.lu
@@ -220,38 +198,19 @@ impl<'a, S: PhSystem + ?Sized> LinearMidpoint<'a, S> {
             for ((ei, &bi), &alg) in e.iter_mut().zip(&ebar).zip(&self.algebraic) {
                 *ei = if alg { bi } else { 2.0 * bi - *ei };
             }
-            t = step.tb;
             stats.steps += 1;
             stats.rhs_evaluations += 1;
             // Midpoint powers.
             y.iter_mut().for_each(|v| *v = 0.0);
             sparse::mul_add_transpose(&mut y, 1.0, &self.B, &ebar);
-            port_powers_into(&self.ranges, &y, &u, &mut powers);
+            ledger.set_powers(&y, &u);
             let diss = sparse::bilinear(&ebar, &self.R, &ebar);
-            block.add(h, &powers, diss);
-            let h_new = sys.hamiltonian(&e);
-            let inflow: f64 = powers.iter().sum::<f64>() - diss;
-            max_res = max_res.max((h_new - h_old - h * inflow).abs());
-            h_old = h_new;
-            if let Some(k) = step.grid_index {
-                if grid.is_output(k) {
-                    block.flush(&mut ledger, t, h_new);
-                    obs.observe(t, &e);
-                }
-            }
-        }
+            ledger.close_step(h, diss, sys.hamiltonian(e));
+            Ok(())
+        })?;
         let (lu1, aux1) = (self.lu.counters(), self.lu_aux.counters());
         stats.factorizations = lu1.numeric + aux1.numeric;
         stats.linear_solves = lu1.solves + aux1.solves - solves_before;
-        Ok(IntegrationRun {
-            t,
-            state: e,
-            stats,
-            ledger,
-            ledger_kind: LedgerKind::PerStep,
-            max_step_residual: Some(max_res),
-            max_drift: 0.0,
-            projection: None,
-        })
+        Ok(out.into_run(stats))
     }
 }

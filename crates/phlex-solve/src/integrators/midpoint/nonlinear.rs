@@ -46,15 +46,13 @@
 //! it.
 // Index loops over stages and state components mirror the formulas.
 #![allow(clippy::needless_range_loop)]
-use phlex_core::diagnostics::EnergyLedger;
 use phlex_core::sparse::{self, SparseMat};
-use phlex_core::system::{PhSystem, ProjectionOptions, ProjectionStats};
+use phlex_core::system::{PhSystem, ProjectionOptions};
 
 use super::{MidpointParams, MidpointVariant};
-use crate::fixed_step::StepGrid;
 use crate::integrators::run::{
-    algebraic_mask, check_input, check_state, finite_input, port_powers_into, IntegrationRun,
-    LedgerBlock, LedgerKind, Projector,
+    algebraic_mask, check_input, debug_integrator, finite_input, run_fixed_steps, IntegrationRun,
+    Projector,
 };
 use crate::newton::NonlinearSystem;
 use crate::signal::InputFn;
@@ -213,10 +211,7 @@ pub struct Midpoint<'a, S: PhSystem + ?Sized> {
 
 impl<S: PhSystem + ?Sized> std::fmt::Debug for Midpoint<'_, S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Midpoint")
-            .field("params", &self.params)
-            .field("n", &self.sys.n_states())
-            .finish()
+        debug_integrator(f, "Midpoint", &self.params, self.sys.n_states())
     }
 }
 
@@ -248,18 +243,16 @@ impl<'a, S: PhSystem + ?Sized> Midpoint<'a, S> {
 
     /// Integrates from `x0` over `[t0, t_end]`, calling `obs` at $t_0$ and at every output
     /// time.
-    pub fn run<O: Observer + ?Sized>(
+    pub fn run(
         &mut self,
         x0: &[f64],
-        obs: &mut O,
+        obs: &mut dyn Observer,
     ) -> Result<IntegrationRun, SolveError> {
         let sys = self.sys;
         let n = sys.n_states();
-        check_state("initial state x0", x0, n)?;
         let p = self.params.step;
         let m = self.input.dim();
         let algebraic = algebraic_mask(sys)?;
-        let ranges = sys.ports().ranges();
         let mut step = Step {
             sys,
             variant: self.params.variant,
@@ -276,108 +269,86 @@ impl<'a, S: PhSystem + ?Sized> Midpoint<'a, S> {
             xs: vec![0.0; n],
             varying: sys.state_dependent_descriptor(),
         };
-        let mut grid = StepGrid::new(&p, &self.input.breakpoints());
-        let mut x = x0.to_vec();
         let mut x_prev = x0.to_vec();
         let mut h_prev = 0.0;
         let mut xm = vec![0.0; n];
-        let mut powers = vec![0.0; ranges.len()];
-        let mut ledger = EnergyLedger::new(sys.ports(), p.t0, sys.hamiltonian(x0));
-        let mut block = LedgerBlock::new(ranges.len());
-        let mut max_res = 0.0f64;
-        let mut max_drift = sys.max_position_drift(x0);
         let before = self.newton.stats();
         let mut stats = SolverStats::default();
-        obs.observe(p.t0, &x);
         let mut last_h = f64::NAN;
-        let mut proj_stats = self.projection.as_ref().map(|_| ProjectionStats::default());
-        let mut t = p.t0;
-        while let Some(s) = grid.next() {
-            // The step length tb − ta of the grid t0 + kh differs from h in the last bits
-            // unless h is a power of two, and then the (modified-Newton) matrix is refreshed
-            // on a good part of the steps (≈ 40 % for the crank–slider with h = 2e-5 s).
-            // This is kept on purpose: the rigid-body tests of phlex-mbs assert quadratic
-            // invariants to 1e-12 over 1e5 steps with modified Newton, which holds only with
-            // these refreshes (a matrix kept across steps leaves ≈ θ·tol per step).
-            let (ta, tb) = (s.ta, s.tb);
-            let h = tb - ta;
-            step.h = h;
-            for (sc, &a) in step.scale.iter_mut().zip(&step.algebraic) {
-                *sc = if a { 0.5 * h } else { 1.0 };
-            }
-            step.x0.copy_from_slice(&x);
-            self.input.eval_into(ta + 0.5 * h, &mut step.u);
-            finite_input(ta + 0.5 * h, &step.u)?;
-            if h != last_h {
-                self.newton.invalidate();
-                last_h = h;
-            }
-            // Predictor: linear extrapolation of the differential variables to the midpoint.
-            let c = if h_prev > 0.0 { 0.5 * h / h_prev } else { 0.0 };
-            for i in 0..n {
-                xm[i] = if algebraic[i] {
-                    x[i]
-                } else {
-                    x[i] + c * (x[i] - x_prev[i])
-                };
-            }
-            let h0 = sys.hamiltonian(&x);
-            for (v, sc) in xm.iter_mut().zip(&step.scale) {
-                *v *= sc;
-            }
-            self.newton.solve(&mut step, &mut xm, tb)?;
-            for (v, sc) in xm.iter_mut().zip(&step.scale) {
-                *v /= sc;
-            }
-            step.effort(&xm);
-            x_prev.copy_from_slice(&x);
-            for i in 0..n {
-                x[i] = if algebraic[i] {
-                    xm[i]
-                } else {
-                    2.0 * xm[i] - x_prev[i]
-                };
-            }
-            if let Some(i) = x.iter().position(|v| !v.is_finite()) {
-                return Err(SolveError::NonFinite { t: tb, index: i });
-            }
-            h_prev = h;
-            t = tb;
-            stats.steps += 1;
-            // Midpoint powers ȳᵀu per port and dissipation z̄ᵀR z̄.
-            let y = sys.output(&xm, &step.z);
-            port_powers_into(&ranges, &y, &step.u, &mut powers);
-            let diss = sparse::bilinear(&step.z, &sys.dissipation(&xm), &step.z);
-            block.add(h, &powers, diss);
-            let mut h1 = sys.hamiltonian(&x);
-            let inflow = h * powers.iter().sum::<f64>() - h * diss;
-            max_res = max_res.max((h1 - h0 - inflow).abs());
-            if let (Some(pr), Some(ps)) = (self.projection.as_mut(), proj_stats.as_mut()) {
-                h1 = pr.project(sys, &self.input, &mut x, tb, h1, ps)?;
-            }
-            if let Some(k) = s.grid_index {
-                if grid.is_output(k) {
-                    block.flush(&mut ledger, t, h1);
-                    max_drift = max_drift.max(sys.max_position_drift(&x));
-                    obs.observe(t, &x);
+        let newton = &mut self.newton;
+        let input = &self.input;
+        let out = run_fixed_steps(
+            sys,
+            input,
+            &p,
+            x0,
+            self.projection.as_mut(),
+            obs,
+            |s, x, ledger| {
+                // The step length tb − ta of the grid t0 + kh differs from h in the last bits
+                // unless h is a power of two, and then the (modified-Newton) matrix is
+                // refreshed on a good part of the steps (≈ 40 % for the crank–slider with
+                // h = 2e-5 s). This is kept on purpose: the rigid-body tests of phlex-mbs
+                // assert quadratic invariants to 1e-12 over 1e5 steps with modified Newton,
+                // which holds only with these refreshes (a matrix kept across steps leaves
+                // ≈ θ·tol per step).
+                let (ta, tb) = (s.ta, s.tb);
+                let h = tb - ta;
+                step.h = h;
+                for (sc, &a) in step.scale.iter_mut().zip(&step.algebraic) {
+                    *sc = if a { 0.5 * h } else { 1.0 };
                 }
-            }
-        }
+                step.x0.copy_from_slice(x);
+                input.eval_into(ta + 0.5 * h, &mut step.u);
+                finite_input(ta + 0.5 * h, &step.u)?;
+                if h != last_h {
+                    newton.invalidate();
+                    last_h = h;
+                }
+                // Predictor: linear extrapolation of the differential variables to the
+                // midpoint.
+                let c = if h_prev > 0.0 { 0.5 * h / h_prev } else { 0.0 };
+                for i in 0..n {
+                    xm[i] = if algebraic[i] {
+                        x[i]
+                    } else {
+                        x[i] + c * (x[i] - x_prev[i])
+                    };
+                }
+                for (v, sc) in xm.iter_mut().zip(&step.scale) {
+                    *v *= sc;
+                }
+                newton.solve(&mut step, &mut xm, tb)?;
+                for (v, sc) in xm.iter_mut().zip(&step.scale) {
+                    *v /= sc;
+                }
+                step.effort(&xm);
+                x_prev.copy_from_slice(x);
+                for i in 0..n {
+                    x[i] = if algebraic[i] {
+                        xm[i]
+                    } else {
+                        2.0 * xm[i] - x_prev[i]
+                    };
+                }
+                if let Some(i) = x.iter().position(|v| !v.is_finite()) {
+                    return Err(SolveError::NonFinite { t: tb, index: i });
+                }
+                h_prev = h;
+                stats.steps += 1;
+                // Midpoint powers ȳᵀu per port and dissipation z̄ᵀR z̄.
+                ledger.set_powers(&sys.output(&xm, &step.z), &step.u);
+                let diss = sparse::bilinear(&step.z, &sys.dissipation(&xm), &step.z);
+                ledger.close_step(h, diss, sys.hamiltonian(x));
+                Ok(())
+            },
+        )?;
         let after = self.newton.stats();
         stats.newton_iterations = after.newton_iterations - before.newton_iterations;
         stats.rhs_evaluations = after.rhs_evaluations - before.rhs_evaluations;
         stats.jacobian_evaluations = after.jacobian_evaluations - before.jacobian_evaluations;
         stats.factorizations = after.factorizations - before.factorizations;
         stats.linear_solves = after.linear_solves - before.linear_solves;
-        Ok(IntegrationRun {
-            t,
-            state: x,
-            stats,
-            ledger,
-            ledger_kind: LedgerKind::PerStep,
-            max_step_residual: Some(max_res),
-            max_drift,
-            projection: proj_stats,
-        })
+        Ok(out.into_run(stats))
     }
 }
