@@ -188,7 +188,7 @@ impl CrankSlider {
     /// (≈ one Newton matrix per 10–20 steps, ≈ 5 iterations per step) with `rtol = 1e-11`,
     /// `atol = 1e-10`: measured energy-balance residuals ≤ 4.2e-10 relative for 2–256
     /// elements and h = 2^-15 … 2^-17 s (on fine meshes the increments of near-zero
-    /// stresses reach their round-off floor first; [`crate::step_solver`] accepts a
+    /// stresses reach their round-off floor first; [`phlex_solve::step_newton`] accepts a
     /// stagnating iteration whose residual fell by 1e-8).
     ///
     /// Choose `h` a power of two (e.g. $2^{-15}$ s): the grid $t_0 + kh$ is then exact and

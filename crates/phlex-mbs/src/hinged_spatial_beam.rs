@@ -37,7 +37,7 @@
 //! port `P` on the ground spherical joint `sphere` of [`Multibody3d`] ("the spherical joint
 //! constraint is imposed by setting to zero the linear velocity"); the torque enters at `P`
 //! and the force at `C`, both in the inertial frame. Integration: midpoint rule
-//! ([`crate::MultibodyMidpoint`]) with breakpoints at the load switches.
+//! ([`phlex_solve::Midpoint`]) with breakpoints at the load switches.
 //!
 //! Fast path ([`HingedSpatialBeam::run_gauss`] with [`HingedSpatialBeam::fast_params`]):
 //! 6-stage Gauss collocation ([`crate::spatial::GaussCollocation`], order 12 — the spherical

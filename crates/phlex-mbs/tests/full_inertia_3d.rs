@@ -415,7 +415,7 @@ fn hinged_full_inertia_fast() {
 
 /// Across the impulsive kick (15–15.1 s) to 17 s, h = 5 ms: L_Z = ∫M_z dt to 1e-8 after
 /// the kick as well (measured 2.2e-11; the constant operator 3.1e-4). Before the
-/// re-linearisation of a stale modified-Newton matrix (`step_solver` module
+/// re-linearisation of a stale modified-Newton matrix (`phlex_solve::step_newton` module
 /// documentation) the step at t = 15.26 s was reported divergent: the simplified
 /// iteration from the poor predictor after the kick contracted the residual by 1e-3 per
 /// iteration while the weighted increment norm grew (θ = 1.6).

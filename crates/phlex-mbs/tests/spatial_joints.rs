@@ -434,7 +434,7 @@ fn redundant_joints_are_reported_by_name() {
 /// balance H(t) − H(0) = ∫ yᵀu dt holds to 1e-12 J per step, H(t) = ½ J_z (a t)², and the
 /// driving torque (multiplier rows wz) is J_z a (ω is linear in t, so the midpoint values
 /// are exact) up to the multiplier resolution of the scheme, Newton tolerance / (h/2) ≈
-/// 1e-10 N m (see `phlex_mbs::simulate`); asserted 1e-9.
+/// 1e-10 N m (see `phlex_solve::integrators::midpoint::nonlinear`); asserted 1e-9.
 #[test]
 fn prescribed_spin_up_supplies_the_kinetic_energy() {
     use phlex_mbs::spatial::JointKind3d;
