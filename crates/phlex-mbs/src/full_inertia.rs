@@ -67,7 +67,7 @@
 //! [`crate::Multibody::rhs_jacobian`]). The constant [`crate::PlanarBody::mass_matrix`]
 //! is $M(0)$.
 //!
-//! **Other integrators.** Radau IIA needs a constant mass matrix: [`crate::dae`] uses the
+//! **Other integrators.** Radau IIA needs a constant mass matrix: [`phlex_solve::PhDae`] uses the
 //! equivalent form with identity mass in the velocity rows and
 //! $F_v = M_{vv}(u_f)^{-1}(f_v - \partial_{u_f}\pi_v\,v_f)$.
 use phlex_core::Triplets;

@@ -73,8 +73,8 @@
 //! undeformed ones; the assembly adds the shift $N_au_f$
 //! ([`crate::spatial::SpatialBody::port_shift`]) and its exact derivatives.
 //!
-//! **Other integrators.** Radau IIA needs a constant mass matrix: [`crate::dae`] uses the
-//! form with identity mass in the velocity rows and
+//! **Other integrators.** Radau IIA needs a constant mass matrix: [`phlex_solve::PhDae`]
+//! uses the form with identity mass in the velocity rows and
 //! $F_v = M_{vv}(u_f)^{-1}(f_v - \partial_{u_f}\pi_v\,v_f)$.
 use phlex_core::Triplets;
 

@@ -40,7 +40,7 @@
 //! ([`phlex_solve::Midpoint`]) with breakpoints at the load switches.
 //!
 //! Fast path ([`HingedSpatialBeam::run_gauss`] with [`HingedSpatialBeam::fast_params`]):
-//! 6-stage Gauss collocation ([`crate::spatial::GaussCollocation`], order 12 — the spherical
+//! 6-stage Gauss collocation ([`phlex_solve::GaussCollocation`], order 12 — the spherical
 //! joint $v_P = 0$ causes no order reduction) at $h$ = 12.5 ms reaches the accuracy of
 //! Radau IIA at the paper's tolerance 1e-6 on $\omega_Z(t)$ and $K(t)$ about ten times
 //! faster (≈ 0.17 s for the 50 s run, 4 000 steps, one factorization).

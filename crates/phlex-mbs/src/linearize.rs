@@ -79,7 +79,7 @@ pub fn modes<S: PhSystem + ?Sized>(
 /// Built by [`ph_linearization`]; the state of [`PhLinearization::system`] lists, body by
 /// body, the rigid co-energy variables $(v_P, \omega)$ and the elastic ones $(v_f, \sigma)$
 /// (blocks `"<body>.v"`, `"<body>.vf"`/…, `"<body>.sigma"`/…), then the multiplier blocks
-/// `"<joint>.lambda"`; the ports are those of the [`Multibody`](crate::Multibody).
+/// `"<joint>.lambda"`; the ports are those of the [`Multibody`].
 #[derive(Debug, Clone)]
 pub struct PhLinearization {
     /// $E\dot x = (J - R)x + Bu$, $y = B^\top x$ with $x = (p, \lambda)$.

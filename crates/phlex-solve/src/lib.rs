@@ -15,7 +15,7 @@
 //! | [`newton`] | Newton's method, full or modified ([`Newton`], [`NewtonParams`]) |
 //! | [`step_newton`] | Newton on [`StepLu`] with re-linearisation on stagnation ([`StepNewton`]) |
 //! | [`fixed_step`] | fixed step grids that stop on input breakpoints ([`FixedStepParams`]) |
-//! | [`integrators`] | every time integrator, generic over [`phlex_core::PhSystem`], and the front door [`integrate`] with [`Integrator`]: midpoint / discrete gradient, Gauss collocation, Radau IIA, Störmer–Verlet, RK4 |
+//! | [`integrators`] | every time integrator, generic over [`phlex_core::PhSystem`], and the front door [`integrate()`] with [`Integrator`]: midpoint / discrete gradient, Gauss collocation, Radau IIA, Störmer–Verlet, RK4 |
 //! | [`laplace_inversion`] | numerical inverse Laplace transform: de Hoog–Knight–Stokes ([`laplace_inversion::DeHoog`]) and fixed Talbot |
 //! | [`consistent`] | consistent initial state of multiplier (index-2) pHDAEs |
 //! | [`nullspace`] | null-space ODE of a multiplier pHDAE by QR of $G^\top$ (paper 000 eq. (51)) ([`nullspace::null_space_ode`]) |

@@ -305,7 +305,7 @@ pub trait SpatialBody: std::fmt::Debug + Send + Sync {
 
     /// With full inertia: the dense velocity block $M_{vv}(u_f)$ ($6 + n_f$ square) and
     /// $\Gamma = \partial_{u_f}(M_{vv}p)\,v_f$ at a local state (for the constant-mass
-    /// form of [`crate::dae`]); `None` (default) otherwise.
+    /// form of [`phlex_solve::PhDae`]); `None` (default) otherwise.
     fn velocity_mass_dense(&self, x: &[f64]) -> Option<(faer::Mat<f64>, Vec<f64>)> {
         let _ = x;
         None

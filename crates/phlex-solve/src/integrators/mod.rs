@@ -4,7 +4,7 @@
 //!
 //! | module | what |
 //! |---|---|
-//! | [`integrate`](mod@integrate) | the front door: [`Integrator`] (which method, with its settings) and [`integrate()`] |
+//! | [`front_door`] | the front door: [`Integrator`] (which method, with its settings) and [`integrate()`] |
 //! | [`run`] | [`IntegrationRun`] (final state, stats, energy ledger, step residual, drift, projection) and [`LedgerKind`] |
 //! | [`midpoint`] | implicit midpoint / discrete gradient: Newton on the exact Jacobian ([`Midpoint`]), linear fast path ([`LinearMidpoint`]) |
 //! | [`gauss`] | Gauss–Legendre collocation, $s$ stages, conservation form for state-dependent descriptors, step halving ([`GaussCollocation`]) |
@@ -13,7 +13,7 @@
 //! | [`stormer_verlet`] | Störmer–Verlet for linear lossless two-field systems ([`StormerVerlet`]) |
 //! | [`rk4`] | classical Runge–Kutta for small explicit ODEs ([`Rk4`]) |
 pub mod gauss;
-pub mod integrate;
+pub mod front_door;
 pub mod midpoint;
 pub mod ph_dae;
 pub mod radau5;
@@ -22,7 +22,7 @@ pub mod run;
 pub mod stormer_verlet;
 
 pub use gauss::{GaussCollocation, GaussParams, GaussTableau};
-pub use integrate::{integrate, Integrator};
+pub use front_door::{integrate, Integrator};
 pub use midpoint::{LinearMidpoint, Midpoint, MidpointParams, MidpointVariant};
 pub use ph_dae::PhDae;
 pub use radau5::{OutputTimes, Radau5, Radau5Params, Radau5Solution};

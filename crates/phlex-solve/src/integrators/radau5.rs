@@ -1581,7 +1581,8 @@ mod tests {
     fn params_validation_states_inequality() {
         assert!(Radau5Params::default().validate().is_ok());
         // (one invalid setting, a piece of the expected message)
-        let bad: [(fn(&mut Radau5Params), &str); 9] = [
+        type Setting = fn(&mut Radau5Params);
+        let bad: [(Setting, &str); 9] = [
             (|p| p.rtol = 0.0, "0 < rtol"),
             (|p| p.atol = -1.0, "0 ≤ atol"),
             (|p| p.safety = 0.05, "0.1 < safety ≤ 1"),

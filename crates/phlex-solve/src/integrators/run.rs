@@ -1,6 +1,7 @@
 //! What every integrator returns ([`IntegrationRun`]) and the bookkeeping they share: the
-//! energy ledger accumulated step by step ([`StepLedger`]), input and state checks, the
-//! mask of algebraic variables, and the drift projection after a step ([`Projector`]).
+//! energy ledger accumulated step by step (`StepLedger`), the fixed-step time loop
+//! (`run_fixed_steps`), input and state checks, the mask of algebraic variables, and the
+//! drift projection after a step (`Projector`).
 use phlex_core::diagnostics::EnergyLedger;
 use phlex_core::system::{PhSystem, ProjectionOptions, ProjectionStats};
 use phlex_core::{CoreError, PortSet, VarKind};

@@ -8,7 +8,7 @@
 //!   ([`phlex_core::PhSystem::is_linear`]), one sparse LU for the whole run; the same steps
 //!   as [`Midpoint`] up to the Newton tolerance.
 //!
-//! [`crate::integrators::integrate`] chooses the fast path automatically for a linear
+//! [`crate::integrators::integrate()`] chooses the fast path automatically for a linear
 //! system without projection.
 pub mod linear;
 pub mod nonlinear;

@@ -200,7 +200,7 @@ fn newton_matrix(E1: &SparseMat, A: &SparseMat, beta: f64, scale: &[f64]) -> Spa
 /// The midpoint / discrete-gradient integrator with Newton on the exact Jacobian, for any
 /// [`PhSystem`] (see the module documentation). For a linear system without projection
 /// [`super::LinearMidpoint`] gives the same steps with one factorization for the whole run;
-/// [`crate::integrators::integrate`] picks it automatically.
+/// [`crate::integrators::integrate()`] picks it automatically.
 pub struct Midpoint<'a, S: PhSystem + ?Sized> {
     sys: &'a S,
     input: InputFn,
