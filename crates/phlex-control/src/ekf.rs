@@ -14,8 +14,8 @@
 use crate::error::{dim_err, ControlError, Result};
 use crate::linalg::{check_shape, cholesky, DenseLu};
 use crate::noise::NoiseRng;
-use crate::ode::Rk4;
 use faer::{Mat, MatRef};
+use phlex_solve::Rk4;
 
 /// A nonlinear model `ż = f(t, z, u)`, `y = h(t, z, u)`.
 pub trait NonlinearModel {

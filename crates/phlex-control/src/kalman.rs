@@ -12,9 +12,9 @@
 
 use crate::error::{dim_err, ControlError, Result};
 use crate::linalg::{check_shape, eigvals, sym, DenseLu};
-use crate::ode::Rk4;
 use crate::riccati::{solve_care, solve_dare};
 use faer::{c64, Mat, MatRef};
+use phlex_solve::Rk4;
 
 /// Steady-state Kalman design.
 #[derive(Clone, Debug)]

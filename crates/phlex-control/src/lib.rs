@@ -26,7 +26,6 @@
 //! | [`kalman`] | Kalman filters continuous/discrete, steady and time-varying |
 //! | [`lqg`] | LQG closed loop and separation check |
 //! | [`pole_placement`] | null-space pole placement for controller and observer, PBH tests |
-//! | [`ode`] | fixed-step RK4 |
 //! | [`udwadia_kalaba`] | Udwadia–Kalaba equations, pseudo-inverse and singular-mass variants |
 //! | [`constraints`] | position/velocity/acceleration-level constraints → `A q̈ = b` |
 //! | [`euk`] | Udwadia–Kalaba control, extension to underactuated systems |
@@ -63,7 +62,6 @@ pub mod modal;
 pub mod multibody;
 pub mod n4sid;
 pub mod noise;
-pub mod ode;
 pub mod oe;
 pub mod okid;
 pub mod ph_bridge;

@@ -13,9 +13,9 @@
 
 use crate::error::{ControlError, Result};
 use crate::linalg::{check_shape, eigvals, sym, DenseLu};
-use crate::ode::Rk4;
 use crate::riccati::{dlqr_gain, solve_care, solve_dare};
 use faer::{c64, Mat, MatRef, Scale};
+use phlex_solve::Rk4;
 
 /// An infinite-horizon LQR design.
 #[derive(Clone, Debug)]

@@ -7,9 +7,9 @@ use phlex_control::constraints::{
     AccelerationLevel, Constraint, ConstraintSet, Holonomic, VelocityLevel,
 };
 use phlex_control::euk::euk_control;
-use phlex_control::ode::Rk4;
 use phlex_control::udwadia_kalaba::uk_acceleration;
 use phlex_control::FrameParams;
+use phlex_solve::Rk4;
 use std::f64::consts::PI;
 
 const G: f64 = 9.81;

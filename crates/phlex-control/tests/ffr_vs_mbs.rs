@@ -11,11 +11,12 @@ use phlex_control::multibody::{
     linearize, simulate, BodyPoint, FfrBeam, MultibodySystem, ReferenceConditions, RevoluteJoint,
 };
 use phlex_mbs::{
-    consistent_initial_state, modes, run_radau, DeformationBc, FloatingBeam2d, Gyroscopic, Joint,
-    JointKind, KinematicsOptions, MultibodyBuilder, GROUND,
+    consistent_initial_state, modes, DeformationBc, FloatingBeam2d, Gyroscopic, Joint, JointKind,
+    KinematicsOptions, MultibodyBuilder, GROUND,
 };
 use phlex_solve::eigen::EigenParams;
-use phlex_solve::radau5::{OutputTimes, Radau5Params};
+use phlex_solve::radau5::{OutputTimes, Radau5, Radau5Params};
+use phlex_solve::PhDae;
 use phlex_solve::Signal;
 
 const L: f64 = 1.0;
@@ -135,20 +136,20 @@ fn pendulum_histories(
     let range = mb.body_range(0);
     let mut params = Radau5Params::with_tolerances(1e-9, 1e-9);
     params.max_steps = 1_000_000;
-    run_radau(
-        &mb,
-        mb.input(),
-        params,
-        0.0,
-        &init.state,
-        t_end,
-        OutputTimes::Grid(&grid),
-        &mut |_t: f64, x: &[f64]| {
-            let d = body.elastic_displacement(L, &x[range.clone()]).unwrap();
-            ph.push([mb.pose(0, x).theta, d[1], d[0]]);
-        },
-    )
-    .unwrap();
+    Radau5::new(params)
+        .unwrap()
+        .integrate(
+            &PhDae::new(&mb, mb.input()).unwrap(),
+            0.0,
+            &init.state,
+            t_end,
+            OutputTimes::Grid(&grid),
+            &mut |_t: f64, x: &[f64]| {
+                let d = body.elastic_displacement(L, &x[range.clone()]).unwrap();
+                ph.push([mb.pose(0, x).theta, d[1], d[0]]);
+            },
+        )
+        .unwrap();
     assert_eq!(ffr.len(), ph.len());
     (ffr, ph)
 }
@@ -333,20 +334,20 @@ fn spin_histories(
     let body = &mb.bodies()[0];
     let range = mb.body_range(0);
     let mut ph = Vec::new();
-    run_radau(
-        &mb,
-        mb.input(),
-        Radau5Params::with_tolerances(1e-10, 1e-10),
-        0.0,
-        &init.state,
-        T,
-        OutputTimes::Grid(&grid),
-        &mut |_t: f64, x: &[f64]| {
-            let d = body.elastic_displacement(L, &x[range.clone()]).unwrap();
-            ph.push([d[1], d[0]]);
-        },
-    )
-    .unwrap();
+    Radau5::new(Radau5Params::with_tolerances(1e-10, 1e-10))
+        .unwrap()
+        .integrate(
+            &PhDae::new(&mb, mb.input()).unwrap(),
+            0.0,
+            &init.state,
+            T,
+            OutputTimes::Grid(&grid),
+            &mut |_t: f64, x: &[f64]| {
+                let d = body.elastic_displacement(L, &x[range.clone()]).unwrap();
+                ph.push([d[1], d[0]]);
+            },
+        )
+        .unwrap();
     assert_eq!(ffr.len(), ph.len());
     (ffr, ph)
 }

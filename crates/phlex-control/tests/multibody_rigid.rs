@@ -6,8 +6,8 @@ use phlex_control::multibody::euler_parameters::{from_axis_angle, gbar, rotation
 use phlex_control::multibody::{
     simulate, Anchor, BodyPoint, MultibodySystem, RigidBody, SphericalJoint,
 };
-use phlex_control::ode::Rk4;
 use phlex_control::udwadia_kalaba::uk_acceleration_singular_mass;
+use phlex_solve::Rk4;
 
 fn norm(v: [f64; 3]) -> f64 {
     (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt()

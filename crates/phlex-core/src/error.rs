@@ -82,4 +82,18 @@ pub enum CoreError {
     /// An error from the linear-algebra back end.
     #[error("linear algebra: {0}")]
     LinAlg(String),
+    /// Invalid parameter; the message states the inequality that failed.
+    #[error("invalid parameter: {0}")]
+    Parameter(String),
+    /// The drift projection onto the position constraints ([`crate::PhSystem::project`])
+    /// did not reach its tolerance.
+    #[error("drift projection did not converge after {iterations} iterations (max |Phi| = {residual:.3e} > tol {tol:.3e}); loosen the projection tolerance, raise its iteration limit, or reduce the time step")]
+    ProjectionNotConverged {
+        /// Gauss–Newton iterations performed.
+        iterations: usize,
+        /// Largest position-constraint violation left.
+        residual: f64,
+        /// Requested tolerance.
+        tol: f64,
+    },
 }

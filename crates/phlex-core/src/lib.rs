@@ -5,9 +5,11 @@
 //!
 //! * a **linear descriptor pH system** ([`LinearPhSystem`], paper 000 eqs. (29)–(31)):
 //!   $E\dot e = (J - R)e + Bu,\quad y = B^\top e,\quad H = \tfrac12 e^\top E e$,
-//! * or a **quasilinear pHDAE** ([`QuasiLinearPhDae`], paper 000 eq. (34)):
-//!   $E(x)\dot x = (J(x) - R(x))z(x) + B(x)u,\quad y = B(x)^\top z(x),\quad
-//!   \partial_x H = E(x)^\top z(x)$.
+//! * or, in general, a **pHDAE with a state-dependent descriptor** ([`PhSystem`], paper 000
+//!   eq. (34)): $E(x)\dot x = (J(x) - R(x))z(x) + B(x)u,\quad y = B(x)^\top z(x),\quad
+//!   \partial_x H = E(x)^\top z(x)$, with exact Jacobians, constraints and their drift
+//!   projection ([`system`]). Every model implements [`PhSystem`] (the linear system too),
+//!   and every integrator of `phlex-solve` consumes it.
 //!
 //! Inputs and outputs are grouped into named [`Port`]s, so that interconnections
 //! ([`interconnect`]) and diagnostics ([`diagnostics`]) refer to names, never raw indices.
@@ -22,14 +24,14 @@ pub mod geometry;
 pub mod interconnect;
 pub mod linear;
 pub mod port;
-pub mod quasilinear;
 pub mod sparse;
 pub mod structure;
+pub mod system;
 pub mod variables;
 
 pub use error::CoreError;
 pub use linear::LinearPhSystem;
 pub use port::{Port, PortSet};
-pub use quasilinear::QuasiLinearPhDae;
 pub use sparse::{SparseMat, Triplets};
+pub use system::{PhSystem, ProjectionOptions, ProjectionStats, ProjectionStep};
 pub use variables::{VarBlock, VarKind};

@@ -7,7 +7,7 @@
 use crate::sparse::{self, SparseMat};
 use crate::structure::{self, Tolerances};
 use crate::variables::{block_offsets, VarBlock};
-use crate::{CoreError, PortSet};
+use crate::{CoreError, PhSystem, PortSet};
 
 /// A sparse linear descriptor pH system with named ports and named variable blocks.
 #[derive(Debug, Clone)]
@@ -156,5 +156,70 @@ impl LinearPhSystem {
     /// adds $R \mathrel{+}= B_p K B_p^\top$ and removes the port; `K` must be symmetric PSD.
     pub fn with_output_feedback(&self, port: &str, K: &SparseMat) -> Result<Self, CoreError> {
         crate::interconnect::feedback_damping(self, port, K)
+    }
+}
+
+/// A linear system is the constant, linear case of [`PhSystem`]: $z(x) = x$,
+/// $E, J, R, B$ constant, so every method is exact (the right-hand-side Jacobian is
+/// $J - R$, the midpoint effort is already a discrete gradient of the quadratic $H$).
+impl PhSystem for LinearPhSystem {
+    fn n_states(&self) -> usize {
+        self.E.nrows()
+    }
+    fn n_inputs(&self) -> usize {
+        self.B.ncols()
+    }
+    fn ports(&self) -> &PortSet {
+        &self.ports
+    }
+    fn blocks(&self) -> &[VarBlock] {
+        &self.blocks
+    }
+    fn hamiltonian(&self, x: &[f64]) -> f64 {
+        LinearPhSystem::hamiltonian(self, x)
+    }
+    fn effort(&self, x: &[f64], z: &mut [f64]) {
+        z.copy_from_slice(x);
+    }
+    fn descriptor(&self, _x: &[f64]) -> SparseMat {
+        self.E.clone()
+    }
+    fn structure(&self, _x: &[f64]) -> SparseMat {
+        self.J.clone()
+    }
+    fn dissipation(&self, _x: &[f64]) -> SparseMat {
+        self.R.clone()
+    }
+    fn input_map(&self, _x: &[f64]) -> SparseMat {
+        self.B.clone()
+    }
+    fn is_constant(&self) -> bool {
+        true
+    }
+    fn is_linear(&self) -> bool {
+        true
+    }
+    fn effort_jacobian(&self, _x: &[f64]) -> SparseMat {
+        sparse::identity(self.E.nrows(), 1.0)
+    }
+    fn output(&self, _x: &[f64], z: &[f64]) -> Vec<f64> {
+        LinearPhSystem::output(self, z)
+    }
+    /// For the quadratic $H = \frac12 e^\top E e$ the midpoint effort is already exact.
+    fn discrete_gradient(&self, x0: &[f64], x1: &[f64], zbar: &mut [f64]) {
+        for i in 0..zbar.len() {
+            zbar[i] = 0.5 * (x0[i] + x1[i]);
+        }
+    }
+    /// $(J - R)z + Bu$ ([`LinearPhSystem::rhs`]).
+    fn rhs_with_effort(&self, _x: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
+        self.rhs(z, u, f)
+    }
+    /// $J - R$ (exact).
+    fn rhs_jacobian(&self, _x: &[f64], _u: &[f64]) -> SparseMat {
+        self.j_minus_r()
+    }
+    fn constant_mass(&self) -> SparseMat {
+        self.E.clone()
     }
 }

@@ -22,10 +22,10 @@ use phlex_ephs::library::multibody::MultibodyBuilder;
 use phlex_ephs::library::rigid_body::{ground, rigid_body};
 use phlex_ephs::{assemble, EphsDae, System};
 use phlex_mbs::{
-    consistent_initial_state, run_radau, Joint, KinematicsOptions, Multibody, Pose2d, RigidBody2d,
+    consistent_initial_state, Joint, KinematicsOptions, Multibody, Pose2d, RigidBody2d,
 };
 use phlex_solve::radau5::OutputTimes;
-use phlex_solve::{Radau5, Radau5Params};
+use phlex_solve::{PhDae, Radau5, Radau5Params};
 
 const G: f64 = 9.81;
 const M: [f64; 2] = [1.0, 0.6];
@@ -168,26 +168,26 @@ fn run_mbs(ts: &[f64]) -> Vec<Sample> {
     )
     .unwrap();
     let mut out = Vec::new();
-    run_radau(
-        &mb,
-        mb.input(),
-        Radau5Params::with_tolerances(1e-12, 1e-12),
-        0.0,
-        &init.state,
-        T_END,
-        OutputTimes::Grid(ts),
-        &mut |_t: f64, x: &[f64]| {
-            let mut s = [0.0; 6];
-            for b in 0..2 {
-                let p = mb.pose(b, x);
-                s[2 * b] = p.x + 0.5 * L[b] * p.theta.cos();
-                s[2 * b + 1] = p.y + 0.5 * L[b] * p.theta.sin();
-                s[4 + b] = wrap(p.theta);
-            }
-            out.push(s);
-        },
-    )
-    .unwrap();
+    Radau5::new(Radau5Params::with_tolerances(1e-12, 1e-12))
+        .unwrap()
+        .integrate(
+            &PhDae::new(&mb, mb.input()).unwrap(),
+            0.0,
+            &init.state,
+            T_END,
+            OutputTimes::Grid(ts),
+            &mut |_t: f64, x: &[f64]| {
+                let mut s = [0.0; 6];
+                for b in 0..2 {
+                    let p = mb.pose(b, x);
+                    s[2 * b] = p.x + 0.5 * L[b] * p.theta.cos();
+                    s[2 * b + 1] = p.y + 0.5 * L[b] * p.theta.sin();
+                    s[4 + b] = wrap(p.theta);
+                }
+                out.push(s);
+            },
+        )
+        .unwrap();
     out
 }
 

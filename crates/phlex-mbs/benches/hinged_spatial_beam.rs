@@ -28,7 +28,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, BenchmarkId, Criterion, SamplingMode};
-use phlex_core::QuasiLinearPhDae;
+use phlex_core::PhSystem;
 use phlex_mbs::HingedSpatialBeam;
 
 const ELEMENTS: [usize; 8] = [2, 4, 8, 16, 32, 64, 128, 256];
@@ -49,7 +49,7 @@ fn radau_50s(tol: f64) -> phlex_mbs::HingedRun {
 
 fn gauss_fast_50s() -> phlex_mbs::HingedRun {
     HingedSpatialBeam::default()
-        .run_gauss(HingedSpatialBeam::fast_params(50.0))
+        .run_gauss_with(HingedSpatialBeam::fast_params(50.0))
         .expect("§6.4 Gauss run")
 }
 

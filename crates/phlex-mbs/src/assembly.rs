@@ -21,7 +21,7 @@
 //! $H = \sum_b H_b$; hence $\dot H = y^\top u$ along solutions, and any constraint force
 //! does no work.
 use phlex_core::sparse::{self, col_iter, SparseMat};
-use phlex_core::{PortSet, QuasiLinearPhDae, Triplets, VarBlock};
+use phlex_core::{PhSystem, PortSet, ProjectionOptions, ProjectionStep, Triplets, VarBlock};
 use phlex_solve::{InputFn, Signal};
 
 use crate::common::assembly::{shared_multibody_methods, shared_phdae_methods};
@@ -424,7 +424,7 @@ impl Multibody {
     }
 }
 
-impl QuasiLinearPhDae for Multibody {
+impl PhSystem for Multibody {
     shared_phdae_methods!();
 
     fn hamiltonian(&self, x: &[f64]) -> f64 {
@@ -468,7 +468,7 @@ impl QuasiLinearPhDae for Multibody {
         } else {
             dh = self.hamiltonian(x1) - self.hamiltonian(x0);
         }
-        descriptor::gonzalez_correction(zbar, &w, dh, &xm);
+        phlex_core::system::gonzalez_correction(zbar, &w, dh, &xm);
     }
     fn input_map(&self, x: &[f64]) -> SparseMat {
         let m = self.ports.total_dim();
@@ -508,6 +508,47 @@ impl QuasiLinearPhDae for Multibody {
         }
         t.build()
     }
+    /// $J(x)z + B(x)u$ ([`Multibody::rhs_with_effort`]; $R = 0$).
+    fn rhs_with_effort(&self, x: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
+        Multibody::rhs_with_effort(self, x, z, u, f)
+    }
+    fn rhs_jacobian(&self, x: &[f64], u: &[f64]) -> SparseMat {
+        Multibody::rhs_jacobian(self, x, u)
+    }
+    fn max_position_drift(&self, x: &[f64]) -> f64 {
+        Multibody::max_position_drift(self, x)
+    }
+    fn has_projection(&self) -> bool {
+        true
+    }
+    /// [`crate::projection::project_onto_constraints`].
+    fn project(
+        &self,
+        x: &mut [f64],
+        u: &[f64],
+        opts: &ProjectionOptions,
+    ) -> Result<ProjectionStep, phlex_core::CoreError> {
+        crate::projection::project_onto_constraints(self, x, u, opts)
+            .map_err(crate::projection::projection_error)
+    }
+    fn state_dependent_descriptor(&self) -> bool {
+        self.has_full_inertia()
+    }
+    fn step_increment(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
+        Multibody::step_increment(self, x0, x1, out)
+    }
+    fn step_rhs(&self, x0: &[f64], x1: &[f64], xm: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
+        Multibody::rhs_discrete(self, x0, x1, xm, z, u, f)
+    }
+    fn constant_mass(&self) -> SparseMat {
+        Multibody::constant_mass(self)
+    }
+    fn to_constant_mass_rhs(&self, x: &[f64], f: &mut [f64]) {
+        Multibody::to_constant_mass_rhs(self, x, f)
+    }
+    fn to_constant_mass_jacobian(&self, x: &[f64], f: &[f64], jac: SparseMat) -> SparseMat {
+        Multibody::to_constant_mass_jacobian(self, x, f, jac)
+    }
 }
 
 impl Multibody {
@@ -529,7 +570,7 @@ impl Multibody {
     }
 
     /// Discrete increment of a midpoint step $x_0\to x_1$
-    /// ([`Mechanism::step_increment`](crate::Mechanism::step_increment)): $E(x_1 - x_0)$,
+    /// ([`PhSystem::step_increment`]): $E(x_1 - x_0)$,
     /// with the momentum increments $\pi(x_1) - \pi(x_0)$ of eq. (F4) in the rows of
     /// bodies with full inertia.
     pub fn step_increment(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
@@ -537,7 +578,7 @@ impl Multibody {
     }
 
     /// Discrete right-hand side of a midpoint step
-    /// ([`Mechanism::step_rhs`](crate::Mechanism::step_rhs)): $J(x_m)z + B(x_m)u$, with the
+    /// ([`PhSystem::step_rhs`]): $J(x_m)z + B(x_m)u$, with the
     /// gyroscopic pair of each body with full inertia built from the average linear
     /// momentum $(\pi_v(x_0) + \pi_v(x_1))/2$ (eq. (F4)).
     #[allow(clippy::too_many_arguments)]
@@ -570,7 +611,7 @@ impl Multibody {
         }
     }
 
-    /// Constant mass matrix for Radau ([`Mechanism::constant_mass`](crate::Mechanism::constant_mass)):
+    /// Constant mass matrix for Radau ([`PhSystem::constant_mass`]):
     /// $E$, with the identity in the velocity blocks of bodies with full inertia.
     pub fn constant_mass(&self) -> SparseMat {
         descriptor::constant_mass(self)

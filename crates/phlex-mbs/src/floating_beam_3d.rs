@@ -58,8 +58,9 @@
 //! of [`crate::spatial_body_core::full_inertia_3d`]): centrifugal softening and the exact
 //! transport terms, and the inertial angular momentum is a first integral (kept exactly by
 //! the midpoint rule about a fixed point, `tests/full_inertia_3d.rs`). Integrators:
-//! [`crate::MultibodyMidpoint`] (exact power balance) and Radau IIA through
-//! [`crate::MultibodyDae`]; [`crate::spatial::GaussCollocation`] rejects it (typed error).
+//! every integrator of `phlex-solve`: [`phlex_solve::Midpoint`] (exact power balance),
+//! [`phlex_solve::GaussCollocation`] (conservation form) and Radau IIA through
+//! [`phlex_solve::PhDae`] (constant-mass form).
 //!
 //! **Geometric stiffening** ([`FloatingBeam3d::geometric_stiffening`], paper 000 Remark 3;
 //! details in [`crate::stiffening_3d`]): the von Kármán strain

@@ -42,7 +42,7 @@
 //! so $z_{u_f} = \partial_{u_f}V - c(u_f; p, p)$.
 //!
 //! **Discrete gradient** (exact energy balance). The midpoint step of
-//! [`crate::simulate`] solves, for a body with full inertia,
+//! [`phlex_solve::integrators::midpoint::nonlinear`] solves, for a body with full inertia,
 //! $$q_1 - q_0 = hJ_{qp}(\theta_m)\bar p,\qquad
 //!   \pi(x_1) - \pi(x_0) = h\big[-J_{qp}^\top\bar z_q + J_{pp}(\bar\pi_v, u_m)\bar p + Bu\big],
 //!   \tag{F4}$$
@@ -67,7 +67,7 @@
 //! [`crate::Multibody::rhs_jacobian`]). The constant [`crate::PlanarBody::mass_matrix`]
 //! is $M(0)$.
 //!
-//! **Other integrators.** Radau IIA needs a constant mass matrix: [`crate::dae`] uses the
+//! **Other integrators.** Radau IIA needs a constant mass matrix: [`phlex_solve::PhDae`] uses the
 //! equivalent form with identity mass in the velocity rows and
 //! $F_v = M_{vv}(u_f)^{-1}(f_v - \partial_{u_f}\pi_v\,v_f)$.
 use phlex_core::Triplets;

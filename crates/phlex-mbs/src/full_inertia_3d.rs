@@ -46,7 +46,7 @@
 //! integrals of (F2) — the constant operator lacks this (its $G(p)$ is not derived from a
 //! Lagrangian, see [`crate::spatial_body_core`]).
 //!
-//! **Discrete gradient** (the midpoint step of [`crate::simulate`]):
+//! **Discrete gradient** (the midpoint step of [`phlex_solve::integrators::midpoint::nonlinear`]):
 //! $$q_1 - q_0 = hJ_{qp}(q_m)\bar p,\qquad
 //!   \pi(x_1) - \pi(x_0) = h\big[-J_{qp}(q_m)^\top\bar z_q + J_{pp}(\bar\pi)\bar p + B(x_m)u\big],
 //!   \tag{F4}$$
@@ -73,8 +73,8 @@
 //! undeformed ones; the assembly adds the shift $N_au_f$
 //! ([`crate::spatial::SpatialBody::port_shift`]) and its exact derivatives.
 //!
-//! **Other integrators.** Radau IIA needs a constant mass matrix: [`crate::dae`] uses the
-//! form with identity mass in the velocity rows and
+//! **Other integrators.** Radau IIA needs a constant mass matrix: [`phlex_solve::PhDae`]
+//! uses the form with identity mass in the velocity rows and
 //! $F_v = M_{vv}(u_f)^{-1}(f_v - \partial_{u_f}\pi_v\,v_f)$.
 use phlex_core::Triplets;
 

@@ -37,10 +37,10 @@
 //! port `P` on the ground spherical joint `sphere` of [`Multibody3d`] ("the spherical joint
 //! constraint is imposed by setting to zero the linear velocity"); the torque enters at `P`
 //! and the force at `C`, both in the inertial frame. Integration: midpoint rule
-//! ([`crate::MultibodyMidpoint`]) with breakpoints at the load switches.
+//! ([`phlex_solve::Midpoint`]) with breakpoints at the load switches.
 //!
 //! Fast path ([`HingedSpatialBeam::run_gauss`] with [`HingedSpatialBeam::fast_params`]):
-//! 6-stage Gauss collocation ([`crate::spatial::GaussCollocation`], order 12 — the spherical
+//! 6-stage Gauss collocation ([`phlex_solve::GaussCollocation`], order 12 — the spherical
 //! joint $v_P = 0$ causes no order reduction) at $h$ = 12.5 ms reaches the accuracy of
 //! Radau IIA at the paper's tolerance 1e-6 on $\omega_Z(t)$ and $K(t)$ about ten times
 //! faster (≈ 0.17 s for the 50 s run, 4 000 steps, one factorization).
@@ -63,20 +63,17 @@
 use std::time::Instant;
 
 use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
+use phlex_solve::gauss::{GaussCollocation, GaussParams};
+use phlex_solve::midpoint::{Midpoint, MidpointParams, MidpointVariant};
 use phlex_solve::newton::NewtonParams;
 use phlex_solve::radau5::{OutputTimes, Radau5, Radau5Params};
-use phlex_solve::{Signal, SolverStats};
+use phlex_solve::{PhDae, Signal, SolverStats};
 
-use crate::dae::MultibodyDae;
 use crate::error::{require_positive, MbsError};
 use crate::floating_beam_2d::DeformationBc;
 use crate::floating_beam_3d::{FloatingBeam3d, Section3d};
 use crate::load::Frame;
-use crate::simulate::MultibodyMidpoint;
-use crate::spatial::{
-    CollocationParams, GaussCollocation, Joint3d, Load3d, Multibody3d, MultibodyBuilder3d,
-};
+use crate::spatial::{Joint3d, Load3d, Multibody3d, MultibodyBuilder3d};
 use crate::spatial_body_core::FloatingBody3d;
 
 /// Parameters of the §6.4 case (mm–g–s units, see the module documentation).
@@ -164,7 +161,8 @@ pub struct HingedRun {
     pub samples: Vec<HingedSample>,
     /// Work counters of the integrator.
     pub stats: SolverStats,
-    /// Largest discrete power-balance residual of a step $|H_1 - H_0 - h\bar y^\top u|$ \[nJ\].
+    /// Largest discrete power-balance residual of a step $|H_1 - H_0 - h\bar y^\top u|$ \[nJ\] (0
+    /// when not evaluated: Radau IIA, Gauss collocation without its power balance).
     pub max_step_residual: f64,
     /// Largest spherical-joint drift \[mm\].
     pub max_drift: f64,
@@ -273,15 +271,14 @@ impl HingedSpatialBeam {
         let x0 = mb.initial_state();
         let mut samples = Vec::new();
         let start = Instant::now();
-        let run = MultibodyMidpoint::new(&mb, mb.input(), params)?
-            .run(&x0, &mut |t: f64, x: &[f64]| {
-                samples.push(sample(&mb, &body, t, x))
-            })?;
+        let run = Midpoint::new(&mb, mb.input(), params)?.run(&x0, &mut |t: f64, x: &[f64]| {
+            samples.push(sample(&mb, &body, t, x))
+        })?;
         let wall = start.elapsed().as_secs_f64();
         Ok(HingedRun {
             samples,
-            stats: run.result.stats,
-            max_step_residual: run.max_step_residual,
+            stats: run.stats,
+            max_step_residual: run.max_step_residual.unwrap_or(0.0),
             max_drift: run.max_drift,
             wall,
         })
@@ -296,7 +293,7 @@ impl HingedSpatialBeam {
     pub fn run_radau(&self, tol: f64, t_end: f64, grid: &[f64]) -> Result<HingedRun, MbsError> {
         let mb = self.build()?;
         let body = self.beam().build("beam")?;
-        let dae = MultibodyDae::new(&mb, mb.input())?;
+        let dae = PhDae::new(&mb, mb.input())?;
         let radau = Radau5::new(Radau5Params {
             rtol: tol,
             atol: tol,
@@ -363,30 +360,38 @@ impl HingedSpatialBeam {
     /// with tolerance 1e-10 and the matrix refreshed at contraction > 0.3 (in practice one
     /// factorization per constant-step stretch), power balance not evaluated; output every
     /// 4 steps (50 ms) up to `t_end`. See `BENCHMARKS.md` and the tests for the accuracy.
-    pub fn fast_params(t_end: f64) -> CollocationParams {
-        CollocationParams {
-            stages: 6,
-            h: Self::FAST_STEP,
-            t0: 0.0,
-            t_end,
-            output_every: 4,
-            tol: 1e-10,
-            max_iterations: 7,
-            refresh_theta: 0.3,
-            power_balance: false,
-        }
+    pub fn fast_params(t_end: f64) -> (FixedStepParams, GaussParams) {
+        (
+            FixedStepParams {
+                t0: 0.0,
+                t_end,
+                h: Self::FAST_STEP,
+                output_every: 4,
+            },
+            GaussParams {
+                stages: 6,
+                tol: 1e-10,
+                max_iterations: 7,
+                refresh_theta: 0.3,
+                power_balance: false,
+            },
+        )
     }
 
     /// Integrates with Gauss–Legendre collocation ([`GaussCollocation`], `params.stages`
-    /// stages, fixed step `params.h`, split at the load switches), recording
-    /// [`HingedSample`]s at `t0` and every `params.output_every` steps.
-    pub fn run_gauss(&self, params: CollocationParams) -> Result<HingedRun, MbsError> {
+    /// stages, fixed step `step.h`, split at the load switches), recording
+    /// [`HingedSample`]s at `step.t0` and every `step.output_every` steps.
+    pub fn run_gauss(
+        &self,
+        step: FixedStepParams,
+        params: GaussParams,
+    ) -> Result<HingedRun, MbsError> {
         let mb = self.build()?;
         let body = self.beam().build("beam")?;
         let x0 = mb.initial_state();
         let mut samples = Vec::new();
         let start = Instant::now();
-        let run = GaussCollocation::new(&mb, mb.input(), params)?
+        let run = GaussCollocation::new(&mb, mb.input(), step, params)?
             .run(&x0, &mut |t: f64, x: &[f64]| {
                 samples.push(sample(&mb, &body, t, x))
             })?;
@@ -394,10 +399,18 @@ impl HingedSpatialBeam {
         Ok(HingedRun {
             samples,
             stats: run.stats,
-            max_step_residual: run.max_step_residual,
+            max_step_residual: run.max_step_residual.unwrap_or(0.0),
             max_drift: run.max_drift,
             wall,
         })
+    }
+
+    /// [`Self::run_gauss`] with the pair returned by [`Self::fast_params`].
+    pub fn run_gauss_with(
+        &self,
+        (step, params): (FixedStepParams, GaussParams),
+    ) -> Result<HingedRun, MbsError> {
+        self.run_gauss(step, params)
     }
 }
 

@@ -5,7 +5,7 @@
 //!
 //! | module | what | paper 000 |
 //! |---|---|---|
-//! | [`planar_body`] | planar floating body (rigid or flexible) as a quasilinear pH system with constant $E$ | eqs. (36)–(41), Remark 2 |
+//! | [`planar_body`] | planar floating body (rigid or flexible) as a pH system ([`phlex_core::PhSystem`]) | eqs. (36)–(41), Remark 2 |
 //! | [`rigid_body_2d`] | planar rigid body parameters | Remark 4 (planar) |
 //! | [`floating_beam_2d`] | planar floating Euler–Bernoulli + truss beam, PFEM | §4.3, eqs. (37)–(40), Remark 8 |
 //! | [`stiffening`] | geometric stiffening: von Kármán axial strain, state-dependent skew $D_{nl}(u_f)$ | Remark 3 |
@@ -21,15 +21,16 @@
 //! | [`joint`] | revolute, weld, ground point/frame, slider, prescribed velocity | §5.1–5.2, eqs. (44)–(45) |
 //! | [`crank_slider`] | the §6.3 crank–slider as a ready-made model and run | §6.3, Fig. 9 |
 //! | [`builder`] | [`MultibodyBuilder`]: bodies, ports and joints by name | |
-//! | [`assembly`] | [`Multibody`]: the quasilinear index-2 pHDAE | eq. (46) |
+//! | [`assembly`] | [`Multibody`]: the index-2 pHDAE, a [`phlex_core::PhSystem`] with exact Jacobian | eq. (46) |
+//! | [`projection`] | drift projection of a planar [`Multibody`] onto its position constraints (the [`phlex_core::PhSystem::project`] hook) | Remark 9 |
 //! | [`redundancy`] | rank-revealing check of the constraints, naming joints | |
 //! | [`kinematics`] | consistent initial conditions (positions, velocities, multipliers) | §6.3 |
 //! | [`mod@linearize`] | linearisation about a configuration, constrained modes, the linear pHDAE | §5.3, §6.2, eqs. (49), (51) |
 //! | [`reduce`] | modal / Krylov reduction of the elastic variables of a linearisation | §5.3, eq. (50) |
-//! | [`mechanism`] | the [`Mechanism`] trait: rhs and exact Jacobian | |
-//! | [`dae`] | adapter to Radau IIA ([`phlex_solve::ImplicitDae`]) | §6.4 |
-//! | [`step_solver`] | Newton with a sparse LU aware of dense rigid-body rows/columns (linear fill) | |
-//! | [`simulate`] | midpoint / discrete-gradient and Radau runs with drift and energy reports | |
+//!
+//! Every assembly implements the one system trait [`phlex_core::PhSystem`]; the time
+//! integrators (midpoint / discrete gradient, Gauss collocation, Radau IIA) live in
+//! `phlex-solve` ([`phlex_solve::integrators`], front door [`phlex_solve::integrate`]).
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
 // Index loops over small blocks mirror the formulas of the paper.
@@ -40,7 +41,6 @@ pub mod body;
 pub mod builder;
 pub(crate) mod common;
 pub mod crank_slider;
-pub mod dae;
 pub mod error;
 pub mod floating_beam_2d;
 pub mod floating_beam_3d;
@@ -51,18 +51,16 @@ pub mod kinematics;
 pub mod linearize;
 pub mod load;
 pub mod lumped;
-pub mod mechanism;
 pub mod planar_body;
 pub mod plate_assembly;
 pub mod pose;
+pub mod projection;
 pub mod reduce;
 pub mod redundancy;
 pub mod rigid_body_2d;
 pub mod rigid_body_3d;
-pub mod simulate;
 pub mod spatial;
 pub mod spatial_body_core;
-pub mod step_solver;
 pub mod stiffening;
 pub mod stiffening_3d;
 
@@ -70,7 +68,6 @@ pub use assembly::{JointDrift, Multibody};
 pub use body::Body;
 pub use builder::MultibodyBuilder;
 pub use crank_slider::{CrankSlider, CrankSliderRun};
-pub use dae::MultibodyDae;
 pub use error::MbsError;
 pub use floating_beam_2d::{DeformationBc, FloatingBeam2d};
 pub use floating_beam_3d::{FloatingBeam3d, Section3d};
@@ -81,14 +78,13 @@ pub use kinematics::{consistent_initial_state, ConsistentInit, Coordinate, Kinem
 pub use linearize::{linearize, modes, ph_linearization, Linearization, PhLinearization};
 pub use load::{Frame, Load};
 pub use lumped::{LumpedMass, LumpedMass3d};
-pub use mechanism::Mechanism;
 pub use planar_body::{EnergySplit, Gyroscopic, PlanarBody};
 pub use plate_assembly::{ActuatedPlate, PlateAssemblyError, WeldedPlate};
 pub use pose::{Pose2d, Twist2d};
+pub use projection::project_onto_constraints;
 pub use redundancy::{check_redundancy, RankReport};
 pub use rigid_body_2d::RigidBody2d;
 pub use rigid_body_3d::{RigidBody3d, RigidBody3dModel};
-pub use simulate::{run_radau, MidpointRun, MultibodyMidpoint};
 pub use spatial::{
     check_redundancy_3d, consistent_initial_state_3d, AxisFrame, Joint3d, JointKind3d,
     KinematicsOptions3d, Load3d, Multibody3d, MultibodyBuilder3d, SpatialPort,

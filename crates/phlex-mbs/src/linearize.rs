@@ -5,7 +5,7 @@
 //! About a state $x_0$ (an equilibrium: zero velocities, multipliers equal to the static
 //! reactions, e.g. from [`crate::kinematics::consistent_initial_state`]) the pHDAE
 //! $E\dot x = f(x, u)$ linearises to $E\,\delta\dot x = A\,\delta x$ with
-//! $A = \partial_x f(x_0, u_0)$ ([`crate::Mechanism::rhs_jacobian`]). At zero velocity the
+//! $A = \partial_x f(x_0, u_0)$ ([`phlex_core::PhSystem::rhs_jacobian`]). At zero velocity the
 //! gyroscopic terms vanish and $A = J(x_0)\,\partial_x z + (\partial_x J)z$: the second term
 //! carries the geometric stiffness of gravity and of the static reactions (e.g. the
 //! pendulum's $g/L$). The constrained modes are the finite eigenvalues of the pencil
@@ -19,12 +19,11 @@
 //! ([`phlex_solve::nullspace`], eq. (51)) and reduction ([`crate::reduce`], eq. (50)).
 use phlex_core::sparse::{self, SparseMat};
 use phlex_core::structure::{self, Tolerances};
-use phlex_core::{LinearPhSystem, QuasiLinearPhDae, VarBlock};
+use phlex_core::{LinearPhSystem, PhSystem, VarBlock};
 use phlex_solve::eigen::{pencil_modes, EigenParams, EigenResult};
 
 use crate::assembly::Multibody;
 use crate::error::MbsError;
-use crate::mechanism::Mechanism;
 
 /// The linearised pencil $E\,\delta\dot x = A\,\delta x$ at a state.
 #[derive(Debug, Clone)]
@@ -36,7 +35,7 @@ pub struct Linearization {
 }
 
 /// Linearises `sys` at `(x, u)`.
-pub fn linearize<S: Mechanism + ?Sized>(
+pub fn linearize<S: PhSystem + ?Sized>(
     sys: &S,
     x: &[f64],
     u: &[f64],
@@ -64,7 +63,7 @@ pub fn linearize<S: Mechanism + ?Sized>(
 }
 
 /// Modes of the linearisation at `(x, u)` (frequencies in rad/s, sorted).
-pub fn modes<S: Mechanism + ?Sized>(
+pub fn modes<S: PhSystem + ?Sized>(
     sys: &S,
     x: &[f64],
     u: &[f64],
@@ -80,7 +79,7 @@ pub fn modes<S: Mechanism + ?Sized>(
 /// Built by [`ph_linearization`]; the state of [`PhLinearization::system`] lists, body by
 /// body, the rigid co-energy variables $(v_P, \omega)$ and the elastic ones $(v_f, \sigma)$
 /// (blocks `"<body>.v"`, `"<body>.vf"`/…, `"<body>.sigma"`/…), then the multiplier blocks
-/// `"<joint>.lambda"`; the ports are those of the [`Multibody`](crate::Multibody).
+/// `"<joint>.lambda"`; the ports are those of the [`Multibody`].
 #[derive(Debug, Clone)]
 pub struct PhLinearization {
     /// $E\dot x = (J - R)x + Bu$, $y = B^\top x$ with $x = (p, \lambda)$.

@@ -64,7 +64,7 @@
 //! $(v_P + \omega\hat z\times x_a + N_a v_f,\ \omega + n_{r,a}v_f)$. For a beam point on the
 //! axis these are the columns $[I_3, \tau_{CP}^\top]$ of $B_r$ and $B_f$.
 use phlex_core::sparse::{self, SparseMat};
-use phlex_core::{Port, PortSet, QuasiLinearPhDae, Triplets, VarBlock};
+use phlex_core::{PhSystem, Port, PortSet, Triplets, VarBlock};
 
 use crate::error::MbsError;
 use crate::floating_beam_2d::BeamShapes;
@@ -1057,7 +1057,7 @@ impl PlanarBody {
     }
 }
 
-impl QuasiLinearPhDae for PlanarBody {
+impl PhSystem for PlanarBody {
     fn n_states(&self) -> usize {
         self.n_local()
     }

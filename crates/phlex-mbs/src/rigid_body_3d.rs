@@ -27,7 +27,7 @@
 //! same argument (quadratic first integrals of the midpoint rule) conserves the spatial
 //! momenta $R p_t$ and $R p_r + {}^ir_P\times R p_t$ of a free body.
 use phlex_core::sparse::{self, SparseMat};
-use phlex_core::{Port, PortSet, QuasiLinearPhDae, Triplets, VarBlock};
+use phlex_core::{PhSystem, Port, PortSet, Triplets, VarBlock};
 
 use phlex_core::geometry::inertia::parallel_axis;
 use phlex_core::geometry::mat3::{
@@ -37,7 +37,6 @@ use phlex_core::geometry::so3;
 
 use crate::error::{require_finite, require_inertia, require_positive, MbsError};
 use crate::lumped::LumpedMass3d;
-use crate::mechanism::Mechanism;
 
 /// Parameters of a 3D rigid body.
 ///
@@ -437,7 +436,7 @@ impl RigidBody3dModel {
     }
 }
 
-impl QuasiLinearPhDae for RigidBody3dModel {
+impl PhSystem for RigidBody3dModel {
     fn n_states(&self) -> usize {
         18
     }
@@ -478,9 +477,6 @@ impl QuasiLinearPhDae for RigidBody3dModel {
         }
         t.build()
     }
-}
-
-impl Mechanism for RigidBody3dModel {
     fn rhs_with_effort(&self, x: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
         f.iter_mut().for_each(|v| *v = 0.0);
         sparse::mul_add(f, 1.0, &self.structure(x), z);
@@ -662,7 +658,7 @@ impl crate::spatial::SpatialBody for RigidBody3dModel {
         mat_mul(&Self::rotation_of(x), &self.spatial_ports[k].orientation)
     }
     fn effort(&self, x: &[f64], z: &mut [f64]) {
-        QuasiLinearPhDae::effort(self, x, z)
+        PhSystem::effort(self, x, z)
     }
     fn push_effort_jacobian(&self, _x: &[f64], t: &mut Triplets, off: usize) {
         for i in 12..18 {
@@ -678,7 +674,7 @@ impl crate::spatial::SpatialBody for RigidBody3dModel {
         self.rhs_local(x, z, f)
     }
     fn push_rhs_jacobian(&self, x: &[f64], t: &mut Triplets, off: usize) {
-        t.push_block(off, off, &Mechanism::rhs_jacobian(self, x, &[]), 1.0);
+        t.push_block(off, off, &PhSystem::rhs_jacobian(self, x, &[]), 1.0);
     }
     fn energies(&self, x: &[f64]) -> crate::planar_body::EnergySplit {
         RigidBody3dModel::energies(self, x)
@@ -799,7 +795,7 @@ mod tests {
         let mut f1 = vec![0.0; 18];
         SpatialBody::rhs(&b, &x, &z, &mut f1);
         let mut f2 = vec![0.0; 18];
-        Mechanism::rhs_with_effort(&b, &x, &z, &[], &mut f2);
+        PhSystem::rhs_with_effort(&b, &x, &z, &[], &mut f2);
         for i in 0..18 {
             assert!((f1[i] - f2[i]).abs() < 1e-13, "{i}: {} {}", f1[i], f2[i]);
         }

@@ -81,15 +81,14 @@
 //! **Exact Jacobian.** [`FloatingBody3d::push_rhs_jacobian`] assembles
 //! $\partial_x(J(x)z(x))$ from precomputed sparse maps: $\hat p_t = T_t p$, $p_r = T_r p$ (plus $\int\rho x\times v_f$ for the literal form),
 //! $G(p)e_c = \mathcal G_c p$ (three $n_f\times n_p$ matrices), so every Newton matrix is a
-//! few sparse products (see [`crate::simulate`] for why it must be exact).
+//! few sparse products (see [`phlex_solve::integrators::midpoint::nonlinear`] for why it must be exact).
 use phlex_core::geometry::mat3::{
     cross, hat, lin_comb, mat_mul, mat_t_vec, mat_vec, store_row_major, IDENTITY3,
 };
 use phlex_core::sparse::{self, SparseMat};
-use phlex_core::{Port, PortSet, QuasiLinearPhDae, Triplets, VarBlock};
+use phlex_core::{PhSystem, Port, PortSet, Triplets, VarBlock};
 
 use crate::error::MbsError;
-use crate::mechanism::Mechanism;
 use crate::planar_body::{EnergySplit, Gyroscopic};
 use crate::spatial::{SpatialBody, SpatialPort};
 
@@ -1396,7 +1395,7 @@ impl FloatingBody3d {
     }
 }
 
-impl QuasiLinearPhDae for FloatingBody3d {
+impl PhSystem for FloatingBody3d {
     fn n_states(&self) -> usize {
         self.n_local()
     }
@@ -1466,41 +1465,9 @@ impl QuasiLinearPhDae for FloatingBody3d {
         self.effort_local(&xm, zbar);
         let dx: Vec<f64> = x1.iter().zip(x0).map(|(a, b)| a - b).collect();
         let w = sparse::mul_vec(&self.E, &dx);
-        let ww: f64 = w.iter().map(|v| v * v).sum();
-        if ww <= f64::EPSILON * f64::EPSILON * (1.0 + xm.iter().map(|v| v * v).sum::<f64>()) {
-            return;
-        }
-        let dh = QuasiLinearPhDae::hamiltonian(self, x1) - QuasiLinearPhDae::hamiltonian(self, x0);
-        let zw: f64 = zbar.iter().zip(&w).map(|(a, b)| a * b).sum();
-        let c = (dh - zw) / ww;
-        for (zi, wi) in zbar.iter_mut().zip(&w) {
-            *zi += c * wi;
-        }
+        let dh = PhSystem::hamiltonian(self, x1) - PhSystem::hamiltonian(self, x0);
+        phlex_core::system::gonzalez_correction(zbar, &w, dh, &xm);
     }
-}
-
-impl FloatingBody3d {
-    /// $f \mathrel{+}= B(x)u$ of the body alone (with full inertia including the moments
-    /// $(N_ku_f)\times F_k$ of the port forces).
-    fn add_inputs_local(&self, x: &[f64], u: &[f64], f: &mut [f64]) {
-        if u.is_empty() {
-            return;
-        }
-        sparse::mul_add(f, 1.0, &self.input_map, u);
-        if self.full.is_some() {
-            let iw = self.n_q() + 3;
-            for k in 0..self.ports.len() {
-                let s = self.port_shift(k, x).unwrap_or([0.0; 3]);
-                let m = cross(s, [u[6 * k], u[6 * k + 1], u[6 * k + 2]]);
-                for c in 0..3 {
-                    f[iw + c] += m[c];
-                }
-            }
-        }
-    }
-}
-
-impl Mechanism for FloatingBody3d {
     fn rhs_with_effort(&self, x: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
         self.rhs_local(x, z, f);
         self.add_inputs_local(x, u, f);
@@ -1525,6 +1492,27 @@ impl Mechanism for FloatingBody3d {
         self.discrete_effort(x0, x1, &mut zd);
         self.rhs_step(x0, x1, xm, &zd, f);
         self.add_inputs_local(xm, u, f);
+    }
+}
+
+impl FloatingBody3d {
+    /// $f \mathrel{+}= B(x)u$ of the body alone (with full inertia including the moments
+    /// $(N_ku_f)\times F_k$ of the port forces).
+    fn add_inputs_local(&self, x: &[f64], u: &[f64], f: &mut [f64]) {
+        if u.is_empty() {
+            return;
+        }
+        sparse::mul_add(f, 1.0, &self.input_map, u);
+        if self.full.is_some() {
+            let iw = self.n_q() + 3;
+            for k in 0..self.ports.len() {
+                let s = self.port_shift(k, x).unwrap_or([0.0; 3]);
+                let m = cross(s, [u[6 * k], u[6 * k + 1], u[6 * k + 2]]);
+                for c in 0..3 {
+                    f[iw + c] += m[c];
+                }
+            }
+        }
     }
 }
 

@@ -32,7 +32,7 @@
 //! by [`crate::planar_body::PlanarBody::energies`] (`deformation`) include it automatically.
 //!
 //! **Jacobian.** $J$ now depends on $u_f$; the exact Newton matrix
-//! ([`crate::Mechanism::rhs_jacobian`]) contains
+//! ([`phlex_core::PhSystem::rhs_jacobian`]) contains
 //! $\partial_{u_f}\big(D_{nl}(u_f)\,v_f^y\big)_i = \sum_b K_i[\cdot, b]\,v_b$ in the normal-force
 //! rows and $\partial_{u_f}\big(-D_{nl}(u_f)^\top n\big) = -K_G(n)$ in the transverse
 //! velocity rows (`VonKarman::push_jacobian`, crate-internal).

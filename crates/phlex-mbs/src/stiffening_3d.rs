@@ -33,7 +33,7 @@
 //! stiffness $K_G(n) = \sum_i n_i K_i$, $K_i = \int_{e_i}\psi'\psi'^\top$, the same matrix in
 //! both planes; there is no mixed term $u_y'u_z'$, so the planes do not couple through it.
 //!
-//! **Jacobian.** The exact Newton matrix ([`crate::Mechanism::rhs_jacobian`],
+//! **Jacobian.** The exact Newton matrix ([`phlex_core::PhSystem::rhs_jacobian`],
 //! [`crate::spatial::SpatialBody::push_rhs_jacobian`]) contains
 //! $\partial_{u_f}(D_{nl}(u_f)v_f)_i = \sum_b K_i[\cdot,b]\,v_b$ in the normal-force rows and
 //! $-K_G(n)$ in the $v_y$ and $v_z$ rows (columns $u_y$ resp. $u_z$), per plane.

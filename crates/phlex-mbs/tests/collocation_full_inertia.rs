@@ -15,8 +15,9 @@
 //! * `planar_full_gauss_orders_fast` (CI): the planar conservation form
 //!   (`full_inertia` eq. (F3), $\Phi = (q, M(u_f)p)$) on a free spinning beam: orders 2s
 //!   of s = 1..3 over 20 ms against a 6-stage reference, energy error.
-use phlex_mbs::spatial::CollocationParams;
 use phlex_mbs::{HingedRun, HingedSpatialBeam};
+use phlex_solve::fixed_step::FixedStepParams;
+use phlex_solve::gauss::GaussParams;
 
 fn full() -> HingedSpatialBeam {
     HingedSpatialBeam {
@@ -25,18 +26,28 @@ fn full() -> HingedSpatialBeam {
     }
 }
 
-fn params(stages: usize, h: f64, t_end: f64, every: usize, tol: f64) -> CollocationParams {
-    CollocationParams {
-        stages,
-        h,
-        t0: 0.0,
-        t_end,
-        output_every: every,
-        tol,
-        max_iterations: 10,
-        refresh_theta: 0.3,
-        power_balance: true,
-    }
+fn params(
+    stages: usize,
+    h: f64,
+    t_end: f64,
+    every: usize,
+    tol: f64,
+) -> (FixedStepParams, GaussParams) {
+    (
+        FixedStepParams {
+            t0: 0.0,
+            t_end,
+            h,
+            output_every: every,
+        },
+        GaussParams {
+            stages,
+            tol,
+            max_iterations: 10,
+            refresh_theta: 0.3,
+            power_balance: true,
+        },
+    )
 }
 
 /// Largest |L_Z/∫M_z dt − 1| after the torque, before and after the kick.
@@ -72,7 +83,7 @@ fn full_gauss_orders_fast() {
     let case = full();
     let t_end = 1.0;
     let reference = case
-        .run_gauss(params(6, 1.25e-3, t_end, 800, 1e-12))
+        .run_gauss_with(params(6, 1.25e-3, t_end, 800, 1e-12))
         .unwrap();
     for s in 1..=4usize {
         // steps in the asymptotic range (the torque step excites the stiff bending modes;
@@ -83,7 +94,7 @@ fn full_gauss_orders_fast() {
         let mut res = Vec::new();
         for &h in &hs {
             let run = case
-                .run_gauss(params(s, h, t_end, (t_end / h).round() as usize, 1e-12))
+                .run_gauss_with(params(s, h, t_end, (t_end / h).round() as usize, 1e-12))
                 .unwrap();
             errs.push(final_error(&run, &reference, case.length));
             res.push(run.max_step_residual);
@@ -109,7 +120,7 @@ fn full_gauss_angular_momentum_fast() {
         let h = 0.005;
         // to 20 s: 2 stages needs halved steps near t = 19.1 s (before the step halving of
         // the collocation, its Newton iteration failed there)
-        let run = case.run_gauss(params(s, h, 20.0, 10, 1e-10)).unwrap();
+        let run = case.run_gauss_with(params(s, h, 20.0, 10, 1e-10)).unwrap();
         let (b, a) = lz_errors(&case, &run);
         println!(
             "s = {s}, h = {h}: {} steps, {} Newton, {} factorizations, wall {:.3} s; L_Z \
@@ -144,7 +155,9 @@ fn full_gauss_angular_momentum_full() {
         (4, 0.0125, 4),
         (6, 0.0125, 4),
     ] {
-        let run = case.run_gauss(params(s, h, 50.0, every, 1e-10)).unwrap();
+        let run = case
+            .run_gauss_with(params(s, h, 50.0, every, 1e-10))
+            .unwrap();
         let (b, a) = lz_errors(&case, &run);
         println!(
             "50 s, s = {s}, h = {h}: {} steps ({} rejected), {} Newton, {} factorizations, \
@@ -208,22 +221,22 @@ fn free_beam() -> (phlex_mbs::Multibody, Vec<f64>) {
 /// 3.9e-6 at 1, 0.5 ms (order 5.9).
 #[test]
 fn planar_full_gauss_orders_fast() {
-    use phlex_core::QuasiLinearPhDae;
-    use phlex_mbs::spatial::GaussCollocation;
+    use phlex_core::PhSystem;
+    use phlex_solve::GaussCollocation;
     let (mb, x0) = free_beam();
     let t_end = 0.02;
     let run = |s: usize, h: f64| {
         let mut dh = 0.0f64;
         let h0 = mb.hamiltonian(&x0);
-        let mut p = params(s, h, t_end, 1, 1e-11);
+        let (step, mut p) = params(s, h, t_end, 1, 1e-11);
         p.power_balance = false;
-        let r = GaussCollocation::new(&mb, mb.input(), p)
+        let r = GaussCollocation::new(&mb, mb.input(), step, p)
             .unwrap()
             .run(&x0, &mut |_t: f64, x: &[f64]| {
                 dh = dh.max((mb.hamiltonian(x) - h0).abs() / h0)
             })
             .unwrap();
-        (r.x, dh)
+        (r.state, dh)
     };
     let (xr, _) = run(6, 2.5e-4);
     for s in 1..=3usize {

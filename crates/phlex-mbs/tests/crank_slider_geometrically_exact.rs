@@ -9,6 +9,7 @@
 //! transport inertia it leaves out.
 use phlex_mbs::geometrically_exact_2d::*;
 use phlex_mbs::*;
+use phlex_solve::Midpoint;
 use phlex_solve::Signal;
 
 // ---------------------------------------------------------------------------------------
@@ -330,8 +331,7 @@ fn phlex(n: usize, h: f64, full: bool) -> Vec<f64> {
     let body = &mb.bodies()[0];
     let range = mb.body_range(0);
     let mut uy = Vec::new();
-    let mut integ =
-        MultibodyMidpoint::new(&mb, mb.input(), CrankSlider::params(h, T_END, 1)).unwrap();
+    let mut integ = Midpoint::new(&mb, mb.input(), CrankSlider::params(h, T_END, 1)).unwrap();
     integ
         .run(&x0, &mut |_t: f64, x: &[f64]| {
             let u = body

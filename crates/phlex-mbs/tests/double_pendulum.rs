@@ -7,7 +7,7 @@
 //! T = ½(m1+m2)L1²θ̇1² + ½m2L2²θ̇2² + m2L1L2cos(θ1−θ2)θ̇1θ̇2,
 //! V = (m1+m2)gL1 sinθ1 + m2gL2 sinθ2.
 use phlex_core::sparse::{self, SparseMat};
-use phlex_core::{QuasiLinearPhDae, Triplets};
+use phlex_core::{PhSystem, Triplets};
 use phlex_mbs::*;
 use phlex_solve::radau5::{OutputTimes, Radau5, Radau5Params};
 use phlex_solve::ImplicitDae;
@@ -124,17 +124,17 @@ fn matches_lagrangian_minimal_coordinates() {
     let x0 = init.state;
     let t_end = 2.0;
     let params = Radau5Params::with_tolerances(1e-12, 1e-12);
-    let sol = run_radau(
-        &mb,
-        mb.input(),
-        params.clone(),
-        0.0,
-        &x0,
-        t_end,
-        OutputTimes::None,
-        &mut |_t: f64, _y: &[f64]| {},
-    )
-    .unwrap();
+    let sol = phlex_solve::Radau5::new(params.clone())
+        .unwrap()
+        .integrate(
+            &phlex_solve::PhDae::new(&mb, mb.input()).unwrap(),
+            0.0,
+            &x0,
+            t_end,
+            OutputTimes::None,
+            &mut |_t: f64, _y: &[f64]| {},
+        )
+        .unwrap();
     let x = &sol.y;
     let th1 = mb.pose(0, x).theta;
     let th2 = mb.pose(1, x).theta;

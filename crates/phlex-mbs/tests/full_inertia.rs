@@ -11,12 +11,13 @@ use common::consistent;
 use std::sync::Arc;
 
 use phlex_core::sparse;
-use phlex_core::QuasiLinearPhDae;
+use phlex_core::PhSystem;
 use phlex_mbs::*;
 use phlex_solve::eigen::EigenParams;
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
 use phlex_solve::newton::NewtonParams;
+use phlex_solve::Midpoint;
 use phlex_solve::Signal;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -205,8 +206,7 @@ fn free_beam_conserves_momenta_and_energy() {
         let mut dl = [0.0f64; 3];
         let mut dh = 0.0f64;
         let mut tip = 0.0f64;
-        let mut integ =
-            MultibodyMidpoint::new(&mb, mb.input(), params(2.0, 1e-3, 1e-12, 1e-12)).unwrap();
+        let mut integ = Midpoint::new(&mb, mb.input(), params(2.0, 1e-3, 1e-12, 1e-12)).unwrap();
         let run = integ
             .run(&x0, &mut |_t: f64, x: &[f64]| {
                 let m = body.inertial_momentum(x);
@@ -225,8 +225,8 @@ fn free_beam_conserves_momenta_and_energy() {
             dl[1],
             dl[2] / lscale,
             dh / h0,
-            run.result.stats.steps,
-            run.result.stats.newton_iterations
+            run.stats.steps,
+            run.stats.newton_iterations
         );
         assert!(dh < 1e-10 * h0, "energy drift {dh}");
         if full {
@@ -299,15 +299,14 @@ fn spin_up(
     let range = mb.body_range(0);
     let mut tip = Vec::new();
     let mut hmax = 0.0f64;
-    let mut integ =
-        MultibodyMidpoint::new(&mb, mb.input(), params(t_end, h, 1e-11, 1e-10)).unwrap();
+    let mut integ = Midpoint::new(&mb, mb.input(), params(t_end, h, 1e-11, 1e-10)).unwrap();
     let run = integ.run(&init.state, &mut |t: f64, x: &[f64]| {
         let u = body.elastic_displacement(l, &x[range.clone()]).unwrap();
         tip.push((t, u[1]));
         hmax = hmax.max(mb.hamiltonian(x));
     });
     match run {
-        Ok(r) => (tip, r.max_step_residual / hmax, Ok(())),
+        Ok(r) => (tip, r.max_step_residual.unwrap() / hmax, Ok(())),
         Err(e) => (tip, f64::NAN, Err(e.to_string())),
     }
 }
@@ -610,7 +609,7 @@ fn spinning_cantilever_frequency() {
     }
 }
 
-/// Radau IIA through the constant-mass form (`Mechanism::constant_mass`): the free beam
+/// Radau IIA through the constant-mass form (`PhSystem::constant_mass`): the free beam
 /// of `free_beam_conserves_momenta_and_energy` to t = 1 s with rtol = atol = 1e-10
 /// conserves energy and momenta (measured 5e-15 and 3e-14 relative: at that tolerance the
 /// steps, ≈ 3.4e-5 s, resolve the axial and bending modes up to ≈ 2e3 rad/s that the
@@ -625,26 +624,25 @@ fn radau_constant_mass_form() {
     let m0 = body.inertial_momentum(&x0);
     let h0 = mb.hamiltonian(&x0);
     let t_end = 1.0;
-    let sol = run_radau(
-        &mb,
-        mb.input(),
-        Radau5Params::with_tolerances(1e-10, 1e-10),
-        0.0,
-        &x0,
-        t_end,
-        OutputTimes::None,
-        &mut |_t: f64, _y: &[f64]| {},
-    )
-    .unwrap();
+    let sol = phlex_solve::Radau5::new(Radau5Params::with_tolerances(1e-10, 1e-10))
+        .unwrap()
+        .integrate(
+            &phlex_solve::PhDae::new(&mb, mb.input()).unwrap(),
+            0.0,
+            &x0,
+            t_end,
+            OutputTimes::None,
+            &mut |_t: f64, _y: &[f64]| {},
+        )
+        .unwrap();
     let m1 = body.inertial_momentum(&sol.y);
     let dh = (mb.hamiltonian(&sol.y) - h0).abs() / h0;
     let dl = (m1[2] - m0[2]).abs() / m0[2].abs();
     let dp = (m1[0] - m0[0]).abs().max((m1[1] - m0[1]).abs()) / m0[2].abs();
     let tip_r = body.elastic_displacement(2.0, &sol.y).unwrap()[1];
-    let mut integ =
-        MultibodyMidpoint::new(&mb, mb.input(), params(t_end, 1e-4, 1e-12, 1e-12)).unwrap();
+    let mut integ = Midpoint::new(&mb, mb.input(), params(t_end, 1e-4, 1e-12, 1e-12)).unwrap();
     let run = integ.run(&x0, &mut |_t: f64, _x: &[f64]| {}).unwrap();
-    let tip_m = body.elastic_displacement(2.0, &run.result.state).unwrap()[1];
+    let tip_m = body.elastic_displacement(2.0, &run.state).unwrap()[1];
     println!(
         "Radau: {} steps, {} Newton iterations; |ΔH|/H = {dh:.1e}, |ΔL|/L = {dl:.1e}, |ΔP|/L = {dp:.1e}; tip {tip_r:.8} m vs midpoint {tip_m:.8} m",
         sol.stats.steps, sol.stats.newton_iterations
@@ -724,22 +722,22 @@ fn radau_spin_up_matches_midpoint() {
     let grid: Vec<f64> = (0..=800).map(|k| k as f64 * 0.01).collect();
     let mut tip = Vec::new();
     let start = std::time::Instant::now();
-    let sol = run_radau(
-        &mb,
-        mb.input(),
-        Radau5Params::with_tolerances(1e-8, 1e-8),
-        0.0,
-        &init.state,
-        8.0,
-        OutputTimes::Grid(&grid),
-        &mut |t: f64, x: &[f64]| {
-            tip.push((
-                t,
-                body.elastic_displacement(l, &x[range.clone()]).unwrap()[1],
-            ));
-        },
-    )
-    .unwrap();
+    let sol = phlex_solve::Radau5::new(Radau5Params::with_tolerances(1e-8, 1e-8))
+        .unwrap()
+        .integrate(
+            &phlex_solve::PhDae::new(&mb, mb.input()).unwrap(),
+            0.0,
+            &init.state,
+            8.0,
+            OutputTimes::Grid(&grid),
+            &mut |t: f64, x: &[f64]| {
+                tip.push((
+                    t,
+                    body.elastic_displacement(l, &x[range.clone()]).unwrap()[1],
+                ));
+            },
+        )
+        .unwrap();
     let (tp, up) = peak(&tip);
     let (mid, _, out) = spin_up(6, 5e-3, 8.0, true, true);
     out.unwrap();

@@ -21,13 +21,14 @@ mod common;
 use std::sync::Arc;
 
 use phlex_core::sparse;
-use phlex_core::QuasiLinearPhDae;
+use phlex_core::PhSystem;
 use phlex_mbs::spatial::{Joint3d, Load3d, Multibody3d, MultibodyBuilder3d};
 use phlex_mbs::*;
 use phlex_solve::eigen::EigenParams;
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
 use phlex_solve::newton::NewtonParams;
+use phlex_solve::Midpoint;
 use phlex_solve::Signal;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -469,17 +470,17 @@ fn planar_hub(beam: FloatingBeam2d, hub: Signal, tip: Option<[Signal; 3]>) -> Mu
 }
 
 /// Runs the midpoint rule and returns the states (every step).
-fn run<S: Mechanism + ?Sized>(
+fn run<S: PhSystem + ?Sized>(
     mb: &S,
     input: phlex_solve::InputFn,
     x0: &[f64],
     p: MidpointParams,
 ) -> Result<(Vec<(f64, Vec<f64>)>, f64), String> {
     let mut out = Vec::new();
-    let mut integ = MultibodyMidpoint::new(mb, input, p).map_err(|e| e.to_string())?;
+    let mut integ = Midpoint::new(mb, input, p).map_err(|e| e.to_string())?;
     let r = integ.run(x0, &mut |t: f64, x: &[f64]| out.push((t, x.to_vec())));
     match r {
-        Ok(r) => Ok((out, r.max_step_residual)),
+        Ok(r) => Ok((out, r.max_step_residual.unwrap())),
         Err(e) => {
             eprintln!("run stopped at t = {:?}: {e}", out.last().map(|o| o.0));
             Err(e.to_string())
@@ -639,15 +640,15 @@ fn spin_up_3d(stiff: bool, axis: [f64; 3], h: f64, t_end: f64) -> SpinRun {
     let itip = r + 12 + plane + 2 * n - 2;
     let mut tip = Vec::new();
     let mut hmax = 0.0f64;
-    let mut integ = MultibodyMidpoint::new(&mb, mb.input(), params(h, t_end, (1e-11, 1e-10)))
-        .expect("integrator");
+    let mut integ =
+        Midpoint::new(&mb, mb.input(), params(h, t_end, (1e-11, 1e-10))).expect("integrator");
     let res = integ.run(&mb.initial_state(), &mut |t: f64, x: &[f64]| {
         tip.push((t, x[itip]));
-        hmax = hmax.max(phlex_core::QuasiLinearPhDae::hamiltonian(&mb, x));
+        hmax = hmax.max(phlex_core::PhSystem::hamiltonian(&mb, x));
     });
     let _ = nq;
     match res {
-        Ok(r) => (tip, r.max_step_residual / hmax, Ok(())),
+        Ok(r) => (tip, r.max_step_residual.unwrap() / hmax, Ok(())),
         Err(e) => (tip, f64::NAN, Err(e.to_string())),
     }
 }
@@ -768,7 +769,7 @@ fn energy_balance_with_driving_input() {
         let x0 = mb.initial_state();
         let (hist, res) = run(&mb, mb.input(), &x0, params(1e-3, 0.4, (1e-12, 1e-12))).unwrap();
         let hmax = hist.iter().fold(0.0f64, |m, (_, x)| {
-            m.max(phlex_core::QuasiLinearPhDae::hamiltonian(&mb, x))
+            m.max(phlex_core::PhSystem::hamiltonian(&mb, x))
         });
         let b = mb.body(0);
         let (r, nq) = (mb.body_range(0).start, b.n_q());

@@ -234,9 +234,9 @@ fn hinged_fast_configuration_matches_reference_accuracy() {
     let g = grid(t_end);
     let reference = case.run_radau(1e-9, t_end, &g).unwrap();
     let paper = case.run_radau(1e-6, t_end, &g).unwrap();
-    let mut p = HingedSpatialBeam::fast_params(t_end);
+    let (step, mut p) = HingedSpatialBeam::fast_params(t_end);
     p.power_balance = true;
-    let fast = case.run_gauss(p).unwrap();
+    let fast = case.run_gauss(step, p).unwrap();
     let (wp, kp) = omega_k_errors(&paper, &reference);
     let (wf, kf) = omega_k_errors(&fast, &reference);
     println!(
@@ -279,7 +279,7 @@ fn hinged_fast_configuration_full() {
     let reference = case.run_radau(1e-10, 50.0, &g).unwrap();
     let paper = case.run_radau(1e-6, 50.0, &g).unwrap();
     let fast = case
-        .run_gauss(HingedSpatialBeam::fast_params(50.0))
+        .run_gauss_with(HingedSpatialBeam::fast_params(50.0))
         .unwrap();
     let (wp, kp) = omega_k_errors(&paper, &reference);
     let (wf, kf) = omega_k_errors(&fast, &reference);
@@ -297,13 +297,14 @@ fn hinged_fast_configuration_full() {
     assert!(wf <= wp.min(5.2e-6) && kf <= kp.min(4.8e-7));
     // observed orders
     let err = |stages: usize, h: f64| {
-        let p = phlex_mbs::spatial::CollocationParams {
-            stages,
+        let (step, p) = HingedSpatialBeam::fast_params(50.0);
+        let step = phlex_solve::FixedStepParams {
             h,
             output_every: (0.05 / h).round() as usize,
-            ..HingedSpatialBeam::fast_params(50.0)
+            ..step
         };
-        omega_k_errors(&case.run_gauss(p).unwrap(), &reference)
+        let p = phlex_solve::GaussParams { stages, ..p };
+        omega_k_errors(&case.run_gauss(step, p).unwrap(), &reference)
     };
     let (a, b) = (err(3, 0.005), err(3, 0.0025));
     let p3 = (a.0 / b.0).log2();

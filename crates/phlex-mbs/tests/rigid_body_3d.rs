@@ -2,13 +2,16 @@
 //! (the Dzhanibekov / tennis-racket instability), integrated with the midpoint scheme
 //! (issue 3 §5): energy, |angular momentum| and the spatial momenta conserved to 1e-10
 //! relative, RᵀR − I below 1e-12 after 10⁵ steps.
+mod common;
+
 use phlex_core::geometry::so3::from_axis_angle;
-use phlex_core::QuasiLinearPhDae;
+use phlex_core::PhSystem;
 use phlex_mbs::*;
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
 use phlex_solve::newton::NewtonParams;
 use phlex_solve::InputFn;
+use phlex_solve::Midpoint;
 
 fn norm(a: [f64; 3]) -> f64 {
     (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt()
@@ -62,7 +65,7 @@ fn intermediate_axis_invariants_after_1e5_steps() {
     let mut max_l = 0.0f64;
     let mut max_p = 0.0f64;
     let mut max_orth = 0.0f64;
-    let mut integ = MultibodyMidpoint::new(&body, InputFn::zeros(6), params).unwrap();
+    let mut integ = Midpoint::new(&body, InputFn::zeros(6), params).unwrap();
     let run = integ
         .run(&x0, &mut |_t: f64, x: &[f64]| {
             let (lt, lr) = lin_ang(x);
@@ -82,10 +85,10 @@ fn intermediate_axis_invariants_after_1e5_steps() {
             }
         })
         .unwrap();
-    assert_eq!(run.result.stats.steps, n_steps);
+    assert_eq!(run.stats.steps, n_steps);
     println!(
         "energy {max_e:.3e}, |L_G| {max_l:.3e}, momenta R p_t, R p_r {max_p:.3e}, L about origin {max_lo:.3e}, RᵀR−I {max_orth:.3e}, ω_y sign changes {flips}, Newton iterations/step {:.2}",
-        run.result.stats.newton_iterations as f64 / n_steps as f64
+        run.stats.newton_iterations as f64 / n_steps as f64
     );
     assert!(flips >= 2, "the intermediate-axis spin must flip");
     assert!(max_e < 1e-10);
@@ -94,13 +97,13 @@ fn intermediate_axis_invariants_after_1e5_steps() {
     assert!(max_orth < 1e-12);
 }
 
-/// The same scheme through the generic `phlex_solve::midpoint::QuasiLinearMidpoint`
-/// (Newton matrix E − h/2 J ∂z, no derivative of J): identical trajectory up to the Newton
+/// The same scheme with the trait's default Newton matrix E − h/2 J ∂z (no derivative of J,
+/// [`common::default_jacobian::DefaultJacobian`]): identical trajectory up to the Newton
 /// tolerance, the same invariants. Over 2 s the instability (growth rate
 /// ω·√((I2−I1)(I3−I2)/(I1I3)) ≈ 1.15 /s) amplifies per-step differences of 1e-14 about ten-fold.
 #[test]
 fn generic_quasilinear_midpoint_agrees() {
-    use phlex_solve::midpoint::QuasiLinearMidpoint;
+    use phlex_solve::midpoint::Midpoint;
     let body = RigidBody3d::new(1.0, [1.0, 2.0, 3.0])
         .angular_velocity([0.05, 2.0, 0.05])
         .build("body")
@@ -120,21 +123,22 @@ fn generic_quasilinear_midpoint_agrees() {
         },
         variant: MidpointVariant::DiscreteGradient,
     };
-    let mut a = QuasiLinearMidpoint::new(&body, InputFn::zeros(6), params).unwrap();
+    let generic = common::default_jacobian::DefaultJacobian(&body);
+    let mut a = Midpoint::new(&generic, InputFn::zeros(6), params).unwrap();
     let ra = a.run(&x0, &mut |_t: f64, _x: &[f64]| {}).unwrap();
-    let mut b = MultibodyMidpoint::new(&body, InputFn::zeros(6), params).unwrap();
+    let mut b = Midpoint::new(&body, InputFn::zeros(6), params).unwrap();
     let rb = b.run(&x0, &mut |_t: f64, _x: &[f64]| {}).unwrap();
     let d = ra
         .state
         .iter()
-        .zip(&rb.result.state)
+        .zip(&rb.state)
         .fold(0.0f64, |m, (p, q)| m.max((p - q).abs()));
     println!(
         "max state difference {d:.3e}; energy drift generic {:.3e}, exact-Jacobian {:.3e}; Newton iterations {} vs {}",
         ra.ledger.relative_drift(),
-        rb.result.ledger.relative_drift(),
+        rb.ledger.relative_drift(),
         ra.stats.newton_iterations,
-        rb.result.stats.newton_iterations
+        rb.stats.newton_iterations
     );
     assert!(d < 1e-11);
     assert!(ra.ledger.relative_drift() < 1e-12);

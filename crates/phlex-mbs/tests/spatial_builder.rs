@@ -1,7 +1,7 @@
 //! Model-building errors of the spatial layer (each names the offending item and what to
 //! do) and the consistent initialisation of a closed spatial loop.
 use phlex_core::geometry::so3::from_axis_angle;
-use phlex_core::QuasiLinearPhDae;
+use phlex_core::PhSystem;
 use phlex_mbs::spatial::{
     consistent_initial_state_3d, Joint3d, JointKind3d, KinematicsOptions3d, Load3d,
     MultibodyBuilder3d,

@@ -1,15 +1,16 @@
-//! Gauss–Legendre collocation ([`phlex_mbs::spatial::GaussCollocation`]) on a free rigid body
-//! in 3D (Euler's equations with the rotation matrix in the state, H quadratic):
-//! * the tableau satisfies the order conditions B(2s) and C(s), and the 2-stage one is the
-//!   classical $c = 1/2 \mp \sqrt3/6$, $a_{12} = 1/4 - \sqrt3/6$;
+//! Gauss–Legendre collocation ([`phlex_solve::GaussCollocation`]) on a free rigid body in 3D
+//! (Euler's equations with the rotation matrix in the state, H quadratic); the tableau's
+//! order conditions are tested with the integrator in phlex-solve:
 //! * H, $R^\top R = I$ and the spatial angular momentum $R\,J\omega$ (quadratic invariants)
 //!   are conserved to round-off for every $s$ (1..6), and the power balance residual is at
 //!   round-off;
 //! * the observed order is $2s$ (error at t = 2 s against a 4-stage run with h/8);
 //! * invalid parameters are typed errors.
-use phlex_core::QuasiLinearPhDae;
-use phlex_mbs::spatial::{CollocationParams, GaussCollocation, GaussTableau, MultibodyBuilder3d};
+use phlex_core::PhSystem;
+use phlex_mbs::spatial::MultibodyBuilder3d;
 use phlex_mbs::{MbsError, RigidBody3d};
+use phlex_solve::fixed_step::FixedStepParams;
+use phlex_solve::gauss::{GaussCollocation, GaussParams};
 
 fn body() -> phlex_mbs::spatial::Multibody3d {
     let mut b = MultibodyBuilder3d::new();
@@ -20,11 +21,17 @@ fn body() -> phlex_mbs::spatial::Multibody3d {
     b.build().unwrap()
 }
 
-fn params(stages: usize, h: f64, t_end: f64) -> CollocationParams {
-    CollocationParams {
-        stages,
+fn span(h: f64, t_end: f64) -> FixedStepParams {
+    FixedStepParams {
         h,
         t_end,
+        ..Default::default()
+    }
+}
+
+fn params(stages: usize) -> GaussParams {
+    GaussParams {
+        stages,
         tol: 1e-14,
         max_iterations: 20,
         ..Default::default()
@@ -37,33 +44,6 @@ fn spatial_l(mb: &phlex_mbs::spatial::Multibody3d, x: &[f64]) -> [f64; 3] {
     let w = &x[12 + 3..12 + 6];
     let jw = [0.1 * w[0], 0.2 * w[1], 0.25 * w[2]];
     phlex_core::geometry::mat3::mat_vec(&r, jw)
-}
-
-#[test]
-fn tableau_order_conditions() {
-    for s in 1..=6 {
-        let t = GaussTableau::new(s).unwrap();
-        // B(2s): Σ b c^{k-1} = 1/k, k ≤ 2s; C(s): Σ_j a_ij c_j^{k-1} = c_i^k/k, k ≤ s
-        for k in 1..=2 * s {
-            let v: f64 =
-                t.b.iter()
-                    .zip(&t.c)
-                    .map(|(b, c)| b * c.powi(k as i32 - 1))
-                    .sum();
-            assert!((v - 1.0 / k as f64).abs() < 1e-14, "s {s} B({k}) {v}");
-        }
-        for i in 0..s {
-            for k in 1..=s {
-                let v: f64 = (0..s).map(|j| t.a[i][j] * t.c[j].powi(k as i32 - 1)).sum();
-                assert!((v - t.c[i].powi(k as i32) / k as f64).abs() < 1e-14);
-            }
-        }
-    }
-    let t = GaussTableau::new(2).unwrap();
-    let r3 = 3f64.sqrt();
-    assert!((t.c[0] - (0.5 - r3 / 6.0)).abs() < 1e-15);
-    assert!((t.a[0][1] - (0.25 - r3 / 6.0)).abs() < 1e-15);
-    assert!((t.a[1][0] - (0.25 + r3 / 6.0)).abs() < 1e-15);
 }
 
 /// 2000 steps of h = 10 ms (ω ≈ 2.2 rad/s, the intermediate-axis body tumbles): the exact
@@ -79,7 +59,7 @@ fn free_body_quadratic_invariants() {
     let ln = l0.iter().map(|v| v * v).sum::<f64>().sqrt();
     for s in 1..=6 {
         let (mut de, mut dl, mut dr) = (0.0f64, 0.0f64, 0.0f64);
-        let run = GaussCollocation::new(&mb, mb.input(), params(s, 0.01, 20.0))
+        let run = GaussCollocation::new(&mb, mb.input(), span(0.01, 20.0), params(s))
             .unwrap()
             .run(&x0, &mut |_t: f64, x: &[f64]| {
                 de = de.max((mb.hamiltonian(x) / h0 - 1.0).abs());
@@ -94,12 +74,12 @@ fn free_body_quadratic_invariants() {
             .unwrap();
         println!(
             "s = {s}: |ΔH/H| {de:.1e}, |ΔL|/|L| {dl:.1e}, |RᵀR − I| {dr:.1e}, power residual {:.1e}, {:.2} Newton/step, {} factorizations",
-            run.max_step_residual,
+            run.max_step_residual.unwrap(),
             run.stats.newton_iterations as f64 / run.stats.steps as f64,
             run.stats.factorizations
         );
         assert!(de < 1e-12 && dl < 1e-10 && dr < 1e-10);
-        assert!(run.max_step_residual < 1e-12 * h0);
+        assert!(run.max_step_residual.unwrap() < 1e-12 * h0);
     }
 }
 
@@ -110,11 +90,11 @@ fn free_body_observed_order() {
     let mb = body();
     let x0 = mb.initial_state();
     let fin = |s: usize, h: f64| {
-        GaussCollocation::new(&mb, mb.input(), params(s, h, 2.0))
+        GaussCollocation::new(&mb, mb.input(), span(h, 2.0), params(s))
             .unwrap()
             .run(&x0, &mut |_t: f64, _x: &[f64]| {})
             .unwrap()
-            .x
+            .state
     };
     let reference = fin(4, 0.00625);
     let err = |x: &[f64]| {
@@ -133,25 +113,18 @@ fn free_body_observed_order() {
 #[test]
 fn invalid_parameters_are_errors() {
     let mb = body();
-    for p in [
-        CollocationParams {
-            stages: 7,
-            ..Default::default()
-        },
-        CollocationParams {
-            h: -1.0,
-            ..Default::default()
-        },
-        CollocationParams {
-            refresh_theta: 1.5,
-            ..Default::default()
-        },
-        CollocationParams {
-            t_end: -1.0,
-            ..Default::default()
-        },
+    let gp = |stages, refresh_theta| GaussParams {
+        stages,
+        refresh_theta,
+        ..Default::default()
+    };
+    for (step, p) in [
+        (span(1e-3, 1.0), gp(7, 0.3)),
+        (span(-1.0, 1.0), gp(3, 0.3)),
+        (span(1e-3, 1.0), gp(3, 1.5)),
+        (span(1e-3, -1.0), gp(3, 0.3)),
     ] {
-        let e = GaussCollocation::new(&mb, mb.input(), p).unwrap_err();
+        let e = MbsError::from(GaussCollocation::new(&mb, mb.input(), step, p).unwrap_err());
         assert!(matches!(e, MbsError::Solve(_)), "{e}");
         assert!(e.to_string().contains("must satisfy"), "{e}");
     }

@@ -11,7 +11,7 @@
 //! along Z and ω × J_P ω = 0 for ω ∥ Z) and the spin about the rod stays zero, so the 3D
 //! motion is exactly the planar one.
 use phlex_core::geometry::so3::from_axis_angle;
-use phlex_core::QuasiLinearPhDae;
+use phlex_core::PhSystem;
 use phlex_mbs::spatial::{
     consistent_initial_state_3d, Joint3d, KinematicsOptions3d, Multibody3d, MultibodyBuilder3d,
 };
@@ -20,6 +20,8 @@ use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
 use phlex_solve::newton::NewtonParams;
 use phlex_solve::radau5::{OutputTimes, Radau5, Radau5Params};
+use phlex_solve::Midpoint;
+use phlex_solve::PhDae;
 
 const G: f64 = 9.81;
 const M1: f64 = 1.0;
@@ -128,7 +130,7 @@ fn spatial_initial(mb: &Multibody3d) -> Vec<f64> {
 }
 
 fn radau3(mb: &Multibody3d, x0: &[f64], t_end: f64, tol: f64) -> Vec<f64> {
-    let dae = MultibodyDae::new(mb, mb.input()).unwrap();
+    let dae = PhDae::new(mb, mb.input()).unwrap();
     let r = Radau5::new(Radau5Params::with_tolerances(tol, tol)).unwrap();
     r.integrate(
         &dae,
@@ -172,17 +174,17 @@ fn compare_with_planar(hinges: bool) {
     )
     .unwrap();
     let params = Radau5Params::with_tolerances(1e-12, 1e-12);
-    let sol2 = run_radau(
-        &mb2,
-        mb2.input(),
-        params,
-        0.0,
-        &init.state,
-        t_end,
-        OutputTimes::None,
-        &mut |_t: f64, _y: &[f64]| {},
-    )
-    .unwrap();
+    let sol2 = Radau5::new(params)
+        .unwrap()
+        .integrate(
+            &PhDae::new(&mb2, mb2.input()).unwrap(),
+            0.0,
+            &init.state,
+            t_end,
+            OutputTimes::None,
+            &mut |_t: f64, _y: &[f64]| {},
+        )
+        .unwrap();
     let x2 = &sol2.y;
     let mb3 = spatial_with(t1, t2, hinges);
     let x0 = spatial_initial(&mb3);
@@ -238,14 +240,14 @@ fn midpoint3(mb: &Multibody3d, x0: &[f64], t_end: f64, h: f64) -> Vec<f64> {
         },
         variant: MidpointVariant::Midpoint,
     };
-    let mut integ = MultibodyMidpoint::new(mb, mb.input(), params).unwrap();
+    let mut integ = Midpoint::new(mb, mb.input(), params).unwrap();
     let run = integ.run(x0, &mut |_t: f64, _x: &[f64]| {}).unwrap();
     // spherical joints keep their points together exactly under the midpoint rule
     assert!(run.max_drift < 1e-12, "drift {}", run.max_drift);
-    run.result.state
+    run.state
 }
 
-/// The Radau IIA adapter (generic over `Mechanism`) and the midpoint rule agree on the 3D
+/// The Radau IIA adapter (generic over `PhSystem`) and the midpoint rule agree on the 3D
 /// model: over 1 s the midpoint error is C h² (second order), so the differences from the
 /// Radau solution (rtol 1e-12) at h = 2e-3 and 1e-3 must shrink by 4 ± 0.5, and be below
 /// 1e-4 rad at h = 1e-3 (the pendulum's fastest rate ≈ 5 rad/s: (hω)²/12 ≈ 2e-6 per unit

@@ -12,7 +12,7 @@
 //!   \mu j(\beta L)^4(1 - \cos\beta L\cosh\beta L)$, $j = J/(\rho AL^3)$;
 //! * on a rigid body the lumped mass is the parallel-axis update of the mass matrix;
 //! * bad input is reported naming the body and port.
-use phlex_core::QuasiLinearPhDae;
+use phlex_core::PhSystem;
 use phlex_mbs::spatial::{Joint3d, MultibodyBuilder3d};
 use phlex_mbs::{DeformationBc, FloatingBeam3d, LumpedMass3d, MbsError, RigidBody3d, Section3d};
 use phlex_solve::eigen::EigenParams;

@@ -1,6 +1,6 @@
 //! Drift projection for spatial mechanisms (issue #3 §2, off by default):
 //! [`phlex_mbs::spatial::project_onto_constraints_3d`] after every step of
-//! [`phlex_mbs::spatial::GaussCollocation`], on a closed RSSR loop (crank hinged to the
+//! [`phlex_solve::GaussCollocation`], on a closed RSSR loop (crank hinged to the
 //! ground about Z, coupler with spherical joints at both ends, rocker hinged to the ground
 //! about Y; one degree of freedom plus the idle spin of the coupler) under gravity, with a
 //! coarse step.
@@ -10,15 +10,17 @@
 //! them exactly (RSSR test: no drift without projection). Quadratic constraints (prismatic
 //! joints and welds between bodies) drift under Radau IIA, which does not keep quadratic
 //! invariants; the projection holds them at its tolerance (slider test).
-use phlex_core::QuasiLinearPhDae;
-use phlex_mbs::simulate::ProjectionOptions;
+use phlex_core::PhSystem;
+use phlex_core::ProjectionOptions;
 use phlex_mbs::spatial::{
-    consistent_initial_state_3d, orthonormalize_rotations, project_onto_constraints_3d,
-    CollocationParams, GaussCollocation, Joint3d, KinematicsOptions3d, Multibody3d,
-    MultibodyBuilder3d,
+    consistent_initial_state_3d, orthonormalize_rotations, project_onto_constraints_3d, Joint3d,
+    KinematicsOptions3d, Multibody3d, MultibodyBuilder3d,
 };
-use phlex_mbs::{MultibodyDae, RigidBody3d};
+use phlex_mbs::RigidBody3d;
+use phlex_solve::fixed_step::FixedStepParams;
+use phlex_solve::gauss::{GaussCollocation, GaussParams};
 use phlex_solve::radau5::{OutputTimes, Radau5, Radau5Params};
+use phlex_solve::{IntegrationRun, PhDae};
 
 const G: f64 = 9.81;
 /// Loose Newton tolerance of the drift runs.
@@ -88,7 +90,7 @@ struct Outcome {
     /// Largest drift at the observed states in each tenth of the run.
     drift: Vec<f64>,
     energy_drift: f64,
-    run: phlex_mbs::spatial::CollocationRun,
+    run: IntegrationRun,
 }
 
 fn run(
@@ -99,14 +101,17 @@ fn run(
     tol: f64,
     proj: Option<ProjectionOptions>,
 ) -> Outcome {
-    let params = CollocationParams {
-        stages: 1,
+    let step = FixedStepParams {
         h,
         t_end,
+        ..Default::default()
+    };
+    let params = GaussParams {
+        stages: 1,
         tol,
         ..Default::default()
     };
-    let mut integ = GaussCollocation::new(mb, mb.input(), params).unwrap();
+    let mut integ = GaussCollocation::new(mb, mb.input(), step, params).unwrap();
     if let Some(o) = proj {
         integ = integ.with_projection(o).unwrap();
     }
@@ -212,7 +217,7 @@ fn slider_on_rotating_arm_drift_projection() {
     )
     .unwrap()
     .state;
-    let dae = MultibodyDae::new(&mb, mb.input()).unwrap();
+    let dae = PhDae::new(&mb, mb.input()).unwrap();
     let radau = Radau5::new(Radau5Params {
         rtol: 1e-4,
         atol: 1e-4,

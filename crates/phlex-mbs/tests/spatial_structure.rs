@@ -7,7 +7,7 @@
 //! * $f = Jz + Bu$ assembled matrix-free equals the product with the assembled matrices.
 use phlex_core::geometry::so3::from_axis_angle;
 use phlex_core::sparse;
-use phlex_core::QuasiLinearPhDae;
+use phlex_core::PhSystem;
 use phlex_mbs::spatial::{Joint3d, JointKind3d, Load3d, Multibody3d, MultibodyBuilder3d};
 use phlex_mbs::{Frame, RigidBody3d};
 use phlex_solve::Signal;

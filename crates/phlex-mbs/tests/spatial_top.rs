@@ -17,12 +17,13 @@
 //! slow root Ω = (Cω₃ − √(C²ω₃² − 4A cosθ m g l)) / (2A cosθ).
 use phlex_core::geometry::so3::from_axis_angle;
 use phlex_mbs::spatial::{Joint3d, Multibody3d, MultibodyBuilder3d};
-use phlex_mbs::{MultibodyMidpoint, RigidBody3d, RigidBody3dModel};
+use phlex_mbs::{RigidBody3d, RigidBody3dModel};
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
 use phlex_solve::newton::NewtonParams;
+use phlex_solve::Midpoint;
 
-use phlex_core::QuasiLinearPhDae;
+use phlex_core::PhSystem;
 
 const M: f64 = 1.0;
 const L: f64 = 0.1;
@@ -115,7 +116,7 @@ fn run(omega: f64, h: f64, n_steps: usize, every: usize) -> (Trace, [f64; 5], f6
         azimuth: Vec::new(),
         tilt: Vec::new(),
     };
-    let mut integ = MultibodyMidpoint::new(&mb, mb.input(), params(h, n_steps, every)).unwrap();
+    let mut integ = Midpoint::new(&mb, mb.input(), params(h, n_steps, every)).unwrap();
     let res = integ
         .run(&x0, &mut |t: f64, x: &[f64]| {
             let (lz, l3) = momenta(&mb, x);
@@ -131,7 +132,7 @@ fn run(omega: f64, h: f64, n_steps: usize, every: usize) -> (Trace, [f64; 5], f6
             tr.tilt.push(e3[2].acos());
         })
         .unwrap();
-    let iters = res.result.stats.newton_iterations as f64 / n_steps as f64;
+    let iters = res.stats.newton_iterations as f64 / n_steps as f64;
     (tr, worst, iters)
 }
 

@@ -53,7 +53,7 @@ pub fn consistent_initial_state(
             e0.len()
         )));
     }
-    let alg = crate::midpoint::zero_columns(&sys.E);
+    let alg = crate::integrators::midpoint::zero_columns(&sys.E);
     let a_idx: Vec<usize> = (0..n).filter(|&i| alg[i]).collect();
     if a_idx.is_empty() {
         return Ok(ConsistentState {

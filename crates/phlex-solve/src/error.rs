@@ -35,7 +35,7 @@ pub enum SolveError {
         h_min: f64,
     },
     /// Too many steps.
-    #[error("maximum number of steps ({max_steps}) reached at t = {t:.6e}; raise max_steps or loosen tolerances")]
+    #[error("maximum number of steps ({max_steps}) reached at t = {t:.6e}; raise max_steps (model file: [simulation] max_steps) or loosen the tolerances rtol/atol")]
     TooManySteps {
         /// Limit.
         max_steps: usize,
@@ -76,6 +76,24 @@ pub enum SolveError {
         max_abs: f64,
         /// Tolerance used (relative to the largest entry of J).
         tol: f64,
+    },
+    /// An integrator does not apply to the system (or to the options given), e.g.
+    /// Störmer–Verlet on a system that is not linear, a drift projection without
+    /// constraints, a drift projection with Radau IIA.
+    #[error("integrator {integrator} does not apply: {reason}")]
+    NotApplicable {
+        /// The integrator's name (`"midpoint"`, `"gauss"`, `"radau5"`, ...).
+        integrator: String,
+        /// Why, and what to use instead.
+        reason: String,
+    },
+    /// The drift projection after a step failed for a reason other than convergence.
+    #[error("drift projection failed at t = {t:.6e}: {detail}; switch the projection off or reduce the time step")]
+    Projection {
+        /// Time of the step.
+        t: f64,
+        /// What the model reported.
+        detail: String,
     },
     /// Dimension mismatch between the problem and the data given.
     #[error("dimension mismatch: {0}")]

@@ -9,9 +9,7 @@
 //! $10^{-9} h$ of a grid point are treated as that grid point. Observers are called at
 //! $t_0$, at every grid point $t_k$ with $k$ a multiple of `output_every`, and at
 //! $t_\mathrm{end}$.
-use phlex_core::diagnostics::EnergyLedger;
-
-use crate::{SolveError, SolverStats};
+use crate::SolveError;
 
 /// Time span, step and output stride of a fixed-step integration.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -77,20 +75,19 @@ impl FixedStepParams {
     pub fn n_steps(&self) -> usize {
         (((self.t_end - self.t0) / self.h) - 1e-9).ceil().max(1.0) as usize
     }
-}
 
-/// What a fixed-step integrator returns.
-#[derive(Debug, Clone)]
-pub struct FixedStepResult {
-    /// Work counters.
-    pub stats: SolverStats,
-    /// Energy account, one entry per output sample (the step residuals of the samples in
-    /// between are summed into the sample's residual).
-    pub ledger: EnergyLedger,
-    /// Final time.
-    pub t: f64,
-    /// Final state.
-    pub state: Vec<f64>,
+    /// The output times of a run on this grid: $t_0$, the grid points $t_k = t_0 + kh$ with
+    /// $k$ a multiple of `output_every`, and $t_{end}$ (where the observers of the
+    /// fixed-step integrators are called; adaptive integrators report at the same times).
+    pub fn output_times(&self) -> Vec<f64> {
+        let n = self.n_steps();
+        let mut times: Vec<f64> = (0..n)
+            .filter(|k| k % self.output_every == 0)
+            .map(|k| self.t0 + k as f64 * self.h)
+            .collect();
+        times.push(self.t_end);
+        times
+    }
 }
 
 /// One step of a [`StepGrid`].

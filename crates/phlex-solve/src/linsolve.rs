@@ -376,29 +376,7 @@ impl<T: LuScalar> SparseLu<T> {
         }
         let pattern = Arc::new(pattern.to_owned().map_err(|_| alloc_err(name))?);
         let symbolic = Self::analyse(name, SymbolicSparseColMat::as_ref(&pattern))?;
-        let fact_buf =
-            MemBuffer::try_new(symbolic.factorize_numeric_lu_scratch::<T>(PAR, Default::default()))
-                .map_err(|_| alloc_err(name))?;
-        let solve_buf = MemBuffer::try_new(symbolic.solve_in_place_scratch::<T>(1, PAR))
-            .map_err(|_| alloc_err(name))?;
-        Ok(Self {
-            name: name.into(),
-            n,
-            pattern,
-            symbolic: Arc::new(symbolic),
-            numeric: NumericLu::new(),
-            factored: false,
-            fact_buf,
-            solve_buf,
-            scatter: Vec::new(),
-            probe: vec![T::from_f64(0.0); n],
-            singular_tol: 1e-3,
-            counters: LuCounters {
-                symbolic: 1,
-                numeric: 0,
-                solves: 0,
-            },
-        })
+        Self::with_symbolic(name, pattern, Arc::new(symbolic), 1)
     }
 
     /// A solver for another scalar type on the same pattern, sharing the symbolic analysis
@@ -408,7 +386,18 @@ impl<T: LuScalar> SparseLu<T> {
         name: &str,
         other: &SparseLu<U>,
     ) -> Result<Self, SolveError> {
-        let symbolic = other.symbolic.clone();
+        Self::with_symbolic(name, other.pattern.clone(), other.symbolic.clone(), 0)
+    }
+
+    /// An unfactored solver on `pattern` with its symbolic analysis (`analyses`: the
+    /// analyses this solver performed, for its counters) and its own workspaces.
+    fn with_symbolic(
+        name: &str,
+        pattern: Arc<SymbolicSparseColMat<usize>>,
+        symbolic: Arc<SymbolicLu<usize>>,
+        analyses: usize,
+    ) -> Result<Self, SolveError> {
+        let n = pattern.nrows();
         let fact_buf =
             MemBuffer::try_new(symbolic.factorize_numeric_lu_scratch::<T>(PAR, Default::default()))
                 .map_err(|_| alloc_err(name))?;
@@ -416,18 +405,18 @@ impl<T: LuScalar> SparseLu<T> {
             .map_err(|_| alloc_err(name))?;
         Ok(Self {
             name: name.into(),
-            n: other.n,
-            pattern: other.pattern.clone(),
+            n,
+            pattern,
             symbolic,
             numeric: NumericLu::new(),
             factored: false,
             fact_buf,
             solve_buf,
             scatter: Vec::new(),
-            probe: vec![T::from_f64(0.0); other.n],
+            probe: vec![T::from_f64(0.0); n],
             singular_tol: 1e-3,
             counters: LuCounters {
-                symbolic: 0,
+                symbolic: analyses,
                 numeric: 0,
                 solves: 0,
             },

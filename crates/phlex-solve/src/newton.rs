@@ -104,16 +104,157 @@ pub struct NewtonReport {
     pub jacobian_evaluated: bool,
 }
 
+/// A factorized matrix that solves $Ax = b$ in place ([`SparseLu`],
+/// [`crate::step_lu::StepLu`]).
+pub(crate) trait LinearSolve {
+    /// Overwrites `b` with $A^{-1}b$.
+    fn solve_in_place(&mut self, b: &mut [f64]) -> Result<(), SolveError>;
+}
+
+impl LinearSolve for SparseLu<f64> {
+    fn solve_in_place(&mut self, b: &mut [f64]) -> Result<(), SolveError> {
+        SparseLu::solve_in_place(self, b)
+    }
+}
+
+/// Outcome of one Newton correction ([`NewtonWork::correct`]).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Correction {
+    /// $x \mathrel{+}= \Delta x$ done; the residual $\max|F(x)|$ before it.
+    Applied(f64),
+    /// The residual is not finite (its max norm).
+    NonFiniteResidual(f64),
+    /// The linear solve failed (the error and the residual before it).
+    SolveFailed(SolveError, f64),
+}
+
+/// The work arrays and counters shared by [`Newton`] and [`crate::step_newton::StepNewton`]:
+/// residual, increment, initial guess, the weighted increment norm and one correction
+/// $F'(x)\,\Delta x = -F(x)$, $x \mathrel{+}= \Delta x$.
+#[derive(Debug, Clone)]
+pub(crate) struct NewtonWork {
+    /// The parameters.
+    pub params: NewtonParams,
+    /// $F(x)$.
+    pub r: Vec<f64>,
+    /// The last increment $\Delta x$.
+    pub dx: Vec<f64>,
+    /// The initial guess of the solve (restart point).
+    pub x_start: Vec<f64>,
+    /// Work counters.
+    pub stats: SolverStats,
+}
+
+impl NewtonWork {
+    /// Empty arrays for validated `params`.
+    pub fn new(params: NewtonParams) -> Self {
+        Self {
+            params,
+            r: Vec::new(),
+            dx: Vec::new(),
+            x_start: Vec::new(),
+            stats: SolverStats::default(),
+        }
+    }
+
+    /// Starts a solve of an `n`-dimensional system from `x` (kept as restart point).
+    pub fn start(&mut self, n: usize, x: &[f64]) -> Result<(), SolveError> {
+        if x.len() != n {
+            return Err(SolveError::Dimension(format!(
+                "Newton: initial guess has length {}, system has {n} unknowns",
+                x.len()
+            )));
+        }
+        self.r.resize(n, 0.0);
+        self.dx.resize(n, 0.0);
+        self.x_start.clear();
+        self.x_start.extend_from_slice(x);
+        Ok(())
+    }
+
+    /// $\|\Delta x\|_w = \max_i |\Delta x_i|/(\mathrm{atol} + \mathrm{rtol}|x_i|)$.
+    pub fn weighted_norm(&self, x: &[f64]) -> f64 {
+        let p = &self.params;
+        self.dx.iter().zip(x).fold(0.0f64, |m, (d, xi)| {
+            m.max(d.abs() / (p.atol + p.rtol * xi.abs()))
+        })
+    }
+
+    /// True if every increment is at round-off level, $|\Delta x_i| \le 8\varepsilon|x_i|$.
+    pub fn at_roundoff(&self, x: &[f64]) -> bool {
+        self.dx
+            .iter()
+            .zip(x)
+            .all(|(d, xi)| d.abs() <= 8.0 * f64::EPSILON * xi.abs())
+    }
+
+    /// One correction: $r = F(x)$, $\Delta x = -A^{-1}r$ with the factorized `lu`,
+    /// $x \mathrel{+}= \Delta x$ (counted in `stats`).
+    pub fn correct<S: NonlinearSystem + ?Sized, L: LinearSolve>(
+        &mut self,
+        sys: &mut S,
+        lu: &mut L,
+        x: &mut [f64],
+    ) -> Result<Correction, SolveError> {
+        sys.residual(x, &mut self.r)?;
+        self.stats.rhs_evaluations += 1;
+        let res = self.r.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        if !res.is_finite() {
+            return Ok(Correction::NonFiniteResidual(res));
+        }
+        for (d, r) in self.dx.iter_mut().zip(&self.r) {
+            *d = -r;
+        }
+        self.stats.linear_solves += 1;
+        if let Err(e) = lu.solve_in_place(&mut self.dx) {
+            return Ok(Correction::SolveFailed(e, res));
+        }
+        for (xi, d) in x.iter_mut().zip(&self.dx) {
+            *xi += d;
+        }
+        self.stats.newton_iterations += 1;
+        Ok(Correction::Applied(res))
+    }
+
+    /// [`NewtonWork::correct`] inside an iteration: records the residual in `last_res` and
+    /// returns whether the increment was applied (`false`: the iteration stops, a
+    /// non-finite residual or a failed solve with a kept matrix); a failed solve with a
+    /// matrix evaluated in this solve (`fresh`) is the error.
+    pub fn iterate<S: NonlinearSystem + ?Sized, L: LinearSolve>(
+        &mut self,
+        sys: &mut S,
+        lu: &mut L,
+        x: &mut [f64],
+        fresh: bool,
+        last_res: &mut f64,
+    ) -> Result<bool, SolveError> {
+        match self.correct(sys, lu, x)? {
+            Correction::Applied(r) => {
+                *last_res = r;
+                Ok(true)
+            }
+            Correction::NonFiniteResidual(r) => {
+                *last_res = r;
+                Ok(false)
+            }
+            Correction::SolveFailed(e, r) => {
+                *last_res = r;
+                if fresh {
+                    Err(e)
+                } else {
+                    Ok(false)
+                }
+            }
+        }
+    }
+}
+
 /// Newton solver owning the (possibly reused) factorized Jacobian.
 #[derive(Debug)]
 pub struct Newton {
-    params: NewtonParams,
     lu: Option<SparseLu<f64>>,
     stale: bool,
-    r: Vec<f64>,
-    dx: Vec<f64>,
-    x_start: Vec<f64>,
-    stats: SolverStats,
+    work: NewtonWork,
 }
 
 impl Newton {
@@ -121,19 +262,15 @@ impl Newton {
     pub fn new(params: NewtonParams) -> Result<Self, SolveError> {
         params.validate()?;
         Ok(Self {
-            params,
             lu: None,
             stale: true,
-            r: Vec::new(),
-            dx: Vec::new(),
-            x_start: Vec::new(),
-            stats: SolverStats::default(),
+            work: NewtonWork::new(params),
         })
     }
 
     /// The parameters.
     pub fn params(&self) -> &NewtonParams {
-        &self.params
+        &self.work.params
     }
 
     /// Forces a Jacobian evaluation at the next solve (e.g. after a step-size change).
@@ -144,7 +281,7 @@ impl Newton {
     /// Work counters so far: `newton_iterations`, `rhs_evaluations` (residuals),
     /// `jacobian_evaluations`, `factorizations`, `linear_solves`.
     pub fn stats(&self) -> SolverStats {
-        let mut s = self.stats;
+        let mut s = self.work.stats;
         if let Some(lu) = &self.lu {
             let c = lu.counters();
             s.factorizations = c.numeric;
@@ -153,20 +290,13 @@ impl Newton {
         s
     }
 
-    fn weighted_norm(&self, x: &[f64]) -> f64 {
-        let p = &self.params;
-        self.dx.iter().zip(x).fold(0.0f64, |m, (d, xi)| {
-            m.max(d.abs() / (p.atol + p.rtol * xi.abs()))
-        })
-    }
-
     fn refresh_jacobian<S: NonlinearSystem + ?Sized>(
         &mut self,
         sys: &mut S,
         x: &[f64],
     ) -> Result<(), SolveError> {
         let jac = sys.jacobian(x)?;
-        self.stats.jacobian_evaluations += 1;
+        self.work.stats.jacobian_evaluations += 1;
         match &mut self.lu {
             Some(lu) if lu.dim() == jac.nrows() => lu.factorize(jac.as_ref())?,
             _ => self.lu = Some(SparseLu::from_matrix("Newton Jacobian", jac.as_ref())?),
@@ -183,63 +313,33 @@ impl Newton {
         x: &mut [f64],
         t: f64,
     ) -> Result<NewtonReport, SolveError> {
-        let n = sys.dim();
-        if x.len() != n {
-            return Err(SolveError::Dimension(format!(
-                "Newton: initial guess has length {}, system has {n} unknowns",
-                x.len()
-            )));
-        }
-        self.r.resize(n, 0.0);
-        self.dx.resize(n, 0.0);
-        self.x_start.clear();
-        self.x_start.extend_from_slice(x);
+        self.work.start(sys.dim(), x)?;
+        let modified = self.work.params.modified;
         let mut iterations = 0;
         let mut last_res = f64::NAN;
         loop {
-            let fresh = self.stale || !self.params.modified || self.lu.is_none();
+            let fresh = self.stale || !modified || self.lu.is_none();
             if fresh {
                 self.refresh_jacobian(sys, x)?;
             }
             let mut prev: Option<f64> = None;
             let mut rate = 0.0f64;
-            for it in 0..self.params.max_iterations {
-                if it > 0 && !self.params.modified {
+            for it in 0..self.work.params.max_iterations {
+                if it > 0 && !modified {
                     // Full Newton: a new Jacobian at every iterate.
                     self.refresh_jacobian(sys, x)?;
                 }
-                sys.residual(x, &mut self.r)?;
-                self.stats.rhs_evaluations += 1;
-                last_res = self.r.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-                if !last_res.is_finite() {
-                    break;
-                }
-                for (d, r) in self.dx.iter_mut().zip(&self.r) {
-                    *d = -r;
-                }
                 let lu = self.lu.as_mut().expect("factorized above");
-                if let Err(e) = lu.solve_in_place(&mut self.dx) {
-                    if fresh {
-                        return Err(e);
-                    }
+                if !self.work.iterate(sys, lu, x, fresh, &mut last_res)? {
                     break;
-                }
-                for (xi, d) in x.iter_mut().zip(&self.dx) {
-                    *xi += d;
                 }
                 iterations += 1;
-                self.stats.newton_iterations += 1;
-                let norm = self.weighted_norm(x);
+                let norm = self.work.weighted_norm(x);
                 if !norm.is_finite() {
                     break;
                 }
                 // An increment at round-off level cannot be improved upon.
-                let mut converged = norm <= 1.0
-                    || self
-                        .dx
-                        .iter()
-                        .zip(x.iter())
-                        .all(|(d, xi)| d.abs() <= 8.0 * f64::EPSILON * xi.abs());
+                let mut converged = norm <= 1.0 || self.work.at_roundoff(x);
                 if let Some(p) = prev {
                     let theta = if p > 0.0 { norm / p } else { 0.0 };
                     if !converged {
@@ -251,7 +351,7 @@ impl Newton {
                     }
                 }
                 if converged {
-                    if self.params.modified && rate > self.params.refresh_rate {
+                    if modified && rate > self.work.params.refresh_rate {
                         self.stale = true;
                     }
                     return Ok(NewtonReport {
@@ -269,11 +369,11 @@ impl Newton {
                     t,
                     iterations,
                     residual: last_res,
-                    tol: self.params.rtol,
+                    tol: self.work.params.rtol,
                 });
             }
             // A kept Jacobian failed: restart from the initial guess with a fresh one.
-            x.copy_from_slice(&self.x_start);
+            x.copy_from_slice(&self.work.x_start);
             self.stale = true;
         }
     }

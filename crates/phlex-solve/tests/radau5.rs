@@ -8,7 +8,7 @@ use phlex_core::sparse::{SparseMat, Triplets};
 use phlex_solve::radau5::{
     check_initial_consistency, project_index1, OutputTimes, Radau5, Radau5Params, Radau5Solution,
 };
-use phlex_solve::{ImplicitDae, InputFn, LinearPhDae, Signal, SolveError};
+use phlex_solve::{ImplicitDae, InputFn, PhDae, Signal, SolveError};
 
 fn dense_to_sparse(rows: &[&[f64]]) -> SparseMat {
     let n = rows.len();
@@ -689,7 +689,7 @@ fn dense_output_between_steps_matches_exact_solution() {
     assert!(ts.windows(2).all(|w| w[1] > w[0]));
 }
 
-/// A port-Hamiltonian mass–spring–damper through the [`LinearPhDae`] adapter:
+/// A port-Hamiltonian mass–spring–damper through the [`PhDae`] adapter:
 /// co-energy e = (v, F_s), E = diag(m, 1/k), J = [[0, −1], [1, 0]], R = diag(c, 0),
 /// B = (1, 0)ᵀ, driven by a force step of height F at t = 1 (a breakpoint of the input).
 #[test]
@@ -713,7 +713,7 @@ fn linear_ph_system_with_step_input() {
         before: 0.0,
         after: force,
     }]);
-    let dae = LinearPhDae::new(&sys, input).unwrap();
+    let dae = PhDae::new(&sys, input).unwrap();
     // m x'' + c x' + k x = F H(t − 1), x = F_s/k, from rest: for τ = t − 1 ≥ 0,
     // x = (F/k)[1 − e^{−ζω τ}(cos ω_d τ + ζ/√(1−ζ²) sin ω_d τ)].
     let w = (k / m).sqrt();

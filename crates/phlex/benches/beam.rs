@@ -48,7 +48,7 @@ use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::linsolve::{PatternSum, SparseLu};
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
 use phlex_solve::radau5::OutputTimes;
-use phlex_solve::{InputFn, LinearPhDae, Radau5, Radau5Params, SolverStats};
+use phlex_solve::{InputFn, PhDae, Radau5, Radau5Params, SolverStats};
 
 /// Mass density ρ [kg/m³].
 const RHO: f64 = 5600.0;
@@ -114,7 +114,7 @@ fn midpoint(sys: &LinearPhSystem, steps: usize) -> LinearMidpoint<'_> {
 }
 
 fn radau_run(sys: &LinearPhSystem, e0: &[f64], steps: usize) -> SolverStats {
-    let dae = LinearPhDae::new(sys, InputFn::zeros(sys.n_inputs())).expect("DAE");
+    let dae = PhDae::new(sys, InputFn::zeros(sys.n_inputs())).expect("DAE");
     let solver = Radau5::new(radau_params()).expect("Radau5 parameters");
     let sol = solver
         .integrate(

@@ -114,6 +114,8 @@ pub struct PortInput {
 pub enum IntegratorSpec {
     /// Implicit midpoint / Crank–Nicolson (structure preserving).
     Midpoint,
+    /// Gauss–Legendre collocation with `stages` stages (order 2s, structure preserving).
+    Gauss,
     /// Adaptive Radau IIA order 5.
     Radau5,
     /// Störmer–Verlet (explicit, partitioned, lossless ODEs only).
@@ -134,6 +136,10 @@ pub struct SimulationSpec {
     pub rtol: Option<Spanned<f64>>,
     /// Absolute tolerance (Radau).
     pub atol: Option<Spanned<f64>>,
+    /// Gauss collocation stages, 1..=6 (default 3: order 6).
+    pub stages: Option<Spanned<usize>>,
+    /// Step limit of Radau IIA (default 100 000).
+    pub max_steps: Option<Spanned<usize>>,
 }
 
 /// `[modes]`.
@@ -152,3 +158,47 @@ impl Default for ModesSpec {
 
 /// Default number of uniform output samples of an adaptive (Radau IIA) run.
 pub const DEFAULT_SAMPLES: usize = 500;
+
+/// Checks `[simulation] stages`: only with `integrator = "gauss"` (`gauss`), within 1..=6.
+/// Returns the span and message of the problem.
+pub(crate) fn check_stages_key(
+    stages: &Option<Spanned<usize>>,
+    gauss: bool,
+) -> Result<(), (std::ops::Range<usize>, String)> {
+    let Some(st) = stages else { return Ok(()) };
+    if !gauss {
+        return Err((
+            st.span(),
+            "simulation.stages applies to integrator = \"gauss\" only".into(),
+        ));
+    }
+    if !(1..=6).contains(st.get_ref()) {
+        return Err((
+            st.span(),
+            format!(
+                "simulation.stages must be between 1 and 6 (got {}; order 2s)",
+                st.get_ref()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks `[simulation] max_steps` (the step limit of Radau IIA): only with `integrator =
+/// "radau5"` (`radau`), at least 1. Returns the span and message of the problem.
+pub(crate) fn check_max_steps_key(
+    max_steps: &Option<Spanned<usize>>,
+    radau: bool,
+) -> Result<(), (std::ops::Range<usize>, String)> {
+    match max_steps {
+        Some(m) if !radau => Err((
+            m.span(),
+            "simulation.max_steps applies to integrator = \"radau5\" only".into(),
+        )),
+        Some(m) if *m.get_ref() == 0 => Err((
+            m.span(),
+            "simulation.max_steps must satisfy max_steps >= 1 (got 0)".into(),
+        )),
+        _ => Ok(()),
+    }
+}

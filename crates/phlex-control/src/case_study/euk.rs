@@ -41,8 +41,8 @@ use super::{disturbance, initial_state, CaseTrace, FrameInputs, NonlinearFrame};
 use crate::error::{ControlError, Result};
 use crate::linalg::{diag, DenseLu};
 use crate::noise::NoiseRng;
-use crate::ode::Rk4;
 use faer::Mat;
+use phlex_solve::Rk4;
 use std::f64::consts::PI;
 
 /// Actuator placement.

@@ -32,10 +32,10 @@ use crate::linalg::diag;
 use crate::lqr::lqr_discrete;
 use crate::mdof::Mdof;
 use crate::noise::NoiseRng;
-use crate::ode::Rk4;
 use crate::state_space::{OutputMaps, StateSpace};
 use crate::zoh::c2d;
 use faer::{Mat, MatRef};
+use phlex_solve::Rk4;
 use std::f64::consts::PI;
 
 /// Sampling period of the LQG design (s), thesis §5.6.

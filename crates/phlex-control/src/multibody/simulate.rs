@@ -8,7 +8,7 @@ use std::cell::{Cell, RefCell};
 
 use super::system::MultibodySystem;
 use crate::error::{ControlError, Result};
-use crate::ode::Rk4;
+use phlex_solve::Rk4;
 
 /// Result of [`simulate`].
 #[derive(Debug, Clone)]

@@ -6,14 +6,14 @@
 //! [`crate::spatial::kinematics`]).
 use phlex_core::sparse::col_iter;
 use phlex_core::sparse::SparseMat;
-use phlex_core::QuasiLinearPhDae;
+use phlex_core::PhSystem;
 
 use crate::assembly::JointDrift;
 
 /// The constrained-mechanics view of an assembled multibody system, generic over the
 /// dimension: a body pose has [`ConstrainedAssembly::POSE_DOF`] increments (planar
 /// $(\delta x, \delta y, \delta\theta)$, spatial $(\delta r, \delta\varphi)$).
-pub(crate) trait ConstrainedAssembly: QuasiLinearPhDae {
+pub(crate) trait ConstrainedAssembly: PhSystem {
     /// Pose increments per body: 3 in the plane, 6 in space.
     const POSE_DOF: usize;
     /// Number of bodies.
@@ -254,7 +254,7 @@ macro_rules! shared_multibody_methods {
 }
 pub(crate) use shared_multibody_methods;
 
-/// [`QuasiLinearPhDae`] methods that the planar and the spatial assembly implement alike:
+/// [`PhSystem`] methods that the planar and the spatial assembly implement alike:
 /// dimensions, ports, blocks, $E(x)$, $J(x)$ from `push_structure`, and $\partial_x z$ (the bodies'
 /// blocks, zero in the joint states, the identity in the multipliers).
 macro_rules! shared_phdae_methods {

@@ -20,11 +20,11 @@ use faer::Mat;
 use phlex_solve::InputFn;
 
 use crate::common::assembly::{constraint_input, ConstrainedAssembly};
+use crate::common::least_squares::dense_solve;
 use crate::common::least_squares::max_abs;
 use crate::common::pose_newton::{close_position_constraints, PoseNewtonOptions};
 use crate::error::MbsError;
 use crate::kinematics::ConsistentInit;
-use crate::simulate::dense_solve;
 
 /// Stage 1 settings: the free pose increments, the tolerance and what to tell the user
 /// when the loop does not close.

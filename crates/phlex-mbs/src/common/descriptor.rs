@@ -9,7 +9,7 @@
 //!   ([`step_increment`]);
 //! * their discrete efforts (F5) in place of the midpoint efforts
 //!   ([`replace_discrete_efforts`]) and the Gonzalez correction of the discrete gradient
-//!   on the rest of the state ([`gonzalez_correction`]);
+//!   on the rest of the state ([`phlex_core::system::gonzalez_correction`]);
 //! * the constant-mass form $E_c\dot x = F(x)$ for Radau IIA ([`constant_mass`],
 //!   [`to_constant_mass_rhs`], [`to_constant_mass_jacobian`]): in the velocity rows
 //!   $(v_P, \omega, v_f)$ of a body with full inertia $E_c = I$ and
@@ -25,11 +25,11 @@ use std::ops::Range;
 
 use faer::Mat;
 use phlex_core::sparse::{col_iter, SparseMat};
-use phlex_core::{QuasiLinearPhDae, Triplets};
+use phlex_core::{PhSystem, Triplets};
 
 /// What the full-inertia algorithms need of an assembled multibody system: the constant
 /// descriptor, the body layout and the bodies' full-inertia operators (local states).
-pub(crate) trait FullInertiaAssembly: QuasiLinearPhDae {
+pub(crate) trait FullInertiaAssembly: PhSystem {
     /// Pose coordinates ahead of $u_f$ in a body's local state (planar 3, spatial 12).
     const POSE_COORDS: usize;
     /// Rigid velocities ahead of $v_f$ (planar 3, spatial 6).
@@ -150,22 +150,6 @@ pub(crate) fn replace_discrete_efforts<A: FullInertiaAssembly + ?Sized>(
     }
 }
 
-/// Gonzalez's correction of a midpoint effort: $\bar z \mathrel{+}= \frac{\Delta H -
-/// \bar z^\top w}{w^\top w}\,w$ with $w = E(x_1 - x_0)$ restricted to the rows it is applied
-/// to and $\Delta H$ their energy change, so that $\bar z^\top w = \Delta H$; skipped when
-/// $|w|^2 \le \varepsilon^2(1 + |x_m|^2)$ (no motion).
-pub(crate) fn gonzalez_correction(zbar: &mut [f64], w: &[f64], dh: f64, xm: &[f64]) {
-    let ww: f64 = w.iter().map(|v| v * v).sum();
-    if ww <= f64::EPSILON * f64::EPSILON * (1.0 + xm.iter().map(|v| v * v).sum::<f64>()) {
-        return;
-    }
-    let zw: f64 = zbar.iter().zip(w).map(|(a, b)| a * b).sum();
-    let c = (dh - zw) / ww;
-    for (zi, wi) in zbar.iter_mut().zip(w) {
-        *zi += c * wi;
-    }
-}
-
 /// Velocity rows of the bodies with full inertia, with the body index.
 pub(crate) fn full_velocity_ranges<A: FullInertiaAssembly + ?Sized>(
     mb: &A,
@@ -214,7 +198,7 @@ fn velocity_rates<A: FullInertiaAssembly + ?Sized>(
         .body_velocity_mass(b, &x[mb.body_state_range(b)])
         .expect("full-inertia body");
     let rhs: Vec<f64> = r.clone().zip(&g).map(|(i, gi)| f[i] - gi).collect();
-    let a = crate::simulate::dense_solve(&M, &rhs);
+    let a = crate::common::least_squares::dense_solve(&M, &rhs);
     (M, a)
 }
 

@@ -1,7 +1,7 @@
 //! Minimum-norm least squares $x = A^{+}b$ by a thin SVD, the step of the Gauss–Newton
 //! iterations on the joint position residuals (paper 000 §6.3 initial conditions, Remark 9
 //! drift): redundant constraint rows make $A$ rank deficient, the pseudo-inverse still gives
-//! the smallest correction.
+//! the smallest correction. Also the dense solve of small square systems ([`dense_solve`]).
 use faer::Mat;
 
 use crate::error::MbsError;
@@ -34,4 +34,16 @@ pub(crate) fn min_norm_solve(A: &Mat<f64>, b: &[f64], what: &str) -> Result<Vec<
         }
     }
     Ok(x)
+}
+
+/// Dense helper: solves `A x = b` by partial-pivoting LU (small systems).
+pub(crate) fn dense_solve(A: &Mat<f64>, b: &[f64]) -> Vec<f64> {
+    use faer::linalg::solvers::Solve;
+    let lu = A.partial_piv_lu();
+    let mut rhs = Mat::<f64>::zeros(b.len(), 1);
+    for (i, v) in b.iter().enumerate() {
+        rhs[(i, 0)] = *v;
+    }
+    let x = lu.solve(&rhs);
+    (0..b.len()).map(|i| x[(i, 0)]).collect()
 }

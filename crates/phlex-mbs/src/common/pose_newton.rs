@@ -14,7 +14,7 @@ use faer::Mat;
 use crate::common::assembly::ConstrainedAssembly;
 use crate::common::least_squares::{max_abs, min_norm_solve};
 use crate::error::MbsError;
-use crate::simulate::{ProjectionOptions, ProjectionStep};
+use phlex_core::system::{ProjectionOptions, ProjectionStep};
 use phlex_solve::SolveError;
 
 /// Which residuals the iteration closes and how the joint states follow the poses.
@@ -153,7 +153,7 @@ pub(crate) fn close_position_constraints<A: ConstrainedAssembly>(
     Ok(report)
 }
 
-/// Step 1 of the drift projection (paper 000 Remark 9; [`crate::simulate`] and
+/// Step 1 of the drift projection (paper 000 Remark 9; [`crate::projection::project_onto_constraints`] and
 /// [`crate::spatial::project_onto_constraints_3d`]): the Gauss–Newton iteration on the poses
 /// of every body, drivers included, joint states kept (or moved by `follow`), until
 /// $\max|\Phi| \le$ `opts.tol`. Checks `opts` and the length of `x` first.

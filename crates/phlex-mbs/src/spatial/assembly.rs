@@ -32,7 +32,7 @@
 use std::sync::Arc;
 
 use phlex_core::sparse::{col_iter, SparseMat};
-use phlex_core::{PortSet, QuasiLinearPhDae, Triplets, VarBlock};
+use phlex_core::{PhSystem, PortSet, ProjectionOptions, ProjectionStep, Triplets, VarBlock};
 use phlex_solve::{InputFn, Signal};
 
 use crate::common::assembly::{shared_multibody_methods, shared_phdae_methods};
@@ -40,7 +40,6 @@ use crate::common::descriptor::{self, full_inertia_layout, FullInertiaAssembly};
 use crate::common::layout::{lay_out, load_port, with_layout, JointSlots, LoadUnits};
 use crate::error::MbsError;
 use crate::load::Frame;
-use crate::mechanism::Mechanism;
 use crate::planar_body::EnergySplit;
 use crate::spatial::body::{SpatialBody, R_V_OFFSET};
 use crate::spatial::joint::{Coef, Geometry, JointModel3d, Side, Term};
@@ -775,7 +774,7 @@ impl Multibody3d {
     }
 }
 
-impl QuasiLinearPhDae for Multibody3d {
+impl PhSystem for Multibody3d {
     shared_phdae_methods!();
 
     fn hamiltonian(&self, x: &[f64]) -> f64 {
@@ -807,7 +806,7 @@ impl QuasiLinearPhDae for Multibody3d {
         let dx: Vec<f64> = x1.iter().zip(x0).map(|(a, b)| a - b).collect();
         let w = phlex_core::sparse::mul_vec(&self.E, &dx);
         let dh = self.hamiltonian(x1) - self.hamiltonian(x0);
-        descriptor::gonzalez_correction(zbar, &w, dh, &xm);
+        phlex_core::system::gonzalez_correction(zbar, &w, dh, &xm);
     }
     fn input_map(&self, x: &[f64]) -> SparseMat {
         let m = self.ports.total_dim();
@@ -851,9 +850,7 @@ impl QuasiLinearPhDae for Multibody3d {
         }
         t.build()
     }
-}
-
-impl Mechanism for Multibody3d {
+    /// $J(x)z + B(x)u$ ([`Multibody3d::rhs_with_effort`]; $R = 0$).
     fn rhs_with_effort(&self, x: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
         Multibody3d::rhs_with_effort(self, x, z, u, f)
     }
@@ -862,6 +859,19 @@ impl Mechanism for Multibody3d {
     }
     fn max_position_drift(&self, x: &[f64]) -> f64 {
         Multibody3d::max_position_drift(self, x)
+    }
+    fn has_projection(&self) -> bool {
+        true
+    }
+    /// [`crate::spatial::project_onto_constraints_3d`].
+    fn project(
+        &self,
+        x: &mut [f64],
+        u: &[f64],
+        opts: &ProjectionOptions,
+    ) -> Result<ProjectionStep, phlex_core::CoreError> {
+        crate::spatial::projection::project_onto_constraints_3d(self, x, u, opts)
+            .map_err(crate::projection::projection_error)
     }
     fn state_dependent_descriptor(&self) -> bool {
         self.has_full_inertia()
@@ -894,13 +904,13 @@ impl Mechanism for Multibody3d {
 /// the constant-mass form for Radau IIA, by the shared full-inertia algorithms.
 impl Multibody3d {
     /// Discrete increment of a midpoint step $x_0\to x_1$
-    /// ([`Mechanism::step_increment`]): $E(x_1 - x_0)$, with the momentum increments
+    /// ([`PhSystem::step_increment`]): $E(x_1 - x_0)$, with the momentum increments
     /// $\pi(x_1) - \pi(x_0)$ of eq. (F4) in the rows of bodies with full inertia.
     pub fn step_increment(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
         descriptor::step_increment(self, x0, x1, out)
     }
 
-    /// Discrete right-hand side of a midpoint step ([`Mechanism::step_rhs`]):
+    /// Discrete right-hand side of a midpoint step ([`PhSystem::step_rhs`]):
     /// $J(x_m)\bar z + B(x_m)u$ with, for each body with full inertia, its discrete effort
     /// (F5) in place of the given one (so the plain midpoint variant is exact as well) and
     /// its gyroscopic blocks built from the average momenta (F4).
@@ -922,7 +932,7 @@ impl Multibody3d {
         self.rhs_impl(xm, &zd, u, f, Some((x0, x1)));
     }
 
-    /// Constant mass matrix for Radau ([`Mechanism::constant_mass`]): $E$, with the
+    /// Constant mass matrix for Radau ([`PhSystem::constant_mass`]): $E$, with the
     /// identity in the velocity blocks of bodies with full inertia.
     pub fn constant_mass(&self) -> SparseMat {
         descriptor::constant_mass(self)

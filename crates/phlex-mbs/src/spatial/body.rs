@@ -48,7 +48,7 @@
 //!
 //! # Importing
 //! The trait is not re-exported at the crate root: its method names (`effort`,
-//! `hamiltonian`, `blocks`, …) coincide with those of [`phlex_core::QuasiLinearPhDae`], which
+//! `hamiltonian`, `blocks`, …) coincide with those of [`phlex_core::PhSystem`], which
 //! bodies usually implement as well, and a glob import `use phlex_mbs::*` would make such
 //! calls ambiguous. Import it as `phlex_mbs::spatial::SpatialBody` (inside the crate:
 //! `crate::spatial::SpatialBody`) where it is needed, and call through the trait
@@ -319,7 +319,7 @@ pub trait SpatialBody: std::fmt::Debug + Send + Sync {
 
     /// With full inertia: the dense velocity block $M_{vv}(u_f)$ ($6 + n_f$ square) and
     /// $\Gamma = \partial_{u_f}(M_{vv}p)\,v_f$ at a local state (for the constant-mass
-    /// form of [`crate::dae`]); `None` (default) otherwise.
+    /// form of [`phlex_solve::PhDae`]); `None` (default) otherwise.
     fn velocity_mass_dense(&self, x: &[f64]) -> Option<(faer::Mat<f64>, Vec<f64>)> {
         let _ = x;
         None

@@ -7,7 +7,6 @@
 //! | [`body`] | [`SpatialBody`]: the contract of a floating body in 3D (state convention, ports) | Remark 4, eqs. (36)–(41) |
 //! | [`joint`] | spherical, revolute, prismatic, weld, ground point/frame/hinge/slide, prescribed velocity | §5.1–5.2, eqs. (44)–(48) |
 //! | [`load`] | forces and torques at ports | eq. (39) |
-//! | [`collocation`] | [`GaussCollocation`]: Gauss–Legendre collocation (order $2s$), simplified Newton, exact power balance | eq. (46) |
 //! | [`builder`] | [`MultibodyBuilder3d`]: bodies, ports, joints, loads by name | |
 //! | [`assembly`] | [`Multibody3d`]: the pHDAE, exact Jacobian, drift | eq. (46) |
 //! | [`projection`] | drift projection onto the position constraints (off by default) | Remark 9 |
@@ -16,16 +15,15 @@
 //!
 //! 3×3 algebra and rotations come from [`phlex_core::geometry`].
 //!
-//! [`Multibody3d`] implements [`phlex_core::QuasiLinearPhDae`] and [`crate::Mechanism`], so
-//! [`crate::MultibodyMidpoint`] (midpoint / discrete gradient) and [`crate::MultibodyDae`]
-//! (Radau IIA) integrate it. Bodies with deformation-dependent inertia
+//! [`Multibody3d`] implements [`phlex_core::PhSystem`] (its drift projection hook is
+//! [`project_onto_constraints_3d`]), so every integrator of [`phlex_solve::integrators`]
+//! (midpoint / discrete gradient, Gauss collocation, Radau IIA) integrates it. Bodies with deformation-dependent inertia
 //! ([`crate::spatial_body_core::full_inertia_3d`]) make the descriptor state dependent:
 //! the assembly then provides the discrete step (F4)–(F5), its exact Jacobian, the
 //! constant-mass form for Radau, and the port maps at the deformed port positions.
 pub mod assembly;
 pub mod body;
 pub mod builder;
-pub mod collocation;
 pub mod joint;
 pub mod kinematics;
 pub mod load;
@@ -35,7 +33,6 @@ pub mod redundancy;
 pub use assembly::Multibody3d;
 pub use body::{rotation_from_state, SpatialBody, SpatialBodySpec, SpatialPort, R_V_OFFSET};
 pub use builder::MultibodyBuilder3d;
-pub use collocation::{CollocationParams, CollocationRun, GaussCollocation, GaussTableau};
 pub use joint::{AxisFrame, Joint3d, JointKind3d};
 pub use kinematics::{consistent_initial_state_3d, KinematicsOptions3d};
 pub use load::Load3d;

@@ -1,6 +1,6 @@
 //! Drift correction by projection onto the position constraints of a spatial multibody
 //! system (issue #3 §2, off by default): the 3D counterpart of
-//! [`crate::simulate::project_onto_constraints`], with the same options
+//! [`crate::projection::project_onto_constraints`], with the same options
 //! ([`ProjectionOptions`]) and per-step report ([`ProjectionStep`]).
 //!
 //! The integrators enforce the *velocity* constraints $G(x)p = B_\lambda u$ (index 2); the
@@ -10,7 +10,7 @@
 //! 0. re-orthonormalises every rotation, $R \leftarrow R(R^\top R)^{-1/2}$ (Newton–Schulz
 //!    iterations $R \leftarrow \tfrac12R(3I - R^\top R)$ until $|R^\top R - I| < 10^{-15}$),
 //!    needed after integrators that do not keep the quadratic invariant (Radau IIA); the
-//!    midpoint rule and [`crate::spatial::GaussCollocation`] keep it to round-off, so this is
+//!    midpoint rule and [`phlex_solve::GaussCollocation`] keep it to round-off, so this is
 //!    then a no-op;
 //! 1. Gauss–Newton on the pose increments $(\delta r_b, \delta\phi_b)$ of every body with
 //!    minimum-norm (Euclidean) steps $\Delta q = -\Phi_q^{+}\Phi(q)$ (SVD pseudo-inverse,
@@ -25,22 +25,21 @@
 //! *Energy.* The projection is not part of the scheme's power balance: moving the poses
 //! changes the potential energy (gravity) and the velocity projection removes kinetic energy
 //! (an $M$-orthogonal projection never adds any). The integrators record every jump
-//! $H(x^{proj}) - H(x)$ in [`ProjectionStats`].
+//! $H(x^{proj}) - H(x)$ in [`phlex_core::ProjectionStats`].
 use faer::Mat;
 use phlex_core::sparse::col_iter;
-use phlex_core::QuasiLinearPhDae;
+use phlex_core::system::{ProjectionOptions, ProjectionStep};
+use phlex_core::PhSystem;
 
 use crate::common::assembly::ConstrainedAssembly;
-use crate::common::least_squares::max_abs;
+use crate::common::least_squares::{dense_solve, max_abs};
 use crate::common::pose_newton::project_poses;
 use crate::error::MbsError;
-use crate::simulate::{dense_solve, ProjectionOptions, ProjectionStep};
 use crate::spatial::assembly::Multibody3d;
 use crate::spatial::kinematics::set_rotation;
 use phlex_core::geometry::mat3::{lin_comb, mat_mul, mat_t_mul, IDENTITY3};
 use phlex_core::geometry::so3::orthogonality_defect;
 
-pub use crate::simulate::ProjectionStats;
 
 /// Re-orthonormalises every body rotation (Newton–Schulz); returns the largest defect
 /// $\max|R^\top R - I|$ found before.
@@ -69,7 +68,7 @@ pub fn orthonormalize_rotations(mb: &Multibody3d, x: &mut [f64]) -> f64 {
 /// Projects `x` onto the position constraints of every joint (and, with
 /// [`ProjectionOptions::velocities`], its velocities onto $G(x)p = B_\lambda u$); see the
 /// module documentation. `u` is the input at the time of `x`. Same signature as the planar
-/// [`crate::simulate::project_onto_constraints`].
+/// [`crate::projection::project_onto_constraints`].
 ///
 /// Errors: a Gauss–Newton that does not reach `tol` within `max_iterations`
 /// ([`MbsError::Solve`] with [`phlex_solve::SolveError::NewtonDiverged`], `t` = NaN: the integrators fill

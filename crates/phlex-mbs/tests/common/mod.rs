@@ -7,12 +7,14 @@
 //! | [`checks`] | the exact Jacobian of the right-hand side against central differences | eq. (46) |
 //! | [`consistent`] | consistent initial conditions, nothing locked | §6.3 |
 //! | [`chain3d`] | a spatial two-beam chain (hinge, spherical joint, loads, gravity), optionally full inertia and stiffening | §4.3, Remark 3 |
+//! | [`default_jacobian`] | a system with the trait's default (approximate) rhs Jacobian $(J - R)\partial_x z$ | |
 //! | [`crank`] | the crank drive and slider of the crank–slider; a stiffened coupler mechanism and random states | §6.3, Remark 3 |
 #![allow(dead_code, non_snake_case)]
 
 pub mod chain3d;
 pub mod checks;
 pub mod crank;
+pub mod default_jacobian;
 pub mod four_bar;
 
 use phlex_mbs::{consistent_initial_state, ConsistentInit, KinematicsOptions, Multibody};

@@ -9,7 +9,8 @@ use std::time::Instant;
 use anyhow::Result;
 use phlex_core::LinearPhSystem;
 use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
+use phlex_solve::newton::NewtonParams;
+use phlex_solve::{integrate, Integrator};
 use phlex_solve::signal::InputFn;
 
 use super::feedback::{join_ledgers, FeedbackPhase};
@@ -60,6 +61,12 @@ pub fn midpoint_step(file: &str, sim: Option<&SimulationSpec>, kind: &str) -> Re
     if sim.integrator != IntegratorSpec::Midpoint {
         return Err(e(format!(
             "simulation.integrator: {kind} models support \"midpoint\" only"
+        ))
+        .into());
+    }
+    if sim.stages.is_some() || sim.max_steps.is_some() {
+        return Err(e(format!(
+            "simulation.stages and simulation.max_steps do not apply to {kind} models (integrator = \"midpoint\")"
         ))
         .into());
     }
@@ -238,22 +245,26 @@ pub fn run_midpoint(
             sample += 1;
             progress.update(t);
         };
-        let params = |t0: f64, t1: f64| MidpointParams {
-            step: FixedStepParams {
-                t0,
-                t_end: t1,
-                h: dt,
-                output_every: output.every,
-            },
-            ..Default::default()
+        let span = |t0: f64, t1: f64| FixedStepParams {
+            t0,
+            t_end: t1,
+            h: dt,
+            output_every: output.every,
         };
+        // the midpoint rule through the front door (linear systems: one LU for the run)
+        let midpoint = Integrator::Midpoint(NewtonParams::default());
         match &closed {
             Some(c) if c.t_on < t_end => {
                 let mut open = if c.t_on > 0.0 {
-                    Some(
-                        LinearMidpoint::new(sys, r.input.clone(), params(0.0, c.t_on))?
-                            .run(r.initial, &mut obs)?,
-                    )
+                    Some(integrate(
+                        sys,
+                        r.initial,
+                        r.input.clone(),
+                        &midpoint,
+                        span(0.0, c.t_on),
+                        None,
+                        &mut obs,
+                    )?)
                 } else {
                     None
                 };
@@ -265,9 +276,15 @@ pub fn run_midpoint(
                         obs(t, e)
                     }
                 };
-                let mut second =
-                    LinearMidpoint::new(&c.system, c.input.clone(), params(c.t_on, t_end))?
-                        .run(start, &mut obs2)?;
+                let mut second = integrate(
+                    &c.system,
+                    start,
+                    c.input.clone(),
+                    &midpoint,
+                    span(c.t_on, t_end),
+                    None,
+                    &mut obs2,
+                )?;
                 if let Some(first) = open.take() {
                     second.ledger = join_ledgers(&first.ledger, &second.ledger);
                     second.stats.steps += first.stats.steps;
@@ -277,8 +294,15 @@ pub fn run_midpoint(
                 }
                 second
             }
-            _ => LinearMidpoint::new(sys, r.input.clone(), params(0.0, t_end))?
-                .run(r.initial, &mut obs)?,
+            _ => integrate(
+                sys,
+                r.initial,
+                r.input.clone(),
+                &midpoint,
+                span(0.0, t_end),
+                None,
+                &mut obs,
+            )?,
         }
     };
     progress.finish();

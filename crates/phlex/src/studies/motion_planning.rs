@@ -41,7 +41,7 @@ use phlex_solve::consistent::consistent_initial_state;
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
 use phlex_solve::radau5::OutputTimes;
-use phlex_solve::{InputFn, LinearPhDae, Radau5, Radau5Params, Signal, SolverStats};
+use phlex_solve::{InputFn, PhDae, Radau5, Radau5Params, Signal, SolverStats};
 use serde::Serialize;
 
 use super::error::{require_positive, StudyError};
@@ -396,7 +396,7 @@ pub fn motion_planning(
         let mut cn = LinearMidpoint::new(sys, input.clone(), params)?;
         cn.run(&e0, &mut observer)?.stats
     } else {
-        let problem = LinearPhDae::new(sys, input.clone())?;
+        let problem = PhDae::new(sys, input.clone())?;
         let radau = Radau5::new(Radau5Params::with_tolerances(setup.rtol, setup.atol))?;
         radau
             .integrate(

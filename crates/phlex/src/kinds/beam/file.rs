@@ -10,7 +10,7 @@ use toml::Spanned;
 use crate::error::{line_of, ModelError};
 use crate::source::ModelSource;
 use crate::spec::{
-    IntegratorSpec, ModelMeta, ModesSpec, SignalSpec, SimulationSpec, DEFAULT_SAMPLES,
+    check_max_steps_key, check_stages_key, IntegratorSpec, ModelMeta, ModesSpec, SignalSpec, SimulationSpec, DEFAULT_SAMPLES,
 };
 
 /// Top level of a model file.
@@ -325,9 +325,12 @@ pub fn validate(file: &str, text: &str, m: &ModelFile) -> Result<(), ModelError>
                 );
             }
         }
+        check_stages_key(&s.stages, s.integrator == IntegratorSpec::Gauss)
+            .and_then(|_| check_max_steps_key(&s.max_steps, s.integrator == IntegratorSpec::Radau5))
+            .or_else(|(span, msg)| err(file, text, span, msg))?;
         if matches!(
             s.integrator,
-            IntegratorSpec::Midpoint | IntegratorSpec::StormerVerlet
+            IntegratorSpec::Midpoint | IntegratorSpec::Gauss | IntegratorSpec::StormerVerlet
         ) && s.dt.is_none()
         {
             return err(

@@ -2,13 +2,12 @@
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use phlex_core::diagnostics::{port_powers, EnergyLedger};
+use phlex_core::diagnostics::EnergyLedger;
 use phlex_core::sparse;
 use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
-use phlex_solve::radau5::OutputTimes;
-use phlex_solve::stormer_verlet::StormerVerlet;
-use phlex_solve::{LinearPhDae, Radau5, Radau5Params, SolverStats};
+use phlex_solve::gauss::GaussParams;
+use phlex_solve::newton::NewtonParams;
+use phlex_solve::{Integrator, LedgerKind, Radau5Params, SolveError, SolverStats};
 
 use super::build::Built;
 use super::file::OutputSpec;
@@ -69,28 +68,58 @@ pub struct Simulation {
     pub exact_ledger: bool,
 }
 
-/// Builds an energy ledger from samples by trapezoidal quadrature of port powers and
-/// dissipation (used for integrators that do not carry a discrete power balance).
-fn sampled_ledger(b: &Built, times: &[f64], states: &[(f64, Vec<f64>)]) -> EnergyLedger {
-    let sys = &b.system;
-    let eval = |t: f64, e: &[f64]| {
-        let u = b.input.eval(t);
-        let y = sparse::mul_vec_transpose(&sys.B, e);
-        (port_powers(&sys.ports, &y, &u), sys.dissipation(e))
+/// The integrator of `[simulation]` and its span (Radau IIA: the output grid of
+/// `out.samples` intervals, `dt` as its initial step).
+fn integrator_settings(
+    sim: &SimulationSpec,
+    out: &OutputSpec,
+    t_end: f64,
+) -> Result<(Integrator, FixedStepParams)> {
+    let dt = || -> Result<f64> {
+        Ok(*sim
+            .dt
+            .as_ref()
+            .context("simulation.dt is required")?
+            .get_ref())
     };
-    let mut l = EnergyLedger::new(&sys.ports, times[0], sys.hamiltonian(&states[0].1));
-    for w in states.windows(2) {
-        let (t0, e0) = (&w[0].0, &w[0].1);
-        let (t1, e1) = (&w[1].0, &w[1].1);
-        let (p0, d0) = eval(*t0, e0);
-        let (p1, d1) = eval(*t1, e1);
-        let p: Vec<f64> = p0.iter().zip(&p1).map(|(a, c)| 0.5 * (a + c)).collect();
-        l.push_step(*t1, sys.hamiltonian(e1), t1 - t0, &p, 0.5 * (d0 + d1));
-    }
-    l
+    let fixed = |h: f64| FixedStepParams {
+        t0: 0.0,
+        t_end,
+        h,
+        output_every: out.every,
+    };
+    Ok(match sim.integrator {
+        IntegratorSpec::Midpoint => (Integrator::Midpoint(NewtonParams::default()), fixed(dt()?)),
+        IntegratorSpec::StormerVerlet => (Integrator::StormerVerlet, fixed(dt()?)),
+        IntegratorSpec::Gauss => (
+            Integrator::Gauss(GaussParams {
+                stages: sim.stages.as_ref().map_or(3, |s| *s.get_ref()),
+                ..Default::default()
+            }),
+            fixed(dt()?),
+        ),
+        IntegratorSpec::Radau5 => {
+            let rtol = sim.rtol.as_ref().map(|v| *v.get_ref()).unwrap_or(1e-6);
+            let atol = sim.atol.as_ref().map(|v| *v.get_ref()).unwrap_or(1e-9);
+            let mut params = Radau5Params::with_tolerances(rtol, atol);
+            params.h0 = sim.dt.as_ref().map(|v| *v.get_ref());
+            if let Some(m) = &sim.max_steps {
+                params.max_steps = *m.get_ref();
+            }
+            let n = out.samples.max(2);
+            let span = FixedStepParams {
+                t0: 0.0,
+                t_end,
+                h: t_end / n as f64,
+                output_every: 1,
+            };
+            (Integrator::Radau5(params), span)
+        }
+    })
 }
 
-/// Integrates the model over the `[simulation]` span, recording per `[output]`.
+/// Integrates the model over the `[simulation]` span, recording per `[output]`, through the
+/// front door of the integrators ([`phlex_solve::integrate`]).
 pub fn simulate(
     b: &Built,
     sim: &SimulationSpec,
@@ -100,87 +129,42 @@ pub fn simulate(
     let t_end = *sim.t_end.get_ref();
     let mut series = TimeSeries::new(columns(b));
     let mut progress = Progress::new(0.0, t_end, quiet);
+    let (integrator, span) = integrator_settings(sim, out, t_end)?;
     let start = Instant::now();
-    let result = match sim.integrator {
-        IntegratorSpec::Midpoint | IntegratorSpec::StormerVerlet => {
-            let h = *sim
-                .dt
-                .as_ref()
-                .context("simulation.dt is required")?
-                .get_ref();
-            let step = FixedStepParams {
-                t0: 0.0,
-                t_end,
-                h,
-                output_every: out.every,
-            };
-            let mut obs = |t: f64, e: &[f64]| {
-                record(b, t, e, &mut series);
-                progress.update(t);
-            };
-            let res = if sim.integrator == IntegratorSpec::Midpoint {
-                let params = MidpointParams {
-                    step,
-                    ..Default::default()
-                };
-                LinearMidpoint::new(&b.system, b.input.clone(), params)?
-                    .run(&b.initial, &mut obs)?
-            } else {
-                StormerVerlet::new(&b.system, b.input.clone(), step)
-                    .context("Störmer–Verlet needs a lossless two-field system without multipliers (use integrator = \"midpoint\" or \"radau5\")")?
-                    .run(&b.initial, &mut obs)?
-            };
-            Simulation {
-                series: TimeSeries::default(),
-                exact_ledger: sim.integrator == IntegratorSpec::Midpoint,
-                ledger: res.ledger,
-                stats: res.stats,
-                t_final: res.t,
-                wall: 0.0,
-            }
-        }
-        IntegratorSpec::Radau5 => {
-            let rtol = sim.rtol.as_ref().map(|v| *v.get_ref()).unwrap_or(1e-6);
-            let atol = sim.atol.as_ref().map(|v| *v.get_ref()).unwrap_or(1e-9);
-            let mut params = Radau5Params::with_tolerances(rtol, atol);
-            params.h0 = sim.dt.as_ref().map(|v| *v.get_ref());
-            let dae = LinearPhDae::new(&b.system, b.input.clone())?;
-            let n = out.samples.max(2);
-            let grid: Vec<f64> = (0..=n).map(|k| t_end * k as f64 / n as f64).collect();
-            let mut states: Vec<(f64, Vec<f64>)> = Vec::with_capacity(grid.len());
-            let mut obs = |t: f64, e: &[f64]| {
-                record(b, t, e, &mut series);
-                states.push((t, e.to_vec()));
-                progress.update(t);
-            };
-            let sol = Radau5::new(params)?.integrate(
-                &dae,
-                0.0,
-                &b.initial,
-                t_end,
-                OutputTimes::Grid(&grid),
-                &mut obs,
-            )?;
-            let times: Vec<f64> = states.iter().map(|s| s.0).collect();
-            if times.len() < 2 {
-                bail!("Radau5 produced fewer than two output samples");
-            }
-            Simulation {
-                series: TimeSeries::default(),
-                exact_ledger: false,
-                ledger: sampled_ledger(b, &times, &states),
-                stats: sol.stats,
-                t_final: sol.t,
-                wall: 0.0,
-            }
-        }
+    let mut obs = |t: f64, e: &[f64]| {
+        record(b, t, e, &mut series);
+        progress.update(t);
     };
+    let run = phlex_solve::integrate(
+        &b.system,
+        &b.initial,
+        b.input.clone(),
+        &integrator,
+        span,
+        None,
+        &mut obs,
+    )
+    .map_err(|e| match e {
+        SolveError::NotPartitioned { .. } | SolveError::NotApplicable { .. } => {
+            anyhow::Error::new(e).context("Störmer–Verlet needs a lossless two-field system without multipliers (use integrator = \"midpoint\", \"gauss\" or \"radau5\")")
+        }
+        e => e.into(),
+    })?;
     progress.finish();
-    let wall = start.elapsed().as_secs_f64();
+    if run.ledger.times.len() < 2 {
+        bail!(
+            "{} produced fewer than two output samples",
+            integrator.name()
+        );
+    }
     Ok(Simulation {
         series,
-        wall,
-        ..result
+        exact_ledger: run.ledger_kind == LedgerKind::PerStep
+            && sim.integrator != IntegratorSpec::StormerVerlet,
+        ledger: run.ledger,
+        stats: run.stats,
+        t_final: run.t,
+        wall: start.elapsed().as_secs_f64(),
     })
 }
 
@@ -190,6 +174,13 @@ pub fn summarize(b: &Built, sim_spec: &SimulationSpec, s: &Simulation) -> RunSum
         &b.name,
         match sim_spec.integrator {
             IntegratorSpec::Midpoint => "midpoint (exact discrete power balance)".into(),
+            IntegratorSpec::Gauss => {
+                let s = sim_spec.stages.as_ref().map_or(3, |s| *s.get_ref());
+                format!(
+                    "gauss ({s} stages, order {}, exact discrete power balance)",
+                    2 * s
+                )
+            }
             IntegratorSpec::Radau5 => "radau5 (balance from output samples, trapezoidal)".into(),
             IntegratorSpec::StormerVerlet => {
                 "stormer_verlet (explicit, energy not exactly conserved)".into()

@@ -7,7 +7,7 @@
 use std::collections::BTreeSet;
 use std::ops::Range;
 
-use phlex_core::QuasiLinearPhDae;
+use phlex_core::PhSystem;
 use phlex_mbs::{EnergySplit, JointDrift};
 use phlex_solve::InputFn;
 
@@ -105,7 +105,7 @@ impl RunColumns {
     /// Completes and stores `row` at `(t, x)`: port columns and total input power (from
     /// the effort and output of `mb` with the inputs `input`), and the largest of the
     /// joint `drifts`.
-    pub fn push_row<M: QuasiLinearPhDae + ?Sized>(
+    pub fn push_row<M: PhSystem + ?Sized>(
         &mut self,
         mut row: Vec<f64>,
         t: f64,

@@ -7,14 +7,12 @@ use std::ops::Range;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use phlex_mbs::simulate::ProjectionOptions;
-use phlex_mbs::spatial::{GaussCollocation, Multibody3d};
-use phlex_mbs::{ConsistentInit, MbsError, Mechanism, Multibody, MultibodyDae, MultibodyMidpoint};
+use phlex_core::{PhSystem, ProjectionOptions};
+use phlex_mbs::{ConsistentInit, MbsError};
 use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
+use phlex_solve::midpoint::MidpointVariant;
 use phlex_solve::newton::NewtonParams;
-use phlex_solve::radau5::{OutputTimes, Radau5};
-use phlex_solve::{InputFn, SolverStats};
+use phlex_solve::{InputFn, Integrator, SolverStats};
 use toml::Spanned;
 
 use super::planar::format::{MbsIntegrator, MbsSimulationSpec, SchemeSpec};
@@ -36,51 +34,13 @@ pub(crate) fn missing_simulation(file: &str) -> ModelError {
     }
 }
 
-/// A mechanism whose integrators can switch the drift projection on (the projection is
-/// specific to the dimension: [`phlex_mbs::simulate::project_onto_constraints`],
-/// [`phlex_mbs::spatial::project_onto_constraints_3d`]).
-pub(crate) trait ProjectedMechanism: Mechanism + Sized {
-    /// The midpoint integrator with the projection on.
-    fn midpoint_projected(
-        i: MultibodyMidpoint<'_, Self>,
-        o: ProjectionOptions,
-    ) -> Result<MultibodyMidpoint<'_, Self>, MbsError>;
-    /// The Gauss collocation with the projection on.
-    fn gauss_projected(
-        i: GaussCollocation<'_, Self>,
-        o: ProjectionOptions,
-    ) -> Result<GaussCollocation<'_, Self>, MbsError>;
-}
-
-/// Both assemblies switch the projection on by their own `with_projection`.
-macro_rules! projected_mechanism {
-    ($($mechanism:ty),*) => {$(
-        impl ProjectedMechanism for $mechanism {
-            fn midpoint_projected(
-                i: MultibodyMidpoint<'_, Self>,
-                o: ProjectionOptions,
-            ) -> Result<MultibodyMidpoint<'_, Self>, MbsError> {
-                i.with_projection(o)
-            }
-            fn gauss_projected(
-                i: GaussCollocation<'_, Self>,
-                o: ProjectionOptions,
-            ) -> Result<GaussCollocation<'_, Self>, MbsError> {
-                i.with_projection(o)
-            }
-        }
-    )*};
-}
-
-projected_mechanism!(Multibody, Multibody3d);
-
 /// What an integration returns before the energy account.
 pub(crate) struct Integrated {
     stats: SolverStats,
     integrator: String,
     /// Largest per-step power-balance residual (one-step schemes).
     step_residual: Option<f64>,
-    /// Largest constraint drift seen by the one-step schemes.
+    /// Largest constraint drift seen by the integrator at its output times.
     step_drift: f64,
     /// Exact cumulative supplied work per output sample (one-step schemes).
     work: Option<Vec<f64>>,
@@ -107,8 +67,9 @@ pub(crate) struct RunModel<'a, M> {
     pub convert: &'a dyn Fn(MbsError) -> anyhow::Error,
 }
 
-/// Integrates `model` over `sim`, calling `record` at every output time.
-pub(crate) fn integrate<M: ProjectedMechanism>(
+/// Integrates `model` over `sim` through the front door of the integrators
+/// ([`phlex_solve::integrate`]), calling `record` at every output time.
+pub(crate) fn integrate<M: PhSystem>(
     model: &RunModel<'_, M>,
     sim: &MbsSimulationSpec,
     quiet: bool,
@@ -126,114 +87,100 @@ pub(crate) fn integrate<M: ProjectedMechanism>(
     let x0 = &model.init.state;
     let start = Instant::now();
     let projected = sim.projection.as_ref().is_some_and(|p| *p.get_ref());
-    let mut projection = None;
-    let (stats, integrator, step_residual, step_drift, work) = match sim.integrator {
+    let projection = projected.then(ProjectionOptions::default);
+    let (integrator, span, label, hint) = match sim.integrator {
         MbsIntegrator::Midpoint => {
-            let params = midpoint_params(sim, t_end, model.every)?;
-            let h = params.step.h;
-            let mut integ =
-                MultibodyMidpoint::new(mb, model.input.clone(), params).map_err(conv)?;
-            if projected {
-                integ = M::midpoint_projected(integ, ProjectionOptions::default()).map_err(conv)?;
-            }
-            let run = integ.run(x0, &mut obs).map_err(conv).with_context(|| {
-                format!(
-                    "midpoint integration of '{name}' failed (dt = {h:e} s); try a smaller [simulation] dt, or looser newton_rtol/newton_atol"
-                )
-            })?;
-            projection = projection_summary(run.projection);
-            let l = &run.result.ledger;
-            let work = (l.supplied.len() == samples).then(|| {
-                l.supplied
-                    .iter()
-                    .map(|v| v.iter().fold(0.0, |a, b| a + b))
-                    .collect()
-            });
-            let label = midpoint_label(params.variant, h, projected);
-            let (res, drift) = (run.max_step_residual, run.max_drift);
-            (run.result.stats, label, Some(res), drift, work)
+            let (integrator, span) = midpoint_settings(sim, t_end, model.every)?;
+            let variant = match integrator {
+                Integrator::Midpoint(_) => MidpointVariant::Midpoint,
+                _ => MidpointVariant::DiscreteGradient,
+            };
+            let label = midpoint_label(variant, span.h, projected);
+            let hint = format!(
+                "midpoint integration of '{name}' failed (dt = {:e} s); try a smaller [simulation] dt, or looser newton_rtol/newton_atol",
+                span.h
+            );
+            (integrator, span, label, hint)
         }
         MbsIntegrator::Gauss => {
-            let params = gauss_params(sim, t_end, model.every)?;
-            let mut integ =
-                GaussCollocation::new(mb, model.input.clone(), params.clone()).map_err(conv)?;
-            if projected {
-                integ = M::gauss_projected(integ, ProjectionOptions::default()).map_err(conv)?;
-            }
-            let run = integ.run(x0, &mut obs).map_err(conv).with_context(|| {
-                format!(
-                    "Gauss collocation of '{name}' failed (dt = {:e} s); try a smaller [simulation] dt",
-                    params.h
-                )
-            })?;
-            projection = projection_summary(run.projection);
-            let work = (run.work.len() == samples).then_some(run.work);
-            let label = gauss_label(&params, projected);
-            (
-                run.stats,
-                label,
-                Some(run.max_step_residual),
-                run.max_drift,
-                work,
-            )
+            let (span, params) = gauss_params(sim, t_end, model.every)?;
+            let label = gauss_label(&params, span.h, projected);
+            let hint = format!(
+                "Gauss collocation of '{name}' failed (dt = {:e} s); try a smaller [simulation] dt",
+                span.h
+            );
+            (Integrator::Gauss(params), span, label, hint)
         }
         MbsIntegrator::Radau5 => {
-            let (params, grid, label) = radau_settings(sim, model.samples, t_end);
-            let (rtol, atol) = (params.rtol, params.atol);
-            let dae = MultibodyDae::new(mb, model.input.clone()).map_err(conv)?;
-            let sol = Radau5::new(params)
-                .map_err(|e| conv(e.into()))?
-                .integrate(&dae, 0.0, x0, t_end, OutputTimes::Grid(&grid), &mut obs)
-                .map_err(|e| conv(e.into()))
-                .with_context(|| {
-                    format!(
-                        "Radau IIA integration of '{name}' failed (rtol = {rtol:e}, atol = {atol:e}); check the initial conditions or loosen the tolerances"
-                    )
-                })?;
-            (sol.stats, label, None, 0.0, None)
+            let (params, span, label) = radau_settings(sim, model.samples, t_end);
+            let hint = format!(
+                "Radau IIA integration of '{name}' failed (rtol = {:e}, atol = {:e}); check the initial conditions or loosen the tolerances",
+                params.rtol, params.atol
+            );
+            (Integrator::Radau5(params), span, label, hint)
         }
     };
-    progress.finish();
-    Ok(Integrated {
-        stats,
-        integrator,
-        step_residual,
-        step_drift,
-        work,
+    let run = phlex_solve::integrate(
+        mb,
+        x0,
+        model.input.clone(),
+        &integrator,
+        span,
         projection,
+        &mut obs,
+    )
+    .map_err(|e| conv(e.into()))
+    .context(hint)?;
+    progress.finish();
+    let l = &run.ledger;
+    let work = (integrator.is_fixed_step() && l.supplied.len() == samples).then(|| {
+        l.supplied
+            .iter()
+            .map(|v| v.iter().fold(0.0, |a, b| a + b))
+            .collect()
+    });
+    Ok(Integrated {
+        stats: run.stats,
+        integrator: label,
+        step_residual: run.max_step_residual,
+        step_drift: run.max_drift,
+        work,
+        projection: projection_summary(run.projection),
         wall_time_s: start.elapsed().as_secs_f64(),
     })
 }
 
-/// Midpoint parameters of `[simulation]`: step `dt`, `scheme` (default discrete gradient),
+/// Midpoint settings of `[simulation]`: step `dt`, `scheme` (default discrete gradient),
 /// Newton tolerances (default 1e-12) and iterations (default 20).
-fn midpoint_params(sim: &MbsSimulationSpec, t_end: f64, every: usize) -> Result<MidpointParams> {
+fn midpoint_settings(
+    sim: &MbsSimulationSpec,
+    t_end: f64,
+    every: usize,
+) -> Result<(Integrator, FixedStepParams)> {
     let h = *sim.dt.as_ref().context("dt checked at parse")?.get_ref();
-    let variant = match sim.scheme.unwrap_or(SchemeSpec::DiscreteGradient) {
-        SchemeSpec::DiscreteGradient => MidpointVariant::DiscreteGradient,
-        SchemeSpec::Midpoint => MidpointVariant::Midpoint,
-    };
     let get = |v: &Option<Spanned<f64>>, d: f64| v.as_ref().map(|s| *s.get_ref()).unwrap_or(d);
-    Ok(MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end,
-            h,
-            output_every: every,
-        },
-        newton: NewtonParams {
-            rtol: get(&sim.newton_rtol, 1e-12),
-            atol: get(&sim.newton_atol, 1e-12),
-            max_iterations: sim
-                .newton_max_iterations
-                .as_ref()
-                .map(|v| *v.get_ref() as usize)
-                .unwrap_or(20),
-            modified: sim.newton_modified.unwrap_or(false),
-            ..Default::default()
-        },
-        variant,
-    })
+    let newton = NewtonParams {
+        rtol: get(&sim.newton_rtol, 1e-12),
+        atol: get(&sim.newton_atol, 1e-12),
+        max_iterations: sim
+            .newton_max_iterations
+            .as_ref()
+            .map(|v| *v.get_ref() as usize)
+            .unwrap_or(20),
+        modified: sim.newton_modified.unwrap_or(false),
+        ..Default::default()
+    };
+    let integrator = match sim.scheme.unwrap_or(SchemeSpec::DiscreteGradient) {
+        SchemeSpec::DiscreteGradient => Integrator::DiscreteGradient(newton),
+        SchemeSpec::Midpoint => Integrator::Midpoint(newton),
+    };
+    let span = FixedStepParams {
+        t0: 0.0,
+        t_end,
+        h,
+        output_every: every,
+    };
+    Ok((integrator, span))
 }
 
 /// The integrator label of a midpoint run.
@@ -271,7 +218,7 @@ pub(crate) struct Recorded {
 
 /// The run of `model`: energy account (paper 000 eq. (46): $H(t) - H(0) = W(t)$ up to the
 /// scheme's residual) and summary; `joint_names` in the order of `rec.joint_drift`.
-pub(crate) fn summarize<M: Mechanism>(
+pub(crate) fn summarize<M: PhSystem>(
     model: &RunModel<'_, M>,
     constraints: usize,
     joint_names: Vec<String>,

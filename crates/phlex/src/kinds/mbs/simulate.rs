@@ -4,8 +4,10 @@
 use std::ops::Range;
 
 use anyhow::{Context, Result};
-use phlex_core::QuasiLinearPhDae;
+use phlex_core::PhSystem;
 use phlex_mbs::Multibody;
+use phlex_solve::fixed_step::FixedStepParams;
+use phlex_solve::gauss::GaussParams;
 use phlex_solve::radau5::Radau5Params;
 use phlex_solve::InputFn;
 use serde::Serialize;
@@ -210,7 +212,7 @@ pub struct MbsSummary {
     pub outputs: Vec<String>,
 }
 
-/// Summary of the drift projection ([`phlex_mbs::simulate::ProjectionStats`]).
+/// Summary of the drift projection ([`phlex_core::ProjectionStats`]).
 #[derive(Debug, Clone, Serialize)]
 pub struct ProjectionSummary {
     /// Steps after which the poses were corrected.
@@ -462,22 +464,29 @@ pub(crate) fn energy_account(
 }
 
 /// Radau IIA settings of a multibody `[simulation]` (defaults rtol 1e-8, atol 1e-10, `dt` as
-/// the initial step), the uniform output grid of `samples` intervals on `[0, t_end]`, and
-/// the integrator label of the summary. Shared by the planar and spatial runners.
+/// the initial step), the uniform output grid of `samples` intervals on `[0, t_end]` (as the
+/// span of [`phlex_solve::integrate`]), and the integrator label of the summary. Shared by
+/// the planar and spatial runners.
 pub(crate) fn radau_settings(
     sim: &MbsSimulationSpec,
     samples: usize,
     t_end: f64,
-) -> (Radau5Params, Vec<f64>, String) {
+) -> (Radau5Params, FixedStepParams, String) {
     let rtol = sim.rtol.as_ref().map(|v| *v.get_ref()).unwrap_or(1e-8);
     let atol = sim.atol.as_ref().map(|v| *v.get_ref()).unwrap_or(1e-10);
     let mut params = Radau5Params::with_tolerances(rtol, atol);
     params.h0 = sim.dt.as_ref().map(|v| *v.get_ref());
-    let grid = (0..=samples)
-        .map(|k| t_end * k as f64 / samples as f64)
-        .collect();
+    if let Some(m) = &sim.max_steps {
+        params.max_steps = *m.get_ref();
+    }
+    let span = FixedStepParams {
+        t0: 0.0,
+        t_end,
+        h: t_end / samples.max(1) as f64,
+        output_every: 1,
+    };
     let label = format!("radau5 (rtol = {rtol:e}, atol = {atol:e}; balance from output samples)");
-    (params, grid, label)
+    (params, span, label)
 }
 
 /// Collocation parameters of `[simulation]` with `integrator = "gauss"`: `stages` (default
@@ -486,27 +495,31 @@ pub fn gauss_params(
     sim: &MbsSimulationSpec,
     t_end: f64,
     every: usize,
-) -> Result<phlex_mbs::spatial::CollocationParams> {
+) -> Result<(FixedStepParams, GaussParams)> {
     let h = *sim.dt.as_ref().context("dt checked at parse")?.get_ref();
-    Ok(phlex_mbs::spatial::CollocationParams {
-        stages: sim.stages.as_ref().map_or(3, |s| *s.get_ref()),
-        h,
-        t0: 0.0,
-        t_end,
-        output_every: every,
-        tol: sim.newton_rtol.as_ref().map_or(1e-10, |v| *v.get_ref()),
-        power_balance: true,
-        ..Default::default()
-    })
+    Ok((
+        FixedStepParams {
+            t0: 0.0,
+            t_end,
+            h,
+            output_every: every,
+        },
+        GaussParams {
+            stages: sim.stages.as_ref().map_or(3, |s| *s.get_ref()),
+            tol: sim.newton_rtol.as_ref().map_or(1e-10, |v| *v.get_ref()),
+            power_balance: true,
+            ..Default::default()
+        },
+    ))
 }
 
-/// The integrator label of a Gauss run.
-pub fn gauss_label(p: &phlex_mbs::spatial::CollocationParams, projected: bool) -> String {
+/// The integrator label of a Gauss run with step `h`.
+pub fn gauss_label(p: &GaussParams, h: f64, projected: bool) -> String {
     format!(
         "Gauss–Legendre collocation, {} stages (order {}), dt = {:e} s{}",
         p.stages,
         2 * p.stages,
-        p.h,
+        h,
         if projected {
             ", position projection after each step"
         } else {
@@ -516,9 +529,7 @@ pub fn gauss_label(p: &phlex_mbs::spatial::CollocationParams, projected: bool) -
 }
 
 /// The run summary's view of the projection statistics.
-pub fn projection_summary(
-    p: Option<phlex_mbs::simulate::ProjectionStats>,
-) -> Option<ProjectionSummary> {
+pub fn projection_summary(p: Option<phlex_core::ProjectionStats>) -> Option<ProjectionSummary> {
     p.map(|p| ProjectionSummary {
         corrected_steps: p.corrected_steps,
         max_drift_before: p.max_drift_before,

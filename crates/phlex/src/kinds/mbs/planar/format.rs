@@ -301,6 +301,9 @@ pub struct MbsSimulationSpec {
     pub rtol: Option<Spanned<f64>>,
     /// Radau absolute tolerance (default 1e-10).
     pub atol: Option<Spanned<f64>>,
+    /// Radau step limit (default 100 000).
+    #[serde(default)]
+    pub max_steps: Option<Spanned<usize>>,
     /// Midpoint effort (default `discrete_gradient`).
     pub scheme: Option<SchemeSpec>,
     /// Newton relative tolerance of the midpoint scheme (default 1e-12).
@@ -393,27 +396,13 @@ impl Default for MbsOutputSpec {
 /// `[modes]`: the same section as for beam models.
 pub use crate::spec::ModesSpec as MbsModesSpec;
 
-/// Checks the Gauss-specific keys of `[simulation]`: `stages` only with `integrator =
-/// "gauss"` and within 1..=6, and `dt` present for the fixed-step integrators. Returns the
+/// Checks the integrator-specific keys of `[simulation]`: `stages` only with `integrator =
+/// "gauss"` and within 1..=6, `max_steps` only with `integrator = "radau5"`, and `dt`
+/// present for the fixed-step integrators. Returns the
 /// span and message of the first problem.
 pub fn check_gauss_keys(sim: &MbsSimulationSpec) -> Result<(), (std::ops::Range<usize>, String)> {
-    if let Some(st) = &sim.stages {
-        if sim.integrator != MbsIntegrator::Gauss {
-            return Err((
-                st.span(),
-                "simulation.stages applies to integrator = \"gauss\" only".into(),
-            ));
-        }
-        if !(1..=6).contains(st.get_ref()) {
-            return Err((
-                st.span(),
-                format!(
-                    "simulation.stages must be between 1 and 6 (got {}; order 2s)",
-                    st.get_ref()
-                ),
-            ));
-        }
-    }
+    crate::spec::check_stages_key(&sim.stages, sim.integrator == MbsIntegrator::Gauss)?;
+    crate::spec::check_max_steps_key(&sim.max_steps, sim.integrator == MbsIntegrator::Radau5)?;
     if sim.integrator == MbsIntegrator::Gauss && sim.dt.is_none() {
         return Err((
             sim.t_end.span(),

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use phlex_core::QuasiLinearPhDae;
+use phlex_core::PhSystem;
 
 use super::model::{BuiltMbs, MbsModel};
 use crate::check::CheckReport;

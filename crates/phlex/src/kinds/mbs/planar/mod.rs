@@ -8,8 +8,8 @@
 //! [`MultibodyBuilder::add_ground_point`](phlex_mbs::MultibodyBuilder::add_ground_point), `[[load]]` ↔ [`Load`](phlex_mbs::Load) (eq. (39)). The assembled
 //! system is the index-2 pHDAE (46); `[initial]` makes the initial state consistent
 //! ([`consistent_initial_state`](phlex_mbs::consistent_initial_state), §6.3), `[simulation]` integrates it with the
-//! midpoint/discrete-gradient scheme ([`MultibodyMidpoint`](phlex_mbs::MultibodyMidpoint), exact discrete power balance
-//! $H_1 - H_0 = h\,\bar y^\top u$) or Radau IIA ([`run_radau`](phlex_mbs::run_radau)), and `[modes]` linearises it
+//! midpoint/discrete-gradient scheme ([`Midpoint`](phlex_solve::Midpoint), exact discrete power balance
+//! $H_1 - H_0 = h\,\bar y^\top u$) or Radau IIA ([`Radau5`](phlex_solve::Radau5)), and `[modes]` linearises it
 //! about the initial configuration ([`phlex_mbs::modes`], §6.2, eq. (51)).
 //!
 //! Errors in the file (unknown keys, non-physical values, unknown bodies or ports, missing

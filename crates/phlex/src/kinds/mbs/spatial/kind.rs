@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use anyhow::Result;
-use phlex_core::QuasiLinearPhDae;
+use phlex_core::PhSystem;
 
 use super::model::{BuiltMbs3d, Mbs3dModel};
 use super::simulate::simulate;

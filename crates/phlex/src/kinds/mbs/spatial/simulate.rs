@@ -1,10 +1,10 @@
 //! Integration of a built spatial model (midpoint / discrete gradient, or Radau IIA through
-//! the generic [`phlex_mbs::MultibodyDae`]), recording, summary (the planar
+//! [`phlex_solve::integrate`]), recording, summary (the planar
 //! [`MbsSummary`](crate::kinds::mbs::simulate::MbsSummary)); the integration, summary and plots are those of
 //! [`crate::kinds::mbs`].
 use anyhow::{Context, Result};
 use phlex_core::geometry::so3;
-use phlex_core::QuasiLinearPhDae;
+use phlex_core::PhSystem;
 use phlex_mbs::spatial::Multibody3d;
 use phlex_solve::InputFn;
 

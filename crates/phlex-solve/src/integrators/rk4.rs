@@ -1,8 +1,11 @@
-//! Fixed-step classical Runge–Kutta (RK4) for the small explicit ODEs of
-//! this crate: Riccati differential equations, Udwadia–Kalaba dynamics,
-//! coupled plant/estimator/Riccati systems. The thesis does not state its
-//! integrator; its step sizes (1e-4 s) suggest a fixed-step explicit one.
-//! Buffers are allocated once per integrator, not per step.
+//! Fixed-step classical Runge–Kutta (RK4) for small explicit ODEs $\dot y = f(t, y)$
+//! (Hairer–Nørsett–Wanner I, §II.1, order 4): the Riccati differential equations,
+//! Udwadia–Kalaba dynamics and coupled plant/estimator/Riccati systems of `phlex-control`
+//! (thesis 004 ch. 7–8; the thesis does not state its integrator, its step sizes of
+//! 1e-4 s suggest a fixed-step explicit one). It is not a pH integrator: it sees only $f$,
+//! so it keeps no power balance. Buffers are allocated once per integrator, not per step.
+// Index loops over stages and state components mirror the formulas.
+#![allow(clippy::needless_range_loop)]
 
 /// Reusable RK4 stage buffers for a state of dimension `n`.
 #[derive(Clone, Debug)]

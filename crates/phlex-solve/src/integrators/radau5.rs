@@ -1580,56 +1580,25 @@ mod tests {
     #[test]
     fn params_validation_states_inequality() {
         assert!(Radau5Params::default().validate().is_ok());
-        let bad = [
-            Radau5Params {
-                rtol: 0.0,
-                ..Default::default()
-            },
-            Radau5Params {
-                atol: -1.0,
-                ..Default::default()
-            },
-            Radau5Params {
-                safety: 0.05,
-                ..Default::default()
-            },
-            Radau5Params {
-                safety: 1.5,
-                ..Default::default()
-            },
-            Radau5Params {
-                h0: Some(0.0),
-                ..Default::default()
-            },
-            Radau5Params {
-                h_max: 0.0,
-                ..Default::default()
-            },
-            Radau5Params {
-                max_steps: 0,
-                ..Default::default()
-            },
-            Radau5Params {
-                keep_step_band: (1.1, 1.2),
-                ..Default::default()
-            },
-            Radau5Params {
-                atol_components: Some(vec![1.0, -2.0]),
-                ..Default::default()
-            },
+        // (one invalid setting, a piece of the expected message)
+        type Setting = fn(&mut Radau5Params);
+        let bad: [(Setting, &str); 9] = [
+            (|p| p.rtol = 0.0, "0 < rtol"),
+            (|p| p.atol = -1.0, "0 ≤ atol"),
+            (|p| p.safety = 0.05, "0.1 < safety ≤ 1"),
+            (|p| p.safety = 1.5, "0.1 < safety ≤ 1"),
+            (|p| p.h0 = Some(0.0), "0 < h0"),
+            (|p| p.h_max = 0.0, "h_max > 0"),
+            (|p| p.max_steps = 0, "max_steps ≥ 1"),
+            (|p| p.keep_step_band = (1.1, 1.2), "lo ≤ 1"),
+            (
+                |p| p.atol_components = Some(vec![1.0, -2.0]),
+                "atol_components[1]",
+            ),
         ];
-        let keys = [
-            "0 < rtol",
-            "0 ≤ atol",
-            "0.1 < safety ≤ 1",
-            "0.1 < safety ≤ 1",
-            "0 < h0",
-            "h_max > 0",
-            "max_steps ≥ 1",
-            "lo ≤ 1",
-            "atol_components[1]",
-        ];
-        for (p, key) in bad.iter().zip(keys) {
+        for (set, key) in bad {
+            let mut p = Radau5Params::default();
+            set(&mut p);
             let e = p.validate().unwrap_err().to_string();
             assert!(e.contains(key), "message '{e}' should contain '{key}'");
             assert!(Radau5::new(p.clone()).is_err());
