@@ -91,7 +91,7 @@ pub fn variable_indices(blocks: &[VarBlock]) -> Vec<u8> {
             VarKind::Differential => 0,
             VarKind::Algebraic { index } => index,
         };
-        v.extend(std::iter::repeat(k).take(b.len));
+        v.extend(std::iter::repeat_n(k, b.len));
     }
     v
 }

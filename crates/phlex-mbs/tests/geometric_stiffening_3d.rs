@@ -469,13 +469,16 @@ fn planar_hub(beam: FloatingBeam2d, hub: Signal, tip: Option<[Signal; 3]>) -> Mu
     b.build().unwrap()
 }
 
+/// States $(t, x)$ of a run.
+type Trajectory = Vec<(f64, Vec<f64>)>;
+
 /// Runs the midpoint rule and returns the states (every step).
 fn run<S: PhSystem + ?Sized>(
     mb: &S,
     input: phlex_solve::InputFn,
     x0: &[f64],
     p: MidpointParams,
-) -> Result<(Vec<(f64, Vec<f64>)>, f64), String> {
+) -> Result<(Trajectory, f64), String> {
     let mut out = Vec::new();
     let mut integ = Midpoint::new(mb, input, p).map_err(|e| e.to_string())?;
     let r = integ.run(x0, &mut |t: f64, x: &[f64]| out.push((t, x.to_vec())));

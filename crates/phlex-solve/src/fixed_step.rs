@@ -152,7 +152,7 @@ impl StepGrid {
 
     /// True if the observer should be called at grid point `k`.
     pub fn is_output(&self, k: usize) -> bool {
-        k % self.output_every == 0 || k == self.n
+        k.is_multiple_of(self.output_every) || k == self.n
     }
 }
 

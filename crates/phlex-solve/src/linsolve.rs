@@ -701,6 +701,62 @@ impl<T: LuScalar> SparseLu<T> {
     }
 }
 
+/// Ruiz equilibration (Ruiz 2001): row and column factors, powers of two so that the
+/// scaling is exact in floating point, with every row and column of $D_r S D_c$ of
+/// largest entry in $[1/2, 2]$ after a few sweeps. Saddle-point pencils with very
+/// different physical scales in their blocks (e.g. a plate's tiny compliances next to the
+/// multiplier coupling of weakly clamped edges) otherwise defeat the pivoting of the
+/// sparse LU.
+pub fn ruiz_scaling(S: &SparseMat) -> (Vec<f64>, Vec<f64>) {
+    let (nr, nc) = (S.nrows(), S.ncols());
+    let (mut dr, mut dc) = (vec![1.0; nr], vec![1.0; nc]);
+    let pow2 = |v: f64| {
+        if v > 0.0 {
+            2f64.powi(-(v.log2() / 2.0).round() as i32)
+        } else {
+            1.0
+        }
+    };
+    for _ in 0..8 {
+        let mut rmax = vec![0.0f64; nr];
+        let mut cmax = vec![0.0f64; nc];
+        for j in 0..nc {
+            for (i, v) in phlex_core::sparse::col_iter(S, j) {
+                let a = (v * dr[i] * dc[j]).abs();
+                rmax[i] = rmax[i].max(a);
+                cmax[j] = cmax[j].max(a);
+            }
+        }
+        let mut changed = false;
+        for (d, m) in dr.iter_mut().zip(&rmax) {
+            let f = pow2(*m);
+            changed |= f != 1.0;
+            *d *= f;
+        }
+        for (d, m) in dc.iter_mut().zip(&cmax) {
+            let f = pow2(*m);
+            changed |= f != 1.0;
+            *d *= f;
+        }
+        if !changed {
+            break;
+        }
+    }
+    (dr, dc)
+}
+
+/// Scales the values of `S` in place to $D_r S D_c$ (same pattern).
+pub fn scale_in_place(S: &mut SparseMat, dr: &[f64], dc: &[f64]) {
+    let col_ptr = S.symbolic().col_ptr().to_vec();
+    let row_idx = S.symbolic().row_idx().to_vec();
+    let val = S.val_mut();
+    for j in 0..col_ptr.len() - 1 {
+        for k in col_ptr[j]..col_ptr[j + 1] {
+            val[k] *= dr[row_idx[k]] * dc[j];
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -823,61 +879,5 @@ mod tests {
         fork.solve_transpose_in_place(&mut b).unwrap();
         let r = sparse::mul_vec_transpose(&full, &b);
         assert!(r.iter().all(|v| (v - 1.0).abs() < 1e-14));
-    }
-}
-
-/// Ruiz equilibration (Ruiz 2001): row and column factors, powers of two so that the
-/// scaling is exact in floating point, with every row and column of $D_r S D_c$ of
-/// largest entry in $[1/2, 2]$ after a few sweeps. Saddle-point pencils with very
-/// different physical scales in their blocks (e.g. a plate's tiny compliances next to the
-/// multiplier coupling of weakly clamped edges) otherwise defeat the pivoting of the
-/// sparse LU.
-pub fn ruiz_scaling(S: &SparseMat) -> (Vec<f64>, Vec<f64>) {
-    let (nr, nc) = (S.nrows(), S.ncols());
-    let (mut dr, mut dc) = (vec![1.0; nr], vec![1.0; nc]);
-    let pow2 = |v: f64| {
-        if v > 0.0 {
-            2f64.powi(-(v.log2() / 2.0).round() as i32)
-        } else {
-            1.0
-        }
-    };
-    for _ in 0..8 {
-        let mut rmax = vec![0.0f64; nr];
-        let mut cmax = vec![0.0f64; nc];
-        for j in 0..nc {
-            for (i, v) in phlex_core::sparse::col_iter(S, j) {
-                let a = (v * dr[i] * dc[j]).abs();
-                rmax[i] = rmax[i].max(a);
-                cmax[j] = cmax[j].max(a);
-            }
-        }
-        let mut changed = false;
-        for (d, m) in dr.iter_mut().zip(&rmax) {
-            let f = pow2(*m);
-            changed |= f != 1.0;
-            *d *= f;
-        }
-        for (d, m) in dc.iter_mut().zip(&cmax) {
-            let f = pow2(*m);
-            changed |= f != 1.0;
-            *d *= f;
-        }
-        if !changed {
-            break;
-        }
-    }
-    (dr, dc)
-}
-
-/// Scales the values of `S` in place to $D_r S D_c$ (same pattern).
-pub fn scale_in_place(S: &mut SparseMat, dr: &[f64], dc: &[f64]) {
-    let col_ptr = S.symbolic().col_ptr().to_vec();
-    let row_idx = S.symbolic().row_idx().to_vec();
-    let val = S.val_mut();
-    for j in 0..col_ptr.len() - 1 {
-        for k in col_ptr[j]..col_ptr[j + 1] {
-            val[k] *= dr[row_idx[k]] * dc[j];
-        }
     }
 }

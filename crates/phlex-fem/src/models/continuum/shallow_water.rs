@@ -152,6 +152,10 @@ pub struct SwState {
     pub alpha_v: Vec<f64>,
 }
 
+/// Observer of a shallow water run: called with $t$, the depths $\alpha_h$ and the
+/// momenta $\alpha_v$ at every output time.
+pub type SwObserver<'a> = dyn FnMut(f64, &[f64], &[f64]) + 'a;
+
 /// Time histories of a [`ShallowWater::simulate`] run (index 0 = initial state).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SwRun {
@@ -501,7 +505,7 @@ impl ShallowWater {
         state0: &SwState,
         control: Option<BoundaryControl>,
         settings: &SwStepSettings,
-        observer: &mut dyn FnMut(f64, &[f64], &[f64]),
+        observer: &mut SwObserver<'_>,
     ) -> Result<SwRun, ShallowWaterError> {
         self.check_state(state0)?;
         crate::error::require_positive("dt", settings.dt)?;

@@ -34,11 +34,11 @@
 //!
 //! **Plane stress** ($\sigma_{zz} = 0$, thin plate of unit thickness whose faces are
 //! traction-free and insulated, so $T$ is uniform through the thickness and conduction is
-//! 2D). Eliminating $\varepsilon_{zz}$ from $\sigma_{zz} = \lambda\operatorname{tr}_2\varepsilon
-//! + (\lambda + 2\mu)\varepsilon_{zz} - C_\beta\theta = 0$ in the 3D equations gives the
+//! 2D). Eliminating $\varepsilon_{zz}$ from $\sigma_{zz} = \lambda\operatorname{tr}_2\varepsilon +
+//! (\lambda + 2\mu)\varepsilon_{zz} - C_\beta\theta = 0$ in the 3D equations gives the
 //! same 2D system with starred constants:
-//! $$\varepsilon_{zz} = \frac{C_\beta\theta - \lambda\operatorname{tr}_2\varepsilon}{\lambda
-//! + 2\mu},\quad \lambda^* = \frac{2\mu\lambda}{\lambda + 2\mu} = \frac{E\nu}{1-\nu^2},\quad
+//! $$\varepsilon_{zz} = \frac{C_\beta\theta - \lambda\operatorname{tr}_2\varepsilon}{\lambda +
+//! 2\mu},\quad \lambda^* = \frac{2\mu\lambda}{\lambda + 2\mu} = \frac{E\nu}{1-\nu^2},\quad
 //! C_\beta^* = \frac{2\mu}{\lambda+2\mu}C_\beta = \frac{E\beta T_0}{1-\nu},\quad
 //! C^* = C + \frac{C_\beta^2}{T_0(\lambda + 2\mu)},$$
 //! i.e. the plane-stress compliance $\mathcal C\Sigma = \frac1E[(1+\nu)\Sigma -
@@ -91,8 +91,8 @@
 //! Carnot-weighted heat $q(1 - T_0/T)$ linearized about $T_0$) — the pairing of the thesis's
 //! $\theta$-normalised heat port (5.2), *not* $\int Tq$ (the heat itself, conjugate to the
 //! internal energy). Without inputs $\dot H = -\theta^\top K_T\theta \le 0$ (the discrete
-//! (5.21)); the midpoint rule preserves the balance exactly: $H_1 - H_0 = h\bar y^\top\bar u
-//! - h\bar e^\top R\bar e$. The heat balance of the body follows from testing with
+//! (5.21)); the midpoint rule preserves the balance exactly: $H_1 - H_0 = h\bar y^\top\bar u -
+//! h\bar e^\top R\bar e$. The heat balance of the body follows from testing with
 //! $\phi_T = 1$ (when no temperature DOF is removed): $\frac{d}{dt}\int CT_0\theta =
 //! \int_{\Gamma_q} q - C_\beta\int_{\partial\Omega}v\cdot n$, i.e. $\int\rho c(T - T_0)$
 //! changes by the heat let in minus the thermoelastic work of the boundary motion. For

@@ -66,8 +66,8 @@
 //! balance). With $G$ the velocity-port matrix of the tagged edges (signed selection of
 //! their normal DOFs, [`MindlinAfw::port`]) and $\lambda$ the velocity-trace coefficients,
 //! $$\begin{bmatrix}E&0\\0&0\end{bmatrix}\begin{pmatrix}\dot e\\\dot\lambda\end{pmatrix}
-//! = \begin{bmatrix}J&G\\-G^\top&0\end{bmatrix}\begin{pmatrix}e\\\lambda\end{pmatrix}
-//! + \begin{bmatrix}0\\I\end{bmatrix}u,\qquad y = \lambda,$$
+//! = \begin{bmatrix}J&G\\-G^\top&0\end{bmatrix}\begin{pmatrix}e\\\lambda\end{pmatrix} +
+//! \begin{bmatrix}0\\I\end{bmatrix}u,\qquad y = \lambda,$$
 //! i.e. $G^\top e = u$ (the normal-trace moments equal the prescribed tractions) and
 //! $\dot H = e^\top G\lambda = u^\top y$: the multipliers are exactly the collocated
 //! outputs. This is an index-2 pHDAE like the skew multiplier; the midpoint rule imposes
