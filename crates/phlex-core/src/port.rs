@@ -1,7 +1,7 @@
 //! Named power ports.
 //!
 //! A port is a group of input/output pairs whose duality product $y^\top u$ is a power
-//! [W]. Interconnections and outputs refer to ports by name; the column range of a port
+//! \[W\]. Interconnections and outputs refer to ports by name; the column range of a port
 //! in the input matrix $B$ is derived from the order of the ports in a [`PortSet`].
 use crate::CoreError;
 use std::ops::Range;

@@ -1,6 +1,6 @@
 //! Structure-preserving model reduction of linear pH(DAE)s by Galerkin projection (paper 000
 //! §5.3, eq. (50); one-sided Krylov as in Gugercin–Polyuga–Beattie–van der Schaft 2012 and
-//! Egger et al. 2018, ref. [18] of the paper).
+//! Egger et al. 2018, ref. \[18\] of the paper).
 //!
 //! The state is split into *groups* of variables to reduce (e.g. the elastic velocities and
 //! stresses $p_f$ of each flexible body) and the *kept* variables (rigid velocities $p_r$,

@@ -80,7 +80,7 @@ pub fn normal_pair(e: Vec3) -> [Vec3; 2] {
 
 /// Tilde (hat) map: the skew matrix $\tilde a = \begin{bmatrix}0 & -a_3 & a_2\\ a_3 & 0 &
 /// -a_1\\ -a_2 & a_1 & 0\end{bmatrix}$ with $\tilde a\,b = a\times b$ (seed 001 summary §2;
-/// $[a]_\times$ in paper 000).
+/// $\[a\]_\times$ in paper 000).
 pub fn hat(a: Vec3) -> Mat3 {
     [[0.0, -a[2], a[1]], [a[2], 0.0, -a[0]], [-a[1], a[0], 0.0]]
 }

@@ -130,7 +130,7 @@ impl Se3 {
     /// The retraction used by the Lie-group midpoint integrator:
     /// $\tau(\omega,\nu) = (\mathrm{cay}(\omega),\ (E + \tfrac12\tilde\omega)\nu)$. With it the
     /// midpoint Lie–Poisson step conserves the spatial momentum exactly
-    /// (see [`crate::numerics::lie_midpoint`]).
+    /// (see `phlex_ephs::numerics::lie_midpoint`).
     pub fn cayley_retraction(u: &Vec6) -> Se3 {
         let (w, v) = split(u);
         Se3 {
