@@ -5,7 +5,7 @@
 //! * `assembly/N`: [`MindlinCgDg::build`] (parallel element loops, BC restriction, block
 //!   placement);
 //! * `factorize/N`: numeric LU of the implicit-midpoint matrix $S = E - \frac h2 J$
-//!   (symmetrically scaled by $\operatorname{diag}(E)^{-1/2}$, see `equilibrate`; the
+//!   (symmetrically scaled by $\operatorname{diag}(E)^{-1/2}$, see `descriptor_diagonal_scaling`; the
 //!   symbolic analysis is done once, outside the timing, as in
 //!   `phlex_solve::midpoint::LinearMidpoint`);
 //! * `step/N`: one implicit-midpoint step with the factorization reused: right-hand side
@@ -20,11 +20,10 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, BenchmarkId, Criterion, SamplingMode};
-use faer::sparse::SparseColMat;
-use phlex_core::sparse::{self, SparseMat};
+use phlex_core::sparse;
 use phlex_fem::mesh::{Diagonal, Mesh2d};
 use phlex_fem::models::plate::{MindlinCgDg, MindlinParams};
-use phlex_solve::linsolve::{PatternSum, SparseLu};
+use phlex_solve::linsolve::{descriptor_diagonal_scaling, scale_in_place, PatternSum, SparseLu};
 
 /// Cells per side.
 const SIZES: [usize; 4] = [8, 16, 32, 64];
@@ -32,13 +31,7 @@ const SIZES: [usize; 4] = [8, 16, 32, 64];
 const DT: f64 = 1e-5;
 
 fn params() -> MindlinParams {
-    MindlinParams {
-        E: 1e12,
-        nu: 0.3,
-        rho: 2600.0,
-        h: 0.1,
-        k_sh: 5.0 / 6.0,
-    }
+    MindlinParams::thesis_app_c()
 }
 
 fn builder(n: usize) -> MindlinCgDg {
@@ -48,31 +41,6 @@ fn builder(n: usize) -> MindlinCgDg {
         .clamp_all()
 }
 
-/// Symmetric diagonal scaling $D = \operatorname{diag}(E)^{-1/2}$ (the strongly clamped
-/// plate's $E$ is block diagonal and positive definite): returns $d$ and replaces `S` by
-/// $DSD$, whose mass part has a unit diagonal. Without it, the App. C material
-/// ($\rho h$ = 260, $\mathcal C_b \approx 10^{-8}$, $C_s \approx 10^{-11}$) makes the
-/// unscaled midpoint matrix fail the LU accuracy probe from $n = 128$ on.
-fn equilibrate(E: &SparseMat, S: &mut SparseColMat<usize, f64>) -> Vec<f64> {
-    let n = E.ncols();
-    let mut d = vec![1.0; n];
-    for (j, dj) in d.iter_mut().enumerate() {
-        if let Some((_, v)) = sparse::col_iter(E, j).find(|(i, _)| *i == j) {
-            if v > 0.0 {
-                *dj = 1.0 / v.sqrt();
-            }
-        }
-    }
-    let ranges: Vec<std::ops::Range<usize>> = (0..n).map(|j| S.symbolic().col_range(j)).collect();
-    let rows: Vec<usize> = S.symbolic().row_idx().to_vec();
-    let vals = S.val_mut();
-    for (j, r) in ranges.into_iter().enumerate() {
-        for p in r {
-            vals[p] *= d[rows[p]] * d[j];
-        }
-    }
-    d
-}
 
 fn bench_scaling(c: &mut Criterion) {
     let mut ga = c.benchmark_group("assembly");
@@ -102,7 +70,8 @@ fn bench_scaling(c: &mut Criterion) {
         pattern
             .fill(&[1.0, -0.5 * DT], &[&sys.E, &sys.J], &mut S)
             .expect("fill");
-        let d = equilibrate(&sys.E, &mut S);
+        let d = descriptor_diagonal_scaling(&sys.E);
+        scale_in_place(&mut S, &d, &d);
         let mut lu = SparseLu::new("midpoint", pattern.symbolic()).expect("symbolic");
         gf.bench_with_input(BenchmarkId::from_parameter(N), &S, |bn, S| {
             bn.iter(|| lu.factorize(S.as_ref()).expect("factorize"))

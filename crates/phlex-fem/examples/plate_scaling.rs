@@ -5,7 +5,7 @@
 //! For each `n × n` unit-square mesh ($N \approx 13n^2$ states) it prints: assembly time
 //! ([`MindlinCgDg::build`]) with all threads and with one thread, symbolic analysis of the
 //! implicit-midpoint matrix $S = E - \frac h2 J$ (once per pattern, including the
-//! symmetric diagonal scaling `equilibrate`), numeric
+//! symmetric diagonal scaling `descriptor_diagonal_scaling`), numeric
 //! factorization (once per step size), and the time of one midpoint step reusing the
 //! factorization (mean over 10 steps), then the log-log slopes of each column against
 //! $N$ (least squares over $N \ge 10^4$).
@@ -15,12 +15,11 @@
 //! ```
 #![allow(non_snake_case)]
 
-use faer::sparse::SparseColMat;
-use phlex_core::sparse::{self, SparseMat};
+use phlex_core::sparse;
 use phlex_fem::mesh::{Diagonal, Mesh2d};
 use phlex_fem::models::plate::{MindlinCgDg, MindlinParams};
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
-use phlex_solve::linsolve::{PatternSum, SparseLu};
+use phlex_solve::linsolve::{descriptor_diagonal_scaling, scale_in_place, PatternSum, SparseLu};
 use std::time::Instant;
 
 /// Time step \[s\] (App. C material: lowest ω ≈ 1.9e4 rad/s).
@@ -29,40 +28,9 @@ const DT: f64 = 1e-5;
 const SIZES: [usize; 8] = [8, 16, 32, 64, 96, 128, 192, 277];
 
 fn params() -> MindlinParams {
-    MindlinParams {
-        E: 1e12,
-        nu: 0.3,
-        rho: 2600.0,
-        h: 0.1,
-        k_sh: 5.0 / 6.0,
-    }
+    MindlinParams::thesis_app_c()
 }
 
-/// Symmetric diagonal scaling $D = \operatorname{diag}(E)^{-1/2}$ (the strongly clamped
-/// plate's $E$ is block diagonal and positive definite): returns $d$ and replaces `S` by
-/// $DSD$, whose mass part has a unit diagonal. Without it, the App. C material
-/// ($\rho h$ = 260, $\mathcal C_b \approx 10^{-8}$, $C_s \approx 10^{-11}$) makes the
-/// unscaled midpoint matrix fail the LU accuracy probe from $n = 128$ on.
-fn equilibrate(E: &SparseMat, S: &mut SparseColMat<usize, f64>) -> Vec<f64> {
-    let n = E.ncols();
-    let mut d = vec![1.0; n];
-    for (j, dj) in d.iter_mut().enumerate() {
-        if let Some((_, v)) = sparse::col_iter(E, j).find(|(i, _)| *i == j) {
-            if v > 0.0 {
-                *dj = 1.0 / v.sqrt();
-            }
-        }
-    }
-    let ranges: Vec<std::ops::Range<usize>> = (0..n).map(|j| S.symbolic().col_range(j)).collect();
-    let rows: Vec<usize> = S.symbolic().row_idx().to_vec();
-    let vals = S.val_mut();
-    for (j, r) in ranges.into_iter().enumerate() {
-        for p in r {
-            vals[p] *= d[rows[p]] * d[j];
-        }
-    }
-    d
-}
 
 /// Least-squares slope of log y against log x.
 fn slope(x: &[f64], y: &[f64]) -> f64 {
@@ -109,7 +77,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let pattern = PatternSum::new(&[&sys.E, &sys.J])?;
         let mut S = pattern.zeros::<f64>();
         pattern.fill(&[1.0, -0.5 * DT], &[&sys.E, &sys.J], &mut S)?;
-        let d = equilibrate(&sys.E, &mut S);
+        let d = descriptor_diagonal_scaling(&sys.E);
+        scale_in_place(&mut S, &d, &d);
         let mut lu = SparseLu::new("midpoint", pattern.symbolic())?;
         let t_sym = t.elapsed().as_secs_f64();
         let t = Instant::now();

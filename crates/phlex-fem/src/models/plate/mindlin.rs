@@ -93,6 +93,19 @@ pub struct MindlinParams {
 }
 
 impl MindlinParams {
+    /// The plate data of thesis 004 App. C (summary §5.2), used by its Mindlin eigenvalue
+    /// and scaling studies: $E = 10^{12}$ Pa, $\nu = 0.3$, $\rho = 2600$ kg/m³,
+    /// $h = 0.1$ m, $K_{sh} = 5/6$.
+    pub fn thesis_app_c() -> Self {
+        Self {
+            E: 1e12,
+            nu: 0.3,
+            rho: 2600.0,
+            h: 0.1,
+            k_sh: 5.0 / 6.0,
+        }
+    }
+
     /// Checks positivity of $E, \rho, h, K_{sh}$ and $-1 < \nu < \tfrac12$.
     pub fn validate(&self) -> Result<(), FemError> {
         require_positive("E", self.E)?;
@@ -1141,13 +1154,7 @@ mod tests {
     use crate::mesh::triangle::Diagonal;
 
     fn params() -> MindlinParams {
-        MindlinParams {
-            E: 1e12,
-            nu: 0.3,
-            rho: 2600.0,
-            h: 0.1,
-            k_sh: 5.0 / 6.0,
-        }
+        MindlinParams::thesis_app_c()
     }
 
     /// C_b is the inverse of D_b: C_b(D_b κ) = κ for κ = [[1, 2], [2, −3]] (components).
