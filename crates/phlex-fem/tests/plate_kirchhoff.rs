@@ -11,7 +11,6 @@ use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
 use phlex_solve::midpoint::LinearMidpoint;
 use phlex_solve::signal::{InputFn, Signal};
 use std::f64::consts::PI;
-use std::time::Instant;
 
 /// L∞-in-time errors [e_w in H¹, E_κ in L²] of a thesis benchmark with HHJ degree `k` on
 /// the `n × n` mesh, as in the thesis (summary §5.1): Crank–Nicolson (implicit midpoint),
@@ -30,23 +29,13 @@ fn benchmark_errors(bench: Benchmark, k: usize, n: usize, diag: Diagonal) -> [f6
         .interpolate_state(&|x| bench.velocity(x).0, None)
         .unwrap();
     let dt = bench.time_step(n);
-    let input = InputFn::new(vec![Signal::from_fn(Benchmark::thesis_load_amplitude(dt))]);
-    let mut cn = common::integrate::midpoint(sys, input, 1.0, dt);
-    let mut max = [0.0f64; 2];
-    cn.run(&e0, &mut |t: f64, e: &[f64]| {
-        let er = forms.errors(e, t.cos(), t.sin());
-        max[0] = max[0].max(er[0]);
-        max[1] = max[1].max(er[1]);
-    })
-    .unwrap();
-    max
+    let load = Signal::from_fn(Benchmark::thesis_load_amplitude(dt));
+    common::integrate::max_errors_in_time(sys, &e0, dt, load, |e, a, b| forms.errors(e, a, b))
 }
 
 /// Runs `bench` with degree `k` on the thesis meshes `rows` (Firedrake's default
-/// `RectangleMesh` diagonal is "left"), prints the table and checks it against the thesis:
-/// every value within `value_tol` (relative), every order log₂(e_{i−1}/e_i) within
-/// `order_tol` of the thesis order at the same mesh. Returns the largest value and order
-/// differences.
+/// `RectangleMesh` diagonal is "left") and checks the table against the thesis
+/// ([`common::thesis_table::check_table`]). Returns the largest value and order differences.
 fn check_table(
     bench: Benchmark,
     k: usize,
@@ -54,60 +43,11 @@ fn check_table(
     value_tol: f64,
     order_tol: f64,
 ) -> (f64, f64) {
-    let mut ours: Vec<[f64; 2]> = Vec::new();
-    let (mut worst_v, mut worst_o) = (0.0f64, 0.0f64);
-    for (i, r) in rows.iter().enumerate() {
-        let t = Instant::now();
-        let e = benchmark_errors(bench, k, r.inv_h, Diagonal::Left);
-        let th = [r.e_w, r.e_kappa];
-        let mut line = format!(
-            "{} k={k} 1/h={:3}: e_w {:.3e} (thesis {:.2e})  E_k {:.3e} (thesis {:.2e})",
-            bench.name(),
-            r.inv_h,
-            e[0],
-            th[0],
-            e[1],
-            th[1]
-        );
-        for c in 0..2 {
-            let d = (e[c] - th[c]) / th[c];
-            worst_v = worst_v.max(d.abs());
-            assert!(
-                d.abs() < value_tol,
-                "{} k={k} 1/h={} field {c}: {} vs thesis {} ({:.1} %)",
-                bench.name(),
-                r.inv_h,
-                e[c],
-                th[c],
-                100.0 * d
-            );
-        }
-        if i > 0 {
-            let p = &rows[i - 1];
-            let prev = ours[i - 1];
-            let ratio = (r.inv_h as f64 / p.inv_h as f64).log2();
-            for (c, (a, b)) in [
-                (prev[0] / e[0], p.e_w / r.e_w),
-                (prev[1] / e[1], p.e_kappa / r.e_kappa),
-            ]
-            .into_iter()
-            .enumerate()
-            {
-                let (o, ot) = (a.log2() / ratio, b.log2() / ratio);
-                worst_o = worst_o.max((o - ot).abs());
-                line.push_str(&format!("  ord{c} {o:.2} (thesis {ot:.2})"));
-                assert!(
-                    (o - ot).abs() < order_tol,
-                    "{} k={k} 1/h={} field {c}: order {o:.3} vs thesis {ot:.3}",
-                    bench.name(),
-                    r.inv_h
-                );
-            }
-        }
-        eprintln!("{line} [{:.2?}]", t.elapsed());
-        ours.push(e);
-    }
-    (worst_v, worst_o)
+    let label = format!("{} k={k}", bench.name());
+    let c = common::thesis_table::check_table(&label, rows, value_tol, order_tol, |r| {
+        benchmark_errors(bench, k, r.inv_h, Diagonal::Left)
+    });
+    (c.worst_value, c.worst_order)
 }
 
 /// CI twin of the convergence study: all six thesis tables (B.16–B.18, B.20–B.22) on their

@@ -49,84 +49,30 @@ fn errors(bench: Benchmark, n: usize, fam: C1Family, imp: BellImposition, init: 
             .unwrap(),
     };
     let dt = bench.time_step(n);
-    let input = InputFn::new(vec![Signal::from_fn(Benchmark::thesis_load_amplitude(dt))]);
-    let mut cn = common::integrate::midpoint(sys, input, 1.0, dt);
-    let mut max = [0.0f64; 2];
-    cn.run(&e0, &mut |t: f64, e: &[f64]| {
-        let er = forms.errors(e, t.cos(), t.sin());
-        max[0] = max[0].max(er[0]);
-        max[1] = max[1].max(er[1]);
-    })
-    .unwrap();
-    max
+    let load = Signal::from_fn(Benchmark::thesis_load_amplitude(dt));
+    common::integrate::max_errors_in_time(sys, &e0, dt, load, |e, a, b| forms.errors(e, a, b))
 }
 
 /// Runs the thesis scheme (vertex-only conditions, projected initial velocity) on the
-/// meshes `rows`, prints the table next to the thesis's and checks every value within
-/// `value_tol` (relative) and every order within `order_tol` of the thesis order on the
-/// same meshes. Returns the measured errors.
+/// meshes `rows` and checks the table against the thesis
+/// ([`common::thesis_table::check_table`]). Returns the measured errors.
 fn check_thesis_table(
     bench: Benchmark,
     rows: &[ThesisRow],
     value_tol: f64,
     order_tol: f64,
 ) -> Vec<[f64; 2]> {
-    let mut ours: Vec<[f64; 2]> = Vec::new();
-    for (i, r) in rows.iter().enumerate() {
-        let t = Instant::now();
-        let e = errors(
+    let label = format!("{} BellDG3 (thesis BCs)", bench.name());
+    common::thesis_table::check_table(&label, rows, value_tol, order_tol, |r| {
+        errors(
             bench,
             r.inv_h,
             C1Family::Bell,
             BellImposition::ThesisVertex,
             Init::ThesisProjection,
-        );
-        let th = [r.e_w, r.e_kappa];
-        let mut line = format!(
-            "{} BellDG3 (thesis BCs) 1/h={:2}: e_w {:.3e} (thesis {:.2e})  E_k {:.3e} (thesis {:.2e})",
-            bench.name(),
-            r.inv_h,
-            e[0],
-            th[0],
-            e[1],
-            th[1]
-        );
-        for c in 0..2 {
-            let d = (e[c] - th[c]) / th[c];
-            assert!(
-                d.abs() < value_tol,
-                "{} 1/h={} field {c}: {} vs thesis {} ({:.2} %)",
-                bench.name(),
-                r.inv_h,
-                e[c],
-                th[c],
-                100.0 * d
-            );
-        }
-        if i > 0 {
-            let (p, prev) = (&rows[i - 1], ours[i - 1]);
-            let ratio = (r.inv_h as f64 / p.inv_h as f64).log2();
-            for (c, (a, b)) in [
-                (prev[0] / e[0], p.e_w / r.e_w),
-                (prev[1] / e[1], p.e_kappa / r.e_kappa),
-            ]
-            .into_iter()
-            .enumerate()
-            {
-                let (o, ot) = (a.log2() / ratio, b.log2() / ratio);
-                line.push_str(&format!("  ord{c} {o:.2} (thesis {ot:.2})"));
-                assert!(
-                    (o - ot).abs() < order_tol,
-                    "{} 1/h={} field {c}: order {o:.3} vs thesis {ot:.3}",
-                    bench.name(),
-                    r.inv_h
-                );
-            }
-        }
-        eprintln!("{line} [{:.2?}]", t.elapsed());
-        ours.push(e);
-    }
-    ours
+        )
+    })
+    .errors
 }
 
 /// Runs `bench` with exactly imposed conditions ([`BellImposition::Exact`], interpolated

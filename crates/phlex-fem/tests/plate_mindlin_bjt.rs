@@ -62,23 +62,17 @@ fn errors(k: usize, n: usize, space: BjtHdivSpace) -> ([f64; 5], usize) {
         benchmarks::exact(&p, x).theta
     });
     let dt = benchmarks::time_step(n);
-    let input = InputFn::new(vec![Signal::from_fn(benchmarks::thesis_load_amplitude(dt))]);
-    let mut cn = common::integrate::midpoint(sys, input, 1.0, dt);
-    let mut max = [0.0f64; 5];
-    cn.run(&e0, &mut |t: f64, e: &[f64]| {
-        let d = forms.errors_detailed(e, t.cos(), t.sin());
-        let er = [
+    let load = Signal::from_fn(benchmarks::thesis_load_amplitude(dt));
+    let max = common::integrate::max_errors_in_time(sys, &e0, dt, load, |e, a, b| {
+        let d = forms.errors_detailed(e, a, b);
+        [
             d[0],
             d[1],
             (d[2] * d[2] + 2.0 * d[3] * d[3]).sqrt(),
             d[4],
             d[2],
-        ];
-        for c in 0..5 {
-            max[c] = max[c].max(er[c]);
-        }
-    })
-    .unwrap();
+        ]
+    });
     (max, sys.n_states())
 }
 

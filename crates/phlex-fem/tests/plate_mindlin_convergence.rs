@@ -13,7 +13,7 @@ mod common;
 
 use phlex_fem::mesh::{Diagonal, Mesh2d};
 use phlex_fem::models::plate::mindlin::benchmarks::{self, ThesisRow};
-use phlex_solve::signal::{InputFn, Signal};
+use phlex_solve::signal::Signal;
 use std::time::Instant;
 
 const NAMES: [&str; 4] = [
@@ -37,16 +37,10 @@ fn errors(k: usize, n: usize) -> ([f64; 4], usize) {
         })
         .unwrap();
     let dt = benchmarks::time_step(n);
-    let input = InputFn::new(vec![Signal::from_fn(benchmarks::thesis_load_amplitude(dt))]);
-    let mut cn = common::integrate::midpoint(sys, input, 1.0, dt);
-    let mut max = [0.0f64; 4];
-    cn.run(&e0, &mut |t: f64, e: &[f64]| {
-        let er = forms.errors(e, t.cos(), t.sin());
-        for c in 0..4 {
-            max[c] = max[c].max(er[c]);
-        }
-    })
-    .unwrap();
+    let load = Signal::from_fn(benchmarks::thesis_load_amplitude(dt));
+    let max = common::integrate::max_errors_in_time(sys, &e0, dt, load, |e, a, b| {
+        forms.errors(e, a, b)
+    });
     (max, sys.n_states())
 }
 

@@ -4,7 +4,7 @@ use phlex_core::diagnostics::EnergyLedger;
 use phlex_core::LinearPhSystem;
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
-use phlex_solve::signal::InputFn;
+use phlex_solve::signal::{InputFn, Signal};
 
 /// Midpoint parameters on `[t0, t_end]` with step `h`, an output at every step.
 pub fn midpoint_params(t0: f64, t_end: f64, h: f64) -> MidpointParams {
@@ -41,4 +41,27 @@ pub fn assert_power_balance(ledger: &EnergyLedger, rel: f64) {
         r < rel * scale,
         "power-balance residual {r:e} (energy scale {scale:e})"
     );
+}
+
+/// The L∞-in-time errors of a thesis plate benchmark run (thesis 004 App. B, summary §5.1):
+/// the midpoint rule (Crank–Nicolson) on `sys` from `e0` to $t_f = 1$ s with step `dt`,
+/// driven by the load amplitude `load` (the thesis's $\sin t$ averaged over each step), and
+/// the componentwise maximum of `errors(e, cos t, sin t)` over all time levels including
+/// $t = 0$.
+pub fn max_errors_in_time<const N: usize>(
+    sys: &LinearPhSystem,
+    e0: &[f64],
+    dt: f64,
+    load: Signal,
+    errors: impl Fn(&[f64], f64, f64) -> [f64; N],
+) -> [f64; N] {
+    let mut cn = midpoint(sys, InputFn::new(vec![load]), 1.0, dt);
+    let mut max = [0.0f64; N];
+    cn.run(e0, &mut |t: f64, e: &[f64]| {
+        for (m, er) in max.iter_mut().zip(errors(e, t.cos(), t.sin())) {
+            *m = m.max(er);
+        }
+    })
+    .expect("midpoint run");
+    max
 }

@@ -10,6 +10,7 @@ use phlex_fem::{Component, End, Field, PfemModel, Quantity};
 pub mod integrate;
 pub mod pencil;
 pub mod plates;
+pub mod thesis_table;
 
 /// Thesis 004 Table 7.1: ρ = 5600 kg/m³, A = 50 mm², E = 136 GPa, I = 4.16 mm⁴, L = 1 m.
 pub const RHO_A: f64 = 5600.0 * 50e-6;
