@@ -353,7 +353,7 @@ fn bad_plate_files_fail_clearly() {
 }
 
 fn modes_json(model: &Path, json: &Path) -> Vec<f64> {
-    let v = common::modes_json(model, &[], &json);
+    let v = common::modes_json(model, &[], json);
     v["modes"]
         .as_array()
         .unwrap()

@@ -28,7 +28,7 @@ fn last_row(dir: &Path) -> Vec<(String, f64)> {
         .split(',')
         .map(|s| s.trim().to_string())
         .collect();
-    let last = lines.last().unwrap();
+    let last = lines.next_back().unwrap();
     head.into_iter()
         .zip(last.split(',').map(|v| v.trim().parse::<f64>().unwrap()))
         .collect()
