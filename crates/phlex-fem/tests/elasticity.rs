@@ -5,6 +5,7 @@
 #![allow(non_snake_case)]
 mod common;
 
+use phlex_fem::models::continuum::Supports;
 use faer::{Mat, Side};
 use phlex_core::sparse::{self, to_dense};
 use phlex_core::LinearPhSystem;

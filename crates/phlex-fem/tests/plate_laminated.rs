@@ -10,6 +10,7 @@
 #![allow(non_snake_case, clippy::needless_range_loop)]
 mod common;
 
+use phlex_fem::models::continuum::Supports;
 use faer::linalg::solvers::Solve;
 use phlex_core::sparse::{self, SparseMat};
 use phlex_core::LinearPhSystem;

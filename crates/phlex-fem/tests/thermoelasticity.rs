@@ -5,6 +5,7 @@
 #![allow(non_snake_case)]
 mod common;
 
+use phlex_fem::models::continuum::{HeatSupports, Supports};
 use faer::prelude::Solve;
 use faer::{c64, Mat, Side};
 use phlex_core::sparse::to_dense;

@@ -55,7 +55,7 @@ use crate::error::{require_degree, require_poisson, require_positive, Fem2dError
 use crate::mesh::tet::Mesh3d;
 use crate::mesh::triangle::Mesh2d;
 use crate::models::continuum::supports::{
-    assemble_ports, edge_traces, face_traces, Boundaries, TraceMasses,
+    assemble_ports, edge_traces, face_traces, Boundaries, Supports, TraceMasses,
 };
 use crate::models::model::{lossless_system, BlockAssembler};
 use crate::models::restriction::Restriction;
@@ -189,6 +189,12 @@ pub struct Elasticity2d {
     bd: Boundaries,
 }
 
+impl Supports for Elasticity2d {
+    fn boundaries_mut(&mut self) -> &mut Boundaries {
+        &mut self.bd
+    }
+}
+
 impl Elasticity2d {
     /// $(CG_k)^2$ velocities and $(DG_{k-1})_{\mathrm{sym}}$ stresses, `1 <= k <= 3`; all
     /// edges free until [`Self::clamped`], [`Self::fixed`] or [`Self::port`] is called.
@@ -209,11 +215,6 @@ impl Elasticity2d {
         })
     }
 
-    /// Clamps the boundary edges tagged `tag` (strong: $v = 0$).
-    pub fn clamped(mut self, tag: &str) -> Self {
-        self.bd.clamped.push(tag.to_string());
-        self
-    }
 
     /// Clamps every tag of the mesh.
     pub fn clamp_all(mut self) -> Self {
@@ -221,25 +222,7 @@ impl Elasticity2d {
         self
     }
 
-    /// Fixes component `axis` (0 = x, 1 = y) of the velocity on the edges tagged `tag`
-    /// (strong: $v_{\mathrm{axis}} = 0$, the other component free with zero traction). On an
-    /// edge normal to `axis` this is a roller / symmetry support ($v\cdot n = 0$,
-    /// $\tau\cdot s = 0$).
-    pub fn fixed(mut self, tag: &str, axis: usize) -> Self {
-        self.bd.fixed.push((tag.to_string(), axis));
-        self
-    }
 
-    /// Makes the edges tagged `tag` a traction port: inputs are the applied tractions
-    /// $\tau = \Sigma n$ \[N/m² per unit thickness\] in the $CG_1$ trace basis $\psi^l$ of the
-    /// tagged edges' vertices (ordered by global vertex index), two ports `"{tag}_tx"`,
-    /// `"{tag}_ty"` with $B^{il}_a = \langle\phi_{v,a}^i, \psi^l\rangle_\Gamma$; the collocated
-    /// outputs $B^\top e$ are the weighted traces $\int_\Gamma v_a\psi^l$, so
-    /// $\dot H = y^\top u$.
-    pub fn port(mut self, tag: &str) -> Self {
-        self.bd.ports.push(tag.to_string());
-        self
-    }
 
     /// Assembles the model.
     pub fn build(&self) -> Result<ElasticityModel2d, Fem2dError> {
@@ -461,6 +444,12 @@ pub struct Elasticity3d {
     bd: Boundaries,
 }
 
+impl Supports for Elasticity3d {
+    fn boundaries_mut(&mut self) -> &mut Boundaries {
+        &mut self.bd
+    }
+}
+
 impl Elasticity3d {
     /// Degree `k` in `1..=2`.
     pub fn new(params: ElasticParams, mesh: &Mesh3d, degree: usize) -> Result<Self, Fem2dError> {
@@ -472,26 +461,6 @@ impl Elasticity3d {
             degree,
             bd: Boundaries::default(),
         })
-    }
-    /// Makes the faces tagged `tag` a traction port: inputs are the applied tractions
-    /// $\tau = \Sigma n$ \[N/m²\] in the $P_1$ trace basis $\psi^l$ of the tagged faces'
-    /// vertices (ordered by global vertex index), three ports `"{tag}_tx"`, `"{tag}_ty"`,
-    /// `"{tag}_tz"` with $B^{il}_a = \langle\phi_{v,a}^i, \psi^l\rangle_\Gamma$; outputs
-    /// $B^\top e$ are the weighted velocity traces, so $\dot H = y^\top u$.
-    pub fn port(mut self, tag: &str) -> Self {
-        self.bd.ports.push(tag.to_string());
-        self
-    }
-    /// Clamps the boundary faces tagged `tag` ($v = 0$).
-    pub fn clamped(mut self, tag: &str) -> Self {
-        self.bd.clamped.push(tag.to_string());
-        self
-    }
-    /// Fixes velocity component `axis` (0, 1, 2) on the faces tagged `tag` (roller /
-    /// symmetry support on a face normal to `axis`).
-    pub fn fixed(mut self, tag: &str, axis: usize) -> Self {
-        self.bd.fixed.push((tag.to_string(), axis));
-        self
     }
     /// Assembles the model: $E = \operatorname{diag}(M_\rho, M_{\mathcal C})$,
     /// $J = \begin{bmatrix}0&-D_{\mathrm{Grad}}^\top\\D_{\mathrm{Grad}}&0\end{bmatrix}$,

@@ -19,3 +19,5 @@ pub mod wave;
 pub mod wave_decomposition;
 
 mod supports;
+
+pub use supports::{Boundaries, HeatSupports, Supports};

@@ -39,25 +39,81 @@ impl TaggedSpace for Space3d {
     }
 }
 
-/// Boundary data of a continuum builder, by tag.
+/// Boundary data of a continuum builder, by tag (set through [`Supports`] and
+/// [`HeatSupports`]).
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Boundaries {
+pub struct Boundaries {
     /// Clamped tags ($v = 0$).
-    pub clamped: Vec<String>,
+    pub(crate) clamped: Vec<String>,
     /// Single-component supports ($v_{\mathrm{axis}} = 0$): (tag, axis).
-    pub fixed: Vec<(String, usize)>,
+    pub(crate) fixed: Vec<(String, usize)>,
     /// Isothermal tags ($\theta = 0$).
-    pub isothermal: Vec<String>,
+    pub(crate) isothermal: Vec<String>,
     /// Traction ports.
-    pub ports: Vec<String>,
+    pub(crate) ports: Vec<String>,
     /// Heat-flux ports.
-    pub flux_ports: Vec<String>,
+    pub(crate) flux_ports: Vec<String>,
+}
+
+/// The mechanical boundary conditions of a CG × DG continuum builder, by boundary tag
+/// (edges in 2D, faces in 3D): the setters of [`super::elasticity::Elasticity2d`],
+/// [`super::elasticity::Elasticity3d`] and the thermoelastic builders, written once.
+pub trait Supports: Sized {
+    /// The conditions collected so far.
+    fn boundaries_mut(&mut self) -> &mut Boundaries;
+
+    /// Clamps the boundary tagged `tag` (strong: $v = 0$).
+    fn clamped(mut self, tag: &str) -> Self {
+        self.boundaries_mut().clamped.push(tag.to_string());
+        self
+    }
+
+    /// Fixes velocity component `axis` (0 = x, 1 = y, 2 = z) on the boundary tagged `tag`
+    /// (strong: $v_{\mathrm{axis}} = 0$, the other components free with zero traction). On
+    /// a boundary normal to `axis` this is a roller / symmetry support ($v\cdot n = 0$,
+    /// $\tau\cdot s = 0$).
+    fn fixed(mut self, tag: &str, axis: usize) -> Self {
+        self.boundaries_mut().fixed.push((tag.to_string(), axis));
+        self
+    }
+
+    /// Makes the boundary tagged `tag` a traction port: inputs are the applied (total)
+    /// tractions $\tau = \Sigma n$ (thermoelastic: $(\Sigma - C_\beta\theta I)n$) \[N/m²;
+    /// per unit thickness in 2D\] in the $P_1$ trace basis $\psi^l$ of the tagged
+    /// boundary's vertices (ordered by global vertex index), one port per component,
+    /// `"{tag}_tx"`, `"{tag}_ty"` (and `"{tag}_tz"` in 3D), with
+    /// $B^{il}_a = \langle\phi_{v,a}^i, \psi^l\rangle_\Gamma$; the collocated outputs
+    /// $B^\top e$ are the weighted velocity traces $\int_\Gamma v_a\psi^l$, so
+    /// $\dot H = y^\top u$.
+    fn port(mut self, tag: &str) -> Self {
+        self.boundaries_mut().ports.push(tag.to_string());
+        self
+    }
+}
+
+/// The thermal boundary conditions of the thermoelastic builders
+/// ([`super::thermoelasticity`]).
+pub trait HeatSupports: Supports {
+    /// Holds the boundary tagged `tag` at the reference temperature ($\theta = 0$).
+    fn isothermal(mut self, tag: &str) -> Self {
+        self.boundaries_mut().isothermal.push(tag.to_string());
+        self
+    }
+
+    /// Makes the boundary tagged `tag` a heat-flux port `"{tag}_flux"`: input the heat flux
+    /// entering the body $q = k\partial_nT$ \[W/m²\] in the $P_1$ trace basis of the tagged
+    /// boundary's vertices, output the weighted temperature trace $\int_\Gamma\theta\psi^l$,
+    /// so $y^\top u = \int_\Gamma\theta q$ (the exergy inflow, [`super::thermoelasticity`]).
+    fn heat_flux_port(mut self, tag: &str) -> Self {
+        self.boundaries_mut().flux_ports.push(tag.to_string());
+        self
+    }
 }
 
 impl Boundaries {
     /// Typed errors for a bad support axis or a port on a tag with a strong condition of
     /// the same physics.
-    pub fn validate(&self, dim: usize) -> Result<(), Fem2dError> {
+    pub(crate) fn validate(&self, dim: usize) -> Result<(), Fem2dError> {
         for (tag, axis) in &self.fixed {
             if *axis >= dim {
                 return Err(FemError::InvalidParameter {
@@ -97,7 +153,7 @@ impl Boundaries {
 
     /// Open indices of the velocity DOFs removed by the supports: every component on the
     /// clamped tags, component `axis` on the supported ones.
-    pub fn supported_dofs(&self, sv: &impl TaggedSpace) -> Result<Vec<usize>, Fem2dError> {
+    pub(crate) fn supported_dofs(&self, sv: &impl TaggedSpace) -> Result<Vec<usize>, Fem2dError> {
         let mut removed = Vec::new();
         let tags: Vec<&str> = self.clamped.iter().map(|s| s.as_str()).collect();
         if !tags.is_empty() {
@@ -117,7 +173,7 @@ impl Boundaries {
 
     /// Open indices of the temperature DOFs on the isothermal tags, the temperature block
     /// starting at `offset`.
-    pub fn isothermal_dofs(
+    pub(crate) fn isothermal_dofs(
         &self,
         st: &impl TaggedSpace,
         offset: usize,

@@ -125,7 +125,7 @@ use crate::models::continuum::elasticity::{
     elastic_blocks_2d, elastic_blocks_3d, ElasticParams, PlaneModel,
 };
 use crate::models::continuum::supports::{
-    assemble_ports, edge_traces, face_traces, Boundaries, TraceMasses,
+    assemble_ports, edge_traces, face_traces, Boundaries, HeatSupports, Supports, TraceMasses,
 };
 use crate::models::model::BlockAssembler;
 use crate::models::restriction::Restriction;
@@ -252,6 +252,14 @@ pub struct Thermoelasticity2d {
     bd: Boundaries,
 }
 
+impl Supports for Thermoelasticity2d {
+    fn boundaries_mut(&mut self) -> &mut Boundaries {
+        &mut self.bd
+    }
+}
+
+impl HeatSupports for Thermoelasticity2d {}
+
 impl Thermoelasticity2d {
     /// Degree `1 <= k <= 3`; plane strain; all edges free and insulated until tagged
     /// otherwise.
@@ -282,43 +290,10 @@ impl Thermoelasticity2d {
         self
     }
 
-    /// Clamps the edges tagged `tag` ($v = 0$).
-    pub fn clamped(mut self, tag: &str) -> Self {
-        self.bd.clamped.push(tag.to_string());
-        self
-    }
 
-    /// Fixes velocity component `axis` (0 = x, 1 = y) on the edges tagged `tag` (a roller /
-    /// symmetry support on an edge normal to `axis`).
-    pub fn fixed(mut self, tag: &str, axis: usize) -> Self {
-        self.bd.fixed.push((tag.to_string(), axis));
-        self
-    }
 
-    /// Holds the edges tagged `tag` at the reference temperature ($\theta = 0$).
-    pub fn isothermal(mut self, tag: &str) -> Self {
-        self.bd.isothermal.push(tag.to_string());
-        self
-    }
 
-    /// Makes the edges tagged `tag` a traction port (force causality, as
-    /// [`crate::models::continuum::elasticity::Elasticity2d::port`]): inputs the applied total tractions
-    /// $\tau = (\Sigma - C_\beta\theta I)n$ \[N/m² per unit thickness\] in the $P_1$ trace
-    /// basis of the tagged edges' vertices, ports `"{tag}_tx"`, `"{tag}_ty"`; outputs the
-    /// weighted velocity traces $\int_\Gamma v_a\psi^l$.
-    pub fn port(mut self, tag: &str) -> Self {
-        self.bd.ports.push(tag.to_string());
-        self
-    }
 
-    /// Makes the edges tagged `tag` a heat-flux port `"{tag}_flux"`: input the heat flux
-    /// entering the body $q = k\partial_nT$ \[W/m²\] in the $P_1$ trace basis of the tagged
-    /// edges' vertices, output the weighted temperature trace $\int_\Gamma\theta\psi^l$, so
-    /// $y^\top u = \int_\Gamma\theta q$ (module docs: the exergy inflow).
-    pub fn heat_flux_port(mut self, tag: &str) -> Self {
-        self.bd.flux_ports.push(tag.to_string());
-        self
-    }
 
     /// Assembles the model.
     pub fn build(&self) -> Result<ThermoelasticityModel2d, Fem2dError> {
@@ -517,6 +492,14 @@ pub struct Thermoelasticity3d {
     bd: Boundaries,
 }
 
+impl Supports for Thermoelasticity3d {
+    fn boundaries_mut(&mut self) -> &mut Boundaries {
+        &mut self.bd
+    }
+}
+
+impl HeatSupports for Thermoelasticity3d {}
+
 impl Thermoelasticity3d {
     /// Degree `1 <= k <= 2`; all faces free and insulated until tagged otherwise.
     pub fn new(
@@ -537,39 +520,10 @@ impl Thermoelasticity3d {
         })
     }
 
-    /// Clamps the faces tagged `tag` ($v = 0$).
-    pub fn clamped(mut self, tag: &str) -> Self {
-        self.bd.clamped.push(tag.to_string());
-        self
-    }
 
-    /// Fixes velocity component `axis` (0, 1, 2) on the faces tagged `tag` (roller /
-    /// symmetry support on a face normal to `axis`).
-    pub fn fixed(mut self, tag: &str, axis: usize) -> Self {
-        self.bd.fixed.push((tag.to_string(), axis));
-        self
-    }
 
-    /// Holds the faces tagged `tag` at the reference temperature ($\theta = 0$).
-    pub fn isothermal(mut self, tag: &str) -> Self {
-        self.bd.isothermal.push(tag.to_string());
-        self
-    }
 
-    /// Makes the faces tagged `tag` a traction port: inputs the applied total tractions
-    /// $(\Sigma - C_\beta\theta I)n$ \[N/m²\] in the $P_1$ trace basis of the face vertices,
-    /// ports `"{tag}_tx"`, `"{tag}_ty"`, `"{tag}_tz"`; outputs the weighted velocity traces.
-    pub fn port(mut self, tag: &str) -> Self {
-        self.bd.ports.push(tag.to_string());
-        self
-    }
 
-    /// Makes the faces tagged `tag` a heat-flux port `"{tag}_flux"` (input $q = k\partial_n
-    /// T$ \[W/m²\] entering the body, output $\int_\Gamma\theta\psi^l$; module docs).
-    pub fn heat_flux_port(mut self, tag: &str) -> Self {
-        self.bd.flux_ports.push(tag.to_string());
-        self
-    }
 
     /// Assembles the model (blocks `e_v`, `E_sigma`, `e_T`; traction then heat-flux
     /// ports).

@@ -6,6 +6,7 @@
 //! `[elasticity.thermal]`, coupled thermoelasticity of [`phlex_fem::thermoelasticity`]
 //! (plane strain, plane stress or 3D) with isothermal tags, traction ports and heat-flux
 //! ports; `run` then also records the heat content $\int\rho c(T - T_0)$.
+use phlex_fem::models::continuum::{HeatSupports, Supports};
 use std::collections::BTreeMap;
 use std::path::Path;
 
