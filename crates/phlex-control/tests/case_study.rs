@@ -11,8 +11,8 @@ use phlex_control::case_study::hammer::{hammer_test, identify_record, HammerTest
 use phlex_control::case_study::lqg::{design_lqg, design_model, simulate_lqg, LqgRun};
 use phlex_control::case_study::rig::{Pendulum, Structure, IDENTIFIED_DAMPING};
 use phlex_control::case_study::{peak_reductions, NonlinearFrame};
-use phlex_control::euk::euk_control;
-use phlex_control::mdof::rayleigh_damping;
+use phlex_control::control::euk::euk_control;
+use phlex_control::model::mdof::rayleigh_damping;
 use phlex_control::FrameParams;
 use std::f64::consts::PI;
 
@@ -88,7 +88,7 @@ fn hammer_identification_lumped_and_mkr() {
     assert!(rel(&id.mkr.K, &s.model.K) < 0.05);
     assert!((id.rayleigh.1 - c).abs() < 0.05 * c);
     assert!(id.rayleigh.0.abs() < 0.01);
-    let fk = phlex_control::mdof::undamped_modes(id.mkr.M.as_ref(), id.mkr.K.as_ref())
+    let fk = phlex_control::model::mdof::undamped_modes(id.mkr.M.as_ref(), id.mkr.K.as_ref())
         .unwrap()
         .freq_hz();
     let f0 = s.model.undamped_modes().unwrap().freq_hz();
@@ -166,7 +166,7 @@ fn euk_thesis_hold_is_exact_at_acceleration_level() {
     assert!(v3.abs() < 1e-2);
 }
 
-fn identified_design() -> phlex_control::mdof::Mdof {
+fn identified_design() -> phlex_control::model::mdof::Mdof {
     let pl = plant();
     let s = pl.locked_structure().unwrap();
     let rec = hammer_test(&s, 0, &HammerTest::default()).unwrap();

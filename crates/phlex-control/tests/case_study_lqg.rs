@@ -9,12 +9,12 @@
 //! ours, and the closed-loop peak reductions are compared qualitatively.
 
 use faer::Mat;
-use phlex_control::kalman::kalman_discrete;
+use phlex_control::control::kalman::kalman_discrete;
+use phlex_control::control::lqr::lqr_discrete;
 use phlex_control::linalg::diag;
-use phlex_control::lqr::lqr_discrete;
-use phlex_control::mdof::{rayleigh_damping, Mdof};
-use phlex_control::noise::NoiseRng;
-use phlex_control::zoh::c2d;
+use phlex_control::model::mdof::{rayleigh_damping, Mdof};
+use phlex_control::model::zoh::c2d;
+use phlex_control::signal::noise::NoiseRng;
 use phlex_control::{FrameParams, OutputMaps, StateSpace};
 use std::f64::consts::PI;
 

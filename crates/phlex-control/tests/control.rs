@@ -4,18 +4,20 @@
 //! covariance, LQG separation.
 
 use faer::{c64, Mat};
-use phlex_control::kalman::{
+use phlex_control::control::kalman::{
     kalman_continuous, kalman_discrete, kalman_riccati_continuous, DiscreteKalmanFilter,
 };
-use phlex_control::linalg::{diag, eigvals, eye, fro, lyap_continuous, lyap_discrete};
-use phlex_control::lqg::{lqg_continuous, lqg_discrete, match_eigenvalues};
-use phlex_control::lqr::{
+use phlex_control::control::lqg::{lqg_continuous, lqg_discrete, match_eigenvalues};
+use phlex_control::control::lqr::{
     lqr_continuous, lqr_discrete, lqr_finite_continuous, lqr_finite_discrete,
 };
-use phlex_control::noise::NoiseRng;
-use phlex_control::pole_placement::{check_controllable, place_observer_poles, place_poles};
-use phlex_control::riccati::{care_residual, dare_residual, solve_care, solve_dare};
-use phlex_control::zoh::c2d;
+use phlex_control::control::pole_placement::{
+    check_controllable, place_observer_poles, place_poles,
+};
+use phlex_control::control::riccati::{care_residual, dare_residual, solve_care, solve_dare};
+use phlex_control::linalg::{diag, eigvals, eye, fro, lyap_continuous, lyap_discrete};
+use phlex_control::model::zoh::c2d;
+use phlex_control::signal::noise::NoiseRng;
 use phlex_control::{ControlError, FrameParams, OutputMaps, StateSpace};
 
 /// Lumped frame with pendulum, Rayleigh damping (thesis α̂, β̂) and r₄ on
@@ -24,7 +26,8 @@ fn frame_ss() -> StateSpace {
     let p = FrameParams::default();
     let mut sys = p.lumped_linear().unwrap();
     // floors: Rayleigh with positive β (the identified β < 0 makes R indefinite); pendulum: r₄
-    let Rf = phlex_control::mdof::rayleigh_damping(sys.M.as_ref(), sys.K.as_ref(), 0.5, 2e-4);
+    let Rf =
+        phlex_control::model::mdof::rayleigh_damping(sys.M.as_ref(), sys.K.as_ref(), 0.5, 2e-4);
     let mut R = Mat::<f64>::zeros(4, 4);
     R.as_mut()
         .submatrix_mut(0, 0, 3, 3)

@@ -4,14 +4,14 @@
 //! MKR, exact and with seeded measurement noise.
 
 use faer::Mat;
-use phlex_control::era::{era, era_dc, era_dc_okid, EraDcParams, EraParams, Order};
+use phlex_control::identify::era::{era, era_dc, era_dc_okid, EraDcParams, EraParams, Order};
+use phlex_control::identify::mkr::{mkr, MkrLayout, Sensing};
+use phlex_control::identify::okid::{okid, OkidParams};
+use phlex_control::identify::rayleigh::fit_rayleigh;
 use phlex_control::linalg::{fro, max_abs};
-use phlex_control::mkr::{mkr, MkrLayout, Sensing};
-use phlex_control::modal::modal_parameters;
-use phlex_control::noise::NoiseRng;
-use phlex_control::okid::{okid, OkidParams};
-use phlex_control::rayleigh::fit_rayleigh;
-use phlex_control::zoh::c2d;
+use phlex_control::model::modal::modal_parameters;
+use phlex_control::model::zoh::c2d;
+use phlex_control::signal::noise::NoiseRng;
 use phlex_control::{FrameParams, Mdof, OutputMaps, StateSpace};
 
 const DT: f64 = 1.0 / 32.0;
@@ -222,10 +222,13 @@ fn noisy_round_trip() {
     // n = 6 (σ₆/σ₇ ≈ 4.7), while the largest gap is inside the physical modes
     // (σ₄/σ₅ ≈ 14), which is why select_order does not use the largest gap
     assert_eq!(
-        phlex_control::era::order_from_gap(&r.singular_values, 20),
+        phlex_control::identify::era::order_from_gap(&r.singular_values, 20),
         4
     );
-    assert_eq!(phlex_control::era::select_order(&r.singular_values, 20), 6);
+    assert_eq!(
+        phlex_control::identify::era::select_order(&r.singular_values, 20),
+        6
+    );
     let res_m = mkr(&r.sys, &layout()).unwrap();
     let fr = frame();
     let em = fro((&res_m.M - &fr.M).as_ref()) / fro(fr.M.as_ref());

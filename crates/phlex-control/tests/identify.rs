@@ -1,9 +1,9 @@
 #![allow(non_snake_case)]
 //! `identify` entry point: CSV → report, and typed errors for bad data.
 
-use phlex_control::era::Order;
-use phlex_control::noise::NoiseRng;
-use phlex_control::zoh::c2d;
+use phlex_control::identify::era::Order;
+use phlex_control::model::zoh::c2d;
+use phlex_control::signal::noise::NoiseRng;
 use phlex_control::{
     identify_csv, ControlError, FrameParams, IdentifyOptions, OutputMaps, StateSpace,
 };

@@ -4,11 +4,11 @@
 //! accelerations, 2048 samples), exact and with seeded measurement noise.
 
 use faer::Mat;
-use phlex_control::era::Order;
-use phlex_control::modal::modal_parameters;
-use phlex_control::n4sid::{n4sid, N4sidParams};
-use phlex_control::noise::NoiseRng;
-use phlex_control::zoh::c2d;
+use phlex_control::identify::era::Order;
+use phlex_control::identify::n4sid::{n4sid, N4sidParams};
+use phlex_control::model::modal::modal_parameters;
+use phlex_control::model::zoh::c2d;
+use phlex_control::signal::noise::NoiseRng;
 use phlex_control::{FrameParams, Mdof, OutputMaps, StateSpace};
 
 const DT: f64 = 1.0 / 32.0;

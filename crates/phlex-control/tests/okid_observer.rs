@@ -9,17 +9,17 @@
 //! ζ = 0.08399 / 0.03899.
 
 use faer::{c64, Mat};
-use phlex_control::era::{
+use phlex_control::identify::era::{
     era_dc_observer, era_dc_okid, fit_input_matrices, gap_candidates, EraDcParams, Order,
 };
+use phlex_control::identify::oe::{pole_set, refine_poles};
+use phlex_control::identify::okid::{observer_gain, okid, OkidParams};
 use phlex_control::linalg::{eigvals, max_abs};
-use phlex_control::mdof::Mdof;
-use phlex_control::modal::modal_parameters;
-use phlex_control::noise::NoiseRng;
-use phlex_control::oe::{pole_set, refine_poles};
-use phlex_control::okid::{observer_gain, okid, OkidParams};
-use phlex_control::state_space::{OutputMaps, StateSpace};
-use phlex_control::zoh::c2d;
+use phlex_control::model::mdof::Mdof;
+use phlex_control::model::modal::modal_parameters;
+use phlex_control::model::state_space::{OutputMaps, StateSpace};
+use phlex_control::model::zoh::c2d;
+use phlex_control::signal::noise::NoiseRng;
 use phlex_control::{identify_data, IdentifyOptions};
 
 const K: f64 = 100.0;

@@ -1,9 +1,9 @@
 #![allow(non_snake_case)]
 //! H1 FRF estimate of the simulated shear frame against the model FRF.
 
-use phlex_control::noise::NoiseRng;
-use phlex_control::spectral::{frequency_response, h1_estimate, WelchParams};
-use phlex_control::zoh::c2d;
+use phlex_control::model::zoh::c2d;
+use phlex_control::signal::noise::NoiseRng;
+use phlex_control::signal::spectral::{frequency_response, h1_estimate, WelchParams};
 use phlex_control::{FrameParams, OutputMaps, StateSpace};
 
 /// White-noise force on floor 1, acceleration of floor 3, 32768 samples at

@@ -2,7 +2,7 @@
 //! Reproductions of published numbers of thesis 002 (summary §5.2, §5.4).
 
 use faer::Mat;
-use phlex_control::modal::modal_parameters;
+use phlex_control::model::modal::modal_parameters;
 use phlex_control::{FrameParams, StateSpace};
 
 fn mat(r: usize, c: usize, v: &[f64]) -> Mat<f64> {
@@ -145,8 +145,8 @@ fn era_dc_okid_published_modes() {
     }
     // Phases Θ: mode 2 sensor 3 ≈ −3.170 ≡ 3.113 (wrapped), mode 3 sensor 2 ≈ −3.144.
     let th = |k: usize, i: usize| t.modes[k].phase[i];
-    assert!((phlex_control::modal::wrap_angle(th(1, 2) - (-3.170))).abs() < 0.02);
-    assert!((phlex_control::modal::wrap_angle(th(2, 1) - (-3.144))).abs() < 0.02);
+    assert!((phlex_control::model::modal::wrap_angle(th(1, 2) - (-3.170))).abs() < 0.02);
+    assert!((phlex_control::model::modal::wrap_angle(th(2, 1) - (-3.144))).abs() < 0.02);
     assert!((th(0, 2) - (-0.1053)).abs() < 0.02);
 }
 
@@ -187,7 +187,7 @@ fn n4sid_published_modes() {
 /// agrees to 1e-3 relative in α and 1 % in β.
 #[test]
 fn rayleigh_fit_published() {
-    use phlex_control::rayleigh::fit_rayleigh;
+    use phlex_control::identify::rayleigh::fit_rayleigh;
     let (a, b) = fit_rayleigh(&[1.934, 5.690, 8.793], &[0.0395, 0.0030, 0.0042]).unwrap();
     eprintln!("ERA/DC-OKID fit: α = {a}, β = {b}");
     assert!((a - 0.9751).abs() < 1e-3 * 0.9751);
@@ -204,7 +204,7 @@ fn rayleigh_fit_published() {
 /// 0.22356 cannot be checked (measured 0.223572).
 #[test]
 fn proportional_damping_published() {
-    use phlex_control::mdof::rayleigh_damping;
+    use phlex_control::model::mdof::rayleigh_damping;
     let M = mat(
         3,
         3,
@@ -283,7 +283,7 @@ fn proportional_damping_published() {
             534.061, -221.931, 25.696, -221.931, 614.564, -432.792, 25.696, -432.792, 422.005,
         ],
     );
-    let f = phlex_control::mdof::undamped_modes(M.as_ref(), K.as_ref())
+    let f = phlex_control::model::mdof::undamped_modes(M.as_ref(), K.as_ref())
         .unwrap()
         .freq_hz();
     for (g, w) in f.iter().zip([1.930, 5.704, 8.860]) {

@@ -13,10 +13,10 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use faer::Mat;
-use phlex_control::mdof::Mdof;
-use phlex_control::noise::NoiseRng;
-use phlex_control::state_space::{OutputMaps, StateSpace};
-use phlex_control::zoh::c2d;
+use phlex_control::model::mdof::Mdof;
+use phlex_control::model::state_space::{OutputMaps, StateSpace};
+use phlex_control::model::zoh::c2d;
+use phlex_control::signal::noise::NoiseRng;
 
 use common::phlex;
 

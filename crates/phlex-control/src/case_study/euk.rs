@@ -13,7 +13,7 @@
 //!   `F_c3 = (m₃+m₄) b_t − m₄L₄ sin θ θ̈ − Q₃` (5.251).
 //!
 //! With `b_t = 0` these are the thesis's laws (checked against the generic
-//! [`crate::euk::euk_control`] in the tests). The thesis imposes the task
+//! [`crate::control::euk::euk_control`] in the tests). The thesis imposes the task
 //! at acceleration level only, `c` = the position at switch-on, and
 //! switches the controller on when `ẋ₃ ≈ 0` ([`Hold::Thesis`]). Detecting
 //! that instant between two steps leaves `|ẋ₃| ≤ |ẍ₃| h` (≈ 3·10⁻³ m/s at
@@ -40,7 +40,7 @@
 use super::{disturbance, initial_state, CaseTrace, FrameInputs, NonlinearFrame};
 use crate::error::{ControlError, Result};
 use crate::linalg::{diag, DenseLu};
-use crate::noise::NoiseRng;
+use crate::signal::noise::NoiseRng;
 use faer::Mat;
 use phlex_solve::Rk4;
 use std::f64::consts::PI;

@@ -25,15 +25,15 @@
 //! the current torque) and `φ = θ − 3π/2`, plus seeded noise `v ~ N(0, V₀²)`.
 
 use super::{disturbance, initial_state, CaseTrace, FrameInputs, NonlinearFrame};
+use crate::case_study::frame::FrameParams;
+use crate::control::kalman::kalman_discrete;
+use crate::control::lqr::lqr_discrete;
 use crate::error::{ControlError, Result};
-use crate::frame::FrameParams;
-use crate::kalman::kalman_discrete;
 use crate::linalg::diag;
-use crate::lqr::lqr_discrete;
-use crate::mdof::Mdof;
-use crate::noise::NoiseRng;
-use crate::state_space::{OutputMaps, StateSpace};
-use crate::zoh::c2d;
+use crate::model::mdof::Mdof;
+use crate::model::state_space::{OutputMaps, StateSpace};
+use crate::model::zoh::c2d;
+use crate::signal::noise::NoiseRng;
 use faer::{Mat, MatRef};
 use phlex_solve::Rk4;
 use std::f64::consts::PI;
@@ -107,7 +107,7 @@ pub fn design_lqg(model: &Mdof) -> Result<CaseLqg> {
     let Rw = diag(&[1e-6; 8]);
     let Rv = diag(&[1e-6; 4]);
     let est = kalman_discrete(plant.A.as_ref(), plant.C.as_ref(), Rw.as_ref(), Rv.as_ref())?;
-    let separation_error = crate::lqg::separation_error(
+    let separation_error = crate::control::lqg::separation_error(
         plant.A.as_ref(),
         Bc.as_ref(),
         plant.C.as_ref(),

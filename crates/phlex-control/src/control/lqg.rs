@@ -7,10 +7,10 @@
 //! `e = z − ẑ` it is block triangular `[[A + BF, −BF], [0, A − KC]]`, so its
 //! eigenvalues are `eig(A + BF) ∪ eig(A − KC)`.
 
+use crate::control::kalman::{kalman_continuous, kalman_discrete};
+use crate::control::lqr::{lqr_continuous, lqr_discrete};
 use crate::error::Result;
-use crate::kalman::{kalman_continuous, kalman_discrete};
 use crate::linalg::{block2, eigvals};
-use crate::lqr::{lqr_continuous, lqr_discrete};
 use faer::{c64, Mat, MatRef};
 
 /// An LQG design.

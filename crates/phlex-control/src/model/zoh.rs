@@ -11,7 +11,7 @@
 
 use crate::error::{ControlError, Result};
 use crate::linalg::{expm, logm};
-use crate::state_space::StateSpace;
+use crate::model::state_space::StateSpace;
 use faer::{Mat, Scale};
 
 fn check_dt(dt: f64) -> Result<()> {

@@ -19,12 +19,12 @@
 //! dimension must be `2 n₂`.
 //!
 //! The damping from MKR is sensitive to noise; the thesis replaces it by a
-//! Rayleigh fit `R̂ = α̂M̂ + β̂K̂` ([`crate::rayleigh`]).
+//! Rayleigh fit `R̂ = α̂M̂ + β̂K̂` ([`crate::identify::rayleigh`]).
 
 use crate::error::{ControlError, Result};
 use crate::linalg::{eig, real_part, solve_complex, to_complex};
-use crate::state_space::StateSpace;
-use crate::zoh::d2c;
+use crate::model::state_space::StateSpace;
+use crate::model::zoh::d2c;
 use faer::{c64, Mat};
 
 /// What the sensors measure.

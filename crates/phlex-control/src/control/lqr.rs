@@ -11,9 +11,9 @@
 //!   (equal to the thesis's `(S⁻¹ + BQ_u⁻¹Bᵀ)⁻¹` without requiring an
 //!   invertible `S`), `F(k) = −(Q_u + BᵀS(k+1)B)⁻¹BᵀS(k+1)A` (eqs. (4.57)–(4.63)).
 
+use crate::control::riccati::{dlqr_gain, solve_care, solve_dare};
 use crate::error::{ControlError, Result};
 use crate::linalg::{check_shape, eigvals, sym, DenseLu};
-use crate::riccati::{dlqr_gain, solve_care, solve_dare};
 use faer::{c64, Mat, MatRef, Scale};
 use phlex_solve::Rk4;
 

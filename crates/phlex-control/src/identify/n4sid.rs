@@ -13,7 +13,7 @@
 //!    asymptotically with white noise) `O_i = Γ_i X̂_i`, the extended
 //!    observability matrix times the Kalman state sequence.
 //! 2. **Order** from the SVD `O_i = U S Vᵀ` (the `n` significant singular
-//!    values; [`crate::era::select_order`] or fixed), `Γ_i = U_n S_n^{1/2}`.
+//!    values; [`crate::identify::era::select_order`] or fixed), `Γ_i = U_n S_n^{1/2}`.
 //! 3. **States** `X_i = Γ_i^† O_i` and, shifting the past/future border by
 //!    one block, `X_{i+1} = Γ_{i−1}^† O_{i−1}` with
 //!    `O_{i−1} = Y_f⁻ /_{U_f⁻} W_p⁺` (`Γ_{i−1}` = `Γ_i` without its last
@@ -28,10 +28,10 @@
 //! `rtol · σ_max` (noise-free data make `W_p/U_f^⊥` rank deficient: rank
 //! `n + r i` instead of `(r + m) i`).
 
-use crate::era::{order_from_gap, select_order, Order, Realization};
 use crate::error::{ControlError, Result};
+use crate::identify::era::{order_from_gap, select_order, Order, Realization};
 use crate::linalg::{pinv, svd, vstack};
-use crate::state_space::StateSpace;
+use crate::model::state_space::StateSpace;
 use faer::{Mat, MatRef};
 
 /// Settings of [`n4sid`].

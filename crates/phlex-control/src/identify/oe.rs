@@ -15,7 +15,7 @@
 //! with unknown per-output noise variances, `Σᵢ ln vᵢ`. This is the
 //! common-denominator output-error model; for one input it is exactly the
 //! `n`-state model with those poles, for `r > 1` it allows residues of any
-//! rank. Used by [`crate::era::era_dc_observer`] to choose the model order
+//! rank. Used by [`crate::identify::era::era_dc_observer`] to choose the model order
 //! by the BIC of the refined fits and to report refined frequencies and
 //! damping ratios.
 
@@ -379,7 +379,7 @@ pub fn refine_poles(
 /// `T = [.., Re ψ_j, Im ψ_j, ..]` (`Re ψ` for a real pole), `C_m = C T`,
 /// `A_m = blockdiag([a_j, b_j; −b_j, a_j])` for `z_j = a_j + i b_j`
 /// (`A T = T A_m` holds for the original eigenvalues). `B` is left to a
-/// least-squares fit ([`crate::era::fit_input_matrices`]). Fails when `A` is
+/// least-squares fit ([`crate::identify::era::fit_input_matrices`]). Fails when `A` is
 /// (numerically) defective.
 pub fn modal_form(
     A: MatRef<'_, f64>,

@@ -16,7 +16,7 @@ use crate::error::{dim_err, ControlError, Result};
 use crate::linalg::{
     block2, check_finite, check_shape, check_square, eigvals, eye, vstack, DenseLu,
 };
-use crate::mdof::Mdof;
+use crate::model::mdof::Mdof;
 use faer::{c64, Mat, MatRef, Scale};
 
 /// A linear time-invariant state-space model.

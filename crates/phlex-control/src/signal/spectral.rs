@@ -12,7 +12,7 @@
 
 use crate::error::{ControlError, Result};
 use crate::linalg::{solve_complex, to_complex};
-use crate::state_space::StateSpace;
+use crate::model::state_space::StateSpace;
 use faer::{c64, Mat};
 use std::f64::consts::PI;
 
@@ -365,7 +365,7 @@ mod tests {
     /// over ~500 bins × 31 segments has a 1/√(K·bins) ≈ 0.8 % spread, 3 % bound.
     #[test]
     fn white_noise_level() {
-        let mut rng = crate::noise::NoiseRng::new(5);
+        let mut rng = crate::signal::noise::NoiseRng::new(5);
         let (n, dt, sigma) = (16384, 0.01, 0.7);
         let x: Vec<f64> = (0..n).map(|_| sigma * rng.normal()).collect();
         let g = auto_spectral_density(&x, dt, &WelchParams::half_overlap(1024)).unwrap();

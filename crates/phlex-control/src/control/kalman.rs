@@ -10,9 +10,9 @@
 //!   `P' = P − PCᵀ(R_v + CPCᵀ)⁻¹CP` (eqs. (4.115)–(4.121)); steady state
 //!   from the DARE of `(Aᵀ, Cᵀ)`.
 
+use crate::control::riccati::{solve_care, solve_dare};
 use crate::error::{dim_err, ControlError, Result};
 use crate::linalg::{check_shape, eigvals, sym, DenseLu};
-use crate::riccati::{solve_care, solve_dare};
 use faer::{c64, Mat, MatRef};
 use phlex_solve::Rk4;
 

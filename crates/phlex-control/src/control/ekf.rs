@@ -13,7 +13,7 @@
 
 use crate::error::{dim_err, ControlError, Result};
 use crate::linalg::{check_shape, cholesky, DenseLu};
-use crate::noise::NoiseRng;
+use crate::signal::noise::NoiseRng;
 use faer::{Mat, MatRef};
 use phlex_solve::Rk4;
 
@@ -229,7 +229,7 @@ fn noise_factor(R: MatRef<'_, f64>, h: f64) -> Result<Mat<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kalman::kalman_riccati_continuous;
+    use crate::control::kalman::kalman_riccati_continuous;
     use crate::linalg::{diag, fro};
 
     struct Linear {

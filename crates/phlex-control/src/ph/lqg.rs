@@ -1,7 +1,7 @@
 //! Sampled-data LQG control of a linear port-Hamiltonian model (issue 6 §4:
 //! "a closed loop with an LQG controller can be simulated"), thesis 002
 //! §4.4 (discrete LQG, eqs. (4.124)–(4.140)) on the bridged model of
-//! [`crate::ph_bridge`].
+//! [`crate::ph::bridge`].
 //!
 //! **Design** (energy coordinates `ξ = Lᵀe`, `H = ½|ξ|²`):
 //!
@@ -20,8 +20,8 @@
 //!   `R_w = σ_w² I`, `R_v = σ_v² I`,
 //!   `ξ̂(k+1) = A_d ξ̂ + B_d u + B_{d,e} d + K (y − C ξ̂ − D u)`, where `d` are
 //!   known exogenous port inputs (the thesis's measured disturbance force);
-//! * checks first (PBH, [`crate::pole_placement::check_stabilizable`] /
-//!   [`crate::pole_placement::check_detectable`]) so that a
+//! * checks first (PBH, [`crate::control::pole_placement::check_stabilizable`] /
+//!   [`crate::control::pole_placement::check_detectable`]) so that a
 //!   non-stabilisable or non-detectable pair is reported with the offending
 //!   mode instead of a Riccati failure;
 //! * separation check: the eigenvalues of the closed loop
@@ -39,16 +39,16 @@
 //! propagation and accounted separately). The open loop (same initial state, disturbances and noise, no
 //! control) is simulated alongside for comparison.
 
+use crate::control::kalman::kalman_discrete;
+use crate::control::lqg::{closed_loop_matrix, separation_error};
+use crate::control::lqr::lqr_discrete;
+use crate::control::pole_placement::{check_detectable, check_stabilizable, Domain};
 use crate::error::{ControlError, Result};
-use crate::kalman::kalman_discrete;
 use crate::linalg::{diag, eigvals, expm, fro};
-use crate::lqg::{closed_loop_matrix, separation_error};
-use crate::lqr::lqr_discrete;
-use crate::noise::NoiseRng;
-use crate::ph_bridge::PhStateSpace;
-use crate::pole_placement::{check_detectable, check_stabilizable, Domain};
-use crate::state_space::StateSpace;
-use crate::zoh::c2d;
+use crate::model::state_space::StateSpace;
+use crate::model::zoh::c2d;
+use crate::ph::bridge::PhStateSpace;
+use crate::signal::noise::NoiseRng;
 use faer::{c64, Mat, MatRef};
 
 /// Weights, noise levels and sampling of an LQG design.
