@@ -9,8 +9,9 @@
 //! ours, and the closed-loop peak reductions are compared qualitatively.
 
 use faer::Mat;
-use phlex_control::control::kalman::kalman_discrete;
-use phlex_control::control::lqr::lqr_discrete;
+use phlex_control::control::kalman::kalman;
+use phlex_control::control::lqr::lqr;
+use phlex_control::control::pole_placement::Domain;
 use phlex_control::linalg::diag;
 use phlex_control::model::mdof::{rayleigh_damping, Mdof};
 use phlex_control::model::zoh::c2d;
@@ -82,7 +83,14 @@ fn lqg_gains_against_reproduction() {
     let Bc = d.B.as_ref().subcols(1, 1).to_owned();
     let Q = diag(&[1e2, 1e2, 1e2, 1e-2, 1e2, 1e2, 1e2, 1e-2]);
     let R = diag(&[1e-4]);
-    let l = lqr_discrete(d.A.as_ref(), Bc.as_ref(), Q.as_ref(), R.as_ref()).unwrap();
+    let l = lqr(
+        d.A.as_ref(),
+        Bc.as_ref(),
+        Q.as_ref(),
+        R.as_ref(),
+        Domain::Discrete,
+    )
+    .unwrap();
     let F: Vec<f64> = (0..8).map(|j| l.F[(0, j)]).collect();
     eprintln!("F∞ᵀ = {F:?}");
     let repro = [-5.59, -2.49, 14.94, 0.052, -0.368, -0.789, 2.43, -0.014];
@@ -100,7 +108,14 @@ fn lqg_gains_against_reproduction() {
     }
     let Rw = diag(&[1e-6; 8]);
     let Rv = diag(&[1e-6; 4]);
-    let k = kalman_discrete(d.A.as_ref(), d.C.as_ref(), Rw.as_ref(), Rv.as_ref()).unwrap();
+    let k = kalman(
+        d.A.as_ref(),
+        d.C.as_ref(),
+        Rw.as_ref(),
+        Rv.as_ref(),
+        Domain::Discrete,
+    )
+    .unwrap();
     let row8: Vec<f64> = (0..4).map(|j| k.K[(7, j)]).collect();
     eprintln!("K∞ row 8 = {row8:?}");
     let repro8 = [-0.0013, -0.0183, -0.1296, -0.260];
@@ -127,14 +142,26 @@ fn lqg_closed_loop_peak_reduction() {
     let Bc = d.B.as_ref().subcols(1, 1).to_owned();
     let Q = diag(&[1e2, 1e2, 1e2, 1e-2, 1e2, 1e2, 1e2, 1e-2]);
     let R = diag(&[1e-4]);
-    let F = lqr_discrete(d.A.as_ref(), Bc.as_ref(), Q.as_ref(), R.as_ref())
-        .unwrap()
-        .F;
+    let F = lqr(
+        d.A.as_ref(),
+        Bc.as_ref(),
+        Q.as_ref(),
+        R.as_ref(),
+        Domain::Discrete,
+    )
+    .unwrap()
+    .F;
     let Rw = diag(&[1e-6; 8]);
     let Rv = diag(&[1e-6; 4]);
-    let K = kalman_discrete(d.A.as_ref(), d.C.as_ref(), Rw.as_ref(), Rv.as_ref())
-        .unwrap()
-        .K;
+    let K = kalman(
+        d.A.as_ref(),
+        d.C.as_ref(),
+        Rw.as_ref(),
+        Rv.as_ref(),
+        Domain::Discrete,
+    )
+    .unwrap()
+    .K;
     let mut rng = NoiseRng::new(2011);
     let steps = (50.0 / DT) as usize;
     let W = rng.gaussian(Rw.as_ref(), steps).unwrap();

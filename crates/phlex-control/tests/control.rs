@@ -4,15 +4,11 @@
 //! covariance, LQG separation.
 
 use faer::{c64, Mat};
-use phlex_control::control::kalman::{
-    kalman_continuous, kalman_discrete, kalman_riccati_continuous, DiscreteKalmanFilter,
-};
-use phlex_control::control::lqg::{lqg_continuous, lqg_discrete, match_eigenvalues};
-use phlex_control::control::lqr::{
-    lqr_continuous, lqr_discrete, lqr_finite_continuous, lqr_finite_discrete,
-};
+use phlex_control::control::kalman::{kalman, kalman_riccati_continuous, DiscreteKalmanFilter};
+use phlex_control::control::lqg::{lqg, match_eigenvalues, LqgWeights};
+use phlex_control::control::lqr::{lqr, lqr_finite_continuous, lqr_finite_discrete};
 use phlex_control::control::pole_placement::{
-    check_controllable, place_observer_poles, place_poles,
+    check_controllable, place_observer_poles, place_poles, Domain,
 };
 use phlex_control::control::riccati::{care_residual, dare_residual, solve_care, solve_dare};
 use phlex_control::linalg::{diag, eigvals, eye, fro, lyap_continuous, lyap_discrete};
@@ -60,7 +56,14 @@ fn lqr_frame_residuals_and_cost() {
     let ss = frame_ss();
     let B = torque(&ss);
     let (Q, R) = weights();
-    let l = lqr_continuous(ss.A.as_ref(), B.as_ref(), Q.as_ref(), R.as_ref()).unwrap();
+    let l = lqr(
+        ss.A.as_ref(),
+        B.as_ref(),
+        Q.as_ref(),
+        R.as_ref(),
+        Domain::Continuous,
+    )
+    .unwrap();
     let G = &B * (Mat::<f64>::identity(1, 1) * 1e4) * B.transpose();
     let res = care_residual(ss.A.as_ref(), G.as_ref(), Q.as_ref(), l.S.as_ref());
     eprintln!("CARE residual {res:.3e}");
@@ -72,7 +75,14 @@ fn lqr_frame_residuals_and_cost() {
 
     let d = c2d(&ss, 0.03125).unwrap();
     let Bd = torque(&d);
-    let ld = lqr_discrete(d.A.as_ref(), Bd.as_ref(), Q.as_ref(), R.as_ref()).unwrap();
+    let ld = lqr(
+        d.A.as_ref(),
+        Bd.as_ref(),
+        Q.as_ref(),
+        R.as_ref(),
+        Domain::Discrete,
+    )
+    .unwrap();
     let res = dare_residual(
         d.A.as_ref(),
         Bd.as_ref(),
@@ -274,7 +284,14 @@ fn kalman_frame() {
     let d = c2d(&ss, 0.03125).unwrap();
     let Rw = diag(&[1e-6; 8]);
     let Rv = diag(&[1e-6; 4]);
-    let kd = kalman_discrete(d.A.as_ref(), d.C.as_ref(), Rw.as_ref(), Rv.as_ref()).unwrap();
+    let kd = kalman(
+        d.A.as_ref(),
+        d.C.as_ref(),
+        Rw.as_ref(),
+        Rv.as_ref(),
+        Domain::Discrete,
+    )
+    .unwrap();
     assert!(kd.residual < 1e-10);
     assert!(kd.estimator_poles.iter().all(|p| p.norm() < 1.0));
     let mut kf = DiscreteKalmanFilter::new(
@@ -294,12 +311,26 @@ fn kalman_frame() {
     }
     assert!(fro((&K - &kd.K).as_ref()) < 1e-8 * fro(kd.K.as_ref()));
 
-    let kc = kalman_continuous(ss.A.as_ref(), ss.C.as_ref(), Rw.as_ref(), Rv.as_ref()).unwrap();
+    let kc = kalman(
+        ss.A.as_ref(),
+        ss.C.as_ref(),
+        Rw.as_ref(),
+        Rv.as_ref(),
+        Domain::Continuous,
+    )
+    .unwrap();
     assert!(kc.residual < 1e-10);
     // the Riccati ODE with R_v = 1e-6 and acceleration outputs is stiff
     // (‖CᵀR_v⁻¹C‖ ~ 1e12); the forward RK4 check uses R_v = 1
     let Rv1 = diag(&[1.0; 4]);
-    let kc1 = kalman_continuous(ss.A.as_ref(), ss.C.as_ref(), Rw.as_ref(), Rv1.as_ref()).unwrap();
+    let kc1 = kalman(
+        ss.A.as_ref(),
+        ss.C.as_ref(),
+        Rw.as_ref(),
+        Rv1.as_ref(),
+        Domain::Continuous,
+    )
+    .unwrap();
     let Ps = kalman_riccati_continuous(
         ss.A.as_ref(),
         ss.C.as_ref(),
@@ -350,14 +381,18 @@ fn lqg_separation() {
     let Rw = diag(&[1e-6; 8]);
     let Rv = diag(&[1e-6; 4]);
     let B = torque(&ss);
-    let c = lqg_continuous(
+    let w = LqgWeights {
+        Qz: Q.as_ref(),
+        Qu: R.as_ref(),
+        Rw: Rw.as_ref(),
+        Rv: Rv.as_ref(),
+    };
+    let c = lqg(
         ss.A.as_ref(),
         B.as_ref(),
         ss.C.as_ref(),
-        Q.as_ref(),
-        R.as_ref(),
-        Rw.as_ref(),
-        Rv.as_ref(),
+        &w,
+        Domain::Continuous,
     )
     .unwrap();
     eprintln!("continuous separation error {:.3e}", c.separation_error);
@@ -366,19 +401,17 @@ fn lqg_separation() {
     assert!(c.separation_error < 1e-8);
     let d = c2d(&ss, 0.03125).unwrap();
     let Bd = torque(&d);
-    let g = lqg_discrete(
+    let g = lqg(
         d.A.as_ref(),
         Bd.as_ref(),
         d.C.as_ref(),
-        Q.as_ref(),
-        R.as_ref(),
-        Rw.as_ref(),
-        Rv.as_ref(),
+        &w,
+        Domain::Discrete,
     )
     .unwrap();
     eprintln!(
         "discrete separation error {:.3e}; K∞ = {:?}",
-        g.separation_error, g.K
+        g.separation_error, g.estimator.K
     );
     // The discrete design has a cluster of four eigenvalues within 5e-5 of 0
     // (two from A + BF, two from A − KC: near-deadbeat modes), where
@@ -388,8 +421,22 @@ fn lqg_separation() {
     // ([z; e] = T[z; ẑ], T⁻¹ = T) the closed loop is block triangular with
     // diagonal blocks A + BF and A − KC (to round-off, 1e-12 relative).
     for (A, Bm, C, F, K, cl) in [
-        (&ss.A, &B, &ss.C, &c.F, &c.K, &c.closed_loop),
-        (&d.A, &Bd, &d.C, &g.F, &g.K, &g.closed_loop),
+        (
+            &ss.A,
+            &B,
+            &ss.C,
+            &c.regulator.F,
+            &c.estimator.K,
+            &c.closed_loop,
+        ),
+        (
+            &d.A,
+            &Bd,
+            &d.C,
+            &g.regulator.F,
+            &g.estimator.K,
+            &g.closed_loop,
+        ),
     ] {
         let n = A.nrows();
         let T = Mat::from_fn(2 * n, 2 * n, |i, j| {

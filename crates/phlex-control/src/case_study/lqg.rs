@@ -26,8 +26,8 @@
 
 use super::{disturbance, initial_state, CaseTrace, FrameInputs, NonlinearFrame};
 use crate::case_study::frame::FrameParams;
-use crate::control::kalman::kalman_discrete;
-use crate::control::lqr::lqr_discrete;
+use crate::control::lqg::{lqg, LqgWeights};
+use crate::control::pole_placement::Domain;
 use crate::error::{ControlError, Result};
 use crate::linalg::diag;
 use crate::model::mdof::Mdof;
@@ -103,23 +103,22 @@ pub fn design_lqg(model: &Mdof) -> Result<CaseLqg> {
     let Bc = plant.B.as_ref().subcols(1, 1).to_owned();
     let Qz = diag(&[1e2, 1e2, 1e2, 1e-2, 1e2, 1e2, 1e2, 1e-2]);
     let Qu = diag(&[1e-4]);
-    let reg = lqr_discrete(plant.A.as_ref(), Bc.as_ref(), Qz.as_ref(), Qu.as_ref())?;
     let Rw = diag(&[1e-6; 8]);
     let Rv = diag(&[1e-6; 4]);
-    let est = kalman_discrete(plant.A.as_ref(), plant.C.as_ref(), Rw.as_ref(), Rv.as_ref())?;
-    let separation_error = crate::control::lqg::separation_error(
-        plant.A.as_ref(),
-        Bc.as_ref(),
-        plant.C.as_ref(),
-        reg.F.as_ref(),
-        est.K.as_ref(),
-    )?;
+    let weights = LqgWeights {
+        Qz: Qz.as_ref(),
+        Qu: Qu.as_ref(),
+        Rw: Rw.as_ref(),
+        Rv: Rv.as_ref(),
+    };
+    let (A, C) = (plant.A.as_ref(), plant.C.as_ref());
+    let design = lqg(A, Bc.as_ref(), C, &weights, Domain::Discrete)?;
     Ok(CaseLqg {
         model: model.clone(),
         plant,
-        F: reg.F,
-        K: est.K,
-        separation_error,
+        F: design.regulator.F,
+        K: design.estimator.K,
+        separation_error: design.separation_error,
     })
 }
 

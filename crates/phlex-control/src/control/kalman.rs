@@ -10,6 +10,7 @@
 //!   `P' = P − PCᵀ(R_v + CPCᵀ)⁻¹CP` (eqs. (4.115)–(4.121)); steady state
 //!   from the DARE of `(Aᵀ, Cᵀ)`.
 
+use crate::control::pole_placement::Domain;
 use crate::control::riccati::{solve_care, solve_dare};
 use crate::error::{dim_err, ControlError, Result};
 use crate::linalg::{check_shape, eigvals, sym, DenseLu};
@@ -29,43 +30,37 @@ pub struct KalmanGain {
     pub residual: f64,
 }
 
-/// Continuous steady-state Kalman–Bucy filter.
-pub fn kalman_continuous(
+/// Steady-state Kalman filter: the continuous Kalman–Bucy filter
+/// (`K = PCᵀR_v⁻¹`, eq. (4.100)) or the discrete one-step predictor
+/// (`K = APCᵀ(R_v + CPCᵀ)⁻¹`, eq. (4.121)); by duality `P` solves the CARE
+/// (DARE) of the dual pair `(Aᵀ, Cᵀ)` with weights `(R_w, R_v)`.
+pub fn kalman(
     A: MatRef<'_, f64>,
     C: MatRef<'_, f64>,
     Rw: MatRef<'_, f64>,
     Rv: MatRef<'_, f64>,
+    domain: Domain,
 ) -> Result<KalmanGain> {
     let At = A.transpose().to_owned();
     let Ct = C.transpose().to_owned();
-    let sol = solve_care(At.as_ref(), Ct.as_ref(), Rw, Rv)?;
-    let K = DenseLu::new("R_v", Rv)?.solve_right((&sol.X * C.transpose()).as_ref());
+    let (sol, K) = match domain {
+        Domain::Continuous => {
+            let sol = solve_care(At.as_ref(), Ct.as_ref(), Rw, Rv)?;
+            let K = DenseLu::new("R_v", Rv)?.solve_right((&sol.X * C.transpose()).as_ref());
+            (sol, K)
+        }
+        Domain::Discrete => {
+            let sol = solve_dare(At.as_ref(), Ct.as_ref(), Rw, Rv)?;
+            let S = Rv + C * &sol.X * C.transpose();
+            let APCt = A * &sol.X * C.transpose();
+            let K = DenseLu::new("R_v + CPCᵀ", S.as_ref())?.solve_right(APCt.as_ref());
+            (sol, K)
+        }
+    };
     let estimator_poles = eigvals("A − KC", (A - &K * C).as_ref())?;
     Ok(KalmanGain {
         K,
         P: sol.X,
-        estimator_poles,
-        residual: sol.residual,
-    })
-}
-
-/// Discrete steady-state one-step predictor.
-pub fn kalman_discrete(
-    A: MatRef<'_, f64>,
-    C: MatRef<'_, f64>,
-    Rw: MatRef<'_, f64>,
-    Rv: MatRef<'_, f64>,
-) -> Result<KalmanGain> {
-    let At = A.transpose().to_owned();
-    let Ct = C.transpose().to_owned();
-    let sol = solve_dare(At.as_ref(), Ct.as_ref(), Rw, Rv)?;
-    let P = sol.X;
-    let S = Rv + C * &P * C.transpose();
-    let K = DenseLu::new("R_v + CPCᵀ", S.as_ref())?.solve_right((A * &P * C.transpose()).as_ref());
-    let estimator_poles = eigvals("A − KC", (A - &K * C).as_ref())?;
-    Ok(KalmanGain {
-        K,
-        P,
         estimator_poles,
         residual: sol.residual,
     })

@@ -11,6 +11,7 @@
 //!   (equal to the thesis's `(S⁻¹ + BQ_u⁻¹Bᵀ)⁻¹` without requiring an
 //!   invertible `S`), `F(k) = −(Q_u + BᵀS(k+1)B)⁻¹BᵀS(k+1)A` (eqs. (4.57)–(4.63)).
 
+use crate::control::pole_placement::Domain;
 use crate::control::riccati::{dlqr_gain, solve_care, solve_dare};
 use crate::error::{ControlError, Result};
 use crate::linalg::{check_shape, eigvals, sym, DenseLu};
@@ -30,33 +31,28 @@ pub struct Lqr {
     pub residual: f64,
 }
 
-/// Continuous infinite-horizon LQR.
-pub fn lqr_continuous(
+/// Infinite-horizon LQR in continuous time (`F = −Q_u⁻¹BᵀS∞`, CARE, eq.
+/// (4.44)) or discrete time (`F = −(Q_u + BᵀS∞B)⁻¹BᵀS∞A`, DARE, eq. (4.66)).
+pub fn lqr(
     A: MatRef<'_, f64>,
     B: MatRef<'_, f64>,
     Qz: MatRef<'_, f64>,
     Qu: MatRef<'_, f64>,
+    domain: Domain,
 ) -> Result<Lqr> {
-    let sol = solve_care(A, B, Qz, Qu)?;
-    let F = Scale(-1.0) * DenseLu::new("Q_u", Qu)?.solve((B.transpose() * &sol.X).as_ref());
-    let closed_loop = eigvals("A + BF", (A + B * &F).as_ref())?;
-    Ok(Lqr {
-        F,
-        S: sol.X,
-        closed_loop,
-        residual: sol.residual,
-    })
-}
-
-/// Discrete infinite-horizon LQR.
-pub fn lqr_discrete(
-    A: MatRef<'_, f64>,
-    B: MatRef<'_, f64>,
-    Qz: MatRef<'_, f64>,
-    Qu: MatRef<'_, f64>,
-) -> Result<Lqr> {
-    let sol = solve_dare(A, B, Qz, Qu)?;
-    let F = dlqr_gain(A, B, Qu, sol.X.as_ref())?;
+    let (sol, F) = match domain {
+        Domain::Continuous => {
+            let sol = solve_care(A, B, Qz, Qu)?;
+            let BtS = B.transpose() * &sol.X;
+            let F = Scale(-1.0) * DenseLu::new("Q_u", Qu)?.solve(BtS.as_ref());
+            (sol, F)
+        }
+        Domain::Discrete => {
+            let sol = solve_dare(A, B, Qz, Qu)?;
+            let F = dlqr_gain(A, B, Qu, sol.X.as_ref())?;
+            (sol, F)
+        }
+    };
     let closed_loop = eigvals("A + BF", (A + B * &F).as_ref())?;
     Ok(Lqr {
         F,

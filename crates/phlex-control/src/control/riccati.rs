@@ -18,12 +18,13 @@
 //! stabilising solution (unstabilisable pair, undetectable modes on the
 //! stability boundary) is reported as [`ControlError::NoStabilizingSolution`].
 
+use crate::control::pole_placement::Domain;
 use crate::error::{ControlError, Result};
 use crate::linalg::{
     check_shape, check_square, cholesky, eigvals, eye, fro, lyap_continuous, lyap_discrete, pinv,
     signm, sym, vstack, DenseLu,
 };
-use faer::{Mat, MatRef, Scale};
+use faer::{c64, Mat, MatRef, Scale};
 
 /// Solution of an algebraic Riccati equation.
 #[derive(Clone, Debug)]
@@ -95,7 +96,7 @@ pub fn dare_residual(
     fro(res.as_ref()) / scale.max(f64::MIN_POSITIVE)
 }
 
-fn max_real(vals: &[faer::c64]) -> f64 {
+fn max_real(vals: &[c64]) -> f64 {
     vals.iter().map(|l| l.re).fold(f64::NEG_INFINITY, f64::max)
 }
 
@@ -139,50 +140,24 @@ pub fn solve_care(
     let lhs = vstack(&[W12, (W22 + &I).as_ref()]);
     let rhs = vstack(&[(W11 + &I).as_ref(), W21]);
     let Lp = pinv("[W₁₂; W₂₂ + I]", lhs.as_ref(), 1e-13)?;
-    let mut X = sym((Scale(-1.0) * (&Lp * &rhs)).as_ref());
+    let X = sym((Scale(-1.0) * (&Lp * &rhs)).as_ref());
     if X.as_ref().norm_l2().is_nan() {
         return Err(no("stable invariant subspace is not a graph [I; X]".into()));
     }
-    let mut res = care_residual(A, G.as_ref(), Qs.as_ref(), X.as_ref());
-    let mut iterations = 1;
+    let residual = |X: &Mat<f64>| care_residual(A, G.as_ref(), Qs.as_ref(), X.as_ref());
     // Newton–Kleinman refinement
-    for _ in 0..6 {
-        if res < 1e-14 {
-            break;
-        }
-        let Ak = A - &G * &X;
+    let newton_kleinman = |X: &Mat<f64>| -> Result<Option<Mat<f64>>> {
+        let Ak = A - &G * X;
         if max_real(&eigvals("A − GX", Ak.as_ref())?) >= 0.0 {
-            break;
+            return Ok(None);
         }
-        let rhs = &Qs + &X * &G * &X;
-        let Xn = match lyap_continuous(Ak.as_ref(), rhs.as_ref()) {
-            Ok(x) => x,
-            Err(_) => break,
-        };
-        let rn = care_residual(A, G.as_ref(), Qs.as_ref(), Xn.as_ref());
-        iterations += 1;
-        if rn < res {
-            X = Xn;
-            res = rn;
-        } else {
-            break;
-        }
-    }
-    let cl = A - &G * &X;
-    let mr = max_real(&eigvals("A − GX", cl.as_ref())?);
-    if !(mr < 0.0) {
-        return Err(no(format!("closed loop A − BR⁻¹BᵀX has an eigenvalue with Re λ = {mr:.3e} ≥ 0 (unstabilisable mode)")));
-    }
-    if !(res < 1e-8) {
-        return Err(no(format!(
-            "relative residual {res:.3e} (ill-posed problem)"
-        )));
-    }
-    Ok(RiccatiSolution {
-        X,
-        residual: res,
-        iterations,
-    })
+        let rhs = &Qs + X * &G * X;
+        Ok(lyap_continuous(Ak.as_ref(), rhs.as_ref()).ok())
+    };
+    let res = residual(&X);
+    let (X, res, steps) = refine(X, res, 6, newton_kleinman, residual)?;
+    let cl = eigvals("A − GX", (A - &G * &X).as_ref())?;
+    accept("CARE", Domain::Continuous, &cl, X, res, 1 + steps)
 }
 
 /// Discrete algebraic Riccati equation `X = AᵀXA − AᵀXB(R + BᵀXB)⁻¹BᵀXA + Q`.
@@ -230,22 +205,44 @@ pub fn solve_dare(
     if !converged {
         return Err(no(format!("doubling did not converge (last relative change {change:.3e}): unit-circle eigenvalues")));
     }
-    let mut X = Hk;
-    let mut res = dare_residual(A, B, Q, R, X.as_ref());
+    let residual = |X: &Mat<f64>| dare_residual(A, B, Q, R, X.as_ref());
     // Hewer (Newton) refinement: (A+BF_k)ᵀX(A+BF_k) − X + Q + F_kᵀRF_k = 0
-    for _ in 0..4 {
-        if res < 1e-14 {
-            break;
-        }
+    let hewer = |X: &Mat<f64>| -> Result<Option<Mat<f64>>> {
         let Fk = dlqr_gain(A, B, R, X.as_ref())?;
         let Ak = A + B * &Fk;
         let rhs = sym((Q + Fk.transpose() * R * &Fk).as_ref());
-        let Xn = match lyap_discrete(Ak.as_ref(), rhs.as_ref()) {
-            Ok(x) => x,
-            Err(_) => break,
+        Ok(lyap_discrete(Ak.as_ref(), rhs.as_ref()).ok())
+    };
+    let res = residual(&Hk);
+    let (X, res, steps) = refine(Hk, res, 4, hewer, residual)?;
+    let F = dlqr_gain(A, B, R, X.as_ref())?;
+    let cl = eigvals("A + BF", (A + B * &F).as_ref())?;
+    accept("DARE", Domain::Discrete, &cl, X, res, iterations + steps)
+}
+
+/// Newton refinement shared by the CARE (Newton–Kleinman) and the DARE
+/// (Hewer): at most `max_steps` steps `X ← step(X)` (one Lyapunov or Stein
+/// solve each) while the residual exceeds round-off (`10⁻¹⁴`) and
+/// decreases. `step` returns `None` when it cannot proceed (unstable
+/// iterate, failed Lyapunov solve). Returns the best `X`, its residual and
+/// the number of steps taken.
+fn refine(
+    mut X: Mat<f64>,
+    mut res: f64,
+    max_steps: usize,
+    step: impl Fn(&Mat<f64>) -> Result<Option<Mat<f64>>>,
+    residual: impl Fn(&Mat<f64>) -> f64,
+) -> Result<(Mat<f64>, f64, usize)> {
+    let mut steps = 0;
+    for _ in 0..max_steps {
+        if res < 1e-14 {
+            break;
+        }
+        let Some(Xn) = step(&X)? else {
+            break;
         };
-        let rn = dare_residual(A, B, Q, R, Xn.as_ref());
-        iterations += 1;
+        let rn = residual(&Xn);
+        steps += 1;
         if rn < res {
             X = Xn;
             res = rn;
@@ -253,23 +250,46 @@ pub fn solve_dare(
             break;
         }
     }
-    let F = dlqr_gain(A, B, R, X.as_ref())?;
-    let cl = A + B * &F;
-    let rho = eigvals("A + BF", cl.as_ref())?
-        .iter()
-        .map(|l| l.norm())
-        .fold(0.0, f64::max);
-    if !(rho < 1.0) {
+    Ok((X, res, steps))
+}
+
+/// Accepts a Riccati solution if its closed loop `cl` (eigenvalues of
+/// `A − GX` or `A + BF`) is stable in `domain` (`Re λ < 0`, or `|λ| < 1`)
+/// and its relative residual is below `10⁻⁸`; otherwise reports
+/// [`ControlError::NoStabilizingSolution`] for `which`.
+fn accept(
+    which: &str,
+    domain: Domain,
+    cl: &[c64],
+    X: Mat<f64>,
+    residual: f64,
+    iterations: usize,
+) -> Result<RiccatiSolution> {
+    let no = |reason: String| ControlError::NoStabilizingSolution {
+        which: which.into(),
+        reason,
+    };
+    let (margin, bound, what) = match domain {
+        Domain::Continuous => (max_real(cl), 0.0, "largest Re λ"),
+        Domain::Discrete => (
+            cl.iter().map(|l| l.norm()).fold(0.0, f64::max),
+            1.0,
+            "spectral radius",
+        ),
+    };
+    if !(margin < bound) {
         return Err(no(format!(
-            "closed loop has spectral radius {rho:.6} ≥ 1 (unstabilisable mode)"
+            "closed loop has {what} {margin:.6e} ≥ {bound} (unstabilisable mode)"
         )));
     }
-    if !(res < 1e-8) {
-        return Err(no(format!("relative residual {res:.3e}")));
+    if !(residual < 1e-8) {
+        return Err(no(format!(
+            "relative residual {residual:.3e} (ill-posed problem)"
+        )));
     }
     Ok(RiccatiSolution {
         X,
-        residual: res,
+        residual,
         iterations,
     })
 }

@@ -36,6 +36,7 @@
 use crate::error::{ControlError, Result};
 use crate::identify::era::{era_dc_observer, EraDcParams, Order, OrderScore, Realization};
 use crate::identify::okid::{okid, OkidParams};
+use crate::identify::records::check_records;
 use crate::model::modal::{modal_parameters, ModalTable};
 use faer::{Mat, MatRef};
 use std::fmt;
@@ -284,26 +285,7 @@ pub fn identify_data(
     y: MatRef<'_, f64>,
     opts: &IdentifyOptions,
 ) -> Result<IdentificationReport> {
-    if !(opts.dt > 0.0 && opts.dt.is_finite()) {
-        return Err(ControlError::InvalidParameter {
-            name: "dt".into(),
-            reason: format!("sampling time must satisfy 0 < Δt < ∞, got {}", opts.dt),
-        });
-    }
-    let (r, m, l) = (u.nrows(), y.nrows(), u.ncols());
-    if r == 0 || m == 0 {
-        return Err(ControlError::InvalidParameter {
-            name: "inputs/outputs".into(),
-            reason: "need r ≥ 1 and m ≥ 1".into(),
-        });
-    }
-    if y.ncols() != l {
-        return Err(ControlError::Dimension {
-            name: "outputs".into(),
-            expected: format!("{l} samples"),
-            got: format!("{}", y.ncols()),
-        });
-    }
+    let (r, m, l) = check_records(u, y, opts.dt)?;
     let n_max = match opts.order {
         Order::Fixed(n) => n,
         Order::Auto { max } => max,

@@ -11,6 +11,7 @@
 //! | [`n4sid`] | N4SID subspace identification | §5.5 (Van Overschee–De Moor 1996) |
 //! | [`oe`] | output-error refinement of identified poles (variable projection) | |
 //! | [`mkr`] | physical `M`, `K`, `R` from an identified model | §3.7 |
+//! | [`records`] | checks of sampled input/output records and Δt | §3.4 |
 //! | [`rayleigh`] | least-squares Rayleigh damping fit | §3.6.4 |
 
 pub mod era;
@@ -21,6 +22,7 @@ pub mod n4sid;
 pub mod oe;
 pub mod okid;
 pub mod rayleigh;
+pub mod records;
 
 pub use era::{Order, Realization};
 pub use front_door::{

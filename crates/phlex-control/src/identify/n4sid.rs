@@ -30,6 +30,7 @@
 
 use crate::error::{ControlError, Result};
 use crate::identify::era::{order_from_gap, select_order, Order, Realization};
+use crate::identify::records::check_records;
 use crate::linalg::{pinv, svd, vstack};
 use crate::model::state_space::StateSpace;
 use faer::{Mat, MatRef};
@@ -102,26 +103,7 @@ pub fn n4sid(
     dt: f64,
     p: &N4sidParams,
 ) -> Result<N4sidResult> {
-    let (r, m, l) = (u.nrows(), y.nrows(), u.ncols());
-    if !(dt > 0.0 && dt.is_finite()) {
-        return Err(ControlError::InvalidParameter {
-            name: "dt".into(),
-            reason: format!("sampling time must satisfy 0 < Δt < ∞, got {dt}"),
-        });
-    }
-    if r == 0 || m == 0 {
-        return Err(ControlError::InvalidParameter {
-            name: "inputs/outputs".into(),
-            reason: "need r ≥ 1 and m ≥ 1".into(),
-        });
-    }
-    if y.ncols() != l {
-        return Err(ControlError::Dimension {
-            name: "outputs".into(),
-            expected: format!("{l} samples"),
-            got: format!("{}", y.ncols()),
-        });
-    }
+    let (r, m, l) = check_records(u, y, dt)?;
     let i = p.block_rows;
     let n_max = match p.order {
         Order::Fixed(n) => n,

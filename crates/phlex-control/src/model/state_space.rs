@@ -19,6 +19,17 @@ use crate::linalg::{
 use crate::model::mdof::Mdof;
 use faer::{c64, Mat, MatRef, Scale};
 
+/// Checks a sampling time: `0 < Δt < ∞` (error on the key `dt`).
+pub fn check_sampling_time(dt: f64) -> Result<()> {
+    if !(dt > 0.0 && dt.is_finite()) {
+        return Err(ControlError::InvalidParameter {
+            name: "dt".into(),
+            reason: format!("sampling time must satisfy 0 < Δt < ∞, got {dt}"),
+        });
+    }
+    Ok(())
+}
+
 /// A linear time-invariant state-space model.
 #[derive(Clone, Debug)]
 pub struct StateSpace {
@@ -151,12 +162,7 @@ impl StateSpace {
             check_finite(name, X.as_ref())?;
         }
         if let Some(h) = dt {
-            if !(h > 0.0 && h.is_finite()) {
-                return Err(ControlError::InvalidParameter {
-                    name: "dt".into(),
-                    reason: format!("sampling time must satisfy 0 < Δt < ∞, got {h}"),
-                });
-            }
+            check_sampling_time(h)?;
         }
         Ok(Self { A, B, C, D, dt })
     }

@@ -39,9 +39,7 @@
 //! propagation and accounted separately). The open loop (same initial state, disturbances and noise, no
 //! control) is simulated alongside for comparison.
 
-use crate::control::kalman::kalman_discrete;
-use crate::control::lqg::{closed_loop_matrix, separation_error};
-use crate::control::lqr::lqr_discrete;
+use crate::control::lqg::{lqg, Lqg, LqgWeights};
 use crate::control::pole_placement::{check_detectable, check_stabilizable, Domain};
 use crate::error::{ControlError, Result};
 use crate::linalg::{diag, eigvals, expm, fro};
@@ -127,15 +125,23 @@ pub fn design_lqg(ph: &PhStateSpace, spec: &PhLqgSpec) -> Result<PhLqg> {
     let (n, r, m) = (plant.n_states(), plant.n_inputs(), plant.n_outputs());
     check_stabilizable(A, B, Domain::Discrete)?;
     check_detectable(A, C, Domain::Discrete)?;
-    let Qz = Mat::from_fn(n, n, |i, j| if i == j { spec.q_weight } else { 0.0 });
+    let Qz = diag(&vec![spec.q_weight; n]);
     let Qu = diag(&vec![spec.r_weight; r]);
-    let reg = lqr_discrete(A, B, Qz.as_ref(), Qu.as_ref())?;
     let Rw = diag(&vec![spec.process_noise * spec.process_noise; n]);
     let Rv = diag(&vec![spec.measurement_noise * spec.measurement_noise; m]);
-    let est = kalman_discrete(A, C, Rw.as_ref(), Rv.as_ref())?;
-    let sep = separation_error(A, B, C, reg.F.as_ref(), est.K.as_ref())?;
-    let cl = closed_loop_matrix(A, B, C, reg.F.as_ref(), est.K.as_ref());
-    let closed_loop_poles = eigvals("LQG closed loop", cl.as_ref())?;
+    let weights = LqgWeights {
+        Qz: Qz.as_ref(),
+        Qu: Qu.as_ref(),
+        Rw: Rw.as_ref(),
+        Rv: Rv.as_ref(),
+    };
+    let Lqg {
+        regulator: reg,
+        estimator: est,
+        closed_loop,
+        separation_error,
+    } = lqg(A, B, C, &weights, Domain::Discrete)?;
+    let closed_loop_poles = eigvals("LQG closed loop", closed_loop.as_ref())?;
     let open_loop_poles = eigvals("A_d", A)?;
     let F_e = &reg.F * &ec.T_inv;
     Ok(PhLqg {
@@ -147,7 +153,7 @@ pub fn design_lqg(ph: &PhStateSpace, spec: &PhLqgSpec) -> Result<PhLqg> {
         regulator_poles: reg.closed_loop,
         estimator_poles: est.estimator_poles,
         open_loop_poles,
-        separation_error: sep,
+        separation_error,
         riccati_residuals: [reg.residual, est.residual],
         F: reg.F,
         K: est.K,
