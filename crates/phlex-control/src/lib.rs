@@ -41,4 +41,4 @@ pub use case_study::FrameParams;
 pub use error::{ControlError, Result};
 pub use identify::{identify_csv, identify_data, IdentificationReport, IdentifyOptions};
 pub use model::{modal_parameters, Mdof, ModalParams, ModalTable, UndampedModes};
-pub use model::{OutputMaps, StateSpace, SymmetricForm};
+pub use model::{OutputMaps, Sensing, StateSpace, SymmetricForm};

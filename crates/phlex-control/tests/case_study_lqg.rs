@@ -16,7 +16,7 @@ use phlex_control::linalg::diag;
 use phlex_control::model::mdof::{rayleigh_damping, Mdof};
 use phlex_control::model::zoh::c2d;
 use phlex_control::signal::noise::NoiseRng;
-use phlex_control::{FrameParams, OutputMaps, StateSpace};
+use phlex_control::{FrameParams, OutputMaps, Sensing, StateSpace};
 use std::f64::consts::PI;
 
 const DT: f64 = 0.03125;
@@ -64,7 +64,7 @@ fn design_model() -> StateSpace {
         ((i == 0 && j == 0) || (i == 3 && j == 1)) as u8 as f64
     });
     let sys = Mdof::new(M, R, K, B).unwrap();
-    let mut out = OutputMaps::accelerations(4, &[0, 1, 2, 3]);
+    let mut out = OutputMaps::sensing(Sensing::Acceleration, 4, &[0, 1, 2, 3]);
     out.Ca[(3, 3)] = 0.0;
     out.Cd[(3, 3)] = 1.0;
     c2d(&StateSpace::from_mdof(&sys, &out).unwrap(), DT).unwrap()

@@ -14,7 +14,7 @@ use phlex_control::control::riccati::{care_residual, dare_residual, solve_care, 
 use phlex_control::linalg::{diag, eigvals, eye, fro, lyap_continuous, lyap_discrete};
 use phlex_control::model::zoh::c2d;
 use phlex_control::signal::noise::NoiseRng;
-use phlex_control::{ControlError, FrameParams, OutputMaps, StateSpace};
+use phlex_control::{ControlError, FrameParams, OutputMaps, Sensing, StateSpace};
 
 /// Lumped frame with pendulum, Rayleigh damping (thesis α̂, β̂) and r₄ on
 /// the pendulum; outputs [ẍ₁, ẍ₂, ẍ₃, φ] (thesis §5.6).
@@ -30,7 +30,7 @@ fn frame_ss() -> StateSpace {
         .copy_from(Rf.as_ref().submatrix(0, 0, 3, 3));
     R[(3, 3)] = p.r4;
     sys.R = R;
-    let mut out = OutputMaps::accelerations(4, &[0, 1, 2, 3]);
+    let mut out = OutputMaps::sensing(Sensing::Acceleration, 4, &[0, 1, 2, 3]);
     out.Ca[(3, 3)] = 0.0;
     out.Cd[(3, 3)] = 1.0;
     StateSpace::from_mdof(&sys, &out).unwrap()
@@ -295,10 +295,7 @@ fn kalman_frame() {
     assert!(kd.residual < 1e-10);
     assert!(kd.estimator_poles.iter().all(|p| p.norm() < 1.0));
     let mut kf = DiscreteKalmanFilter::new(
-        d.A.clone(),
-        d.B.clone(),
-        d.C.clone(),
-        d.D.clone(),
+        d.clone(),
         Rw.clone(),
         Rv.clone(),
         &[0.0; 8],

@@ -5,14 +5,14 @@
 
 use faer::Mat;
 use phlex_control::identify::era::{era, era_dc, era_dc_okid, EraDcParams, EraParams, Order};
-use phlex_control::identify::mkr::{mkr, MkrLayout, Sensing};
+use phlex_control::identify::mkr::{mkr, MkrLayout};
 use phlex_control::identify::okid::{okid, OkidParams};
 use phlex_control::identify::rayleigh::fit_rayleigh;
 use phlex_control::linalg::{fro, max_abs};
 use phlex_control::model::modal::modal_parameters;
 use phlex_control::model::zoh::c2d;
 use phlex_control::signal::noise::NoiseRng;
-use phlex_control::{FrameParams, Mdof, OutputMaps, StateSpace};
+use phlex_control::{FrameParams, Mdof, OutputMaps, Sensing, StateSpace};
 
 const DT: f64 = 1.0 / 32.0;
 const ALPHA: f64 = 0.5;
@@ -26,7 +26,11 @@ fn frame() -> Mdof {
 }
 
 fn plant() -> StateSpace {
-    let c = StateSpace::from_mdof(&frame(), &OutputMaps::accelerations(3, &[0, 1, 2])).unwrap();
+    let c = StateSpace::from_mdof(
+        &frame(),
+        &OutputMaps::sensing(Sensing::Acceleration, 3, &[0, 1, 2]),
+    )
+    .unwrap();
     c2d(&c, DT).unwrap()
 }
 

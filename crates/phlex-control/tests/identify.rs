@@ -5,7 +5,7 @@ use phlex_control::identify::era::Order;
 use phlex_control::model::zoh::c2d;
 use phlex_control::signal::noise::NoiseRng;
 use phlex_control::{
-    identify_csv, ControlError, FrameParams, IdentifyOptions, OutputMaps, StateSpace,
+    identify_csv, ControlError, FrameParams, IdentifyOptions, OutputMaps, Sensing, StateSpace,
 };
 
 const DT: f64 = 1.0 / 32.0;
@@ -15,7 +15,11 @@ fn frame_csv(l: usize, noise: f64) -> (String, Vec<(f64, f64)>) {
         .shear_frame()
         .unwrap()
         .with_rayleigh(0.5, 2e-4);
-    let c = StateSpace::from_mdof(&fr, &OutputMaps::accelerations(3, &[0, 1, 2])).unwrap();
+    let c = StateSpace::from_mdof(
+        &fr,
+        &OutputMaps::sensing(Sensing::Acceleration, 3, &[0, 1, 2]),
+    )
+    .unwrap();
     let d = c2d(&c, DT).unwrap();
     let mut rng = NoiseRng::new(77);
     let u = rng.white(1, l, 1.0);

@@ -9,7 +9,7 @@ use phlex_control::identify::n4sid::{n4sid, N4sidParams};
 use phlex_control::model::modal::modal_parameters;
 use phlex_control::model::zoh::c2d;
 use phlex_control::signal::noise::NoiseRng;
-use phlex_control::{FrameParams, Mdof, OutputMaps, StateSpace};
+use phlex_control::{FrameParams, Mdof, OutputMaps, Sensing, StateSpace};
 
 const DT: f64 = 1.0 / 32.0;
 
@@ -21,7 +21,11 @@ fn frame() -> Mdof {
 }
 
 fn plant() -> StateSpace {
-    let c = StateSpace::from_mdof(&frame(), &OutputMaps::accelerations(3, &[0, 1, 2])).unwrap();
+    let c = StateSpace::from_mdof(
+        &frame(),
+        &OutputMaps::sensing(Sensing::Acceleration, 3, &[0, 1, 2]),
+    )
+    .unwrap();
     c2d(&c, DT).unwrap()
 }
 

@@ -17,7 +17,7 @@ use phlex_control::identify::okid::{observer_gain, okid, OkidParams};
 use phlex_control::linalg::{eigvals, max_abs};
 use phlex_control::model::mdof::Mdof;
 use phlex_control::model::modal::modal_parameters;
-use phlex_control::model::state_space::{OutputMaps, StateSpace};
+use phlex_control::model::state_space::{OutputMaps, Sensing, StateSpace};
 use phlex_control::model::zoh::c2d;
 use phlex_control::signal::noise::NoiseRng;
 use phlex_control::{identify_data, IdentifyOptions};
@@ -43,7 +43,11 @@ fn plant(inputs: &[usize]) -> StateSpace {
     let sys = Mdof::new(m, Mat::zeros(2, 2), kk, b)
         .unwrap()
         .with_rayleigh(ALPHA, BETA);
-    let ct = StateSpace::from_mdof(&sys, &OutputMaps::accelerations(2, &[0, 1])).unwrap();
+    let ct = StateSpace::from_mdof(
+        &sys,
+        &OutputMaps::sensing(Sensing::Acceleration, 2, &[0, 1]),
+    )
+    .unwrap();
     c2d(&ct, DT).unwrap()
 }
 

@@ -4,7 +4,7 @@
 use phlex_control::model::zoh::c2d;
 use phlex_control::signal::noise::NoiseRng;
 use phlex_control::signal::spectral::{frequency_response, h1_estimate, WelchParams};
-use phlex_control::{FrameParams, OutputMaps, StateSpace};
+use phlex_control::{FrameParams, OutputMaps, Sensing, StateSpace};
 
 /// White-noise force on floor 1, acceleration of floor 3, 32768 samples at
 /// 32 Hz, Welch with 1024-sample Hann segments (K = 63 averages). Away from
@@ -18,7 +18,11 @@ fn h1_matches_model() {
         .shear_frame()
         .unwrap()
         .with_rayleigh(0.5, 2e-4);
-    let c = StateSpace::from_mdof(&fr, &OutputMaps::accelerations(3, &[0, 1, 2])).unwrap();
+    let c = StateSpace::from_mdof(
+        &fr,
+        &OutputMaps::sensing(Sensing::Acceleration, 3, &[0, 1, 2]),
+    )
+    .unwrap();
     let dt = 1.0 / 32.0;
     let d = c2d(&c, dt).unwrap();
     let mut rng = NoiseRng::new(99);

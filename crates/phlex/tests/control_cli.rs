@@ -283,14 +283,18 @@ fn control_errors_exit_2() {
 #[test]
 fn identify_with_n4sid_writes_report() {
     use phlex_control::model::zoh::c2d;
-    use phlex_control::{FrameParams, OutputMaps, StateSpace};
+    use phlex_control::{FrameParams, OutputMaps, Sensing, StateSpace};
     let dt = 1.0 / 32.0;
     let fr = FrameParams::default()
         .shear_frame()
         .unwrap()
         .with_rayleigh(0.5, 2e-4);
     let d = c2d(
-        &StateSpace::from_mdof(&fr, &OutputMaps::accelerations(3, &[0, 1, 2])).unwrap(),
+        &StateSpace::from_mdof(
+            &fr,
+            &OutputMaps::sensing(Sensing::Acceleration, 3, &[0, 1, 2]),
+        )
+        .unwrap(),
         dt,
     )
     .unwrap();

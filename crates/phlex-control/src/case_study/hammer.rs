@@ -25,11 +25,11 @@
 
 use crate::case_study::rig::Structure;
 use crate::error::{ControlError, Result};
-use crate::identify::mkr::{mkr, MkrLayout, MkrResult, Sensing};
+use crate::identify::mkr::{mkr, MkrLayout, MkrResult};
 use crate::identify::rayleigh::fit_rayleigh;
 use crate::identify::{identify_data, IdentificationReport, IdentifyOptions, Method};
 use crate::linalg::{logm, pinv, solve_complex};
-use crate::model::state_space::StateSpace;
+use crate::model::state_space::{Sensing, StateSpace};
 use crate::model::zoh::c2d;
 use crate::signal::noise::NoiseRng;
 use faer::{c64, Mat};

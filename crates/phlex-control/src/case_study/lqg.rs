@@ -26,12 +26,13 @@
 
 use super::{disturbance, initial_state, CaseTrace, FrameInputs, NonlinearFrame};
 use crate::case_study::frame::FrameParams;
+use crate::case_study::trace::check_step;
 use crate::control::lqg::{lqg, LqgWeights};
 use crate::control::pole_placement::Domain;
 use crate::error::{ControlError, Result};
 use crate::linalg::diag;
 use crate::model::mdof::Mdof;
-use crate::model::state_space::{OutputMaps, StateSpace};
+use crate::model::state_space::{OutputMaps, Sensing, StateSpace};
 use crate::model::zoh::c2d;
 use crate::signal::noise::NoiseRng;
 use faer::{Mat, MatRef};
@@ -96,7 +97,7 @@ pub fn design_model(
 
 /// LQG design with the thesis weights and noise levels.
 pub fn design_lqg(model: &Mdof) -> Result<CaseLqg> {
-    let mut out = OutputMaps::accelerations(4, &[0, 1, 2, 3]);
+    let mut out = OutputMaps::sensing(Sensing::Acceleration, 4, &[0, 1, 2, 3]);
     out.Ca[(3, 3)] = 0.0;
     out.Cd[(3, 3)] = 1.0;
     let plant = c2d(&StateSpace::from_mdof(model, &out)?, LQG_DT)?;
@@ -241,16 +242,7 @@ pub fn simulate_lqg(plant: &NonlinearFrame, lqg: &CaseLqg, run: &LqgRun) -> Resu
             };
             rk.step(&mut rhs, ts, &mut z, h);
         }
-        if let Some(e) = err {
-            return Err(e);
-        }
-        if z.iter().any(|v| !v.is_finite()) {
-            return Err(ControlError::NoConvergence {
-                what: "LQG closed-loop simulation (state blew up)".into(),
-                iterations: k,
-                residual: f64::INFINITY,
-            });
-        }
+        check_step("LQG closed-loop simulation (state blew up)", k, err, &[&z])?;
     }
     Ok(tr)
 }

@@ -11,6 +11,28 @@ pub mod thesis {
     pub const EUK_EKF: [(f64, f64); 3] = [(75.90, 71.95), (78.16, 66.04), (93.45, 99.94)];
 }
 
+/// End of step `k` of a case-study simulation: the first error raised
+/// inside the right-hand side (`err`), else a non-finite entry in `states`
+/// reported as [`ControlError::NoConvergence`] with `what`.
+pub fn check_step(
+    what: &str,
+    k: usize,
+    err: Option<ControlError>,
+    states: &[&[f64]],
+) -> Result<()> {
+    if let Some(e) = err {
+        return Err(e);
+    }
+    if states.iter().any(|z| z.iter().any(|v| !v.is_finite())) {
+        return Err(ControlError::NoConvergence {
+            what: what.into(),
+            iterations: k,
+            residual: f64::INFINITY,
+        });
+    }
+    Ok(())
+}
+
 /// Peak reduction of one floor, in percent.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PeakReduction {

@@ -14,6 +14,7 @@ use crate::control::pole_placement::Domain;
 use crate::control::riccati::{solve_care, solve_dare};
 use crate::error::{dim_err, ControlError, Result};
 use crate::linalg::{check_shape, eigvals, sym, DenseLu};
+use crate::model::state_space::StateSpace;
 use faer::{c64, Mat, MatRef};
 use phlex_solve::Rk4;
 
@@ -69,10 +70,7 @@ pub fn kalman(
 /// Time-varying discrete Kalman predictor.
 #[derive(Clone, Debug)]
 pub struct DiscreteKalmanFilter {
-    A: Mat<f64>,
-    B: Mat<f64>,
-    C: Mat<f64>,
-    D: Mat<f64>,
+    plant: StateSpace,
     Rw: Mat<f64>,
     Rv: Mat<f64>,
     /// current estimate `ẑ(k)`
@@ -82,34 +80,25 @@ pub struct DiscreteKalmanFilter {
 }
 
 impl DiscreteKalmanFilter {
-    /// Filter for `z(k+1) = Az + Bu + w`, `y = Cz + Du + v`, started at `ẑ(0) = z0`, `P(0) = P0`.
-    #[allow(clippy::too_many_arguments)]
+    /// Filter for the discrete `plant` `z(k+1) = Az + Bu + w`,
+    /// `y = Cz + Du + v` (shapes checked by [`StateSpace::new`]), started
+    /// at `ẑ(0) = z0`, `P(0) = P0`.
     pub fn new(
-        A: Mat<f64>,
-        B: Mat<f64>,
-        C: Mat<f64>,
-        D: Mat<f64>,
+        plant: StateSpace,
         Rw: Mat<f64>,
         Rv: Mat<f64>,
         z0: &[f64],
         P0: Mat<f64>,
     ) -> Result<Self> {
-        let n = A.nrows();
-        check_shape("A", A.as_ref(), n, n)?;
-        check_shape("B", B.as_ref(), n, B.ncols())?;
-        check_shape("C", C.as_ref(), C.nrows(), n)?;
-        check_shape("D", D.as_ref(), C.nrows(), B.ncols())?;
+        let (n, m) = (plant.n_states(), plant.n_outputs());
         check_shape("R_w", Rw.as_ref(), n, n)?;
-        check_shape("R_v", Rv.as_ref(), C.nrows(), C.nrows())?;
+        check_shape("R_v", Rv.as_ref(), m, m)?;
         check_shape("P0", P0.as_ref(), n, n)?;
         if z0.len() != n {
             return Err(dim_err("z0", n, 1, z0.len(), 1));
         }
         Ok(Self {
-            A,
-            B,
-            C,
-            D,
+            plant,
             Rw,
             Rv,
             z: Mat::from_fn(n, 1, |i, _| z0[i]),
@@ -120,27 +109,28 @@ impl DiscreteKalmanFilter {
     /// Output prediction `ŷ = Cẑ + Du`.
     pub fn predict_output(&self, u: &[f64]) -> Mat<f64> {
         let uu = Mat::from_fn(u.len(), 1, |i, _| u[i]);
-        &self.C * &self.z + &self.D * &uu
+        &self.plant.C * &self.z + &self.plant.D * &uu
     }
 
     /// One predictor step with input `u(k)` and measurement `y(k)`; returns the gain `K(k)`.
     pub fn step(&mut self, u: &[f64], y: &[f64]) -> Result<Mat<f64>> {
-        if u.len() != self.B.ncols() || y.len() != self.C.nrows() {
+        let (A, B, C) = (&self.plant.A, &self.plant.B, &self.plant.C);
+        if u.len() != B.ncols() || y.len() != C.nrows() {
             return Err(ControlError::Dimension {
                 name: "u/y".into(),
-                expected: format!("{} inputs, {} outputs", self.B.ncols(), self.C.nrows()),
+                expected: format!("{} inputs, {} outputs", B.ncols(), C.nrows()),
                 got: format!("{} inputs, {} outputs", u.len(), y.len()),
             });
         }
-        let S = &self.Rv + &self.C * &self.P * self.C.transpose();
+        let S = &self.Rv + C * &self.P * C.transpose();
         let lu = DenseLu::new("R_v + CPCᵀ", S.as_ref())?;
-        let K = lu.solve_right((&self.A * &self.P * self.C.transpose()).as_ref());
+        let K = lu.solve_right((A * &self.P * C.transpose()).as_ref());
         let innov = Mat::from_fn(y.len(), 1, |i, _| y[i]) - self.predict_output(u);
         let uu = Mat::from_fn(u.len(), 1, |i, _| u[i]);
-        self.z = &self.A * &self.z + &self.B * &uu + &K * &innov;
-        let PCt = &self.P * self.C.transpose();
+        self.z = A * &self.z + B * &uu + &K * &innov;
+        let PCt = &self.P * C.transpose();
         let Pp = &self.P - &PCt * lu.solve(PCt.transpose());
-        self.P = sym((&self.A * &Pp * self.A.transpose() + &self.Rw).as_ref());
+        self.P = sym((A * &Pp * A.transpose() + &self.Rw).as_ref());
         Ok(K)
     }
 }

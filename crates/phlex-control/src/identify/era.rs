@@ -37,6 +37,24 @@ pub enum Order {
     },
 }
 
+impl Order {
+    /// The largest order the selection may return (`n` for `Fixed(n)`,
+    /// `max` for `Auto`); an error naming `order` if it is 0.
+    pub fn largest(&self) -> Result<usize> {
+        let n = match *self {
+            Order::Fixed(n) => n,
+            Order::Auto { max } => max,
+        };
+        if n == 0 {
+            return Err(ControlError::InvalidParameter {
+                name: "order".into(),
+                reason: "model order must be ≥ 1".into(),
+            });
+        }
+        Ok(n)
+    }
+}
+
 /// ERA options: `α` block rows and `β` block columns of the Hankel matrix.
 #[derive(Clone, Debug)]
 pub struct EraParams {

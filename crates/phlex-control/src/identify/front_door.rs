@@ -286,16 +286,7 @@ pub fn identify_data(
     opts: &IdentifyOptions,
 ) -> Result<IdentificationReport> {
     let (r, m, l) = check_records(u, y, opts.dt)?;
-    let n_max = match opts.order {
-        Order::Fixed(n) => n,
-        Order::Auto { max } => max,
-    };
-    if n_max == 0 {
-        return Err(ControlError::InvalidParameter {
-            name: "order".into(),
-            reason: "model order must be ≥ 1".into(),
-        });
-    }
+    let n_max = opts.order.largest()?;
     let era = opts.era.clone().unwrap_or_else(|| {
         let alpha = (2 * n_max).div_ceil(m).max(10);
         EraDcParams {

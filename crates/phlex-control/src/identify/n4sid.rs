@@ -105,16 +105,7 @@ pub fn n4sid(
 ) -> Result<N4sidResult> {
     let (r, m, l) = check_records(u, y, dt)?;
     let i = p.block_rows;
-    let n_max = match p.order {
-        Order::Fixed(n) => n,
-        Order::Auto { max } => max,
-    };
-    if n_max == 0 {
-        return Err(ControlError::InvalidParameter {
-            name: "order".into(),
-            reason: "model order must be ≥ 1".into(),
-        });
-    }
+    let n_max = p.order.largest()?;
     if i < 2 || i * m <= n_max {
         return Err(ControlError::InvalidParameter {
             name: "block_rows".into(),

@@ -22,5 +22,5 @@ pub mod zoh;
 
 pub use mdof::{Mdof, UndampedModes};
 pub use modal::{modal_parameters, ModalParams, ModalTable};
-pub use state_space::{OutputMaps, StateSpace, SymmetricForm};
+pub use state_space::{OutputMaps, Sensing, StateSpace, SymmetricForm};
 pub use zoh::{c2d, d2c};

@@ -56,33 +56,43 @@ pub struct OutputMaps {
     pub Ca: Mat<f64>,
 }
 
+/// What the sensors measure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sensing {
+    /// displacement outputs (`b = 0`)
+    Displacement,
+    /// velocity outputs (`b = 1`)
+    Velocity,
+    /// acceleration outputs (`b = 2`)
+    Acceleration,
+}
+
+impl Sensing {
+    /// The time derivative `b` of the displacement that is measured
+    /// (thesis 002 eq. (3.203)).
+    pub fn power(self) -> i32 {
+        match self {
+            Sensing::Displacement => 0,
+            Sensing::Velocity => 1,
+            Sensing::Acceleration => 2,
+        }
+    }
+}
+
 impl OutputMaps {
-    /// Outputs are the displacements of the listed DOFs.
-    pub fn displacements(n_dof: usize, dofs: &[usize]) -> Self {
-        let S = selector(n_dof, dofs);
-        Self {
-            Cv: Mat::zeros(S.nrows(), n_dof),
-            Ca: Mat::zeros(S.nrows(), n_dof),
-            Cd: S,
-        }
-    }
-    /// Outputs are the velocities of the listed DOFs.
-    pub fn velocities(n_dof: usize, dofs: &[usize]) -> Self {
-        let S = selector(n_dof, dofs);
-        Self {
-            Cd: Mat::zeros(S.nrows(), n_dof),
-            Ca: Mat::zeros(S.nrows(), n_dof),
-            Cv: S,
-        }
-    }
-    /// Outputs are the accelerations of the listed DOFs.
-    pub fn accelerations(n_dof: usize, dofs: &[usize]) -> Self {
-        let S = selector(n_dof, dofs);
-        Self {
-            Cd: Mat::zeros(S.nrows(), n_dof),
-            Cv: Mat::zeros(S.nrows(), n_dof),
-            Ca: S,
-        }
+    /// Outputs are the displacements, velocities or accelerations (`sensing`)
+    /// of the listed DOFs: the matching map is the selector of `dofs`, the
+    /// other two are zero.
+    pub fn sensing(sensing: Sensing, n_dof: usize, dofs: &[usize]) -> Self {
+        let b = sensing.power() as usize;
+        let [Cd, Cv, Ca] = std::array::from_fn(|k| {
+            if k == b {
+                selector(n_dof, dofs)
+            } else {
+                Mat::zeros(dofs.len(), n_dof)
+            }
+        });
+        Self { Cd, Cv, Ca }
     }
 }
 
@@ -340,7 +350,8 @@ mod tests {
     #[test]
     fn symmetric_forms_agree() {
         let sys = sample();
-        let ss = StateSpace::from_mdof(&sys, &OutputMaps::displacements(2, &[0])).unwrap();
+        let ss = StateSpace::from_mdof(&sys, &OutputMaps::sensing(Sensing::Displacement, 2, &[0]))
+            .unwrap();
         for f in [SymmetricForm::form1(&sys), SymmetricForm::form2(&sys)] {
             let (A, B) = f.first_order().unwrap();
             // 1e-13: two LU solves on O(10) entries
@@ -356,7 +367,8 @@ mod tests {
     #[test]
     fn acceleration_output() {
         let sys = sample();
-        let ss = StateSpace::from_mdof(&sys, &OutputMaps::accelerations(2, &[1])).unwrap();
+        let ss = StateSpace::from_mdof(&sys, &OutputMaps::sensing(Sensing::Acceleration, 2, &[1]))
+            .unwrap();
         let z = [0.1, -0.2, 0.3, 0.05];
         let u = 2.0;
         let x = &z[..2];
@@ -373,7 +385,11 @@ mod tests {
     #[test]
     fn similarity_invariance() {
         let sys = sample();
-        let ss = StateSpace::from_mdof(&sys, &OutputMaps::displacements(2, &[0, 1])).unwrap();
+        let ss = StateSpace::from_mdof(
+            &sys,
+            &OutputMaps::sensing(Sensing::Displacement, 2, &[0, 1]),
+        )
+        .unwrap();
         let mut d = ss.clone();
         d.dt = Some(0.1);
         let T = Mat::from_fn(4, 4, |i, j| {
