@@ -201,17 +201,22 @@ fn lqg_case_study() {
     // good to ≈ √ε relative; the separation check is asserted to 1e-5
     let A = &lqg.plant.A;
     let Bc = lqg.plant.B.as_ref().subcols(1, 1).to_owned();
-    let reg = phlex_control::linalg::eigvals("A+BF", (A + &Bc * &lqg.F).as_ref()).unwrap();
-    let est = phlex_control::linalg::eigvals("A-KC", (A - &lqg.K * &lqg.plant.C).as_ref()).unwrap();
+    let reg = phlex_control::linalg::eigvals("A+BF", (A + &Bc * &lqg.gains.regulator.F).as_ref())
+        .unwrap();
+    let est = phlex_control::linalg::eigvals(
+        "A-KC",
+        (A - &lqg.gains.estimator.K * &lqg.plant.C).as_ref(),
+    )
+    .unwrap();
     let gap = reg
         .iter()
         .flat_map(|a| est.iter().map(move |b| (a - b).norm()))
         .fold(f64::INFINITY, f64::min);
     eprintln!(
         "separation error {:.3e}, closest regulator/estimator poles {gap:.3e}",
-        lqg.separation_error
+        lqg.gains.separation_error
     );
-    assert!(lqg.separation_error < 1e-5);
+    assert!(lqg.gains.separation_error < 1e-5);
     let run = LqgRun::default();
     let c = simulate_lqg(&pl, &lqg, &run).unwrap();
     let nc = simulate_lqg(

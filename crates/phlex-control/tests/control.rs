@@ -6,7 +6,7 @@
 use faer::{c64, Mat};
 use phlex_control::control::kalman::{kalman, kalman_riccati_continuous, DiscreteKalmanFilter};
 use phlex_control::control::lqg::{lqg, match_eigenvalues, LqgWeights};
-use phlex_control::control::lqr::{lqr, lqr_finite_continuous, lqr_finite_discrete};
+use phlex_control::control::lqr::{lqr, lqr_finite, Horizon};
 use phlex_control::control::pole_placement::{
     check_controllable, place_observer_poles, place_poles, Domain,
 };
@@ -107,14 +107,13 @@ fn finite_horizon() {
     // κ = b²(s₊ − s₋)/r, τ = T − t.
     let (a, b, q, r, T) = (0.7, 1.3, 2.0, 0.5, 3.0);
     let one = |x: f64| Mat::from_fn(1, 1, |_, _| x);
-    let fh = lqr_finite_continuous(
+    let fh = lqr_finite(
         one(a).as_ref(),
         one(b).as_ref(),
         one(q).as_ref(),
         one(r).as_ref(),
         one(0.0).as_ref(),
-        T,
-        3000,
+        Horizon::Continuous { T, steps: 3000 },
     )
     .unwrap();
     let disc = (a * a + b * b * q / r).sqrt();
@@ -141,26 +140,26 @@ fn finite_horizon() {
     let d = c2d(&ss, 0.03125).unwrap();
     let Bd = torque(&d);
     let dare = solve_dare(d.A.as_ref(), Bd.as_ref(), Q.as_ref(), R.as_ref()).unwrap();
-    let fd = lqr_finite_discrete(
+    let fd = lqr_finite(
         d.A.as_ref(),
         Bd.as_ref(),
         Q.as_ref(),
         R.as_ref(),
         Mat::<f64>::zeros(8, 8).as_ref(),
-        4000,
+        Horizon::Discrete { N: 4000 },
     )
     .unwrap();
     assert!(fro((&fd.S[0] - &dare.X).as_ref()) < 1e-8 * fro(dare.X.as_ref()));
     // discrete cost identity: J = ½ Σ (zᵀQz + uᵀRu) + ½ z_Nᵀ Q_T z_N = ½ z₀ᵀ S(0) z₀
     let N = 50;
     let QT = eye(8);
-    let fd = lqr_finite_discrete(
+    let fd = lqr_finite(
         d.A.as_ref(),
         Bd.as_ref(),
         Q.as_ref(),
         R.as_ref(),
         QT.as_ref(),
-        N,
+        Horizon::Discrete { N },
     )
     .unwrap();
     let mut z = Mat::from_fn(8, 1, |i, _| 1e-3 * (i as f64 + 1.0));

@@ -27,7 +27,7 @@
 use super::{disturbance, initial_state, CaseTrace, FrameInputs, NonlinearFrame};
 use crate::case_study::frame::FrameParams;
 use crate::case_study::trace::check_step;
-use crate::control::lqg::{lqg, LqgWeights};
+use crate::control::lqg::{lqg, Lqg, LqgWeights};
 use crate::control::pole_placement::Domain;
 use crate::error::{ControlError, Result};
 use crate::linalg::diag;
@@ -49,12 +49,9 @@ pub struct CaseLqg {
     pub model: Mdof,
     /// ZOH discrete design model, inputs `[F, C]`, outputs `[ẍ₁, ẍ₂, ẍ₃, φ]`
     pub plant: StateSpace,
-    /// LQR gain `F∞` (`1 × 8`), `C = F∞ ẑ`
-    pub F: Mat<f64>,
-    /// Kalman predictor gain `K∞` (`8 × 4`)
-    pub K: Mat<f64>,
-    /// separation check of the design (relative eigenvalue distance)
-    pub separation_error: f64,
+    /// the design on the torque input: LQR gain `F∞` (`1 × 8`, `C = F∞ ẑ`),
+    /// Kalman predictor gain `K∞` (`8 × 4`), separation check
+    pub gains: Lqg,
 }
 
 /// Design model (5.199)–(5.214) from an identified structure.
@@ -113,13 +110,11 @@ pub fn design_lqg(model: &Mdof) -> Result<CaseLqg> {
         Rv: Rv.as_ref(),
     };
     let (A, C) = (plant.A.as_ref(), plant.C.as_ref());
-    let design = lqg(A, Bc.as_ref(), C, &weights, Domain::Discrete)?;
+    let gains = lqg(A, Bc.as_ref(), C, &weights, Domain::Discrete)?;
     Ok(CaseLqg {
         model: model.clone(),
         plant,
-        F: design.regulator.F,
-        K: design.estimator.K,
-        separation_error: design.separation_error,
+        gains,
     })
 }
 
@@ -185,7 +180,7 @@ pub fn simulate_lqg(plant: &NonlinearFrame, lqg: &CaseLqg, run: &LqgRun) -> Resu
         let f = disturbance(t);
         let on = run.t_on.is_some_and(|ton| t >= ton - 1e-9);
         let c: f64 = if on {
-            (0..8).map(|j| lqg.F[(0, j)] * zh[j]).sum()
+            (0..8).map(|j| lqg.gains.regulator.F[(0, j)] * zh[j]).sum()
         } else {
             0.0
         };
@@ -220,7 +215,7 @@ pub fn simulate_lqg(plant: &NonlinearFrame, lqg: &CaseLqg, run: &LqgRun) -> Resu
                 let yh: f64 = (0..8).map(|j| d.C[(r, j)] * zh[j]).sum::<f64>()
                     + d.D[(r, 0)] * uu[0]
                     + d.D[(r, 1)] * uu[1];
-                s += lqg.K[(i, r)] * (y[r] - yh);
+                s += lqg.gains.estimator.K[(i, r)] * (y[r] - yh);
             }
             next[i] = s;
         }

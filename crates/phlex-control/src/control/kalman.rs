@@ -11,12 +11,11 @@
 //!   from the DARE of `(Aᵀ, Cᵀ)`.
 
 use crate::control::pole_placement::Domain;
-use crate::control::riccati::{solve_care, solve_dare};
+use crate::control::riccati::{riccati_rk4, solve_care, solve_dare};
 use crate::error::{dim_err, ControlError, Result};
 use crate::linalg::{check_shape, eigvals, sym, DenseLu};
 use crate::model::state_space::StateSpace;
 use faer::{c64, Mat, MatRef};
-use phlex_solve::Rk4;
 
 /// Steady-state Kalman design.
 #[derive(Clone, Debug)]
@@ -148,29 +147,7 @@ pub fn kalman_riccati_continuous(
 ) -> Result<Vec<Mat<f64>>> {
     let n = A.nrows();
     check_shape("P0", P0, n, n)?;
-    if !(T > 0.0) || steps == 0 {
-        return Err(ControlError::InvalidParameter {
-            name: "T/steps".into(),
-            reason: "need T > 0 and steps ≥ 1".into(),
-        });
-    }
     let CtRiC = C.transpose() * DenseLu::new("R_v", Rv)?.solve(C);
-    let mut f = |_t: f64, y: &[f64], dy: &mut [f64]| {
-        let P = MatRef::from_column_major_slice(y, n, n);
-        let D = A * P + P * A.transpose() - P * &CtRiC * P + Rw;
-        for j in 0..n {
-            for i in 0..n {
-                dy[i + j * n] = D[(i, j)];
-            }
-        }
-    };
-    let h = T / steps as f64;
-    let mut y: Vec<f64> = (0..n * n).map(|k| P0[(k % n, k / n)]).collect();
-    let mut rk = Rk4::new(n * n);
-    let mut out = vec![sym(P0)];
-    for k in 0..steps {
-        rk.step(&mut f, k as f64 * h, &mut y, h);
-        out.push(sym(MatRef::from_column_major_slice(&y, n, n)));
-    }
-    Ok(out)
+    let rhs = |P: MatRef<'_, f64>| A * P + P * A.transpose() - P * &CtRiC * P + Rw;
+    riccati_rk4(P0, T, steps, rhs)
 }

@@ -23,6 +23,8 @@ pub struct Lqg {
     pub estimator: KalmanGain,
     /// closed-loop matrix in `[z; ẑ]` coordinates
     pub closed_loop: Mat<f64>,
+    /// its eigenvalues
+    pub closed_loop_poles: Vec<c64>,
     /// separation check: largest distance between the closed-loop eigenvalues
     /// and `eig(A + BF) ∪ eig(A − KC)`, relative to the largest modulus
     pub separation_error: f64,
@@ -39,7 +41,7 @@ pub fn closed_loop_matrix(
     let BF = B * F;
     let KC = K * C;
     let A22 = A - &KC + &BF;
-    block2(A, BF.as_ref(), KC.as_ref(), A22.as_ref())
+    block2([[A, BF.as_ref()], [KC.as_ref(), A22.as_ref()]])
 }
 
 /// Greedy matching distance between two eigenvalue lists of equal length,
@@ -65,21 +67,6 @@ pub fn match_eigenvalues(a: &[c64], b: &[c64]) -> f64 {
         return f64::INFINITY;
     }
     worst / scale
-}
-
-/// Separation check for given gains.
-pub fn separation_error(
-    A: MatRef<'_, f64>,
-    B: MatRef<'_, f64>,
-    C: MatRef<'_, f64>,
-    F: MatRef<'_, f64>,
-    K: MatRef<'_, f64>,
-) -> Result<f64> {
-    let cl = closed_loop_matrix(A, B, C, F, K);
-    let lcl = eigvals("LQG closed loop", cl.as_ref())?;
-    let mut parts = eigvals("A + BF", (A + B * F).as_ref())?;
-    parts.extend(eigvals("A − KC", (A - K * C).as_ref())?);
-    Ok(match_eigenvalues(&lcl, &parts))
 }
 
 /// Weights of an LQG design: LQR weights `(Q_z, Q_u)` and noise
@@ -108,13 +95,17 @@ pub fn lqg(
 ) -> Result<Lqg> {
     let regulator = lqr(A, B, w.Qz, w.Qu, domain)?;
     let estimator = kalman(A, C, w.Rw, w.Rv, domain)?;
-    let (F, K) = (regulator.F.as_ref(), estimator.K.as_ref());
-    let closed_loop = closed_loop_matrix(A, B, C, F, K);
-    let separation_error = separation_error(A, B, C, F, K)?;
+    let closed_loop = closed_loop_matrix(A, B, C, regulator.F.as_ref(), estimator.K.as_ref());
+    // separation check: eig(closed loop) = eig(A + BF) ∪ eig(A − KC)
+    let closed_loop_poles = eigvals("LQG closed loop", closed_loop.as_ref())?;
+    let mut parts = regulator.closed_loop.clone();
+    parts.extend_from_slice(&estimator.estimator_poles);
+    let separation_error = match_eigenvalues(&closed_loop_poles, &parts);
     Ok(Lqg {
         regulator,
         estimator,
         closed_loop,
+        closed_loop_poles,
         separation_error,
     })
 }

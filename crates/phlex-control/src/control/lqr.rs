@@ -12,11 +12,10 @@
 //!   invertible `S`), `F(k) = −(Q_u + BᵀS(k+1)B)⁻¹BᵀS(k+1)A` (eqs. (4.57)–(4.63)).
 
 use crate::control::pole_placement::Domain;
-use crate::control::riccati::{dlqr_gain, solve_care, solve_dare};
-use crate::error::{ControlError, Result};
+use crate::control::riccati::{dlqr_gain, riccati_rk4, solve_care, solve_dare};
+use crate::error::Result;
 use crate::linalg::{check_shape, eigvals, sym, DenseLu};
 use faer::{c64, Mat, MatRef, Scale};
-use phlex_solve::Rk4;
 
 /// An infinite-horizon LQR design.
 #[derive(Clone, Debug)]
@@ -73,95 +72,78 @@ pub struct FiniteHorizonLqr {
     pub F: Vec<Mat<f64>>,
 }
 
-fn check_lq(
+/// Horizon of a finite-horizon LQR.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Horizon {
+    /// continuous time on `[0, T]`, RK4 backward sweep with `steps` equal steps
+    Continuous {
+        /// final time `T > 0`
+        T: f64,
+        /// number of RK4 steps (≥ 1)
+        steps: usize,
+    },
+    /// discrete time, `N` steps of the backward Riccati recursion
+    Discrete {
+        /// number of steps
+        N: usize,
+    },
+}
+
+/// Finite-horizon LQR with final weight `Q_T`: `S` and `F` at the grid
+/// times (`steps + 1` times `kT/steps`, or the `N + 1` step indices).
+///
+/// * continuous: `−Ṡ = SA + AᵀS − SGS + Q_z`, `G = BQ_u⁻¹Bᵀ`, `S(T) = Q_T`,
+///   integrated in backward time `τ = T − t` (eqs. (4.34)–(4.39));
+/// * discrete: `S(k) = AᵀS(k+1)(A + BF(k)) + Q_z`,
+///   `F(k) = −(Q_u + BᵀS(k+1)B)⁻¹BᵀS(k+1)A` (eqs. (4.57)–(4.63)).
+pub fn lqr_finite(
     A: MatRef<'_, f64>,
     B: MatRef<'_, f64>,
     Qz: MatRef<'_, f64>,
     Qu: MatRef<'_, f64>,
     QT: MatRef<'_, f64>,
-) -> Result<()> {
+    horizon: Horizon,
+) -> Result<FiniteHorizonLqr> {
     let n = A.nrows();
     check_shape("A", A, n, n)?;
     check_shape("B", B, n, B.ncols())?;
     check_shape("Q_z", Qz, n, n)?;
     check_shape("Q_u", Qu, B.ncols(), B.ncols())?;
     check_shape("Q_T", QT, n, n)?;
-    Ok(())
-}
-
-/// Continuous finite-horizon LQR on `[0, T]`: RK4 backward sweep with
-/// `steps` equal steps. Returns `S` and `F` at the `steps + 1` grid times.
-pub fn lqr_finite_continuous(
-    A: MatRef<'_, f64>,
-    B: MatRef<'_, f64>,
-    Qz: MatRef<'_, f64>,
-    Qu: MatRef<'_, f64>,
-    QT: MatRef<'_, f64>,
-    T: f64,
-    steps: usize,
-) -> Result<FiniteHorizonLqr> {
-    check_lq(A, B, Qz, Qu, QT)?;
-    if !(T > 0.0) || steps == 0 {
-        return Err(ControlError::InvalidParameter {
-            name: "T/steps".into(),
-            reason: "need T > 0 and steps ≥ 1".into(),
-        });
-    }
-    let n = A.nrows();
-    let QuiBt = DenseLu::new("Q_u", Qu)?.solve(B.transpose());
-    let G = B * &QuiBt;
-    // backward time τ = T − t: dS/dτ = SA + AᵀS − SGS + Q_z
-    let mut f = |_tau: f64, y: &[f64], dy: &mut [f64]| {
-        let S = MatRef::from_column_major_slice(y, n, n);
-        let D = S * A + A.transpose() * S - S * &G * S + Qz;
-        for j in 0..n {
-            for i in 0..n {
-                dy[i + j * n] = D[(i, j)];
-            }
+    match horizon {
+        Horizon::Continuous { T, steps } => {
+            let QuiBt = DenseLu::new("Q_u", Qu)?.solve(B.transpose());
+            let G = B * &QuiBt;
+            // backward time τ = T − t: dS/dτ = SA + AᵀS − SGS + Q_z
+            let rhs = |S: MatRef<'_, f64>| S * A + A.transpose() * S - S * &G * S + Qz;
+            let mut S = riccati_rk4(QT, T, steps, rhs)?;
+            S.reverse();
+            let F = S.iter().map(|S| Scale(-1.0) * (&QuiBt * S)).collect();
+            let h = T / steps as f64;
+            let t = (0..=steps).map(|k| k as f64 * h).collect();
+            Ok(FiniteHorizonLqr { t, S, F })
         }
-    };
-    let h = T / steps as f64;
-    let mut y: Vec<f64> = (0..n * n).map(|k| QT[(k % n, k / n)]).collect();
-    let mut rk = Rk4::new(n * n);
-    let mut S_rev = vec![sym(QT)];
-    for k in 0..steps {
-        rk.step(&mut f, k as f64 * h, &mut y, h);
-        S_rev.push(sym(MatRef::from_column_major_slice(&y, n, n)));
+        Horizon::Discrete { N } => {
+            let mut S = vec![Mat::<f64>::zeros(0, 0); N + 1];
+            let mut F = vec![Mat::<f64>::zeros(0, 0); N + 1];
+            S[N] = sym(QT);
+            for k in (0..N).rev() {
+                let Sn = &S[k + 1];
+                F[k] = dlqr_gain(A, B, Qu, Sn.as_ref())?;
+                // S(k) = Aᵀ S (A + B F) + Q_z  (= AᵀS'A + Q_z)
+                let Sk = A.transpose() * Sn * (A + B * &F[k]) + Qz;
+                S[k] = sym(Sk.as_ref());
+            }
+            F[N] = if N > 0 {
+                F[N - 1].clone()
+            } else {
+                dlqr_gain(A, B, Qu, S[N].as_ref())?
+            };
+            Ok(FiniteHorizonLqr {
+                t: (0..=N).map(|k| k as f64).collect(),
+                S,
+                F,
+            })
+        }
     }
-    S_rev.reverse();
-    let F = S_rev.iter().map(|S| Scale(-1.0) * (&QuiBt * S)).collect();
-    let t = (0..=steps).map(|k| k as f64 * h).collect();
-    Ok(FiniteHorizonLqr { t, S: S_rev, F })
-}
-
-/// Discrete finite-horizon LQR over `N` steps (backward Riccati recursion).
-pub fn lqr_finite_discrete(
-    A: MatRef<'_, f64>,
-    B: MatRef<'_, f64>,
-    Qz: MatRef<'_, f64>,
-    Qu: MatRef<'_, f64>,
-    QT: MatRef<'_, f64>,
-    N: usize,
-) -> Result<FiniteHorizonLqr> {
-    check_lq(A, B, Qz, Qu, QT)?;
-    let mut S = vec![Mat::<f64>::zeros(0, 0); N + 1];
-    let mut F = vec![Mat::<f64>::zeros(0, 0); N + 1];
-    S[N] = sym(QT);
-    for k in (0..N).rev() {
-        let Sn = &S[k + 1];
-        F[k] = dlqr_gain(A, B, Qu, Sn.as_ref())?;
-        // S(k) = Aᵀ S (A + B F) + Q_z  (= AᵀS'A + Q_z)
-        let Sk = A.transpose() * Sn * (A + B * &F[k]) + Qz;
-        S[k] = sym(Sk.as_ref());
-    }
-    F[N] = if N > 0 {
-        F[N - 1].clone()
-    } else {
-        dlqr_gain(A, B, Qu, S[N].as_ref())?
-    };
-    Ok(FiniteHorizonLqr {
-        t: (0..=N).map(|k| k as f64).collect(),
-        S,
-        F,
-    })
 }

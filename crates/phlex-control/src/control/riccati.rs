@@ -25,6 +25,7 @@ use crate::linalg::{
     signm, sym, vstack, DenseLu,
 };
 use faer::{c64, Mat, MatRef, Scale};
+use phlex_solve::Rk4;
 
 /// Solution of an algebraic Riccati equation.
 #[derive(Clone, Debug)]
@@ -37,13 +38,16 @@ pub struct RiccatiSolution {
     pub iterations: usize,
 }
 
+/// Checks the data of the Riccati equation `which` (`A` square, `B` with
+/// `n` rows, `Q` `n × n`, `R` `r × r` positive definite) and returns `n`
+/// and `G = B R⁻¹ Bᵀ` (symmetrised).
 fn check_inputs(
     which: &str,
     A: MatRef<'_, f64>,
     B: MatRef<'_, f64>,
     Q: MatRef<'_, f64>,
     R: MatRef<'_, f64>,
-) -> Result<(usize, usize)> {
+) -> Result<(usize, Mat<f64>)> {
     let n = check_square(&format!("{which} A"), A)?;
     if B.nrows() != n {
         return Err(crate::error::dim_err(
@@ -58,7 +62,16 @@ fn check_inputs(
     check_shape(&format!("{which} Q"), Q, n, n)?;
     check_shape(&format!("{which} R"), R, r, r)?;
     cholesky(&format!("{which} R"), R)?;
-    Ok((n, r))
+    let RiBt = DenseLu::new(&format!("{which} R"), R)?.solve(B.transpose());
+    Ok((n, sym((B * &RiBt).as_ref())))
+}
+
+/// The error of a Riccati equation `which` without a stabilising solution.
+fn no_solution(which: &str) -> impl Fn(String) -> ControlError + '_ {
+    move |reason| ControlError::NoStabilizingSolution {
+        which: which.into(),
+        reason,
+    }
 }
 
 /// Relative CARE residual of `X`.
@@ -107,13 +120,8 @@ pub fn solve_care(
     Q: MatRef<'_, f64>,
     R: MatRef<'_, f64>,
 ) -> Result<RiccatiSolution> {
-    let (n, _) = check_inputs("CARE", A, B, Q, R)?;
-    let no = |reason: String| ControlError::NoStabilizingSolution {
-        which: "CARE".into(),
-        reason,
-    };
-    let RiBt = DenseLu::new("CARE R", R)?.solve(B.transpose());
-    let G = sym((B * &RiBt).as_ref());
+    let (n, G) = check_inputs("CARE", A, B, Q, R)?;
+    let no = no_solution("CARE");
     let Qs = sym(Q);
     let mut H = Mat::<f64>::zeros(2 * n, 2 * n);
     H.as_mut().submatrix_mut(0, 0, n, n).copy_from(A);
@@ -167,13 +175,8 @@ pub fn solve_dare(
     Q: MatRef<'_, f64>,
     R: MatRef<'_, f64>,
 ) -> Result<RiccatiSolution> {
-    let (n, _) = check_inputs("DARE", A, B, Q, R)?;
-    let no = |reason: String| ControlError::NoStabilizingSolution {
-        which: "DARE".into(),
-        reason,
-    };
-    let RiBt = DenseLu::new("DARE R", R)?.solve(B.transpose());
-    let mut Gk = sym((B * &RiBt).as_ref());
+    let (n, mut Gk) = check_inputs("DARE", A, B, Q, R)?;
+    let no = no_solution("DARE");
     let mut Hk = sym(Q);
     let mut Ak = A.to_owned();
     let I = eye(n);
@@ -265,10 +268,7 @@ fn accept(
     residual: f64,
     iterations: usize,
 ) -> Result<RiccatiSolution> {
-    let no = |reason: String| ControlError::NoStabilizingSolution {
-        which: which.into(),
-        reason,
-    };
+    let no = no_solution(which);
     let (margin, bound, what) = match domain {
         Domain::Continuous => (max_real(cl), 0.0, "largest Re λ"),
         Domain::Discrete => (
@@ -292,6 +292,43 @@ fn accept(
         residual,
         iterations,
     })
+}
+
+/// Classical RK4 integration of a matrix Riccati differential equation
+/// `Ẋ = f(X)` on `[0, T]` in `steps` equal steps from `X(0) = X0` (the
+/// filter equation forward in time, eq. (4.96); the control equation in
+/// backward time, eq. (4.34)). Returns the symmetrised `X` at the
+/// `steps + 1` grid times.
+pub fn riccati_rk4(
+    X0: MatRef<'_, f64>,
+    T: f64,
+    steps: usize,
+    f: impl Fn(MatRef<'_, f64>) -> Mat<f64>,
+) -> Result<Vec<Mat<f64>>> {
+    if !(T > 0.0) || steps == 0 {
+        return Err(ControlError::InvalidParameter {
+            name: "T/steps".into(),
+            reason: "need T > 0 and steps ≥ 1".into(),
+        });
+    }
+    let n = X0.nrows();
+    let mut rhs = |_t: f64, y: &[f64], dy: &mut [f64]| {
+        let D = f(MatRef::from_column_major_slice(y, n, n));
+        for j in 0..n {
+            for i in 0..n {
+                dy[i + j * n] = D[(i, j)];
+            }
+        }
+    };
+    let h = T / steps as f64;
+    let mut y: Vec<f64> = (0..n * n).map(|k| X0[(k % n, k / n)]).collect();
+    let mut rk = Rk4::new(n * n);
+    let mut out = vec![sym(X0)];
+    for k in 0..steps {
+        rk.step(&mut rhs, k as f64 * h, &mut y, h);
+        out.push(sym(MatRef::from_column_major_slice(&y, n, n)));
+    }
+    Ok(out)
 }
 
 /// Discrete LQR gain `F = −(R + BᵀXB)⁻¹BᵀXA` (control `u = F z`).

@@ -97,14 +97,8 @@ pub fn fd_jacobian(rows: usize, z: &[f64], mut eval: impl FnMut(&[f64], &mut [f6
 }
 
 /// 2×2 block matrix `[[A11, A12], [A21, A22]]`.
-pub fn block2(
-    A11: MatRef<'_, f64>,
-    A12: MatRef<'_, f64>,
-    A21: MatRef<'_, f64>,
-    A22: MatRef<'_, f64>,
-) -> Mat<f64> {
-    let top = hstack(&[A11, A12]);
-    let bot = hstack(&[A21, A22]);
+pub fn block2(blocks: [[MatRef<'_, f64>; 2]; 2]) -> Mat<f64> {
+    let [top, bot] = blocks.map(|row| hstack(&row));
     vstack(&[top.as_ref(), bot.as_ref()])
 }
 

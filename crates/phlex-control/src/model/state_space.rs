@@ -119,8 +119,11 @@ impl SymmetricForm {
         let Z = Mat::<f64>::zeros(n, n);
         let mK = Scale(-1.0) * &sys.K;
         Self {
-            V: block2(sys.R.as_ref(), sys.M.as_ref(), sys.M.as_ref(), Z.as_ref()),
-            S: block2(mK.as_ref(), Z.as_ref(), Z.as_ref(), sys.M.as_ref()),
+            V: block2([
+                [sys.R.as_ref(), sys.M.as_ref()],
+                [sys.M.as_ref(), Z.as_ref()],
+            ]),
+            S: block2([[mK.as_ref(), Z.as_ref()], [Z.as_ref(), sys.M.as_ref()]]),
             N: vstack(&[
                 sys.B.as_ref(),
                 Mat::<f64>::zeros(n, sys.n_inputs()).as_ref(),
@@ -135,8 +138,8 @@ impl SymmetricForm {
         let mK = Scale(-1.0) * &sys.K;
         let mR = Scale(-1.0) * &sys.R;
         Self {
-            V: block2(mK.as_ref(), Z.as_ref(), Z.as_ref(), sys.M.as_ref()),
-            S: block2(Z.as_ref(), mK.as_ref(), mK.as_ref(), mR.as_ref()),
+            V: block2([[mK.as_ref(), Z.as_ref()], [Z.as_ref(), sys.M.as_ref()]]),
+            S: block2([[Z.as_ref(), mK.as_ref()], [mK.as_ref(), mR.as_ref()]]),
             N: vstack(&[
                 Mat::<f64>::zeros(n, sys.n_inputs()).as_ref(),
                 sys.B.as_ref(),
@@ -192,7 +195,10 @@ impl StateSpace {
         let Z = Mat::<f64>::zeros(n, n);
         let mMiK = Scale(-1.0) * &MiK;
         let mMiR = Scale(-1.0) * &MiR;
-        let A = block2(Z.as_ref(), eye(n).as_ref(), mMiK.as_ref(), mMiR.as_ref());
+        let A = block2([
+            [Z.as_ref(), eye(n).as_ref()],
+            [mMiK.as_ref(), mMiR.as_ref()],
+        ]);
         let B = vstack(&[Mat::<f64>::zeros(n, sys.n_inputs()).as_ref(), MiB.as_ref()]);
         let C1 = &out.Cd - &out.Ca * &MiK;
         let C2 = &out.Cv - &out.Ca * &MiR;

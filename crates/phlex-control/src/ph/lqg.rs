@@ -138,10 +138,10 @@ pub fn design_lqg(ph: &PhStateSpace, spec: &PhLqgSpec) -> Result<PhLqg> {
     let Lqg {
         regulator: reg,
         estimator: est,
-        closed_loop,
+        closed_loop_poles,
         separation_error,
+        ..
     } = lqg(A, B, C, &weights, Domain::Discrete)?;
-    let closed_loop_poles = eigvals("LQG closed loop", closed_loop.as_ref())?;
     let open_loop_poles = eigvals("A_d", A)?;
     let F_e = &reg.F * &ec.T_inv;
     Ok(PhLqg {
