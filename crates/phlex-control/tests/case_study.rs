@@ -10,7 +10,7 @@ use phlex_control::case_study::euk::{
 use phlex_control::case_study::hammer::{hammer_test, identify_record, HammerTest};
 use phlex_control::case_study::lqg::{design_lqg, design_model, simulate_lqg, LqgRun};
 use phlex_control::case_study::rig::{Pendulum, Structure, IDENTIFIED_DAMPING};
-use phlex_control::case_study::{peak_reductions, NonlinearFrame};
+use phlex_control::case_study::{peak_reductions, CaseTrace, NonlinearFrame, PeakReduction};
 use phlex_control::control::euk::euk_control;
 use phlex_control::model::mdof::rayleigh_damping;
 use phlex_control::FrameParams;
@@ -24,6 +24,21 @@ fn plant() -> NonlinearFrame {
 /// column mass, pendulum locked, the thesis's identified damping ratios):
 /// ERA/DC-OKID and N4SID of order 6 recover the three sway frequencies
 /// within 0.5 % and the damping ratios within 20 % of the model's.
+/// Runs `simulate` with the controller on (`run`) and off (`off`, same
+/// initial state, disturbance and noise); returns both traces and the peak
+/// reductions over the last `window` s.
+fn on_vs_off<R>(
+    run: &R,
+    off: &R,
+    window: f64,
+    simulate: impl Fn(&R) -> phlex_control::Result<CaseTrace>,
+) -> (CaseTrace, CaseTrace, [PeakReduction; 3]) {
+    let c = simulate(run).unwrap();
+    let nc = simulate(off).unwrap();
+    let red = peak_reductions(&c, &nc, window).unwrap();
+    (c, nc, red)
+}
+
 #[test]
 fn hammer_identification_fe_frame() {
     let p = FrameParams::default();
@@ -218,17 +233,11 @@ fn lqg_case_study() {
     );
     assert!(lqg.gains.separation_error < 1e-5);
     let run = LqgRun::default();
-    let c = simulate_lqg(&pl, &lqg, &run).unwrap();
-    let nc = simulate_lqg(
-        &pl,
-        &lqg,
-        &LqgRun {
-            t_on: None,
-            ..run.clone()
-        },
-    )
-    .unwrap();
-    let red = peak_reductions(&c, &nc, 10.0).unwrap();
+    let off = LqgRun {
+        t_on: None,
+        ..run.clone()
+    };
+    let (c, nc, red) = on_vs_off(&run, &off, 10.0, |r| simulate_lqg(&pl, &lqg, r));
     eprintln!(
         "LQG reductions {red:?}, max torque {:.3e}",
         c.peak_control()
@@ -257,16 +266,11 @@ fn euk_design_b_case_study() {
         hold: Hold::case_study(),
         store_every: 10,
     };
-    let c = simulate_euk(&pl, &run).unwrap();
-    let nc = simulate_euk(
-        &pl,
-        &EukRun {
-            t_on: None,
-            ..run.clone()
-        },
-    )
-    .unwrap();
-    let red = peak_reductions(&c, &nc, 10.0).unwrap();
+    let off = EukRun {
+        t_on: None,
+        ..run.clone()
+    };
+    let (c, _, red) = on_vs_off(&run, &off, 10.0, |r| simulate_euk(&pl, r));
     eprintln!(
         "EUK B reductions {red:?}, max force {:.3e}",
         c.peak_control()
@@ -284,16 +288,11 @@ fn euk_design_b_case_study() {
 fn euk_ekf_fast() {
     let pl = plant();
     let run = EukEkfRun::thesis(20.0, 5e-4);
-    let c = simulate_euk_ekf(&pl, &run).unwrap();
-    let nc = simulate_euk_ekf(
-        &pl,
-        &EukEkfRun {
-            t_on: None,
-            ..run.clone()
-        },
-    )
-    .unwrap();
-    let red = peak_reductions(&c, &nc, 5.0).unwrap();
+    let off = EukEkfRun {
+        t_on: None,
+        ..run.clone()
+    };
+    let (c, _, red) = on_vs_off(&run, &off, 5.0, |r| simulate_euk_ekf(&pl, r));
     let (z, zh) = (c.z.last().unwrap(), c.zhat.last().unwrap());
     let err = (0..8).map(|i| (z[i] - zh[i]).abs()).fold(0.0, f64::max);
     eprintln!(
@@ -312,16 +311,11 @@ fn euk_ekf_fast() {
 fn euk_ekf_thesis() {
     let pl = plant();
     let run = EukEkfRun::thesis(50.0, 1e-4);
-    let c = simulate_euk_ekf(&pl, &run).unwrap();
-    let nc = simulate_euk_ekf(
-        &pl,
-        &EukEkfRun {
-            t_on: None,
-            ..run.clone()
-        },
-    )
-    .unwrap();
-    let red = peak_reductions(&c, &nc, 10.0).unwrap();
+    let off = EukEkfRun {
+        t_on: None,
+        ..run.clone()
+    };
+    let (c, _, red) = on_vs_off(&run, &off, 10.0, |r| simulate_euk_ekf(&pl, r));
     eprintln!(
         "EUK-EKF reductions {red:?}, max force {:.3e}",
         c.peak_control()

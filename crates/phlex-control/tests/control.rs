@@ -283,14 +283,18 @@ fn kalman_frame() {
     let d = c2d(&ss, 0.03125).unwrap();
     let Rw = diag(&[1e-6; 8]);
     let Rv = diag(&[1e-6; 4]);
-    let kd = kalman(
-        d.A.as_ref(),
-        d.C.as_ref(),
-        Rw.as_ref(),
-        Rv.as_ref(),
-        Domain::Discrete,
-    )
-    .unwrap();
+    // steady filter of `sys` with process noise R_w
+    let steady = |sys: &StateSpace, Rv: &Mat<f64>, domain| {
+        kalman(
+            sys.A.as_ref(),
+            sys.C.as_ref(),
+            Rw.as_ref(),
+            Rv.as_ref(),
+            domain,
+        )
+        .unwrap()
+    };
+    let kd = steady(&d, &Rv, Domain::Discrete);
     assert!(kd.residual < 1e-10);
     assert!(kd.estimator_poles.iter().all(|p| p.norm() < 1.0));
     let mut kf = DiscreteKalmanFilter::new(
@@ -307,26 +311,12 @@ fn kalman_frame() {
     }
     assert!(fro((&K - &kd.K).as_ref()) < 1e-8 * fro(kd.K.as_ref()));
 
-    let kc = kalman(
-        ss.A.as_ref(),
-        ss.C.as_ref(),
-        Rw.as_ref(),
-        Rv.as_ref(),
-        Domain::Continuous,
-    )
-    .unwrap();
+    let kc = steady(&ss, &Rv, Domain::Continuous);
     assert!(kc.residual < 1e-10);
     // the Riccati ODE with R_v = 1e-6 and acceleration outputs is stiff
     // (‖CᵀR_v⁻¹C‖ ~ 1e12); the forward RK4 check uses R_v = 1
     let Rv1 = diag(&[1.0; 4]);
-    let kc1 = kalman(
-        ss.A.as_ref(),
-        ss.C.as_ref(),
-        Rw.as_ref(),
-        Rv1.as_ref(),
-        Domain::Continuous,
-    )
-    .unwrap();
+    let kc1 = steady(&ss, &Rv1, Domain::Continuous);
     let Ps = kalman_riccati_continuous(
         ss.A.as_ref(),
         ss.C.as_ref(),
@@ -383,28 +373,17 @@ fn lqg_separation() {
         Rw: Rw.as_ref(),
         Rv: Rv.as_ref(),
     };
-    let c = lqg(
-        ss.A.as_ref(),
-        B.as_ref(),
-        ss.C.as_ref(),
-        &w,
-        Domain::Continuous,
-    )
-    .unwrap();
+    let design = |sys: &StateSpace, B: &Mat<f64>, domain| {
+        lqg(sys.A.as_ref(), B.as_ref(), sys.C.as_ref(), &w, domain).unwrap()
+    };
+    let c = design(&ss, &B, Domain::Continuous);
     eprintln!("continuous separation error {:.3e}", c.separation_error);
     // the 16×16 closed loop is strongly non-normal (gains ~1e2–1e4); its
     // eigenvalues carry errors ε·κ(λ): measured 1.1e-9, bound 1e-8
     assert!(c.separation_error < 1e-8);
     let d = c2d(&ss, 0.03125).unwrap();
     let Bd = torque(&d);
-    let g = lqg(
-        d.A.as_ref(),
-        Bd.as_ref(),
-        d.C.as_ref(),
-        &w,
-        Domain::Discrete,
-    )
-    .unwrap();
+    let g = design(&d, &Bd, Domain::Discrete);
     eprintln!(
         "discrete separation error {:.3e}; K∞ = {:?}",
         g.separation_error, g.estimator.K

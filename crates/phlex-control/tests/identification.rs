@@ -10,29 +10,11 @@ use phlex_control::identify::okid::{okid, OkidParams};
 use phlex_control::identify::rayleigh::fit_rayleigh;
 use phlex_control::linalg::{fro, max_abs};
 use phlex_control::model::modal::modal_parameters;
-use phlex_control::model::zoh::c2d;
 use phlex_control::signal::noise::NoiseRng;
-use phlex_control::{FrameParams, Mdof, OutputMaps, Sensing, StateSpace};
+use phlex_control::Sensing;
 
-const DT: f64 = 1.0 / 32.0;
-const ALPHA: f64 = 0.5;
-const BETA: f64 = 2e-4;
-
-fn frame() -> Mdof {
-    FrameParams::default()
-        .shear_frame()
-        .unwrap()
-        .with_rayleigh(ALPHA, BETA)
-}
-
-fn plant() -> StateSpace {
-    let c = StateSpace::from_mdof(
-        &frame(),
-        &OutputMaps::sensing(Sensing::Acceleration, 3, &[0, 1, 2]),
-    )
-    .unwrap();
-    c2d(&c, DT).unwrap()
-}
+mod common;
+use common::{frame, plant, ALPHA, BETA, DT};
 
 fn true_modes() -> Vec<(f64, f64)> {
     frame()

@@ -7,27 +7,10 @@ use faer::Mat;
 use phlex_control::identify::era::Order;
 use phlex_control::identify::n4sid::{n4sid, N4sidParams};
 use phlex_control::model::modal::modal_parameters;
-use phlex_control::model::zoh::c2d;
 use phlex_control::signal::noise::NoiseRng;
-use phlex_control::{FrameParams, Mdof, OutputMaps, Sensing, StateSpace};
 
-const DT: f64 = 1.0 / 32.0;
-
-fn frame() -> Mdof {
-    FrameParams::default()
-        .shear_frame()
-        .unwrap()
-        .with_rayleigh(0.5, 2e-4)
-}
-
-fn plant() -> StateSpace {
-    let c = StateSpace::from_mdof(
-        &frame(),
-        &OutputMaps::sensing(Sensing::Acceleration, 3, &[0, 1, 2]),
-    )
-    .unwrap();
-    c2d(&c, DT).unwrap()
-}
+mod common;
+use common::{frame, plant, DT};
 
 fn data(l: usize, noise: f64, seed: u64) -> (Mat<f64>, Mat<f64>, Mat<f64>) {
     let d = plant();

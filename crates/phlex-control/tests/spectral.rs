@@ -1,10 +1,11 @@
 #![allow(non_snake_case)]
 //! H1 FRF estimate of the simulated shear frame against the model FRF.
 
-use phlex_control::model::zoh::c2d;
 use phlex_control::signal::noise::NoiseRng;
 use phlex_control::signal::spectral::{frequency_response, h1_estimate, WelchParams};
-use phlex_control::{FrameParams, OutputMaps, Sensing, StateSpace};
+
+mod common;
+use common::{frame, plant, DT};
 
 /// White-noise force on floor 1, acceleration of floor 3, 32768 samples at
 /// 32 Hz, Welch with 1024-sample Hann segments (K = 63 averages). Away from
@@ -14,17 +15,8 @@ use phlex_control::{FrameParams, OutputMaps, Sensing, StateSpace};
 /// 0.5 % on the median (measured 0.13 %).
 #[test]
 fn h1_matches_model() {
-    let fr = FrameParams::default()
-        .shear_frame()
-        .unwrap()
-        .with_rayleigh(0.5, 2e-4);
-    let c = StateSpace::from_mdof(
-        &fr,
-        &OutputMaps::sensing(Sensing::Acceleration, 3, &[0, 1, 2]),
-    )
-    .unwrap();
-    let dt = 1.0 / 32.0;
-    let d = c2d(&c, dt).unwrap();
+    let fr = frame();
+    let (d, dt) = (plant(), DT);
     let mut rng = NoiseRng::new(99);
     let l = 32768;
     let u = rng.white(1, l, 1.0);
