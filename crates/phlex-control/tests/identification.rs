@@ -10,11 +10,10 @@ use phlex_control::identify::okid::{okid, OkidParams};
 use phlex_control::identify::rayleigh::fit_rayleigh;
 use phlex_control::linalg::{fro, max_abs};
 use phlex_control::model::modal::modal_parameters;
-use phlex_control::signal::noise::NoiseRng;
 use phlex_control::Sensing;
 
 mod common;
-use common::{frame, plant, ALPHA, BETA, DT};
+use common::{frame, plant, white_noise_test, ALPHA, BETA, DT};
 
 fn true_modes() -> Vec<(f64, f64)> {
     frame()
@@ -117,10 +116,7 @@ fn era_dc_exact() {
 #[test]
 fn okid_exact_markov() {
     let d = plant();
-    let mut rng = NoiseRng::new(7);
-    let l = 600;
-    let u = rng.white(1, l, 1.0);
-    let (y, _) = d.simulate(u.as_ref(), None).unwrap();
+    let (_, u, y) = white_noise_test(7, 600);
     let res = okid(u.as_ref(), y.as_ref(), &OkidParams::new(2, 80)).unwrap();
     let Y = d.markov_parameters(80);
     let scale = max_abs(Y[1].as_ref());
@@ -166,11 +162,8 @@ fn okid_exact_markov() {
 /// (mode 1 is weakest in acceleration, whose amplitude scales with ω²).
 #[test]
 fn noisy_round_trip() {
-    let d = plant();
-    let mut rng = NoiseRng::new(2011);
     let l = 4096;
-    let u = rng.white(1, l, 1.0);
-    let (y_clean, _) = d.simulate(u.as_ref(), None).unwrap();
+    let (mut rng, u, y_clean) = white_noise_test(2011, l);
     let rms: Vec<f64> = (0..3)
         .map(|i| ((0..l).map(|k| y_clean[(i, k)].powi(2)).sum::<f64>() / l as f64).sqrt())
         .collect();

@@ -2,18 +2,14 @@
 //! `identify` entry point: CSV → report, and typed errors for bad data.
 
 use phlex_control::identify::era::Order;
-use phlex_control::signal::noise::NoiseRng;
 use phlex_control::{identify_csv, ControlError, IdentifyOptions};
 
 mod common;
-use common::{frame, plant, DT};
+use common::{frame, white_noise_test, DT};
 
 fn frame_csv(l: usize, noise: f64) -> (String, Vec<(f64, f64)>) {
     let fr = frame();
-    let d = plant();
-    let mut rng = NoiseRng::new(77);
-    let u = rng.white(1, l, 1.0);
-    let (y, _) = d.simulate(u.as_ref(), None).unwrap();
+    let (mut rng, u, y) = white_noise_test(77, l);
     let mut s = String::from("t, force, acc1, acc2, acc3\n");
     for k in 0..l {
         let n: Vec<f64> = (0..3).map(|_| noise * rng.normal()).collect();

@@ -7,16 +7,12 @@ use faer::Mat;
 use phlex_control::identify::era::Order;
 use phlex_control::identify::n4sid::{n4sid, N4sidParams};
 use phlex_control::model::modal::modal_parameters;
-use phlex_control::signal::noise::NoiseRng;
 
 mod common;
-use common::{frame, plant, DT};
+use common::{frame, plant, white_noise_test, DT};
 
 fn data(l: usize, noise: f64, seed: u64) -> (Mat<f64>, Mat<f64>, Mat<f64>) {
-    let d = plant();
-    let mut rng = NoiseRng::new(seed);
-    let u = rng.white(1, l, 1.0);
-    let (y, _) = d.simulate(u.as_ref(), None).unwrap();
+    let (mut rng, u, y) = white_noise_test(seed, l);
     let rms = (0..3)
         .map(|i| ((0..l).map(|k| y[(i, k)].powi(2)).sum::<f64>() / l as f64).sqrt())
         .collect::<Vec<_>>();

@@ -1,11 +1,10 @@
 #![allow(non_snake_case)]
 //! H1 FRF estimate of the simulated shear frame against the model FRF.
 
-use phlex_control::signal::noise::NoiseRng;
 use phlex_control::signal::spectral::{frequency_response, h1_estimate, WelchParams};
 
 mod common;
-use common::{frame, plant, DT};
+use common::{frame, plant, white_noise_test, DT};
 
 /// White-noise force on floor 1, acceleration of floor 3, 32768 samples at
 /// 32 Hz, Welch with 1024-sample Hann segments (K = 63 averages). Away from
@@ -17,10 +16,8 @@ use common::{frame, plant, DT};
 fn h1_matches_model() {
     let fr = frame();
     let (d, dt) = (plant(), DT);
-    let mut rng = NoiseRng::new(99);
     let l = 32768;
-    let u = rng.white(1, l, 1.0);
-    let (y, _) = d.simulate(u.as_ref(), None).unwrap();
+    let (_, u, y) = white_noise_test(99, l);
     let uu: Vec<f64> = (0..l).map(|k| u[(0, k)]).collect();
     let yy: Vec<f64> = (0..l).map(|k| y[(2, k)]).collect();
     let est = h1_estimate(&uu, &yy, dt, &WelchParams::half_overlap(1024)).unwrap();

@@ -4,7 +4,9 @@
 //! 32 Hz. Each test crate uses a subset of them.
 #![allow(dead_code)]
 
+use faer::Mat;
 use phlex_control::model::zoh::c2d;
+use phlex_control::signal::noise::NoiseRng;
 use phlex_control::{FrameParams, Mdof, OutputMaps, Sensing, StateSpace};
 
 /// Sampling time of the case study (32 Hz).
@@ -31,4 +33,14 @@ pub fn plant() -> StateSpace {
     )
     .unwrap();
     c2d(&c, DT).unwrap()
+}
+
+/// Response of [`plant`] at rest to `l` samples of unit white-noise force
+/// drawn from `NoiseRng::new(seed)`: `(rng, u, y)`, the generator returned
+/// for further draws (measurement noise).
+pub fn white_noise_test(seed: u64, l: usize) -> (NoiseRng, Mat<f64>, Mat<f64>) {
+    let mut rng = NoiseRng::new(seed);
+    let u = rng.white(1, l, 1.0);
+    let (y, _) = plant().simulate(u.as_ref(), None).unwrap();
+    (rng, u, y)
 }
