@@ -11,7 +11,9 @@ use phlex_control::control::pole_placement::{
     check_controllable, place_observer_poles, place_poles, Domain,
 };
 use phlex_control::control::riccati::{care_residual, dare_residual, solve_care, solve_dare};
-use phlex_control::linalg::{diag, eigvals, eye, fro, lyap_continuous, lyap_discrete};
+use phlex_control::linalg::{
+    diag, eigvals, eye, fro, lyap_continuous, lyap_discrete, spectral_radius,
+};
 use phlex_control::model::zoh::c2d;
 use phlex_control::signal::noise::NoiseRng;
 use phlex_control::{ControlError, FrameParams, OutputMaps, Sensing, StateSpace};
@@ -56,14 +58,11 @@ fn lqr_frame_residuals_and_cost() {
     let ss = frame_ss();
     let B = torque(&ss);
     let (Q, R) = weights();
-    let l = lqr(
-        ss.A.as_ref(),
-        B.as_ref(),
-        Q.as_ref(),
-        R.as_ref(),
-        Domain::Continuous,
-    )
-    .unwrap();
+    // infinite-horizon LQR of (sys, B) with the thesis weights
+    let design = |sys: &StateSpace, B: &Mat<f64>, domain| {
+        lqr(sys.A.as_ref(), B.as_ref(), Q.as_ref(), R.as_ref(), domain).unwrap()
+    };
+    let l = design(&ss, &B, Domain::Continuous);
     let G = &B * (Mat::<f64>::identity(1, 1) * 1e4) * B.transpose();
     let res = care_residual(ss.A.as_ref(), G.as_ref(), Q.as_ref(), l.S.as_ref());
     eprintln!("CARE residual {res:.3e}");
@@ -75,14 +74,7 @@ fn lqr_frame_residuals_and_cost() {
 
     let d = c2d(&ss, 0.03125).unwrap();
     let Bd = torque(&d);
-    let ld = lqr(
-        d.A.as_ref(),
-        Bd.as_ref(),
-        Q.as_ref(),
-        R.as_ref(),
-        Domain::Discrete,
-    )
-    .unwrap();
+    let ld = design(&d, &Bd, Domain::Discrete);
     let res = dare_residual(
         d.A.as_ref(),
         Bd.as_ref(),
@@ -432,10 +424,6 @@ fn lqg_separation() {
         assert!(fro((blk(0, 0) - (A + Bm * F)).as_ref()) < 1e-12 * scale);
         assert!(fro((blk(n, n) - (A - K * C)).as_ref()) < 1e-12 * scale);
     }
-    let rho = eigvals("cl", g.closed_loop.as_ref())
-        .unwrap()
-        .iter()
-        .map(|l| l.norm())
-        .fold(0.0, f64::max);
+    let rho = spectral_radius("cl", g.closed_loop.as_ref()).unwrap();
     assert!(rho < 1.0);
 }

@@ -36,6 +36,18 @@ fn layout() -> MkrLayout {
 /// Exact Markov parameters → ERA: modal parameters equal the model's to
 /// round-off (1e-8), the singular-value gap gives n = 6, and MKR returns the
 /// physical M, K, R (acceleration sensing, force input: unit scale).
+/// ERA/DC sizes for exact data: α = 10, β = 20, γ = δ = 3, τ = 2.
+fn small_era_dc(order: Order) -> EraDcParams {
+    EraDcParams {
+        alpha: 10,
+        beta: 20,
+        gamma: 3,
+        delta: 3,
+        tau: 2,
+        order,
+    }
+}
+
 #[test]
 fn era_exact_and_mkr() {
     let d = plant();
@@ -84,14 +96,7 @@ fn era_exact_and_mkr() {
 #[test]
 fn era_dc_exact() {
     let d = plant();
-    let p = EraDcParams {
-        alpha: 10,
-        beta: 20,
-        gamma: 3,
-        delta: 3,
-        tau: 2,
-        order: Order::Auto { max: 30 },
-    };
+    let p = small_era_dc(Order::Auto { max: 30 });
     let Y = d.markov_parameters(p.markov_needed());
     let r = era_dc(&Y, DT, &p).unwrap();
     assert_eq!(r.order, 6);
@@ -124,14 +129,7 @@ fn okid_exact_markov() {
         let e = max_abs((&res.markov[k] - &Y[k]).as_ref());
         assert!(e < 1e-8 * scale, "k = {k}: {e}");
     }
-    let p = EraDcParams {
-        alpha: 10,
-        beta: 20,
-        gamma: 3,
-        delta: 3,
-        tau: 2,
-        order: Order::Fixed(6),
-    };
+    let p = small_era_dc(Order::Fixed(6));
     let r = era_dc_okid(&res.markov, &res.gain_markov, DT, &p).unwrap();
     let t = modal_parameters(&r.sys, 0).unwrap();
     for (k, (f, xi)) in true_modes().iter().enumerate() {
@@ -141,11 +139,7 @@ fn okid_exact_markov() {
     // the identified observer A + GC is stable (it is the OKID observer)
     let G = r.G.unwrap();
     let Ao = &r.sys.A + &G * &r.sys.C;
-    let rho = phlex_control::linalg::eigvals("A+GC", Ao.as_ref())
-        .unwrap()
-        .iter()
-        .map(|l| l.norm())
-        .fold(0.0, f64::max);
+    let rho = phlex_control::linalg::spectral_radius("A+GC", Ao.as_ref()).unwrap();
     assert!(rho < 1.0, "spectral radius {rho}");
 }
 

@@ -368,6 +368,14 @@ pub fn eigvals(name: &str, A: MatRef<'_, f64>) -> Result<Vec<c64>> {
     })
 }
 
+/// Spectral radius `ρ(A) = max |λᵢ(A)|` of a real square matrix.
+pub fn spectral_radius(name: &str, A: MatRef<'_, f64>) -> Result<f64> {
+    Ok(eigvals(name, A)?
+        .iter()
+        .map(|l| l.norm())
+        .fold(0.0, f64::max))
+}
+
 /// Solves the complex system `A X = B` (partial pivoting LU).
 pub fn solve_complex(name: &str, A: MatRef<'_, c64>, B: MatRef<'_, c64>) -> Result<Mat<c64>> {
     let n = A.nrows();
