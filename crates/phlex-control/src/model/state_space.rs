@@ -288,26 +288,23 @@ impl StateSpace {
         let l = u.ncols();
         let mut y = Mat::<f64>::zeros(m, l);
         let mut zn = vec![0.0; n];
+        // row i of X z + Y u(k), summed in index order
+        let affine = |X: &Mat<f64>, Y: &Mat<f64>, i: usize, z: &[f64], k: usize| {
+            let mut s = 0.0;
+            for j in 0..n {
+                s += X[(i, j)] * z[j];
+            }
+            for j in 0..r {
+                s += Y[(i, j)] * u[(j, k)];
+            }
+            s
+        };
         for k in 0..l {
             for i in 0..m {
-                let mut s = 0.0;
-                for j in 0..n {
-                    s += self.C[(i, j)] * z[j];
-                }
-                for j in 0..r {
-                    s += self.D[(i, j)] * u[(j, k)];
-                }
-                y[(i, k)] = s;
+                y[(i, k)] = affine(&self.C, &self.D, i, &z, k);
             }
             for i in 0..n {
-                let mut s = 0.0;
-                for j in 0..n {
-                    s += self.A[(i, j)] * z[j];
-                }
-                for j in 0..r {
-                    s += self.B[(i, j)] * u[(j, k)];
-                }
-                zn[i] = s;
+                zn[i] = affine(&self.A, &self.B, i, &z, k);
             }
             std::mem::swap(&mut z, &mut zn);
         }
