@@ -407,9 +407,7 @@ fn lqg_separation() {
     ] {
         let n = A.nrows();
         let T = Mat::from_fn(2 * n, 2 * n, |i, j| {
-            if i == j && i < n {
-                1.0
-            } else if i >= n && j == i - n {
+            if (i == j && i < n) || (i >= n && j == i - n) {
                 1.0
             } else if i >= n && j == i {
                 -1.0

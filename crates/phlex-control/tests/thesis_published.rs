@@ -144,12 +144,9 @@ fn check_published(t: &ModalTable, modes: [(f64, f64); 3], rho: [[f64; 3]; 3]) {
     for (k, (fw, xw)) in modes.iter().enumerate() {
         assert!((f[k] - fw).abs() < 1e-3, "f{k} {} vs {fw}", f[k]);
         assert!((xi[k] - xw).abs() < 1.5e-4, "xi{k} {} vs {xw}", xi[k]);
-        for i in 0..3 {
+        for (i, r) in rho[k].iter().enumerate() {
             let g = t.modes[k].magnitude[i];
-            assert!(
-                (g - rho[k][i]).abs() < 1e-2 * rho[k][i],
-                "rho[{k}][{i}] {g}"
-            );
+            assert!((g - r).abs() < 1e-2 * r, "rho[{k}][{i}] {g}");
         }
     }
 }
