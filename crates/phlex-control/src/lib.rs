@@ -4,37 +4,21 @@
 //! Control of Multibody Systems*, PhD thesis, Salerno 2011); equation
 //! numbers in the module docs refer to that thesis.
 //!
-//! | module | what |
-//! |---|---|
-//! | [`linalg`] | dense helpers: checked LU, SVD, pseudo-inverse, eigen, `expm`, `logm`, sign function, Lyapunov |
-//! | [`mdof`] | `M ẍ + R ẋ + K x = B u`: modes, Rayleigh damping, modal truncation |
-//! | [`frame`] | the three-story frame with pendulum of the case study (ch. 5) |
-//! | [`case_study`] | the ch. 5 case study on a virtual rig: FE/lumped structures, hammer tests + identification, LQG, EUK, EUK-EKF, peak reductions |
-//! | [`state_space`] | first-order and symmetric forms, outputs `C_d x + C_v ẋ + C_a ẍ`, Markov parameters |
-//! | [`zoh`] | ZOH discretisation and its inverse |
-//! | [`modal`] | frequencies, damping ratios, complex mode shapes |
-//! | [`markov`] | Markov parameters from pulse responses or least squares |
-//! | [`okid`] | observer/Kalman filter identification |
-//! | [`oe`] | output-error refinement of identified poles (variable projection) |
-//! | [`n4sid`] | N4SID subspace identification (oblique projection, SVD order, least squares) |
-//! | [`era`] | ERA, ERA/DC, ERA/DC with OKID, order from the singular-value gap |
-//! | [`rayleigh`] | least-squares Rayleigh damping fit |
-//! | [`mkr`] | physical M, K, R from an identified model |
-//! | [`noise`] | seeded Gaussian noise |
-//! | [`riccati`] | CARE (sign function + Newton–Kleinman), DARE (doubling) |
-//! | [`lqr`] | LQR continuous/discrete, finite/infinite horizon |
-//! | [`kalman`] | Kalman filters continuous/discrete, steady and time-varying |
-//! | [`lqg`] | LQG closed loop and separation check |
-//! | [`pole_placement`] | null-space pole placement for controller and observer, PBH tests |
-//! | [`udwadia_kalaba`] | Udwadia–Kalaba equations, pseudo-inverse and singular-mass variants |
-//! | [`constraints`] | position/velocity/acceleration-level constraints → `A q̈ = b` |
-//! | [`euk`] | Udwadia–Kalaba control, extension to underactuated systems |
-//! | [`identify`] | entry point of `phlex identify`: CSV → OKID → ERA/DC → report |
-//! | [`ekf`] | continuous EKF integrated with plant and Riccati equation (EUK-EKF) |
-//! | [`multibody`] | rigid bodies with Euler parameters, floating frame of reference beams, joints, UK dynamics (ch. 2.5–2.7) |
-//! | [`spectral`] | FFT, Welch auto/cross spectral densities, H1 FRF, model frequency response |
-//! | [`ph_bridge`] | linear pH system (phlex-core) → state space with named port inputs/outputs and probes, energy coordinates |
-//! | [`ph_lqg`] | sampled-data LQG on a bridged pH model: design, separation check, exact ZOH closed-loop simulation with energy and control power |
+//! The crate is layered; a folder uses only the folders above it (no import
+//! cycles):
+//!
+//! | layer | module | what | thesis 002 |
+//! |---|---|---|---|
+//! | 0 | [`error`], [`linalg`] | error type; dense helpers: checked LU, SVD, pseudo-inverse, eigen, `expm`, `logm`, sign function, Lyapunov | |
+//! | 1 | [`model`] | constrained equations of motion (Udwadia–Kalaba), `M ẍ + R ẋ + K x = B u`, state space, ZOH, modal parameters | §2.3–§2.4, §3.2–§3.3 |
+//! | 2 | [`signal`] | seeded noise, FFT, Welch spectra, H₁ FRF | §4.3, §5.5 |
+//! | 3 | [`identify`] | Markov parameters, OKID, ERA/DC, N4SID, output-error refinement, Rayleigh fit, MKR; `phlex identify` | ch. 3, §5.5 |
+//! | 3 | [`control`] | pole placement, Riccati, LQR, Kalman, LQG, EKF, Udwadia–Kalaba control (EUK) | ch. 4, §5.6–§5.7 |
+//! | 4 | [`multibody`] | rigid bodies with Euler parameters, floating frame of reference beams, joints, UK dynamics, linearisation | §2.5–§2.7 |
+//! | 4 | [`ph`] | linear pH system (phlex-core) → state space with named ports; sampled-data LQG with energy account | §4.4 |
+//! | 5 | [`case_study`] | the ch. 5 three-story frame with pendulum on a virtual rig: hammer tests + identification, LQG, EUK, EUK-EKF, peak reductions | ch. 5 |
+//!
+//! The main types are re-exported at the crate root.
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
 // NaN-aware comparisons (`!(x < tol)` also rejects NaN) and index loops that
@@ -44,39 +28,17 @@
 #![allow(unknown_lints, clippy::manual_is_multiple_of)]
 
 pub mod case_study;
-pub mod constraints;
-pub mod ekf;
-pub mod era;
+pub mod control;
 pub mod error;
-pub mod euk;
-pub mod frame;
 pub mod identify;
-pub mod kalman;
 pub mod linalg;
-pub mod lqg;
-pub mod lqr;
-pub mod markov;
-pub mod mdof;
-pub mod mkr;
-pub mod modal;
+pub mod model;
 pub mod multibody;
-pub mod n4sid;
-pub mod noise;
-pub mod oe;
-pub mod okid;
-pub mod ph_bridge;
-pub mod ph_lqg;
-pub mod pole_placement;
-pub mod rayleigh;
-pub mod riccati;
-pub mod spectral;
-pub mod state_space;
-pub mod udwadia_kalaba;
-pub mod zoh;
+pub mod ph;
+pub mod signal;
 
+pub use case_study::FrameParams;
 pub use error::{ControlError, Result};
-pub use frame::FrameParams;
 pub use identify::{identify_csv, identify_data, IdentificationReport, IdentifyOptions};
-pub use mdof::{Mdof, UndampedModes};
-pub use modal::{modal_parameters, ModalParams, ModalTable};
-pub use state_space::{OutputMaps, StateSpace, SymmetricForm};
+pub use model::{modal_parameters, Mdof, ModalParams, ModalTable, UndampedModes};
+pub use model::{OutputMaps, Sensing, StateSpace, SymmetricForm};

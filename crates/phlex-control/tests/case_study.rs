@@ -10,9 +10,9 @@ use phlex_control::case_study::euk::{
 use phlex_control::case_study::hammer::{hammer_test, identify_record, HammerTest};
 use phlex_control::case_study::lqg::{design_lqg, design_model, simulate_lqg, LqgRun};
 use phlex_control::case_study::rig::{Pendulum, Structure, IDENTIFIED_DAMPING};
-use phlex_control::case_study::{peak_reductions, NonlinearFrame};
-use phlex_control::euk::euk_control;
-use phlex_control::mdof::rayleigh_damping;
+use phlex_control::case_study::{peak_reductions, CaseTrace, NonlinearFrame, PeakReduction};
+use phlex_control::control::euk::euk_control;
+use phlex_control::model::mdof::rayleigh_damping;
 use phlex_control::FrameParams;
 use std::f64::consts::PI;
 
@@ -24,6 +24,21 @@ fn plant() -> NonlinearFrame {
 /// column mass, pendulum locked, the thesis's identified damping ratios):
 /// ERA/DC-OKID and N4SID of order 6 recover the three sway frequencies
 /// within 0.5 % and the damping ratios within 20 % of the model's.
+/// Runs `simulate` with the controller on (`run`) and off (`off`, same
+/// initial state, disturbance and noise); returns both traces and the peak
+/// reductions over the last `window` s.
+fn on_vs_off<R>(
+    run: &R,
+    off: &R,
+    window: f64,
+    simulate: impl Fn(&R) -> phlex_control::Result<CaseTrace>,
+) -> (CaseTrace, CaseTrace, [PeakReduction; 3]) {
+    let c = simulate(run).unwrap();
+    let nc = simulate(off).unwrap();
+    let red = peak_reductions(&c, &nc, window).unwrap();
+    (c, nc, red)
+}
+
 #[test]
 fn hammer_identification_fe_frame() {
     let p = FrameParams::default();
@@ -88,7 +103,7 @@ fn hammer_identification_lumped_and_mkr() {
     assert!(rel(&id.mkr.K, &s.model.K) < 0.05);
     assert!((id.rayleigh.1 - c).abs() < 0.05 * c);
     assert!(id.rayleigh.0.abs() < 0.01);
-    let fk = phlex_control::mdof::undamped_modes(id.mkr.M.as_ref(), id.mkr.K.as_ref())
+    let fk = phlex_control::model::mdof::undamped_modes(id.mkr.M.as_ref(), id.mkr.K.as_ref())
         .unwrap()
         .freq_hz();
     let f0 = s.model.undamped_modes().unwrap().freq_hz();
@@ -166,7 +181,7 @@ fn euk_thesis_hold_is_exact_at_acceleration_level() {
     assert!(v3.abs() < 1e-2);
 }
 
-fn identified_design() -> phlex_control::mdof::Mdof {
+fn identified_design() -> phlex_control::model::mdof::Mdof {
     let pl = plant();
     let s = pl.locked_structure().unwrap();
     let rec = hammer_test(&s, 0, &HammerTest::default()).unwrap();
@@ -201,29 +216,28 @@ fn lqg_case_study() {
     // good to ≈ √ε relative; the separation check is asserted to 1e-5
     let A = &lqg.plant.A;
     let Bc = lqg.plant.B.as_ref().subcols(1, 1).to_owned();
-    let reg = phlex_control::linalg::eigvals("A+BF", (A + &Bc * &lqg.F).as_ref()).unwrap();
-    let est = phlex_control::linalg::eigvals("A-KC", (A - &lqg.K * &lqg.plant.C).as_ref()).unwrap();
+    let reg = phlex_control::linalg::eigvals("A+BF", (A + &Bc * &lqg.gains.regulator.F).as_ref())
+        .unwrap();
+    let est = phlex_control::linalg::eigvals(
+        "A-KC",
+        (A - &lqg.gains.estimator.K * &lqg.plant.C).as_ref(),
+    )
+    .unwrap();
     let gap = reg
         .iter()
         .flat_map(|a| est.iter().map(move |b| (a - b).norm()))
         .fold(f64::INFINITY, f64::min);
     eprintln!(
         "separation error {:.3e}, closest regulator/estimator poles {gap:.3e}",
-        lqg.separation_error
+        lqg.gains.separation_error
     );
-    assert!(lqg.separation_error < 1e-5);
+    assert!(lqg.gains.separation_error < 1e-5);
     let run = LqgRun::default();
-    let c = simulate_lqg(&pl, &lqg, &run).unwrap();
-    let nc = simulate_lqg(
-        &pl,
-        &lqg,
-        &LqgRun {
-            t_on: None,
-            ..run.clone()
-        },
-    )
-    .unwrap();
-    let red = peak_reductions(&c, &nc, 10.0).unwrap();
+    let off = LqgRun {
+        t_on: None,
+        ..run.clone()
+    };
+    let (c, nc, red) = on_vs_off(&run, &off, 10.0, |r| simulate_lqg(&pl, &lqg, r));
     eprintln!(
         "LQG reductions {red:?}, max torque {:.3e}",
         c.peak_control()
@@ -252,16 +266,11 @@ fn euk_design_b_case_study() {
         hold: Hold::case_study(),
         store_every: 10,
     };
-    let c = simulate_euk(&pl, &run).unwrap();
-    let nc = simulate_euk(
-        &pl,
-        &EukRun {
-            t_on: None,
-            ..run.clone()
-        },
-    )
-    .unwrap();
-    let red = peak_reductions(&c, &nc, 10.0).unwrap();
+    let off = EukRun {
+        t_on: None,
+        ..run.clone()
+    };
+    let (c, _, red) = on_vs_off(&run, &off, 10.0, |r| simulate_euk(&pl, r));
     eprintln!(
         "EUK B reductions {red:?}, max force {:.3e}",
         c.peak_control()
@@ -279,16 +288,11 @@ fn euk_design_b_case_study() {
 fn euk_ekf_fast() {
     let pl = plant();
     let run = EukEkfRun::thesis(20.0, 5e-4);
-    let c = simulate_euk_ekf(&pl, &run).unwrap();
-    let nc = simulate_euk_ekf(
-        &pl,
-        &EukEkfRun {
-            t_on: None,
-            ..run.clone()
-        },
-    )
-    .unwrap();
-    let red = peak_reductions(&c, &nc, 5.0).unwrap();
+    let off = EukEkfRun {
+        t_on: None,
+        ..run.clone()
+    };
+    let (c, _, red) = on_vs_off(&run, &off, 5.0, |r| simulate_euk_ekf(&pl, r));
     let (z, zh) = (c.z.last().unwrap(), c.zhat.last().unwrap());
     let err = (0..8).map(|i| (z[i] - zh[i]).abs()).fold(0.0, f64::max);
     eprintln!(
@@ -307,16 +311,11 @@ fn euk_ekf_fast() {
 fn euk_ekf_thesis() {
     let pl = plant();
     let run = EukEkfRun::thesis(50.0, 1e-4);
-    let c = simulate_euk_ekf(&pl, &run).unwrap();
-    let nc = simulate_euk_ekf(
-        &pl,
-        &EukEkfRun {
-            t_on: None,
-            ..run.clone()
-        },
-    )
-    .unwrap();
-    let red = peak_reductions(&c, &nc, 10.0).unwrap();
+    let off = EukEkfRun {
+        t_on: None,
+        ..run.clone()
+    };
+    let (c, _, red) = on_vs_off(&run, &off, 10.0, |r| simulate_euk_ekf(&pl, r));
     eprintln!(
         "EUK-EKF reductions {red:?}, max force {:.3e}",
         c.peak_control()

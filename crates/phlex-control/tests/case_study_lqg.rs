@@ -9,13 +9,13 @@
 //! ours, and the closed-loop peak reductions are compared qualitatively.
 
 use faer::Mat;
-use phlex_control::kalman::kalman_discrete;
+use phlex_control::control::lqg::{lqg, Lqg, LqgWeights};
+use phlex_control::control::pole_placement::Domain;
 use phlex_control::linalg::diag;
-use phlex_control::lqr::lqr_discrete;
-use phlex_control::mdof::{rayleigh_damping, Mdof};
-use phlex_control::noise::NoiseRng;
-use phlex_control::zoh::c2d;
-use phlex_control::{FrameParams, OutputMaps, StateSpace};
+use phlex_control::model::mdof::{rayleigh_damping, Mdof};
+use phlex_control::model::zoh::c2d;
+use phlex_control::signal::noise::NoiseRng;
+use phlex_control::{FrameParams, OutputMaps, Sensing, StateSpace};
 use std::f64::consts::PI;
 
 const DT: f64 = 0.03125;
@@ -63,10 +63,37 @@ fn design_model() -> StateSpace {
         ((i == 0 && j == 0) || (i == 3 && j == 1)) as u8 as f64
     });
     let sys = Mdof::new(M, R, K, B).unwrap();
-    let mut out = OutputMaps::accelerations(4, &[0, 1, 2, 3]);
+    let mut out = OutputMaps::sensing(Sensing::Acceleration, 4, &[0, 1, 2, 3]);
     out.Ca[(3, 3)] = 0.0;
     out.Cd[(3, 3)] = 1.0;
     c2d(&StateSpace::from_mdof(&sys, &out).unwrap(), DT).unwrap()
+}
+
+/// Process and measurement noise covariances of the thesis (`W0² = V0² = 1e-6`).
+const RW: f64 = 1e-6;
+const RV: f64 = 1e-6;
+
+/// LQR on the torque input (thesis weights (5.229)–(5.230)) and the steady
+/// Kalman predictor (covariances `RW`, `RV`) of the design model `d`.
+fn thesis_gains(d: &StateSpace) -> Lqg {
+    let Bc = d.B.as_ref().subcols(1, 1).to_owned();
+    let Qz = diag(&[1e2, 1e2, 1e2, 1e-2, 1e2, 1e2, 1e2, 1e-2]);
+    let Qu = diag(&[1e-4]);
+    let (Rw, Rv) = (diag(&[RW; 8]), diag(&[RV; 4]));
+    let w = LqgWeights {
+        Qz: Qz.as_ref(),
+        Qu: Qu.as_ref(),
+        Rw: Rw.as_ref(),
+        Rv: Rv.as_ref(),
+    };
+    lqg(
+        d.A.as_ref(),
+        Bc.as_ref(),
+        d.C.as_ref(),
+        &w,
+        Domain::Discrete,
+    )
+    .unwrap()
 }
 
 /// LQR gain with the thesis weights: the summary's scipy reproduction is
@@ -78,12 +105,8 @@ fn design_model() -> StateSpace {
 /// −0.1296, −0.260) vs thesis (−0.0019, −0.0312, −0.2077, −0.6372).
 #[test]
 fn lqg_gains_against_reproduction() {
-    let d = design_model();
-    let Bc = d.B.as_ref().subcols(1, 1).to_owned();
-    let Q = diag(&[1e2, 1e2, 1e2, 1e-2, 1e2, 1e2, 1e2, 1e-2]);
-    let R = diag(&[1e-4]);
-    let l = lqr_discrete(d.A.as_ref(), Bc.as_ref(), Q.as_ref(), R.as_ref()).unwrap();
-    let F: Vec<f64> = (0..8).map(|j| l.F[(0, j)]).collect();
+    let g = thesis_gains(&design_model());
+    let F: Vec<f64> = (0..8).map(|j| g.regulator.F[(0, j)]).collect();
     eprintln!("F∞ᵀ = {F:?}");
     let repro = [-5.59, -2.49, 14.94, 0.052, -0.368, -0.789, 2.43, -0.014];
     let thesis: [f64; 8] = [
@@ -98,10 +121,7 @@ fn lqg_gains_against_reproduction() {
         );
         assert_eq!(F[j].signum(), thesis[j].signum());
     }
-    let Rw = diag(&[1e-6; 8]);
-    let Rv = diag(&[1e-6; 4]);
-    let k = kalman_discrete(d.A.as_ref(), d.C.as_ref(), Rw.as_ref(), Rv.as_ref()).unwrap();
-    let row8: Vec<f64> = (0..4).map(|j| k.K[(7, j)]).collect();
+    let row8: Vec<f64> = (0..4).map(|j| g.estimator.K[(7, j)]).collect();
     eprintln!("K∞ row 8 = {row8:?}");
     let repro8 = [-0.0013, -0.0183, -0.1296, -0.260];
     for j in 0..4 {
@@ -124,17 +144,9 @@ fn lqg_gains_against_reproduction() {
 fn lqg_closed_loop_peak_reduction() {
     let d = design_model();
     let n = 8;
-    let Bc = d.B.as_ref().subcols(1, 1).to_owned();
-    let Q = diag(&[1e2, 1e2, 1e2, 1e-2, 1e2, 1e2, 1e2, 1e-2]);
-    let R = diag(&[1e-4]);
-    let F = lqr_discrete(d.A.as_ref(), Bc.as_ref(), Q.as_ref(), R.as_ref())
-        .unwrap()
-        .F;
-    let Rw = diag(&[1e-6; 8]);
-    let Rv = diag(&[1e-6; 4]);
-    let K = kalman_discrete(d.A.as_ref(), d.C.as_ref(), Rw.as_ref(), Rv.as_ref())
-        .unwrap()
-        .K;
+    let g = thesis_gains(&d);
+    let (F, K) = (g.regulator.F, g.estimator.K);
+    let (Rw, Rv) = (diag(&[RW; 8]), diag(&[RV; 4]));
     let mut rng = NoiseRng::new(2011);
     let steps = (50.0 / DT) as usize;
     let W = rng.gaussian(Rw.as_ref(), steps).unwrap();

@@ -3,11 +3,11 @@
 //! Udwadia–Kalaba equations, and EUK control of the case-study frame (§5.7).
 
 use faer::Mat;
-use phlex_control::constraints::{
+use phlex_control::control::euk::euk_control;
+use phlex_control::model::constraints::{
     AccelerationLevel, Constraint, ConstraintSet, Holonomic, VelocityLevel,
 };
-use phlex_control::euk::euk_control;
-use phlex_control::udwadia_kalaba::uk_acceleration;
+use phlex_control::model::udwadia_kalaba::uk_acceleration;
 use phlex_control::FrameParams;
 use phlex_solve::Rk4;
 use std::f64::consts::PI;
@@ -211,7 +211,7 @@ fn euk_design_b_holds_floor_3() {
 /// h = 1e-4 s, the step the thesis uses for EUK-EKF.
 #[test]
 fn ekf_pendulum() {
-    use phlex_control::ekf::{simulate_ekf, EkfSettings, NonlinearModel};
+    use phlex_control::control::ekf::{simulate_ekf, EkfSettings, NonlinearModel};
     use phlex_control::linalg::diag;
     struct Pend;
     impl NonlinearModel for Pend {

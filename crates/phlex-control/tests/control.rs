@@ -4,19 +4,19 @@
 //! covariance, LQG separation.
 
 use faer::{c64, Mat};
-use phlex_control::kalman::{
-    kalman_continuous, kalman_discrete, kalman_riccati_continuous, DiscreteKalmanFilter,
+use phlex_control::control::kalman::{kalman, kalman_riccati_continuous, DiscreteKalmanFilter};
+use phlex_control::control::lqg::{lqg, match_eigenvalues, LqgWeights};
+use phlex_control::control::lqr::{lqr, lqr_finite, Horizon};
+use phlex_control::control::pole_placement::{
+    check_controllable, place_observer_poles, place_poles, Domain,
 };
-use phlex_control::linalg::{diag, eigvals, eye, fro, lyap_continuous, lyap_discrete};
-use phlex_control::lqg::{lqg_continuous, lqg_discrete, match_eigenvalues};
-use phlex_control::lqr::{
-    lqr_continuous, lqr_discrete, lqr_finite_continuous, lqr_finite_discrete,
+use phlex_control::control::riccati::{care_residual, dare_residual, solve_care, solve_dare};
+use phlex_control::linalg::{
+    diag, eigvals, eye, fro, lyap_continuous, lyap_discrete, spectral_radius,
 };
-use phlex_control::noise::NoiseRng;
-use phlex_control::pole_placement::{check_controllable, place_observer_poles, place_poles};
-use phlex_control::riccati::{care_residual, dare_residual, solve_care, solve_dare};
-use phlex_control::zoh::c2d;
-use phlex_control::{ControlError, FrameParams, OutputMaps, StateSpace};
+use phlex_control::model::zoh::c2d;
+use phlex_control::signal::noise::NoiseRng;
+use phlex_control::{ControlError, FrameParams, OutputMaps, Sensing, StateSpace};
 
 /// Lumped frame with pendulum, Rayleigh damping (thesis α̂, β̂) and r₄ on
 /// the pendulum; outputs [ẍ₁, ẍ₂, ẍ₃, φ] (thesis §5.6).
@@ -24,14 +24,15 @@ fn frame_ss() -> StateSpace {
     let p = FrameParams::default();
     let mut sys = p.lumped_linear().unwrap();
     // floors: Rayleigh with positive β (the identified β < 0 makes R indefinite); pendulum: r₄
-    let Rf = phlex_control::mdof::rayleigh_damping(sys.M.as_ref(), sys.K.as_ref(), 0.5, 2e-4);
+    let Rf =
+        phlex_control::model::mdof::rayleigh_damping(sys.M.as_ref(), sys.K.as_ref(), 0.5, 2e-4);
     let mut R = Mat::<f64>::zeros(4, 4);
     R.as_mut()
         .submatrix_mut(0, 0, 3, 3)
         .copy_from(Rf.as_ref().submatrix(0, 0, 3, 3));
     R[(3, 3)] = p.r4;
     sys.R = R;
-    let mut out = OutputMaps::accelerations(4, &[0, 1, 2, 3]);
+    let mut out = OutputMaps::sensing(Sensing::Acceleration, 4, &[0, 1, 2, 3]);
     out.Ca[(3, 3)] = 0.0;
     out.Cd[(3, 3)] = 1.0;
     StateSpace::from_mdof(&sys, &out).unwrap()
@@ -57,7 +58,11 @@ fn lqr_frame_residuals_and_cost() {
     let ss = frame_ss();
     let B = torque(&ss);
     let (Q, R) = weights();
-    let l = lqr_continuous(ss.A.as_ref(), B.as_ref(), Q.as_ref(), R.as_ref()).unwrap();
+    // infinite-horizon LQR of (sys, B) with the thesis weights
+    let design = |sys: &StateSpace, B: &Mat<f64>, domain| {
+        lqr(sys.A.as_ref(), B.as_ref(), Q.as_ref(), R.as_ref(), domain).unwrap()
+    };
+    let l = design(&ss, &B, Domain::Continuous);
     let G = &B * (Mat::<f64>::identity(1, 1) * 1e4) * B.transpose();
     let res = care_residual(ss.A.as_ref(), G.as_ref(), Q.as_ref(), l.S.as_ref());
     eprintln!("CARE residual {res:.3e}");
@@ -69,7 +74,7 @@ fn lqr_frame_residuals_and_cost() {
 
     let d = c2d(&ss, 0.03125).unwrap();
     let Bd = torque(&d);
-    let ld = lqr_discrete(d.A.as_ref(), Bd.as_ref(), Q.as_ref(), R.as_ref()).unwrap();
+    let ld = design(&d, &Bd, Domain::Discrete);
     let res = dare_residual(
         d.A.as_ref(),
         Bd.as_ref(),
@@ -94,14 +99,13 @@ fn finite_horizon() {
     // κ = b²(s₊ − s₋)/r, τ = T − t.
     let (a, b, q, r, T) = (0.7, 1.3, 2.0, 0.5, 3.0);
     let one = |x: f64| Mat::from_fn(1, 1, |_, _| x);
-    let fh = lqr_finite_continuous(
+    let fh = lqr_finite(
         one(a).as_ref(),
         one(b).as_ref(),
         one(q).as_ref(),
         one(r).as_ref(),
         one(0.0).as_ref(),
-        T,
-        3000,
+        Horizon::Continuous { T, steps: 3000 },
     )
     .unwrap();
     let disc = (a * a + b * b * q / r).sqrt();
@@ -128,26 +132,26 @@ fn finite_horizon() {
     let d = c2d(&ss, 0.03125).unwrap();
     let Bd = torque(&d);
     let dare = solve_dare(d.A.as_ref(), Bd.as_ref(), Q.as_ref(), R.as_ref()).unwrap();
-    let fd = lqr_finite_discrete(
+    let fd = lqr_finite(
         d.A.as_ref(),
         Bd.as_ref(),
         Q.as_ref(),
         R.as_ref(),
         Mat::<f64>::zeros(8, 8).as_ref(),
-        4000,
+        Horizon::Discrete { N: 4000 },
     )
     .unwrap();
     assert!(fro((&fd.S[0] - &dare.X).as_ref()) < 1e-8 * fro(dare.X.as_ref()));
     // discrete cost identity: J = ½ Σ (zᵀQz + uᵀRu) + ½ z_Nᵀ Q_T z_N = ½ z₀ᵀ S(0) z₀
     let N = 50;
     let QT = eye(8);
-    let fd = lqr_finite_discrete(
+    let fd = lqr_finite(
         d.A.as_ref(),
         Bd.as_ref(),
         Q.as_ref(),
         R.as_ref(),
         QT.as_ref(),
-        N,
+        Horizon::Discrete { N },
     )
     .unwrap();
     let mut z = Mat::from_fn(8, 1, |i, _| 1e-3 * (i as f64 + 1.0));
@@ -271,14 +275,22 @@ fn kalman_frame() {
     let d = c2d(&ss, 0.03125).unwrap();
     let Rw = diag(&[1e-6; 8]);
     let Rv = diag(&[1e-6; 4]);
-    let kd = kalman_discrete(d.A.as_ref(), d.C.as_ref(), Rw.as_ref(), Rv.as_ref()).unwrap();
+    // steady filter of `sys` with process noise R_w
+    let steady = |sys: &StateSpace, Rv: &Mat<f64>, domain| {
+        kalman(
+            sys.A.as_ref(),
+            sys.C.as_ref(),
+            Rw.as_ref(),
+            Rv.as_ref(),
+            domain,
+        )
+        .unwrap()
+    };
+    let kd = steady(&d, &Rv, Domain::Discrete);
     assert!(kd.residual < 1e-10);
     assert!(kd.estimator_poles.iter().all(|p| p.norm() < 1.0));
     let mut kf = DiscreteKalmanFilter::new(
-        d.A.clone(),
-        d.B.clone(),
-        d.C.clone(),
-        d.D.clone(),
+        d.clone(),
         Rw.clone(),
         Rv.clone(),
         &[0.0; 8],
@@ -291,12 +303,12 @@ fn kalman_frame() {
     }
     assert!(fro((&K - &kd.K).as_ref()) < 1e-8 * fro(kd.K.as_ref()));
 
-    let kc = kalman_continuous(ss.A.as_ref(), ss.C.as_ref(), Rw.as_ref(), Rv.as_ref()).unwrap();
+    let kc = steady(&ss, &Rv, Domain::Continuous);
     assert!(kc.residual < 1e-10);
     // the Riccati ODE with R_v = 1e-6 and acceleration outputs is stiff
     // (‖CᵀR_v⁻¹C‖ ~ 1e12); the forward RK4 check uses R_v = 1
     let Rv1 = diag(&[1.0; 4]);
-    let kc1 = kalman_continuous(ss.A.as_ref(), ss.C.as_ref(), Rw.as_ref(), Rv1.as_ref()).unwrap();
+    let kc1 = steady(&ss, &Rv1, Domain::Continuous);
     let Ps = kalman_riccati_continuous(
         ss.A.as_ref(),
         ss.C.as_ref(),
@@ -347,35 +359,26 @@ fn lqg_separation() {
     let Rw = diag(&[1e-6; 8]);
     let Rv = diag(&[1e-6; 4]);
     let B = torque(&ss);
-    let c = lqg_continuous(
-        ss.A.as_ref(),
-        B.as_ref(),
-        ss.C.as_ref(),
-        Q.as_ref(),
-        R.as_ref(),
-        Rw.as_ref(),
-        Rv.as_ref(),
-    )
-    .unwrap();
+    let w = LqgWeights {
+        Qz: Q.as_ref(),
+        Qu: R.as_ref(),
+        Rw: Rw.as_ref(),
+        Rv: Rv.as_ref(),
+    };
+    let design = |sys: &StateSpace, B: &Mat<f64>, domain| {
+        lqg(sys.A.as_ref(), B.as_ref(), sys.C.as_ref(), &w, domain).unwrap()
+    };
+    let c = design(&ss, &B, Domain::Continuous);
     eprintln!("continuous separation error {:.3e}", c.separation_error);
     // the 16×16 closed loop is strongly non-normal (gains ~1e2–1e4); its
     // eigenvalues carry errors ε·κ(λ): measured 1.1e-9, bound 1e-8
     assert!(c.separation_error < 1e-8);
     let d = c2d(&ss, 0.03125).unwrap();
     let Bd = torque(&d);
-    let g = lqg_discrete(
-        d.A.as_ref(),
-        Bd.as_ref(),
-        d.C.as_ref(),
-        Q.as_ref(),
-        R.as_ref(),
-        Rw.as_ref(),
-        Rv.as_ref(),
-    )
-    .unwrap();
+    let g = design(&d, &Bd, Domain::Discrete);
     eprintln!(
         "discrete separation error {:.3e}; K∞ = {:?}",
-        g.separation_error, g.K
+        g.separation_error, g.estimator.K
     );
     // The discrete design has a cluster of four eigenvalues within 5e-5 of 0
     // (two from A + BF, two from A − KC: near-deadbeat modes), where
@@ -385,14 +388,26 @@ fn lqg_separation() {
     // ([z; e] = T[z; ẑ], T⁻¹ = T) the closed loop is block triangular with
     // diagonal blocks A + BF and A − KC (to round-off, 1e-12 relative).
     for (A, Bm, C, F, K, cl) in [
-        (&ss.A, &B, &ss.C, &c.F, &c.K, &c.closed_loop),
-        (&d.A, &Bd, &d.C, &g.F, &g.K, &g.closed_loop),
+        (
+            &ss.A,
+            &B,
+            &ss.C,
+            &c.regulator.F,
+            &c.estimator.K,
+            &c.closed_loop,
+        ),
+        (
+            &d.A,
+            &Bd,
+            &d.C,
+            &g.regulator.F,
+            &g.estimator.K,
+            &g.closed_loop,
+        ),
     ] {
         let n = A.nrows();
         let T = Mat::from_fn(2 * n, 2 * n, |i, j| {
-            if i == j && i < n {
-                1.0
-            } else if i >= n && j == i - n {
+            if (i == j && i < n) || (i >= n && j == i - n) {
                 1.0
             } else if i >= n && j == i {
                 -1.0
@@ -407,10 +422,6 @@ fn lqg_separation() {
         assert!(fro((blk(0, 0) - (A + Bm * F)).as_ref()) < 1e-12 * scale);
         assert!(fro((blk(n, n) - (A - K * C)).as_ref()) < 1e-12 * scale);
     }
-    let rho = eigvals("cl", g.closed_loop.as_ref())
-        .unwrap()
-        .iter()
-        .map(|l| l.norm())
-        .fold(0.0, f64::max);
+    let rho = spectral_radius("cl", g.closed_loop.as_ref()).unwrap();
     assert!(rho < 1.0);
 }

@@ -8,7 +8,8 @@
 use phlex_control::multibody::euler_parameters::planar_angle;
 use phlex_control::multibody::RotationDriver;
 use phlex_control::multibody::{
-    linearize, simulate, BodyPoint, FfrBeam, MultibodySystem, ReferenceConditions, RevoluteJoint,
+    linearize, simulate, BodyId, BodyPoint, FfrBeam, MultibodySystem, ReferenceConditions,
+    RevoluteJoint, Simulation,
 };
 use phlex_mbs::{
     consistent_initial_state, modes, DeformationBc, FloatingBeam2d, Gyroscopic, Joint, JointKind,
@@ -23,6 +24,79 @@ const L: f64 = 1.0;
 const RHO_A: f64 = 2.0;
 const EA: f64 = 1e5;
 const G: f64 = 9.81;
+
+/// Output times every 0.05 s on `[0, t_end]`.
+fn sample_grid(t_end: f64) -> Vec<f64> {
+    (0..=((t_end / 0.05).round() as usize))
+        .map(|k| k as f64 * 0.05)
+        .collect()
+}
+
+/// Runs the floating-frame system `sys` (body 0 a beam of `n` elements)
+/// from its initial coordinates at rest with RK4, `h = 1e-4` s, to `t_end`;
+/// every 0.05 s records `sample(q, d)` with `d` the elastic displacement of
+/// the beam tip in the body frame. Returns the records and the run.
+fn ffr_history<S>(
+    sys: &MultibodySystem,
+    n: usize,
+    t_end: f64,
+    sample: impl Fn(&[f64], [f64; 3]) -> S,
+) -> (Vec<S>, Simulation) {
+    let q0 = sys.initial_coordinates();
+    let qd0 = vec![0.0; sys.n_coords()];
+    let lay = sys.body(BodyId(0)).layout().unwrap().clone();
+    let h: f64 = 1e-4;
+    let every = (0.05 / h).round() as usize;
+    let mut k = 0usize;
+    let mut out = Vec::new();
+    let run = simulate(sys, &q0, &qd0, 0.0, t_end, h, |_t, q, _qd| {
+        if k % every == 0 {
+            let d = lay.displacement(n - 1, 1.0, &q[7..]).unwrap();
+            out.push(sample(q, d));
+        }
+        k += 1;
+    })
+    .unwrap();
+    (out, run)
+}
+
+/// Integrates the port-Hamiltonian mechanism `mb` (body 0 a floating beam
+/// of length `L`) from its consistent initial state with Radau IIA
+/// (`params`) to `t_end`, recording `sample(x, d)` every 0.05 s
+/// with `d` the elastic displacement of the beam tip in the body frame.
+fn ph_history<S>(
+    mb: &phlex_mbs::Multibody,
+    params: Radau5Params,
+    t_end: f64,
+    sample: impl Fn(&[f64], [f64; 3]) -> S,
+) -> Vec<S> {
+    let init = consistent_initial_state(
+        mb,
+        &mb.initial_state(),
+        &mb.input(),
+        0.0,
+        &KinematicsOptions::default(),
+    )
+    .unwrap();
+    let body = &mb.bodies()[0];
+    let range = mb.body_range(0);
+    let mut out = Vec::new();
+    Radau5::new(params)
+        .unwrap()
+        .integrate(
+            &PhDae::new(mb, mb.input()).unwrap(),
+            0.0,
+            &init.state,
+            t_end,
+            OutputTimes::Grid(&sample_grid(t_end)),
+            &mut |_t: f64, x: &[f64]| {
+                let d = body.elastic_displacement(L, &x[range.clone()]).unwrap();
+                out.push(sample(x, d));
+            },
+        )
+        .unwrap();
+    out
+}
 
 fn ffr_pendulum(n: usize, ea: f64, ei: f64, g: f64) -> MultibodySystem {
     let mut sys = MultibodySystem::new();
@@ -97,59 +171,14 @@ fn pendulum_histories(
     t_end: f64,
     gyro: Gyroscopic,
 ) -> (Vec<[f64; 3]>, Vec<[f64; 3]>) {
-    let grid: Vec<f64> = (0..=((t_end / 0.05).round() as usize))
-        .map(|k| k as f64 * 0.05)
-        .collect();
     // classical floating frame, RK4 (h = 1e-4 s: hω_max ≈ 0.9 for EI = 800)
     let sys = ffr_pendulum(n, ea, ei, G);
-    let q0 = sys.initial_coordinates();
-    let qd0 = vec![0.0; sys.n_coords()];
-    let lay = sys
-        .body(phlex_control::multibody::BodyId(0))
-        .layout()
-        .unwrap()
-        .clone();
-    let mut ffr = Vec::new();
-    let h: f64 = 1e-4;
-    let every = (0.05 / h).round() as usize;
-    let mut k = 0usize;
-    simulate(&sys, &q0, &qd0, 0.0, t_end, h, |_t, q, _qd| {
-        if k % every == 0 {
-            let d = lay.displacement(n - 1, 1.0, &q[7..]).unwrap();
-            ffr.push([planar_angle(&q[3..7]), d[1], d[0]]);
-        }
-        k += 1;
-    })
-    .unwrap();
+    let (ffr, _) = ffr_history(&sys, n, t_end, |q, d| [planar_angle(&q[3..7]), d[1], d[0]]);
     // port-Hamiltonian floating beam, Radau IIA
     let mb = ph_pendulum(n, ea, ei, G, gyro);
-    let init = consistent_initial_state(
-        &mb,
-        &mb.initial_state(),
-        &mb.input(),
-        0.0,
-        &KinematicsOptions::default(),
-    )
-    .unwrap();
-    let mut ph = Vec::new();
-    let body = &mb.bodies()[0];
-    let range = mb.body_range(0);
     let mut params = Radau5Params::with_tolerances(1e-9, 1e-9);
     params.max_steps = 1_000_000;
-    Radau5::new(params)
-        .unwrap()
-        .integrate(
-            &PhDae::new(&mb, mb.input()).unwrap(),
-            0.0,
-            &init.state,
-            t_end,
-            OutputTimes::Grid(&grid),
-            &mut |_t: f64, x: &[f64]| {
-                let d = body.elastic_displacement(L, &x[range.clone()]).unwrap();
-                ph.push([mb.pose(0, x).theta, d[1], d[0]]);
-            },
-        )
-        .unwrap();
+    let ph = ph_history(&mb, params, t_end, |x, d| [mb.pose(0, x).theta, d[1], d[0]]);
     assert_eq!(ffr.len(), ph.len());
     (ffr, ph)
 }
@@ -263,35 +292,12 @@ fn spin_histories(
     T: f64,
     gyro: Gyroscopic,
 ) -> (Vec<[f64; 2]>, Vec<[f64; 2]>) {
-    let grid: Vec<f64> = (0..=((T / 0.05).round() as usize))
-        .map(|k| k as f64 * 0.05)
-        .collect();
     let mut sys = ffr_pendulum(n, EA, ei, 0.0);
-    sys.add_joint(RotationDriver::new(
-        "hub",
-        phlex_control::multibody::BodyId(0),
-        move |t| spin_up(omega, T, t),
-    ))
+    sys.add_joint(RotationDriver::new("hub", BodyId(0), move |t| {
+        spin_up(omega, T, t)
+    }))
     .unwrap();
-    let q0 = sys.initial_coordinates();
-    let qd0 = vec![0.0; sys.n_coords()];
-    let lay = sys
-        .body(phlex_control::multibody::BodyId(0))
-        .layout()
-        .unwrap()
-        .clone();
-    let h: f64 = 1e-4;
-    let every = (0.05 / h).round() as usize;
-    let mut k = 0usize;
-    let mut ffr = Vec::new();
-    let run = simulate(&sys, &q0, &qd0, 0.0, T, h, |_t, q, _qd| {
-        if k % every == 0 {
-            let d = lay.displacement(n - 1, 1.0, &q[7..]).unwrap();
-            ffr.push([d[1], d[0]]);
-        }
-        k += 1;
-    })
-    .unwrap();
+    let (ffr, run) = ffr_history(&sys, n, T, |_, d| [d[1], d[0]]);
     let phi = planar_angle(&run.q[3..7]);
     assert!(
         (phi - spin_up(omega, T, T)[0]).abs() < 1e-8,
@@ -323,31 +329,8 @@ fn spin_histories(
         ),
     );
     let mb = b.build().unwrap();
-    let init = consistent_initial_state(
-        &mb,
-        &mb.initial_state(),
-        &mb.input(),
-        0.0,
-        &KinematicsOptions::default(),
-    )
-    .unwrap();
-    let body = &mb.bodies()[0];
-    let range = mb.body_range(0);
-    let mut ph = Vec::new();
-    Radau5::new(Radau5Params::with_tolerances(1e-10, 1e-10))
-        .unwrap()
-        .integrate(
-            &PhDae::new(&mb, mb.input()).unwrap(),
-            0.0,
-            &init.state,
-            T,
-            OutputTimes::Grid(&grid),
-            &mut |_t: f64, x: &[f64]| {
-                let d = body.elastic_displacement(L, &x[range.clone()]).unwrap();
-                ph.push([d[1], d[0]]);
-            },
-        )
-        .unwrap();
+    let params = Radau5Params::with_tolerances(1e-10, 1e-10);
+    let ph = ph_history(&mb, params, T, |_, d| [d[1], d[0]]);
     assert_eq!(ffr.len(), ph.len());
     (ffr, ph)
 }

@@ -4,31 +4,16 @@
 //! MKR, exact and with seeded measurement noise.
 
 use faer::Mat;
-use phlex_control::era::{era, era_dc, era_dc_okid, EraDcParams, EraParams, Order};
+use phlex_control::identify::era::{era, era_dc, era_dc_okid, EraDcParams, EraParams, Order};
+use phlex_control::identify::mkr::{mkr, MkrLayout};
+use phlex_control::identify::okid::{okid, OkidParams};
+use phlex_control::identify::rayleigh::fit_rayleigh;
 use phlex_control::linalg::{fro, max_abs};
-use phlex_control::mkr::{mkr, MkrLayout, Sensing};
-use phlex_control::modal::modal_parameters;
-use phlex_control::noise::NoiseRng;
-use phlex_control::okid::{okid, OkidParams};
-use phlex_control::rayleigh::fit_rayleigh;
-use phlex_control::zoh::c2d;
-use phlex_control::{FrameParams, Mdof, OutputMaps, StateSpace};
+use phlex_control::model::modal::modal_parameters;
+use phlex_control::Sensing;
 
-const DT: f64 = 1.0 / 32.0;
-const ALPHA: f64 = 0.5;
-const BETA: f64 = 2e-4;
-
-fn frame() -> Mdof {
-    FrameParams::default()
-        .shear_frame()
-        .unwrap()
-        .with_rayleigh(ALPHA, BETA)
-}
-
-fn plant() -> StateSpace {
-    let c = StateSpace::from_mdof(&frame(), &OutputMaps::accelerations(3, &[0, 1, 2])).unwrap();
-    c2d(&c, DT).unwrap()
-}
+mod common;
+use common::{frame, plant, white_noise_test, ALPHA, BETA, DT};
 
 fn true_modes() -> Vec<(f64, f64)> {
     frame()
@@ -51,6 +36,18 @@ fn layout() -> MkrLayout {
 /// Exact Markov parameters → ERA: modal parameters equal the model's to
 /// round-off (1e-8), the singular-value gap gives n = 6, and MKR returns the
 /// physical M, K, R (acceleration sensing, force input: unit scale).
+/// ERA/DC sizes for exact data: α = 10, β = 20, γ = δ = 3, τ = 2.
+fn small_era_dc(order: Order) -> EraDcParams {
+    EraDcParams {
+        alpha: 10,
+        beta: 20,
+        gamma: 3,
+        delta: 3,
+        tau: 2,
+        order,
+    }
+}
+
 #[test]
 fn era_exact_and_mkr() {
     let d = plant();
@@ -99,14 +96,7 @@ fn era_exact_and_mkr() {
 #[test]
 fn era_dc_exact() {
     let d = plant();
-    let p = EraDcParams {
-        alpha: 10,
-        beta: 20,
-        gamma: 3,
-        delta: 3,
-        tau: 2,
-        order: Order::Auto { max: 30 },
-    };
+    let p = small_era_dc(Order::Auto { max: 30 });
     let Y = d.markov_parameters(p.markov_needed());
     let r = era_dc(&Y, DT, &p).unwrap();
     assert_eq!(r.order, 6);
@@ -131,25 +121,16 @@ fn era_dc_exact() {
 #[test]
 fn okid_exact_markov() {
     let d = plant();
-    let mut rng = NoiseRng::new(7);
-    let l = 600;
-    let u = rng.white(1, l, 1.0);
-    let (y, _) = d.simulate(u.as_ref(), None).unwrap();
+    let (_, u, y) = white_noise_test(7, 600);
     let res = okid(u.as_ref(), y.as_ref(), &OkidParams::new(2, 80)).unwrap();
     let Y = d.markov_parameters(80);
     let scale = max_abs(Y[1].as_ref());
-    for k in 0..=80 {
-        let e = max_abs((&res.markov[k] - &Y[k]).as_ref());
+    assert_eq!(Y.len(), 81);
+    for (k, Yk) in Y.iter().enumerate() {
+        let e = max_abs((&res.markov[k] - Yk).as_ref());
         assert!(e < 1e-8 * scale, "k = {k}: {e}");
     }
-    let p = EraDcParams {
-        alpha: 10,
-        beta: 20,
-        gamma: 3,
-        delta: 3,
-        tau: 2,
-        order: Order::Fixed(6),
-    };
+    let p = small_era_dc(Order::Fixed(6));
     let r = era_dc_okid(&res.markov, &res.gain_markov, DT, &p).unwrap();
     let t = modal_parameters(&r.sys, 0).unwrap();
     for (k, (f, xi)) in true_modes().iter().enumerate() {
@@ -159,11 +140,7 @@ fn okid_exact_markov() {
     // the identified observer A + GC is stable (it is the OKID observer)
     let G = r.G.unwrap();
     let Ao = &r.sys.A + &G * &r.sys.C;
-    let rho = phlex_control::linalg::eigvals("A+GC", Ao.as_ref())
-        .unwrap()
-        .iter()
-        .map(|l| l.norm())
-        .fold(0.0, f64::max);
+    let rho = phlex_control::linalg::spectral_radius("A+GC", Ao.as_ref()).unwrap();
     assert!(rho < 1.0, "spectral radius {rho}");
 }
 
@@ -180,11 +157,8 @@ fn okid_exact_markov() {
 /// (mode 1 is weakest in acceleration, whose amplitude scales with ω²).
 #[test]
 fn noisy_round_trip() {
-    let d = plant();
-    let mut rng = NoiseRng::new(2011);
     let l = 4096;
-    let u = rng.white(1, l, 1.0);
-    let (y_clean, _) = d.simulate(u.as_ref(), None).unwrap();
+    let (mut rng, u, y_clean) = white_noise_test(2011, l);
     let rms: Vec<f64> = (0..3)
         .map(|i| ((0..l).map(|k| y_clean[(i, k)].powi(2)).sum::<f64>() / l as f64).sqrt())
         .collect();
@@ -222,10 +196,13 @@ fn noisy_round_trip() {
     // n = 6 (σ₆/σ₇ ≈ 4.7), while the largest gap is inside the physical modes
     // (σ₄/σ₅ ≈ 14), which is why select_order does not use the largest gap
     assert_eq!(
-        phlex_control::era::order_from_gap(&r.singular_values, 20),
+        phlex_control::identify::era::order_from_gap(&r.singular_values, 20),
         4
     );
-    assert_eq!(phlex_control::era::select_order(&r.singular_values, 20), 6);
+    assert_eq!(
+        phlex_control::identify::era::select_order(&r.singular_values, 20),
+        6
+    );
     let res_m = mkr(&r.sys, &layout()).unwrap();
     let fr = frame();
     let em = fro((&res_m.M - &fr.M).as_ref()) / fro(fr.M.as_ref());

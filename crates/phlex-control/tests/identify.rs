@@ -1,25 +1,15 @@
 #![allow(non_snake_case)]
 //! `identify` entry point: CSV → report, and typed errors for bad data.
 
-use phlex_control::era::Order;
-use phlex_control::noise::NoiseRng;
-use phlex_control::zoh::c2d;
-use phlex_control::{
-    identify_csv, ControlError, FrameParams, IdentifyOptions, OutputMaps, StateSpace,
-};
+use phlex_control::identify::era::Order;
+use phlex_control::{identify_csv, ControlError, IdentifyOptions};
 
-const DT: f64 = 1.0 / 32.0;
+mod common;
+use common::{frame, white_noise_test, DT};
 
 fn frame_csv(l: usize, noise: f64) -> (String, Vec<(f64, f64)>) {
-    let fr = FrameParams::default()
-        .shear_frame()
-        .unwrap()
-        .with_rayleigh(0.5, 2e-4);
-    let c = StateSpace::from_mdof(&fr, &OutputMaps::accelerations(3, &[0, 1, 2])).unwrap();
-    let d = c2d(&c, DT).unwrap();
-    let mut rng = NoiseRng::new(77);
-    let u = rng.white(1, l, 1.0);
-    let (y, _) = d.simulate(u.as_ref(), None).unwrap();
+    let fr = frame();
+    let (mut rng, u, y) = white_noise_test(77, l);
     let mut s = String::from("t, force, acc1, acc2, acc3\n");
     for k in 0..l {
         let n: Vec<f64> = (0..3).map(|_| noise * rng.normal()).collect();
@@ -43,6 +33,23 @@ fn frame_csv(l: usize, noise: f64) -> (String, Vec<(f64, f64)>) {
 
 /// Default options on 4096 noisy samples: automatic order 6, frequencies
 /// within 0.5 %, damping within 10 % (as the identification round trip).
+/// `csv` with the cell in line `line`, column `col` replaced by `value`.
+fn replace_cell(csv: &str, line: usize, col: usize, value: &str) -> String {
+    csv.lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == line {
+                let mut p: Vec<&str> = l.split(',').collect();
+                p[col] = value;
+                p.join(",")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[test]
 fn identify_frame_csv() {
     let (csv, modes) = frame_csv(4096, 0.05);
@@ -70,20 +77,7 @@ fn identify_errors() {
         e => panic!("{e}"),
     }
     // NaN in row 5 of acc2
-    let bad: String = csv
-        .lines()
-        .enumerate()
-        .map(|(i, l)| {
-            if i == 5 {
-                let mut p: Vec<&str> = l.split(',').collect();
-                p[3] = "NaN";
-                p.join(",")
-            } else {
-                l.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
+    let bad = replace_cell(&csv, 5, 3, "NaN");
     match identify_csv(
         &bad,
         &IdentifyOptions::new(&["force"], &["acc1", "acc2"], DT),
@@ -97,20 +91,7 @@ fn identify_errors() {
         e => panic!("{e}"),
     }
     // unparsable cell
-    let bad2: String = csv
-        .lines()
-        .enumerate()
-        .map(|(i, l)| {
-            if i == 3 {
-                let mut p: Vec<&str> = l.split(',').collect();
-                p[2] = "abc";
-                p.join(",")
-            } else {
-                l.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
+    let bad2 = replace_cell(&csv, 3, 2, "abc");
     match identify_csv(&bad2, &IdentifyOptions::new(&["force"], &["acc1"], DT)).unwrap_err() {
         ControlError::BadValue { column, row, value } => {
             assert_eq!((column.as_str(), row, value.as_str()), ("acc1", 3, "abc"))

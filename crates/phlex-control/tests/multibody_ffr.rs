@@ -59,7 +59,7 @@ fn linearised_modes_match_beam_theory() {
     assert_eq!(lin.model.n_dof(), 3 * n);
     let w = lin.model.undamped_modes().unwrap().omega;
     let body = sys.body(b);
-    let direct = phlex_control::mdof::undamped_modes(
+    let direct = phlex_control::model::mdof::undamped_modes(
         body.elastic_mass().as_ref(),
         body.stiffness().as_ref(),
     )

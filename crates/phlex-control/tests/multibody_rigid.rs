@@ -2,11 +2,11 @@
 //! Rigid bodies with Euler parameters (thesis 002 §2.5) solved with the
 //! Udwadia–Kalaba equations: torque-free body and heavy symmetric top.
 
+use phlex_control::model::udwadia_kalaba::uk_acceleration_singular_mass;
 use phlex_control::multibody::euler_parameters::{from_axis_angle, gbar, rotation};
 use phlex_control::multibody::{
     simulate, Anchor, BodyPoint, MultibodySystem, RigidBody, SphericalJoint,
 };
-use phlex_control::udwadia_kalaba::uk_acceleration_singular_mass;
 use phlex_solve::Rk4;
 
 fn norm(v: [f64; 3]) -> f64 {

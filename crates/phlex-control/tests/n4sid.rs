@@ -4,32 +4,15 @@
 //! accelerations, 2048 samples), exact and with seeded measurement noise.
 
 use faer::Mat;
-use phlex_control::era::Order;
-use phlex_control::modal::modal_parameters;
-use phlex_control::n4sid::{n4sid, N4sidParams};
-use phlex_control::noise::NoiseRng;
-use phlex_control::zoh::c2d;
-use phlex_control::{FrameParams, Mdof, OutputMaps, StateSpace};
+use phlex_control::identify::era::Order;
+use phlex_control::identify::n4sid::{n4sid, N4sidParams};
+use phlex_control::model::modal::modal_parameters;
 
-const DT: f64 = 1.0 / 32.0;
-
-fn frame() -> Mdof {
-    FrameParams::default()
-        .shear_frame()
-        .unwrap()
-        .with_rayleigh(0.5, 2e-4)
-}
-
-fn plant() -> StateSpace {
-    let c = StateSpace::from_mdof(&frame(), &OutputMaps::accelerations(3, &[0, 1, 2])).unwrap();
-    c2d(&c, DT).unwrap()
-}
+mod common;
+use common::{frame, plant, white_noise_test, DT};
 
 fn data(l: usize, noise: f64, seed: u64) -> (Mat<f64>, Mat<f64>, Mat<f64>) {
-    let d = plant();
-    let mut rng = NoiseRng::new(seed);
-    let u = rng.white(1, l, 1.0);
-    let (y, _) = d.simulate(u.as_ref(), None).unwrap();
+    let (mut rng, u, y) = white_noise_test(seed, l);
     let rms = (0..3)
         .map(|i| ((0..l).map(|k| y[(i, k)].powi(2)).sum::<f64>() / l as f64).sqrt())
         .collect::<Vec<_>>();

@@ -9,17 +9,17 @@
 //! ζ = 0.08399 / 0.03899.
 
 use faer::{c64, Mat};
-use phlex_control::era::{
+use phlex_control::identify::era::{
     era_dc_observer, era_dc_okid, fit_input_matrices, gap_candidates, EraDcParams, Order,
 };
-use phlex_control::linalg::{eigvals, max_abs};
-use phlex_control::mdof::Mdof;
-use phlex_control::modal::modal_parameters;
-use phlex_control::noise::NoiseRng;
-use phlex_control::oe::{pole_set, refine_poles};
-use phlex_control::okid::{observer_gain, okid, OkidParams};
-use phlex_control::state_space::{OutputMaps, StateSpace};
-use phlex_control::zoh::c2d;
+use phlex_control::identify::oe::{pole_set, refine_poles};
+use phlex_control::identify::okid::{observer_gain, okid, OkidParams};
+use phlex_control::linalg::{eigvals, max_abs, spectral_radius};
+use phlex_control::model::mdof::Mdof;
+use phlex_control::model::modal::modal_parameters;
+use phlex_control::model::state_space::{OutputMaps, Sensing, StateSpace};
+use phlex_control::model::zoh::c2d;
+use phlex_control::signal::noise::NoiseRng;
 use phlex_control::{identify_data, IdentifyOptions};
 
 const K: f64 = 100.0;
@@ -43,7 +43,11 @@ fn plant(inputs: &[usize]) -> StateSpace {
     let sys = Mdof::new(m, Mat::zeros(2, 2), kk, b)
         .unwrap()
         .with_rayleigh(ALPHA, BETA);
-    let ct = StateSpace::from_mdof(&sys, &OutputMaps::accelerations(2, &[0, 1])).unwrap();
+    let ct = StateSpace::from_mdof(
+        &sys,
+        &OutputMaps::sensing(Sensing::Acceleration, 2, &[0, 1]),
+    )
+    .unwrap();
     c2d(&ct, DT).unwrap()
 }
 
@@ -137,11 +141,7 @@ fn long_observer_exact_data() {
     // the gain of eq. (3.112) gives a stable observer (measured ρ = 0.976)
     let G = r.G.unwrap();
     let Ao = &r.sys.A + &G * &r.sys.C;
-    let rho = eigvals("A+GC", Ao.as_ref())
-        .unwrap()
-        .iter()
-        .map(|l| l.norm())
-        .fold(0.0, f64::max);
+    let rho = spectral_radius("A+GC", Ao.as_ref()).unwrap();
     assert!(rho < 1.0, "ρ(A+GC) = {rho}");
 }
 

@@ -4,10 +4,10 @@
 //! springs' forces), actuated and measured at the last mass.
 
 use faer::{c64, Mat};
+use phlex_control::control::lqg::match_eigenvalues;
 use phlex_control::error::ControlError;
-use phlex_control::lqg::match_eigenvalues;
-use phlex_control::ph_bridge::{ph_to_state_space, Probe};
-use phlex_control::ph_lqg::{design_lqg, simulate_closed_loop, ClosedLoopRun, PhLqgSpec};
+use phlex_control::ph::bridge::{ph_to_state_space, Probe};
+use phlex_control::ph::lqg::{design_lqg, simulate_closed_loop, ClosedLoopRun, PhLqgSpec};
 use phlex_core::sparse::from_dense;
 use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
 
@@ -164,7 +164,7 @@ fn closed_loop_energy_and_power_balance() {
     assert!((tr.control_work[last] - (tr.energy_closed[last] - h0)).abs() < 1e-10 * h0);
     // closed-loop matrix powers
     let (A, B, C) = (&lqg.plant.A, &lqg.plant.B, &lqg.plant.C);
-    let cl = phlex_control::lqg::closed_loop_matrix(
+    let cl = phlex_control::control::lqg::closed_loop_matrix(
         A.as_ref(),
         B.as_ref(),
         C.as_ref(),

@@ -1,10 +1,10 @@
 #![allow(non_snake_case)]
 //! H1 FRF estimate of the simulated shear frame against the model FRF.
 
-use phlex_control::noise::NoiseRng;
-use phlex_control::spectral::{frequency_response, h1_estimate, WelchParams};
-use phlex_control::zoh::c2d;
-use phlex_control::{FrameParams, OutputMaps, StateSpace};
+use phlex_control::signal::spectral::{frequency_response, h1_estimate, WelchParams};
+
+mod common;
+use common::{frame, plant, white_noise_test, DT};
 
 /// White-noise force on floor 1, acceleration of floor 3, 32768 samples at
 /// 32 Hz, Welch with 1024-sample Hann segments (K = 63 averages). Away from
@@ -14,17 +14,10 @@ use phlex_control::{FrameParams, OutputMaps, StateSpace};
 /// 0.5 % on the median (measured 0.13 %).
 #[test]
 fn h1_matches_model() {
-    let fr = FrameParams::default()
-        .shear_frame()
-        .unwrap()
-        .with_rayleigh(0.5, 2e-4);
-    let c = StateSpace::from_mdof(&fr, &OutputMaps::accelerations(3, &[0, 1, 2])).unwrap();
-    let dt = 1.0 / 32.0;
-    let d = c2d(&c, dt).unwrap();
-    let mut rng = NoiseRng::new(99);
+    let fr = frame();
+    let (d, dt) = (plant(), DT);
     let l = 32768;
-    let u = rng.white(1, l, 1.0);
-    let (y, _) = d.simulate(u.as_ref(), None).unwrap();
+    let (_, u, y) = white_noise_test(99, l);
     let uu: Vec<f64> = (0..l).map(|k| u[(0, k)]).collect();
     let yy: Vec<f64> = (0..l).map(|k| y[(2, k)]).collect();
     let est = h1_estimate(&uu, &yy, dt, &WelchParams::half_overlap(1024)).unwrap();

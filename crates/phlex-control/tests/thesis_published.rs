@@ -2,7 +2,7 @@
 //! Reproductions of published numbers of thesis 002 (summary §5.2, §5.4).
 
 use faer::Mat;
-use phlex_control::modal::modal_parameters;
+use phlex_control::model::modal::{modal_parameters, ModalTable};
 use phlex_control::{FrameParams, StateSpace};
 
 fn mat(r: usize, c: usize, v: &[f64]) -> Mat<f64> {
@@ -116,38 +116,39 @@ fn n4sid_realisation() -> StateSpace {
 fn era_dc_okid_published_modes() {
     let t = modal_parameters(&era_okid_realisation(), 0).unwrap();
     eprintln!("{t}");
-    let f = t.frequencies();
-    let xi = t.dampings();
-    assert_eq!(f.len(), 3);
-    for (k, (fw, xw)) in [(1.934, 0.0395), (5.690, 0.0030), (8.793, 0.0042)]
-        .iter()
-        .enumerate()
-    {
-        assert!((f[k] - fw).abs() < 1e-3, "f{k} {} vs {fw}", f[k]);
-        assert!((xi[k] - xw).abs() < 1.5e-4, "xi{k} {} vs {xw}", xi[k]);
-    }
+    assert_eq!(t.frequencies().len(), 3);
     // Mode-shape magnitudes ρ (printed [1, 2.503, 2.851], [1, 0.1492, 0.4221],
     // [1, 3.443, 1.476]); Ĉ is printed to 3 decimals (~1e-3 relative on the
     // ratios), tolerance 1 %.
-    let rho = [
-        [1.0, 2.503, 2.851],
-        [1.0, 0.1492, 0.4221],
-        [1.0, 3.443, 1.476],
-    ];
-    for k in 0..3 {
-        for i in 0..3 {
-            let g = t.modes[k].magnitude[i];
-            assert!(
-                (g - rho[k][i]).abs() < 1e-2 * rho[k][i],
-                "rho[{k}][{i}] {g}"
-            );
-        }
-    }
+    check_published(
+        &t,
+        [(1.934, 0.0395), (5.690, 0.0030), (8.793, 0.0042)],
+        [
+            [1.0, 2.503, 2.851],
+            [1.0, 0.1492, 0.4221],
+            [1.0, 3.443, 1.476],
+        ],
+    );
     // Phases Θ: mode 2 sensor 3 ≈ −3.170 ≡ 3.113 (wrapped), mode 3 sensor 2 ≈ −3.144.
     let th = |k: usize, i: usize| t.modes[k].phase[i];
-    assert!((phlex_control::modal::wrap_angle(th(1, 2) - (-3.170))).abs() < 0.02);
-    assert!((phlex_control::modal::wrap_angle(th(2, 1) - (-3.144))).abs() < 0.02);
+    assert!((phlex_control::model::modal::wrap_angle(th(1, 2) - (-3.170))).abs() < 0.02);
+    assert!((phlex_control::model::modal::wrap_angle(th(2, 1) - (-3.144))).abs() < 0.02);
     assert!((th(0, 2) - (-0.1053)).abs() < 0.02);
+}
+
+/// A published modal table: frequencies to 1e-3 Hz and damping ratios to
+/// 1.5e-4 (printed digits) per mode `(f, ξ)`, mode-shape magnitudes `ρ` to
+/// 1 % relative.
+fn check_published(t: &ModalTable, modes: [(f64, f64); 3], rho: [[f64; 3]; 3]) {
+    let (f, xi) = (t.frequencies(), t.dampings());
+    for (k, (fw, xw)) in modes.iter().enumerate() {
+        assert!((f[k] - fw).abs() < 1e-3, "f{k} {} vs {fw}", f[k]);
+        assert!((xi[k] - xw).abs() < 1.5e-4, "xi{k} {} vs {xw}", xi[k]);
+        for (i, r) in rho[k].iter().enumerate() {
+            let g = t.modes[k].magnitude[i];
+            assert!((g - r).abs() < 1e-2 * r, "rho[{k}][{i}] {g}");
+        }
+    }
 }
 
 /// N4SID realisation (thesis §5.5): f = 1.936, 5.697, 8.793 Hz; ξ = 0.0464, 0.0028, 0.0042.
@@ -155,29 +156,15 @@ fn era_dc_okid_published_modes() {
 fn n4sid_published_modes() {
     let t = modal_parameters(&n4sid_realisation(), 0).unwrap();
     eprintln!("{t}");
-    let f = t.frequencies();
-    let xi = t.dampings();
-    for (k, (fw, xw)) in [(1.936, 0.0464), (5.697, 0.0028), (8.793, 0.0042)]
-        .iter()
-        .enumerate()
-    {
-        assert!((f[k] - fw).abs() < 1e-3, "f{k} {} vs {fw}", f[k]);
-        assert!((xi[k] - xw).abs() < 1.5e-4, "xi{k} {} vs {xw}", xi[k]);
-    }
-    let rho = [
-        [1.0, 2.519, 2.820],
-        [1.0, 0.1461, 0.4241],
-        [1.0, 3.436, 1.472],
-    ];
-    for k in 0..3 {
-        for i in 0..3 {
-            let g = t.modes[k].magnitude[i];
-            assert!(
-                (g - rho[k][i]).abs() < 1e-2 * rho[k][i],
-                "rho[{k}][{i}] {g}"
-            );
-        }
-    }
+    check_published(
+        &t,
+        [(1.936, 0.0464), (5.697, 0.0028), (8.793, 0.0042)],
+        [
+            [1.0, 2.519, 2.820],
+            [1.0, 0.1461, 0.4241],
+            [1.0, 3.436, 1.472],
+        ],
+    );
 }
 
 /// Rayleigh least-squares fit (thesis eq. (3.85)) from the published modal
@@ -187,7 +174,7 @@ fn n4sid_published_modes() {
 /// agrees to 1e-3 relative in α and 1 % in β.
 #[test]
 fn rayleigh_fit_published() {
-    use phlex_control::rayleigh::fit_rayleigh;
+    use phlex_control::identify::rayleigh::fit_rayleigh;
     let (a, b) = fit_rayleigh(&[1.934, 5.690, 8.793], &[0.0395, 0.0030, 0.0042]).unwrap();
     eprintln!("ERA/DC-OKID fit: α = {a}, β = {b}");
     assert!((a - 0.9751).abs() < 1e-3 * 0.9751);
@@ -204,7 +191,7 @@ fn rayleigh_fit_published() {
 /// 0.22356 cannot be checked (measured 0.223572).
 #[test]
 fn proportional_damping_published() {
-    use phlex_control::mdof::rayleigh_damping;
+    use phlex_control::model::mdof::rayleigh_damping;
     let M = mat(
         3,
         3,
@@ -283,7 +270,7 @@ fn proportional_damping_published() {
             534.061, -221.931, 25.696, -221.931, 614.564, -432.792, 25.696, -432.792, 422.005,
         ],
     );
-    let f = phlex_control::mdof::undamped_modes(M.as_ref(), K.as_ref())
+    let f = phlex_control::model::mdof::undamped_modes(M.as_ref(), K.as_ref())
         .unwrap()
         .freq_hz();
     for (g, w) in f.iter().zip([1.930, 5.704, 8.860]) {

@@ -25,7 +25,7 @@ use phlex_control::case_study::rig::{Pendulum, Structure, IDENTIFIED_DAMPING};
 use phlex_control::case_study::{
     peak_reductions, thesis, CaseTrace, NonlinearFrame, PeakReduction,
 };
-use phlex_control::mdof::rayleigh_damping;
+use phlex_control::model::mdof::rayleigh_damping;
 use phlex_control::FrameParams;
 
 /// At most `n` evenly spaced samples of `(t, v)`.

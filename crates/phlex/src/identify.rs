@@ -7,7 +7,7 @@ use phlex_control::error::ControlError;
 use phlex_control::identify::{
     identify_csv, read_csv_columns, IdentificationReport, IdentifyOptions, Method,
 };
-use phlex_control::spectral::{frequency_response, h1_estimate, WelchParams};
+use phlex_control::signal::spectral::{frequency_response, h1_estimate, WelchParams};
 use serde_json::json;
 
 use crate::error::ModelError;
@@ -75,7 +75,7 @@ pub fn identify_with_method(a: &IdentifyArgs, method: Method) -> Result<Identifi
     let mut opts = IdentifyOptions::new(&ins, &outs, a.dt);
     opts.method = method;
     if let Some(n) = a.order {
-        opts.order = phlex_control::era::Order::Fixed(n);
+        opts.order = phlex_control::identify::era::Order::Fixed(n);
     }
     let rep = identify_csv(&text, &opts).map_err(|e| data_error(a.data, e))?;
 

@@ -56,7 +56,10 @@ fn gauss_runs_on_beam_files_with_the_discrete_power_balance() {
             .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let s = summary(&out);
-        assert!(s["integrator"].as_str().unwrap().contains("gauss (2 stages"));
+        assert!(s["integrator"]
+            .as_str()
+            .unwrap()
+            .contains("gauss (2 stages"));
         let rel = s["power_balance_residual_relative"].as_f64().unwrap();
         assert!(rel < 1e-9, "{model}: power-balance residual {rel:e}");
         let _ = std::fs::remove_dir_all(&out);

@@ -5,8 +5,8 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use phlex_control::ph_bridge::ph_to_state_space;
-use phlex_control::ph_lqg::{design_lqg, simulate_closed_loop, ClosedLoopRun, PhLqgSpec};
+use phlex_control::ph::bridge::ph_to_state_space;
+use phlex_control::ph::lqg::{design_lqg, simulate_closed_loop, ClosedLoopRun, PhLqgSpec};
 
 use common::{phlex, root};
 
@@ -158,7 +158,7 @@ fn multiplier_beam_bridges_through_the_null_space() {
     let ph = ph_to_state_space(&b.system, &["right"], &["right"], &[]).unwrap();
     let ps = ph_to_state_space(&strong.system, &["right"], &["right"], &[]).unwrap();
     assert_eq!(ph.n_states(), ps.n_states());
-    let freq = |p: &phlex_control::ph_bridge::PhStateSpace| {
+    let freq = |p: &phlex_control::ph::bridge::PhStateSpace| {
         let mut w: Vec<f64> =
             p.ss.poles()
                 .unwrap()
@@ -282,19 +282,23 @@ fn control_errors_exit_2() {
 /// `identification.json` names the method; a bad method name is a usage error.
 #[test]
 fn identify_with_n4sid_writes_report() {
-    use phlex_control::zoh::c2d;
-    use phlex_control::{FrameParams, OutputMaps, StateSpace};
+    use phlex_control::model::zoh::c2d;
+    use phlex_control::{FrameParams, OutputMaps, Sensing, StateSpace};
     let dt = 1.0 / 32.0;
     let fr = FrameParams::default()
         .shear_frame()
         .unwrap()
         .with_rayleigh(0.5, 2e-4);
     let d = c2d(
-        &StateSpace::from_mdof(&fr, &OutputMaps::accelerations(3, &[0, 1, 2])).unwrap(),
+        &StateSpace::from_mdof(
+            &fr,
+            &OutputMaps::sensing(Sensing::Acceleration, 3, &[0, 1, 2]),
+        )
+        .unwrap(),
         dt,
     )
     .unwrap();
-    let mut rng = phlex_control::noise::NoiseRng::new(3);
+    let mut rng = phlex_control::signal::noise::NoiseRng::new(3);
     let l = 4096;
     let u = rng.white(1, l, 1.0);
     let (y, _) = d.simulate(u.as_ref(), None).unwrap();

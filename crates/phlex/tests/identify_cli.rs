@@ -13,10 +13,10 @@ mod common;
 use std::path::{Path, PathBuf};
 
 use faer::Mat;
-use phlex_control::mdof::Mdof;
-use phlex_control::noise::NoiseRng;
-use phlex_control::state_space::{OutputMaps, StateSpace};
-use phlex_control::zoh::c2d;
+use phlex_control::model::mdof::Mdof;
+use phlex_control::model::state_space::{OutputMaps, Sensing, StateSpace};
+use phlex_control::model::zoh::c2d;
+use phlex_control::signal::noise::NoiseRng;
 
 use common::phlex;
 
@@ -50,7 +50,11 @@ fn write_data(tag: &str, noise: f64) -> (PathBuf, PathBuf) {
     let sys = Mdof::new(m, Mat::zeros(2, 2), kk, b)
         .unwrap()
         .with_rayleigh(ALPHA, BETA);
-    let ct = StateSpace::from_mdof(&sys, &OutputMaps::accelerations(2, &[0, 1])).unwrap();
+    let ct = StateSpace::from_mdof(
+        &sys,
+        &OutputMaps::sensing(Sensing::Acceleration, 2, &[0, 1]),
+    )
+    .unwrap();
     let dsys = c2d(&ct, DT).unwrap();
     let mut rng = NoiseRng::new(7);
     let u = Mat::from_fn(1, SAMPLES, |_, _| rng.normal());

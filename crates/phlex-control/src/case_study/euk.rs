@@ -13,7 +13,7 @@
 //!   `F_c3 = (m₃+m₄) b_t − m₄L₄ sin θ θ̈ − Q₃` (5.251).
 //!
 //! With `b_t = 0` these are the thesis's laws (checked against the generic
-//! [`crate::euk::euk_control`] in the tests). The thesis imposes the task
+//! [`crate::control::euk::euk_control`] in the tests). The thesis imposes the task
 //! at acceleration level only, `c` = the position at switch-on, and
 //! switches the controller on when `ẋ₃ ≈ 0` ([`Hold::Thesis`]). Detecting
 //! that instant between two steps leaves `|ẋ₃| ≤ |ẍ₃| h` (≈ 3·10⁻³ m/s at
@@ -38,10 +38,10 @@
 //! is `v ~ N(0, V₀²)` (`R_d = V₀²`).
 
 use super::{disturbance, initial_state, CaseTrace, FrameInputs, NonlinearFrame};
+use crate::case_study::trace::check_step;
 use crate::error::{ControlError, Result};
-use crate::linalg::{diag, DenseLu};
-use crate::noise::NoiseRng;
-use faer::Mat;
+use crate::linalg::{diag, fd_jacobian, DenseLu};
+use crate::signal::noise::NoiseRng;
 use phlex_solve::Rk4;
 use std::f64::consts::PI;
 
@@ -150,6 +150,25 @@ impl Hold {
         }
     }
 
+    /// Engages the controller at time `t` if it is not engaged yet: with
+    /// the switch-on time `t_on` (`None`: never) and the (estimated) state
+    /// `z` and previous `ẋ₃`, sets `task` and returns `true` at the sample
+    /// where the control starts.
+    fn engage(
+        &self,
+        task: &mut Option<Task>,
+        t: f64,
+        t_on: Option<f64>,
+        z: &[f64],
+        prev_v3: f64,
+    ) -> bool {
+        if task.is_some() {
+            return false;
+        }
+        *task = t_on.and_then(|t_on| self.start(t, t_on, z, prev_v3));
+        task.is_some()
+    }
+
     /// The task at switch-on if the controller starts at time `t` with
     /// (estimated) state `z` and previous `ẋ₃`, or `None` if not yet.
     fn start(&self, t: f64, t_on: f64, z: &[f64], prev_v3: f64) -> Option<Task> {
@@ -200,13 +219,8 @@ pub fn simulate_euk(plant: &NonlinearFrame, run: &EukRun) -> Result<CaseTrace> {
     let mut prev_v3 = z[6];
     for k in 0..=steps {
         let t = k as f64 * run.h;
-        if task.is_none() {
-            if let Some(ton) = run.t_on {
-                task = run.hold.start(t, ton, &z, prev_v3);
-                if task.is_some() {
-                    tr.t_on = t;
-                }
-            }
+        if run.hold.engage(&mut task, t, run.t_on, &z, prev_v3) {
+            tr.t_on = t;
         }
         prev_v3 = z[6];
         let u_now = match &task {
@@ -237,16 +251,7 @@ pub fn simulate_euk(plant: &NonlinearFrame, run: &EukRun) -> Result<CaseTrace> {
             }
         };
         rk.step(&mut rhs, t, &mut z, run.h);
-        if let Some(e) = err {
-            return Err(e);
-        }
-        if z.iter().any(|v| !v.is_finite()) {
-            return Err(ControlError::NoConvergence {
-                what: "EUK simulation (state blew up)".into(),
-                iterations: k,
-                residual: f64::INFINITY,
-            });
-        }
+        check_step("EUK simulation (state blew up)", k, err, &[&z])?;
     }
     Ok(tr)
 }
@@ -333,13 +338,8 @@ pub fn simulate_euk_ekf(plant: &NonlinearFrame, run: &EukEkfRun) -> Result<CaseT
     for k in 0..=steps {
         let t = k as f64 * h;
         let f1 = disturbance(t);
-        if task.is_none() {
-            if let Some(ton) = run.t_on {
-                task = run.hold.start(t, ton, &zh, prev_v3);
-                if task.is_some() {
-                    tr.t_on = t;
-                }
-            }
+        if run.hold.engage(&mut task, t, run.t_on, &zh, prev_v3) {
+            tr.t_on = t;
         }
         prev_v3 = zh[6];
         let u = match &task {
@@ -395,40 +395,11 @@ pub fn simulate_euk_ekf(plant: &NonlinearFrame, run: &EukEkfRun) -> Result<CaseT
             }
         };
         rk_hat.step(&mut rhs_hat, t, &mut zh, h);
-        if let Some(e) = err {
-            return Err(e);
-        }
+        let what = "EUK-EKF simulation (state blew up: reduce h)";
+        check_step(what, k, err, &[&z, &zh])?;
         let Fh = faer::Scale(h) * &F;
         let Phi = &I8 + &Fh + faer::Scale(0.5) * (&Fh * &Fh);
         P = crate::linalg::sym((&Phi * &P * Phi.transpose() + &Qd).as_ref());
-        if z.iter().chain(&zh).any(|v| !v.is_finite()) {
-            return Err(ControlError::NoConvergence {
-                what: "EUK-EKF simulation (state blew up: reduce h)".into(),
-                iterations: k,
-                residual: f64::INFINITY,
-            });
-        }
     }
     Ok(tr)
-}
-
-/// Central-difference Jacobian (`rows × 8`) with step `10⁻⁶(1 + |zⱼ|)`.
-fn fd_jacobian(rows: usize, z: &[f64], mut eval: impl FnMut(&[f64], &mut [f64])) -> Mat<f64> {
-    let n = z.len();
-    let mut J = Mat::zeros(rows, n);
-    let mut x = z.to_vec();
-    let mut fp = vec![0.0; rows];
-    let mut fm = vec![0.0; rows];
-    for j in 0..n {
-        let d = 1e-6 * (1.0 + z[j].abs());
-        x[j] = z[j] + d;
-        eval(&x, &mut fp);
-        x[j] = z[j] - d;
-        eval(&x, &mut fm);
-        x[j] = z[j];
-        for i in 0..rows {
-            J[(i, j)] = (fp[i] - fm[i]) / (2.0 * d);
-        }
-    }
-    J
 }

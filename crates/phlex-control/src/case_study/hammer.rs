@@ -25,13 +25,13 @@
 
 use crate::case_study::rig::Structure;
 use crate::error::{ControlError, Result};
+use crate::identify::mkr::{mkr, MkrLayout, MkrResult};
+use crate::identify::rayleigh::fit_rayleigh;
 use crate::identify::{identify_data, IdentificationReport, IdentifyOptions, Method};
 use crate::linalg::{logm, pinv, solve_complex};
-use crate::mkr::{mkr, MkrLayout, MkrResult, Sensing};
-use crate::noise::NoiseRng;
-use crate::rayleigh::fit_rayleigh;
-use crate::state_space::StateSpace;
-use crate::zoh::c2d;
+use crate::model::state_space::{Sensing, StateSpace};
+use crate::model::zoh::c2d;
+use crate::signal::noise::NoiseRng;
 use faer::{c64, Mat};
 use std::f64::consts::PI;
 
@@ -314,7 +314,7 @@ pub struct FrameIdentification {
 pub fn identify_record(rec: &HammerRecord, f_max_hz: f64) -> Result<FrameIdentification> {
     let names = ["acc1", "acc2", "acc3"];
     let mut opts = IdentifyOptions::new(&["force"], &names, rec.dt);
-    opts.order = crate::era::Order::Fixed(6);
+    opts.order = crate::identify::era::Order::Fixed(6);
     opts.reference_output = 0;
     let okid = identify_data(rec.force.as_ref(), rec.acc.as_ref(), &opts)?;
     opts.method = Method::N4sid;

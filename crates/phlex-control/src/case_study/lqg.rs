@@ -25,15 +25,16 @@
 //! the current torque) and `φ = θ − 3π/2`, plus seeded noise `v ~ N(0, V₀²)`.
 
 use super::{disturbance, initial_state, CaseTrace, FrameInputs, NonlinearFrame};
+use crate::case_study::frame::FrameParams;
+use crate::case_study::trace::check_step;
+use crate::control::lqg::{lqg, Lqg, LqgWeights};
+use crate::control::pole_placement::Domain;
 use crate::error::{ControlError, Result};
-use crate::frame::FrameParams;
-use crate::kalman::kalman_discrete;
 use crate::linalg::diag;
-use crate::lqr::lqr_discrete;
-use crate::mdof::Mdof;
-use crate::noise::NoiseRng;
-use crate::state_space::{OutputMaps, StateSpace};
-use crate::zoh::c2d;
+use crate::model::mdof::Mdof;
+use crate::model::state_space::{OutputMaps, Sensing, StateSpace};
+use crate::model::zoh::c2d;
+use crate::signal::noise::NoiseRng;
 use faer::{Mat, MatRef};
 use phlex_solve::Rk4;
 use std::f64::consts::PI;
@@ -48,12 +49,9 @@ pub struct CaseLqg {
     pub model: Mdof,
     /// ZOH discrete design model, inputs `[F, C]`, outputs `[ẍ₁, ẍ₂, ẍ₃, φ]`
     pub plant: StateSpace,
-    /// LQR gain `F∞` (`1 × 8`), `C = F∞ ẑ`
-    pub F: Mat<f64>,
-    /// Kalman predictor gain `K∞` (`8 × 4`)
-    pub K: Mat<f64>,
-    /// separation check of the design (relative eigenvalue distance)
-    pub separation_error: f64,
+    /// the design on the torque input: LQR gain `F∞` (`1 × 8`, `C = F∞ ẑ`),
+    /// Kalman predictor gain `K∞` (`8 × 4`), separation check
+    pub gains: Lqg,
 }
 
 /// Design model (5.199)–(5.214) from an identified structure.
@@ -96,30 +94,27 @@ pub fn design_model(
 
 /// LQG design with the thesis weights and noise levels.
 pub fn design_lqg(model: &Mdof) -> Result<CaseLqg> {
-    let mut out = OutputMaps::accelerations(4, &[0, 1, 2, 3]);
+    let mut out = OutputMaps::sensing(Sensing::Acceleration, 4, &[0, 1, 2, 3]);
     out.Ca[(3, 3)] = 0.0;
     out.Cd[(3, 3)] = 1.0;
     let plant = c2d(&StateSpace::from_mdof(model, &out)?, LQG_DT)?;
     let Bc = plant.B.as_ref().subcols(1, 1).to_owned();
     let Qz = diag(&[1e2, 1e2, 1e2, 1e-2, 1e2, 1e2, 1e2, 1e-2]);
     let Qu = diag(&[1e-4]);
-    let reg = lqr_discrete(plant.A.as_ref(), Bc.as_ref(), Qz.as_ref(), Qu.as_ref())?;
     let Rw = diag(&[1e-6; 8]);
     let Rv = diag(&[1e-6; 4]);
-    let est = kalman_discrete(plant.A.as_ref(), plant.C.as_ref(), Rw.as_ref(), Rv.as_ref())?;
-    let separation_error = crate::lqg::separation_error(
-        plant.A.as_ref(),
-        Bc.as_ref(),
-        plant.C.as_ref(),
-        reg.F.as_ref(),
-        est.K.as_ref(),
-    )?;
+    let weights = LqgWeights {
+        Qz: Qz.as_ref(),
+        Qu: Qu.as_ref(),
+        Rw: Rw.as_ref(),
+        Rv: Rv.as_ref(),
+    };
+    let (A, C) = (plant.A.as_ref(), plant.C.as_ref());
+    let gains = lqg(A, Bc.as_ref(), C, &weights, Domain::Discrete)?;
     Ok(CaseLqg {
         model: model.clone(),
         plant,
-        F: reg.F,
-        K: est.K,
-        separation_error,
+        gains,
     })
 }
 
@@ -185,7 +180,7 @@ pub fn simulate_lqg(plant: &NonlinearFrame, lqg: &CaseLqg, run: &LqgRun) -> Resu
         let f = disturbance(t);
         let on = run.t_on.is_some_and(|ton| t >= ton - 1e-9);
         let c: f64 = if on {
-            (0..8).map(|j| lqg.F[(0, j)] * zh[j]).sum()
+            (0..8).map(|j| lqg.gains.regulator.F[(0, j)] * zh[j]).sum()
         } else {
             0.0
         };
@@ -220,7 +215,7 @@ pub fn simulate_lqg(plant: &NonlinearFrame, lqg: &CaseLqg, run: &LqgRun) -> Resu
                 let yh: f64 = (0..8).map(|j| d.C[(r, j)] * zh[j]).sum::<f64>()
                     + d.D[(r, 0)] * uu[0]
                     + d.D[(r, 1)] * uu[1];
-                s += lqg.K[(i, r)] * (y[r] - yh);
+                s += lqg.gains.estimator.K[(i, r)] * (y[r] - yh);
             }
             next[i] = s;
         }
@@ -242,16 +237,7 @@ pub fn simulate_lqg(plant: &NonlinearFrame, lqg: &CaseLqg, run: &LqgRun) -> Resu
             };
             rk.step(&mut rhs, ts, &mut z, h);
         }
-        if let Some(e) = err {
-            return Err(e);
-        }
-        if z.iter().any(|v| !v.is_finite()) {
-            return Err(ControlError::NoConvergence {
-                what: "LQG closed-loop simulation (state blew up)".into(),
-                iterations: k,
-                residual: f64::INFINITY,
-            });
-        }
+        check_step("LQG closed-loop simulation (state blew up)", k, err, &[&z])?;
     }
     Ok(tr)
 }

@@ -4,7 +4,7 @@
 //! its motor (the hammer-test configuration, see [`super`]).
 //!
 //! * lumped model: story stiffness `kᵢ = 24EJ/Lᵢ³`, rigid floors
-//!   ([`crate::frame::FrameParams`], eqs. (5.57)–(5.62));
+//!   ([`crate::case_study::frame::FrameParams`], eqs. (5.57)–(5.62));
 //! * floating-frame model (§5.4): the columns of each story (two per story,
 //!   moving together under the guided floors, so modelled as one column of
 //!   twice the section) as planar beam elements in one floating body whose
@@ -19,16 +19,16 @@
 //! ratios the thesis identified for the real frame (ERA/DC-OKID table,
 //! summary §5.4: 0.0395, 0.0030, 0.0042) on the three sway modes.
 
+use crate::case_study::frame::FrameParams;
 use crate::error::{ControlError, Result};
-use crate::frame::FrameParams;
 use crate::linalg::diag;
-use crate::mdof::{undamped_modes, Mdof};
+use crate::model::mdof::{undamped_modes, Mdof};
+use crate::model::state_space::{OutputMaps, StateSpace};
 use crate::multibody::euler_parameters::from_axis_angle;
 use crate::multibody::{
     linearize, Anchor, BodyPoint, Direction, FfrBeam, MultibodySystem, NodalDof,
     ReferenceConditions, RevoluteJoint, RigidBody, RotationDriver,
 };
-use crate::state_space::{OutputMaps, StateSpace};
 use faer::Mat;
 use std::f64::consts::PI;
 

@@ -73,15 +73,32 @@ pub fn vstack(blocks: &[MatRef<'_, f64>]) -> Mat<f64> {
     out
 }
 
+/// Central-difference Jacobian `J[i][j] = (fᵢ(z + hⱼeⱼ) − fᵢ(z − hⱼeⱼ)) / 2hⱼ`
+/// (`rows × z.len()`) of `eval(z, f)` with step `hⱼ = 10⁻⁶(1 + |zⱼ|)`
+/// (truncation `O(h²)`, round-off `O(ε/h)`: about 1e-9 relative).
+pub fn fd_jacobian(rows: usize, z: &[f64], mut eval: impl FnMut(&[f64], &mut [f64])) -> Mat<f64> {
+    let n = z.len();
+    let mut J = Mat::zeros(rows, n);
+    let mut x = z.to_vec();
+    let mut fp = vec![0.0; rows];
+    let mut fm = vec![0.0; rows];
+    for j in 0..n {
+        let h = 1e-6 * (1.0 + z[j].abs());
+        x[j] = z[j] + h;
+        eval(&x, &mut fp);
+        x[j] = z[j] - h;
+        eval(&x, &mut fm);
+        x[j] = z[j];
+        for i in 0..rows {
+            J[(i, j)] = (fp[i] - fm[i]) / (2.0 * h);
+        }
+    }
+    J
+}
+
 /// 2×2 block matrix `[[A11, A12], [A21, A22]]`.
-pub fn block2(
-    A11: MatRef<'_, f64>,
-    A12: MatRef<'_, f64>,
-    A21: MatRef<'_, f64>,
-    A22: MatRef<'_, f64>,
-) -> Mat<f64> {
-    let top = hstack(&[A11, A12]);
-    let bot = hstack(&[A21, A22]);
+pub fn block2(blocks: [[MatRef<'_, f64>; 2]; 2]) -> Mat<f64> {
+    let [top, bot] = blocks.map(|row| hstack(&row));
     vstack(&[top.as_ref(), bot.as_ref()])
 }
 
@@ -160,6 +177,33 @@ pub fn max_imag(A: MatRef<'_, c64>) -> f64 {
     m
 }
 
+/// Pivot-ratio singularity check of an LU factorisation from the moduli of
+/// the pivots `|uᵢᵢ|`: `rcond = min|uᵢᵢ| / max|uᵢᵢ|` (1 without pivots, 0
+/// if all vanish); below [`SINGULAR_RCOND`] the matrix `name` is reported
+/// singular.
+fn check_pivots(name: &str, moduli: impl Iterator<Item = f64>) -> Result<()> {
+    let (mut umax, mut umin, mut n) = (0.0f64, f64::INFINITY, 0);
+    for u in moduli {
+        umax = umax.max(u);
+        umin = umin.min(u);
+        n += 1;
+    }
+    let rcond = if n == 0 {
+        1.0
+    } else if umax == 0.0 {
+        0.0
+    } else {
+        umin / umax
+    };
+    if !(rcond >= SINGULAR_RCOND) {
+        return Err(ControlError::Singular {
+            name: name.to_string(),
+            rcond: if rcond.is_nan() { 0.0 } else { rcond },
+        });
+    }
+    Ok(())
+}
+
 /// LU factorisation with partial pivoting and a pivot-ratio singularity check.
 pub struct DenseLu {
     lu: faer::linalg::solvers::PartialPivLu<f64>,
@@ -176,25 +220,7 @@ impl DenseLu {
         check_finite(name, A)?;
         let lu = A.partial_piv_lu();
         let U = lu.U();
-        let mut umax = 0.0f64;
-        let mut umin = f64::INFINITY;
-        for i in 0..n {
-            umax = umax.max(U[(i, i)].abs());
-            umin = umin.min(U[(i, i)].abs());
-        }
-        let rcond = if n == 0 {
-            1.0
-        } else if umax == 0.0 {
-            0.0
-        } else {
-            umin / umax
-        };
-        if rcond < SINGULAR_RCOND {
-            return Err(ControlError::Singular {
-                name: name.to_string(),
-                rcond,
-            });
-        }
+        check_pivots(name, (0..n).map(|i| U[(i, i)].abs()))?;
         Ok(Self { lu, n })
     }
 
@@ -342,28 +368,20 @@ pub fn eigvals(name: &str, A: MatRef<'_, f64>) -> Result<Vec<c64>> {
     })
 }
 
+/// Spectral radius `ρ(A) = max |λᵢ(A)|` of a real square matrix.
+pub fn spectral_radius(name: &str, A: MatRef<'_, f64>) -> Result<f64> {
+    Ok(eigvals(name, A)?
+        .iter()
+        .map(|l| l.norm())
+        .fold(0.0, f64::max))
+}
+
 /// Solves the complex system `A X = B` (partial pivoting LU).
 pub fn solve_complex(name: &str, A: MatRef<'_, c64>, B: MatRef<'_, c64>) -> Result<Mat<c64>> {
     let n = A.nrows();
     let lu = A.partial_piv_lu();
     let U = lu.U();
-    let mut umax = 0.0f64;
-    let mut umin = f64::INFINITY;
-    for i in 0..n {
-        umax = umax.max(U[(i, i)].norm());
-        umin = umin.min(U[(i, i)].norm());
-    }
-    let rcond = if n == 0 {
-        1.0
-    } else {
-        umin / umax.max(f64::MIN_POSITIVE)
-    };
-    if !(rcond >= SINGULAR_RCOND) {
-        return Err(ControlError::Singular {
-            name: name.to_string(),
-            rcond: if rcond.is_nan() { 0.0 } else { rcond },
-        });
-    }
+    check_pivots(name, (0..n).map(|i| U[(i, i)].norm()))?;
     Ok(lu.solve(B))
 }
 

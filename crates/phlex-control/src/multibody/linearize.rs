@@ -23,7 +23,7 @@ use faer::Mat;
 use super::system::MultibodySystem;
 use crate::error::{ControlError, Result};
 use crate::linalg::{pinv, svd_full};
-use crate::mdof::Mdof;
+use crate::model::mdof::Mdof;
 
 /// Result of [`linearize`].
 #[derive(Debug, Clone)]

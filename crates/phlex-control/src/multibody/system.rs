@@ -6,7 +6,7 @@
 //! with `M`, `K`, `Q` stacked over the bodies and `A`, `b` stacked over the
 //! Euler-parameter normalisation constraints (one per body, `θᵀθ̈ = −θ̇ᵀθ̇`,
 //! written as `2θᵀθ̈ = −2θ̇ᵀθ̇`), the joints and any extra
-//! [`crate::constraints::Constraint`].
+//! [`crate::model::constraints::Constraint`].
 //!
 //! **Singular mass matrix.** `M` is singular along `(0, θ, 0)` of every body
 //! (`Ḡθ = 0`), and also along rotations without inertia (a beam has no
@@ -19,9 +19,9 @@
 //! avoids an SVD of `A` per evaluation). `M̂` is positive definite whenever
 //! the generalised controllability matrix `[M; A]` has full rank, the
 //! accelerations are those of the singular-mass variant (checked against
-//! [`crate::udwadia_kalaba::uk_acceleration_singular_mass`] in the tests),
+//! [`crate::model::udwadia_kalaba::uk_acceleration_singular_mass`] in the tests),
 //! and `q̈ = a + M̂⁻¹Aᵀ(AM̂⁻¹Aᵀ)⁺(b − Aa)` by
-//! [`crate::udwadia_kalaba::uk_acceleration`].
+//! [`crate::model::udwadia_kalaba::uk_acceleration`].
 //!
 //! No stabilisation is applied (as in the thesis, summary §2.7): the initial
 //! conditions must be consistent ([`MultibodySystem::project_velocities`]),
@@ -31,9 +31,9 @@ use faer::Mat;
 
 use super::floating_body::FloatingBody;
 use super::joint::{Bodies, BodyId, Joint};
-use crate::constraints::{Constraint, ConstraintSet};
 use crate::error::{dim_err, ControlError, Result};
-use crate::udwadia_kalaba::uk_acceleration;
+use crate::model::constraints::{Constraint, ConstraintSet};
+use crate::model::udwadia_kalaba::uk_acceleration;
 use phlex_core::geometry::Vec3;
 
 /// Generalized force `Q(t, q, q̇)` added to the right-hand side.
@@ -139,7 +139,7 @@ impl MultibodySystem {
     }
 
     /// Adds a general constraint on the global coordinates (acceleration form
-    /// of [`crate::constraints`]).
+    /// of [`crate::model::constraints`]).
     pub fn add_constraint(&mut self, c: impl Constraint + 'static) -> &mut Self {
         self.extra.push(c);
         self

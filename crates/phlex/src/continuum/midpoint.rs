@@ -10,8 +10,8 @@ use anyhow::Result;
 use phlex_core::LinearPhSystem;
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::newton::NewtonParams;
-use phlex_solve::{integrate, Integrator};
 use phlex_solve::signal::InputFn;
+use phlex_solve::{integrate, Integrator};
 
 use super::feedback::{join_ledgers, FeedbackPhase};
 use super::output::{FieldOutput, LineOutput};

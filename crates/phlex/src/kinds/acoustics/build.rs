@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 
 use anyhow::Result;
 use phlex_core::LinearPhSystem;
-use phlex_fem::models::continuum::wave::{AcousticBc, AcousticModel, AcousticParams, Acoustics, Causality};
+use phlex_fem::models::continuum::wave::{
+    AcousticBc, AcousticModel, AcousticParams, Acoustics, Causality,
+};
 use phlex_solve::eigen::EigenParams;
 use phlex_solve::signal::InputFn;
 use serde::Deserialize;

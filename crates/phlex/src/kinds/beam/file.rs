@@ -10,7 +10,8 @@ use toml::Spanned;
 use crate::error::{line_of, ModelError};
 use crate::source::ModelSource;
 use crate::spec::{
-    check_max_steps_key, check_stages_key, IntegratorSpec, ModelMeta, ModesSpec, SignalSpec, SimulationSpec, DEFAULT_SAMPLES,
+    check_max_steps_key, check_stages_key, IntegratorSpec, ModelMeta, ModesSpec, SignalSpec,
+    SimulationSpec, DEFAULT_SAMPLES,
 };
 
 /// Top level of a model file.

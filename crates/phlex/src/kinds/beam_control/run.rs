@@ -1,7 +1,7 @@
 //! `phlex run` for a beam model with a `[control]` table: the built pH system is exported
-//! to state space with named port inputs and outputs (`phlex_control::ph_bridge`), an LQG
+//! to state space with named port inputs and outputs (`phlex_control::ph::bridge`), an LQG
 //! controller is designed on its ZOH discretisation and the sampled-data closed loop is
-//! simulated exactly next to the open loop (`phlex_control::ph_lqg`, seed 002 §4.4).
+//! simulated exactly next to the open loop (`phlex_control::ph::lqg`, seed 002 §4.4).
 //!
 //! Writes `timeseries.csv` (energy open vs closed loop, control effort, control power and
 //! work, estimation error, controls and measurements), `summary.json` (closed-loop poles,
@@ -13,8 +13,8 @@ use std::time::Instant;
 
 use anyhow::Result;
 use phlex_control::error::ControlError;
-use phlex_control::ph_bridge::{ph_to_state_space, Probe};
-use phlex_control::ph_lqg::{
+use phlex_control::ph::bridge::{ph_to_state_space, Probe};
+use phlex_control::ph::lqg::{
     continuous_equivalent, design_lqg, simulate_closed_loop, ClosedLoopRun, PhLqgSpec,
 };
 use serde_json::json;

@@ -12,11 +12,11 @@ use std::path::Path;
 
 use anyhow::Result;
 use phlex_core::LinearPhSystem;
+use phlex_fem::io::gmsh::GmshMesh3d;
+use phlex_fem::mesh::Mesh3d;
 use phlex_fem::models::continuum::elasticity::{
     ElasticParams, Elasticity2d, Elasticity3d, ElasticityModel2d, ElasticityModel3d, PlaneModel,
 };
-use phlex_fem::io::gmsh::GmshMesh3d;
-use phlex_fem::mesh::Mesh3d;
 use phlex_fem::models::continuum::thermoelasticity::{
     ThermalParams, ThermoField2d, Thermoelasticity2d, Thermoelasticity3d, ThermoelasticityModel2d,
     ThermoelasticityModel3d,

@@ -1,9 +1,9 @@
 //! The VTK snapshot of an elasticity state (ParaView): velocity at the vertices, stress
 //! (and temperature) of the 2D, 3D and thermoelastic models.
 use anyhow::Result;
+use phlex_fem::io::vtk::{Location, Vtu};
 use phlex_fem::models::continuum::elasticity::ElasticField;
 use phlex_fem::models::continuum::thermoelasticity::ThermoField2d;
-use phlex_fem::io::vtk::{Location, Vtu};
 
 use super::build::{thermo3d_field, ElasticModel};
 

@@ -14,7 +14,9 @@ use std::sync::Arc;
 
 use phlex_fem::element::triangle::bell::C1Family;
 use phlex_fem::models::plate::mindlin_bjt::MindlinBjt;
-use phlex_fem::models::plate::thermoelastic_kirchhoff::{PlateThermalParams, ThermoelasticKirchhoff};
+use phlex_fem::models::plate::thermoelastic_kirchhoff::{
+    PlateThermalParams, ThermoelasticKirchhoff,
+};
 use phlex_fem::models::plate::{
     BellImposition, EdgeCondition, KirchhoffBell, KirchhoffHhj, KirchhoffParams, Laminate,
     LaminatedKirchhoff, LaminatedMindlin, MembraneCondition, MindlinAfw, MindlinCgDg,

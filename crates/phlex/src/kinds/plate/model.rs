@@ -2,7 +2,6 @@
 //! model file ([`BuiltPlate`]): system, mesh, velocity evaluation, damping gains and the
 //! eigensolver settings.
 use phlex_core::LinearPhSystem;
-use phlex_fem::{error::Fem2dError, mesh::Mesh2d};
 use phlex_fem::models::plate::mindlin_bjt::MindlinBjtModel;
 use phlex_fem::models::plate::thermoelastic_kirchhoff::ThermoKirchhoffModel;
 use phlex_fem::models::plate::{
@@ -10,6 +9,7 @@ use phlex_fem::models::plate::{
     LaminatedKirchhoffModel, LaminatedMindlinModel, MindlinAfwModel, MindlinModel, PlateField,
 };
 use phlex_fem::space::Space2d;
+use phlex_fem::{error::Fem2dError, mesh::Mesh2d};
 use phlex_solve::eigen::EigenParams;
 use phlex_solve::signal::InputFn;
 

@@ -1,9 +1,9 @@
 //! The VTK snapshot of a plate state (ParaView): velocity (and Mindlin rotation rates) at
 //! the vertices, moments (and Mindlin shear forces) at the cell centroids.
 use anyhow::Result;
+use phlex_fem::io::vtk::{Location, Vtu};
 use phlex_fem::models::plate::mindlin_bjt::BjtField;
 use phlex_fem::models::plate::{KirchhoffField, KirchhoffModel, LaminatedField, PlateField};
-use phlex_fem::io::vtk::{Location, Vtu};
 
 use super::model::{afw_block, thermo_plate_state, PlateModel};
 

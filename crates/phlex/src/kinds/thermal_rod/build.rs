@@ -18,7 +18,9 @@
 
 use anyhow::Result;
 use exmex::{Express, FlatEx};
-use phlex_fem::models::continuum::heat::{FieldBlock, Heat1d, HeatDiscretization, HeatModel, ThermalEnd};
+use phlex_fem::models::continuum::heat::{
+    FieldBlock, Heat1d, HeatDiscretization, HeatModel, ThermalEnd,
+};
 use phlex_fem::models::continuum::thermoelastic_1d::{
     MechanicalEnd, ThermoField, Thermoelastic1d, ThermoelasticModel, ThermoelasticParams,
 };
@@ -368,29 +370,32 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
                 )),
             }
             };
-            let model =
-                Thermoelastic1d::new(params, length, elements("thermoelastic_rod", &t.elements)?)
-                    .discretization(
-                        phlex_fem::models::continuum::thermoelastic_1d::MechanicalDiscretization::CgDg(1),
-                        HeatDiscretization::DgCg(1),
-                    )
-                    .ends(
-                        (mech_end("left", &t.left)?, mech_end("right", &t.right)?),
-                        (
-                            thermal_end(
-                                "thermoelastic_rod.heat_left",
-                                &t.heat_left,
-                                ThermalEnd::Port,
-                            )?,
-                            thermal_end(
-                                "thermoelastic_rod.heat_right",
-                                &t.heat_right,
-                                ThermalEnd::Insulated,
-                            )?,
-                        ),
-                    )
-                    .build()
-                    .map_err(|e| err(t.length.span(), format!("thermoelastic_rod: {e}")))?;
+            let model = Thermoelastic1d::new(
+                params,
+                length,
+                elements("thermoelastic_rod", &t.elements)?,
+            )
+            .discretization(
+                phlex_fem::models::continuum::thermoelastic_1d::MechanicalDiscretization::CgDg(1),
+                HeatDiscretization::DgCg(1),
+            )
+            .ends(
+                (mech_end("left", &t.left)?, mech_end("right", &t.right)?),
+                (
+                    thermal_end(
+                        "thermoelastic_rod.heat_left",
+                        &t.heat_left,
+                        ThermalEnd::Port,
+                    )?,
+                    thermal_end(
+                        "thermoelastic_rod.heat_right",
+                        &t.heat_right,
+                        ThermalEnd::Insulated,
+                    )?,
+                ),
+            )
+            .build()
+            .map_err(|e| err(t.length.span(), format!("thermoelastic_rod: {e}")))?;
             (
                 RodModel::Thermoelastic(model, delta),
                 length,

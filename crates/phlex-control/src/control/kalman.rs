@@ -10,11 +10,12 @@
 //!   `P' = P − PCᵀ(R_v + CPCᵀ)⁻¹CP` (eqs. (4.115)–(4.121)); steady state
 //!   from the DARE of `(Aᵀ, Cᵀ)`.
 
+use crate::control::pole_placement::Domain;
+use crate::control::riccati::{riccati_rk4, solve_care, solve_dare};
 use crate::error::{dim_err, ControlError, Result};
 use crate::linalg::{check_shape, eigvals, sym, DenseLu};
-use crate::riccati::{solve_care, solve_dare};
+use crate::model::state_space::StateSpace;
 use faer::{c64, Mat, MatRef};
-use phlex_solve::Rk4;
 
 /// Steady-state Kalman design.
 #[derive(Clone, Debug)]
@@ -29,17 +30,33 @@ pub struct KalmanGain {
     pub residual: f64,
 }
 
-/// Continuous steady-state Kalman–Bucy filter.
-pub fn kalman_continuous(
+/// Steady-state Kalman filter: the continuous Kalman–Bucy filter
+/// (`K = PCᵀR_v⁻¹`, eq. (4.100)) or the discrete one-step predictor
+/// (`K = APCᵀ(R_v + CPCᵀ)⁻¹`, eq. (4.121)); by duality `P` solves the CARE
+/// (DARE) of the dual pair `(Aᵀ, Cᵀ)` with weights `(R_w, R_v)`.
+pub fn kalman(
     A: MatRef<'_, f64>,
     C: MatRef<'_, f64>,
     Rw: MatRef<'_, f64>,
     Rv: MatRef<'_, f64>,
+    domain: Domain,
 ) -> Result<KalmanGain> {
     let At = A.transpose().to_owned();
     let Ct = C.transpose().to_owned();
-    let sol = solve_care(At.as_ref(), Ct.as_ref(), Rw, Rv)?;
-    let K = DenseLu::new("R_v", Rv)?.solve_right((&sol.X * C.transpose()).as_ref());
+    let (sol, K) = match domain {
+        Domain::Continuous => {
+            let sol = solve_care(At.as_ref(), Ct.as_ref(), Rw, Rv)?;
+            let K = DenseLu::new("R_v", Rv)?.solve_right((&sol.X * C.transpose()).as_ref());
+            (sol, K)
+        }
+        Domain::Discrete => {
+            let sol = solve_dare(At.as_ref(), Ct.as_ref(), Rw, Rv)?;
+            let S = Rv + C * &sol.X * C.transpose();
+            let APCt = A * &sol.X * C.transpose();
+            let K = DenseLu::new("R_v + CPCᵀ", S.as_ref())?.solve_right(APCt.as_ref());
+            (sol, K)
+        }
+    };
     let estimator_poles = eigvals("A − KC", (A - &K * C).as_ref())?;
     Ok(KalmanGain {
         K,
@@ -49,35 +66,10 @@ pub fn kalman_continuous(
     })
 }
 
-/// Discrete steady-state one-step predictor.
-pub fn kalman_discrete(
-    A: MatRef<'_, f64>,
-    C: MatRef<'_, f64>,
-    Rw: MatRef<'_, f64>,
-    Rv: MatRef<'_, f64>,
-) -> Result<KalmanGain> {
-    let At = A.transpose().to_owned();
-    let Ct = C.transpose().to_owned();
-    let sol = solve_dare(At.as_ref(), Ct.as_ref(), Rw, Rv)?;
-    let P = sol.X;
-    let S = Rv + C * &P * C.transpose();
-    let K = DenseLu::new("R_v + CPCᵀ", S.as_ref())?.solve_right((A * &P * C.transpose()).as_ref());
-    let estimator_poles = eigvals("A − KC", (A - &K * C).as_ref())?;
-    Ok(KalmanGain {
-        K,
-        P,
-        estimator_poles,
-        residual: sol.residual,
-    })
-}
-
 /// Time-varying discrete Kalman predictor.
 #[derive(Clone, Debug)]
 pub struct DiscreteKalmanFilter {
-    A: Mat<f64>,
-    B: Mat<f64>,
-    C: Mat<f64>,
-    D: Mat<f64>,
+    plant: StateSpace,
     Rw: Mat<f64>,
     Rv: Mat<f64>,
     /// current estimate `ẑ(k)`
@@ -87,34 +79,25 @@ pub struct DiscreteKalmanFilter {
 }
 
 impl DiscreteKalmanFilter {
-    /// Filter for `z(k+1) = Az + Bu + w`, `y = Cz + Du + v`, started at `ẑ(0) = z0`, `P(0) = P0`.
-    #[allow(clippy::too_many_arguments)]
+    /// Filter for the discrete `plant` `z(k+1) = Az + Bu + w`,
+    /// `y = Cz + Du + v` (shapes checked by [`StateSpace::new`]), started
+    /// at `ẑ(0) = z0`, `P(0) = P0`.
     pub fn new(
-        A: Mat<f64>,
-        B: Mat<f64>,
-        C: Mat<f64>,
-        D: Mat<f64>,
+        plant: StateSpace,
         Rw: Mat<f64>,
         Rv: Mat<f64>,
         z0: &[f64],
         P0: Mat<f64>,
     ) -> Result<Self> {
-        let n = A.nrows();
-        check_shape("A", A.as_ref(), n, n)?;
-        check_shape("B", B.as_ref(), n, B.ncols())?;
-        check_shape("C", C.as_ref(), C.nrows(), n)?;
-        check_shape("D", D.as_ref(), C.nrows(), B.ncols())?;
+        let (n, m) = (plant.n_states(), plant.n_outputs());
         check_shape("R_w", Rw.as_ref(), n, n)?;
-        check_shape("R_v", Rv.as_ref(), C.nrows(), C.nrows())?;
+        check_shape("R_v", Rv.as_ref(), m, m)?;
         check_shape("P0", P0.as_ref(), n, n)?;
         if z0.len() != n {
             return Err(dim_err("z0", n, 1, z0.len(), 1));
         }
         Ok(Self {
-            A,
-            B,
-            C,
-            D,
+            plant,
             Rw,
             Rv,
             z: Mat::from_fn(n, 1, |i, _| z0[i]),
@@ -125,27 +108,28 @@ impl DiscreteKalmanFilter {
     /// Output prediction `ŷ = Cẑ + Du`.
     pub fn predict_output(&self, u: &[f64]) -> Mat<f64> {
         let uu = Mat::from_fn(u.len(), 1, |i, _| u[i]);
-        &self.C * &self.z + &self.D * &uu
+        &self.plant.C * &self.z + &self.plant.D * &uu
     }
 
     /// One predictor step with input `u(k)` and measurement `y(k)`; returns the gain `K(k)`.
     pub fn step(&mut self, u: &[f64], y: &[f64]) -> Result<Mat<f64>> {
-        if u.len() != self.B.ncols() || y.len() != self.C.nrows() {
+        let (A, B, C) = (&self.plant.A, &self.plant.B, &self.plant.C);
+        if u.len() != B.ncols() || y.len() != C.nrows() {
             return Err(ControlError::Dimension {
                 name: "u/y".into(),
-                expected: format!("{} inputs, {} outputs", self.B.ncols(), self.C.nrows()),
+                expected: format!("{} inputs, {} outputs", B.ncols(), C.nrows()),
                 got: format!("{} inputs, {} outputs", u.len(), y.len()),
             });
         }
-        let S = &self.Rv + &self.C * &self.P * self.C.transpose();
+        let S = &self.Rv + C * &self.P * C.transpose();
         let lu = DenseLu::new("R_v + CPCᵀ", S.as_ref())?;
-        let K = lu.solve_right((&self.A * &self.P * self.C.transpose()).as_ref());
+        let K = lu.solve_right((A * &self.P * C.transpose()).as_ref());
         let innov = Mat::from_fn(y.len(), 1, |i, _| y[i]) - self.predict_output(u);
         let uu = Mat::from_fn(u.len(), 1, |i, _| u[i]);
-        self.z = &self.A * &self.z + &self.B * &uu + &K * &innov;
-        let PCt = &self.P * self.C.transpose();
+        self.z = A * &self.z + B * &uu + &K * &innov;
+        let PCt = &self.P * C.transpose();
         let Pp = &self.P - &PCt * lu.solve(PCt.transpose());
-        self.P = sym((&self.A * &Pp * self.A.transpose() + &self.Rw).as_ref());
+        self.P = sym((A * &Pp * A.transpose() + &self.Rw).as_ref());
         Ok(K)
     }
 }
@@ -163,29 +147,7 @@ pub fn kalman_riccati_continuous(
 ) -> Result<Vec<Mat<f64>>> {
     let n = A.nrows();
     check_shape("P0", P0, n, n)?;
-    if !(T > 0.0) || steps == 0 {
-        return Err(ControlError::InvalidParameter {
-            name: "T/steps".into(),
-            reason: "need T > 0 and steps ≥ 1".into(),
-        });
-    }
     let CtRiC = C.transpose() * DenseLu::new("R_v", Rv)?.solve(C);
-    let mut f = |_t: f64, y: &[f64], dy: &mut [f64]| {
-        let P = MatRef::from_column_major_slice(y, n, n);
-        let D = A * P + P * A.transpose() - P * &CtRiC * P + Rw;
-        for j in 0..n {
-            for i in 0..n {
-                dy[i + j * n] = D[(i, j)];
-            }
-        }
-    };
-    let h = T / steps as f64;
-    let mut y: Vec<f64> = (0..n * n).map(|k| P0[(k % n, k / n)]).collect();
-    let mut rk = Rk4::new(n * n);
-    let mut out = vec![sym(P0)];
-    for k in 0..steps {
-        rk.step(&mut f, k as f64 * h, &mut y, h);
-        out.push(sym(MatRef::from_column_major_slice(&y, n, n)));
-    }
-    Ok(out)
+    let rhs = |P: MatRef<'_, f64>| A * P + P * A.transpose() - P * &CtRiC * P + Rw;
+    riccati_rk4(P0, T, steps, rhs)
 }

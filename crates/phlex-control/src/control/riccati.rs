@@ -18,12 +18,14 @@
 //! stabilising solution (unstabilisable pair, undetectable modes on the
 //! stability boundary) is reported as [`ControlError::NoStabilizingSolution`].
 
+use crate::control::pole_placement::Domain;
 use crate::error::{ControlError, Result};
 use crate::linalg::{
     check_shape, check_square, cholesky, eigvals, eye, fro, lyap_continuous, lyap_discrete, pinv,
     signm, sym, vstack, DenseLu,
 };
-use faer::{Mat, MatRef, Scale};
+use faer::{c64, Mat, MatRef, Scale};
+use phlex_solve::Rk4;
 
 /// Solution of an algebraic Riccati equation.
 #[derive(Clone, Debug)]
@@ -36,13 +38,16 @@ pub struct RiccatiSolution {
     pub iterations: usize,
 }
 
+/// Checks the data of the Riccati equation `which` (`A` square, `B` with
+/// `n` rows, `Q` `n × n`, `R` `r × r` positive definite) and returns `n`
+/// and `G = B R⁻¹ Bᵀ` (symmetrised).
 fn check_inputs(
     which: &str,
     A: MatRef<'_, f64>,
     B: MatRef<'_, f64>,
     Q: MatRef<'_, f64>,
     R: MatRef<'_, f64>,
-) -> Result<(usize, usize)> {
+) -> Result<(usize, Mat<f64>)> {
     let n = check_square(&format!("{which} A"), A)?;
     if B.nrows() != n {
         return Err(crate::error::dim_err(
@@ -57,7 +62,16 @@ fn check_inputs(
     check_shape(&format!("{which} Q"), Q, n, n)?;
     check_shape(&format!("{which} R"), R, r, r)?;
     cholesky(&format!("{which} R"), R)?;
-    Ok((n, r))
+    let RiBt = DenseLu::new(&format!("{which} R"), R)?.solve(B.transpose());
+    Ok((n, sym((B * &RiBt).as_ref())))
+}
+
+/// The error of a Riccati equation `which` without a stabilising solution.
+fn no_solution(which: &str) -> impl Fn(String) -> ControlError + '_ {
+    move |reason| ControlError::NoStabilizingSolution {
+        which: which.into(),
+        reason,
+    }
 }
 
 /// Relative CARE residual of `X`.
@@ -95,7 +109,7 @@ pub fn dare_residual(
     fro(res.as_ref()) / scale.max(f64::MIN_POSITIVE)
 }
 
-fn max_real(vals: &[faer::c64]) -> f64 {
+fn max_real(vals: &[c64]) -> f64 {
     vals.iter().map(|l| l.re).fold(f64::NEG_INFINITY, f64::max)
 }
 
@@ -106,13 +120,8 @@ pub fn solve_care(
     Q: MatRef<'_, f64>,
     R: MatRef<'_, f64>,
 ) -> Result<RiccatiSolution> {
-    let (n, _) = check_inputs("CARE", A, B, Q, R)?;
-    let no = |reason: String| ControlError::NoStabilizingSolution {
-        which: "CARE".into(),
-        reason,
-    };
-    let RiBt = DenseLu::new("CARE R", R)?.solve(B.transpose());
-    let G = sym((B * &RiBt).as_ref());
+    let (n, G) = check_inputs("CARE", A, B, Q, R)?;
+    let no = no_solution("CARE");
     let Qs = sym(Q);
     let mut H = Mat::<f64>::zeros(2 * n, 2 * n);
     H.as_mut().submatrix_mut(0, 0, n, n).copy_from(A);
@@ -139,50 +148,24 @@ pub fn solve_care(
     let lhs = vstack(&[W12, (W22 + &I).as_ref()]);
     let rhs = vstack(&[(W11 + &I).as_ref(), W21]);
     let Lp = pinv("[W₁₂; W₂₂ + I]", lhs.as_ref(), 1e-13)?;
-    let mut X = sym((Scale(-1.0) * (&Lp * &rhs)).as_ref());
+    let X = sym((Scale(-1.0) * (&Lp * &rhs)).as_ref());
     if X.as_ref().norm_l2().is_nan() {
         return Err(no("stable invariant subspace is not a graph [I; X]".into()));
     }
-    let mut res = care_residual(A, G.as_ref(), Qs.as_ref(), X.as_ref());
-    let mut iterations = 1;
+    let residual = |X: &Mat<f64>| care_residual(A, G.as_ref(), Qs.as_ref(), X.as_ref());
     // Newton–Kleinman refinement
-    for _ in 0..6 {
-        if res < 1e-14 {
-            break;
-        }
-        let Ak = A - &G * &X;
+    let newton_kleinman = |X: &Mat<f64>| -> Result<Option<Mat<f64>>> {
+        let Ak = A - &G * X;
         if max_real(&eigvals("A − GX", Ak.as_ref())?) >= 0.0 {
-            break;
+            return Ok(None);
         }
-        let rhs = &Qs + &X * &G * &X;
-        let Xn = match lyap_continuous(Ak.as_ref(), rhs.as_ref()) {
-            Ok(x) => x,
-            Err(_) => break,
-        };
-        let rn = care_residual(A, G.as_ref(), Qs.as_ref(), Xn.as_ref());
-        iterations += 1;
-        if rn < res {
-            X = Xn;
-            res = rn;
-        } else {
-            break;
-        }
-    }
-    let cl = A - &G * &X;
-    let mr = max_real(&eigvals("A − GX", cl.as_ref())?);
-    if !(mr < 0.0) {
-        return Err(no(format!("closed loop A − BR⁻¹BᵀX has an eigenvalue with Re λ = {mr:.3e} ≥ 0 (unstabilisable mode)")));
-    }
-    if !(res < 1e-8) {
-        return Err(no(format!(
-            "relative residual {res:.3e} (ill-posed problem)"
-        )));
-    }
-    Ok(RiccatiSolution {
-        X,
-        residual: res,
-        iterations,
-    })
+        let rhs = &Qs + X * &G * X;
+        Ok(lyap_continuous(Ak.as_ref(), rhs.as_ref()).ok())
+    };
+    let res = residual(&X);
+    let (X, res, steps) = refine(X, res, 6, newton_kleinman, residual)?;
+    let cl = eigvals("A − GX", (A - &G * &X).as_ref())?;
+    accept("CARE", Domain::Continuous, &cl, X, res, 1 + steps)
 }
 
 /// Discrete algebraic Riccati equation `X = AᵀXA − AᵀXB(R + BᵀXB)⁻¹BᵀXA + Q`.
@@ -192,13 +175,8 @@ pub fn solve_dare(
     Q: MatRef<'_, f64>,
     R: MatRef<'_, f64>,
 ) -> Result<RiccatiSolution> {
-    let (n, _) = check_inputs("DARE", A, B, Q, R)?;
-    let no = |reason: String| ControlError::NoStabilizingSolution {
-        which: "DARE".into(),
-        reason,
-    };
-    let RiBt = DenseLu::new("DARE R", R)?.solve(B.transpose());
-    let mut Gk = sym((B * &RiBt).as_ref());
+    let (n, mut Gk) = check_inputs("DARE", A, B, Q, R)?;
+    let no = no_solution("DARE");
     let mut Hk = sym(Q);
     let mut Ak = A.to_owned();
     let I = eye(n);
@@ -230,22 +208,44 @@ pub fn solve_dare(
     if !converged {
         return Err(no(format!("doubling did not converge (last relative change {change:.3e}): unit-circle eigenvalues")));
     }
-    let mut X = Hk;
-    let mut res = dare_residual(A, B, Q, R, X.as_ref());
+    let residual = |X: &Mat<f64>| dare_residual(A, B, Q, R, X.as_ref());
     // Hewer (Newton) refinement: (A+BF_k)ᵀX(A+BF_k) − X + Q + F_kᵀRF_k = 0
-    for _ in 0..4 {
-        if res < 1e-14 {
-            break;
-        }
+    let hewer = |X: &Mat<f64>| -> Result<Option<Mat<f64>>> {
         let Fk = dlqr_gain(A, B, R, X.as_ref())?;
         let Ak = A + B * &Fk;
         let rhs = sym((Q + Fk.transpose() * R * &Fk).as_ref());
-        let Xn = match lyap_discrete(Ak.as_ref(), rhs.as_ref()) {
-            Ok(x) => x,
-            Err(_) => break,
+        Ok(lyap_discrete(Ak.as_ref(), rhs.as_ref()).ok())
+    };
+    let res = residual(&Hk);
+    let (X, res, steps) = refine(Hk, res, 4, hewer, residual)?;
+    let F = dlqr_gain(A, B, R, X.as_ref())?;
+    let cl = eigvals("A + BF", (A + B * &F).as_ref())?;
+    accept("DARE", Domain::Discrete, &cl, X, res, iterations + steps)
+}
+
+/// Newton refinement shared by the CARE (Newton–Kleinman) and the DARE
+/// (Hewer): at most `max_steps` steps `X ← step(X)` (one Lyapunov or Stein
+/// solve each) while the residual exceeds round-off (`10⁻¹⁴`) and
+/// decreases. `step` returns `None` when it cannot proceed (unstable
+/// iterate, failed Lyapunov solve). Returns the best `X`, its residual and
+/// the number of steps taken.
+fn refine(
+    mut X: Mat<f64>,
+    mut res: f64,
+    max_steps: usize,
+    step: impl Fn(&Mat<f64>) -> Result<Option<Mat<f64>>>,
+    residual: impl Fn(&Mat<f64>) -> f64,
+) -> Result<(Mat<f64>, f64, usize)> {
+    let mut steps = 0;
+    for _ in 0..max_steps {
+        if res < 1e-14 {
+            break;
+        }
+        let Some(Xn) = step(&X)? else {
+            break;
         };
-        let rn = dare_residual(A, B, Q, R, Xn.as_ref());
-        iterations += 1;
+        let rn = residual(&Xn);
+        steps += 1;
         if rn < res {
             X = Xn;
             res = rn;
@@ -253,25 +253,82 @@ pub fn solve_dare(
             break;
         }
     }
-    let F = dlqr_gain(A, B, R, X.as_ref())?;
-    let cl = A + B * &F;
-    let rho = eigvals("A + BF", cl.as_ref())?
-        .iter()
-        .map(|l| l.norm())
-        .fold(0.0, f64::max);
-    if !(rho < 1.0) {
+    Ok((X, res, steps))
+}
+
+/// Accepts a Riccati solution if its closed loop `cl` (eigenvalues of
+/// `A − GX` or `A + BF`) is stable in `domain` (`Re λ < 0`, or `|λ| < 1`)
+/// and its relative residual is below `10⁻⁸`; otherwise reports
+/// [`ControlError::NoStabilizingSolution`] for `which`.
+fn accept(
+    which: &str,
+    domain: Domain,
+    cl: &[c64],
+    X: Mat<f64>,
+    residual: f64,
+    iterations: usize,
+) -> Result<RiccatiSolution> {
+    let no = no_solution(which);
+    let (margin, bound, what) = match domain {
+        Domain::Continuous => (max_real(cl), 0.0, "largest Re λ"),
+        Domain::Discrete => (
+            cl.iter().map(|l| l.norm()).fold(0.0, f64::max),
+            1.0,
+            "spectral radius",
+        ),
+    };
+    if !(margin < bound) {
         return Err(no(format!(
-            "closed loop has spectral radius {rho:.6} ≥ 1 (unstabilisable mode)"
+            "closed loop has {what} {margin:.6e} ≥ {bound} (unstabilisable mode)"
         )));
     }
-    if !(res < 1e-8) {
-        return Err(no(format!("relative residual {res:.3e}")));
+    if !(residual < 1e-8) {
+        return Err(no(format!(
+            "relative residual {residual:.3e} (ill-posed problem)"
+        )));
     }
     Ok(RiccatiSolution {
         X,
-        residual: res,
+        residual,
         iterations,
     })
+}
+
+/// Classical RK4 integration of a matrix Riccati differential equation
+/// `Ẋ = f(X)` on `[0, T]` in `steps` equal steps from `X(0) = X0` (the
+/// filter equation forward in time, eq. (4.96); the control equation in
+/// backward time, eq. (4.34)). Returns the symmetrised `X` at the
+/// `steps + 1` grid times.
+pub fn riccati_rk4(
+    X0: MatRef<'_, f64>,
+    T: f64,
+    steps: usize,
+    f: impl Fn(MatRef<'_, f64>) -> Mat<f64>,
+) -> Result<Vec<Mat<f64>>> {
+    if !(T > 0.0) || steps == 0 {
+        return Err(ControlError::InvalidParameter {
+            name: "T/steps".into(),
+            reason: "need T > 0 and steps ≥ 1".into(),
+        });
+    }
+    let n = X0.nrows();
+    let mut rhs = |_t: f64, y: &[f64], dy: &mut [f64]| {
+        let D = f(MatRef::from_column_major_slice(y, n, n));
+        for j in 0..n {
+            for i in 0..n {
+                dy[i + j * n] = D[(i, j)];
+            }
+        }
+    };
+    let h = T / steps as f64;
+    let mut y: Vec<f64> = (0..n * n).map(|k| X0[(k % n, k / n)]).collect();
+    let mut rk = Rk4::new(n * n);
+    let mut out = vec![sym(X0)];
+    for k in 0..steps {
+        rk.step(&mut rhs, k as f64 * h, &mut y, h);
+        out.push(sym(MatRef::from_column_major_slice(&y, n, n)));
+    }
+    Ok(out)
 }
 
 /// Discrete LQR gain `F = −(R + BᵀXB)⁻¹BᵀXA` (control `u = F z`).

@@ -24,7 +24,7 @@
 //! structural models are far better conditioned there (the open-loop
 //! propagator `e^{A_ξ t}` is orthogonal for `R = 0`), and the LQR weight
 //! `Q_z = q I` in `ξ` is the energy weight `zᵀQ_z z = 2 q H`
-//! ([`crate::ph_lqg`]).
+//! ([`crate::ph::lqg`]).
 //!
 //! **Descriptor systems.** Systems with algebraic blocks (Lagrange
 //! multipliers of an index-2 pHDAE, thesis 004 §3.4) are first reduced to
@@ -38,7 +38,7 @@
 
 use crate::error::{ControlError, Result};
 use crate::linalg::{check_finite, cholesky, DenseLu};
-use crate::state_space::StateSpace;
+use crate::model::state_space::StateSpace;
 use faer::{Mat, MatRef};
 use phlex_core::sparse::to_dense;
 use phlex_core::{LinearPhSystem, PortSet, VarKind};

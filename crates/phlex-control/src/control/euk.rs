@@ -11,7 +11,7 @@
 
 use crate::error::{ControlError, Result};
 use crate::linalg::vstack;
-use crate::udwadia_kalaba::{uk_acceleration, UkSolution};
+use crate::model::udwadia_kalaba::{uk_acceleration, UkSolution};
 use faer::{Mat, MatRef};
 
 /// EUK control action.
@@ -49,7 +49,7 @@ pub fn euk_control(
     let A = vstack(&[A_task, MU.as_ref()]);
     let mut b = b_task.to_vec();
     b.extend(unactuated.iter().map(|&u| Q[u]));
-    let rank = crate::udwadia_kalaba::generalized_rank(M, A.as_ref())?;
+    let rank = crate::model::udwadia_kalaba::generalized_rank(M, A.as_ref())?;
     if rank < n {
         return Err(ControlError::InvalidParameter {
             name: "[M; A]".into(),

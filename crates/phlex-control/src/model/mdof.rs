@@ -239,9 +239,8 @@ mod tests {
         assert!((G[(0, 0)] - 1.0).abs() < 1e-13 && G[(0, 1)].abs() < 1e-13);
     }
 
-    /// Rayleigh damping: the complex modes have ξⱼ = α/(2ωⱼ) + βωⱼ/2 exactly.
-    #[test]
-    fn rayleigh_modal_damping() {
+    /// A 3-DOF spring chain: `M = diag(1, 2, 1.5)`, tridiagonal `K`.
+    fn chain3() -> (Mat<f64>, Mat<f64>) {
         let M = diag(&[1.0, 2.0, 1.5]);
         let K = Mat::from_fn(3, 3, |i, j| {
             [
@@ -250,6 +249,13 @@ mod tests {
                 [0.0, -150.0, 150.0],
             ][i][j]
         });
+        (M, K)
+    }
+
+    /// Rayleigh damping: the complex modes have ξⱼ = α/(2ωⱼ) + βωⱼ/2 exactly.
+    #[test]
+    fn rayleigh_modal_damping() {
+        let (M, K) = chain3();
         let (a, b) = (0.4, 1e-3);
         let sys = Mdof::undamped(M, K, Mat::zeros(3, 1))
             .unwrap()
@@ -267,14 +273,7 @@ mod tests {
     /// Truncation to all modes is diagonal with ω² on the stiffness diagonal.
     #[test]
     fn truncation_is_diagonal() {
-        let M = diag(&[1.0, 2.0, 1.5]);
-        let K = Mat::from_fn(3, 3, |i, j| {
-            [
-                [300.0, -100.0, 0.0],
-                [-100.0, 250.0, -150.0],
-                [0.0, -150.0, 150.0],
-            ][i][j]
-        });
+        let (M, K) = chain3();
         let sys = Mdof::undamped(M, K, Mat::from_fn(3, 1, |_, _| 1.0)).unwrap();
         let w = sys.undamped_modes().unwrap().omega;
         let t = sys.modal_truncation(&[0, 2]).unwrap();

@@ -15,7 +15,7 @@
 //! with unknown per-output noise variances, `Σᵢ ln vᵢ`. This is the
 //! common-denominator output-error model; for one input it is exactly the
 //! `n`-state model with those poles, for `r > 1` it allows residues of any
-//! rank. Used by [`crate::era::era_dc_observer`] to choose the model order
+//! rank. Used by [`crate::identify::era::era_dc_observer`] to choose the model order
 //! by the BIC of the refined fits and to report refined frequencies and
 //! damping ratios.
 
@@ -84,53 +84,14 @@ fn basis(poles: &[c64], u: MatRef<'_, f64>, deriv: bool) -> Basis {
         let real = is_real(z);
         let mut da: Vec<(usize, Vec<f64>)> = Vec::new();
         let mut db: Vec<(usize, Vec<f64>)> = Vec::new();
-        // forced responses w (w(k+1) = z w + u) and dw/dz = v (v(k+1) = z v + w)
-        for c in 0..r {
-            let (mut w, mut v) = (c64::new(0.0, 0.0), c64::new(0.0, 0.0));
-            let mut dv = if deriv {
-                vec![c64::new(0.0, 0.0); l]
-            } else {
-                Vec::new()
-            };
-            for k in 0..l {
-                phi[(k, col)] = w.re;
-                if !real {
-                    phi[(k, col + 1)] = w.im;
-                }
-                if deriv {
-                    dv[k] = v;
-                }
-                let wn = z * w + u[(c, k)];
-                v = z * v + w;
-                w = wn;
-            }
+        // forced responses w(0) = 0, w(k+1) = z w + u_c(k), then the free
+        // response zᵏ (w(0) = 1, no input)
+        let forced = (0..r).map(|c| (c64::new(0.0, 0.0), Some(c)));
+        for (w0, input) in forced.chain([(c64::new(1.0, 0.0), None)]) {
+            let e = |k: usize| input.map_or(0.0, |c| u[(c, k)]);
+            let dw = pole_response(&mut phi, col, real, z, w0, e, deriv);
             if deriv {
-                push_derivs(&mut da, &mut db, col, real, &dv);
-            }
-            col += if real { 1 } else { 2 };
-        }
-        // free response zᵏ and its derivative k z^{k−1}
-        {
-            let (mut f, mut g) = (c64::new(1.0, 0.0), c64::new(0.0, 0.0));
-            let mut dg = if deriv {
-                vec![c64::new(0.0, 0.0); l]
-            } else {
-                Vec::new()
-            };
-            for k in 0..l {
-                phi[(k, col)] = f.re;
-                if !real {
-                    phi[(k, col + 1)] = f.im;
-                }
-                if deriv {
-                    dg[k] = g;
-                }
-                // g(k+1) = (k+1) z^k = z g(k) + f(k)
-                g = z * g + f;
-                f *= z;
-            }
-            if deriv {
-                push_derivs(&mut da, &mut db, col, real, &dg);
+                push_derivs(&mut da, &mut db, col, real, &dw);
             }
             col += if real { 1 } else { 2 };
         }
@@ -148,6 +109,42 @@ fn basis(poles: &[c64], u: MatRef<'_, f64>, deriv: bool) -> Basis {
         col += 1;
     }
     Basis { phi, dphi }
+}
+
+/// One response of a pole `z`: writes `w(k)`, `w(0) = w0`,
+/// `w(k+1) = z w(k) + e(k)`, into column `col` of `phi` (`Re w`, and `Im w`
+/// into `col + 1` unless the pole is `real`) and returns, if `deriv`, its
+/// derivative `v = dw/dz`: `v(0) = 0`, `v(k+1) = z v(k) + w(k)` (for the
+/// free response `w = zᵏ` this is `k z^{k−1}`).
+fn pole_response(
+    phi: &mut Mat<f64>,
+    col: usize,
+    real: bool,
+    z: c64,
+    w0: c64,
+    e: impl Fn(usize) -> f64,
+    deriv: bool,
+) -> Vec<c64> {
+    let l = phi.nrows();
+    let (mut w, mut v) = (w0, c64::new(0.0, 0.0));
+    let mut dv = if deriv {
+        vec![c64::new(0.0, 0.0); l]
+    } else {
+        Vec::new()
+    };
+    for k in 0..l {
+        phi[(k, col)] = w.re;
+        if !real {
+            phi[(k, col + 1)] = w.im;
+        }
+        if deriv {
+            dv[k] = v;
+        }
+        let wn = z * w + e(k);
+        v = z * v + w;
+        w = wn;
+    }
+    dv
 }
 
 /// Derivatives of the columns `[Re s, Im s]` (or `[s]` for a real pole) with
@@ -379,7 +376,7 @@ pub fn refine_poles(
 /// `T = [.., Re ψ_j, Im ψ_j, ..]` (`Re ψ` for a real pole), `C_m = C T`,
 /// `A_m = blockdiag([a_j, b_j; −b_j, a_j])` for `z_j = a_j + i b_j`
 /// (`A T = T A_m` holds for the original eigenvalues). `B` is left to a
-/// least-squares fit ([`crate::era::fit_input_matrices`]). Fails when `A` is
+/// least-squares fit ([`crate::identify::era::fit_input_matrices`]). Fails when `A` is
 /// (numerically) defective.
 pub fn modal_form(
     A: MatRef<'_, f64>,

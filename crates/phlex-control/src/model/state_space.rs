@@ -16,8 +16,19 @@ use crate::error::{dim_err, ControlError, Result};
 use crate::linalg::{
     block2, check_finite, check_shape, check_square, eigvals, eye, vstack, DenseLu,
 };
-use crate::mdof::Mdof;
+use crate::model::mdof::Mdof;
 use faer::{c64, Mat, MatRef, Scale};
+
+/// Checks a sampling time: `0 < Δt < ∞` (error on the key `dt`).
+pub fn check_sampling_time(dt: f64) -> Result<()> {
+    if !(dt > 0.0 && dt.is_finite()) {
+        return Err(ControlError::InvalidParameter {
+            name: "dt".into(),
+            reason: format!("sampling time must satisfy 0 < Δt < ∞, got {dt}"),
+        });
+    }
+    Ok(())
+}
 
 /// A linear time-invariant state-space model.
 #[derive(Clone, Debug)]
@@ -45,33 +56,43 @@ pub struct OutputMaps {
     pub Ca: Mat<f64>,
 }
 
+/// What the sensors measure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sensing {
+    /// displacement outputs (`b = 0`)
+    Displacement,
+    /// velocity outputs (`b = 1`)
+    Velocity,
+    /// acceleration outputs (`b = 2`)
+    Acceleration,
+}
+
+impl Sensing {
+    /// The time derivative `b` of the displacement that is measured
+    /// (thesis 002 eq. (3.203)).
+    pub fn power(self) -> i32 {
+        match self {
+            Sensing::Displacement => 0,
+            Sensing::Velocity => 1,
+            Sensing::Acceleration => 2,
+        }
+    }
+}
+
 impl OutputMaps {
-    /// Outputs are the displacements of the listed DOFs.
-    pub fn displacements(n_dof: usize, dofs: &[usize]) -> Self {
-        let S = selector(n_dof, dofs);
-        Self {
-            Cv: Mat::zeros(S.nrows(), n_dof),
-            Ca: Mat::zeros(S.nrows(), n_dof),
-            Cd: S,
-        }
-    }
-    /// Outputs are the velocities of the listed DOFs.
-    pub fn velocities(n_dof: usize, dofs: &[usize]) -> Self {
-        let S = selector(n_dof, dofs);
-        Self {
-            Cd: Mat::zeros(S.nrows(), n_dof),
-            Ca: Mat::zeros(S.nrows(), n_dof),
-            Cv: S,
-        }
-    }
-    /// Outputs are the accelerations of the listed DOFs.
-    pub fn accelerations(n_dof: usize, dofs: &[usize]) -> Self {
-        let S = selector(n_dof, dofs);
-        Self {
-            Cd: Mat::zeros(S.nrows(), n_dof),
-            Cv: Mat::zeros(S.nrows(), n_dof),
-            Ca: S,
-        }
+    /// Outputs are the displacements, velocities or accelerations (`sensing`)
+    /// of the listed DOFs: the matching map is the selector of `dofs`, the
+    /// other two are zero.
+    pub fn sensing(sensing: Sensing, n_dof: usize, dofs: &[usize]) -> Self {
+        let b = sensing.power() as usize;
+        let [Cd, Cv, Ca] = std::array::from_fn(|k| {
+            if k == b {
+                selector(n_dof, dofs)
+            } else {
+                Mat::zeros(dofs.len(), n_dof)
+            }
+        });
+        Self { Cd, Cv, Ca }
     }
 }
 
@@ -98,8 +119,11 @@ impl SymmetricForm {
         let Z = Mat::<f64>::zeros(n, n);
         let mK = Scale(-1.0) * &sys.K;
         Self {
-            V: block2(sys.R.as_ref(), sys.M.as_ref(), sys.M.as_ref(), Z.as_ref()),
-            S: block2(mK.as_ref(), Z.as_ref(), Z.as_ref(), sys.M.as_ref()),
+            V: block2([
+                [sys.R.as_ref(), sys.M.as_ref()],
+                [sys.M.as_ref(), Z.as_ref()],
+            ]),
+            S: block2([[mK.as_ref(), Z.as_ref()], [Z.as_ref(), sys.M.as_ref()]]),
             N: vstack(&[
                 sys.B.as_ref(),
                 Mat::<f64>::zeros(n, sys.n_inputs()).as_ref(),
@@ -114,8 +138,8 @@ impl SymmetricForm {
         let mK = Scale(-1.0) * &sys.K;
         let mR = Scale(-1.0) * &sys.R;
         Self {
-            V: block2(mK.as_ref(), Z.as_ref(), Z.as_ref(), sys.M.as_ref()),
-            S: block2(Z.as_ref(), mK.as_ref(), mK.as_ref(), mR.as_ref()),
+            V: block2([[mK.as_ref(), Z.as_ref()], [Z.as_ref(), sys.M.as_ref()]]),
+            S: block2([[Z.as_ref(), mK.as_ref()], [mK.as_ref(), mR.as_ref()]]),
             N: vstack(&[
                 Mat::<f64>::zeros(n, sys.n_inputs()).as_ref(),
                 sys.B.as_ref(),
@@ -151,12 +175,7 @@ impl StateSpace {
             check_finite(name, X.as_ref())?;
         }
         if let Some(h) = dt {
-            if !(h > 0.0 && h.is_finite()) {
-                return Err(ControlError::InvalidParameter {
-                    name: "dt".into(),
-                    reason: format!("sampling time must satisfy 0 < Δt < ∞, got {h}"),
-                });
-            }
+            check_sampling_time(h)?;
         }
         Ok(Self { A, B, C, D, dt })
     }
@@ -176,7 +195,10 @@ impl StateSpace {
         let Z = Mat::<f64>::zeros(n, n);
         let mMiK = Scale(-1.0) * &MiK;
         let mMiR = Scale(-1.0) * &MiR;
-        let A = block2(Z.as_ref(), eye(n).as_ref(), mMiK.as_ref(), mMiR.as_ref());
+        let A = block2([
+            [Z.as_ref(), eye(n).as_ref()],
+            [mMiK.as_ref(), mMiR.as_ref()],
+        ]);
         let B = vstack(&[Mat::<f64>::zeros(n, sys.n_inputs()).as_ref(), MiB.as_ref()]);
         let C1 = &out.Cd - &out.Ca * &MiK;
         let C2 = &out.Cv - &out.Ca * &MiR;
@@ -266,26 +288,23 @@ impl StateSpace {
         let l = u.ncols();
         let mut y = Mat::<f64>::zeros(m, l);
         let mut zn = vec![0.0; n];
+        // row i of X z + Y u(k), summed in index order
+        let affine = |X: &Mat<f64>, Y: &Mat<f64>, i: usize, z: &[f64], k: usize| {
+            let mut s = 0.0;
+            for j in 0..n {
+                s += X[(i, j)] * z[j];
+            }
+            for j in 0..r {
+                s += Y[(i, j)] * u[(j, k)];
+            }
+            s
+        };
         for k in 0..l {
             for i in 0..m {
-                let mut s = 0.0;
-                for j in 0..n {
-                    s += self.C[(i, j)] * z[j];
-                }
-                for j in 0..r {
-                    s += self.D[(i, j)] * u[(j, k)];
-                }
-                y[(i, k)] = s;
+                y[(i, k)] = affine(&self.C, &self.D, i, &z, k);
             }
             for i in 0..n {
-                let mut s = 0.0;
-                for j in 0..n {
-                    s += self.A[(i, j)] * z[j];
-                }
-                for j in 0..r {
-                    s += self.B[(i, j)] * u[(j, k)];
-                }
-                zn[i] = s;
+                zn[i] = affine(&self.A, &self.B, i, &z, k);
             }
             std::mem::swap(&mut z, &mut zn);
         }
@@ -334,7 +353,8 @@ mod tests {
     #[test]
     fn symmetric_forms_agree() {
         let sys = sample();
-        let ss = StateSpace::from_mdof(&sys, &OutputMaps::displacements(2, &[0])).unwrap();
+        let ss = StateSpace::from_mdof(&sys, &OutputMaps::sensing(Sensing::Displacement, 2, &[0]))
+            .unwrap();
         for f in [SymmetricForm::form1(&sys), SymmetricForm::form2(&sys)] {
             let (A, B) = f.first_order().unwrap();
             // 1e-13: two LU solves on O(10) entries
@@ -350,7 +370,8 @@ mod tests {
     #[test]
     fn acceleration_output() {
         let sys = sample();
-        let ss = StateSpace::from_mdof(&sys, &OutputMaps::accelerations(2, &[1])).unwrap();
+        let ss = StateSpace::from_mdof(&sys, &OutputMaps::sensing(Sensing::Acceleration, 2, &[1]))
+            .unwrap();
         let z = [0.1, -0.2, 0.3, 0.05];
         let u = 2.0;
         let x = &z[..2];
@@ -367,7 +388,11 @@ mod tests {
     #[test]
     fn similarity_invariance() {
         let sys = sample();
-        let ss = StateSpace::from_mdof(&sys, &OutputMaps::displacements(2, &[0, 1])).unwrap();
+        let ss = StateSpace::from_mdof(
+            &sys,
+            &OutputMaps::sensing(Sensing::Displacement, 2, &[0, 1]),
+        )
+        .unwrap();
         let mut d = ss.clone();
         d.dt = Some(0.1);
         let T = Mat::from_fn(4, 4, |i, j| {

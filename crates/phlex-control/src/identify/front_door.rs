@@ -8,7 +8,7 @@
 //! are those of an `(m p)`-state observer, and the combined Hankel matrix of
 //! eq. (3.165) would not have rank `n` even for exact data. The automatic
 //! order minimises the output-error BIC over the singular-value gaps
-//! ([`crate::era::gap_candidates`], [`crate::era::fit_input_matrices`]); `B̂`, `D̂`
+//! ([`crate::identify::era::gap_candidates`], [`crate::identify::era::fit_input_matrices`]); `B̂`, `D̂`
 //! are the output-error least-squares ones.
 //!
 //! ```text
@@ -33,10 +33,11 @@
 //! unknown, with `m·p ≥ n` — and `l ≥ α + β + (γ+δ)τ + 1` Markov parameters),
 //! [`ControlError::InvalidParameter`] (Δt, empty channel lists).
 
-use crate::era::{era_dc_observer, EraDcParams, Order, OrderScore, Realization};
 use crate::error::{ControlError, Result};
-use crate::modal::{modal_parameters, ModalTable};
-use crate::okid::{okid, OkidParams};
+use crate::identify::era::{era_dc_observer, EraDcParams, Order, OrderScore, Realization};
+use crate::identify::okid::{okid, OkidParams};
+use crate::identify::records::check_records;
+use crate::model::modal::{modal_parameters, ModalTable};
 use faer::{Mat, MatRef};
 use std::fmt;
 
@@ -46,7 +47,7 @@ pub enum Method {
     /// OKID → ERA/DC from the system Markov parameters (thesis 002 §3.5–§3.6)
     #[default]
     OkidEraDc,
-    /// N4SID subspace identification ([`crate::n4sid`])
+    /// N4SID subspace identification ([`crate::identify::n4sid`])
     N4sid,
 }
 
@@ -284,36 +285,8 @@ pub fn identify_data(
     y: MatRef<'_, f64>,
     opts: &IdentifyOptions,
 ) -> Result<IdentificationReport> {
-    if !(opts.dt > 0.0 && opts.dt.is_finite()) {
-        return Err(ControlError::InvalidParameter {
-            name: "dt".into(),
-            reason: format!("sampling time must satisfy 0 < Δt < ∞, got {}", opts.dt),
-        });
-    }
-    let (r, m, l) = (u.nrows(), y.nrows(), u.ncols());
-    if r == 0 || m == 0 {
-        return Err(ControlError::InvalidParameter {
-            name: "inputs/outputs".into(),
-            reason: "need r ≥ 1 and m ≥ 1".into(),
-        });
-    }
-    if y.ncols() != l {
-        return Err(ControlError::Dimension {
-            name: "outputs".into(),
-            expected: format!("{l} samples"),
-            got: format!("{}", y.ncols()),
-        });
-    }
-    let n_max = match opts.order {
-        Order::Fixed(n) => n,
-        Order::Auto { max } => max,
-    };
-    if n_max == 0 {
-        return Err(ControlError::InvalidParameter {
-            name: "order".into(),
-            reason: "model order must be ≥ 1".into(),
-        });
-    }
+    let (r, m, l) = check_records(u, y, opts.dt)?;
+    let n_max = opts.order.largest()?;
     let era = opts.era.clone().unwrap_or_else(|| {
         let alpha = (2 * n_max).div_ceil(m).max(10);
         EraDcParams {
@@ -407,12 +380,12 @@ fn identify_n4sid(
             i_min.max(10).min(i_data.max(i_min))
         }
     };
-    let params = crate::n4sid::N4sidParams {
+    let params = crate::identify::n4sid::N4sidParams {
         block_rows: i,
         order: opts.order,
         rtol: 1e-10,
     };
-    let res = crate::n4sid::n4sid(u, y, opts.dt, &params)?;
+    let res = crate::identify::n4sid::n4sid(u, y, opts.dt, &params)?;
     let modes = modal_parameters(&res.realization.sys, opts.reference_output)?;
     Ok(IdentificationReport {
         method: Method::N4sid,

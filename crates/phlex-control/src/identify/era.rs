@@ -22,7 +22,7 @@
 
 use crate::error::{ControlError, Result};
 use crate::linalg::{hstack, pinv, svd, SvdParts};
-use crate::state_space::StateSpace;
+use crate::model::state_space::StateSpace;
 use faer::{Mat, MatRef};
 
 /// How to choose the realisation order.
@@ -35,6 +35,24 @@ pub enum Order {
         /// largest order considered
         max: usize,
     },
+}
+
+impl Order {
+    /// The largest order the selection may return (`n` for `Fixed(n)`,
+    /// `max` for `Auto`); an error naming `order` if it is 0.
+    pub fn largest(&self) -> Result<usize> {
+        let n = match *self {
+            Order::Fixed(n) => n,
+            Order::Auto { max } => max,
+        };
+        if n == 0 {
+            return Err(ControlError::InvalidParameter {
+                name: "order".into(),
+                reason: "model order must be ≥ 1".into(),
+            });
+        }
+        Ok(n)
+    }
 }
 
 /// ERA options: `α` block rows and `β` block columns of the Hankel matrix.
@@ -389,7 +407,7 @@ pub const RANK_RTOL: f64 = 1e-10;
 /// Exact data of an `n`-state system give the single candidate `n` at the
 /// rank drop plus the gaps inside the physical modes; with noise the gaps
 /// inside the noise floor qualify too, and [`era_dc_observer`] decides between
-/// the candidates by the output error ([`crate::oe::refine_poles`]).
+/// the candidates by the output error ([`crate::identify::oe::refine_poles`]).
 pub fn gap_candidates(sv: &[f64], max: usize) -> Vec<usize> {
     let mut out = Vec::new();
     if sv.is_empty() {
@@ -580,7 +598,7 @@ pub struct ObserverRealization {
 /// ERA/DC on the system Markov parameters `Y₀ … Y_N` from OKID, then the
 /// observer gain by least squares from the observer-gain Markov parameters,
 /// `Ĝ = P_p⁺ [Y⁰₁; …; Y⁰_p]`, `P_p = [Ĉ; ĈÂ; …; ĈÂ^{p−1}]`
-/// (thesis 002 eqs. (3.109)–(3.112), [`crate::okid::observer_gain`]).
+/// (thesis 002 eqs. (3.109)–(3.112), [`crate::identify::okid::observer_gain`]).
 ///
 /// This is the robust form of [`era_dc_okid`]: the combined Hankel matrix of
 /// `Γ_k = [Y_k, Y⁰_k]` (eq. (3.165)) has rank `n` only if the OKID observer is
@@ -599,7 +617,7 @@ pub struct ObserverRealization {
 /// not):
 /// 1. every candidate order of [`gap_candidates`] (`Order::Auto { max }`) or
 ///    the fixed order is realised by ERA/DC, its poles are refined by output
-///    error ([`crate::oe::refine_poles`], the maximum-likelihood poles for
+///    error ([`crate::identify::oe::refine_poles`], the maximum-likelihood poles for
 ///    white output noise) and scored by the BIC of that fit; the lowest BIC
 ///    wins. Unrefined ERA/DC poles are not good enough for this comparison:
 ///    their estimation error leaves a systematic output error that spurious
@@ -607,7 +625,7 @@ pub struct ObserverRealization {
 ///    BIC −61 802 at n = 4 vs −62 128 at n = 6, true poles −62 743; refined
 ///    −62 718 at n = 4 vs −62 646 at n = 6);
 /// 2. the model is the real modal form of the ERA/DC `(Â, Ĉ)` with the
-///    refined poles ([`crate::oe::modal_form`]; mode shapes from ERA/DC), and
+///    refined poles ([`crate::identify::oe::modal_form`]; mode shapes from ERA/DC), and
 ///    `B̂`, `D̂` from [`fit_input_matrices`].
 ///
 /// Without data (or if no candidate can be fitted, e.g. only unstable ones)
@@ -638,9 +656,10 @@ pub fn era_dc_observer(
             let mut scores = Vec::new();
             for n in candidates {
                 let (A, _, _) = f.realize(n)?;
-                let poles = crate::oe::pole_set(&crate::linalg::eigvals("Â", A.as_ref())?);
+                let poles =
+                    crate::identify::oe::pole_set(&crate::linalg::eigvals("Â", A.as_ref())?);
                 // an unstable candidate (spurious mode) cannot be fitted from rest
-                let Ok(fit) = crate::oe::refine_poles(&poles, u, y, OE_MAX_ITER) else {
+                let Ok(fit) = crate::identify::oe::refine_poles(&poles, u, y, OE_MAX_ITER) else {
                     continue;
                 };
                 if best.as_ref().is_none_or(|b| fit.bic < b.0) {
@@ -657,8 +676,8 @@ pub fn era_dc_observer(
                     let (A, C, _) = f.realize(n)?;
                     // refined poles in the modal form of (Â, Ĉ); if Â is
                     // defective keep the ERA/DC (Â, Ĉ); B̂, D̂ by least squares
-                    let (Am, Cm) =
-                        crate::oe::modal_form(A.as_ref(), C.as_ref(), &poles).unwrap_or((A, C));
+                    let (Am, Cm) = crate::identify::oe::modal_form(A.as_ref(), C.as_ref(), &poles)
+                        .unwrap_or((A, C));
                     let sys = match fit_input_matrices(Am.as_ref(), Cm.as_ref(), u, y) {
                         Ok(fit) => StateSpace::new(Am, fit.B, Cm, fit.D, Some(dt))?,
                         Err(_) => build(n)?,
@@ -676,7 +695,7 @@ pub fn era_dc_observer(
             (n, build(n)?, Vec::new())
         }
     };
-    let G = crate::okid::observer_gain(sys.A.as_ref(), sys.C.as_ref(), gain_markov, p)?;
+    let G = crate::identify::okid::observer_gain(sys.A.as_ref(), sys.C.as_ref(), gain_markov, p)?;
     Ok(ObserverRealization {
         realization: Realization {
             sys,

@@ -11,22 +11,12 @@
 
 use crate::error::{ControlError, Result};
 use crate::linalg::{expm, logm};
-use crate::state_space::StateSpace;
+use crate::model::state_space::{check_sampling_time, StateSpace};
 use faer::{Mat, Scale};
-
-fn check_dt(dt: f64) -> Result<()> {
-    if !(dt > 0.0 && dt.is_finite()) {
-        return Err(ControlError::InvalidParameter {
-            name: "dt".into(),
-            reason: format!("sampling time must satisfy 0 < Δt < ∞, got {dt}"),
-        });
-    }
-    Ok(())
-}
 
 /// Continuous → discrete with a zero-order hold of period `dt`.
 pub fn c2d(sys: &StateSpace, dt: f64) -> Result<StateSpace> {
-    check_dt(dt)?;
+    check_sampling_time(dt)?;
     if sys.dt.is_some() {
         return Err(ControlError::InvalidParameter {
             name: "model".into(),

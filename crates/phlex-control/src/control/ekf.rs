@@ -12,8 +12,8 @@
 //! model `f` only (the control enters through `u`, not differentiated).
 
 use crate::error::{dim_err, ControlError, Result};
-use crate::linalg::{check_shape, cholesky, DenseLu};
-use crate::noise::NoiseRng;
+use crate::linalg::{check_shape, cholesky, fd_jacobian, DenseLu};
+use crate::signal::noise::NoiseRng;
 use faer::{Mat, MatRef};
 use phlex_solve::Rk4;
 
@@ -29,34 +29,12 @@ pub trait NonlinearModel {
     fn h(&self, t: f64, z: &[f64], u: &[f64], y: &mut [f64]);
     /// `∂f/∂z`; default: central differences (step `1e-6(1 + |zⱼ|)`)
     fn jac_f(&self, t: f64, z: &[f64], u: &[f64]) -> Mat<f64> {
-        let n = self.n_states();
-        fd_jac(n, n, z, |x, out| self.f(t, x, u, out))
+        fd_jacobian(self.n_states(), z, |x, out| self.f(t, x, u, out))
     }
     /// `∂h/∂z`; default: central differences
     fn jac_h(&self, t: f64, z: &[f64], u: &[f64]) -> Mat<f64> {
-        fd_jac(self.n_outputs(), self.n_states(), z, |x, out| {
-            self.h(t, x, u, out)
-        })
+        fd_jacobian(self.n_outputs(), z, |x, out| self.h(t, x, u, out))
     }
-}
-
-fn fd_jac(rows: usize, n: usize, z: &[f64], mut eval: impl FnMut(&[f64], &mut [f64])) -> Mat<f64> {
-    let mut J = Mat::zeros(rows, n);
-    let mut x = z.to_vec();
-    let mut fp = vec![0.0; rows];
-    let mut fm = vec![0.0; rows];
-    for j in 0..n {
-        let h = 1e-6 * (1.0 + z[j].abs());
-        x[j] = z[j] + h;
-        eval(&x, &mut fp);
-        x[j] = z[j] - h;
-        eval(&x, &mut fm);
-        x[j] = z[j];
-        for i in 0..rows {
-            J[(i, j)] = (fp[i] - fm[i]) / (2.0 * h);
-        }
-    }
-    J
 }
 
 /// Settings of a coupled plant/EKF simulation.
@@ -229,7 +207,7 @@ fn noise_factor(R: MatRef<'_, f64>, h: f64) -> Result<Mat<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kalman::kalman_riccati_continuous;
+    use crate::control::kalman::kalman_riccati_continuous;
     use crate::linalg::{diag, fro};
 
     struct Linear {

@@ -12,7 +12,7 @@
 
 use crate::error::{ControlError, Result};
 use crate::linalg::{solve_complex, to_complex};
-use crate::state_space::StateSpace;
+use crate::model::state_space::{check_sampling_time, StateSpace};
 use faer::{c64, Mat};
 use std::f64::consts::PI;
 
@@ -187,16 +187,6 @@ fn check_signal(name: &str, x: &[f64]) -> Result<()> {
     Ok(())
 }
 
-fn dt_check(dt: f64) -> Result<()> {
-    if !(dt > 0.0 && dt.is_finite()) {
-        return Err(ControlError::InvalidParameter {
-            name: "dt".into(),
-            reason: format!("need 0 < Δt < ∞, got {dt}"),
-        });
-    }
-    Ok(())
-}
-
 /// Windowed segment spectra of a signal.
 fn segment_ffts(x: &[f64], starts: &[usize], w: &[f64]) -> Vec<Vec<c64>> {
     let n = w.len();
@@ -236,7 +226,7 @@ fn csd_from(xs: &[Vec<c64>], ys: &[Vec<c64>], n: usize, dt: f64, u: f64) -> Vec<
 
 /// One-sided cross spectral density `G_xy` (Welch, Hann window, segment means removed).
 pub fn cross_spectral_density(x: &[f64], y: &[f64], dt: f64, p: &WelchParams) -> Result<Spectrum> {
-    dt_check(dt)?;
+    check_sampling_time(dt)?;
     check_signal("x", x)?;
     check_signal("y", y)?;
     if x.len() != y.len() {
@@ -365,7 +355,7 @@ mod tests {
     /// over ~500 bins × 31 segments has a 1/√(K·bins) ≈ 0.8 % spread, 3 % bound.
     #[test]
     fn white_noise_level() {
-        let mut rng = crate::noise::NoiseRng::new(5);
+        let mut rng = crate::signal::noise::NoiseRng::new(5);
         let (n, dt, sigma) = (16384, 0.01, 0.7);
         let x: Vec<f64> = (0..n).map(|_| sigma * rng.normal()).collect();
         let g = auto_spectral_density(&x, dt, &WelchParams::half_overlap(1024)).unwrap();

@@ -40,7 +40,7 @@ pub fn from_pulse_responses(pulse: &[MatRef<'_, f64>]) -> Result<Vec<Mat<f64>>> 
 /// Least-squares Markov parameters `[Y₀ … Y_p] = y U⁺` from arbitrary
 /// input/output data of a system at rest (`U` is the block-Toeplitz matrix of
 /// shifted inputs, zero before `k = 0`). Valid when `A^{p+1} ≈ 0`; for lightly
-/// damped systems use [`crate::okid`] instead.
+/// damped systems use [`crate::identify::okid`] instead.
 pub fn least_squares(u: MatRef<'_, f64>, y: MatRef<'_, f64>, p: usize) -> Result<Vec<Mat<f64>>> {
     let (r, l) = (u.nrows(), u.ncols());
     let m = y.nrows();

@@ -13,7 +13,7 @@
 //!    asymptotically with white noise) `O_i = Γ_i X̂_i`, the extended
 //!    observability matrix times the Kalman state sequence.
 //! 2. **Order** from the SVD `O_i = U S Vᵀ` (the `n` significant singular
-//!    values; [`crate::era::select_order`] or fixed), `Γ_i = U_n S_n^{1/2}`.
+//!    values; [`crate::identify::era::select_order`] or fixed), `Γ_i = U_n S_n^{1/2}`.
 //! 3. **States** `X_i = Γ_i^† O_i` and, shifting the past/future border by
 //!    one block, `X_{i+1} = Γ_{i−1}^† O_{i−1}` with
 //!    `O_{i−1} = Y_f⁻ /_{U_f⁻} W_p⁺` (`Γ_{i−1}` = `Γ_i` without its last
@@ -28,10 +28,11 @@
 //! `rtol · σ_max` (noise-free data make `W_p/U_f^⊥` rank deficient: rank
 //! `n + r i` instead of `(r + m) i`).
 
-use crate::era::{order_from_gap, select_order, Order, Realization};
 use crate::error::{ControlError, Result};
+use crate::identify::era::{order_from_gap, select_order, Order, Realization};
+use crate::identify::records::check_records;
 use crate::linalg::{pinv, svd, vstack};
-use crate::state_space::StateSpace;
+use crate::model::state_space::StateSpace;
 use faer::{Mat, MatRef};
 
 /// Settings of [`n4sid`].
@@ -102,37 +103,9 @@ pub fn n4sid(
     dt: f64,
     p: &N4sidParams,
 ) -> Result<N4sidResult> {
-    let (r, m, l) = (u.nrows(), y.nrows(), u.ncols());
-    if !(dt > 0.0 && dt.is_finite()) {
-        return Err(ControlError::InvalidParameter {
-            name: "dt".into(),
-            reason: format!("sampling time must satisfy 0 < Δt < ∞, got {dt}"),
-        });
-    }
-    if r == 0 || m == 0 {
-        return Err(ControlError::InvalidParameter {
-            name: "inputs/outputs".into(),
-            reason: "need r ≥ 1 and m ≥ 1".into(),
-        });
-    }
-    if y.ncols() != l {
-        return Err(ControlError::Dimension {
-            name: "outputs".into(),
-            expected: format!("{l} samples"),
-            got: format!("{}", y.ncols()),
-        });
-    }
+    let (r, m, l) = check_records(u, y, dt)?;
     let i = p.block_rows;
-    let n_max = match p.order {
-        Order::Fixed(n) => n,
-        Order::Auto { max } => max,
-    };
-    if n_max == 0 {
-        return Err(ControlError::InvalidParameter {
-            name: "order".into(),
-            reason: "model order must be ≥ 1".into(),
-        });
-    }
+    let n_max = p.order.largest()?;
     if i < 2 || i * m <= n_max {
         return Err(ControlError::InvalidParameter {
             name: "block_rows".into(),

@@ -21,7 +21,7 @@
 //! (any exact ARX fit satisfies `Ā(z) G(z) = B̄(z)` as transfer functions, and
 //! the recursion is the power-series division `Ā(z)⁻¹ B̄(z)`; measured error
 //! 3e-14 at p = 80 on the 2-DOF test), but the `Y⁰_k` are those of the
-//! larger observer; see [`crate::era::era_dc_observer`] and [`observer_gain`].
+//! larger observer; see [`crate::identify::era::era_dc_observer`] and [`observer_gain`].
 
 use crate::error::{dim_err, ControlError, Result};
 use crate::linalg::{check_finite, default_pinv_rtol, pinv, svd};

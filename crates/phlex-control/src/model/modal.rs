@@ -8,7 +8,7 @@
 
 use crate::error::{ControlError, Result};
 use crate::linalg::eig;
-use crate::state_space::StateSpace;
+use crate::model::state_space::StateSpace;
 use faer::c64;
 use std::f64::consts::PI;
 use std::fmt;

@@ -96,12 +96,7 @@ impl Constraint for Holonomic {
             Some(j) => j(q, t),
             None => fd_jacobian(self.rows, n, 1e-3, q, &|x| (self.f)(x, t)),
         };
-        let scale = 1.0 + q.iter().chain(qd).fold(0.0f64, |m, v| m.max(v.abs()));
-        let path = |s: f64| {
-            let x: Vec<f64> = q.iter().zip(qd).map(|(a, b)| a + s * b).collect();
-            (self.f)(&x, t + s)
-        };
-        let h = 1e-2 / scale;
+        let path = |s: f64| (self.f)(&along(q, qd, s), t + s);
         let f0 = path(0.0);
         let second = |h: f64| {
             let (p, m) = (path(h), path(-h));
@@ -109,13 +104,28 @@ impl Constraint for Holonomic {
                 .map(|i| (p[i] - 2.0 * f0[i] + m[i]) / (h * h))
                 .collect::<Vec<f64>>()
         };
-        let d1 = second(h);
-        let d2 = second(0.5 * h);
-        let b = (0..self.rows)
-            .map(|i| -(4.0 * d2[i] - d1[i]) / 3.0)
-            .collect();
+        let b = negated_richardson(self.rows, 1e-2 / path_scale(q, qd), second);
         (A, b)
     }
+}
+
+/// The point `q + s q̇` of the straight path through `q` along `q̇`.
+fn along(q: &[f64], qd: &[f64], s: f64) -> Vec<f64> {
+    q.iter().zip(qd).map(|(a, b)| a + s * b).collect()
+}
+
+/// Scale `1 + max(|q|, |q̇|)` of the path steps.
+fn path_scale(q: &[f64], qd: &[f64]) -> f64 {
+    1.0 + q.iter().chain(qd).fold(0.0f64, |m, v| m.max(v.abs()))
+}
+
+/// `−(4 D(h/2) − D(h))/3`: one Richardson extrapolation of a central
+/// difference `D` (truncation `O(h²)` → `O(h⁴)`), negated (the constraint
+/// right-hand side `b = −d^k/ds^k …`).
+fn negated_richardson(rows: usize, h: f64, D: impl Fn(f64) -> Vec<f64>) -> Vec<f64> {
+    let d1 = D(h);
+    let d2 = D(0.5 * h);
+    (0..rows).map(|i| -(4.0 * d2[i] - d1[i]) / 3.0).collect()
 }
 
 /// Velocity-level (nonholonomic) constraint `g(q, q̇, t) = 0`.
@@ -141,23 +151,14 @@ impl Constraint for VelocityLevel {
     fn acceleration_form(&self, q: &[f64], qd: &[f64], t: f64) -> (Mat<f64>, Vec<f64>) {
         let n = q.len();
         let A = fd_jacobian(self.rows, n, 1e-3, qd, &|v| (self.g)(q, v, t));
-        let scale = 1.0 + q.iter().chain(qd).fold(0.0f64, |m, v| m.max(v.abs()));
-        let path = |s: f64| {
-            let x: Vec<f64> = q.iter().zip(qd).map(|(a, b)| a + s * b).collect();
-            (self.g)(&x, qd, t + s)
-        };
-        let h = 1e-3 / scale;
+        let path = |s: f64| (self.g)(&along(q, qd, s), qd, t + s);
         let first = |h: f64| {
             let (p, m) = (path(h), path(-h));
             (0..self.rows)
                 .map(|i| (p[i] - m[i]) / (2.0 * h))
                 .collect::<Vec<f64>>()
         };
-        let d1 = first(h);
-        let d2 = first(0.5 * h);
-        let b = (0..self.rows)
-            .map(|i| -(4.0 * d2[i] - d1[i]) / 3.0)
-            .collect();
+        let b = negated_richardson(self.rows, 1e-3 / path_scale(q, qd), first);
         (A, b)
     }
 }

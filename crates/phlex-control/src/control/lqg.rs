@@ -7,21 +7,24 @@
 //! `e = z − ẑ` it is block triangular `[[A + BF, −BF], [0, A − KC]]`, so its
 //! eigenvalues are `eig(A + BF) ∪ eig(A − KC)`.
 
+use crate::control::kalman::{kalman, KalmanGain};
+use crate::control::lqr::{lqr, Lqr};
+use crate::control::pole_placement::Domain;
 use crate::error::Result;
-use crate::kalman::{kalman_continuous, kalman_discrete};
 use crate::linalg::{block2, eigvals};
-use crate::lqr::{lqr_continuous, lqr_discrete};
 use faer::{c64, Mat, MatRef};
 
 /// An LQG design.
 #[derive(Clone, Debug)]
 pub struct Lqg {
-    /// regulator gain, `u = F ẑ`
-    pub F: Mat<f64>,
-    /// estimator gain
-    pub K: Mat<f64>,
+    /// the regulator: gain `F` (`u = F ẑ`), Riccati solution, poles `eig(A + BF)`
+    pub regulator: Lqr,
+    /// the estimator: gain `K`, error covariance, poles `eig(A − KC)`
+    pub estimator: KalmanGain,
     /// closed-loop matrix in `[z; ẑ]` coordinates
     pub closed_loop: Mat<f64>,
+    /// its eigenvalues
+    pub closed_loop_poles: Vec<c64>,
     /// separation check: largest distance between the closed-loop eigenvalues
     /// and `eig(A + BF) ∪ eig(A − KC)`, relative to the largest modulus
     pub separation_error: f64,
@@ -38,7 +41,7 @@ pub fn closed_loop_matrix(
     let BF = B * F;
     let KC = K * C;
     let A22 = A - &KC + &BF;
-    block2(A, BF.as_ref(), KC.as_ref(), A22.as_ref())
+    block2([[A, BF.as_ref()], [KC.as_ref(), A22.as_ref()]])
 }
 
 /// Greedy matching distance between two eigenvalue lists of equal length,
@@ -66,66 +69,43 @@ pub fn match_eigenvalues(a: &[c64], b: &[c64]) -> f64 {
     worst / scale
 }
 
-/// Separation check for given gains.
-pub fn separation_error(
-    A: MatRef<'_, f64>,
-    B: MatRef<'_, f64>,
-    C: MatRef<'_, f64>,
-    F: MatRef<'_, f64>,
-    K: MatRef<'_, f64>,
-) -> Result<f64> {
-    let cl = closed_loop_matrix(A, B, C, F, K);
-    let lcl = eigvals("LQG closed loop", cl.as_ref())?;
-    let mut parts = eigvals("A + BF", (A + B * F).as_ref())?;
-    parts.extend(eigvals("A − KC", (A - K * C).as_ref())?);
-    Ok(match_eigenvalues(&lcl, &parts))
+/// Weights of an LQG design: LQR weights `(Q_z, Q_u)` and noise
+/// covariances `(R_w, R_v)` (thesis 002 eqs. (4.124)–(4.127)).
+#[derive(Clone, Copy, Debug)]
+pub struct LqgWeights<'a> {
+    /// state weight `Q_z` (`n × n`)
+    pub Qz: MatRef<'a, f64>,
+    /// control weight `Q_u` (`r × r`)
+    pub Qu: MatRef<'a, f64>,
+    /// process-noise covariance `R_w` (`n × n`)
+    pub Rw: MatRef<'a, f64>,
+    /// measurement-noise covariance `R_v` (`m × m`)
+    pub Rv: MatRef<'a, f64>,
 }
 
-fn assemble(
+/// LQG design in continuous or discrete time (predictor-form estimator in
+/// discrete time): the LQR of `(A, B)` and the Kalman filter of `(A, C)`
+/// designed separately, then the closed loop and its separation check.
+pub fn lqg(
     A: MatRef<'_, f64>,
     B: MatRef<'_, f64>,
     C: MatRef<'_, f64>,
-    F: Mat<f64>,
-    K: Mat<f64>,
+    w: &LqgWeights<'_>,
+    domain: Domain,
 ) -> Result<Lqg> {
-    let closed_loop = closed_loop_matrix(A, B, C, F.as_ref(), K.as_ref());
-    let separation_error = separation_error(A, B, C, F.as_ref(), K.as_ref())?;
+    let regulator = lqr(A, B, w.Qz, w.Qu, domain)?;
+    let estimator = kalman(A, C, w.Rw, w.Rv, domain)?;
+    let closed_loop = closed_loop_matrix(A, B, C, regulator.F.as_ref(), estimator.K.as_ref());
+    // separation check: eig(closed loop) = eig(A + BF) ∪ eig(A − KC)
+    let closed_loop_poles = eigvals("LQG closed loop", closed_loop.as_ref())?;
+    let mut parts = regulator.closed_loop.clone();
+    parts.extend_from_slice(&estimator.estimator_poles);
+    let separation_error = match_eigenvalues(&closed_loop_poles, &parts);
     Ok(Lqg {
-        F,
-        K,
+        regulator,
+        estimator,
         closed_loop,
+        closed_loop_poles,
         separation_error,
     })
-}
-
-/// Continuous LQG: LQR weights `(Q_z, Q_u)`, noise covariances `(R_w, R_v)`.
-#[allow(clippy::too_many_arguments)]
-pub fn lqg_continuous(
-    A: MatRef<'_, f64>,
-    B: MatRef<'_, f64>,
-    C: MatRef<'_, f64>,
-    Qz: MatRef<'_, f64>,
-    Qu: MatRef<'_, f64>,
-    Rw: MatRef<'_, f64>,
-    Rv: MatRef<'_, f64>,
-) -> Result<Lqg> {
-    let reg = lqr_continuous(A, B, Qz, Qu)?;
-    let est = kalman_continuous(A, C, Rw, Rv)?;
-    assemble(A, B, C, reg.F, est.K)
-}
-
-/// Discrete LQG (predictor-form estimator).
-#[allow(clippy::too_many_arguments)]
-pub fn lqg_discrete(
-    A: MatRef<'_, f64>,
-    B: MatRef<'_, f64>,
-    C: MatRef<'_, f64>,
-    Qz: MatRef<'_, f64>,
-    Qu: MatRef<'_, f64>,
-    Rw: MatRef<'_, f64>,
-    Rv: MatRef<'_, f64>,
-) -> Result<Lqg> {
-    let reg = lqr_discrete(A, B, Qz, Qu)?;
-    let est = kalman_discrete(A, C, Rw, Rv)?;
-    assemble(A, B, C, reg.F, est.K)
 }

@@ -10,7 +10,7 @@
 
 use crate::error::Result;
 use crate::linalg::diag;
-use crate::mdof::Mdof;
+use crate::model::mdof::Mdof;
 use faer::Mat;
 
 /// Physical data of the test rig (thesis §5.2, table of parameters).

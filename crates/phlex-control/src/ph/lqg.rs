@@ -1,7 +1,7 @@
 //! Sampled-data LQG control of a linear port-Hamiltonian model (issue 6 §4:
 //! "a closed loop with an LQG controller can be simulated"), thesis 002
 //! §4.4 (discrete LQG, eqs. (4.124)–(4.140)) on the bridged model of
-//! [`crate::ph_bridge`].
+//! [`crate::ph::bridge`].
 //!
 //! **Design** (energy coordinates `ξ = Lᵀe`, `H = ½|ξ|²`):
 //!
@@ -20,8 +20,8 @@
 //!   `R_w = σ_w² I`, `R_v = σ_v² I`,
 //!   `ξ̂(k+1) = A_d ξ̂ + B_d u + B_{d,e} d + K (y − C ξ̂ − D u)`, where `d` are
 //!   known exogenous port inputs (the thesis's measured disturbance force);
-//! * checks first (PBH, [`crate::pole_placement::check_stabilizable`] /
-//!   [`crate::pole_placement::check_detectable`]) so that a
+//! * checks first (PBH, [`crate::control::pole_placement::check_stabilizable`] /
+//!   [`crate::control::pole_placement::check_detectable`]) so that a
 //!   non-stabilisable or non-detectable pair is reported with the offending
 //!   mode instead of a Riccati failure;
 //! * separation check: the eigenvalues of the closed loop
@@ -39,16 +39,14 @@
 //! propagation and accounted separately). The open loop (same initial state, disturbances and noise, no
 //! control) is simulated alongside for comparison.
 
+use crate::control::lqg::{lqg, Lqg, LqgWeights};
+use crate::control::pole_placement::{check_detectable, check_stabilizable, Domain};
 use crate::error::{ControlError, Result};
-use crate::kalman::kalman_discrete;
 use crate::linalg::{diag, eigvals, expm, fro};
-use crate::lqg::{closed_loop_matrix, separation_error};
-use crate::lqr::lqr_discrete;
-use crate::noise::NoiseRng;
-use crate::ph_bridge::PhStateSpace;
-use crate::pole_placement::{check_detectable, check_stabilizable, Domain};
-use crate::state_space::StateSpace;
-use crate::zoh::c2d;
+use crate::model::state_space::StateSpace;
+use crate::model::zoh::c2d;
+use crate::ph::bridge::PhStateSpace;
+use crate::signal::noise::NoiseRng;
 use faer::{c64, Mat, MatRef};
 
 /// Weights, noise levels and sampling of an LQG design.
@@ -127,15 +125,23 @@ pub fn design_lqg(ph: &PhStateSpace, spec: &PhLqgSpec) -> Result<PhLqg> {
     let (n, r, m) = (plant.n_states(), plant.n_inputs(), plant.n_outputs());
     check_stabilizable(A, B, Domain::Discrete)?;
     check_detectable(A, C, Domain::Discrete)?;
-    let Qz = Mat::from_fn(n, n, |i, j| if i == j { spec.q_weight } else { 0.0 });
+    let Qz = diag(&vec![spec.q_weight; n]);
     let Qu = diag(&vec![spec.r_weight; r]);
-    let reg = lqr_discrete(A, B, Qz.as_ref(), Qu.as_ref())?;
     let Rw = diag(&vec![spec.process_noise * spec.process_noise; n]);
     let Rv = diag(&vec![spec.measurement_noise * spec.measurement_noise; m]);
-    let est = kalman_discrete(A, C, Rw.as_ref(), Rv.as_ref())?;
-    let sep = separation_error(A, B, C, reg.F.as_ref(), est.K.as_ref())?;
-    let cl = closed_loop_matrix(A, B, C, reg.F.as_ref(), est.K.as_ref());
-    let closed_loop_poles = eigvals("LQG closed loop", cl.as_ref())?;
+    let weights = LqgWeights {
+        Qz: Qz.as_ref(),
+        Qu: Qu.as_ref(),
+        Rw: Rw.as_ref(),
+        Rv: Rv.as_ref(),
+    };
+    let Lqg {
+        regulator: reg,
+        estimator: est,
+        closed_loop_poles,
+        separation_error,
+        ..
+    } = lqg(A, B, C, &weights, Domain::Discrete)?;
     let open_loop_poles = eigvals("A_d", A)?;
     let F_e = &reg.F * &ec.T_inv;
     Ok(PhLqg {
@@ -147,7 +153,7 @@ pub fn design_lqg(ph: &PhStateSpace, spec: &PhLqgSpec) -> Result<PhLqg> {
         regulator_poles: reg.closed_loop,
         estimator_poles: est.estimator_poles,
         open_loop_poles,
-        separation_error: sep,
+        separation_error,
         riccati_residuals: [reg.residual, est.residual],
         F: reg.F,
         K: est.K,

@@ -19,34 +19,13 @@
 //! dimension must be `2 n₂`.
 //!
 //! The damping from MKR is sensitive to noise; the thesis replaces it by a
-//! Rayleigh fit `R̂ = α̂M̂ + β̂K̂` ([`crate::rayleigh`]).
+//! Rayleigh fit `R̂ = α̂M̂ + β̂K̂` ([`crate::identify::rayleigh`]).
 
 use crate::error::{ControlError, Result};
 use crate::linalg::{eig, real_part, solve_complex, to_complex};
-use crate::state_space::StateSpace;
-use crate::zoh::d2c;
+use crate::model::state_space::{Sensing, StateSpace};
+use crate::model::zoh::d2c;
 use faer::{c64, Mat};
-
-/// What the sensors measure.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sensing {
-    /// displacement outputs (`b = 0`)
-    Displacement,
-    /// velocity outputs (`b = 1`)
-    Velocity,
-    /// acceleration outputs (`b = 2`)
-    Acceleration,
-}
-
-impl Sensing {
-    fn power(self) -> i32 {
-        match self {
-            Sensing::Displacement => 0,
-            Sensing::Velocity => 1,
-            Sensing::Acceleration => 2,
-        }
-    }
-}
 
 /// Instrumentation layout for MKR.
 #[derive(Clone, Debug)]
