@@ -338,9 +338,9 @@ name = "b"
 [bodies.arm]
 kind = "beam"
 length = 1.0
-rho_a = 1.0
-ea = 1e6
-ei = 1e2
+mass_per_length = 1.0
+axial_stiffness = 1e6
+bending_stiffness = 1e2
 elements = 4
 "#
             .into(),

@@ -284,10 +284,10 @@ ly = 1.0
 nx = 4
 ny = 4
 degree = 2
-E = 70.0e9
-nu = 0.35
-rho = 2700.0
-h = 0.05
+youngs_modulus = 70.0e9
+poisson_ratio = 0.35
+density = 2700.0
+thickness = 0.05
 edges = { left = "clamped" }
 
 [loads.p]
