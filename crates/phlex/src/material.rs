@@ -70,7 +70,7 @@ impl<'a> Table<'a> {
         if x.is_finite() && x > 0.0 {
             Ok(x)
         } else {
-            Err(self.error(key, v, "> 0 and finite"))
+            Err(self.error(key, v, "finite and > 0"))
         }
     }
 
@@ -80,7 +80,7 @@ impl<'a> Table<'a> {
         if x.is_finite() && x >= 0.0 {
             Ok(x)
         } else {
-            Err(self.error(key, v, ">= 0 and finite"))
+            Err(self.error(key, v, "finite and >= 0"))
         }
     }
 
@@ -149,7 +149,7 @@ mod tests {
             .unwrap();
         assert_eq!((ok.youngs_modulus, ok.poisson_ratio, ok.density), (2.0, 0.3, 7.0));
         let e = t.positive("density", &v("density", f64::NAN)).unwrap_err();
-        assert_eq!((e.line, e.message.as_str()), (4, "plate.density = NaN: must be > 0 and finite"));
+        assert_eq!((e.line, e.message.as_str()), (4, "plate.density = NaN: must be finite and > 0"));
         assert!(t.non_negative("density", &v("density", 0.0)).is_ok());
     }
 }
