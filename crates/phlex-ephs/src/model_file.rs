@@ -699,7 +699,10 @@ impl Model {
             if g.get_ref().iter().any(|x| !x.is_finite()) {
                 return self.err(
                     g.span(),
-                    format!("key `gravity`: the components must be finite (got {:?})", g.get_ref()),
+                    format!(
+                        "key `gravity`: the components must be finite (got {:?})",
+                        g.get_ref()
+                    ),
                 );
             }
         }

@@ -181,8 +181,16 @@ fn model_file_kind_nonlinear_friction_and_errors() {
         .unwrap()
         + 1;
     for (edit, repl, key) in [
-        ("regularization_velocity = 1e-3", "regularization_velocity = 0.0", "regularization_velocity"),
-        ("coulomb_friction = 0.05", "coulomb_friction = -1.0", "coulomb_friction"),
+        (
+            "regularization_velocity = 1e-3",
+            "regularization_velocity = 0.0",
+            "regularization_velocity",
+        ),
+        (
+            "coulomb_friction = 0.05",
+            "coulomb_friction = -1.0",
+            "coulomb_friction",
+        ),
         ("damping = 0.002", "damping = -0.1", "damping"),
         ("damping = 0.002", "damping = 0.002\nmu = 1.0", "mu"),
         ("coulomb_friction = 0.05\n", "", "coulomb_friction"),

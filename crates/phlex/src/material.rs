@@ -140,16 +140,30 @@ mod tests {
             Spanned::new(start..start + k.len(), x)
         };
         let e = t
-            .isotropic(&v("youngs_modulus", 1.0), &v("poisson_ratio", 0.5), &v("density", 1.0))
+            .isotropic(
+                &v("youngs_modulus", 1.0),
+                &v("poisson_ratio", 0.5),
+                &v("density", 1.0),
+            )
             .unwrap_err();
         assert_eq!(e.line, 3);
         assert_eq!(e.message, "plate.poisson_ratio = 0.5: must be in (-1, 0.5)");
         let ok = t
-            .isotropic(&v("youngs_modulus", 2.0), &v("poisson_ratio", 0.3), &v("density", 7.0))
+            .isotropic(
+                &v("youngs_modulus", 2.0),
+                &v("poisson_ratio", 0.3),
+                &v("density", 7.0),
+            )
             .unwrap();
-        assert_eq!((ok.youngs_modulus, ok.poisson_ratio, ok.density), (2.0, 0.3, 7.0));
+        assert_eq!(
+            (ok.youngs_modulus, ok.poisson_ratio, ok.density),
+            (2.0, 0.3, 7.0)
+        );
         let e = t.positive("density", &v("density", f64::NAN)).unwrap_err();
-        assert_eq!((e.line, e.message.as_str()), (4, "plate.density = NaN: must be finite and > 0"));
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (4, "plate.density = NaN: must be finite and > 0")
+        );
         assert!(t.non_negative("density", &v("density", 0.0)).is_ok());
     }
 }

@@ -263,20 +263,45 @@ mod tests {
         assert_eq!(m, "key `plate.E` was renamed: use `youngs_modulus`");
         let (line, m) =
             message("[plate]\n[[plate.plies]]\nE1 = 1.0\n[[plate.plies]]\nrho = 1.0\n").unwrap();
-        assert_eq!((line, m.as_str()), (3, "key `plate.plies.E1` was renamed: use `youngs_modulus_1`"));
+        assert_eq!(
+            (line, m.as_str()),
+            (
+                3,
+                "key `plate.plies.E1` was renamed: use `youngs_modulus_1`"
+            )
+        );
         let (line, m) = message("[bodies.arm]\nkind = 'beam'\nrho_a = 1.0\n").unwrap();
-        assert_eq!((line, m.as_str()), (3, "key `bodies.arm.rho_a` was renamed: use `mass_per_length`"));
+        assert_eq!(
+            (line, m.as_str()),
+            (
+                3,
+                "key `bodies.arm.rho_a` was renamed: use `mass_per_length`"
+            )
+        );
         let (line, m) = message(
             "[components.j]\nkind = 'joint'\nfriction = { d = 0.1, mu_c = 0.2, v_s = 0.01 }\n",
         )
         .unwrap();
-        assert_eq!((line, m.as_str()), (3, "key `components.j.friction.d` was renamed: use `damping`"));
+        assert_eq!(
+            (line, m.as_str()),
+            (
+                3,
+                "key `components.j.friction.d` was renamed: use `damping`"
+            )
+        );
         let (line, m) = message("[model]\ntop = 'a'\n[inputs]\n'p.f' = 'sin(t)'\n").unwrap();
         assert_eq!(line, 3);
-        assert!(m.starts_with("table `[inputs]` was replaced: use `[[input]]`"), "{m}");
+        assert!(
+            m.starts_with("table `[inputs]` was replaced: use `[[input]]`"),
+            "{m}"
+        );
         let (line, m) = message("[shallow_water]\nrho = 1000.0\n").unwrap();
-        assert_eq!((line, m.as_str()), (2, "key `shallow_water.rho` was renamed: use `density`"));
-        let (_, m) = message("[components.b]\nkind = 'rigid_body'\ngravity = [0, 0, 9.81]\n").unwrap();
+        assert_eq!(
+            (line, m.as_str()),
+            (2, "key `shallow_water.rho` was renamed: use `density`")
+        );
+        let (_, m) =
+            message("[components.b]\nkind = 'rigid_body'\ngravity = [0, 0, 9.81]\n").unwrap();
         assert!(m.contains("gravity = [0, 0, -9.81]"), "{m}");
     }
 

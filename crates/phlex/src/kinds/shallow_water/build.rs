@@ -157,12 +157,13 @@ pub fn build(
     }
     let size = 0.5 * (hi[0] - lo[0]).max(hi[1] - lo[1]);
     let density = Table::new(file, text, "shallow_water").positive("density", &s.density)?;
-    let model = ShallowWater::new(mesh, density, gravity(file, text, &f.gravity)?, &tag).map_err(|e| {
-        err(
-            s.port.as_ref().map_or(s.density.span(), |p| p.span()),
-            format!("shallow_water: {e}"),
-        )
-    })?;
+    let model =
+        ShallowWater::new(mesh, density, gravity(file, text, &f.gravity)?, &tag).map_err(|e| {
+            err(
+                s.port.as_ref().map_or(s.density.span(), |p| p.span()),
+                format!("shallow_water: {e}"),
+            )
+        })?;
     if !(*s.h_des.get_ref() > 0.0) {
         return Err(err(
             s.h_des.span(),

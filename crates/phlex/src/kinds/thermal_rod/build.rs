@@ -28,8 +28,8 @@ use toml::Spanned;
 
 use crate::continuum::{port_inputs, LineOutput, LineProbe};
 use crate::error::{error_at, ModelError};
-use crate::material::Table;
 use crate::kinds::thermoelastic_beam::build::parse_x;
+use crate::material::Table;
 use crate::spec::{ModelMeta, PortInput, SimulationSpec};
 
 /// Top level of a `[heat]` or `[thermoelastic_rod]` model file.

@@ -406,7 +406,9 @@ impl MbsModel {
         ]
         .iter()
         .any(|v| v.is_some());
-        let stiff = [&b.mass_per_length, &b.axial_stiffness, &b.bending_stiffness].iter().any(|v| v.is_some());
+        let stiff = [&b.mass_per_length, &b.axial_stiffness, &b.bending_stiffness]
+            .iter()
+            .any(|v| v.is_some());
         let (rho_a, ea, ei) = match (material, stiff) {
             (true, true) => {
                 return Err(self.err_line(
