@@ -75,6 +75,7 @@ pub static RENAMED: &[Renamed] = &[
     key("plate.plies", "G13", "shear_modulus_13"),
     key("plate.plies", "G23", "shear_modulus_23"),
     key("plate.plies", "rho", "density"),
+    key("plate.plies", "angle", "angle_deg"),
     // Continua.
     key("elasticity", "E", "youngs_modulus"),
     key("elasticity", "nu", "poisson_ratio"),

@@ -752,7 +752,7 @@ fn afw_traction_port_and_bjt_errors() {
 #[test]
 fn laminated_port_edges_power_balance() {
     let ply = |angle: f64| {
-        format!("[[plate.plies]]\nyoungs_modulus_1 = 181e9\nyoungs_modulus_2 = 10.3e9\npoisson_ratio_12 = 0.28\nshear_modulus_12 = 7.17e9\nshear_modulus_13 = 7.17e9\nshear_modulus_23 = 4.0e9\ndensity = 1600.0\nthickness = 0.0025\nangle = {angle}\n")
+        format!("[[plate.plies]]\nyoungs_modulus_1 = 181e9\nyoungs_modulus_2 = 10.3e9\npoisson_ratio_12 = 0.28\nshear_modulus_12 = 7.17e9\nshear_modulus_13 = 7.17e9\nshear_modulus_23 = 4.0e9\ndensity = 1600.0\nthickness = 0.0025\nangle_deg = {angle}\n")
     };
     for theory in ["laminated_kirchhoff", "laminated_mindlin"] {
         let dir = tmpdir(&format!("lam-port-{theory}"));

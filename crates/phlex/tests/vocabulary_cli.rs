@@ -1,10 +1,14 @@
 //! The one vocabulary of model files (issue 13 item 6): a shipped example written with a
 //! key of an earlier version of the format fails `phlex check` and `phlex run` with exit
 //! code 2, nothing written, and a message that names the old key, its line and the new
-//! key (no silent aliases; the table of renamed keys is `phlex::vocabulary::RENAMED`).
+//! key (no silent aliases; the table of renamed keys is `phlex::vocabulary::RENAMED`); and
+//! the documentation uses the current keys.
 mod common;
 
-use common::{examples, phlex, tmpdir, write_model};
+use std::collections::BTreeMap;
+
+use common::{examples, phlex, root, tmpdir, write_model};
+use phlex::vocabulary::check_renamed;
 
 /// One old spelling: the example it is written into, the text `new` of the example that
 /// is replaced by `old`, the old key as the message names it, and what the message must
@@ -56,6 +60,13 @@ const CASES: &[OldSpelling] = &[
         "E1 = ",
         "key `plate.plies.E1`",
         "use `youngs_modulus_1`",
+    ),
+    case(
+        "plate_laminated_crossply.toml",
+        "angle_deg = ",
+        "angle = ",
+        "key `plate.plies.angle`",
+        "use `angle_deg`",
     ),
     case(
         "plate_thermoelastic_ssss.toml",
@@ -200,4 +211,42 @@ fn every_old_spelling_is_an_error_naming_the_new_key_and_the_line() {
         }
         let _ = std::fs::remove_dir_all(dir);
     }
+}
+
+/// Every ```toml block of `docs/*.md` is free of renamed keys, and every complete model (a
+/// block with a `[model]` table) passes `phlex check`, so the documentation cannot drift
+/// from the parser.
+#[test]
+fn documented_models_use_the_current_keys_and_check() {
+    let mut docs: Vec<_> = std::fs::read_dir(root().join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    docs.sort();
+    let mut models = BTreeMap::new();
+    for path in &docs {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let doc = std::fs::read_to_string(path).unwrap();
+        for (k, block) in doc.split("```toml\n").skip(1).enumerate() {
+            let text = block.split("```").next().unwrap();
+            if let Err(e) = check_renamed(&name, text) {
+                panic!("{name}, toml block {k}: {e}\n{text}");
+            }
+            if !text.contains("[model]") {
+                continue;
+            }
+            *models.entry(name.clone()).or_insert(0) += 1;
+            let (dir, model) = write_model("phlex-vocabulary-doc", &format!("{k}"), text);
+            let o = phlex().arg("check").arg(&model).output().unwrap();
+            assert!(
+                o.status.success(),
+                "{name}, documented model {k}:\n{text}\n{}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+    assert!(models["model-format-mbs.md"] >= 9, "{models:?}");
+    assert!(models["model-format-ephs.md"] >= 2, "{models:?}");
 }

@@ -527,7 +527,7 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
                     G23: q.shear_modulus_23,
                     rho: q.density,
                     thickness: q.thickness,
-                    angle_deg: q.angle,
+                    angle_deg: q.angle_deg,
                 })
                 .collect();
             let lam = Laminate::new(plies, shear_factor)

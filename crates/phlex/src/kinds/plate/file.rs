@@ -155,9 +155,10 @@ pub struct PlySpec {
     pub density: f64,
     /// Ply thickness \[m\].
     pub thickness: f64,
-    /// Fibre angle from x towards y \[degrees\].
+    /// Fibre angle from x towards y \[degrees\] (`angle_deg`, as the angles in degrees
+    /// of the multibody files).
     #[serde(default)]
-    pub angle: f64,
+    pub angle_deg: f64,
 }
 
 fn one() -> Spanned<usize> {
