@@ -1,28 +1,32 @@
 //! The EPHS model file: components, patterns, their composition, initial state and
-//! simulation settings in TOML (issue 5 §2). Parsing is strict (unknown keys are
-//! errors); every error names the key and its line.
+//! simulation settings in TOML (issue 5 §2; the user documentation is
+//! `docs/model-format-ephs.md`). Parsing is strict (unknown keys are errors); every error
+//! names the key and its line. The keys are those of the one vocabulary of the model
+//! files (`reference_temperature`, `stiffness`, `mass`, `damping`, `gravity`, `[[input]]`).
 //!
 //! # Format
 //! ```toml
+//! gravity = [0.0, 0.0, -9.81]     # acceleration vector on every rigid body (default none)
+//!
 //! [model]
 //! name = "damped oscillator"      # free text
-//! theta0 = 300.0                  # reference temperature θ0 > 0 (default 300)
+//! reference_temperature = 300.0   # θ0 > 0 [K] (default 300)
 //! top = "dosc"                    # the component or pattern that is simulated
 //!
 //! # Primitive (or library) components: `kind` and its parameters.
 //! [components.spring]
 //! kind = "hookean_spring"         # storage E = ½ k q², port q (ℝ, displacement)
-//! k = 1.0
+//! stiffness = 1.0
 //! [components.mass]
 //! kind = "point_mass"             # storage E = p²/2m, port p (ℝ, momentum)
-//! m = 1.0
+//! mass = 1.0
 //! [components.coupling]
 //! kind = "pkc"                    # Poisson [[0, −1], [1, 0]], ports q, p
 //! [components.friction]
 //! kind = "linear_friction"        # Onsager eq. (6), ports p (momentum), s (entropy)
-//! d = 0.1
+//! damping = 0.1
 //! # or: kind = "nonlinear_friction"  # regularised Coulomb + viscous, F = (d + mu_c tanh(|v|/v_s)/|v|) v
-//! #     d = 0.0, mu_c = 0.05, v_s = 1e-3
+//! #     damping = 0.0 (d), coulomb_friction = 0.05 (mu_c), regularization_velocity = 1e-3 (v_s)
 //! [components.env]
 //! kind = "environment"            # port s (ℝ, entropy), effort 0
 //!
@@ -70,15 +74,18 @@
 //! (SE(3)), `"body_momentum"` (se(3)*), or `{ name = "...", space = "R" | "R3" | "SE3" |
 //! "se3*" | "SO3" | "so3*" }`.
 //!
-//! **Component kinds:** `hookean_spring {k}`, `point_mass {m}`, `pkc`,
-//! `linear_friction {d}`, `nonlinear_friction {d, mu_c, v_s}` (regularised Coulomb +
-//! viscous, [`mechanics::nonlinear_friction`]; $d \ge 0$, $\mu_c \ge 0$, $v_s > 0$), `environment`, the composite `rigid_body {mass, inertia,
-//! gravity}` (seed 001 Fig. 2, port p: body momentum; `inertia` = `[J1, J2, J3]`
-//! (principal) or a 3×3 array; `gravity` = upward covector, default `[0, 0, 0]`), the
+//! **Component kinds:** `hookean_spring {stiffness}`, `point_mass {mass}`, `pkc`,
+//! `linear_friction {damping}`, `nonlinear_friction {damping, coulomb_friction,
+//! regularization_velocity}` (regularised Coulomb + viscous,
+//! [`mechanics::nonlinear_friction`]; $d \ge 0$, $\mu_c \ge 0$, $v_s > 0$), `environment`,
+//! the composite `rigid_body {mass, inertia}` (seed 001 Fig. 2, port p: body momentum;
+//! `inertia` = `[J1, J2, J3]` (principal) or a 3×3 array; the potential of the top-level
+//! `gravity` $\mathbf g$, $V = -m\,\mathbf g\cdot r$), the
 //! composite `joint {pair, pitch, o1, o2, friction, stiffness}` (Fig. 3, ports p1, p2;
 //! `pair` = revolute | prismatic | cylindrical | screw | planar | spherical; offsets
 //! `{ rotation, position }`; `friction` a number, a k×k array or a nonlinear law
-//! `{ d, mu_c, v_s }` ([`crate::library::joint::nonlinear_joint_friction`])) and `ground` (a fixed
+//! `{ damping, coulomb_friction, regularization_velocity }`
+//! ([`crate::library::joint::nonlinear_joint_friction`])) and `ground` (a fixed
 //! frame, port p). Bodies and joints are wired by a pattern with one `body_momentum`
 //! junction per body. Initial velocities must satisfy the joint velocity constraints;
 //! the algebraic unknowns (joint velocities $u_r$, constraint forces) are computed.
@@ -106,9 +113,11 @@
 //! **Initial values** are a number, an array (all coordinates), or for poses
 //! `{ rotation = [ω1, ω2, ω3], position = [x, y, z] }` (rotation vector, $R = \exp\tilde\omega$).
 //!
-//! **Inputs** of an open top system (outer ports) are given in `[inputs]` as
-//! expressions of `t`, by the names of [`EphsDae::input_names`] (`"p.f" = "sin(t)"`;
-//! components of vector ports as `"p.f[k]"`); missing inputs are zero.
+//! **Inputs** of an open top system (outer ports) are given in `[[input]]` tables, by the
+//! names of [`EphsDae::input_names`], with the signal syntax of every model kind
+//! ([`SignalSpec`]: a number, an expression of `t` or a typed table):
+//! `[[input]] port = "p.f"`, `value = "0.1*sin(t)"` (scalar inputs) or
+//! `values = [...]` (one signal per component of a vector input); missing inputs are zero.
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Deserialize;
@@ -127,6 +136,7 @@ use crate::semantics::{assemble, EphsDae};
 use phlex_core::geometry::mat3::Mat3;
 use phlex_core::geometry::{so3, Se3};
 use phlex_solve::radau5::OutputTimes;
+use phlex_solve::signal::SignalSpec;
 use phlex_solve::{InputFn, Radau5, Radau5Params, Signal};
 
 /// A model file error: file, line and a message naming the key.
@@ -148,9 +158,9 @@ pub struct ModelMeta {
     /// Free text.
     #[serde(default)]
     pub name: String,
-    /// Reference temperature θ0.
+    /// Reference temperature θ0 \[K\] (key `reference_temperature`, default 300).
     #[serde(default = "default_theta0")]
-    pub theta0: Spanned<f64>,
+    pub reference_temperature: Spanned<f64>,
     /// Name of the simulated component or pattern.
     pub top: Spanned<String>,
 }
@@ -222,31 +232,31 @@ pub struct PatternSpec {
 pub enum ComponentSpec {
     /// Storage $E = \tfrac12kq^2$.
     HookeanSpring {
-        /// Stiffness.
-        k: f64,
+        /// Stiffness $k$ \[N/m\].
+        stiffness: f64,
     },
     /// Storage $E = p^2/2m$.
     PointMass {
-        /// Mass.
-        m: f64,
+        /// Mass $m$ \[kg\].
+        mass: f64,
     },
     /// Canonical coupling of displacement and momentum.
     Pkc {},
     /// Linear friction, eq. (6).
     LinearFriction {
-        /// Friction coefficient.
-        d: f64,
+        /// Viscous friction coefficient $d \ge 0$ \[N s/m\].
+        damping: f64,
     },
     /// Nonlinear friction $F(v) = (d + \mu_c\tanh(\lvert v\rvert/v_s)/\lvert v\rvert)v$
     /// ([`mechanics::nonlinear_friction`]).
     NonlinearFriction {
-        /// Viscous coefficient $d \ge 0$.
+        /// Viscous coefficient $d \ge 0$ \[N s/m\].
         #[serde(default)]
-        d: f64,
-        /// Coulomb level $\mu_c \ge 0$.
-        mu_c: f64,
-        /// Regularisation velocity $v_s > 0$.
-        v_s: f64,
+        damping: f64,
+        /// Coulomb friction level $\mu_c \ge 0$ \[N\].
+        coulomb_friction: f64,
+        /// Regularisation velocity $v_s > 0$ \[m/s\].
+        regularization_velocity: f64,
     },
     /// The environment.
     Environment {},
@@ -273,15 +283,12 @@ pub enum ComponentSpec {
     },
     /// A fixed frame: an infinitely heavy body at rest (effort 0 on its port `p`).
     Ground {},
-    /// Rigid body pattern (Fig. 2).
+    /// Rigid body pattern (Fig. 2), under the file's top-level `gravity`.
     RigidBody {
-        /// Mass.
+        /// Mass \[kg\].
         mass: f64,
-        /// Principal moments `[J1, J2, J3]` or a 3×3 array.
+        /// Principal moments `[J1, J2, J3]` or a 3×3 array \[kg m²\].
         inertia: InertiaSpec,
-        /// Upward gravity covector.
-        #[serde(default)]
-        gravity: [f64; 3],
     },
 }
 
@@ -322,21 +329,22 @@ pub enum FrictionSpec {
     Scalar(f64),
     /// $\mu$ as rows.
     Matrix(Vec<Vec<f64>>),
-    /// Nonlinear law `{ d, mu_c, v_s }` ([`crate::library::joint::nonlinear_joint_friction`]).
+    /// Nonlinear law `{ damping, coulomb_friction, regularization_velocity }`
+    /// ([`crate::library::joint::nonlinear_joint_friction`]).
     Nonlinear(NonlinearFrictionSpec),
 }
 
-/// `{ d, mu_c, v_s }` of a nonlinear joint friction.
+/// `{ damping, coulomb_friction, regularization_velocity }` of a nonlinear joint friction.
 #[derive(Debug, Clone, Copy, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NonlinearFrictionSpec {
     /// Viscous coefficient $d \ge 0$.
     #[serde(default)]
-    pub d: f64,
-    /// Coulomb level $\mu_c \ge 0$.
-    pub mu_c: f64,
+    pub damping: f64,
+    /// Coulomb friction level $\mu_c \ge 0$.
+    pub coulomb_friction: f64,
     /// Regularisation velocity $v_s > 0$.
-    pub v_s: f64,
+    pub regularization_velocity: f64,
 }
 
 impl Default for FrictionSpec {
@@ -431,10 +439,27 @@ fn default_atol() -> f64 {
     1e-10
 }
 
+/// `[[input]]`: the signal driving one input of the open top system (an outer port's
+/// flow or effort, [`EphsDae::input_names`]), in the `[[input]]` form and the signal syntax
+/// ([`SignalSpec`]) of every model kind.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InputSpec {
+    /// Input name (`"p.f"`).
+    pub port: Spanned<String>,
+    /// The signal of a scalar input.
+    pub value: Option<Spanned<SignalSpec>>,
+    /// One signal per component of a vector input (or of a scalar one: one signal).
+    pub values: Option<Spanned<Vec<SignalSpec>>>,
+}
+
 /// A parsed model file.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ModelFile {
+    /// Gravitational acceleration vector $\mathbf g$ \[m/s²\] (pointing down, e.g.
+    /// `[0, 0, -9.81]`) acting on every rigid body; a top-level key (default none).
+    pub gravity: Option<Spanned<[f64; 3]>>,
     /// `[model]`.
     pub model: ModelMeta,
     /// `[components.NAME]` tables.
@@ -446,9 +471,9 @@ pub struct ModelFile {
     /// `[initial]`.
     #[serde(default)]
     pub initial: BTreeMap<String, Spanned<InitialValue>>,
-    /// `[inputs]`: input name → expression of `t`.
+    /// `[[input]]`: signals on the inputs of the top system (missing inputs are zero).
     #[serde(default)]
-    pub inputs: BTreeMap<String, Spanned<String>>,
+    pub input: Vec<InputSpec>,
     /// `[simulation]`.
     pub simulation: SimulationSpec,
 }
@@ -612,12 +637,12 @@ impl Model {
     }
 
     fn validate(&self) -> Result<(), ModelError> {
-        let th = &self.spec.model.theta0;
+        let th = &self.spec.model.reference_temperature;
         if !(*th.get_ref() > 0.0 && th.get_ref().is_finite()) {
             return self.err(
                 th.span(),
                 format!(
-                    "key `model.theta0`: must satisfy 0 < theta0 < ∞ (got {})",
+                    "key `model.reference_temperature`: must satisfy 0 < reference_temperature < ∞ (got {})",
                     th.get_ref()
                 ),
             );
@@ -670,6 +695,17 @@ impl Model {
                 );
             }
         }
+        if let Some(g) = &self.spec.gravity {
+            if g.get_ref().iter().any(|x| !x.is_finite()) {
+                return self.err(
+                    g.span(),
+                    format!(
+                        "key `gravity`: the components must be finite (got {:?})",
+                        g.get_ref()
+                    ),
+                );
+            }
+        }
         for name in self.spec.components.keys() {
             if self.spec.patterns.contains_key(name) {
                 return self.err(
@@ -679,6 +715,17 @@ impl Model {
             }
         }
         Ok(())
+    }
+
+    /// The upward gravity covector $-\mathbf g$ of the rigid bodies' potential
+    /// $V = m\,(-\mathbf g)\cdot r$ ([`rigid_body::gravity_potential`]) from the file's
+    /// acceleration vector `gravity` (zero without it); `0.0 - g` keeps the zero components
+    /// `+0.0`.
+    fn upward_gravity(&self) -> [f64; 3] {
+        self.spec
+            .gravity
+            .as_ref()
+            .map_or([0.0; 3], |g| g.get_ref().map(|x| 0.0 - x))
     }
 
     fn quantity(&self, q: &Spanned<QuantitySpec>, key: &str) -> Result<Quantity, ModelError> {
@@ -734,13 +781,20 @@ impl Model {
             })
         };
         wrap(match spec {
-            ComponentSpec::HookeanSpring { k } => mechanics::hookean_spring(k).map(Into::into),
-            ComponentSpec::PointMass { m } => mechanics::point_mass(m).map(Into::into),
-            ComponentSpec::Pkc {} => mechanics::pkc().map(Into::into),
-            ComponentSpec::LinearFriction { d } => mechanics::linear_friction(d).map(Into::into),
-            ComponentSpec::NonlinearFriction { d, mu_c, v_s } => {
-                mechanics::nonlinear_friction(d, mu_c, v_s).map(Into::into)
+            ComponentSpec::HookeanSpring { stiffness } => {
+                mechanics::hookean_spring(stiffness).map(Into::into)
             }
+            ComponentSpec::PointMass { mass } => mechanics::point_mass(mass).map(Into::into),
+            ComponentSpec::Pkc {} => mechanics::pkc().map(Into::into),
+            ComponentSpec::LinearFriction { damping } => {
+                mechanics::linear_friction(damping).map(Into::into)
+            }
+            ComponentSpec::NonlinearFriction {
+                damping,
+                coulomb_friction,
+                regularization_velocity,
+            } => mechanics::nonlinear_friction(damping, coulomb_friction, regularization_velocity)
+                .map(Into::into),
             ComponentSpec::Environment {} => Ok(mechanics::environment().into()),
             ComponentSpec::Ground {} => rigid_body::ground().map(Into::into),
             ComponentSpec::Joint {
@@ -779,7 +833,11 @@ impl Model {
                         }
                         FrictionSpec::Matrix(rows) => rows.into_iter().flatten().collect(),
                         FrictionSpec::Nonlinear(n) => {
-                            law = Some(mechanics::NonlinearFrictionLaw::new(n.d, n.mu_c, n.v_s)?);
+                            law = Some(mechanics::NonlinearFrictionLaw::new(
+                                n.damping,
+                                n.coulomb_friction,
+                                n.regularization_velocity,
+                            )?);
                             vec![0.0; k * k]
                         }
                     };
@@ -819,18 +877,14 @@ impl Model {
                     .map(Into::into)
                 })()
             }
-            ComponentSpec::RigidBody {
-                mass,
-                inertia,
-                gravity,
-            } => {
+            ComponentSpec::RigidBody { mass, inertia } => {
                 let J: Mat3 = match inertia {
                     InertiaSpec::Principal(d) => {
                         [[d[0], 0.0, 0.0], [0.0, d[1], 0.0], [0.0, 0.0, d[2]]]
                     }
                     InertiaSpec::Matrix(m) => m,
                 };
-                rigid_body::rigid_body(mass, J, gravity).map(Into::into)
+                rigid_body::rigid_body(mass, J, self.upward_gravity()).map(Into::into)
             }
         })
     }
@@ -1013,41 +1067,73 @@ impl Model {
             message: format!("model `{}`: {e}", top.get_ref()),
         };
         let open = assemble(&sys).map_err(|e| wrap(top.span(), e))?;
-        let mut dae = EphsDae::new(open, *self.spec.model.theta0.get_ref())
+        let mut dae = EphsDae::new(open, *self.spec.model.reference_temperature.get_ref())
             .map_err(|e| wrap(top.span(), e))?;
         let names = dae.input_names();
-        if !names.is_empty() || !self.spec.inputs.is_empty() {
-            let mut signals = Vec::new();
-            for (k, v) in &self.spec.inputs {
-                if !names.contains(k) {
+        if !names.is_empty() || !self.spec.input.is_empty() {
+            let lengths = input_lengths(dae.system());
+            let mut given: BTreeMap<&str, Vec<Signal>> = BTreeMap::new();
+            for inp in &self.spec.input {
+                let name = inp.port.get_ref();
+                let Some(k) = names.iter().position(|n| n == name) else {
                     return self.err(
-                        v.span(),
+                        inp.port.span(),
                         format!(
-                            "key `inputs.{k}`: no such input (inputs: {})",
+                            "key `input.port`: no such input `{name}` (inputs: {})",
                             names.join(", ")
                         ),
                     );
+                };
+                let len = lengths[k].0;
+                let signal = |v: &SignalSpec, span: std::ops::Range<usize>| {
+                    v.to_signal().map_err(|e| ModelError {
+                        file: self.file.clone(),
+                        line: line_of(&self.text, span.start),
+                        message: format!("key `input.value` of input `{name}`: {e}"),
+                    })
+                };
+                let signals = match (&inp.value, &inp.values) {
+                    (Some(v), None) if len == 1 => vec![signal(v.get_ref(), v.span())?],
+                    (None, Some(v)) if v.get_ref().len() == len => v
+                        .get_ref()
+                        .iter()
+                        .map(|s| signal(s, v.span()))
+                        .collect::<Result<_, _>>()?,
+                    (Some(v), None) => {
+                        return self.err(
+                            v.span(),
+                            format!("key `input.value`: input `{name}` has {len} components; give `values = [...]`, one signal per component"),
+                        )
+                    }
+                    (None, Some(v)) => {
+                        return self.err(
+                            v.span(),
+                            format!(
+                                "key `input.values`: input `{name}` has {len} components but {} signals were given",
+                                v.get_ref().len()
+                            ),
+                        )
+                    }
+                    _ => {
+                        return self.err(
+                            inp.port.span(),
+                            format!("input `{name}`: give either `value` (a scalar input) or `values` (one signal per component)"),
+                        )
+                    }
+                };
+                if given.insert(name.as_str(), signals).is_some() {
+                    return self.err(
+                        inp.port.span(),
+                        format!("key `input.port`: input `{name}` is given twice"),
+                    );
                 }
             }
-            // Inputs are scalar per name for scalar ports; vector ports take one signal
-            // per component, named `port.f[k]`.
-            let open = dae.system();
-            for (name, (slot_len, _)) in names.iter().zip(input_lengths(open)) {
-                for c in 0..slot_len {
-                    let key = if slot_len == 1 {
-                        name.clone()
-                    } else {
-                        format!("{name}[{c}]")
-                    };
-                    let sig = match self.spec.inputs.get(&key) {
-                        Some(v) => Signal::expr(v.get_ref()).map_err(|e| ModelError {
-                            file: self.file.clone(),
-                            line: line_of(&self.text, v.span().start),
-                            message: format!("key `inputs.{key}`: {e}"),
-                        })?,
-                        None => Signal::from_fn(|_| 0.0),
-                    };
-                    signals.push(sig);
+            // One signal per input coordinate in input order; missing inputs are zero.
+            let mut signals = Vec::new();
+            for (name, (slot_len, _)) in names.iter().zip(lengths) {
+                match given.remove(name.as_str()) {
+                    Some(s) => signals.extend(s),
+                    None => signals.extend((0..slot_len).map(|_| Signal::from_fn(|_| 0.0))),
                 }
             }
             dae = dae

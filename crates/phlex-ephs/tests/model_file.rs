@@ -88,11 +88,11 @@ fn errors_name_key_and_line() {
     let e = parse_err(&good.replace("fill = \"friction\"", "fill = \"fricton\""));
     assert!(e.contains("fricton") && e.contains("friction"), "{e}");
     // Bad parameter value names the component.
-    let e = parse_err(&good.replace("d = 0.1", "d = -0.1"));
+    let e = parse_err(&good.replace("damping = 0.1", "damping = -0.1"));
     assert!(e.contains("friction") && e.contains("0 ≤ d"), "{e}");
     // Unknown component parameter.
-    let e = parse_err(&good.replace("d = 0.1", "d = 0.1\ndamping = 2"));
-    assert!(e.contains("damping"), "{e}");
+    let e = parse_err(&good.replace("damping = 0.1", "damping = 0.1\nd = 2"));
+    assert!(e.contains("`d`"), "{e}");
     // Unconnected port.
     let e = parse_err(&good.replace(", s = \"s\" } }\nboxes.env", " } }\nboxes.env"));
     assert!(e.contains("unconnected port 's' of box 'mf'"), "{e}");

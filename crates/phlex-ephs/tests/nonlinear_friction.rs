@@ -181,11 +181,19 @@ fn model_file_kind_nonlinear_friction_and_errors() {
         .unwrap()
         + 1;
     for (edit, repl, key) in [
-        ("v_s = 1e-3", "v_s = 0.0", "v_s"),
-        ("mu_c = 0.05", "mu_c = -1.0", "mu_c"),
-        ("d = 0.002", "d = -0.1", "d"),
-        ("d = 0.002", "d = 0.002\nmu = 1.0", "mu"),
-        ("mu_c = 0.05\n", "", "mu_c"),
+        (
+            "regularization_velocity = 1e-3",
+            "regularization_velocity = 0.0",
+            "regularization_velocity",
+        ),
+        (
+            "coulomb_friction = 0.05",
+            "coulomb_friction = -1.0",
+            "coulomb_friction",
+        ),
+        ("damping = 0.002", "damping = -0.1", "damping"),
+        ("damping = 0.002", "damping = 0.002\nmu = 1.0", "mu"),
+        ("coulomb_friction = 0.05\n", "", "coulomb_friction"),
     ] {
         let bad = text.replacen(edit, repl, 1);
         let e = match Model::parse("bad.toml", &bad) {

@@ -1,4 +1,5 @@
-//! Time-dependent inputs $u(t)$: closed-form expressions, tables, steps, ramps, impulses.
+//! Time-dependent inputs $u(t)$: closed-form expressions, tables, steps, ramps, impulses,
+//! and their model-file form [`SignalSpec`] (one syntax for every model kind).
 //!
 //! Every signal reports its **breakpoints** (switching times, table knots, pulse edges);
 //! integrators stop exactly on them so that a discontinuity never falls inside a step.
@@ -375,6 +376,85 @@ impl InputFn {
         b.sort_by(|a, c| a.total_cmp(c));
         b.dedup();
         b
+    }
+}
+
+/// The model-file form of a [`Signal`] (the one signal syntax of every model kind): a
+/// number, an expression in `t`, or a typed table `{ type = "step" | "ramp" | "impulse" |
+/// "table", … }`; [`SignalSpec::to_signal`] builds the signal.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(untagged)]
+pub enum SignalSpec {
+    /// Constant.
+    Number(f64),
+    /// Expression in t.
+    Expr(String),
+    /// Step, ramp, impulse or table.
+    Shaped(ShapedSignal),
+}
+
+/// Typed signals of [`SignalSpec::Shaped`].
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ShapedSignal {
+    /// `before` until `t0`, then `after`.
+    Step {
+        /// Switching time.
+        t0: f64,
+        /// Value before.
+        #[serde(default)]
+        before: f64,
+        /// Value after.
+        after: f64,
+    },
+    /// Linear ramp.
+    Ramp {
+        /// Start.
+        t0: f64,
+        /// End.
+        t1: f64,
+        /// Start value.
+        #[serde(default)]
+        v0: f64,
+        /// End value.
+        v1: f64,
+    },
+    /// Rectangular impulse of given area.
+    Impulse {
+        /// Start.
+        t0: f64,
+        /// Width.
+        width: f64,
+        /// Area.
+        area: f64,
+    },
+    /// Piecewise-linear table.
+    Table {
+        /// Times.
+        t: Vec<f64>,
+        /// Values.
+        values: Vec<f64>,
+    },
+}
+
+impl SignalSpec {
+    /// The signal (errors: an expression that does not parse, a malformed table, a ramp
+    /// with `t1 <= t0`, an impulse of width <= 0).
+    pub fn to_signal(&self) -> Result<Signal, SignalError> {
+        match self {
+            SignalSpec::Number(v) => Ok(Signal::Constant(*v)),
+            SignalSpec::Expr(s) => Signal::expr(s),
+            SignalSpec::Shaped(s) => match s {
+                ShapedSignal::Step { t0, before, after } => Ok(Signal::Step {
+                    t0: *t0,
+                    before: *before,
+                    after: *after,
+                }),
+                ShapedSignal::Ramp { t0, t1, v0, v1 } => Signal::ramp(*t0, *t1, *v0, *v1),
+                ShapedSignal::Impulse { t0, width, area } => Signal::impulse(*t0, *width, *area),
+                ShapedSignal::Table { t, values } => Signal::table(t.clone(), values.clone()),
+            },
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! A model file read and parsed once per command ([`ModelSource`]): its path, its text, its
-//! top-level TOML table (what the [registry](crate::registry) detects the kind from) and
+//! top-level TOML table (what the [registry](crate::registry) detects the kind from,
+//! checked for renamed keys by [`crate::vocabulary`]) and
 //! the one typed parse of the kind ([`ModelSource::parse`]), whose errors name the key and
 //! its line.
 use std::cell::Cell;
@@ -32,12 +33,15 @@ impl ModelSource {
     }
 
     /// The model file `path` with the given text (nothing is read from disk; file names
-    /// inside the model, e.g. Gmsh meshes, are relative to `path`).
+    /// inside the model, e.g. Gmsh meshes, are relative to `path`). Keys of earlier
+    /// versions of the format are errors naming the new key
+    /// ([`crate::vocabulary::check_renamed`]).
     pub fn from_text(path: &Path, text: String) -> Result<Self, ModelError> {
         let file = path.display().to_string();
         let top = text
             .parse::<toml::Table>()
             .map_err(|e| toml_error(&file, &text, &e))?;
+        crate::vocabulary::check_renamed(&file, &text)?;
         Ok(Self {
             path: path.to_path_buf(),
             file,

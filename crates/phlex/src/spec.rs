@@ -17,84 +17,13 @@ pub struct ModelMeta {
     pub description: String,
 }
 
-/// A time signal: a number, an expression in `t`, or a typed table.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
-pub enum SignalSpec {
-    /// Constant.
-    Number(f64),
-    /// Expression in t.
-    Expr(String),
-    /// Step, ramp, impulse or table.
-    Shaped(ShapedSignal),
-}
-
-/// Typed signals.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
-pub enum ShapedSignal {
-    /// `before` until `t0`, then `after`.
-    Step {
-        /// Switching time.
-        t0: f64,
-        /// Value before.
-        #[serde(default)]
-        before: f64,
-        /// Value after.
-        after: f64,
-    },
-    /// Linear ramp.
-    Ramp {
-        /// Start.
-        t0: f64,
-        /// End.
-        t1: f64,
-        /// Start value.
-        #[serde(default)]
-        v0: f64,
-        /// End value.
-        v1: f64,
-    },
-    /// Rectangular impulse of given area.
-    Impulse {
-        /// Start.
-        t0: f64,
-        /// Width.
-        width: f64,
-        /// Area.
-        area: f64,
-    },
-    /// Piecewise-linear table.
-    Table {
-        /// Times.
-        t: Vec<f64>,
-        /// Values.
-        values: Vec<f64>,
-    },
-}
+/// A time signal: a number, an expression in `t`, or a typed table (the one signal syntax,
+/// shared with the EPHS model files of `phlex-ephs`).
+pub use phlex_solve::signal::{ShapedSignal, SignalSpec};
 
 /// Parses a [`SignalSpec`] into a [`Signal`].
 pub fn signal(spec: &SignalSpec) -> Result<Signal, String> {
-    match spec {
-        SignalSpec::Number(v) => Ok(Signal::Constant(*v)),
-        SignalSpec::Expr(s) => Signal::expr(s).map_err(|e| e.to_string()),
-        SignalSpec::Shaped(s) => match s {
-            ShapedSignal::Step { t0, before, after } => Ok(Signal::Step {
-                t0: *t0,
-                before: *before,
-                after: *after,
-            }),
-            ShapedSignal::Ramp { t0, t1, v0, v1 } => {
-                Signal::ramp(*t0, *t1, *v0, *v1).map_err(|e| e.to_string())
-            }
-            ShapedSignal::Impulse { t0, width, area } => {
-                Signal::impulse(*t0, *width, *area).map_err(|e| e.to_string())
-            }
-            ShapedSignal::Table { t, values } => {
-                Signal::table(t.clone(), values.clone()).map_err(|e| e.to_string())
-            }
-        },
-    }
+    spec.to_signal().map_err(|e| e.to_string())
 }
 
 /// `[[input]]` of the continuum kinds: a port driven by a signal, uniform over the port

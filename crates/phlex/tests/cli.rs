@@ -256,7 +256,7 @@ fn ephs_examples_run_check_and_draw() {
     // A typo in an EPHS file: exit code 2, key and line named, nothing written.
     let text = std::fs::read_to_string(root().join("examples/ephs/damped_oscillator.toml"))
         .unwrap()
-        .replace("d = 0.1", "damping = 0.1");
+        .replace("damping = 0.1", "dampin = 0.1");
     let p = write_model("ephs_bad", &text);
     let out = tmpdir("ephs_bad");
     let o = phlex()
@@ -268,6 +268,6 @@ fn ephs_examples_run_check_and_draw() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("damping"), "{err}");
+    assert!(err.contains("dampin"), "{err}");
     assert!(!out.exists());
 }

@@ -118,8 +118,8 @@ name = "duct"
 
 [acoustics]
 GEOMETRY
-rho = 1.225
-c = 340.0
+density = 1.225
+sound_speed = 340.0
 lx = 1.0
 ly = 0.2
 nx = 80
@@ -169,7 +169,7 @@ fn expect_error(text: &str, needle: &str) {
 fn bad_continuum_models_are_rejected_clearly() {
     let bar = |extra: &str| {
         format!(
-            "[model]\nname = \"b\"\n[elasticity]\ndim = 2\nlx = 1.0\nly = 0.1\nnx = 4\nny = 1\nE = 1e9\nnu = 0.3\nrho = 1000.0\n{extra}"
+            "[model]\nname = \"b\"\n[elasticity]\ndim = 2\nlx = 1.0\nly = 0.1\nnx = 4\nny = 1\nyoungs_modulus = 1e9\npoisson_ratio = 0.3\ndensity = 1000.0\n{extra}"
         )
     };
     expect_error(
@@ -261,7 +261,7 @@ fn elasticity_3d_gmsh_equals_box() {
     .unwrap();
     let body = |mesh: &str| {
         format!(
-            "[model]\nname = \"cube\"\n[elasticity]\ndim = 3\n{mesh}\ndegree = 2\nE = 1e9\nnu = 0.25\nrho = 1000.0\nboundaries = {{ xmin = \"clamped\", ymin = \"fixed_y\" }}\n"
+            "[model]\nname = \"cube\"\n[elasticity]\ndim = 3\n{mesh}\ndegree = 2\nyoungs_modulus = 1e9\npoisson_ratio = 0.25\ndensity = 1000.0\nboundaries = {{ xmin = \"clamped\", ymin = \"fixed_y\" }}\n"
         )
     };
     let a = dir.join("gmsh.toml");

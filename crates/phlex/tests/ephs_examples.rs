@@ -361,7 +361,7 @@ boxes.ke2 = { fill = "mass", ports = { p = "p" } }"#,
             (r#"boxes.osc = { fill = "osc", ports = { p = "p" } }"#, ""),
             (r#""osc.pe.q" = 1.0"#, ""),
             (r#""osc.ke.p" = 0.0"#, ""),
-            ("d = 0.1", "d = 0.0"),
+            ("damping = 0.1", "damping = 0.0"),
         ],
         &["undetermined algebraic variable(s) p.e", "model `dosc`"],
     );

@@ -254,7 +254,7 @@ fn bad_assembly_files_fail_clearly() {
     let t = rod.replace("mass = 50.0", "mas = 50.0");
     expect_model_error(&t, "unknown field `mas`", line_with(&t, "mas = 50.0"));
     // [plate] keys are still checked by the plate parser, at their own line
-    let t = rod.replace("nu = 0.35", "nu = 0.35\nfoo = 1");
+    let t = rod.replace("poisson_ratio = 0.35", "poisson_ratio = 0.35\nfoo = 1");
     expect_model_error(&t, "unknown field `foo`", line_with(&t, "foo = 1"));
     // an input on a port that does not exist
     let t = rod.replace("port = \"load\"", "port = \"weight\"");
@@ -284,10 +284,10 @@ ly = 1.0
 nx = 4
 ny = 4
 degree = 2
-E = 70.0e9
-nu = 0.35
-rho = 2700.0
-h = 0.05
+youngs_modulus = 70.0e9
+poisson_ratio = 0.35
+density = 2700.0
+thickness = 0.05
 edges = { left = "clamped" }
 
 [loads.p]

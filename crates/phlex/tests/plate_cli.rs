@@ -21,10 +21,10 @@ lx = 1.0
 ly = 1.0
 nx = NX
 ny = NX
-E = 1.0e12
-nu = 0.3
-rho = 2600.0
-h = 0.1
+youngs_modulus = 1.0e12
+poisson_ratio = 0.3
+density = 2600.0
+thickness = 0.1
 EDGES
 "#;
 
@@ -447,10 +447,10 @@ ly = {a}
 nx = 8
 ny = 8
 degree = 2
-E = {e}
-nu = {nu}
-rho = {rho}
-h = {h}
+youngs_modulus = {e}
+poisson_ratio = {nu}
+density = {rho}
+thickness = {h}
 edges = {{ left = "simply_supported", right = "simply_supported", bottom = "simply_supported", top = "simply_supported" }}
 
 [[plate.load]]
@@ -661,7 +661,7 @@ fn bad_damping_fails_clearly() {
         std::fs::write(
             &model,
             format!(
-                "[model]\nname = \"d\"\n[plate]\n{theory}\nlx = 1.0\nly = 1.0\nnx = 2\nny = 2\nE = 1e9\nnu = 0.3\nrho = 1000.0\nh = 0.01\nedges = {{ left = \"clamped\", right = \"port\" }}\n{damping}"
+                "[model]\nname = \"d\"\n[plate]\n{theory}\nlx = 1.0\nly = 1.0\nnx = 2\nny = 2\nyoungs_modulus = 1e9\npoisson_ratio = 0.3\ndensity = 1000.0\nthickness = 0.01\nedges = {{ left = \"clamped\", right = \"port\" }}\n{damping}"
             ),
         )
         .unwrap();
@@ -752,7 +752,7 @@ fn afw_traction_port_and_bjt_errors() {
 #[test]
 fn laminated_port_edges_power_balance() {
     let ply = |angle: f64| {
-        format!("[[plate.plies]]\nE1 = 181e9\nE2 = 10.3e9\nnu12 = 0.28\nG12 = 7.17e9\nG13 = 7.17e9\nG23 = 4.0e9\nrho = 1600.0\nthickness = 0.0025\nangle = {angle}\n")
+        format!("[[plate.plies]]\nyoungs_modulus_1 = 181e9\nyoungs_modulus_2 = 10.3e9\npoisson_ratio_12 = 0.28\nshear_modulus_12 = 7.17e9\nshear_modulus_13 = 7.17e9\nshear_modulus_23 = 4.0e9\ndensity = 1600.0\nthickness = 0.0025\nangle_deg = {angle}\n")
     };
     for theory in ["laminated_kirchhoff", "laminated_mindlin"] {
         let dir = tmpdir(&format!("lam-port-{theory}"));
@@ -885,7 +885,7 @@ fn bell_clamped_port_base_excitation() {
     let dir = tmpdir("bell-clamped-port");
     let text = |left: &str, rest: &str| {
         format!(
-            "[model]\nname = \"bell\"\n[plate]\ntheory = \"kirchhoff\"\nelement = \"bell\"\nlx = 1.0\nly = 0.5\nnx = 4\nny = 2\nE = 70e9\nnu = 0.3\nrho = 2700.0\nh = 0.01\nedges = {{ left = \"{left}\" }}\n{rest}"
+            "[model]\nname = \"bell\"\n[plate]\ntheory = \"kirchhoff\"\nelement = \"bell\"\nlx = 1.0\nly = 0.5\nnx = 4\nny = 2\nyoungs_modulus = 70e9\npoisson_ratio = 0.3\ndensity = 2700.0\nthickness = 0.01\nedges = {{ left = \"{left}\" }}\n{rest}"
         )
     };
     let strong = dir.join("strong.toml");

@@ -133,7 +133,7 @@ fn a_file_of_no_kind_is_an_error_listing_the_kinds() {
 #[test]
 fn a_file_of_two_kinds_is_an_error_naming_both() {
     let beam = std::fs::read_to_string(examples("beam_simply_supported.toml")).unwrap();
-    let text = format!("{beam}\n[shallow_water]\nrho = 1000.0\ng = 9.81\nh_des = 0.1\n");
+    let text = format!("{beam}\n[shallow_water]\ndensity = 1000.0\nh_des = 0.1\n");
     let (dir, model) = write_model("phlex-registry", "twokinds", &text);
     let (code, err) = fails(&["check"], &model);
     assert_eq!(code, 2, "{err}");

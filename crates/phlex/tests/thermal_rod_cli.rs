@@ -78,7 +78,7 @@ length = 0.01
 elements = 20
 heat_capacity = 1.0e6
 conductivity = 100.0
-T0 = 300.0
+reference_temperature = 300.0
 left = "port"
 right = "insulated"
 [[input]]
@@ -147,11 +147,11 @@ fn danilovskaya_matches_the_half_space_solution() {
 fn bad_rod_files_fail_clearly() {
     let cases = [
         ("[thermoelastic_rod]\nlength = 1.0\nelements = 4\ndelta = 0.0\n", "one-way cascade"),
-        ("[thermoelastic_rod]\nlength = 1.0\nelements = 4\ndelta = 1.0\nrho = 2.0\n", "takes no material data"),
-        ("[thermoelastic_rod]\nlength = 1.0\nelements = 4\nrho = 1.0\nmodulus = 1.0\nc_beta = 1.0\nheat_capacity = 1.0\nconductivity = 1.0\nT0 = 1.0\nreference = \"danilovskaya\"\n", "needs the non-dimensional form"),
-        ("[heat]\nlength = 1.0\nelements = 4\nheat_capacity = 1.0\nconductivity = 1.0\nT0 = 1.0\nleft = \"adiabatic\"\n", "heat.left = 'adiabatic'"),
-        ("[heat]\nlength = 1.0\nelements = 4\nheat_capacity = -1.0\nconductivity = 1.0\nT0 = 1.0\n", "heat.heat_capacity = -1"),
-        ("[heat]\nlength = 1.0\nelements = 4\nheat_capacity = 1.0\nconductivity = 1.0\nT0 = 1.0\n[thermoelastic_rod]\nlength = 1.0\nelements = 4\ndelta = 1.0\n", "not both"),
+        ("[thermoelastic_rod]\nlength = 1.0\nelements = 4\ndelta = 1.0\ndensity = 2.0\n", "takes no material data"),
+        ("[thermoelastic_rod]\nlength = 1.0\nelements = 4\ndensity = 1.0\np_wave_modulus = 1.0\nthermal_stress_coefficient = 1.0\nheat_capacity = 1.0\nconductivity = 1.0\nreference_temperature = 1.0\nreference = \"danilovskaya\"\n", "needs the non-dimensional form"),
+        ("[heat]\nlength = 1.0\nelements = 4\nheat_capacity = 1.0\nconductivity = 1.0\nreference_temperature = 1.0\nleft = \"adiabatic\"\n", "heat.left = 'adiabatic'"),
+        ("[heat]\nlength = 1.0\nelements = 4\nheat_capacity = -1.0\nconductivity = 1.0\nreference_temperature = 1.0\n", "heat.heat_capacity = -1"),
+        ("[heat]\nlength = 1.0\nelements = 4\nheat_capacity = 1.0\nconductivity = 1.0\nreference_temperature = 1.0\n[thermoelastic_rod]\nlength = 1.0\nelements = 4\ndelta = 1.0\n", "not both"),
     ];
     for (k, (body, needle)) in cases.iter().enumerate() {
         let dir = tmpdir(&format!("bad_{k}"));

@@ -132,7 +132,7 @@ fn expect_error(text: &str, needle: &str) {
 fn bad_thermoelastic_models_are_rejected_clearly() {
     let beam = |extra: &str, tail: &str| {
         format!(
-            "[model]\nname = \"b\"\n[thermoelastic_beam]\nlength = 1.0\nelements = 4\nE = 1e9\nrho = 1000.0\nwidth = 0.02\nthickness = 0.02\nexpansion = 1e-5\nheat_capacity = 1e6\nconductivity = 1.0\nT0 = 300.0\n{extra}{tail}"
+            "[model]\nname = \"b\"\n[thermoelastic_beam]\nlength = 1.0\nelements = 4\nyoungs_modulus = 1e9\ndensity = 1000.0\nwidth = 0.02\nthickness = 0.02\nthermal_expansion = 1e-5\nheat_capacity = 1e6\nconductivity = 1.0\nreference_temperature = 300.0\n{extra}{tail}"
         )
     };
     expect_error(

@@ -97,29 +97,29 @@ every = 10
 [elasticity.thermal]
 heat_capacity = 1.0
 conductivity = 0.35
-T0 = 1.0
-beta = 0.2
+reference_temperature = 1.0
+thermal_expansion = 0.2
 heat_flux_ports = ["left"]
 "#;
     let cases = [
         (
             "stress",
             format!(
-                "[model]\nname = \"strip\"\n[elasticity]\ndim = 2\nplane = \"stress\"\nlx = 1.0\nly = 0.2\nnx = 10\nny = 2\ndegree = 2\nE = 1.0\nnu = 0.25\nrho = 1.0\nboundaries = {{ left = \"fixed_x\", right = \"fixed_x\", bottom = \"fixed_y\", top = \"fixed_y\" }}\n{thermal}{common}"
+                "[model]\nname = \"strip\"\n[elasticity]\ndim = 2\nplane = \"stress\"\nlx = 1.0\nly = 0.2\nnx = 10\nny = 2\ndegree = 2\nyoungs_modulus = 1.0\npoisson_ratio = 0.25\ndensity = 1.0\nboundaries = {{ left = \"fixed_x\", right = \"fixed_x\", bottom = \"fixed_y\", top = \"fixed_y\" }}\n{thermal}{common}"
             ),
             0.2,
         ),
         (
             "strain",
             format!(
-                "[model]\nname = \"strip\"\n[elasticity]\ndim = 2\nlx = 1.0\nly = 0.2\nnx = 10\nny = 1\ndegree = 1\nE = 1.0\nnu = 0.25\nrho = 1.0\nboundaries = {{ left = \"fixed_x\", right = \"fixed_x\", bottom = \"fixed_y\", top = \"fixed_y\" }}\n{thermal}{common}"
+                "[model]\nname = \"strip\"\n[elasticity]\ndim = 2\nlx = 1.0\nly = 0.2\nnx = 10\nny = 1\ndegree = 1\nyoungs_modulus = 1.0\npoisson_ratio = 0.25\ndensity = 1.0\nboundaries = {{ left = \"fixed_x\", right = \"fixed_x\", bottom = \"fixed_y\", top = \"fixed_y\" }}\n{thermal}{common}"
             ),
             0.2,
         ),
         (
             "3d",
             format!(
-                "[model]\nname = \"bar\"\n[elasticity]\ndim = 3\nlx = 1.0\nly = 0.2\nlz = 0.2\nnx = 5\nny = 1\nnz = 1\ndegree = 1\nE = 1.0\nnu = 0.25\nrho = 1.0\nboundaries = {{ xmin = \"fixed_x\", xmax = \"fixed_x\", ymin = \"fixed_y\", ymax = \"fixed_y\", zmin = \"fixed_z\", zmax = \"fixed_z\" }}\n{}{}",
+                "[model]\nname = \"bar\"\n[elasticity]\ndim = 3\nlx = 1.0\nly = 0.2\nlz = 0.2\nnx = 5\nny = 1\nnz = 1\ndegree = 1\nyoungs_modulus = 1.0\npoisson_ratio = 0.25\ndensity = 1.0\nboundaries = {{ xmin = \"fixed_x\", xmax = \"fixed_x\", ymin = \"fixed_y\", ymax = \"fixed_y\", zmin = \"fixed_z\", zmax = \"fixed_z\" }}\n{}{}",
                 thermal.replace("[\"left\"]", "[\"xmin\"]"),
                 common.replace("left_flux", "xmin_flux")
             ),
@@ -148,7 +148,7 @@ fn thermal_port_errors_name_the_key() {
     let dir = tmpdir("errors");
     let base = |bnd: &str, thermal_extra: &str, input: &str| {
         format!(
-            "[model]\nname = \"e\"\n[elasticity]\ndim = 2\nlx = 1.0\nly = 0.5\nnx = 2\nny = 1\nE = 1.0\nnu = 0.25\nrho = 1.0\nboundaries = {{ {bnd} }}\n[elasticity.thermal]\nheat_capacity = 1.0\nconductivity = 1.0\nT0 = 1.0\nbeta = 0.1\n{thermal_extra}\n{input}"
+            "[model]\nname = \"e\"\n[elasticity]\ndim = 2\nlx = 1.0\nly = 0.5\nnx = 2\nny = 1\nyoungs_modulus = 1.0\npoisson_ratio = 0.25\ndensity = 1.0\nboundaries = {{ {bnd} }}\n[elasticity.thermal]\nheat_capacity = 1.0\nconductivity = 1.0\nreference_temperature = 1.0\nthermal_expansion = 0.1\n{thermal_extra}\n{input}"
         )
     };
     for (k, (text, needle)) in [

@@ -500,7 +500,7 @@ mod tests {
         }
         assert!(matches!(
             nonlinear_joint_friction(JointKind::Revolute, NonlinearFrictionLaw { d: 0.0, mu_c: 1.0, v_s: -1.0 }),
-            Err(EphsError::Parameter { what, .. }) if what == "v_s"
+            Err(EphsError::Parameter { what, .. }) if what == "regularization_velocity"
         ));
     }
 

@@ -38,7 +38,7 @@ fn nonnegative(what: &str, v: f64) -> Result<(), EphsError> {
 
 /// Hookean spring: storage $E_{pe}(q) = \tfrac12 k q^2$ on port `q` (seed 001 eq. (1)).
 pub fn hookean_spring(k: f64) -> Result<Primitive, EphsError> {
-    positive("k", k)?;
+    positive("stiffness", k)?;
     Primitive::storage(
         &format!("hookean_spring(k = {k})"),
         Interface::new().power("q", Quantity::displacement())?,
@@ -48,7 +48,7 @@ pub fn hookean_spring(k: f64) -> Result<Primitive, EphsError> {
 
 /// Point mass: storage $E_{ke}(p) = p^2/(2m)$ on port `p` (seed 001 eq. (2)).
 pub fn point_mass(m: f64) -> Result<Primitive, EphsError> {
-    positive("m", m)?;
+    positive("mass", m)?;
     Primitive::storage(
         &format!("point_mass(m = {m})"),
         Interface::new().power("p", Quantity::momentum())?,
@@ -95,7 +95,7 @@ impl OnsagerOperator for LinearFriction {
 /// Mechanical friction `mf` with ports `p` (momentum) and `s` (entropy):
 /// $p.f = d\,v\,\theta/\theta_0$, $s.f = -d v^2/\theta_0$ (seed 001 eq. (6)).
 pub fn linear_friction(d: f64) -> Result<Primitive, EphsError> {
-    nonnegative("d", d)?;
+    nonnegative("damping", d)?;
     Primitive::irreversible(
         &format!("linear_friction(d = {d})"),
         Interface::new()
@@ -122,9 +122,9 @@ pub struct NonlinearFrictionLaw {
 impl NonlinearFrictionLaw {
     /// Validates $d \ge 0$, $\mu_c \ge 0$, $v_s > 0$ (all finite); the error names the key.
     pub fn new(d: f64, mu_c: f64, v_s: f64) -> Result<Self, EphsError> {
-        nonnegative("d", d)?;
-        nonnegative("mu_c", mu_c)?;
-        positive("v_s", v_s)?;
+        nonnegative("damping", d)?;
+        nonnegative("coulomb_friction", mu_c)?;
+        positive("regularization_velocity", v_s)?;
         Ok(Self { d, mu_c, v_s })
     }
 
@@ -255,10 +255,10 @@ mod tests {
         assert_eq!(law.force(0.3), -law.force(-0.3));
         // Typed parameter errors naming the key.
         for (d, mu_c, v_s, key) in [
-            (-1.0, 0.1, 0.1, "d"),
-            (0.0, -0.1, 0.1, "mu_c"),
-            (0.0, 0.1, 0.0, "v_s"),
-            (0.0, 0.1, f64::NAN, "v_s"),
+            (-1.0, 0.1, 0.1, "damping"),
+            (0.0, -0.1, 0.1, "coulomb_friction"),
+            (0.0, 0.1, 0.0, "regularization_velocity"),
+            (0.0, 0.1, f64::NAN, "regularization_velocity"),
         ] {
             match nonlinear_friction(d, mu_c, v_s) {
                 Err(EphsError::Parameter { what, .. }) => assert_eq!(what, key),

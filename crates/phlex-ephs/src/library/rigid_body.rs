@@ -98,8 +98,8 @@ impl Energy for GravityPotential {
 pub fn body_kinetic_energy(m: f64, J: Mat3) -> Result<Primitive, EphsError> {
     if !(m > 0.0 && m.is_finite()) {
         return Err(EphsError::Parameter {
-            what: "m".into(),
-            detail: format!("the mass must satisfy 0 < m < ∞ (got {m})"),
+            what: "mass".into(),
+            detail: format!("the mass must satisfy 0 < mass < ∞ (got {m})"),
         });
     }
     // The one inertia rule of phlex_core::geometry::inertia, plus invertibility (J⁻¹ above).

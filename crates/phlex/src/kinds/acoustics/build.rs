@@ -19,6 +19,7 @@ use toml::Spanned;
 
 use crate::continuum::{port_inputs, FieldFn, FieldOutput, MeshKeys};
 use crate::error::{error_at, ModelError};
+use crate::material::Table;
 use crate::spec::{ModelMeta, ModesSpec, PortInput, SimulationSpec};
 
 /// Top level of an acoustic model file.
@@ -54,10 +55,10 @@ pub struct AcousticsSpec {
     /// `"gradgrad"` (default: CG1 pressure, DG0 velocity), `"divdiv"` (DG0 × RT1) or
     /// `"cg1rt1"` (the thesis pair with the GradGrad weak form).
     pub causality: Option<Spanned<String>>,
-    /// Density μ₀ [kg/m³].
-    pub rho: Spanned<f64>,
-    /// Sound speed c [m/s].
-    pub c: Spanned<f64>,
+    /// Density of the fluid $\mu_0$ \[kg/m³\].
+    pub density: Spanned<f64>,
+    /// Sound speed $c$ \[m/s\].
+    pub sound_speed: Spanned<f64>,
     /// Side length \[m\] of the structured rectangle.
     pub lx: Option<Spanned<f64>>,
     /// Side length \[m\].
@@ -148,8 +149,12 @@ pub fn build(
 ) -> Result<(AcousticsFile, BuiltAcoustics), ModelError> {
     let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
     let a = &f.acoustics;
-    let params = AcousticParams::from_density_and_speed(*a.rho.get_ref(), *a.c.get_ref())
-        .map_err(|e| err(a.rho.span(), format!("acoustics: {e}")))?;
+    let keys = Table::new(file, text, "acoustics");
+    let params = AcousticParams::from_density_and_speed(
+        keys.positive("density", &a.density)?,
+        keys.positive("sound_speed", &a.sound_speed)?,
+    )
+    .map_err(|e| err(a.density.span(), format!("acoustics: {e}")))?;
     let causality = match a
         .causality
         .as_ref()
@@ -183,7 +188,7 @@ pub fn build(
     };
     let mesh = MeshKeys {
         table: "acoustics",
-        anchor: a.rho.span(),
+        anchor: a.density.span(),
         lx: &a.lx,
         ly: &a.ly,
         nx: &a.nx,
@@ -196,7 +201,7 @@ pub fn build(
     .build(file, text)?;
     let tags = mesh.tag_names();
     let mut b = Acoustics::new(params, &mesh, causality)
-        .map_err(|e| err(a.rho.span(), format!("acoustics: {e}")))?;
+        .map_err(|e| err(a.density.span(), format!("acoustics: {e}")))?;
     if axisymmetric {
         b = b.axisymmetric();
     }
@@ -225,7 +230,7 @@ pub fn build(
                 if !(*impedance > 0.0 && impedance.is_finite()) {
                     return Err(err(
                         bc.span(),
-                        format!("acoustics.boundaries.{tag}: impedance must be > 0 [Pa s/m] (ρc = {:.4} absorbs normal plane waves)", a.rho.get_ref() * a.c.get_ref()),
+                        format!("acoustics.boundaries.{tag}: impedance must be > 0 [Pa s/m] (ρc = {:.4} absorbs normal plane waves)", a.density.get_ref() * a.sound_speed.get_ref()),
                     ));
                 }
                 AcousticBc::Impedance(*impedance)
@@ -235,10 +240,10 @@ pub fn build(
     }
     let model = b
         .build()
-        .map_err(|e| err(a.rho.span(), format!("acoustics: {e}")))?;
+        .map_err(|e| err(a.density.span(), format!("acoustics: {e}")))?;
     let sys = model.system();
     sys.check(&Default::default())
-        .map_err(|e| err(a.rho.span(), format!("acoustics structure check: {e}")))?;
+        .map_err(|e| err(a.density.span(), format!("acoustics structure check: {e}")))?;
     let input = port_inputs(
         file,
         text,

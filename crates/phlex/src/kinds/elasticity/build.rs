@@ -28,6 +28,7 @@ use toml::Spanned;
 
 use crate::continuum::{port_inputs, FieldFn, FieldOutput, MeshKeys};
 use crate::error::{error_at, ModelError};
+use crate::material::Table;
 use crate::spec::{ModelMeta, ModesSpec, PortInput, SimulationSpec};
 
 /// Top level of an elasticity model file.
@@ -86,13 +87,12 @@ pub struct ElasticitySpec {
     /// Polynomial degree k of the CG velocities (2D 1..3, 3D 1..2).
     #[serde(default = "one")]
     pub degree: Spanned<usize>,
-    /// Young's modulus \[Pa\].
-    #[serde(rename = "E")]
+    /// Young's modulus $E$ \[Pa\].
     pub youngs_modulus: Spanned<f64>,
-    /// Poisson ratio.
-    pub nu: Spanned<f64>,
-    /// Density [kg/m³].
-    pub rho: Spanned<f64>,
+    /// Poisson's ratio $\nu$.
+    pub poisson_ratio: Spanned<f64>,
+    /// Density $\rho$ \[kg/m³\].
+    pub density: Spanned<f64>,
     /// Boundary conditions by tag: `clamped`, `fixed_x`, `fixed_y`, `fixed_z`, `port`,
     /// `free` (default).
     #[serde(default)]
@@ -105,16 +105,15 @@ pub struct ElasticitySpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ThermalSpec {
-    /// Volumetric heat capacity ρc_ε [J/(m³ K)].
-    pub heat_capacity: f64,
-    /// Thermal conductivity [W/(m K)].
-    pub conductivity: f64,
-    /// Reference temperature T0 \[K\].
-    #[serde(rename = "T0")]
-    pub t0: f64,
-    /// Linear expansion coefficient β [1/K] (0: uncoupled).
-    pub beta: f64,
-    /// Tags held at T = T0 (the others are insulated unless heat-flux ports).
+    /// Volumetric heat capacity $\rho c_\varepsilon$ \[J/(m³ K)\].
+    pub heat_capacity: Spanned<f64>,
+    /// Thermal conductivity $k$ \[W/(m K)\].
+    pub conductivity: Spanned<f64>,
+    /// Reference temperature $T_0$ \[K\].
+    pub reference_temperature: Spanned<f64>,
+    /// Linear thermal expansion coefficient $\beta$ \[1/K\] (0: uncoupled).
+    pub thermal_expansion: Spanned<f64>,
+    /// Tags held at $T = T_0$ (the others are insulated unless heat-flux ports).
     #[serde(default)]
     pub isothermal: Vec<String>,
     /// Tags carrying a heat-flux port `<tag>_flux` (input: heat flux entering the body
@@ -362,27 +361,32 @@ pub fn build(
             format!("elasticity.dim = {dim}: use 2 (plane strain/stress) or 3 (solid)"),
         ));
     }
+    let m = Table::new(file, text, "elasticity").isotropic(
+        &p.youngs_modulus,
+        &p.poisson_ratio,
+        &p.density,
+    )?;
     let params = ElasticParams {
-        E: *p.youngs_modulus.get_ref(),
-        nu: *p.nu.get_ref(),
-        rho: *p.rho.get_ref(),
+        E: m.youngs_modulus,
+        nu: m.poisson_ratio,
+        rho: m.density,
     };
-    params
-        .validate()
-        .map_err(|e| err(p.youngs_modulus.span(), format!("elasticity: {e}")))?;
     let degree = *p.degree.get_ref();
     let thermal = match &p.thermal {
         None => None,
         Some(t) => {
-            let th = ThermalParams {
-                heat_capacity: t.heat_capacity,
-                conductivity: t.conductivity,
-                t0: t.t0,
-                beta: t.beta,
-            };
-            th.validate()
-                .map_err(|e| err(p.dim.span(), format!("elasticity.thermal: {e}")))?;
-            Some(th)
+            let th = Table::new(file, text, "elasticity.thermal").thermal(
+                &t.heat_capacity,
+                &t.conductivity,
+                &t.reference_temperature,
+                &t.thermal_expansion,
+            )?;
+            Some(ThermalParams {
+                heat_capacity: th.heat_capacity,
+                conductivity: th.conductivity,
+                t0: th.reference_temperature,
+                beta: th.thermal_expansion,
+            })
         }
     };
     let (model, size) = if dim == 2 {

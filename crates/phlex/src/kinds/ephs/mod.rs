@@ -1,5 +1,6 @@
 //! The EPHS kind: exergetic port-Hamiltonian model files (`[components.*]`,
-//! `[patterns.*]`, format in `phlex_ephs::model_file`): the run and `phlex ephs draw`
+//! `[patterns.*]`, format in `docs/model-format-ephs.md`, parsed by
+//! `phlex_ephs::model_file`): the run and `phlex ephs draw`
 //! ([`run`]) and the registry entry ([`Ephs`]).
 mod kind;
 pub mod run;

@@ -1,5 +1,5 @@
 //! `phlex run` and `phlex ephs draw` of EPHS model files (`[components.*]`,
-//! `[patterns.*]`; format documented in `phlex_ephs::model_file`): the simulated
+//! `[patterns.*]`; format documented in `docs/model-format-ephs.md`): the simulated
 //! trajectory with its energy, entropy and exergy diagnostics, the summary and the plots.
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -28,6 +28,7 @@ use super::file::PlateFile;
 use super::model::{BuiltPlate, PlateModel};
 use crate::continuum::{port_inputs, FieldFn, MeshKeys};
 use crate::error::{line_of, ModelError};
+use crate::material::Table;
 
 /// The load profile $(f, (m_x, m_y))(x, y)$ of a parsed Mindlin `[[plate.load]]`.
 fn mindlin_load_profile(
@@ -122,8 +123,8 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
         "laminated_kirchhoff",
     )?;
     only(
-        p.k_sh.as_ref().map(|e| e.span()),
-        "k_sh",
+        p.shear_factor.as_ref().map(|e| e.span()),
+        "shear_factor",
         theory.ends_with("mindlin"),
         "Mindlin plates; the Kirchhoff plate has no shear deformation",
     )?;
@@ -141,29 +142,47 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
             ));
         }
     }
-    let iso = |v: &Option<Spanned<f64>>, key: &str| -> Result<f64, ModelError> {
-        if laminated {
-            return match v {
-                Some(v) => Err(err(
-                    v.span(),
-                    format!("plate.{key}: laminated plates take their material from [[plate.plies]]; remove it"),
-                )),
-                None => Ok(0.0),
-            };
+    let keys = Table::new(file, text, "plate");
+    let isotropic = [
+        ("youngs_modulus", &p.youngs_modulus),
+        ("poisson_ratio", &p.poisson_ratio),
+        ("density", &p.density),
+        ("thickness", &p.thickness),
+    ];
+    let (e_mod, nu, rho, h) = if laminated {
+        if let Some((key, v)) = isotropic
+            .iter()
+            .find_map(|(k, v)| v.as_ref().map(|v| (k, v)))
+        {
+            return Err(err(
+                v.span(),
+                format!("plate.{key}: laminated plates take their material from [[plate.plies]]; remove it"),
+            ));
         }
-        v.as_ref().map(|v| *v.get_ref()).ok_or_else(|| {
-            err(
-                p.theory.span(),
-                format!("plate.{key} is missing (isotropic plates need E, nu, rho, h)"),
-            )
-        })
+        (0.0, 0.0, 0.0, 0.0)
+    } else {
+        let given = |i: usize| {
+            let (key, v) = isotropic[i];
+            v.as_ref().ok_or_else(|| {
+                err(
+                    p.theory.span(),
+                    format!("plate.{key} is missing (isotropic plates need youngs_modulus, poisson_ratio, density, thickness)"),
+                )
+            })
+        };
+        let (e_mod, nu, rho, h) = (given(0)?, given(1)?, given(2)?, given(3)?);
+        let m = keys.isotropic(e_mod, nu, rho)?;
+        (
+            m.youngs_modulus,
+            m.poisson_ratio,
+            m.density,
+            keys.positive("thickness", h)?,
+        )
     };
-    let (e_mod, nu, rho, h) = (
-        iso(&p.youngs_modulus, "E")?,
-        iso(&p.nu, "nu")?,
-        iso(&p.rho, "rho")?,
-        iso(&p.h, "h")?,
-    );
+    let shear_factor = match &p.shear_factor {
+        Some(k) => keys.positive("shear_factor", k)?,
+        None => 5.0 / 6.0,
+    };
     let mesh = MeshKeys {
         table: "plate",
         anchor: p.theory.span(),
@@ -261,7 +280,7 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
                 nu,
                 rho,
                 h,
-                k_sh: p.k_sh.as_ref().map_or(5.0 / 6.0, |v| *v.get_ref()),
+                k_sh: shear_factor,
             };
             params
                 .validate()
@@ -414,23 +433,20 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
                                 .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
                         ),
                         Some(t) => {
+                            let th = Table::new(file, text, "plate.thermal").thermal(
+                                &t.heat_capacity,
+                                &t.conductivity,
+                                &t.reference_temperature,
+                                &t.thermal_expansion,
+                            )?;
                             let tp = PlateThermalParams {
                                 young: e_mod,
                                 nu,
-                                expansion: t.expansion,
-                                heat_capacity: t.heat_capacity,
-                                conductivity: t.conductivity,
-                                t0: t.t0,
+                                expansion: th.thermal_expansion,
+                                heat_capacity: th.heat_capacity,
+                                conductivity: th.conductivity,
+                                t0: th.reference_temperature,
                             };
-                            if !(t.expansion.is_finite() && t.expansion >= 0.0) {
-                                return Err(err(
-                                    p.theory.span(),
-                                    format!(
-                                        "plate.thermal.expansion = {}: must be finite and >= 0",
-                                        t.expansion
-                                    ),
-                                ));
-                            }
                             PlateModel::ThermoKirchhoff(
                                 ThermoelasticKirchhoff::new(plate, tp)
                                     .thermal_mesh(
@@ -505,18 +521,18 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
                 .plies
                 .iter()
                 .map(|q| Ply {
-                    E1: q.E1,
-                    E2: q.E2,
-                    nu12: q.nu12,
-                    G12: q.G12,
-                    G13: q.G13,
-                    G23: q.G23,
-                    rho: q.rho,
+                    E1: q.youngs_modulus_1,
+                    E2: q.youngs_modulus_2,
+                    nu12: q.poisson_ratio_12,
+                    G12: q.shear_modulus_12,
+                    G13: q.shear_modulus_13,
+                    G23: q.shear_modulus_23,
+                    rho: q.density,
                     thickness: q.thickness,
-                    angle_deg: q.angle,
+                    angle_deg: q.angle_deg,
                 })
                 .collect();
-            let lam = Laminate::new(plies, p.k_sh.as_ref().map_or(5.0 / 6.0, |v| *v.get_ref()))
+            let lam = Laminate::new(plies, shear_factor)
                 .map_err(|e| err(p.theory.span(), format!("plate.plies: {e}")))?;
             let mut membrane = BTreeMap::new();
             for (edge, m) in &p.membrane {

@@ -78,17 +78,16 @@ pub struct PlateSpec {
     /// Polynomial degree k of the CG velocities (1..3).
     #[serde(default = "one")]
     pub degree: Spanned<usize>,
-    /// Young's modulus \[Pa\] (isotropic plates).
-    #[serde(rename = "E", default)]
+    /// Young's modulus $E$ \[Pa\] (isotropic plates).
     pub youngs_modulus: Option<Spanned<f64>>,
-    /// Poisson ratio (isotropic plates).
-    pub nu: Option<Spanned<f64>>,
-    /// Density [kg/m³] (isotropic plates).
-    pub rho: Option<Spanned<f64>>,
-    /// Thickness \[m\] (isotropic plates).
-    pub h: Option<Spanned<f64>>,
-    /// Shear correction factor (default 5/6).
-    pub k_sh: Option<Spanned<f64>>,
+    /// Poisson's ratio $\nu$ (isotropic plates).
+    pub poisson_ratio: Option<Spanned<f64>>,
+    /// Density $\rho$ \[kg/m³\] (isotropic plates).
+    pub density: Option<Spanned<f64>>,
+    /// Thickness $h$ \[m\] (isotropic plates).
+    pub thickness: Option<Spanned<f64>>,
+    /// Shear correction factor $k$ (Mindlin, default 5/6).
+    pub shear_factor: Option<Spanned<f64>>,
     /// Edge conditions by edge name (`left`, `right`, `bottom`, `top`): `clamped`,
     /// `clamped_weak`, `free` (default) or `port`.
     #[serde(default)]
@@ -106,15 +105,14 @@ pub struct PlateSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlateThermalSpec {
-    /// Thermal expansion coefficient $\beta$ \[1/K\].
-    pub expansion: f64,
+    /// Linear thermal expansion coefficient $\beta$ \[1/K\].
+    pub thermal_expansion: Spanned<f64>,
     /// Volumetric heat capacity $\rho c$ \[J/(m³ K)\].
-    pub heat_capacity: f64,
-    /// Conductivity $k$ \[W/(m K)\].
-    pub conductivity: f64,
+    pub heat_capacity: Spanned<f64>,
+    /// Thermal conductivity $k$ \[W/(m K)\].
+    pub conductivity: Spanned<f64>,
     /// Reference temperature $T_0$ \[K\].
-    #[serde(rename = "T0")]
-    pub t0: f64,
+    pub reference_temperature: Spanned<f64>,
     /// Temperature degree in the plane (1..=3, default 1).
     pub plane_degree: Option<usize>,
     /// Temperature elements through the thickness (default 8).
@@ -141,25 +139,26 @@ pub struct PlateLoadSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlySpec {
-    /// Young's modulus along the fibres \[Pa\].
-    pub E1: f64,
-    /// Young's modulus across the fibres \[Pa\].
-    pub E2: f64,
-    /// Major Poisson ratio.
-    pub nu12: f64,
-    /// In-plane shear modulus \[Pa\].
-    pub G12: f64,
-    /// Transverse shear modulus \[Pa\] (Mindlin).
-    pub G13: f64,
-    /// Transverse shear modulus \[Pa\] (Mindlin).
-    pub G23: f64,
-    /// Density [kg/m³].
-    pub rho: f64,
+    /// Young's modulus along the fibres $E_1$ \[Pa\].
+    pub youngs_modulus_1: f64,
+    /// Young's modulus across the fibres $E_2$ \[Pa\].
+    pub youngs_modulus_2: f64,
+    /// Major Poisson's ratio $\nu_{12}$.
+    pub poisson_ratio_12: f64,
+    /// In-plane shear modulus $G_{12}$ \[Pa\].
+    pub shear_modulus_12: f64,
+    /// Transverse shear modulus $G_{13}$ \[Pa\] (Mindlin).
+    pub shear_modulus_13: f64,
+    /// Transverse shear modulus $G_{23}$ \[Pa\] (Mindlin).
+    pub shear_modulus_23: f64,
+    /// Density $\rho$ \[kg/m³\].
+    pub density: f64,
     /// Ply thickness \[m\].
     pub thickness: f64,
-    /// Fibre angle from x towards y \[degrees\].
+    /// Fibre angle from x towards y \[degrees\] (`angle_deg`, as the angles in degrees
+    /// of the multibody files).
     #[serde(default)]
-    pub angle: f64,
+    pub angle_deg: f64,
 }
 
 fn one() -> Spanned<usize> {

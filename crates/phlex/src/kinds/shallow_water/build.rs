@@ -18,12 +18,16 @@ use toml::Spanned;
 
 use crate::continuum::{FieldFn, FieldOutput};
 use crate::error::{error_at, ModelError};
+use crate::material::Table;
 use crate::spec::{ModelMeta, ModesSpec};
 
 /// Top level of a shallow water model file.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ShallowWaterFile {
+    /// Gravitational acceleration vector \[m/s²\], `[0, 0, -g]` (the tank lies in the
+    /// xy plane); a top-level key (before the first table).
+    pub gravity: Spanned<[f64; 3]>,
     /// Descriptive metadata.
     pub model: ModelMeta,
     /// Tank, fluid and mesh.
@@ -56,10 +60,8 @@ pub struct SwSpec {
     /// Boundary tag of the port (default `"boundary"`, the disk's whole rim); other
     /// boundary edges are closed walls.
     pub port: Option<Spanned<String>>,
-    /// Density [kg/m³].
-    pub rho: Spanned<f64>,
-    /// Gravity [m/s²].
-    pub g: Spanned<f64>,
+    /// Density of the fluid $\rho$ \[kg/m³\].
+    pub density: Spanned<f64>,
     /// Rest depth \[m\] (linearisation of `phlex modes`, Lyapunov functional).
     pub h_des: Spanned<f64>,
 }
@@ -137,7 +139,7 @@ pub fn build(
         }
         _ => {
             return Err(err(
-                s.rho.span(),
+                s.density.span(),
                 "shallow_water: give radius and n_radial (disk tank) or mesh = \"file.msh\"".into(),
             ))
         }
@@ -154,12 +156,14 @@ pub fn build(
         }
     }
     let size = 0.5 * (hi[0] - lo[0]).max(hi[1] - lo[1]);
-    let model = ShallowWater::new(mesh, *s.rho.get_ref(), *s.g.get_ref(), &tag).map_err(|e| {
-        err(
-            s.port.as_ref().map_or(s.rho.span(), |p| p.span()),
-            format!("shallow_water: {e}"),
-        )
-    })?;
+    let density = Table::new(file, text, "shallow_water").positive("density", &s.density)?;
+    let model =
+        ShallowWater::new(mesh, density, gravity(file, text, &f.gravity)?, &tag).map_err(|e| {
+            err(
+                s.port.as_ref().map_or(s.density.span(), |p| p.span()),
+                format!("shallow_water: {e}"),
+            )
+        })?;
     if !(*s.h_des.get_ref() > 0.0) {
         return Err(err(
             s.h_des.span(),
@@ -214,6 +218,30 @@ pub fn build(
             size,
         },
     ))
+}
+
+/// The magnitude $g > 0$ of the top-level `gravity = [0, 0, -g]` of `file`: the tank
+/// lies in the xy plane, so gravity must point along $-z$ (an error names the key and its
+/// line otherwise).
+fn gravity(file: &str, text: &str, v: &Spanned<[f64; 3]>) -> Result<f64, ModelError> {
+    let [x, y, z] = *v.get_ref();
+    if x != 0.0 || y != 0.0 {
+        return Err(error_at(
+            file,
+            text,
+            v.span(),
+            format!("gravity = [{x}, {y}, {z}]: the tank lies in the xy plane, so gravity must be [0, 0, -g] (its x and y components must be 0)"),
+        ));
+    }
+    if !(z.is_finite() && z < 0.0) {
+        return Err(error_at(
+            file,
+            text,
+            v.span(),
+            format!("gravity = [{x}, {y}, {z}]: the z component must be < 0 (gravity points down, e.g. [0, 0, -9.81])"),
+        ));
+    }
+    Ok(-z)
 }
 
 /// Eigensolver settings of the linearised tank: shift about $\sqrt{g h}\,/R$ (the lowest

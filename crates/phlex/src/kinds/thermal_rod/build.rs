@@ -31,6 +31,7 @@ use toml::Spanned;
 use crate::continuum::{port_inputs, LineOutput, LineProbe};
 use crate::error::{error_at, ModelError};
 use crate::kinds::thermoelastic_beam::build::parse_x;
+use crate::material::Table;
 use crate::spec::{ModelMeta, PortInput, SimulationSpec};
 
 /// Top level of a `[heat]` or `[thermoelastic_rod]` model file.
@@ -71,8 +72,7 @@ pub struct HeatSpec {
     /// Conductivity $k$ \[W/(m K)\].
     pub conductivity: Spanned<f64>,
     /// Reference temperature $T_0$ \[K\].
-    #[serde(rename = "T0")]
-    pub t0: Spanned<f64>,
+    pub reference_temperature: Spanned<f64>,
     /// `"flux_ports"` (default: $\theta \in CG_k$, $j_Q \in DG_{k-1}$, heat-flux inputs) or
     /// `"temperature_ports"` ($\theta \in DG_{k-1}$, $j_Q \in CG_k$, temperature inputs).
     pub discretization: Option<Spanned<String>>,
@@ -94,18 +94,18 @@ pub struct ThermoRodSpec {
     /// material keys).
     pub delta: Option<Spanned<f64>>,
     /// Density $\rho$ \[kg/m³\].
-    pub rho: Option<Spanned<f64>>,
-    /// Uniaxial-strain modulus $\lambda + 2\mu$ \[Pa\].
-    pub modulus: Option<Spanned<f64>>,
-    /// Thermal stress coefficient $C_\beta = T_0\beta(3\lambda + 2\mu)$ \[Pa\].
-    pub c_beta: Option<Spanned<f64>>,
+    pub density: Option<Spanned<f64>>,
+    /// P-wave (uniaxial-strain, constrained) modulus $\lambda + 2\mu$ \[Pa\]; not Young's
+    /// modulus: the rod is in uniaxial strain.
+    pub p_wave_modulus: Option<Spanned<f64>>,
+    /// Thermal stress coefficient $C_\beta = T_0\beta(3\lambda + 2\mu)$ \[Pa\] (≥ 0).
+    pub thermal_stress_coefficient: Option<Spanned<f64>>,
     /// Volumetric heat capacity $\rho c_\varepsilon$ \[J/(m³ K)\].
     pub heat_capacity: Option<Spanned<f64>>,
-    /// Conductivity \[W/(m K)\].
+    /// Thermal conductivity $k$ \[W/(m K)\].
     pub conductivity: Option<Spanned<f64>>,
-    /// Reference temperature \[K\].
-    #[serde(default, rename = "T0")]
-    pub t0: Option<Spanned<f64>>,
+    /// Reference temperature $T_0$ \[K\].
+    pub reference_temperature: Option<Spanned<f64>>,
     /// Mechanical left end: `"free"` (default), `"clamped"` or `"port"` (traction input).
     pub left: Option<Spanned<String>>,
     /// Mechanical right end.
@@ -194,17 +194,10 @@ fn eval_x(g: &FlatEx<f64>, x: f64) -> f64 {
 /// name the key and its line); returns the file with the built model.
 pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), ModelError> {
     let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
-    let positive = |key: &str, v: &Spanned<f64>| -> Result<f64, ModelError> {
-        let x = *v.get_ref();
-        if x.is_finite() && x > 0.0 {
-            Ok(x)
-        } else {
-            Err(err(
-                v.span(),
-                format!("{key} = {x}: must be finite and > 0"),
-            ))
-        }
-    };
+    let (heat, rod) = (
+        Table::new(file, text, "heat"),
+        Table::new(file, text, "thermoelastic_rod"),
+    );
     let thermal_end = |key: &str, v: &Option<Spanned<String>>, default: ThermalEnd| match v
         .as_ref()
         .map(|s| (s.get_ref().as_str(), s.span()))
@@ -234,7 +227,7 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
         }
         (None, None) => return Err(err(0..0, "no [heat] or [thermoelastic_rod] table".into())),
         (Some(h), None) => {
-            let length = positive("heat.length", &h.length)?;
+            let length = heat.positive("length", &h.length)?;
             let k = match &h.degree {
                 None => 1,
                 Some(d) if (1..=3).contains(d.get_ref()) => *d.get_ref(),
@@ -256,9 +249,9 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
                 }
             };
             let model = Heat1d::new(
-                positive("heat.heat_capacity", &h.heat_capacity)?,
-                positive("heat.conductivity", &h.conductivity)?,
-                positive("heat.T0", &h.t0)?,
+                heat.positive("heat_capacity", &h.heat_capacity)?,
+                heat.positive("conductivity", &h.conductivity)?,
+                heat.positive("reference_temperature", &h.reference_temperature)?,
                 length,
                 elements("heat", &h.elements)?,
             )
@@ -272,14 +265,14 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
             (RodModel::Heat(model), length, h.length.span())
         }
         (None, Some(t)) => {
-            let length = positive("thermoelastic_rod.length", &t.length)?;
+            let length = rod.positive("length", &t.length)?;
             let material = [
-                ("rho", &t.rho),
-                ("modulus", &t.modulus),
-                ("c_beta", &t.c_beta),
+                ("density", &t.density),
+                ("p_wave_modulus", &t.p_wave_modulus),
+                ("thermal_stress_coefficient", &t.thermal_stress_coefficient),
                 ("heat_capacity", &t.heat_capacity),
                 ("conductivity", &t.conductivity),
-                ("T0", &t.t0),
+                ("reference_temperature", &t.reference_temperature),
             ];
             let (params, delta) = match &t.delta {
                 Some(d) => {
@@ -311,22 +304,13 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
                         let v = v.as_ref().ok_or_else(|| {
                             err(
                                 t.length.span(),
-                                format!("thermoelastic_rod.{key} is missing (give rho, modulus, c_beta, heat_capacity, conductivity, T0, or delta for the non-dimensional form)"),
+                                format!("thermoelastic_rod.{key} is missing (give density, p_wave_modulus, thermal_stress_coefficient, heat_capacity, conductivity, reference_temperature, or delta for the non-dimensional form)"),
                             )
                         })?;
-                        vals[k] = if *key == "c_beta" {
-                            let x = *v.get_ref();
-                            if !(x.is_finite() && x >= 0.0) {
-                                return Err(err(
-                                    v.span(),
-                                    format!(
-                                        "thermoelastic_rod.c_beta = {x}: must be finite and >= 0"
-                                    ),
-                                ));
-                            }
-                            x
+                        vals[k] = if *key == "thermal_stress_coefficient" {
+                            rod.non_negative(key, v)?
                         } else {
-                            positive(&format!("thermoelastic_rod.{key}"), v)?
+                            rod.positive(key, v)?
                         };
                     }
                     (

@@ -18,6 +18,7 @@ use toml::Spanned;
 
 use crate::continuum::{port_inputs, LineOutput, LineProbe};
 use crate::error::{error_at, ModelError};
+use crate::material::Table;
 use crate::spec::{ModelMeta, ModesSpec, PortInput, SimulationSpec};
 
 /// Top level of a thermoelastic beam model file.
@@ -54,23 +55,22 @@ pub struct ThermoBeamSpec {
     /// Hermite elements along the axis.
     pub elements: Spanned<usize>,
     /// Young's modulus $E$ \[Pa\].
-    #[serde(rename = "E")]
-    pub young: Spanned<f64>,
+    pub youngs_modulus: Spanned<f64>,
     /// Density $\rho$ \[kg/m³\].
-    pub rho: Spanned<f64>,
+    pub density: Spanned<f64>,
     /// Section width $b$ \[m\].
     pub width: Spanned<f64>,
     /// Section thickness $h$ \[m\].
     pub thickness: Spanned<f64>,
-    /// Thermal expansion coefficient $\beta$ \[1/K\].
-    pub expansion: Spanned<f64>,
+    /// Linear thermal expansion coefficient $\beta$ \[1/K\] (0 decouples the heat
+    /// equation).
+    pub thermal_expansion: Spanned<f64>,
     /// Volumetric heat capacity $\rho c$ \[J/(m³ K)\].
     pub heat_capacity: Spanned<f64>,
     /// Thermal conductivity $k$ \[W/(m K)\].
     pub conductivity: Spanned<f64>,
     /// Reference temperature $T_0$ \[K\].
-    #[serde(rename = "T0")]
-    pub t0: Spanned<f64>,
+    pub reference_temperature: Spanned<f64>,
     /// Left support: `"simply_supported"` (default), `"clamped"` or `"free"`.
     pub left: Option<Spanned<String>>,
     /// Right support: `"simply_supported"` (default), `"clamped"` or `"free"`.
@@ -174,32 +174,18 @@ pub fn build(
 ) -> Result<(ThermoBeamFile, BuiltThermoBeam), ModelError> {
     let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
     let p = &f.thermoelastic_beam;
-    // every material/section value: finite and positive (expansion: >= 0)
-    for (key, v) in [
-        ("length", &p.length),
-        ("E", &p.young),
-        ("rho", &p.rho),
-        ("width", &p.width),
-        ("thickness", &p.thickness),
-        ("heat_capacity", &p.heat_capacity),
-        ("conductivity", &p.conductivity),
-        ("T0", &p.t0),
-    ] {
-        let x = *v.get_ref();
-        if !(x.is_finite() && x > 0.0) {
-            return Err(err(
-                v.span(),
-                format!("thermoelastic_beam.{key} = {x}: must be finite and > 0"),
-            ));
-        }
-    }
-    let beta = *p.expansion.get_ref();
-    if !(beta.is_finite() && beta >= 0.0) {
-        return Err(err(
-            p.expansion.span(),
-            format!("thermoelastic_beam.expansion = {beta}: must be finite and >= 0 (0 decouples the heat equation)"),
-        ));
-    }
+    let keys = Table::new(file, text, "thermoelastic_beam");
+    let length = keys.positive("length", &p.length)?;
+    let young = keys.positive("youngs_modulus", &p.youngs_modulus)?;
+    let density = keys.positive("density", &p.density)?;
+    let width = keys.positive("width", &p.width)?;
+    let thickness = keys.positive("thickness", &p.thickness)?;
+    let th = keys.thermal(
+        &p.heat_capacity,
+        &p.conductivity,
+        &p.reference_temperature,
+        &p.thermal_expansion,
+    )?;
     if *p.elements.get_ref() == 0 {
         return Err(err(
             p.elements.span(),
@@ -223,16 +209,15 @@ pub fn build(
     let left = support(file, text, "left", &p.left)?;
     let right = support(file, text, "right", &p.right)?;
     let params = ThermoBeamParams {
-        young: *p.young.get_ref(),
-        density: *p.rho.get_ref(),
-        width: *p.width.get_ref(),
-        thickness: *p.thickness.get_ref(),
-        expansion: beta,
-        heat_capacity: *p.heat_capacity.get_ref(),
-        conductivity: *p.conductivity.get_ref(),
-        t0: *p.t0.get_ref(),
+        young,
+        density,
+        width,
+        thickness,
+        expansion: th.thermal_expansion,
+        heat_capacity: th.heat_capacity,
+        conductivity: th.conductivity,
+        t0: th.reference_temperature,
     };
-    let length = *p.length.get_ref();
     let model = ThermoelasticBeam::new(params, length, *p.elements.get_ref())
         .thermal_mesh(n_z, p_x, p_z)
         .ends(left, right)

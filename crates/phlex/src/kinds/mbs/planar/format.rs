@@ -139,12 +139,13 @@ pub struct BodySpec {
     pub second_moment: Option<Spanned<f64>>,
     /// Beam: diameter of a solid circular section \[m\] (instead of `area`, `second_moment`).
     pub diameter: Option<Spanned<f64>>,
-    /// Beam: ρA \[kg/m\] (with `ea`, `ei`, instead of material data).
-    pub rho_a: Option<Spanned<f64>>,
-    /// Beam: EA \[N\].
-    pub ea: Option<Spanned<f64>>,
-    /// Beam: EI \[N m²\].
-    pub ei: Option<Spanned<f64>>,
+    /// Beam: mass per length ρA \[kg/m\] (with `axial_stiffness`, `bending_stiffness`,
+    /// instead of material data).
+    pub mass_per_length: Option<Spanned<f64>>,
+    /// Beam: axial stiffness EA \[N\].
+    pub axial_stiffness: Option<Spanned<f64>>,
+    /// Beam: bending stiffness EI \[N m²\].
+    pub bending_stiffness: Option<Spanned<f64>>,
     /// Beam: number of elements.
     pub elements: Option<Spanned<i64>>,
     /// Beam: deformation boundary condition.

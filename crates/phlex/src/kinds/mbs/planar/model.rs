@@ -277,9 +277,9 @@ impl MbsModel {
             ("area", &b.area),
             ("second_moment", &b.second_moment),
             ("diameter", &b.diameter),
-            ("rho_a", &b.rho_a),
-            ("ea", &b.ea),
-            ("ei", &b.ei),
+            ("mass_per_length", &b.mass_per_length),
+            ("axial_stiffness", &b.axial_stiffness),
+            ("bending_stiffness", &b.bending_stiffness),
         ] {
             self.forbid(name, "rigid", k, v)?;
         }
@@ -406,18 +406,20 @@ impl MbsModel {
         ]
         .iter()
         .any(|v| v.is_some());
-        let stiff = [&b.rho_a, &b.ea, &b.ei].iter().any(|v| v.is_some());
+        let stiff = [&b.mass_per_length, &b.axial_stiffness, &b.bending_stiffness]
+            .iter()
+            .any(|v| v.is_some());
         let (rho_a, ea, ei) = match (material, stiff) {
             (true, true) => {
                 return Err(self.err_line(
                     head,
-                    format!("bodies.{name}: give either material data (density, youngs_modulus and area + second_moment or diameter) or section constants (rho_a, ea, ei), not both"),
+                    format!("bodies.{name}: give either material data (density, youngs_modulus and area + second_moment or diameter) or section resultants (mass_per_length, axial_stiffness, bending_stiffness), not both"),
                 ))
             }
             (false, false) => {
                 return Err(self.err_line(
                     head,
-                    format!("bodies.{name}: missing beam data: density, youngs_modulus and area + second_moment (or diameter), or rho_a, ea, ei"),
+                    format!("bodies.{name}: missing beam data: density, youngs_modulus and area + second_moment (or diameter), or mass_per_length, axial_stiffness, bending_stiffness"),
                 ))
             }
             (false, true) => {
@@ -425,7 +427,11 @@ impl MbsModel {
                     Some(s) => self.positive(&key(k), s),
                     None => Err(self.err_line(head, format!("bodies.{name}: missing key {k}"))),
                 };
-                (get("rho_a", &b.rho_a)?, get("ea", &b.ea)?, get("ei", &b.ei)?)
+                (
+                    get("mass_per_length", &b.mass_per_length)?,
+                    get("axial_stiffness", &b.axial_stiffness)?,
+                    get("bending_stiffness", &b.bending_stiffness)?,
+                )
             }
             (true, false) => {
                 let get = |k: &str, v: &Option<Spanned<f64>>| match v {

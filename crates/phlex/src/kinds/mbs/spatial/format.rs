@@ -120,10 +120,10 @@ pub struct Body3dSpec {
     pub density: Option<Spanned<f64>>,
     /// Beam: Young's modulus \[Pa\].
     pub youngs_modulus: Option<Spanned<f64>>,
-    /// Beam: shear modulus \[Pa\] (or `poisson`).
+    /// Beam: shear modulus \[Pa\] (or `poisson_ratio`).
     pub shear_modulus: Option<Spanned<f64>>,
-    /// Beam: Poisson ratio, $G = E/(2(1+\nu))$.
-    pub poisson: Option<Spanned<f64>>,
+    /// Beam: Poisson's ratio $\nu$, $G = E/(2(1+\nu))$.
+    pub poisson_ratio: Option<Spanned<f64>>,
     /// Beam: diameter of a solid circular section \[m\].
     pub diameter: Option<Spanned<f64>>,
     /// Beam: width (along body y) of a solid rectangular section \[m\].

@@ -218,7 +218,7 @@ impl Mbs3dModel {
                         ("density", b.density.is_some()),
                         ("youngs_modulus", b.youngs_modulus.is_some()),
                         ("shear_modulus", b.shear_modulus.is_some()),
-                        ("poisson", b.poisson.is_some()),
+                        ("poisson_ratio", b.poisson_ratio.is_some()),
                         ("diameter", b.diameter.is_some()),
                         ("width", b.width.is_some()),
                         ("height", b.height.is_some()),
@@ -303,14 +303,14 @@ impl Mbs3dModel {
                 let length = need("length", &b.length)?;
                 let density = need("density", &b.density)?;
                 let young = need("youngs_modulus", &b.youngs_modulus)?;
-                let shear = match (&b.shear_modulus, &b.poisson) {
+                let shear = match (&b.shear_modulus, &b.poisson_ratio) {
                     (Some(g), None) => *g.get_ref(),
                     (None, Some(nu)) => young / (2.0 * (1.0 + *nu.get_ref())),
                     _ => {
                         return Err(self.err_line(
                             line,
                             format!(
-                            "bodies.{name}: give exactly one of `shear_modulus` [Pa] and `poisson`"
+                            "bodies.{name}: give exactly one of `shear_modulus` [Pa] and `poisson_ratio`"
                         ),
                         ))
                     }
