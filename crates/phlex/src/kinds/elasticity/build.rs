@@ -211,6 +211,8 @@ fn one() -> Spanned<usize> {
 }
 
 /// The assembled model of either dimension.
+// One value per run, never moved in a loop: boxing the larger variants would buy nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum ElasticModel {
     /// Plane strain or stress.
     Plane(ElasticityModel2d),
