@@ -1,5 +1,5 @@
 //! Acoustic model files (`[acoustics]`, format in `docs/model-format-continuum.md`): the 2D
-//! wave equation of [`phlex_fem::wave`] (thesis 004 §2.3.1, §8.2.2), planar or
+//! wave equation of [`phlex_fem::models::continuum::wave`] (thesis 004 §2.3.1, §8.2.2), planar or
 //! axisymmetric, in the GradGrad ($CG_1\times DG_0$), DivDiv ($DG_0\times RT_1$) or thesis
 //! $CG_1\times RT_1$ causality, on a structured rectangle or Gmsh mesh, with rigid,
 //! pressure-release, velocity/pressure port and impedance boundaries; `phlex check`, `run`

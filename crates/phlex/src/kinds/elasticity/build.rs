@@ -1,9 +1,9 @@
 //! Linear elasticity model files (`[elasticity]`, format in `docs/model-format-continuum.md`):
 //! 2D (plane strain/stress, triangle mesh: structured rectangle or Gmsh) and 3D (box of
-//! tetrahedra) CG velocity × DG stress PFEM of [`phlex_fem::elasticity`] (thesis 004
+//! tetrahedra) CG velocity × DG stress PFEM of [`phlex_fem::models::continuum::elasticity`] (thesis 004
 //! eq. (9.33), Remark 28), with clamped, single-component (roller/symmetry) and traction-port
 //! boundaries; `phlex check`, `run` (midpoint, probes, VTK) and `modes`. With
-//! `[elasticity.thermal]`, coupled thermoelasticity of [`phlex_fem::thermoelasticity`]
+//! `[elasticity.thermal]`, coupled thermoelasticity of [`phlex_fem::models::continuum::thermoelasticity`]
 //! (plane strain, plane stress or 3D) with isothermal tags, traction ports and heat-flux
 //! ports; `run` then also records the heat content $\int\rho c(T - T_0)$.
 use phlex_fem::models::continuum::{HeatSupports, Supports};
@@ -101,7 +101,7 @@ pub struct ElasticitySpec {
     pub thermal: Option<ThermalSpec>,
 }
 
-/// `[elasticity.thermal]`: linear thermoelasticity ([`phlex_fem::thermoelasticity`]).
+/// `[elasticity.thermal]`: linear thermoelasticity ([`phlex_fem::models::continuum::thermoelasticity`]).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ThermalSpec {

@@ -1,5 +1,5 @@
 //! Shallow water model files (`[shallow_water]`, format in `docs/model-format-continuum.md`):
-//! the irrotational shallow water equations of [`phlex_fem::shallow_water`] (thesis 004
+//! the irrotational shallow water equations of [`phlex_fem::models::continuum::shallow_water`] (thesis 004
 //! §6.3, eqs. (6.38)–(6.42); Table 8.2) on a disk mesh or a Gmsh mesh, integrated with the
 //! averaged-vector-field discrete gradient (exact discrete energy and mass balances), with an
 //! optional boundary damping injection $u_\partial = -k(y_\partial - \rho g h_{des})$ that makes

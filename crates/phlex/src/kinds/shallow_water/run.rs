@@ -1,5 +1,5 @@
 //! `phlex run` of a shallow water model: the averaged-vector-field discrete gradient of
-//! [`phlex_fem::shallow_water`] (exact discrete energy and mass balances), with the
+//! [`phlex_fem::models::continuum::shallow_water`] (exact discrete energy and mass balances), with the
 //! optional boundary damping injection, writing `timeseries.csv` (t, H, V, volume,
 //! supplied work), `summary.json`, SVG plots of H and V and VTK snapshots.
 use std::path::Path;

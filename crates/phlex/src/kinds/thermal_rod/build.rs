@@ -1,12 +1,12 @@
 //! One-dimensional thermal model files (format in `docs/model-format-continuum.md`):
 //!
-//! * `[heat]`: the heat equation of a rod as a pHDAE ([`phlex_fem::heat`], thesis 004
+//! * `[heat]`: the heat equation of a rod as a pHDAE ([`phlex_fem::models::continuum::heat`], thesis 004
 //!   §5.1.1 eqs. (5.2)–(5.5)): temperature $\theta = (T - T_0)/T_0$ and the algebraic heat
 //!   flux $j_Q$, Lyapunov functional $H = \frac12\int CT_0\theta^2$, dissipation
 //!   $\int j_Q^2/(kT_0)$, ends insulated, isothermal or ports (heat-flux or temperature
 //!   inputs depending on the discretisation);
 //! * `[thermoelastic_rod]`: linear coupled thermoelasticity in uniaxial strain
-//!   ([`phlex_fem::thermoelastic_1d`], thesis 004 §5.1.3 eq. (5.18), PFEM (8.48)–(8.50)),
+//!   ([`phlex_fem::models::continuum::thermoelastic_1d`], thesis 004 §5.1.3 eq. (5.18), PFEM (8.48)–(8.50)),
 //!   with physical material data or the non-dimensional Danilovskaya form (coupling number
 //!   $\delta$, thesis §8.3); with `reference = "danilovskaya"` the probes get the
 //!   half-space solution (thesis (8.51)–(8.52)) inverted by de Hoog's method
