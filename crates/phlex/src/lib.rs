@@ -6,7 +6,8 @@
 //! typed tables, builds the pH system with `phlex-fem` / `phlex-mbs` / `phlex-ephs`,
 //! integrates or analyses it with `phlex-solve`, and writes the results atomically
 //! ([`output`]). The continuum kinds share [`continuum`]; the model-file tables every kind
-//! uses are in [`spec`], errors in [`error`]. The binary `phlex` is a thin wrapper over
+//! uses are in [`spec`], the one `[simulation]` driver in [`integration`], errors in
+//! [`error`]. The binary `phlex` is a thin wrapper over
 //! [`app`] and [`export`].
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
@@ -17,6 +18,7 @@ pub mod continuum;
 pub mod error;
 pub mod export;
 pub mod identify;
+pub mod integration;
 pub mod kinds;
 pub mod matrix_market;
 pub mod output;

@@ -68,9 +68,12 @@ impl ModelSource {
     }
 
     /// The typed parse of the file as `T` (the kind's file structure, with
-    /// `deny_unknown_fields` and spanned values): errors name the key and its line.
+    /// `deny_unknown_fields` and spanned values): errors name the key and its line; a former
+    /// spelling of a `[simulation]` key names the new key
+    /// ([`crate::spec::check_renamed_simulation_keys`]).
     pub fn parse<T: DeserializeOwned>(&self) -> Result<T, ModelError> {
         self.typed_parses.set(self.typed_parses.get() + 1);
+        crate::spec::check_renamed_simulation_keys(&self.file, &self.text)?;
         toml::from_str(&self.text).map_err(|e| toml_error(&self.file, &self.text, &e))
     }
 

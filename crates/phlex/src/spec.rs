@@ -108,38 +108,204 @@ pub struct PortInput {
     pub value: SignalSpec,
 }
 
-/// Integrator choice.
+/// `[simulation] integrator`: one of [`phlex_solve::Integrator::NAMES`], the same names and
+/// the same methods for every kind ([`crate::integration`] runs them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum IntegratorSpec {
-    /// Implicit midpoint / Crank–Nicolson (structure preserving).
+    /// Implicit midpoint rule (Crank–Nicolson for linear systems): exact discrete power
+    /// balance for a quadratic Hamiltonian (paper 000 §5.3).
     Midpoint,
+    /// Midpoint scheme with the Gonzalez discrete gradient: exact discrete power balance for
+    /// any Hamiltonian (paper 000 eq. (46)).
+    DiscreteGradient,
     /// Gauss–Legendre collocation with `stages` stages (order 2s, structure preserving).
     Gauss,
-    /// Adaptive Radau IIA order 5.
+    /// Adaptive Radau IIA of order 5 (tolerances `rtol`, `atol`).
     Radau5,
-    /// Störmer–Verlet (explicit, partitioned, lossless ODEs only).
+    /// Störmer–Verlet (explicit, partitioned; linear lossless two-field systems only).
     StormerVerlet,
 }
 
-/// `[simulation]`.
+impl IntegratorSpec {
+    /// The name in the model file (one of [`phlex_solve::Integrator::NAMES`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Midpoint => "midpoint",
+            Self::DiscreteGradient => "discrete_gradient",
+            Self::Gauss => "gauss",
+            Self::Radau5 => "radau5",
+            Self::StormerVerlet => "stormer_verlet",
+        }
+    }
+
+    /// True for the fixed-step integrators (all but Radau IIA): they need `dt`.
+    pub fn is_fixed_step(self) -> bool {
+        self != Self::Radau5
+    }
+
+    /// True for the implicit one-step integrators that solve their step equations by Newton
+    /// (`newton_*` keys) and can project onto the position constraints (`projection`).
+    pub fn is_implicit_one_step(self) -> bool {
+        matches!(self, Self::Midpoint | Self::DiscreteGradient | Self::Gauss)
+    }
+}
+
+/// `[simulation]`: the same keys with the same meaning for every kind (format in
+/// `docs/model-format.md`, "Simulation"); [`SimulationSpec::validate`] checks them and
+/// [`crate::integration::Simulation`] runs them.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SimulationSpec {
     /// Integrator.
-    pub integrator: IntegratorSpec,
+    pub integrator: Spanned<IntegratorSpec>,
     /// Final time \[s\].
     pub t_end: Spanned<f64>,
     /// Time step \[s\] (fixed-step integrators; initial step for Radau).
     pub dt: Option<Spanned<f64>>,
-    /// Relative tolerance (Radau).
-    pub rtol: Option<Spanned<f64>>,
-    /// Absolute tolerance (Radau).
-    pub atol: Option<Spanned<f64>>,
     /// Gauss collocation stages, 1..=6 (default 3: order 6).
     pub stages: Option<Spanned<usize>>,
+    /// Relative tolerance of Radau IIA.
+    pub rtol: Option<Spanned<f64>>,
+    /// Absolute tolerance of Radau IIA.
+    pub atol: Option<Spanned<f64>>,
     /// Step limit of Radau IIA (default 100 000).
     pub max_steps: Option<Spanned<usize>>,
+    /// Relative Newton tolerance of the step equations (midpoint, discrete gradient; the
+    /// tolerance on the scaled increment for Gauss collocation).
+    pub newton_rtol: Option<Spanned<f64>>,
+    /// Absolute Newton tolerance of the step equations (midpoint, discrete gradient).
+    pub newton_atol: Option<Spanned<f64>>,
+    /// Newton iterations per step (midpoint, discrete gradient; default 20).
+    pub newton_max_iterations: Option<Spanned<i64>>,
+    /// Modified Newton: keep the factorized step matrix across iterations and steps while
+    /// it contracts (midpoint, discrete gradient).
+    pub newton_modified: Option<Spanned<bool>>,
+    /// Project onto the position constraints after every step (midpoint, discrete gradient,
+    /// Gauss; models with position constraints).
+    pub projection: Option<Spanned<bool>>,
+}
+
+/// The error of a `[simulation]` key: its span and the message naming it.
+pub type KeyError = (std::ops::Range<usize>, String);
+
+impl SimulationSpec {
+    /// Checks the keys: `t_end > 0`, `dt > 0` (required by the fixed-step integrators),
+    /// `0 < rtol < 1`, `atol > 0`, `max_steps >= 1` (Radau IIA only), `stages` in 1..=6
+    /// (Gauss only), `0 < newton_rtol < 1`, `newton_atol > 0`, `newton_max_iterations` in
+    /// 1..=1000 and `newton_modified` (implicit one-step integrators only), `projection`
+    /// (implicit one-step integrators only). The message names the key and, for a key that
+    /// does not apply, the integrator it applies to.
+    pub fn validate(&self) -> Result<(), KeyError> {
+        let integ = *self.integrator.get_ref();
+        let name = integ.name();
+        let positive = |key: &str, v: &Spanned<f64>| -> Result<(), KeyError> {
+            let x = *v.get_ref();
+            if x > 0.0 && x.is_finite() {
+                Ok(())
+            } else {
+                Err((v.span(), format!("simulation.{key} must be > 0 (got {x})")))
+            }
+        };
+        let only = |key: &str, span: std::ops::Range<usize>, applies: &str| -> KeyError {
+            (
+                span,
+                format!("simulation.{key} applies to integrator = {applies} only (this file has integrator = \"{name}\")"),
+            )
+        };
+        positive("t_end", &self.t_end)?;
+        match &self.dt {
+            Some(dt) => positive("dt", dt)?,
+            None if integ.is_fixed_step() => {
+                return Err((
+                    self.t_end.span(),
+                    format!("missing key simulation.dt (time step [s]), required by integrator = \"{name}\""),
+                ))
+            }
+            None => {}
+        }
+        let radau = "\"radau5\"";
+        let implicit = "\"midpoint\", \"discrete_gradient\" or \"gauss\"";
+        let newton = "\"midpoint\" or \"discrete_gradient\"";
+        for (key, v) in [("rtol", &self.rtol), ("atol", &self.atol)] {
+            if let Some(v) = v {
+                if integ != IntegratorSpec::Radau5 {
+                    return Err(only(key, v.span(), radau));
+                }
+            }
+        }
+        if let Some(r) = &self.rtol {
+            let x = *r.get_ref();
+            if !(x > 0.0 && x < 1.0) {
+                return Err((r.span(), format!("simulation.rtol must satisfy 0 < rtol < 1 (got {x})")));
+            }
+        }
+        if let Some(a) = &self.atol {
+            let x = *a.get_ref();
+            if !(x >= 0.0 && x.is_finite()) {
+                return Err((a.span(), format!("simulation.atol must be >= 0 (got {x})")));
+            }
+        }
+        if let Some(m) = &self.max_steps {
+            if integ != IntegratorSpec::Radau5 {
+                return Err(only("max_steps", m.span(), radau));
+            }
+            if *m.get_ref() == 0 {
+                return Err((m.span(), "simulation.max_steps must satisfy max_steps >= 1 (got 0)".into()));
+            }
+        }
+        if let Some(st) = &self.stages {
+            if integ != IntegratorSpec::Gauss {
+                return Err(only("stages", st.span(), "\"gauss\""));
+            }
+            if !(1..=6).contains(st.get_ref()) {
+                return Err((
+                    st.span(),
+                    format!("simulation.stages must be between 1 and 6 (got {}; order 2s)", st.get_ref()),
+                ));
+            }
+        }
+        if let Some(v) = &self.newton_rtol {
+            if !integ.is_implicit_one_step() {
+                return Err(only("newton_rtol", v.span(), implicit));
+            }
+            let x = *v.get_ref();
+            if !(x > 0.0 && x < 1.0) {
+                return Err((v.span(), format!("simulation.newton_rtol must satisfy 0 < newton_rtol < 1 (got {x})")));
+            }
+        }
+        if let Some(v) = &self.newton_atol {
+            if !matches!(integ, IntegratorSpec::Midpoint | IntegratorSpec::DiscreteGradient) {
+                return Err(only("newton_atol", v.span(), newton));
+            }
+            positive("newton_atol", v)?;
+        }
+        if let Some(n) = &self.newton_max_iterations {
+            if !matches!(integ, IntegratorSpec::Midpoint | IntegratorSpec::DiscreteGradient) {
+                return Err(only("newton_max_iterations", n.span(), newton));
+            }
+            if !(1..=1000).contains(n.get_ref()) {
+                return Err((
+                    n.span(),
+                    format!("simulation.newton_max_iterations must be between 1 and 1000 (got {})", n.get_ref()),
+                ));
+            }
+        }
+        if let Some(m) = &self.newton_modified {
+            if !matches!(integ, IntegratorSpec::Midpoint | IntegratorSpec::DiscreteGradient) {
+                return Err(only("newton_modified", m.span(), newton));
+            }
+        }
+        if let Some(p) = &self.projection {
+            if !integ.is_implicit_one_step() {
+                return Err((
+                    p.span(),
+                    format!("simulation.projection applies to integrator = {implicit} only (this file has integrator = \"{name}\"; Radau IIA keeps the position drift at its tolerance level, Störmer–Verlet runs systems without constraints)"),
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// `[modes]`.
@@ -159,46 +325,49 @@ impl Default for ModesSpec {
 /// Default number of uniform output samples of an adaptive (Radau IIA) run.
 pub const DEFAULT_SAMPLES: usize = 500;
 
-/// Checks `[simulation] stages`: only with `integrator = "gauss"` (`gauss`), within 1..=6.
-/// Returns the span and message of the problem.
-pub(crate) fn check_stages_key(
-    stages: &Option<Spanned<usize>>,
-    gauss: bool,
-) -> Result<(), (std::ops::Range<usize>, String)> {
-    let Some(st) = stages else { return Ok(()) };
-    if !gauss {
-        return Err((
-            st.span(),
-            "simulation.stages applies to integrator = \"gauss\" only".into(),
-        ));
-    }
-    if !(1..=6).contains(st.get_ref()) {
-        return Err((
-            st.span(),
-            format!(
-                "simulation.stages must be between 1 and 6 (got {}; order 2s)",
-                st.get_ref()
-            ),
-        ));
-    }
-    Ok(())
+/// The `[simulation]` keys of former spellings, and `[output]` keys that moved to
+/// `[simulation]`: `(table, old key, what to write instead)`. A file that uses one gets an
+/// error naming the new key ([`check_renamed_simulation_keys`]); there are no silent
+/// aliases.
+pub const RENAMED_SIMULATION_KEYS: &[(&str, &str, &str)] = &[(
+    "simulation",
+    "scheme",
+    "simulation.integrator = \"discrete_gradient\" (the former default scheme) or integrator = \"midpoint\"",
+)];
+
+/// The tables of a model file that [`check_renamed_simulation_keys`] looks into, with the
+/// spans of their keys.
+#[derive(Deserialize)]
+struct RenameTables {
+    #[serde(default)]
+    simulation: Option<std::collections::BTreeMap<Spanned<String>, toml::Value>>,
+    #[serde(default)]
+    output: Option<std::collections::BTreeMap<Spanned<String>, toml::Value>>,
 }
 
-/// Checks `[simulation] max_steps` (the step limit of Radau IIA): only with `integrator =
-/// "radau5"` (`radau`), at least 1. Returns the span and message of the problem.
-pub(crate) fn check_max_steps_key(
-    max_steps: &Option<Spanned<usize>>,
-    radau: bool,
-) -> Result<(), (std::ops::Range<usize>, String)> {
-    match max_steps {
-        Some(m) if !radau => Err((
-            m.span(),
-            "simulation.max_steps applies to integrator = \"radau5\" only".into(),
-        )),
-        Some(m) if *m.get_ref() == 0 => Err((
-            m.span(),
-            "simulation.max_steps must satisfy max_steps >= 1 (got 0)".into(),
-        )),
-        _ => Ok(()),
+/// Checks the model file `file` (its `text`) for the former spellings of
+/// [`RENAMED_SIMULATION_KEYS`]: the first one found is a [`crate::error::ModelError`] at
+/// its line naming the key to write instead. A file whose `[simulation]` or `[output]` is
+/// not a table is left to the typed parse.
+pub fn check_renamed_simulation_keys(file: &str, text: &str) -> Result<(), crate::error::ModelError> {
+    let Ok(tables) = toml::from_str::<RenameTables>(text) else {
+        return Ok(());
+    };
+    for (table, keys) in [("simulation", &tables.simulation), ("output", &tables.output)] {
+        let Some(keys) = keys else { continue };
+        for key in keys.keys() {
+            let found = RENAMED_SIMULATION_KEYS
+                .iter()
+                .find(|(t, old, _)| *t == table && old == key.get_ref());
+            if let Some((_, old, new)) = found {
+                return Err(crate::error::error_at(
+                    file,
+                    text,
+                    key.span(),
+                    format!("{table}.{old} was renamed: write {new}"),
+                ));
+            }
+        }
     }
+    Ok(())
 }

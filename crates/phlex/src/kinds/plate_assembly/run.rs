@@ -36,7 +36,7 @@ fn affine_residual(dofs: &[usize], s: &[f64], w: &[f64]) -> f64 {
 /// welded edge `edge_bow_v` (largest deviation of the edge velocity DOFs from their affine
 /// fit along the rod, 0 up to round-off for a rigid weld). VTK files hold the plate part.
 pub fn run(
-    file: &str,
+    (file, text): (&str, &str),
     f: &PlateAssemblyFile,
     b: &BuiltAssembly,
     dir: &Path,
@@ -146,5 +146,5 @@ pub fn run(
     FieldRun::new(&b.name, "plate_assembly", &b.system, &b.input, &b.initial)
         .columns(columns)
         .vtu(&vtu_of)
-        .run(file, f.simulation.as_ref(), &f.output, dir, quiet)
+        .run((file, text), f.simulation.as_ref(), &f.output, dir, quiet)
 }

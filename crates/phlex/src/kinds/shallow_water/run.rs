@@ -11,7 +11,9 @@ use phlex_fem::io::vtk::{Location, Vtu};
 
 use super::build::{BuiltSw, ShallowWaterFile};
 use crate::error::ModelError;
-use crate::output::{columns_plot, energy_plot, OutputFiles, Progress, RunSummary, TimeSeries};
+use crate::output::{
+    columns_plot, energy_plot, EnergyBalance, OutputFiles, Progress, RunSummary, TimeSeries,
+};
 
 /// `phlex run`: discrete-gradient integration, `timeseries.csv` (t, H, V, volume, supplied
 /// work), `summary.json`, SVG plots of H and V, VTK snapshots of height and velocity.
@@ -98,10 +100,7 @@ pub fn run(file: &str, f: &ShallowWaterFile, b: &BuiltSw, dir: &Path, quiet: boo
         rejected_steps: 0,
         newton_iterations: res.newton_iterations,
         factorizations: res.factorizations,
-        h_initial: h0,
-        h_final: h1,
-        energy_supplied: w,
-        energy_dissipated: 0.0,
+        energy: EnergyBalance::new(h0, h1, w, 0.0),
         energy_drift: drift,
         power_balance_residual: res.max_balance_residual,
         power_balance_residual_relative: res.max_balance_residual / scale,

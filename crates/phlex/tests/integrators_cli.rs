@@ -1,0 +1,310 @@
+//! Every integrator on every family of models from the command line (issue 13, "Must
+//! show"): one test per pair (integrator × {beam, plate, planar mechanism, spatial
+//! mechanism}). Each test writes a small model file (a shipped example with its
+//! `[simulation]` replaced: few steps, and without `[output]` and `[modes]`), runs
+//! `phlex run` and checks the discrete energy balance of `summary.json`:
+//! `energy_balance_residual` $= H(t_{end}) - H(0) - W + D$ against a tolerance per
+//! integrator ([`Tolerance`]); a pair that does not apply (Störmer–Verlet on a nonlinear,
+//! constrained or multi-block model) must fail with exit code 2 and a message naming the
+//! key `simulation.integrator` and the integrator.
+//!
+//! All the models are free vibrations without inputs or dissipation (`W = D = 0`), so the
+//! balance is the conservation of $H$.
+mod common;
+
+use std::path::PathBuf;
+
+use common::{examples, num, phlex, summary, write_model};
+use serde_json::Value;
+
+/// A model of the table: a shipped example, the span and step of the test runs.
+struct Model {
+    /// Short name (temporary directories).
+    name: &'static str,
+    /// The example under `examples/`.
+    example: &'static str,
+    /// Final time \[s\].
+    t_end: f64,
+    /// Step \[s\] of the fixed-step integrators (Radau: initial step).
+    dt: f64,
+}
+
+/// Euler–Bernoulli beam, 16 HerDG1 elements, first-mode free vibration (50 steps).
+const BEAM: Model = Model {
+    name: "beam",
+    example: "beam_simply_supported.toml",
+    t_end: 0.05,
+    dt: 1e-3,
+};
+
+/// Kirchhoff plate (Bell elements, 6 × 4 mesh), simply supported, free vibration
+/// (10 steps).
+const PLATE: Model = Model {
+    name: "plate",
+    example: "plate_bell_ssss.toml",
+    t_end: 2e-3,
+    dt: 2e-4,
+};
+
+/// Planar pendulum (rigid body on a revolute joint, index-2 constraint), 100 steps.
+const PLANAR: Model = Model {
+    name: "planar",
+    example: "mbs/pendulum.toml",
+    t_end: 0.1,
+    dt: 1e-3,
+};
+
+/// Spatial heavy top (rigid body on a spherical joint, SO(3) poses), 40 steps.
+const SPATIAL: Model = Model {
+    name: "spatial",
+    example: "mbs/heavy_top.toml",
+    t_end: 0.02,
+    dt: 5e-4,
+};
+
+/// How closely the balance must close, relative to the energy scale of the run (the
+/// largest of $|H(0)|$, $|H(t_{end})|$, $W$, $D$ and, for mechanisms, the summary's
+/// `energy_scale`: kinetic + deformation + |potential|).
+#[derive(Debug, Clone, Copy)]
+enum Tolerance {
+    /// Midpoint, discrete gradient and Gauss collocation close the discrete balance
+    /// exactly for these Hamiltonians (quadratic in the velocities, linear or quadratic in
+    /// the positions; the discrete gradient for any H): what is left is the Newton
+    /// tolerance of each step (newton_rtol ≤ 1e-10 relative) summed over ≤ 100 steps plus
+    /// round-off, ≤ 1e-8 of the energy scale.
+    Exact,
+    /// Radau IIA with rtol = 1e-8, atol = 1e-10: the error of H is the local error
+    /// accumulated over the run, a small multiple of rtol for these short non-stiff spans
+    /// (stiff plate modes are damped by the L-stable method, which moves H by the same
+    /// order); 1e-6 leaves a factor 100 over rtol.
+    Radau,
+    /// Störmer–Verlet: H is not conserved, its error is bounded by $O((\omega h)^2)$. For
+    /// the beam, $h\,\omega_{max} \approx 0.15$ (ω_max ≈ 150 rad/s of the 16-element
+    /// model at dt = 1 ms), so the relative error of H stays below $(h\omega)^2/8 \approx
+    /// 3\cdot 10^{-3}$; the bound 1e-2 leaves a margin for the first mode's share.
+    SecondOrder,
+}
+
+impl Tolerance {
+    fn relative(self) -> f64 {
+        match self {
+            Self::Exact => 1e-8,
+            Self::Radau => 1e-6,
+            Self::SecondOrder => 1e-2,
+        }
+    }
+}
+
+/// The `[simulation]` section of `integrator` for `m`.
+fn simulation(m: &Model, integrator: &str) -> String {
+    let mut s = format!(
+        "[simulation]\nintegrator = \"{integrator}\"\nt_end = {:e}\n",
+        m.t_end
+    );
+    match integrator {
+        "radau5" => s.push_str("rtol = 1e-8\natol = 1e-10\n"),
+        "gauss" => s.push_str(&format!("dt = {:e}\nstages = 2\n", m.dt)),
+        _ => s.push_str(&format!("dt = {:e}\n", m.dt)),
+    }
+    s
+}
+
+/// The example of `m` without its `[simulation]`, `[output]` and `[modes]` tables, with
+/// the `[simulation]` of `integrator` appended: written into a fresh temporary directory.
+fn model_file(m: &Model, integrator: &str) -> (PathBuf, PathBuf) {
+    let text = std::fs::read_to_string(examples(m.example)).unwrap();
+    let mut kept = String::new();
+    let mut skip = false;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with('[') {
+            let name = t.trim_start_matches('[');
+            skip = ["simulation]", "output]", "output.", "modes]"]
+                .iter()
+                .any(|s| name.starts_with(s));
+        }
+        if !skip {
+            kept.push_str(line);
+            kept.push('\n');
+        }
+    }
+    kept.push_str(&simulation(m, integrator));
+    // meshes given relative to the example stay where they are
+    let dir = examples(m.example).parent().unwrap().display().to_string();
+    let kept = kept.replace("mesh = \"", &format!("mesh = \"{dir}/"));
+    write_model(
+        "phlex-integrators",
+        &format!("{}-{integrator}", m.name),
+        &kept,
+    )
+}
+
+/// Runs `integrator` on `m` and checks the energy balance of `summary.json` against `tol`.
+fn balance(m: &Model, integrator: &str, tol: Tolerance) -> Value {
+    let (dir, model) = model_file(m, integrator);
+    let out = dir.join("out");
+    let o = phlex()
+        .args(["run", model.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q"])
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{} with {integrator}: {}",
+        m.name,
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let s = summary(&out);
+    assert!(
+        s["integrator"].as_str().unwrap().starts_with(integrator),
+        "{s}"
+    );
+    let (h0, h1) = (num(&s, "h_initial"), num(&s, "h_final"));
+    let (w, d) = (num(&s, "energy_supplied"), num(&s, "energy_dissipated"));
+    let r = num(&s, "energy_balance_residual");
+    let scale = [h0, h1, w, d, s["energy_scale"].as_f64().unwrap_or(0.0)]
+        .iter()
+        .fold(f64::MIN_POSITIVE, |a, v| a.max(v.abs()));
+    println!(
+        "{} {integrator}: H {h0:.12e} -> {h1:.12e}, W {w:.3e}, D {d:.3e}, residual {r:.3e} ({:.3e} of {scale:.3e})",
+        m.name,
+        r.abs() / scale
+    );
+    // the reported residual is the balance of the reported energies
+    assert!(
+        (r - (h1 - h0 - w + d)).abs() <= 1e-12 * scale,
+        "{}: residual {r} is not H1 - H0 - W + D",
+        m.name
+    );
+    assert!(
+        r.abs() <= tol.relative() * scale,
+        "{} with {integrator}: |energy_balance_residual| = {:.3e} J exceeds {tol:?} ({:.1e} of the energy scale {scale:.3e} J)",
+        m.name,
+        r.abs(),
+        tol.relative()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    s
+}
+
+/// `integrator` does not apply to `m`: exit code 2, the message names the key and the
+/// integrator, nothing is written.
+fn not_applicable(m: &Model, integrator: &str) {
+    let (dir, model) = model_file(m, integrator);
+    let out = dir.join("out");
+    let o = phlex()
+        .args(["run", model.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{} with {integrator}: {err}", m.name);
+    assert!(
+        err.contains("simulation.integrator") && err.contains(&format!("\"{integrator}\"")),
+        "{} with {integrator}: the message must name the key and the integrator: {err}",
+        m.name
+    );
+    assert!(!out.join("summary.json").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn beam_midpoint() {
+    balance(&BEAM, "midpoint", Tolerance::Exact);
+}
+
+#[test]
+fn beam_discrete_gradient() {
+    balance(&BEAM, "discrete_gradient", Tolerance::Exact);
+}
+
+#[test]
+fn beam_gauss() {
+    balance(&BEAM, "gauss", Tolerance::Exact);
+}
+
+#[test]
+fn beam_radau5() {
+    balance(&BEAM, "radau5", Tolerance::Radau);
+}
+
+#[test]
+fn beam_stormer_verlet() {
+    balance(&BEAM, "stormer_verlet", Tolerance::SecondOrder);
+}
+
+#[test]
+fn plate_midpoint() {
+    balance(&PLATE, "midpoint", Tolerance::Exact);
+}
+
+#[test]
+fn plate_discrete_gradient() {
+    balance(&PLATE, "discrete_gradient", Tolerance::Exact);
+}
+
+#[test]
+fn plate_gauss() {
+    balance(&PLATE, "gauss", Tolerance::Exact);
+}
+
+#[test]
+fn plate_radau5() {
+    balance(&PLATE, "radau5", Tolerance::Radau);
+}
+
+#[test]
+fn plate_stormer_verlet() {
+    balance(&PLATE, "stormer_verlet", Tolerance::SecondOrder);
+}
+
+#[test]
+fn planar_midpoint() {
+    balance(&PLANAR, "midpoint", Tolerance::Exact);
+}
+
+#[test]
+fn planar_discrete_gradient() {
+    balance(&PLANAR, "discrete_gradient", Tolerance::Exact);
+}
+
+#[test]
+fn planar_gauss() {
+    balance(&PLANAR, "gauss", Tolerance::Exact);
+}
+
+#[test]
+fn planar_radau5() {
+    balance(&PLANAR, "radau5", Tolerance::Radau);
+}
+
+/// Störmer–Verlet needs a linear lossless two-field system; a constrained nonlinear
+/// mechanism is not one.
+#[test]
+fn planar_stormer_verlet_is_not_applicable() {
+    not_applicable(&PLANAR, "stormer_verlet");
+}
+
+#[test]
+fn spatial_midpoint() {
+    balance(&SPATIAL, "midpoint", Tolerance::Exact);
+}
+
+#[test]
+fn spatial_discrete_gradient() {
+    balance(&SPATIAL, "discrete_gradient", Tolerance::Exact);
+}
+
+#[test]
+fn spatial_gauss() {
+    balance(&SPATIAL, "gauss", Tolerance::Exact);
+}
+
+#[test]
+fn spatial_radau5() {
+    balance(&SPATIAL, "radau5", Tolerance::Radau);
+}
+
+/// Störmer–Verlet on a spatial mechanism (nonlinear, constrained): not applicable.
+#[test]
+fn spatial_stormer_verlet_is_not_applicable() {
+    not_applicable(&SPATIAL, "stormer_verlet");
+}
