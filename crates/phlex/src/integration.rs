@@ -69,13 +69,12 @@ impl Defaults {
 
 /// A validated `[simulation]` of a model file, ready to run on the model's system: the
 /// integrator and its settings, the time span and the output sampling (every
-/// `every`-th step of a fixed-step run; `samples` uniform intervals of a Radau IIA run).
+/// `output_every`-th step of a fixed-step run; `output_samples` uniform intervals of a
+/// Radau IIA run).
 #[derive(Debug, Clone)]
 pub struct Simulation<'a> {
     spec: &'a SimulationSpec,
     defaults: Defaults,
-    every: usize,
-    samples: usize,
     file: &'a str,
     text: &'a str,
     kind: &'a str,
@@ -83,14 +82,12 @@ pub struct Simulation<'a> {
 
 impl<'a> Simulation<'a> {
     /// The `[simulation]` `spec` of the model file `file` (its `text`, for the lines of
-    /// errors) of the kind `kind`, with the kind's `defaults`, recording every `every`-th
-    /// step (fixed step) or `samples` uniform intervals (Radau IIA). A missing section and
-    /// an invalid key ([`SimulationSpec::validate`]) are [`ModelError`]s naming the key.
+    /// errors) of the kind `kind`, with the kind's `defaults`. A missing section and an
+    /// invalid key ([`SimulationSpec::validate`]) are [`ModelError`]s naming the key.
     pub fn new(
         (file, text, kind): (&'a str, &'a str, &'a str),
         spec: Option<&'a SimulationSpec>,
         defaults: Defaults,
-        (every, samples): (usize, usize),
     ) -> Result<Self, ModelError> {
         let spec = spec.ok_or_else(|| {
             ModelError::at_line(
@@ -105,8 +102,6 @@ impl<'a> Simulation<'a> {
         Ok(Self {
             spec,
             defaults,
-            every: every.max(1),
-            samples: samples.max(1),
             file,
             text,
             kind,
@@ -176,20 +171,21 @@ impl<'a> Simulation<'a> {
         }
     }
 
-    /// The span `[t0, t1]`: steps of `dt` recorded every `every`-th step (fixed step), or
-    /// the uniform output grid of `samples` intervals over `[0, t_end]` (Radau IIA).
+    /// The span `[t0, t1]`: steps of `dt` recorded every `output_every`-th step (fixed
+    /// step), or the uniform output grid of `output_samples` intervals over `[0, t_end]`
+    /// (Radau IIA).
     pub fn span(&self, t0: f64, t1: f64) -> FixedStepParams {
         match (self.kind().is_fixed_step(), self.dt()) {
             (true, Some(h)) => FixedStepParams {
                 t0,
                 t_end: t1,
                 h,
-                output_every: self.every,
+                output_every: self.spec.output_every(),
             },
             _ => FixedStepParams {
                 t0,
                 t_end: t1,
-                h: self.t_end() / self.samples as f64,
+                h: self.t_end() / self.spec.output_samples() as f64,
                 output_every: 1,
             },
         }

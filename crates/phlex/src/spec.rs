@@ -163,6 +163,11 @@ pub struct SimulationSpec {
     pub t_end: Spanned<f64>,
     /// Time step \[s\] (fixed-step integrators; initial step for Radau).
     pub dt: Option<Spanned<f64>>,
+    /// Record every k-th step (fixed-step integrators; default 1).
+    pub output_every: Option<Spanned<usize>>,
+    /// Number of uniform output intervals of a Radau IIA run (default
+    /// [`DEFAULT_SAMPLES`]).
+    pub output_samples: Option<Spanned<usize>>,
     /// Gauss collocation stages, 1..=6 (default 3: order 6).
     pub stages: Option<Spanned<usize>>,
     /// Relative tolerance of Radau IIA.
@@ -190,7 +195,21 @@ pub struct SimulationSpec {
 pub type KeyError = (std::ops::Range<usize>, String);
 
 impl SimulationSpec {
+    /// `output_every` (default 1).
+    pub fn output_every(&self) -> usize {
+        self.output_every.as_ref().map_or(1, |v| *v.get_ref())
+    }
+
+    /// `output_samples` (default [`DEFAULT_SAMPLES`]).
+    pub fn output_samples(&self) -> usize {
+        self.output_samples
+            .as_ref()
+            .map_or(DEFAULT_SAMPLES, |v| *v.get_ref())
+    }
+
     /// Checks the keys: `t_end > 0`, `dt > 0` (required by the fixed-step integrators),
+    /// `output_every >= 1` (fixed-step integrators only), `output_samples >= 1` (Radau IIA
+    /// only),
     /// `0 < rtol < 1`, `atol > 0`, `max_steps >= 1` (Radau IIA only), `stages` in 1..=6
     /// (Gauss only), `0 < newton_rtol < 1`, `newton_atol > 0`, `newton_max_iterations` in
     /// 1..=1000 and `newton_modified` (implicit one-step integrators only), `projection`
@@ -225,6 +244,28 @@ impl SimulationSpec {
             None => {}
         }
         let radau = "\"radau5\"";
+        if let Some(e) = &self.output_every {
+            if !integ.is_fixed_step() {
+                return Err((
+                    e.span(),
+                    format!("simulation.output_every applies to the fixed-step integrators only (this file has integrator = \"{name}\"; use output_samples)"),
+                ));
+            }
+            if *e.get_ref() == 0 {
+                return Err((e.span(), "simulation.output_every must be >= 1 (got 0)".into()));
+            }
+        }
+        if let Some(n) = &self.output_samples {
+            if integ.is_fixed_step() {
+                return Err((
+                    n.span(),
+                    format!("simulation.output_samples applies to integrator = \"radau5\" only (this file has integrator = \"{name}\"; use output_every)"),
+                ));
+            }
+            if *n.get_ref() == 0 {
+                return Err((n.span(), "simulation.output_samples must be >= 1 (got 0)".into()));
+            }
+        }
         let implicit = "\"midpoint\", \"discrete_gradient\" or \"gauss\"";
         let newton = "\"midpoint\" or \"discrete_gradient\"";
         for (key, v) in [("rtol", &self.rtol), ("atol", &self.atol)] {
@@ -329,11 +370,22 @@ pub const DEFAULT_SAMPLES: usize = 500;
 /// `[simulation]`: `(table, old key, what to write instead)`. A file that uses one gets an
 /// error naming the new key ([`check_renamed_simulation_keys`]); there are no silent
 /// aliases.
-pub const RENAMED_SIMULATION_KEYS: &[(&str, &str, &str)] = &[(
-    "simulation",
-    "scheme",
-    "simulation.integrator = \"discrete_gradient\" (the former default scheme) or integrator = \"midpoint\"",
-)];
+pub const RENAMED_SIMULATION_KEYS: &[(&str, &str, &str)] = &[
+    (
+        "simulation",
+        "scheme",
+        "simulation.integrator = \"discrete_gradient\" (the former default scheme) or integrator = \"midpoint\"",
+    ),
+    ("output", "every", "simulation.output_every"),
+    ("output", "samples", "simulation.output_samples"),
+    ("simulation", "newton_tol", "simulation.newton_rtol"),
+    ("simulation", "h", "simulation.dt"),
+    (
+        "simulation",
+        "output_step",
+        "simulation.output_every (midpoint: record every k-th step of dt) or simulation.output_samples (radau5: uniform output intervals)",
+    ),
+];
 
 /// The tables of a model file that [`check_renamed_simulation_keys`] looks into, with the
 /// spans of their keys.

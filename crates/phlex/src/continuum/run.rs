@@ -18,13 +18,12 @@ use crate::output::{columns_plot, energy_plot, OutputFiles, Progress, RunSummary
 use crate::spec::SimulationSpec;
 
 impl LineOutput {
-    /// `phlex run` of a one-dimensional model: [`run_field`] recording every
-    /// `self.every`-th step (`timeseries.csv` with `t`, `H` and the columns of `r`,
+    /// `phlex run` of a one-dimensional model: [`run_field`] (`timeseries.csv` with `t`, `H`
+    /// and the columns of `r`,
     /// `summary.json`, SVG plots if `self.plots`), without VTK snapshots (`r.vtu` may be
     /// [`no_vtk_snapshots`]: it is never called).
     pub fn run(&self, r: FieldRun<'_>, sim: &Simulation<'_>, dir: &Path, quiet: bool) -> Result<()> {
         let output = FieldOutput {
-            every: self.every,
             probes: Vec::new(),
             plots: self.plots,
             vtk_every: 0,
@@ -40,19 +39,12 @@ pub fn no_vtk_snapshots(_: &[f64]) -> Result<String> {
 }
 
 /// The `[simulation]` `sim` of a continuum model file `file` (its `text` for the lines of
-/// errors) of the kind `kind`, recording every `every`-th step (fixed step) or at
-/// [`crate::spec::DEFAULT_SAMPLES`] uniform intervals (Radau IIA).
+/// errors) of the kind `kind`, with the defaults of the linear kinds.
 pub fn field_simulation<'a>(
     (file, text, kind): (&'a str, &'a str, &'a str),
     sim: Option<&'a SimulationSpec>,
-    every: usize,
 ) -> Result<Simulation<'a>> {
-    Ok(Simulation::new(
-        (file, text, kind),
-        sim,
-        Defaults::linear(),
-        (every, crate::spec::DEFAULT_SAMPLES),
-    )?)
+    Ok(Simulation::new((file, text, kind), sim, Defaults::linear())?)
 }
 
 /// The values of recorded columns as a function of the state (an error names what could
@@ -135,7 +127,7 @@ impl<'a> FieldRun<'a> {
         dir: &Path,
         quiet: bool,
     ) -> Result<()> {
-        let sim = field_simulation((file, text, self.kind), sim, output.every)?;
+        let sim = field_simulation((file, text, self.kind), sim)?;
         run_field(self, None, &sim, output, dir, quiet)
     }
 }

@@ -10,7 +10,7 @@ use toml::Spanned;
 use crate::error::{line_of, ModelError};
 use crate::source::ModelSource;
 use crate::spec::{
-    ModelMeta, ModesSpec, SignalSpec, SimulationSpec, DEFAULT_SAMPLES,
+    ModelMeta, ModesSpec, SignalSpec, SimulationSpec,
 };
 
 /// Top level of a model file.
@@ -199,10 +199,6 @@ pub struct ProbeSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct OutputSpec {
-    /// Record every k-th step (fixed step) or at this many uniform times (Radau: `samples`).
-    pub every: usize,
-    /// Number of uniform output samples for adaptive integrators.
-    pub samples: usize,
     /// Field probes.
     pub probes: Vec<ProbeSpec>,
     /// Ports whose inputs, outputs and power are recorded.
@@ -214,8 +210,6 @@ pub struct OutputSpec {
 impl Default for OutputSpec {
     fn default() -> Self {
         Self {
-            every: 1,
-            samples: DEFAULT_SAMPLES,
             probes: vec![],
             ports: vec![],
             plots: true,
@@ -327,9 +321,6 @@ pub fn validate(file: &str, text: &str, m: &ModelFile) -> Result<(), ModelError>
     }
     if let Some(c) = &m.control {
         validate_control(file, text, m, c)?;
-    }
-    if m.output.every == 0 {
-        return err(file, text, 0..0, "output.every must be >= 1".into());
     }
     if m.modes.count == 0 {
         return err(file, text, 0..0, "modes.count must be >= 1".into());

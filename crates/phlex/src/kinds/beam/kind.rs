@@ -93,7 +93,6 @@ impl LoadedModel for LoadedBeam<'_> {
             (self.src.file(), self.src.text(), "beam"),
             m.simulation.as_ref(),
             Defaults::linear(),
-            (m.output.every, m.output.samples),
         )?;
         if !quiet {
             eprintln!(

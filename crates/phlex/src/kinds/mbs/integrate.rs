@@ -17,14 +17,12 @@ use crate::output::{EnergyBalance, Progress, TimeSeries};
 use crate::spec::SimulationSpec;
 
 /// The `[simulation]` of a multibody file `file` (its `text`) with the multibody defaults
-/// ([`Defaults::multibody`]), recording every `every`-th step (fixed step) or `samples`
-/// uniform intervals (Radau IIA).
+/// ([`Defaults::multibody`]).
 pub(crate) fn mbs_simulation<'a>(
     (file, text, kind): (&'a str, &'a str, &'a str),
     sim: Option<&'a SimulationSpec>,
-    (every, samples): (usize, usize),
 ) -> Result<Simulation<'a>, ModelError> {
-    Simulation::new((file, text, kind), sim, Defaults::multibody(), (every, samples))
+    Simulation::new((file, text, kind), sim, Defaults::multibody())
 }
 
 /// What an integration returns before the energy account.

@@ -48,7 +48,7 @@ impl LoadedModel for Loaded<'_, PlateFile, BuiltPlate> {
     fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
         let (f, b) = (&self.file, &self.built);
         let (file, text) = (self.src.file(), self.src.text());
-        let sim = field_simulation((file, text, "plate"), f.simulation.as_ref(), f.output.every)?;
+        let sim = field_simulation((file, text, "plate"), f.simulation.as_ref())?;
         let sim_end = sim.t_end();
         let dt = sim.span(0.0, sim_end).h;
         let points: Vec<[f64; 2]> = b.probes.iter().map(|p| p.1).collect();

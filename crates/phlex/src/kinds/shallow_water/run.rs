@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use phlex_fem::models::continuum::shallow_water::{BoundaryControl, SwStepSettings};
 use phlex_fem::io::vtk::{Location, Vtu};
 
@@ -21,13 +21,14 @@ pub fn run(file: &str, f: &ShallowWaterFile, b: &BuiltSw, dir: &Path, quiet: boo
     let sim = f.simulation.as_ref().ok_or_else(|| ModelError {
         file: file.into(),
         line: 0,
-        message: "missing section [simulation] (t_end, dt): needed by `phlex run`".into(),
+        message: "missing section [simulation] (integrator = \"discrete_gradient\", t_end, dt): needed by `phlex run`".into(),
     })?;
     let h_des = *f.shallow_water.h_des.get_ref();
+    let dt = sim.dt.as_ref().context("simulation.dt checked at build")?;
     let settings = SwStepSettings {
-        dt: *sim.dt.get_ref(),
+        dt: *dt.get_ref(),
         t_end: *sim.t_end.get_ref(),
-        newton_tol: sim.newton_tol.unwrap_or(1e-13),
+        newton_tol: sim.newton_rtol.as_ref().map_or(1e-13, |v| *v.get_ref()),
         ..Default::default()
     };
     let control = f.control.as_ref().map(|c| BoundaryControl {
@@ -63,7 +64,7 @@ pub fn run(file: &str, f: &ShallowWaterFile, b: &BuiltSw, dir: &Path, quiet: boo
     })?;
     progress.finish();
     let wall = start.elapsed().as_secs_f64();
-    let every = f.output.every.max(1);
+    let every = sim.output_every();
     let mut series = TimeSeries::new(
         ["t", "H", "V", "volume", "supplied_work"]
             .map(String::from)

@@ -36,8 +36,7 @@ pub fn run(
     dir: &Path,
     quiet: bool,
 ) -> Result<()> {
-    let every = f.output.every.max(1);
-    let sim = field_simulation((file, text, "rod"), f.simulation.as_ref(), every)?;
+    let sim = field_simulation((file, text, "rod"), f.simulation.as_ref())?;
     let t_end = sim.t_end();
     // the uniform output grid: every `every`-th step of `dt` (fixed step), or the uniform
     // samples of a Radau IIA run
@@ -107,9 +106,7 @@ pub fn run(
             &energies,
         ));
     }
-    // every = 0 records every step
     let output = LineOutput {
-        every,
         probes: Vec::new(),
         plots: f.output.plots,
     };

@@ -50,7 +50,6 @@ impl LoadedModel for Loaded<'_, ThermoBeamFile, BuiltThermoBeam> {
         let sim = field_simulation(
             (self.src.file(), self.src.text(), "thermoelastic_beam"),
             f.simulation.as_ref(),
-            f.output.every,
         )?;
         let probe_values = |e: &[f64]| b.probe_values(e);
         let energies = |e: &[f64]| {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::spec::{ModelMeta, SignalSpec, DEFAULT_SAMPLES};
+use crate::spec::{ModelMeta, SignalSpec};
 
 /// Top level of a multibody model file.
 #[derive(Debug, Clone, Deserialize)]
@@ -300,10 +300,6 @@ pub struct ElasticSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct MbsOutputSpec {
-    /// Record every k-th step (midpoint).
-    pub every: usize,
-    /// Number of uniform output intervals (Radau).
-    pub samples: usize,
     /// Named point positions: `name = "body.port"` → columns `name.x`, `name.y`.
     pub points: BTreeMap<String, Spanned<String>>,
     /// Bodies whose pose is recorded → `body.x`, `body.y`, `body.theta`.
@@ -323,8 +319,6 @@ pub struct MbsOutputSpec {
 impl Default for MbsOutputSpec {
     fn default() -> Self {
         Self {
-            every: 1,
-            samples: DEFAULT_SAMPLES,
             points: BTreeMap::new(),
             poses: Vec::new(),
             elastic: Vec::new(),

@@ -70,11 +70,9 @@ impl MbsModel {
     /// The `[simulation]` of the file with the multibody defaults, ready to run (a missing
     /// section or an invalid key names the key).
     pub(crate) fn simulation(&self) -> Result<crate::integration::Simulation<'_>, ModelError> {
-        let o = &self.spec.output;
         crate::kinds::mbs::integrate::mbs_simulation(
             (&self.file, &self.text, "planar multibody"),
             self.spec.simulation.as_ref(),
-            (o.every, o.samples),
         )
     }
 
@@ -724,12 +722,6 @@ impl MbsModel {
             sim.validate().map_err(|(span, msg)| self.err(span, msg))?;
         }
         let o = &s.output;
-        if o.every == 0 || o.samples == 0 {
-            return Err(self.err_line(
-                self.section_line("output"),
-                "output.every and output.samples must be >= 1".into(),
-            ));
-        }
         for (n, r) in &o.points {
             self.resolve(&format!("output.points.{n}"), r, false)?;
         }

@@ -67,11 +67,9 @@ impl Mbs3dModel {
     /// The `[simulation]` of the file with the multibody defaults, ready to run (a missing
     /// section or an invalid key names the key).
     pub(crate) fn simulation(&self) -> Result<crate::integration::Simulation<'_>, ModelError> {
-        let o = &self.spec.output;
         crate::kinds::mbs::integrate::mbs_simulation(
             (&self.file, &self.text, "spatial multibody"),
             self.spec.simulation.as_ref(),
-            (o.every, o.samples),
         )
     }
 
@@ -542,12 +540,6 @@ impl Mbs3dModel {
 
     fn validate_output(&self) -> Result<(), ModelError> {
         let o = &self.spec.output;
-        if o.every == 0 || o.samples == 0 {
-            return Err(self.err_line(
-                self.section_line("output"),
-                "output.every and output.samples must be >= 1".into(),
-            ));
-        }
         for (n, r) in &o.points {
             let ok = split_ref(r.get_ref()).is_some_and(|(b, p)| {
                 b != GROUND && self.spec.bodies.contains_key(b) && !p.is_empty()
