@@ -423,3 +423,27 @@ pub fn check_renamed_simulation_keys(file: &str, text: &str) -> Result<(), crate
     }
     Ok(())
 }
+
+/// The `[simulation]` table of a model file, for [`check_simulation_section`].
+#[derive(Deserialize)]
+struct SimulationTable {
+    #[serde(default)]
+    simulation: Option<SimulationSpec>,
+}
+
+/// Checks the `[simulation]` section of a model file `file` (its `text`) of a kind with
+/// the shared [`SimulationSpec`]: former spellings ([`check_renamed_simulation_keys`]) and
+/// the keys ([`SimulationSpec::validate`]), so that `phlex check` reports them for every
+/// kind. A section that does not parse is left to the kind's typed parse (which names the
+/// key).
+pub fn check_simulation_section(file: &str, text: &str) -> Result<(), crate::error::ModelError> {
+    check_renamed_simulation_keys(file, text)?;
+    if let Ok(SimulationTable {
+        simulation: Some(sim),
+    }) = toml::from_str::<SimulationTable>(text)
+    {
+        sim.validate()
+            .map_err(|(span, message)| crate::error::error_at(file, text, span, message))?;
+    }
+    Ok(())
+}

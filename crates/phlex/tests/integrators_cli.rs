@@ -14,7 +14,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{examples, num, phlex, summary, write_model};
+use common::{examples, num, phlex, run, summary, write_model};
 use serde_json::Value;
 
 /// A model of the table: a shipped example, the span and step of the test runs.
@@ -159,10 +159,7 @@ fn model_file(m: &Model, integrator: &str) -> (PathBuf, PathBuf) {
 fn balance(m: &Model, integrator: &str, tol: Tolerance) -> Value {
     let (dir, model) = model_file(m, integrator);
     let out = dir.join("out");
-    let o = phlex()
-        .args(["run", model.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q"])
-        .output()
-        .unwrap();
+    let o = run(&model, &out);
     assert!(
         o.status.success(),
         "{} with {integrator}: {}",
@@ -207,10 +204,7 @@ fn balance(m: &Model, integrator: &str, tol: Tolerance) -> Value {
 fn not_applicable(m: &Model, integrator: &str) {
     let (dir, model) = model_file(m, integrator);
     let out = dir.join("out");
-    let o = phlex()
-        .args(["run", model.to_str().unwrap(), "-o", out.to_str().unwrap(), "-q"])
-        .output()
-        .unwrap();
+    let o = run(&model, &out);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{} with {integrator}: {err}", m.name);
     assert!(
@@ -323,4 +317,129 @@ fn spatial_radau5() {
 #[test]
 fn spatial_stormer_verlet_is_not_applicable() {
     not_applicable(&SPATIAL, "stormer_verlet");
+}
+
+/// `phlex check` of `text` (written as `<name>.toml`) fails with exit code 2 and a message
+/// holding every one of `needles`.
+fn check_fails(name: &str, text: &str, needles: &[&str]) {
+    let (dir, model) = write_model("phlex-integrators", name, text);
+    let o = phlex().args(["check", model.to_str().unwrap()]).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{name}: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{name}: expected `{n}` in: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The example `path` with `from` replaced by `to` (asserted present).
+fn edited(path: &str, from: &str, to: &str) -> String {
+    let text = std::fs::read_to_string(examples(path)).unwrap();
+    assert!(text.contains(from), "{path} has no `{from}`");
+    text.replace(from, to)
+}
+
+/// The former spellings of the `[simulation]` keys (issue 13 item 6: one vocabulary, no
+/// silent aliases) are errors at their line that name the key to write instead, for every
+/// kind that had them.
+#[test]
+fn former_simulation_spellings_name_the_new_key() {
+    let cases = [
+        (
+            "beam-every",
+            edited("beam_simply_supported.toml", "output_every = 2\n", "")
+                .replace("[output]\n", "[output]\nevery = 2\n"),
+            vec!["output.every", "simulation.output_every"],
+        ),
+        (
+            "mbs-samples",
+            edited("mbs/double_pendulum.toml", "output_samples = 400\n", "").replace(
+                "[output]\n",
+                "[output]\nsamples = 400\n",
+            ),
+            vec!["output.samples", "simulation.output_samples"],
+        ),
+        (
+            "mbs-scheme",
+            edited(
+                "mbs/pendulum.toml",
+                "integrator = \"discrete_gradient\"",
+                "integrator = \"midpoint\"\nscheme = \"discrete_gradient\"",
+            ),
+            vec!["simulation.scheme", "integrator = \"discrete_gradient\""],
+        ),
+        (
+            "ephs-h",
+            edited("ephs/oscillator.toml", "dt = 0.001", "h = 0.001"),
+            vec!["simulation.h", "simulation.dt"],
+        ),
+        (
+            "ephs-output-step",
+            edited("ephs/oscillator.toml", "output_every = 100", "output_step = 0.1"),
+            vec!["simulation.output_step", "simulation.output_every"],
+        ),
+        (
+            "shallow-water-newton-tol",
+            edited(
+                "continuum/shallow_water_tank.toml",
+                "dt = 5e-3\n",
+                "dt = 5e-3\nnewton_tol = 1e-12\n",
+            ),
+            vec!["simulation.newton_tol", "simulation.newton_rtol"],
+        ),
+    ];
+    for (name, text, needles) in cases {
+        check_fails(name, &text, &needles);
+    }
+}
+
+/// A `[simulation]` key that does not apply to the chosen integrator is an error naming
+/// the key and the integrator it applies to, the same for every kind.
+#[test]
+fn simulation_keys_apply_to_their_integrators() {
+    let cases = [
+        (
+            "plate-stages",
+            edited("plate_bell_ssss.toml", "dt = 2e-4\n", "dt = 2e-4\nstages = 2\n"),
+            vec!["simulation.stages", "\"gauss\""],
+        ),
+        (
+            "beam-rtol",
+            edited("beam_simply_supported.toml", "dt = 1.0e-3", "dt = 1.0e-3\nrtol = 1e-8"),
+            vec!["simulation.rtol", "\"radau5\""],
+        ),
+        (
+            "mbs-output-every-radau",
+            edited(
+                "mbs/double_pendulum.toml",
+                "output_samples = 400",
+                "output_every = 4",
+            ),
+            vec!["simulation.output_every", "output_samples"],
+        ),
+        (
+            "spatial-projection-radau",
+            edited(
+                "mbs/heavy_top.toml",
+                "integrator = \"midpoint\"",
+                "integrator = \"radau5\"\nprojection = true",
+            )
+            .replace("dt = 5e-4\n", "")
+            .replace("output_every = 10\n", "")
+            .replace("newton_rtol = 1e-14\nnewton_atol = 1e-14\n", ""),
+            vec!["simulation.projection", "\"radau5\""],
+        ),
+        (
+            "shallow-water-gauss",
+            edited(
+                "continuum/shallow_water_tank.toml",
+                "integrator = \"discrete_gradient\"",
+                "integrator = \"gauss\"",
+            ),
+            vec!["simulation.integrator = \"gauss\"", "shallow water"],
+        ),
+    ];
+    for (name, text, needles) in cases {
+        check_fails(name, &text, &needles);
+    }
 }
