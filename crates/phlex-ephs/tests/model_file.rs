@@ -241,10 +241,7 @@ fn trajectory_diagnostics_of_the_two_body_model() {
     let d = tr.max_joint_drift()[0];
     assert!(d > 0.0 && d < 1e-3, "{d}");
     // With the projection (midpoint only) the drift is round-off.
-    let stab = text.replace(
-        "output_every = 10",
-        "output_every = 10\nprojection = true",
-    );
+    let stab = text.replace("output_every = 10", "output_every = 10\nprojection = true");
     let tr = Model::parse(&f, &stab).unwrap().simulate().unwrap();
     assert!(tr.max_joint_drift()[0] < 1e-13);
     assert!(tr.projection_work.iter().all(|w| w.abs() < 1e-12));

@@ -135,7 +135,10 @@ impl<'a> Simulation<'a> {
                 .newton_max_iterations
                 .as_ref()
                 .map_or(d.max_iterations, |v| *v.get_ref() as usize),
-            modified: s.newton_modified.as_ref().map_or(d.modified, |v| *v.get_ref()),
+            modified: s
+                .newton_modified
+                .as_ref()
+                .map_or(d.modified, |v| *v.get_ref()),
             ..d
         }
     }
@@ -203,7 +206,10 @@ impl<'a> Simulation<'a> {
     /// The integrator as the summary names it: its name, the method's properties, the
     /// step and the projection.
     pub fn label(&self) -> String {
-        let dt = self.dt().map(|h| format!(", dt = {h:e} s")).unwrap_or_default();
+        let dt = self
+            .dt()
+            .map(|h| format!(", dt = {h:e} s"))
+            .unwrap_or_default();
         let projected = if self.projection().is_some() {
             ", position projection after each step"
         } else {

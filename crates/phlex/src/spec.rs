@@ -216,133 +216,105 @@ impl SimulationSpec {
     /// (implicit one-step integrators only). The message names the key and, for a key that
     /// does not apply, the integrator it applies to.
     pub fn validate(&self) -> Result<(), KeyError> {
+        use IntegratorSpec as I;
         let integ = *self.integrator.get_ref();
         let name = integ.name();
-        let positive = |key: &str, v: &Spanned<f64>| -> Result<(), KeyError> {
-            let x = *v.get_ref();
-            if x > 0.0 && x.is_finite() {
-                Ok(())
-            } else {
-                Err((v.span(), format!("simulation.{key} must be > 0 (got {x})")))
+        let radau = |i: I| i == I::Radau5;
+        let newton = |i: I| matches!(i, I::Midpoint | I::DiscreteGradient);
+        // (key, its span if given, the integrators it applies to, in words)
+        let applies: [(&str, Option<std::ops::Range<usize>>, &dyn Fn(I) -> bool, &str); 11] = [
+            ("output_every", self.output_every.as_ref().map(|v| v.span()), &I::is_fixed_step, "the fixed-step integrators (use output_samples with \"radau5\")"),
+            ("output_samples", self.output_samples.as_ref().map(|v| v.span()), &radau, "\"radau5\" (use output_every with the fixed-step integrators)"),
+            ("rtol", self.rtol.as_ref().map(|v| v.span()), &radau, "\"radau5\""),
+            ("atol", self.atol.as_ref().map(|v| v.span()), &radau, "\"radau5\""),
+            ("max_steps", self.max_steps.as_ref().map(|v| v.span()), &radau, "\"radau5\""),
+            ("stages", self.stages.as_ref().map(|v| v.span()), &|i| i == I::Gauss, "\"gauss\""),
+            ("newton_rtol", self.newton_rtol.as_ref().map(|v| v.span()), &I::is_implicit_one_step, "\"midpoint\", \"discrete_gradient\" or \"gauss\""),
+            ("newton_atol", self.newton_atol.as_ref().map(|v| v.span()), &newton, "\"midpoint\" or \"discrete_gradient\""),
+            ("newton_max_iterations", self.newton_max_iterations.as_ref().map(|v| v.span()), &newton, "\"midpoint\" or \"discrete_gradient\""),
+            ("newton_modified", self.newton_modified.as_ref().map(|v| v.span()), &newton, "\"midpoint\" or \"discrete_gradient\""),
+            ("projection", self.projection.as_ref().map(|v| v.span()), &I::is_implicit_one_step, "\"midpoint\", \"discrete_gradient\" or \"gauss\" (Radau IIA keeps the position drift at its tolerance level; Störmer–Verlet runs systems without constraints)"),
+        ];
+        for (key, span, ok, to) in applies {
+            if let (Some(span), false) = (span, ok(integ)) {
+                return Err((
+                    span,
+                    format!("simulation.{key} applies to integrator = {to} only (this file has integrator = \"{name}\")"),
+                ));
             }
-        };
-        let only = |key: &str, span: std::ops::Range<usize>, applies: &str| -> KeyError {
+        }
+        if self.dt.is_none() && integ.is_fixed_step() {
+            return Err((
+                self.t_end.span(),
+                format!("missing key simulation.dt (time step [s]), required by integrator = \"{name}\""),
+            ));
+        }
+        // (key, value, lower bound, upper bound, the condition in words)
+        let reals = [
+            ("t_end", Some(&self.t_end), 0.0, f64::INFINITY, "t_end > 0"),
+            ("dt", self.dt.as_ref(), 0.0, f64::INFINITY, "dt > 0"),
+            ("rtol", self.rtol.as_ref(), 0.0, 1.0, "0 < rtol < 1"),
             (
-                span,
-                format!("simulation.{key} applies to integrator = {applies} only (this file has integrator = \"{name}\")"),
-            )
-        };
-        positive("t_end", &self.t_end)?;
-        match &self.dt {
-            Some(dt) => positive("dt", dt)?,
-            None if integ.is_fixed_step() => {
-                return Err((
-                    self.t_end.span(),
-                    format!("missing key simulation.dt (time step [s]), required by integrator = \"{name}\""),
-                ))
-            }
-            None => {}
-        }
-        let radau = "\"radau5\"";
-        if let Some(e) = &self.output_every {
-            if !integ.is_fixed_step() {
-                return Err((
-                    e.span(),
-                    format!("simulation.output_every applies to the fixed-step integrators only (this file has integrator = \"{name}\"; use output_samples)"),
-                ));
-            }
-            if *e.get_ref() == 0 {
-                return Err((e.span(), "simulation.output_every must be >= 1 (got 0)".into()));
-            }
-        }
-        if let Some(n) = &self.output_samples {
-            if integ.is_fixed_step() {
-                return Err((
-                    n.span(),
-                    format!("simulation.output_samples applies to integrator = \"radau5\" only (this file has integrator = \"{name}\"; use output_every)"),
-                ));
-            }
-            if *n.get_ref() == 0 {
-                return Err((n.span(), "simulation.output_samples must be >= 1 (got 0)".into()));
-            }
-        }
-        let implicit = "\"midpoint\", \"discrete_gradient\" or \"gauss\"";
-        let newton = "\"midpoint\" or \"discrete_gradient\"";
-        for (key, v) in [("rtol", &self.rtol), ("atol", &self.atol)] {
+                "atol",
+                self.atol.as_ref(),
+                -f64::MIN_POSITIVE,
+                f64::INFINITY,
+                "atol >= 0",
+            ),
+            (
+                "newton_rtol",
+                self.newton_rtol.as_ref(),
+                0.0,
+                1.0,
+                "0 < newton_rtol < 1",
+            ),
+            (
+                "newton_atol",
+                self.newton_atol.as_ref(),
+                0.0,
+                f64::INFINITY,
+                "newton_atol > 0",
+            ),
+        ];
+        for (key, v, lo, hi, rule) in reals {
             if let Some(v) = v {
-                if integ != IntegratorSpec::Radau5 {
-                    return Err(only(key, v.span(), radau));
+                let x = *v.get_ref();
+                if !(x > lo && x < hi) {
+                    return Err((
+                        v.span(),
+                        format!("simulation.{key} must satisfy {rule} (got {x})"),
+                    ));
                 }
             }
         }
-        if let Some(r) = &self.rtol {
-            let x = *r.get_ref();
-            if !(x > 0.0 && x < 1.0) {
-                return Err((r.span(), format!("simulation.rtol must satisfy 0 < rtol < 1 (got {x})")));
-            }
-        }
-        if let Some(a) = &self.atol {
-            let x = *a.get_ref();
-            if !(x >= 0.0 && x.is_finite()) {
-                return Err((a.span(), format!("simulation.atol must be >= 0 (got {x})")));
-            }
-        }
-        if let Some(m) = &self.max_steps {
-            if integ != IntegratorSpec::Radau5 {
-                return Err(only("max_steps", m.span(), radau));
-            }
-            if *m.get_ref() == 0 {
-                return Err((m.span(), "simulation.max_steps must satisfy max_steps >= 1 (got 0)".into()));
-            }
-        }
-        if let Some(st) = &self.stages {
-            if integ != IntegratorSpec::Gauss {
-                return Err(only("stages", st.span(), "\"gauss\""));
-            }
-            if !(1..=6).contains(st.get_ref()) {
-                return Err((
-                    st.span(),
-                    format!("simulation.stages must be between 1 and 6 (got {}; order 2s)", st.get_ref()),
-                ));
-            }
-        }
-        if let Some(v) = &self.newton_rtol {
-            if !integ.is_implicit_one_step() {
-                return Err(only("newton_rtol", v.span(), implicit));
-            }
-            let x = *v.get_ref();
-            if !(x > 0.0 && x < 1.0) {
-                return Err((v.span(), format!("simulation.newton_rtol must satisfy 0 < newton_rtol < 1 (got {x})")));
-            }
-        }
-        if let Some(v) = &self.newton_atol {
-            if !matches!(integ, IntegratorSpec::Midpoint | IntegratorSpec::DiscreteGradient) {
-                return Err(only("newton_atol", v.span(), newton));
-            }
-            positive("newton_atol", v)?;
-        }
-        if let Some(n) = &self.newton_max_iterations {
-            if !matches!(integ, IntegratorSpec::Midpoint | IntegratorSpec::DiscreteGradient) {
-                return Err(only("newton_max_iterations", n.span(), newton));
-            }
-            if !(1..=1000).contains(n.get_ref()) {
-                return Err((
-                    n.span(),
-                    format!("simulation.newton_max_iterations must be between 1 and 1000 (got {})", n.get_ref()),
-                ));
-            }
-        }
-        if let Some(m) = &self.newton_modified {
-            if !matches!(integ, IntegratorSpec::Midpoint | IntegratorSpec::DiscreteGradient) {
-                return Err(only("newton_modified", m.span(), newton));
-            }
-        }
-        if let Some(p) = &self.projection {
-            if !integ.is_implicit_one_step() {
-                return Err((
-                    p.span(),
-                    format!("simulation.projection applies to integrator = {implicit} only (this file has integrator = \"{name}\"; Radau IIA keeps the position drift at its tolerance level, Störmer–Verlet runs systems without constraints)"),
-                ));
+        let int = |v: &Option<Spanned<usize>>| v.as_ref().map(|v| (v.span(), *v.get_ref() as i64));
+        let counts = [
+            ("output_every", int(&self.output_every), 1, i64::MAX),
+            ("output_samples", int(&self.output_samples), 1, i64::MAX),
+            ("max_steps", int(&self.max_steps), 1, i64::MAX),
+            ("stages", int(&self.stages), 1, 6),
+            (
+                "newton_max_iterations",
+                self.newton_max_iterations
+                    .as_ref()
+                    .map(|v| (v.span(), *v.get_ref())),
+                1,
+                1000,
+            ),
+        ];
+        for (key, v, lo, hi) in counts {
+            if let Some((span, n)) = v {
+                if !(lo..=hi).contains(&n) {
+                    let rule = if hi == i64::MAX {
+                        format!("{key} >= {lo}")
+                    } else {
+                        format!("{lo} <= {key} <= {hi}")
+                    };
+                    return Err((
+                        span,
+                        format!("simulation.{key} must satisfy {rule} (got {n})"),
+                    ));
+                }
             }
         }
         Ok(())
@@ -401,11 +373,17 @@ struct RenameTables {
 /// [`RENAMED_SIMULATION_KEYS`]: the first one found is a [`crate::error::ModelError`] at
 /// its line naming the key to write instead. A file whose `[simulation]` or `[output]` is
 /// not a table is left to the typed parse.
-pub fn check_renamed_simulation_keys(file: &str, text: &str) -> Result<(), crate::error::ModelError> {
+pub fn check_renamed_simulation_keys(
+    file: &str,
+    text: &str,
+) -> Result<(), crate::error::ModelError> {
     let Ok(tables) = toml::from_str::<RenameTables>(text) else {
         return Ok(());
     };
-    for (table, keys) in [("simulation", &tables.simulation), ("output", &tables.output)] {
+    for (table, keys) in [
+        ("simulation", &tables.simulation),
+        ("output", &tables.output),
+    ] {
         let Some(keys) = keys else { continue };
         for key in keys.keys() {
             let found = RENAMED_SIMULATION_KEYS

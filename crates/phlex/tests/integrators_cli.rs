@@ -206,7 +206,12 @@ fn not_applicable(m: &Model, integrator: &str) {
     let out = dir.join("out");
     let o = run(&model, &out);
     let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{} with {integrator}: {err}", m.name);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{} with {integrator}: {err}",
+        m.name
+    );
     assert!(
         err.contains("simulation.integrator") && err.contains(&format!("\"{integrator}\"")),
         "{} with {integrator}: the message must name the key and the integrator: {err}",
@@ -216,114 +221,44 @@ fn not_applicable(m: &Model, integrator: &str) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn beam_midpoint() {
-    balance(&BEAM, "midpoint", Tolerance::Exact);
-}
+/// One test per pair (integrator × model), one line each: the table of the must-show.
+#[rustfmt::skip]
+mod pairs {
+    use super::*;
 
-#[test]
-fn beam_discrete_gradient() {
-    balance(&BEAM, "discrete_gradient", Tolerance::Exact);
-}
-
-#[test]
-fn beam_gauss() {
-    balance(&BEAM, "gauss", Tolerance::Exact);
-}
-
-#[test]
-fn beam_radau5() {
-    balance(&BEAM, "radau5", Tolerance::Radau);
-}
-
-#[test]
-fn beam_stormer_verlet() {
-    balance(&BEAM, "stormer_verlet", Tolerance::SecondOrder);
-}
-
-#[test]
-fn plate_midpoint() {
-    balance(&PLATE, "midpoint", Tolerance::Exact);
-}
-
-#[test]
-fn plate_discrete_gradient() {
-    balance(&PLATE, "discrete_gradient", Tolerance::Exact);
-}
-
-#[test]
-fn plate_gauss() {
-    balance(&PLATE, "gauss", Tolerance::Exact);
-}
-
-#[test]
-fn plate_radau5() {
-    balance(&PLATE, "radau5", Tolerance::Radau);
-}
-
-#[test]
-fn plate_stormer_verlet() {
-    balance(&PLATE, "stormer_verlet", Tolerance::SecondOrder);
-}
-
-#[test]
-fn planar_midpoint() {
-    balance(&PLANAR, "midpoint", Tolerance::ThirdOrder);
-}
-
-#[test]
-fn planar_discrete_gradient() {
-    balance(&PLANAR, "discrete_gradient", Tolerance::Exact);
-}
-
-#[test]
-fn planar_gauss() {
-    balance(&PLANAR, "gauss", Tolerance::Exact);
-}
-
-#[test]
-fn planar_radau5() {
-    balance(&PLANAR, "radau5", Tolerance::Radau);
-}
-
-/// Störmer–Verlet needs a linear lossless two-field system; a constrained nonlinear
-/// mechanism is not one.
-#[test]
-fn planar_stormer_verlet_is_not_applicable() {
-    not_applicable(&PLANAR, "stormer_verlet");
-}
-
-#[test]
-fn spatial_midpoint() {
-    balance(&SPATIAL, "midpoint", Tolerance::Exact);
-}
-
-#[test]
-fn spatial_discrete_gradient() {
-    balance(&SPATIAL, "discrete_gradient", Tolerance::Exact);
-}
-
-#[test]
-fn spatial_gauss() {
-    balance(&SPATIAL, "gauss", Tolerance::Exact);
-}
-
-#[test]
-fn spatial_radau5() {
-    balance(&SPATIAL, "radau5", Tolerance::Radau);
-}
-
-/// Störmer–Verlet on a spatial mechanism (nonlinear, constrained): not applicable.
-#[test]
-fn spatial_stormer_verlet_is_not_applicable() {
-    not_applicable(&SPATIAL, "stormer_verlet");
+    #[test] fn beam_midpoint() { balance(&BEAM, "midpoint", Tolerance::Exact); }
+    #[test] fn beam_discrete_gradient() { balance(&BEAM, "discrete_gradient", Tolerance::Exact); }
+    #[test] fn beam_gauss() { balance(&BEAM, "gauss", Tolerance::Exact); }
+    #[test] fn beam_radau5() { balance(&BEAM, "radau5", Tolerance::Radau); }
+    #[test] fn beam_stormer_verlet() { balance(&BEAM, "stormer_verlet", Tolerance::SecondOrder); }
+    #[test] fn plate_midpoint() { balance(&PLATE, "midpoint", Tolerance::Exact); }
+    #[test] fn plate_discrete_gradient() { balance(&PLATE, "discrete_gradient", Tolerance::Exact); }
+    #[test] fn plate_gauss() { balance(&PLATE, "gauss", Tolerance::Exact); }
+    #[test] fn plate_radau5() { balance(&PLATE, "radau5", Tolerance::Radau); }
+    #[test] fn plate_stormer_verlet() { balance(&PLATE, "stormer_verlet", Tolerance::SecondOrder); }
+    #[test] fn planar_midpoint() { balance(&PLANAR, "midpoint", Tolerance::ThirdOrder); }
+    #[test] fn planar_discrete_gradient() { balance(&PLANAR, "discrete_gradient", Tolerance::Exact); }
+    #[test] fn planar_gauss() { balance(&PLANAR, "gauss", Tolerance::Exact); }
+    #[test] fn planar_radau5() { balance(&PLANAR, "radau5", Tolerance::Radau); }
+    /// Störmer–Verlet needs a linear lossless two-field system; a constrained nonlinear
+    /// mechanism is not one.
+    #[test] fn planar_stormer_verlet_is_not_applicable() { not_applicable(&PLANAR, "stormer_verlet"); }
+    #[test] fn spatial_midpoint() { balance(&SPATIAL, "midpoint", Tolerance::Exact); }
+    #[test] fn spatial_discrete_gradient() { balance(&SPATIAL, "discrete_gradient", Tolerance::Exact); }
+    #[test] fn spatial_gauss() { balance(&SPATIAL, "gauss", Tolerance::Exact); }
+    #[test] fn spatial_radau5() { balance(&SPATIAL, "radau5", Tolerance::Radau); }
+    /// Störmer–Verlet on a spatial mechanism (nonlinear, constrained): not applicable.
+    #[test] fn spatial_stormer_verlet_is_not_applicable() { not_applicable(&SPATIAL, "stormer_verlet"); }
 }
 
 /// `phlex check` of `text` (written as `<name>.toml`) fails with exit code 2 and a message
 /// holding every one of `needles`.
 fn check_fails(name: &str, text: &str, needles: &[&str]) {
     let (dir, model) = write_model("phlex-integrators", name, text);
-    let o = phlex().args(["check", model.to_str().unwrap()]).output().unwrap();
+    let o = phlex()
+        .args(["check", model.to_str().unwrap()])
+        .output()
+        .unwrap();
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{name}: {err}");
     for n in needles {
@@ -332,114 +267,45 @@ fn check_fails(name: &str, text: &str, needles: &[&str]) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The example `path` with `from` replaced by `to` (asserted present).
-fn edited(path: &str, from: &str, to: &str) -> String {
-    let text = std::fs::read_to_string(examples(path)).unwrap();
-    assert!(text.contains(from), "{path} has no `{from}`");
-    text.replace(from, to)
-}
+/// Model-file errors of `[simulation]`, each as (case, example, edits `(from, to)` of the
+/// example's text, what the message must hold): the former spellings of the keys (issue 13
+/// item 6: one vocabulary, no silent aliases) name the key to write instead, for every kind
+/// that had them; a key that does not apply to the chosen integrator names the integrator
+/// it applies to, the same for every kind.
+type ErrorCase = (
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    &'static [&'static str],
+);
 
-/// The former spellings of the `[simulation]` keys (issue 13 item 6: one vocabulary, no
-/// silent aliases) are errors at their line that name the key to write instead, for every
-/// kind that had them.
-#[test]
-fn former_simulation_spellings_name_the_new_key() {
-    let cases = [
-        (
-            "beam-every",
-            edited("beam_simply_supported.toml", "output_every = 2\n", "")
-                .replace("[output]\n", "[output]\nevery = 2\n"),
-            vec!["output.every", "simulation.output_every"],
-        ),
-        (
-            "mbs-samples",
-            edited("mbs/double_pendulum.toml", "output_samples = 400\n", "").replace(
-                "[output]\n",
-                "[output]\nsamples = 400\n",
-            ),
-            vec!["output.samples", "simulation.output_samples"],
-        ),
-        (
-            "mbs-scheme",
-            edited(
-                "mbs/pendulum.toml",
-                "integrator = \"discrete_gradient\"",
-                "integrator = \"midpoint\"\nscheme = \"discrete_gradient\"",
-            ),
-            vec!["simulation.scheme", "integrator = \"discrete_gradient\""],
-        ),
-        (
-            "ephs-h",
-            edited("ephs/oscillator.toml", "dt = 0.001", "h = 0.001"),
-            vec!["simulation.h", "simulation.dt"],
-        ),
-        (
-            "ephs-output-step",
-            edited("ephs/oscillator.toml", "output_every = 100", "output_step = 0.1"),
-            vec!["simulation.output_step", "simulation.output_every"],
-        ),
-        (
-            "shallow-water-newton-tol",
-            edited(
-                "continuum/shallow_water_tank.toml",
-                "dt = 5e-3\n",
-                "dt = 5e-3\nnewton_tol = 1e-12\n",
-            ),
-            vec!["simulation.newton_tol", "simulation.newton_rtol"],
-        ),
-    ];
-    for (name, text, needles) in cases {
-        check_fails(name, &text, &needles);
-    }
-}
+#[rustfmt::skip]
+const SIMULATION_ERRORS: &[ErrorCase] = &[
+    ("beam-every", "beam_simply_supported.toml", &[("output_every = 2\n", ""), ("[output]\n", "[output]\nevery = 2\n")], &["output.every", "simulation.output_every"]),
+    ("mbs-samples", "mbs/double_pendulum.toml", &[("output_samples = 400\n", ""), ("[output]\n", "[output]\nsamples = 400\n")], &["output.samples", "simulation.output_samples"]),
+    ("mbs-scheme", "mbs/pendulum.toml", &[("integrator = \"discrete_gradient\"", "integrator = \"midpoint\"\nscheme = \"discrete_gradient\"")], &["simulation.scheme", "integrator = \"discrete_gradient\""]),
+    ("ephs-h", "ephs/oscillator.toml", &[("dt = 0.001", "h = 0.001")], &["simulation.h", "simulation.dt"]),
+    ("ephs-output-step", "ephs/oscillator.toml", &[("output_every = 100", "output_step = 0.1")], &["simulation.output_step", "simulation.output_every"]),
+    ("shallow-water-newton-tol", "continuum/shallow_water_tank.toml", &[("dt = 5e-3\n", "dt = 5e-3\nnewton_tol = 1e-12\n")], &["simulation.newton_tol", "simulation.newton_rtol"]),
+    ("plate-stages", "plate_bell_ssss.toml", &[("dt = 2e-4\n", "dt = 2e-4\nstages = 2\n")], &["simulation.stages", "\"gauss\""]),
+    ("beam-rtol", "beam_simply_supported.toml", &[("dt = 1.0e-3", "dt = 1.0e-3\nrtol = 1e-8")], &["simulation.rtol", "\"radau5\""]),
+    ("mbs-output-every-radau", "mbs/double_pendulum.toml", &[("output_samples = 400", "output_every = 4")], &["simulation.output_every", "output_samples"]),
+    ("spatial-projection-radau", "mbs/heavy_top.toml", &[("integrator = \"midpoint\"", "integrator = \"radau5\"\nprojection = true"), ("dt = 5e-4\n", ""), ("output_every = 10\n", ""), ("newton_rtol = 1e-14\nnewton_atol = 1e-14\n", "")], &["simulation.projection", "\"radau5\""]),
+    ("shallow-water-gauss", "continuum/shallow_water_tank.toml", &[("integrator = \"discrete_gradient\"", "integrator = \"gauss\"")], &["simulation.integrator = \"gauss\"", "shallow water"]),
+];
 
-/// A `[simulation]` key that does not apply to the chosen integrator is an error naming
-/// the key and the integrator it applies to, the same for every kind.
+/// Every case of [`SIMULATION_ERRORS`] fails `phlex check` with exit code 2 and the
+/// expected message.
 #[test]
-fn simulation_keys_apply_to_their_integrators() {
-    let cases = [
-        (
-            "plate-stages",
-            edited("plate_bell_ssss.toml", "dt = 2e-4\n", "dt = 2e-4\nstages = 2\n"),
-            vec!["simulation.stages", "\"gauss\""],
-        ),
-        (
-            "beam-rtol",
-            edited("beam_simply_supported.toml", "dt = 1.0e-3", "dt = 1.0e-3\nrtol = 1e-8"),
-            vec!["simulation.rtol", "\"radau5\""],
-        ),
-        (
-            "mbs-output-every-radau",
-            edited(
-                "mbs/double_pendulum.toml",
-                "output_samples = 400",
-                "output_every = 4",
-            ),
-            vec!["simulation.output_every", "output_samples"],
-        ),
-        (
-            "spatial-projection-radau",
-            edited(
-                "mbs/heavy_top.toml",
-                "integrator = \"midpoint\"",
-                "integrator = \"radau5\"\nprojection = true",
-            )
-            .replace("dt = 5e-4\n", "")
-            .replace("output_every = 10\n", "")
-            .replace("newton_rtol = 1e-14\nnewton_atol = 1e-14\n", ""),
-            vec!["simulation.projection", "\"radau5\""],
-        ),
-        (
-            "shallow-water-gauss",
-            edited(
-                "continuum/shallow_water_tank.toml",
-                "integrator = \"discrete_gradient\"",
-                "integrator = \"gauss\"",
-            ),
-            vec!["simulation.integrator = \"gauss\"", "shallow water"],
-        ),
-    ];
-    for (name, text, needles) in cases {
-        check_fails(name, &text, &needles);
+fn simulation_errors_name_the_key() {
+    for (name, path, edits, needles) in SIMULATION_ERRORS {
+        let text = edits.iter().fold(
+            std::fs::read_to_string(examples(path)).unwrap(),
+            |t, (from, to)| {
+                assert!(t.contains(from), "{path} has no `{from}`");
+                t.replace(from, to)
+            },
+        );
+        check_fails(name, &text, needles);
     }
 }

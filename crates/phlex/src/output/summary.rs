@@ -174,7 +174,11 @@ impl RunSummary {
         rows.extend([
             (
                 "H(0) -> H(end) [J]",
-                format!("{} -> {}", sci(self.energy.h_initial), sci(self.energy.h_final)),
+                format!(
+                    "{} -> {}",
+                    sci(self.energy.h_initial),
+                    sci(self.energy.h_final)
+                ),
             ),
             (
                 "energy in through ports [J]",

@@ -9,9 +9,7 @@ use toml::Spanned;
 
 use crate::error::{line_of, ModelError};
 use crate::source::ModelSource;
-use crate::spec::{
-    ModelMeta, ModesSpec, SignalSpec, SimulationSpec,
-};
+use crate::spec::{ModelMeta, ModesSpec, SignalSpec, SimulationSpec};
 
 /// Top level of a model file.
 #[derive(Debug, Clone, Deserialize)]

@@ -10,8 +10,8 @@ use super::build::{build, Built};
 use super::file::{self, ModelFile};
 use super::simulate::{simulate, summarize};
 use crate::check::CheckReport;
-use crate::integration::{Defaults, Simulation};
 use crate::export::Linear;
+use crate::integration::{Defaults, Simulation};
 use crate::output::{
     columns_plot, energy_plot, frequencies, power_balance_plot, ModeTable, OutputFiles,
 };

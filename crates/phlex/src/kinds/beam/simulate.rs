@@ -78,7 +78,10 @@ pub fn simulate(b: &Built, sim: &Simulation<'_>, quiet: bool) -> Result<BeamRun>
     let run = sim.run(&b.system, &b.initial, &b.input, (0.0, t_end), &mut obs)?;
     progress.finish();
     if run.ledger.times.len() < 2 {
-        bail!("{} produced fewer than two output samples", sim.kind().name());
+        bail!(
+            "{} produced fewer than two output samples",
+            sim.kind().name()
+        );
     }
     Ok(BeamRun {
         series,

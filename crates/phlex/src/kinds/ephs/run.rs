@@ -10,7 +10,7 @@ use phlex_ephs::model_file::{Model, ModelError as EphsModelError, Trajectory};
 use serde::Serialize;
 
 use crate::error::ModelError;
-use crate::output::{svg_plot, EnergyBalance, write_atomic, OutputFiles, TimeSeries};
+use crate::output::{svg_plot, write_atomic, EnergyBalance, OutputFiles, TimeSeries};
 use crate::source::ModelSource;
 
 impl From<ModelError> for EphsModelError {

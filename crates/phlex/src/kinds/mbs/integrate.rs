@@ -70,8 +70,13 @@ pub(crate) fn integrate<M: PhSystem>(
         progress.update(t);
     };
     let start = Instant::now();
-    let run = sim
-        .run(model.mb, &model.init.state, model.input, (0.0, t_end), &mut obs)?;
+    let run = sim.run(
+        model.mb,
+        &model.init.state,
+        model.input,
+        (0.0, t_end),
+        &mut obs,
+    )?;
     progress.finish();
     let l = &run.ledger;
     let work = (sim.kind().is_fixed_step() && l.supplied.len() == samples).then(|| {

@@ -92,8 +92,14 @@ fn check_simulation(sim: &SimulationSpec) -> Result<(), KeyError> {
     }
     let spans = [
         ("newton_atol", sim.newton_atol.as_ref().map(|v| v.span())),
-        ("newton_max_iterations", sim.newton_max_iterations.as_ref().map(|v| v.span())),
-        ("newton_modified", sim.newton_modified.as_ref().map(|v| v.span())),
+        (
+            "newton_max_iterations",
+            sim.newton_max_iterations.as_ref().map(|v| v.span()),
+        ),
+        (
+            "newton_modified",
+            sim.newton_modified.as_ref().map(|v| v.span()),
+        ),
         ("projection", sim.projection.as_ref().map(|v| v.span())),
     ];
     if let Some((key, Some(span))) = spans.into_iter().find(|(_, s)| s.is_some()) {

@@ -11,6 +11,7 @@ use phlex_solve::laplace_inversion::DeHoog;
 
 use super::build::{BuiltRod, ProbeField, RodFile, RodModel};
 use crate::continuum::{field_simulation, Columns, FieldRun, LineOutput};
+use crate::source::ModelSource;
 
 /// The half-space reference of a probe at $\hat x$: $\hat T$, $\hat u$ or
 /// $\hat v = \mathcal L^{-1}[s\hat u(s)]$ (zero initial displacement).
@@ -29,14 +30,8 @@ fn danilovskaya_reference(dh: &DeHoog, delta: f64, x: f64, field: ProbeField, t:
 /// `phlex run` for a rod: midpoint rule, `timeseries.csv` (`t`, `H`, probes, with
 /// `reference = "danilovskaya"` the reference columns `<probe>_ref`, and for the
 /// thermoelastic rod `H_mech`), `summary.json`, SVG plots.
-pub fn run(
-    (file, text): (&str, &str),
-    f: &RodFile,
-    b: &BuiltRod,
-    dir: &Path,
-    quiet: bool,
-) -> Result<()> {
-    let sim = field_simulation((file, text, "rod"), f.simulation.as_ref())?;
+pub fn run(src: &ModelSource, f: &RodFile, b: &BuiltRod, dir: &Path, quiet: bool) -> Result<()> {
+    let sim = field_simulation((src.file(), src.text(), "rod"), f.simulation.as_ref())?;
     let t_end = sim.t_end();
     // the uniform output grid: every `every`-th step of `dt` (fixed step), or the uniform
     // samples of a Radau IIA run

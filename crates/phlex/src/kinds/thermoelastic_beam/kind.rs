@@ -70,8 +70,7 @@ impl LoadedModel for Loaded<'_, ThermoBeamFile, BuiltThermoBeam> {
         ];
         let system = b.model.system();
         let r = FieldRun::new(&b.name, "thermoelastic_beam", system, &b.input, &b.initial);
-        f.output
-            .run(r.columns(columns), &sim, dir, quiet)
+        f.output.run(r.columns(columns), &sim, dir, quiet)
     }
 
     fn modes(&self, count: Option<usize>) -> Result<ModeTable> {

@@ -332,4 +332,3 @@ impl Default for MbsOutputSpec {
 
 /// `[modes]`: the same section as for beam models.
 pub use crate::spec::ModesSpec as MbsModesSpec;
-
