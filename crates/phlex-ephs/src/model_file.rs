@@ -54,9 +54,10 @@
 //! integrator = "radau5"           # or "midpoint" (energy-consistent Lie-group midpoint)
 //! rtol = 1e-8                     # radau5 tolerances
 //! atol = 1e-10
-//! h = 0.01                        # midpoint step (required for "midpoint")
-//! output_step = 0.1               # output spacing (default: t_end/200)
-//! stabilization = "none"          # or "projection" (midpoint only; see below)
+//! dt = 0.01                       # midpoint step (required for "midpoint")
+//! output_every = 10               # midpoint: record every k-th step (default 1)
+//! output_samples = 200            # radau5: uniform output intervals (default 200)
+//! projection = false              # true: drift projection (midpoint only; see below)
 //! initial_velocities = "check"    # or "project" (see "Joint coordinates" below)
 //! ```
 //!
@@ -98,7 +99,7 @@
 //! the momenta are replaced by the nearest consistent ones (constraint impulses,
 //! [`Kinematics::project_velocities`]).
 //!
-//! **Drift stabilisation** (`stabilization = "projection"`, midpoint integrator only):
+//! **Drift stabilisation** (`projection = true`, midpoint integrator only):
 //! after every step the positions are projected onto the joints' position constraints and
 //! the energy level (see [`crate::numerics::lie_midpoint`], "Drift stabilisation"); the
 //! drift then stays at round-off (1e-13) and $E_{mech} + \theta_0 s$ remains conserved to
@@ -381,7 +382,10 @@ pub enum IntegratorKind {
     Midpoint,
 }
 
-/// `[simulation]`.
+/// `[simulation]`: the keys of every phlex model kind (`docs/model-format.md`,
+/// "`[simulation]`") that apply to EPHS models: `integrator` (`"radau5"`, default, or the
+/// energy-consistent Lie-group `"midpoint"`), `t_end`, `rtol`, `atol`, `dt`,
+/// `output_every`, `output_samples`, `projection`; and `initial_velocities`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SimulationSpec {
@@ -396,13 +400,14 @@ pub struct SimulationSpec {
     /// Radau5 absolute tolerance.
     #[serde(default = "default_atol")]
     pub atol: f64,
-    /// Midpoint step.
-    pub h: Option<Spanned<f64>>,
-    /// Output spacing.
-    pub output_step: Option<Spanned<f64>>,
-    /// Drift stabilisation of the joints (`"none"` or `"projection"`; midpoint only).
-    #[serde(default)]
-    pub stabilization: Option<Spanned<StabilizationSpec>>,
+    /// Midpoint step \[s\].
+    pub dt: Option<Spanned<f64>>,
+    /// Midpoint: record every k-th step (default 1).
+    pub output_every: Option<Spanned<usize>>,
+    /// Radau IIA: number of uniform output intervals (default 200).
+    pub output_samples: Option<Spanned<usize>>,
+    /// Drift projection of the joints after every step (midpoint only; default false).
+    pub projection: Option<Spanned<bool>>,
     /// Initial momenta that violate the joints' velocity constraints: `"check"` (an
     /// error, default) or `"project"` (nearest consistent momenta,
     /// [`Kinematics::project_velocities`]).
@@ -419,17 +424,6 @@ pub enum InitialVelocities {
     Check,
     /// Inconsistent initial momenta are projected onto the velocity constraints.
     Project,
-}
-
-/// `simulation.stabilization`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum StabilizationSpec {
-    /// No stabilisation (the drift is monitored).
-    #[default]
-    None,
-    /// Energy-conserving projection onto the position constraints after every step.
-    Projection,
 }
 
 fn default_rtol() -> f64 {
@@ -533,7 +527,7 @@ pub struct Trajectory {
     /// Accumulated change of $E_{mech} + \theta_0 s$ by the drift projections (zeros
     /// without stabilisation).
     pub projection_work: Vec<f64>,
-    /// True if the positions were projected (`stabilization = "projection"`).
+    /// True if the positions were projected (`projection = true`).
     pub stabilized: bool,
 }
 
@@ -657,41 +651,49 @@ impl Model {
                 ),
             );
         }
-        if let Some(h) = &s.h {
+        if let Some(h) = &s.dt {
             if !(*h.get_ref() > 0.0 && h.get_ref().is_finite()) {
                 return self.err(
                     h.span(),
                     format!(
-                        "key `simulation.h`: must satisfy h > 0 (got {})",
+                        "key `simulation.dt`: must satisfy dt > 0 (got {})",
                         h.get_ref()
                     ),
                 );
             }
         }
-        if let Some(h) = &s.output_step {
-            if !(*h.get_ref() > 0.0 && h.get_ref().is_finite()) {
-                return self.err(
-                    h.span(),
-                    format!(
-                        "key `simulation.output_step`: must satisfy output_step > 0 (got {})",
-                        h.get_ref()
-                    ),
-                );
+        let midpoint = s.integrator == IntegratorKind::Midpoint;
+        for (key, v, applies) in [
+            ("output_every", &s.output_every, midpoint),
+            ("output_samples", &s.output_samples, !midpoint),
+        ] {
+            if let Some(v) = v {
+                if !applies {
+                    let with = if midpoint { "radau5" } else { "midpoint" };
+                    return self.err(
+                        v.span(),
+                        format!("key `simulation.{key}`: applies to integrator = \"{with}\" only"),
+                    );
+                }
+                if *v.get_ref() == 0 {
+                    return self.err(
+                        v.span(),
+                        format!("key `simulation.{key}`: must satisfy {key} >= 1 (got 0)"),
+                    );
+                }
             }
         }
-        if s.integrator == IntegratorKind::Midpoint && s.h.is_none() {
+        if midpoint && s.dt.is_none() {
             return self.err(
                 s.t_end.span(),
-                "key `simulation.h`: the midpoint integrator needs a step h".into(),
+                "key `simulation.dt`: the midpoint integrator needs a step dt".into(),
             );
         }
-        if let Some(st) = &s.stabilization {
-            if *st.get_ref() == StabilizationSpec::Projection
-                && s.integrator != IntegratorKind::Midpoint
-            {
+        if let Some(p) = &s.projection {
+            if *p.get_ref() && !midpoint {
                 return self.err(
-                    st.span(),
-                    "key `simulation.stabilization`: \"projection\" requires integrator = \"midpoint\" (Radau5 controls the drift by its tolerances)".into(),
+                    p.span(),
+                    "key `simulation.projection`: requires integrator = \"midpoint\" (Radau5 controls the drift by its tolerances)".into(),
                 );
             }
         }
@@ -1228,23 +1230,18 @@ impl Model {
         Ok((dae, y))
     }
 
-    /// Builds and simulates the model; the trajectory is sampled every `output_step`.
+    /// Builds and simulates the model; the trajectory is sampled every `output_every`-th
+    /// midpoint step, or at `output_samples` uniform intervals (Radau IIA).
     pub fn simulate(&self) -> Result<Trajectory, ModelError> {
         let (dae, y0) = self.build()?;
         let s = &self.spec.simulation;
         let t_end = *s.t_end.get_ref();
-        let dt = s
-            .output_step
-            .as_ref()
-            .map(|v| *v.get_ref())
-            .unwrap_or(t_end / 200.0);
-        let n_out = (t_end / dt).round().max(1.0) as usize;
-        let grid: Vec<f64> = (0..=n_out).map(|k| (k as f64 * dt).min(t_end)).collect();
+        let n_out = s.output_samples.as_ref().map_or(200, |v| *v.get_ref());
+        let grid: Vec<f64> = (0..=n_out)
+            .map(|k| (k as f64 * t_end / n_out as f64).min(t_end))
+            .collect();
         let kin = Kinematics::new(&dae);
-        let stabilized = s
-            .stabilization
-            .as_ref()
-            .is_some_and(|v| *v.get_ref() == StabilizationSpec::Projection);
+        let stabilized = s.projection.as_ref().is_some_and(|v| *v.get_ref());
         let mut traj = Trajectory {
             t: Vec::new(),
             columns: columns(&dae),
@@ -1307,8 +1304,8 @@ impl Model {
             // `%` rather than `is_multiple_of` (workspace MSRV 1.84).
             #[allow(clippy::manual_is_multiple_of)]
             IntegratorKind::Midpoint => {
-                let h = s.h.as_ref().map(|v| *v.get_ref()).unwrap_or(dt);
-                let every = (dt / h).round().max(1.0) as usize;
+                let h = s.dt.as_ref().map_or(t_end, |v| *v.get_ref());
+                let every = s.output_every.as_ref().map_or(1, |v| *v.get_ref());
                 let mut k = 0usize;
                 let mut params = LieMidpointParams::with_step(h);
                 if stabilized {

@@ -70,7 +70,10 @@ fn parse_err(text: &str) -> String {
 fn errors_name_key_and_line() {
     let (_, good) = load("damped_oscillator.toml");
     // Unknown key in [simulation].
-    let e = parse_err(&good.replace("output_step = 0.1", "output_step = 0.1\nstep_size = 3"));
+    let e = parse_err(&good.replace(
+        "output_samples = 200",
+        "output_samples = 200\nstep_size = 3",
+    ));
     assert!(e.contains("step_size") && e.starts_with("m.toml:"), "{e}");
     // Wrong quantity at a junction: port and both quantities are named, with the line.
     let bad = good.replace(
@@ -238,17 +241,16 @@ fn trajectory_diagnostics_of_the_two_body_model() {
     let d = tr.max_joint_drift()[0];
     assert!(d > 0.0 && d < 1e-3, "{d}");
     // With the projection (midpoint only) the drift is round-off.
-    let stab = text.replace(
-        "output_step = 0.1",
-        "output_step = 0.1\nstabilization = \"projection\"",
-    );
+    let stab = text.replace("output_every = 10", "output_every = 10\nprojection = true");
     let tr = Model::parse(&f, &stab).unwrap().simulate().unwrap();
     assert!(tr.max_joint_drift()[0] < 1e-13);
     assert!(tr.projection_work.iter().all(|w| w.abs() < 1e-12));
     // Projection with Radau5 is rejected, naming the key.
-    let bad = stab.replace("integrator = \"midpoint\"", "integrator = \"radau5\"");
+    let bad = stab
+        .replace("integrator = \"midpoint\"", "integrator = \"radau5\"")
+        .replace("output_every = 10\n", "");
     let e = parse_err(&bad);
-    assert!(e.contains("simulation.stabilization"), "{e}");
+    assert!(e.contains("simulation.projection"), "{e}");
 }
 
 #[test]
@@ -280,8 +282,8 @@ fn inconsistent_initial_velocities_are_projected_on_request() {
         r#""b2.ke.p" = [0.3, 0.0, 0.2, 0.0, 0.0, 0.0]"#,
     );
     let fixed = bad.replace(
-        "output_step = 0.1",
-        "output_step = 0.1\ninitial_velocities = \"project\"",
+        "output_every = 10",
+        "output_every = 10\ninitial_velocities = \"project\"",
     );
     let m = Model::parse(&f, &fixed).unwrap();
     let (dae, y) = m.build().unwrap();

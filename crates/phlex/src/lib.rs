@@ -6,8 +6,9 @@
 //! typed tables, builds the pH system with `phlex-fem` / `phlex-mbs` / `phlex-ephs`,
 //! integrates or analyses it with `phlex-solve`, and writes the results atomically
 //! ([`output`]). The continuum kinds share [`continuum`]; the model-file tables every kind
-//! uses are in [`spec`], errors in [`error`], the one vocabulary of keys (and the renamed
-//! ones) in [`vocabulary`], the checks of the shared material keys in [`material`]. The binary `phlex` is a thin wrapper over
+//! uses are in [`spec`], the one `[simulation]` driver in [`integration`], errors in
+//! [`error`], the one vocabulary of keys (and the renamed ones) in [`vocabulary`], the
+//! checks of the shared material keys in [`material`]. The binary `phlex` is a thin wrapper over
 //! [`app`] and [`export`].
 #![allow(non_snake_case)]
 #![warn(missing_docs)]
@@ -18,6 +19,7 @@ pub mod continuum;
 pub mod error;
 pub mod export;
 pub mod identify;
+pub mod integration;
 pub mod kinds;
 pub mod material;
 pub mod matrix_market;

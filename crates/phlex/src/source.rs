@@ -72,16 +72,23 @@ impl ModelSource {
     }
 
     /// The typed parse of the file as `T` (the kind's file structure, with
-    /// `deny_unknown_fields` and spanned values): errors name the key and its line.
+    /// `deny_unknown_fields` and spanned values): errors name the key and its line; the
+    /// shared `[simulation]` is checked first ([`crate::spec::check_simulation_section`]: a
+    /// former spelling names the new key, a key that does not apply names its integrator).
     pub fn parse<T: DeserializeOwned>(&self) -> Result<T, ModelError> {
         self.typed_parses.set(self.typed_parses.get() + 1);
+        crate::spec::check_simulation_section(&self.file, &self.text)?;
         toml::from_str(&self.text).map_err(|e| toml_error(&self.file, &self.text, &e))
     }
 
     /// The typed parse done by another crate's parser (`parse(file, text)`), counted as
-    /// the one typed parse like [`Self::parse`].
-    pub fn parse_with<T, E>(&self, parse: impl FnOnce(&str, &str) -> Result<T, E>) -> Result<T, E> {
+    /// the one typed parse like [`Self::parse`], after the same check of former spellings.
+    pub fn parse_with<T, E: From<ModelError>>(
+        &self,
+        parse: impl FnOnce(&str, &str) -> Result<T, E>,
+    ) -> Result<T, E> {
         self.typed_parses.set(self.typed_parses.get() + 1);
+        crate::spec::check_renamed_simulation_keys(&self.file, &self.text)?;
         parse(&self.file, &self.text)
     }
 

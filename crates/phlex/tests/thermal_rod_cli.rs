@@ -88,8 +88,8 @@ value = 1.0e4
 integrator = "midpoint"
 t_end = 20.0
 dt = 0.01
+output_every = 10
 [output]
-every = 10
 probes = [{ name = "middle", x = 0.005 }]
 "#,
     )

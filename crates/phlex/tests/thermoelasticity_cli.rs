@@ -89,9 +89,7 @@ value = { type = "step", t0 = 1.0, before = 2.0, after = 0.0 }
 integrator = "midpoint"
 t_end = 2.0
 dt = 0.01
-
-[output]
-every = 10
+output_every = 10
 "#;
     let thermal = r#"
 [elasticity.thermal]

@@ -25,8 +25,6 @@ pub struct FieldProbe {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct FieldOutput {
-    /// Record every k-th step.
-    pub every: usize,
     /// Point probes.
     pub probes: Vec<FieldProbe>,
     /// Write SVG plots.
@@ -39,7 +37,6 @@ pub struct FieldOutput {
 impl Default for FieldOutput {
     fn default() -> Self {
         Self {
-            every: 1,
             probes: Vec::new(),
             plots: true,
             vtk_every: 0,
@@ -100,8 +97,6 @@ impl LineProbe {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct LineOutput {
-    /// Record every k-th step.
-    pub every: usize,
     /// Point probes.
     pub probes: Vec<LineProbe>,
     /// Write SVG plots.
@@ -110,9 +105,8 @@ pub struct LineOutput {
 
 impl Default for LineOutput {
     fn default() -> Self {
-        let FieldOutput { every, plots, .. } = FieldOutput::default();
+        let FieldOutput { plots, .. } = FieldOutput::default();
         Self {
-            every,
             probes: Vec::new(),
             plots,
         }
@@ -156,8 +150,9 @@ mod tests {
         );
         assert!(toml::from_str::<LineProbe>("name = 'a'\nx = 0.5\ny = 0.0").is_err());
         let out: LineOutput = toml::from_str("").unwrap();
-        assert_eq!((out.every, out.probes.len(), out.plots), (1, 0, true));
+        assert_eq!((out.probes.len(), out.plots), (0, true));
         let d = LineOutput::default();
-        assert_eq!((d.every, d.probes.len(), d.plots), (1, 0, true));
+        assert_eq!((d.probes.len(), d.plots), (0, true));
+        assert!(toml::from_str::<LineOutput>("every = 2").is_err());
     }
 }

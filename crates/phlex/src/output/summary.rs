@@ -24,14 +24,10 @@ pub struct RunSummary {
     pub newton_iterations: usize,
     /// Numeric LU factorizations.
     pub factorizations: usize,
-    /// Initial Hamiltonian \[J\].
-    pub h_initial: f64,
-    /// Final Hamiltonian \[J\].
-    pub h_final: f64,
-    /// Energy supplied through the ports \[J\].
-    pub energy_supplied: f64,
-    /// Energy dissipated \[J\].
-    pub energy_dissipated: f64,
+    /// The discrete energy balance: $H(0)$, $H(t_{end})$, supplied and dissipated energy
+    /// and the residual of the balance.
+    #[serde(flatten)]
+    pub energy: EnergyBalance,
     /// max |H(t) − H(0) − W(t) + D(t)| relative to the energy scale.
     pub energy_drift: f64,
     /// Largest step power-balance residual |ΔH − h yᵀu + h eᵀRe| \[J\].
@@ -42,6 +38,51 @@ pub struct RunSummary {
     pub wall_time_s: f64,
     /// Files written.
     pub outputs: Vec<String>,
+}
+
+/// The discrete energy balance of a run, the same keys in the `summary.json` of every kind
+/// and integrator (paper 000 eq. (46)):
+/// $$H(t_{end}) - H(0) = \int_0^{t_{end}} y^\top u\,dt - \int_0^{t_{end}} z^\top R z\,dt
+/// + r,$$
+/// with the supplied and dissipated energies of the integrator's ledger (exact discrete
+/// values of the one-step methods, trapezoidal quadrature over the output samples for
+/// Radau IIA) and the residual $r$ (`energy_balance_residual`).
+#[derive(Debug, Clone, Copy, Serialize, Default, PartialEq)]
+pub struct EnergyBalance {
+    /// Initial Hamiltonian $H(0)$ \[J\].
+    pub h_initial: f64,
+    /// Final Hamiltonian $H(t_{end})$ \[J\].
+    pub h_final: f64,
+    /// Energy supplied through the ports $W = \int y^\top u\,dt$ \[J\].
+    pub energy_supplied: f64,
+    /// Energy dissipated $D = \int z^\top R z\,dt$ \[J\].
+    pub energy_dissipated: f64,
+    /// $r = H(t_{end}) - H(0) - W + D$ \[J\]: round-off and Newton tolerance for the
+    /// structure-preserving methods, the $O(h^2)$ energy error of Störmer–Verlet, the
+    /// tolerance and quadrature error for Radau IIA.
+    pub energy_balance_residual: f64,
+}
+
+impl EnergyBalance {
+    /// The balance of the energy account `ledger` over its whole span.
+    pub fn from_ledger(ledger: &EnergyLedger) -> Self {
+        let h_initial = ledger.hamiltonian.first().copied().unwrap_or(0.0);
+        let h_final = ledger.hamiltonian.last().copied().unwrap_or(h_initial);
+        let energy_supplied = ledger.supplied.last().map_or(0.0, |v| v.iter().sum());
+        let energy_dissipated = ledger.dissipated.last().copied().unwrap_or(0.0);
+        Self::new(h_initial, h_final, energy_supplied, energy_dissipated)
+    }
+
+    /// The balance of $H(0)$, $H(t_{end})$, the supplied and the dissipated energy.
+    pub fn new(h_initial: f64, h_final: f64, energy_supplied: f64, energy_dissipated: f64) -> Self {
+        Self {
+            h_initial,
+            h_final,
+            energy_supplied,
+            energy_dissipated,
+            energy_balance_residual: h_final - h_initial - energy_supplied + energy_dissipated,
+        }
+    }
 }
 
 /// Formats a value in scientific notation, without a negative zero.
@@ -108,14 +149,7 @@ impl RunSummary {
             rejected_steps: stats.rejected_steps,
             newton_iterations: stats.newton_iterations,
             factorizations: stats.factorizations,
-            h_initial: l.hamiltonian[0],
-            h_final: *l.hamiltonian.last().unwrap_or(&0.0),
-            energy_supplied: l
-                .supplied
-                .last()
-                .map(|v| v.iter().fold(0.0, |a, b| a + b))
-                .unwrap_or(0.0),
-            energy_dissipated: *l.dissipated.last().unwrap_or(&0.0),
+            energy: EnergyBalance::from_ledger(l),
             energy_drift: l.relative_drift(),
             power_balance_residual: l.max_residual(),
             power_balance_residual_relative: l.max_relative_residual(),
@@ -140,15 +174,23 @@ impl RunSummary {
         rows.extend([
             (
                 "H(0) -> H(end) [J]",
-                format!("{} -> {}", sci(self.h_initial), sci(self.h_final)),
+                format!(
+                    "{} -> {}",
+                    sci(self.energy.h_initial),
+                    sci(self.energy.h_final)
+                ),
             ),
             (
                 "energy in through ports [J]",
-                format!("{:.6e}", self.energy_supplied),
+                format!("{:.6e}", self.energy.energy_supplied),
             ),
             (
                 "energy dissipated [J]",
-                format!("{:.6e}", self.energy_dissipated),
+                format!("{:.6e}", self.energy.energy_dissipated),
+            ),
+            (
+                "energy balance residual [J]",
+                format!("{:.3e}", self.energy.energy_balance_residual),
             ),
             (
                 "energy drift (relative)",

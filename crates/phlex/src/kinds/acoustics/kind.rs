@@ -55,7 +55,7 @@ impl LoadedModel for Loaded<'_, AcousticsFile, BuiltAcoustics> {
             .columns(columns)
             .vtu(&vtu_of)
             .run(
-                self.src.file(),
+                (self.src.file(), self.src.text()),
                 f.simulation.as_ref(),
                 &f.output,
                 dir,

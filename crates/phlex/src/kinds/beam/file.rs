@@ -9,10 +9,7 @@ use toml::Spanned;
 
 use crate::error::{line_of, ModelError};
 use crate::source::ModelSource;
-use crate::spec::{
-    check_max_steps_key, check_stages_key, IntegratorSpec, ModelMeta, ModesSpec, SignalSpec,
-    SimulationSpec, DEFAULT_SAMPLES,
-};
+use crate::spec::{ModelMeta, ModesSpec, SignalSpec, SimulationSpec};
 
 /// Top level of a model file.
 #[derive(Debug, Clone, Deserialize)]
@@ -200,10 +197,6 @@ pub struct ProbeSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct OutputSpec {
-    /// Record every k-th step (fixed step) or at this many uniform times (Radau: `samples`).
-    pub every: usize,
-    /// Number of uniform output samples for adaptive integrators.
-    pub samples: usize,
     /// Field probes.
     pub probes: Vec<ProbeSpec>,
     /// Ports whose inputs, outputs and power are recorded.
@@ -215,8 +208,6 @@ pub struct OutputSpec {
 impl Default for OutputSpec {
     fn default() -> Self {
         Self {
-            every: 1,
-            samples: DEFAULT_SAMPLES,
             probes: vec![],
             ports: vec![],
             plots: true,
@@ -308,40 +299,8 @@ pub fn validate(file: &str, text: &str, m: &ModelFile) -> Result<(), ModelError>
         }
     }
     if let Some(s) = &m.simulation {
-        positive(file, text, "simulation.t_end", &s.t_end)?;
-        if let Some(dt) = &s.dt {
-            positive(file, text, "simulation.dt", dt)?;
-        }
-        if let Some(r) = &s.rtol {
-            positive(file, text, "simulation.rtol", r)?;
-        }
-        if let Some(a) = &s.atol {
-            let x = *a.get_ref();
-            if !(x >= 0.0) {
-                return err(
-                    file,
-                    text,
-                    a.span(),
-                    format!("simulation.atol must be >= 0 (got {x})"),
-                );
-            }
-        }
-        check_stages_key(&s.stages, s.integrator == IntegratorSpec::Gauss)
-            .and_then(|_| check_max_steps_key(&s.max_steps, s.integrator == IntegratorSpec::Radau5))
+        s.validate()
             .or_else(|(span, msg)| err(file, text, span, msg))?;
-        if matches!(
-            s.integrator,
-            IntegratorSpec::Midpoint | IntegratorSpec::Gauss | IntegratorSpec::StormerVerlet
-        ) && s.dt.is_none()
-        {
-            return err(
-                file,
-                text,
-                s.t_end.span(),
-                "missing key simulation.dt (time step [s]), required by fixed-step integrators"
-                    .into(),
-            );
-        }
     }
     for p in &m.output.probes {
         let x = *p.x.get_ref();
@@ -360,9 +319,6 @@ pub fn validate(file: &str, text: &str, m: &ModelFile) -> Result<(), ModelError>
     }
     if let Some(c) = &m.control {
         validate_control(file, text, m, c)?;
-    }
-    if m.output.every == 0 {
-        return err(file, text, 0..0, "output.every must be >= 1".into());
     }
     if m.modes.count == 0 {
         return err(file, text, 0..0, "modes.count must be >= 1".into());

@@ -10,8 +10,8 @@ use super::build::{build, Built};
 use super::file::{self, ModelFile};
 use super::simulate::{simulate, summarize};
 use crate::check::CheckReport;
-use crate::error::ModelError;
 use crate::export::Linear;
+use crate::integration::{Defaults, Simulation};
 use crate::output::{
     columns_plot, energy_plot, frequencies, power_balance_plot, ModeTable, OutputFiles,
 };
@@ -89,12 +89,11 @@ impl LoadedModel for LoadedBeam<'_> {
 
     fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
         let (m, b) = (&self.file, &self.built);
-        let sim = m.simulation.as_ref().ok_or_else(|| ModelError {
-            file: self.src.file().into(),
-            line: 0,
-            message: "missing section [simulation] (integrator, t_end, dt): needed by `phlex run`"
-                .into(),
-        })?;
+        let sim = Simulation::new(
+            (self.src.file(), self.src.text(), "beam"),
+            m.simulation.as_ref(),
+            Defaults::linear(),
+        )?;
         if !quiet {
             eprintln!(
                 "phlex run: {} — {} states, ports: {}",
@@ -103,8 +102,8 @@ impl LoadedModel for LoadedBeam<'_> {
                 port_list(b)
             );
         }
-        let s = simulate(b, sim, &m.output, quiet)?;
-        let summary = summarize(b, sim, &s);
+        let s = simulate(b, &sim, quiet)?;
+        let summary = summarize(b, &s);
         // Everything is computed; now write (each file atomically).
         let mut files = OutputFiles::new(dir);
         files.add("timeseries.csv", s.series.to_csv()?);

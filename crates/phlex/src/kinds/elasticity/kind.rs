@@ -60,7 +60,7 @@ impl LoadedModel for Loaded<'_, ElasticityFile, BuiltElasticity> {
             .columns(columns)
             .vtu(&vtu_of)
             .run(
-                self.src.file(),
+                (self.src.file(), self.src.text()),
                 f.simulation.as_ref(),
                 &f.output,
                 dir,

@@ -10,8 +10,20 @@ use phlex_ephs::model_file::{Model, ModelError as EphsModelError, Trajectory};
 use serde::Serialize;
 
 use crate::error::ModelError;
-use crate::output::{svg_plot, write_atomic, OutputFiles, TimeSeries};
+use crate::output::{svg_plot, write_atomic, EnergyBalance, OutputFiles, TimeSeries};
 use crate::source::ModelSource;
+
+impl From<ModelError> for EphsModelError {
+    /// A model-file error found before the EPHS parser (a former spelling of a
+    /// `[simulation]` key, [`crate::spec::check_renamed_simulation_keys`]).
+    fn from(e: ModelError) -> Self {
+        Self {
+            file: e.file,
+            line: e.line,
+            message: e.message,
+        }
+    }
+}
 
 /// An EPHS model-file error as a [`ModelError`] (exit code 2).
 pub(super) fn convert(e: EphsModelError) -> anyhow::Error {
@@ -44,11 +56,13 @@ pub struct EphsSummary {
     pub final_time: f64,
     /// Reference temperature θ₀ \[K\].
     pub theta0: f64,
-    /// Total energy $H = E_{mech} + \theta_0 s$ at the start \[J\] (the same key as every
-    /// other model kind).
-    pub h_initial: f64,
-    /// Total energy $H = E_{mech} + \theta_0 s$ at the end \[J\].
-    pub h_final: f64,
+    /// The energy balance with the keys of every kind: the total energy
+    /// $H = E_{mech} + \theta_0 s$ at the start and the end (`h_initial`, `h_final`), the
+    /// work supplied through the outer power ports (trapezoidal rule over the output times),
+    /// no dissipation (the entropy produced stays in $H$), and
+    /// `energy_balance_residual` $= H(t_{end}) - H(0) - W$ \[J\].
+    #[serde(flatten)]
+    pub energy: EnergyBalance,
     /// E_mech at start and end \[J\].
     pub mechanical_energy: (f64, f64),
     /// Entropy at start and end [J/K].
@@ -72,7 +86,7 @@ pub struct EphsSummary {
     pub supplied_work: BTreeMap<String, f64>,
     /// Open models: max_t |E_tot(t) − E_tot(0) − Σ supplied work(t)| / scale (limited by
     /// the quadrature of the supplied work, O(Δt²)); `null` for closed models.
-    pub energy_balance_residual: Option<f64>,
+    pub energy_balance_residual_relative: Option<f64>,
     /// Largest position drift |log((q1 o1 I(q_r))⁻¹ q2 o2)| over time per joint.
     pub joint_drift: BTreeMap<String, f64>,
     /// Largest drift over all joints and times (`null` without joints).
@@ -149,8 +163,7 @@ fn summarize(file: &str, tr: &Trajectory, wall: f64) -> EphsSummary {
         samples: n,
         final_time: tr.t[n - 1],
         theta0: tr.theta0,
-        h_initial: tr.total_energy[0],
-        h_final: tr.total_energy[n - 1],
+        energy: EnergyBalance::new(tr.total_energy[0], tr.total_energy[n - 1], cum, 0.0),
         mechanical_energy: (tr.mechanical_energy[0], tr.mechanical_energy[n - 1]),
         entropy: (tr.entropy[0], tr.entropy[n - 1]),
         total_energy_change: drift,
@@ -164,7 +177,7 @@ fn summarize(file: &str, tr: &Trajectory, wall: f64) -> EphsSummary {
             .zip(tr.exergy_destroyed_by_component())
             .collect(),
         supplied_work: tr.power_ports.iter().cloned().zip(supplied).collect(),
-        energy_balance_residual: (!closed).then_some(balance),
+        energy_balance_residual_relative: (!closed).then_some(balance),
         joint_drift: tr
             .joints
             .iter()
@@ -325,7 +338,7 @@ pub fn run(model: &Model, dir: &Path, quiet: bool) -> Result<()> {
         None => println!(
             "  max |Δ(E_mech + theta0 s)| {:.3e} (relative); balance with supplied work {:.3e}",
             summary.total_energy_change,
-            summary.energy_balance_residual.unwrap_or(0.0)
+            summary.energy_balance_residual_relative.unwrap_or(0.0)
         ),
     }
     println!(

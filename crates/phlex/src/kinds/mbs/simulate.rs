@@ -6,17 +6,14 @@ use std::ops::Range;
 use anyhow::{Context, Result};
 use phlex_core::PhSystem;
 use phlex_mbs::Multibody;
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::gauss::GaussParams;
-use phlex_solve::radau5::Radau5Params;
 use phlex_solve::InputFn;
 use serde::Serialize;
 
 use super::columns::RunColumns;
-use super::integrate::{integrate, missing_simulation, summarize, RunModel};
+use super::integrate::{integrate, summarize, RunModel};
 use super::planar::format::*;
 use super::planar::model::{split_ref, BuiltMbs, MbsModel};
-use crate::output::{sci, svg_plot, table, work_rows, RunReport, TimeSeries};
+use crate::output::{sci, svg_plot, table, work_rows, EnergyBalance, RunReport, TimeSeries};
 
 /// Precomputed output columns.
 struct Recorder<'a> {
@@ -180,13 +177,11 @@ pub struct MbsSummary {
     pub initial_position_residual: (f64, f64),
     /// Largest velocity-constraint residual before / after the initial correction.
     pub initial_velocity_residual: (f64, f64),
-    /// $H(0)$ \[J\].
-    pub h_initial: f64,
-    /// $H(t_{end})$ \[J\].
-    pub h_final: f64,
-    /// Energy supplied through the ports $W = \int y^\top u\,dt$ \[J\] (midpoint: exact
-    /// discrete work; Radau: trapezoidal rule on the output samples).
-    pub energy_supplied: f64,
+    /// The discrete energy balance ($H(0)$, $H(t_{end})$, the energy supplied through the
+    /// ports $W = \int y^\top u\,dt$ and dissipated, the residual): exact discrete values
+    /// of the one-step methods, trapezoidal rule on the output samples for Radau IIA.
+    #[serde(flatten)]
+    pub energy: EnergyBalance,
     /// Energy scale: max over the samples of kinetic + deformation + |potential| and |W| \[J\].
     pub energy_scale: f64,
     /// $\max_t |H(t) - H(0) - W(t)|$ / energy scale.
@@ -257,9 +252,14 @@ impl MbsSummary {
             ),
             (
                 "H(0) -> H(end) [J]",
-                format!("{} -> {}", sci(self.h_initial), sci(self.h_final)),
+                format!("{} -> {}", sci(self.energy.h_initial), sci(self.energy.h_final)),
             ),
-            ("energy in through ports [J]", sci(self.energy_supplied)),
+            ("energy in through ports [J]", sci(self.energy.energy_supplied)),
+            ("energy dissipated [J]", sci(self.energy.energy_dissipated)),
+            (
+                "energy balance residual [J]",
+                format!("{:.3e}", self.energy.energy_balance_residual),
+            ),
             (
                 "energy drift (relative)",
                 format!("{:.3e}", self.energy_drift),
@@ -325,23 +325,16 @@ pub struct MbsRun {
 /// Integrates a built model over `[simulation]` ([`integrate`]) and summarises the
 /// run ([`summarize`]).
 pub fn simulate(m: &MbsModel, b: &BuiltMbs, quiet: bool) -> Result<MbsRun> {
-    let sim = m
-        .spec
-        .simulation
-        .as_ref()
-        .ok_or_else(|| missing_simulation(&m.file))?;
+    let sim = m.simulation()?;
     let mb = &b.mb;
     let model = RunModel {
         name: &b.name,
         mb,
         input: &b.input,
         init: &b.init,
-        every: m.spec.output.every,
-        samples: m.spec.output.samples,
-        convert: &|e| m.convert(e),
     };
     let mut rec = Recorder::new(m, mb, &b.input)?;
-    let run = integrate(&model, sim, quiet, &mut |t, x| rec.record(t, x))?;
+    let run = integrate(&model, &sim, quiet, &mut |t, x| rec.record(t, x))?;
     let recorded = rec.cols.into_recorded();
     summarize(&model, mb.n_constraints(), mb.joint_names(), run, recorded)
 }
@@ -461,71 +454,6 @@ pub(crate) fn energy_account(
         }
     }
     Ok((h0, scale, drift, cdrift, step_res.unwrap_or(sample_res)))
-}
-
-/// Radau IIA settings of a multibody `[simulation]` (defaults rtol 1e-8, atol 1e-10, `dt` as
-/// the initial step), the uniform output grid of `samples` intervals on `[0, t_end]` (as the
-/// span of [`phlex_solve::integrate`]), and the integrator label of the summary. Shared by
-/// the planar and spatial runners.
-pub(crate) fn radau_settings(
-    sim: &MbsSimulationSpec,
-    samples: usize,
-    t_end: f64,
-) -> (Radau5Params, FixedStepParams, String) {
-    let rtol = sim.rtol.as_ref().map(|v| *v.get_ref()).unwrap_or(1e-8);
-    let atol = sim.atol.as_ref().map(|v| *v.get_ref()).unwrap_or(1e-10);
-    let mut params = Radau5Params::with_tolerances(rtol, atol);
-    params.h0 = sim.dt.as_ref().map(|v| *v.get_ref());
-    if let Some(m) = &sim.max_steps {
-        params.max_steps = *m.get_ref();
-    }
-    let span = FixedStepParams {
-        t0: 0.0,
-        t_end,
-        h: t_end / samples.max(1) as f64,
-        output_every: 1,
-    };
-    let label = format!("radau5 (rtol = {rtol:e}, atol = {atol:e}; balance from output samples)");
-    (params, span, label)
-}
-
-/// Collocation parameters of `[simulation]` with `integrator = "gauss"`: `stages` (default
-/// 3), step `dt`, Newton tolerance `newton_rtol` (default 1e-10), per-step power balance on.
-pub fn gauss_params(
-    sim: &MbsSimulationSpec,
-    t_end: f64,
-    every: usize,
-) -> Result<(FixedStepParams, GaussParams)> {
-    let h = *sim.dt.as_ref().context("dt checked at parse")?.get_ref();
-    Ok((
-        FixedStepParams {
-            t0: 0.0,
-            t_end,
-            h,
-            output_every: every,
-        },
-        GaussParams {
-            stages: sim.stages.as_ref().map_or(3, |s| *s.get_ref()),
-            tol: sim.newton_rtol.as_ref().map_or(1e-10, |v| *v.get_ref()),
-            power_balance: true,
-            ..Default::default()
-        },
-    ))
-}
-
-/// The integrator label of a Gauss run with step `h`.
-pub fn gauss_label(p: &GaussParams, h: f64, projected: bool) -> String {
-    format!(
-        "Gauss–Legendre collocation, {} stages (order {}), dt = {:e} s{}",
-        p.stages,
-        2 * p.stages,
-        h,
-        if projected {
-            ", position projection after each step"
-        } else {
-            ""
-        }
-    )
 }
 
 /// The run summary's view of the projection statistics.

@@ -10,7 +10,7 @@ use super::file::PlateFile;
 use super::model::{BuiltPlate, PlateModel};
 use super::vtk::vtu;
 use crate::check::CheckReport;
-use crate::continuum::{feedback_phase, midpoint_step, run_midpoint, Columns, FieldRun};
+use crate::continuum::{feedback_phase, field_simulation, run_field, Columns, FieldRun};
 use crate::output::{frequencies_with, ModeTable};
 use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 
@@ -48,7 +48,9 @@ impl LoadedModel for Loaded<'_, PlateFile, BuiltPlate> {
     fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
         let (f, b) = (&self.file, &self.built);
         let (file, text) = (self.src.file(), self.src.text());
-        let (dt, t_end) = midpoint_step(file, f.simulation.as_ref(), "plate")?;
+        let sim = field_simulation((file, text, "plate"), f.simulation.as_ref())?;
+        let sim_end = sim.t_end();
+        let dt = sim.span(0.0, sim_end).h;
         let points: Vec<[f64; 2]> = b.probes.iter().map(|p| p.1).collect();
         let probe_values = |e: &[f64]| -> Result<Vec<f64>, String> {
             b.model.velocity_at(e, &points).map_err(|er| er.to_string())
@@ -86,11 +88,10 @@ impl LoadedModel for Loaded<'_, PlateFile, BuiltPlate> {
             ));
         }
         let r = FieldRun::new(&b.name, "plate", b.system(), &b.input, &b.initial);
-        run_midpoint(
+        run_field(
             r.columns(columns).vtu(&vtu_of),
             closed,
-            dt,
-            t_end,
+            &sim,
             &f.output,
             dir,
             quiet,

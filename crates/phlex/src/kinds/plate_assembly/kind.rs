@@ -30,7 +30,7 @@ impl LoadedModel for Loaded<'_, PlateAssemblyFile, BuiltAssembly> {
     }
 
     fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
-        super::run::run(self.src.file(), &self.file, &self.built, dir, quiet)
+        super::run::run(self.src, &self.file, &self.built, dir, quiet)
     }
 
     fn modes(&self, count: Option<usize>) -> Result<ModeTable> {

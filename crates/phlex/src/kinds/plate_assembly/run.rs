@@ -9,6 +9,7 @@ use phlex_mbs::plate_assembly::{LumpedComponent, RodAxis};
 use super::build::{BuiltAssembly, PlateAssemblyFile};
 use crate::continuum::{Columns, FieldRun};
 use crate::kinds::plate::kirchhoff_vtu;
+use crate::source::ModelSource;
 
 /// Largest deviation of `w[dofs]` from its least-squares affine fit in `s[dofs]`.
 fn affine_residual(dofs: &[usize], s: &[f64], w: &[f64]) -> f64 {
@@ -36,7 +37,7 @@ fn affine_residual(dofs: &[usize], s: &[f64], w: &[f64]) -> f64 {
 /// welded edge `edge_bow_v` (largest deviation of the edge velocity DOFs from their affine
 /// fit along the rod, 0 up to round-off for a rigid weld). VTK files hold the plate part.
 pub fn run(
-    file: &str,
+    src: &ModelSource,
     f: &PlateAssemblyFile,
     b: &BuiltAssembly,
     dir: &Path,
@@ -146,5 +147,11 @@ pub fn run(
     FieldRun::new(&b.name, "plate_assembly", &b.system, &b.input, &b.initial)
         .columns(columns)
         .vtu(&vtu_of)
-        .run(file, f.simulation.as_ref(), &f.output, dir, quiet)
+        .run(
+            (src.file(), src.text()),
+            f.simulation.as_ref(),
+            &f.output,
+            dir,
+            quiet,
+        )
 }

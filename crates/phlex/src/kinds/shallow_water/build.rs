@@ -19,7 +19,7 @@ use toml::Spanned;
 use crate::continuum::{FieldFn, FieldOutput};
 use crate::error::{error_at, ModelError};
 use crate::material::Table;
-use crate::spec::{ModelMeta, ModesSpec};
+use crate::spec::{KeyError, ModelMeta, ModesSpec, SimulationSpec};
 
 /// Top level of a shallow water model file.
 #[derive(Debug, Clone, Deserialize)]
@@ -38,7 +38,7 @@ pub struct ShallowWaterFile {
     /// Boundary damping injection.
     pub control: Option<SwControlSpec>,
     /// Time integration.
-    pub simulation: Option<SwSimulationSpec>,
+    pub simulation: Option<SimulationSpec>,
     /// What to write.
     #[serde(default)]
     pub output: FieldOutput,
@@ -77,16 +77,40 @@ pub struct SwControlSpec {
     pub t_on: f64,
 }
 
-/// `[simulation]` of a shallow water model.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SwSimulationSpec {
-    /// Final time \[s\].
-    pub t_end: Spanned<f64>,
-    /// Time step \[s\].
-    pub dt: Spanned<f64>,
-    /// Newton tolerance (default 1e-13, relative).
-    pub newton_tol: Option<f64>,
+/// Checks the `[simulation]` of a shallow water model: the shared keys
+/// ([`SimulationSpec::validate`]) with `integrator = "discrete_gradient"` (the model's
+/// averaged-vector-field discrete gradient, which keeps the discrete energy and mass
+/// balances; the height field enters its Hamiltonian cubically), `t_end`, `dt`,
+/// `output_every` and `newton_rtol` (default 1e-13); the other keys name why they do not
+/// apply.
+fn check_simulation(sim: &SimulationSpec) -> Result<(), KeyError> {
+    sim.validate()?;
+    let integ = sim.integrator.get_ref().name();
+    if integ != "discrete_gradient" {
+        return Err((
+            sim.integrator.span(),
+            format!("simulation.integrator = \"{integ}\" does not apply to shallow water models: they run their averaged-vector-field discrete gradient (exact discrete energy and mass balance); write integrator = \"discrete_gradient\""),
+        ));
+    }
+    let spans = [
+        ("newton_atol", sim.newton_atol.as_ref().map(|v| v.span())),
+        (
+            "newton_max_iterations",
+            sim.newton_max_iterations.as_ref().map(|v| v.span()),
+        ),
+        (
+            "newton_modified",
+            sim.newton_modified.as_ref().map(|v| v.span()),
+        ),
+        ("projection", sim.projection.as_ref().map(|v| v.span())),
+    ];
+    if let Some((key, Some(span))) = spans.into_iter().find(|(_, s)| s.is_some()) {
+        return Err((
+            span,
+            format!("simulation.{key} does not apply to shallow water models (keys: integrator, t_end, dt, output_every, newton_rtol)"),
+        ));
+    }
+    Ok(())
 }
 
 /// A parsed and built model.
@@ -117,6 +141,9 @@ pub fn build(
                 p.name
             ),
         ));
+    }
+    if let Some(sim) = &f.simulation {
+        check_simulation(sim).map_err(|(span, msg)| err(span, msg))?;
     }
     let s = &f.shallow_water;
     let mesh = match (&s.mesh, &s.radius, &s.n_radial) {

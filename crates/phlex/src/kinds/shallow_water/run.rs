@@ -5,13 +5,15 @@
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::Result;
-use phlex_fem::io::vtk::{Location, Vtu};
+use anyhow::{Context, Result};
 use phlex_fem::models::continuum::shallow_water::{BoundaryControl, SwStepSettings};
+use phlex_fem::io::vtk::{Location, Vtu};
 
 use super::build::{BuiltSw, ShallowWaterFile};
 use crate::error::ModelError;
-use crate::output::{columns_plot, energy_plot, OutputFiles, Progress, RunSummary, TimeSeries};
+use crate::output::{
+    columns_plot, energy_plot, EnergyBalance, OutputFiles, Progress, RunSummary, TimeSeries,
+};
 
 /// `phlex run`: discrete-gradient integration, `timeseries.csv` (t, H, V, volume, supplied
 /// work), `summary.json`, SVG plots of H and V, VTK snapshots of height and velocity.
@@ -19,13 +21,14 @@ pub fn run(file: &str, f: &ShallowWaterFile, b: &BuiltSw, dir: &Path, quiet: boo
     let sim = f.simulation.as_ref().ok_or_else(|| ModelError {
         file: file.into(),
         line: 0,
-        message: "missing section [simulation] (t_end, dt): needed by `phlex run`".into(),
+        message: "missing section [simulation] (integrator = \"discrete_gradient\", t_end, dt): needed by `phlex run`".into(),
     })?;
     let h_des = *f.shallow_water.h_des.get_ref();
+    let dt = sim.dt.as_ref().context("simulation.dt checked at build")?;
     let settings = SwStepSettings {
-        dt: *sim.dt.get_ref(),
+        dt: *dt.get_ref(),
         t_end: *sim.t_end.get_ref(),
-        newton_tol: sim.newton_tol.unwrap_or(1e-13),
+        newton_tol: sim.newton_rtol.as_ref().map_or(1e-13, |v| *v.get_ref()),
         ..Default::default()
     };
     let control = f.control.as_ref().map(|c| BoundaryControl {
@@ -61,7 +64,7 @@ pub fn run(file: &str, f: &ShallowWaterFile, b: &BuiltSw, dir: &Path, quiet: boo
     })?;
     progress.finish();
     let wall = start.elapsed().as_secs_f64();
-    let every = f.output.every.max(1);
+    let every = sim.output_every();
     let mut series = TimeSeries::new(
         ["t", "H", "V", "volume", "supplied_work"]
             .map(String::from)
@@ -98,10 +101,7 @@ pub fn run(file: &str, f: &ShallowWaterFile, b: &BuiltSw, dir: &Path, quiet: boo
         rejected_steps: 0,
         newton_iterations: res.newton_iterations,
         factorizations: res.factorizations,
-        h_initial: h0,
-        h_final: h1,
-        energy_supplied: w,
-        energy_dissipated: 0.0,
+        energy: EnergyBalance::new(h0, h1, w, 0.0),
         energy_drift: drift,
         power_balance_residual: res.max_balance_residual,
         power_balance_residual_relative: res.max_balance_residual / scale,

@@ -32,7 +32,7 @@ impl LoadedModel for Loaded<'_, RodFile, BuiltRod> {
     }
 
     fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
-        super::run::run(self.src.file(), &self.file, &self.built, dir, quiet)
+        super::run::run(self.src, &self.file, &self.built, dir, quiet)
     }
 
     /// The first `count` (default 6) eigenvalues of the rod's pencil.

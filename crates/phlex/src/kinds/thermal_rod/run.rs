@@ -10,7 +10,8 @@ use phlex_fem::models::continuum::thermoelastic_1d::danilovskaya_laplace;
 use phlex_solve::laplace_inversion::DeHoog;
 
 use super::build::{BuiltRod, ProbeField, RodFile, RodModel};
-use crate::continuum::{midpoint_step, Columns, FieldRun, LineOutput};
+use crate::continuum::{field_simulation, Columns, FieldRun, LineOutput};
+use crate::source::ModelSource;
 
 /// The half-space reference of a probe at $\hat x$: $\hat T$, $\hat u$ or
 /// $\hat v = \mathcal L^{-1}[s\hat u(s)]$ (zero initial displacement).
@@ -29,12 +30,15 @@ fn danilovskaya_reference(dh: &DeHoog, delta: f64, x: f64, field: ProbeField, t:
 /// `phlex run` for a rod: midpoint rule, `timeseries.csv` (`t`, `H`, probes, with
 /// `reference = "danilovskaya"` the reference columns `<probe>_ref`, and for the
 /// thermoelastic rod `H_mech`), `summary.json`, SVG plots.
-pub fn run(file: &str, f: &RodFile, b: &BuiltRod, dir: &Path, quiet: bool) -> Result<()> {
-    let (dt, t_end) = midpoint_step(file, f.simulation.as_ref(), "rod")?;
-    let every = f.output.every.max(1);
+pub fn run(src: &ModelSource, f: &RodFile, b: &BuiltRod, dir: &Path, quiet: bool) -> Result<()> {
+    let sim = field_simulation((src.file(), src.text(), "rod"), f.simulation.as_ref())?;
+    let t_end = sim.t_end();
+    // the uniform output grid: every `every`-th step of `dt` (fixed step), or the uniform
+    // samples of a Radau IIA run
+    let span = sim.span(0.0, t_end);
+    let h_sample = span.h * span.output_every as f64;
     // displacement probes: trapezoidal rule over the samples (previous velocity, integral)
     let integrals = std::cell::RefCell::new(vec![(f64::NAN, 0.0); b.probes.len()]);
-    let h_sample = every as f64 * dt;
     let probe_values = |e: &[f64]| -> Result<Vec<f64>, String> {
         let mut acc = integrals.borrow_mut();
         Ok(b.probes
@@ -57,11 +61,11 @@ pub fn run(file: &str, f: &RodFile, b: &BuiltRod, dir: &Path, quiet: bool) -> Re
         (RodModel::Thermoelastic(_, Some(d)), Some(t)) if t.reference.is_some() => Some(*d),
         _ => None,
     };
-    // the reference is a function of time: sample k of the run is at t = k·every·dt
+    // the reference is a function of time: sample k of the run is at t = k·h_sample
     let sample = Cell::new(0usize);
     let dh = DeHoog::default();
     let reference_values = |_: &[f64]| -> Result<Vec<f64>, String> {
-        let t = (sample.get() * every) as f64 * dt;
+        let t = sample.get() as f64 * h_sample;
         sample.set(sample.get() + 1);
         Ok(b.probes
             .iter()
@@ -97,14 +101,12 @@ pub fn run(file: &str, f: &RodFile, b: &BuiltRod, dir: &Path, quiet: bool) -> Re
             &energies,
         ));
     }
-    // every = 0 records every step
     let output = LineOutput {
-        every,
         probes: Vec::new(),
         plots: f.output.plots,
     };
     let r = FieldRun::new(&b.name, "rod", b.model.system(), &b.input, &b.initial);
-    output.run_midpoint(r.columns(columns), dt, t_end, dir, quiet)?;
+    output.run(r.columns(columns), &sim, dir, quiet)?;
     if let Some(delta) = delta {
         print_reference_deviation(dir, b, delta)?;
     }

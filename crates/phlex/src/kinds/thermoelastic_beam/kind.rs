@@ -9,7 +9,7 @@ use anyhow::Result;
 
 use super::build::{build, first_mode_damping, BuiltThermoBeam, ThermoBeamFile};
 use crate::check::CheckReport;
-use crate::continuum::{midpoint_step, Columns, FieldRun};
+use crate::continuum::{field_simulation, Columns, FieldRun};
 use crate::output::{mode_table, ModeTable};
 use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 
@@ -47,8 +47,10 @@ impl LoadedModel for Loaded<'_, ThermoBeamFile, BuiltThermoBeam> {
 
     fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
         let (f, b) = (&self.file, &self.built);
-        let (dt, t_end) =
-            midpoint_step(self.src.file(), f.simulation.as_ref(), "thermoelastic_beam")?;
+        let sim = field_simulation(
+            (self.src.file(), self.src.text(), "thermoelastic_beam"),
+            f.simulation.as_ref(),
+        )?;
         let probe_values = |e: &[f64]| b.probe_values(e);
         let energies = |e: &[f64]| {
             Ok(vec![
@@ -68,8 +70,7 @@ impl LoadedModel for Loaded<'_, ThermoBeamFile, BuiltThermoBeam> {
         ];
         let system = b.model.system();
         let r = FieldRun::new(&b.name, "thermoelastic_beam", system, &b.input, &b.initial);
-        f.output
-            .run_midpoint(r.columns(columns), dt, t_end, dir, quiet)
+        f.output.run(r.columns(columns), &sim, dir, quiet)
     }
 
     fn modes(&self, count: Option<usize>) -> Result<ModeTable> {

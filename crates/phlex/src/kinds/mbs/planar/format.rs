@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::spec::{ModelMeta, SignalSpec, DEFAULT_SAMPLES};
+use crate::spec::{ModelMeta, SignalSpec};
 
 /// Top level of a multibody model file.
 #[derive(Debug, Clone, Deserialize)]
@@ -263,65 +263,8 @@ impl Default for InitialSpec {
     }
 }
 
-/// Integrators.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MbsIntegrator {
-    /// Midpoint / discrete gradient, fixed step.
-    Midpoint,
-    /// Radau IIA order 5, adaptive.
-    Radau5,
-    /// Gauss–Legendre collocation, `stages` stages (order 2s), fixed step, one Newton
-    /// matrix reused across steps; exact power balance for quadratic Hamiltonians.
-    Gauss,
-}
-
-/// Effort of the midpoint scheme.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum SchemeSpec {
-    /// Gonzalez discrete gradient (exact discrete power balance).
-    DiscreteGradient,
-    /// Implicit midpoint rule.
-    Midpoint,
-}
-
-/// `[simulation]`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MbsSimulationSpec {
-    /// Integrator.
-    pub integrator: MbsIntegrator,
-    /// Final time \[s\].
-    pub t_end: Spanned<f64>,
-    /// Step (midpoint) or initial step (Radau) \[s\].
-    pub dt: Option<Spanned<f64>>,
-    /// Gauss collocation stages (1..=6, default 3: order 6).
-    pub stages: Option<Spanned<usize>>,
-    /// Radau relative tolerance (default 1e-8).
-    pub rtol: Option<Spanned<f64>>,
-    /// Radau absolute tolerance (default 1e-10).
-    pub atol: Option<Spanned<f64>>,
-    /// Radau step limit (default 100 000).
-    #[serde(default)]
-    pub max_steps: Option<Spanned<usize>>,
-    /// Midpoint effort (default `discrete_gradient`).
-    pub scheme: Option<SchemeSpec>,
-    /// Newton relative tolerance of the midpoint scheme (default 1e-12).
-    pub newton_rtol: Option<Spanned<f64>>,
-    /// Newton absolute tolerance of the midpoint scheme (default 1e-12).
-    pub newton_atol: Option<Spanned<f64>>,
-    /// Newton iteration limit per step (default 20).
-    pub newton_max_iterations: Option<Spanned<i64>>,
-    /// Modified Newton (keep the factorized step matrix across iterations and steps while
-    /// it contracts; default false: a new Jacobian at every iterate). Much faster for
-    /// long runs; the step equations are solved to the same tolerances.
-    pub newton_modified: Option<bool>,
-    /// Project the body poses onto the position constraints after every midpoint step
-    /// (drift correction, default false; breaks exact energy conservation slightly, see
-    /// `docs/solvers.md`).
-    pub projection: Option<Spanned<bool>>,
-}
+/// `[simulation]`: the section shared by every kind ([`crate::spec::SimulationSpec`]).
+pub use crate::spec::SimulationSpec as MbsSimulationSpec;
 
 /// Which component of the elastic displacement to record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
@@ -358,10 +301,6 @@ pub struct ElasticSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct MbsOutputSpec {
-    /// Record every k-th step (midpoint).
-    pub every: usize,
-    /// Number of uniform output intervals (Radau).
-    pub samples: usize,
     /// Named point positions: `name = "body.port"` → columns `name.x`, `name.y`.
     pub points: BTreeMap<String, Spanned<String>>,
     /// Bodies whose pose is recorded → `body.x`, `body.y`, `body.theta`.
@@ -381,8 +320,6 @@ pub struct MbsOutputSpec {
 impl Default for MbsOutputSpec {
     fn default() -> Self {
         Self {
-            every: 1,
-            samples: DEFAULT_SAMPLES,
             points: BTreeMap::new(),
             poses: Vec::new(),
             elastic: Vec::new(),
@@ -396,25 +333,3 @@ impl Default for MbsOutputSpec {
 
 /// `[modes]`: the same section as for beam models.
 pub use crate::spec::ModesSpec as MbsModesSpec;
-
-/// Checks the integrator-specific keys of `[simulation]`: `stages` only with `integrator =
-/// "gauss"` and within 1..=6, `max_steps` only with `integrator = "radau5"`, and `dt`
-/// present for the fixed-step integrators. Returns the
-/// span and message of the first problem.
-pub fn check_gauss_keys(sim: &MbsSimulationSpec) -> Result<(), (std::ops::Range<usize>, String)> {
-    crate::spec::check_stages_key(&sim.stages, sim.integrator == MbsIntegrator::Gauss)?;
-    crate::spec::check_max_steps_key(&sim.max_steps, sim.integrator == MbsIntegrator::Radau5)?;
-    if sim.integrator == MbsIntegrator::Gauss && sim.dt.is_none() {
-        return Err((
-            sim.t_end.span(),
-            "missing key simulation.dt (time step [s]), required by integrator = \"gauss\"".into(),
-        ));
-    }
-    if sim.integrator == MbsIntegrator::Gauss && sim.scheme.is_some() {
-        return Err((
-            sim.t_end.span(),
-            "simulation.scheme applies to integrator = \"midpoint\" only".into(),
-        ));
-    }
-    Ok(())
-}

@@ -10,7 +10,6 @@ use phlex_core::PhSystem;
 use super::model::{BuiltMbs, MbsModel};
 use crate::check::CheckReport;
 use crate::export::{LinInfo, Linear};
-use crate::kinds::mbs::integrate::missing_simulation;
 use crate::kinds::mbs::run::{announce_run, check_report, write_run};
 use crate::kinds::mbs::simulate::simulate;
 use crate::kinds::mbs::spatial::is_spatial;
@@ -81,9 +80,7 @@ impl LoadedModel for LoadedPlanar {
     /// `summary.json` and SVG plots into `dir`.
     fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
         let (m, b) = (&self.model, &self.built);
-        if m.spec.simulation.is_none() {
-            return Err(missing_simulation(&m.file).into());
-        }
+        m.simulation()?;
         let mb = &b.mb;
         let counts = [
             mb.bodies().len(),

@@ -67,6 +67,15 @@ fn signal_of(
 }
 
 impl MbsModel {
+    /// The `[simulation]` of the file with the multibody defaults, ready to run (a missing
+    /// section or an invalid key names the key).
+    pub(crate) fn simulation(&self) -> Result<crate::integration::Simulation<'_>, ModelError> {
+        crate::kinds::mbs::integrate::mbs_simulation(
+            (&self.file, &self.text, "planar multibody"),
+            self.spec.simulation.as_ref(),
+        )
+    }
+
     /// Parses (the one typed parse of the file) and validates a model file.
     pub fn from_source(src: &ModelSource) -> Result<Self, ModelError> {
         let spec: MbsFile = src.parse().map_err(gravity_hint)?;
@@ -716,64 +725,9 @@ impl MbsModel {
             self.positive("initial.velocity_tol", t)?;
         }
         if let Some(sim) = &s.simulation {
-            self.positive("simulation.t_end", &sim.t_end)?;
-            if let Some(dt) = &sim.dt {
-                self.positive("simulation.dt", dt)?;
-            }
-            if sim.integrator == MbsIntegrator::Midpoint && sim.dt.is_none() {
-                return Err(self.err(
-                    sim.t_end.span(),
-                    "missing key simulation.dt (time step [s]), required by integrator = \"midpoint\"".into(),
-                ));
-            }
-            for (k, v) in [("rtol", &sim.rtol), ("newton_rtol", &sim.newton_rtol)] {
-                if let Some(v) = v {
-                    let x = *v.get_ref();
-                    if !(x > 0.0 && x < 1.0) {
-                        return Err(self.err(
-                            v.span(),
-                            format!("simulation.{k} must satisfy 0 < {k} < 1 (got {x})"),
-                        ));
-                    }
-                }
-            }
-            for (k, v) in [("atol", &sim.atol), ("newton_atol", &sim.newton_atol)] {
-                if let Some(v) = v {
-                    self.positive(&format!("simulation.{k}"), v)?;
-                }
-            }
-            if let Some(n) = &sim.newton_max_iterations {
-                if !(1..=1000).contains(n.get_ref()) {
-                    return Err(self.err(
-                        n.span(),
-                        format!(
-                            "simulation.newton_max_iterations must be between 1 and 1000 (got {})",
-                            n.get_ref()
-                        ),
-                    ));
-                }
-            }
-            if let (MbsIntegrator::Radau5, Some(p)) = (sim.integrator, &sim.projection) {
-                return Err(self.err(
-                    p.span(),
-                    "simulation.projection applies to integrator = \"midpoint\" or \"gauss\" only (Radau IIA keeps the position drift at its tolerance level)".into(),
-                ));
-            }
-            super::format::check_gauss_keys(sim).map_err(|(span, msg)| self.err(span, msg))?;
-            if sim.integrator == MbsIntegrator::Radau5 && sim.scheme.is_some() {
-                return Err(self.err(
-                    sim.t_end.span(),
-                    "simulation.scheme applies to integrator = \"midpoint\" only".into(),
-                ));
-            }
+            sim.validate().map_err(|(span, msg)| self.err(span, msg))?;
         }
         let o = &s.output;
-        if o.every == 0 || o.samples == 0 {
-            return Err(self.err_line(
-                self.section_line("output"),
-                "output.every and output.samples must be >= 1".into(),
-            ));
-        }
         for (n, r) in &o.points {
             self.resolve(&format!("output.points.{n}"), r, false)?;
         }

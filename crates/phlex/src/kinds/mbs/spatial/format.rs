@@ -9,7 +9,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::kinds::mbs::planar::format::{BcSpec, FrameSpec, InitialSpec, MbsSimulationSpec};
-use crate::spec::{ModelMeta, SignalSpec, DEFAULT_SAMPLES};
+use crate::spec::{ModelMeta, SignalSpec};
 
 /// Top level of a spatial multibody model file.
 #[derive(Debug, Clone, Deserialize)]
@@ -241,10 +241,6 @@ pub struct Load3dSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Output3dSpec {
-    /// Record every k-th step (midpoint).
-    pub every: usize,
-    /// Number of uniform output intervals (Radau).
-    pub samples: usize,
     /// Named point positions `name = "body.port"` → `name.x`, `name.y`, `name.z`.
     pub points: BTreeMap<String, Spanned<String>>,
     /// Bodies whose pose is recorded → `B.x B.y B.z` (position of `P`) and `B.rx B.ry B.rz`
@@ -269,8 +265,6 @@ pub struct Output3dSpec {
 impl Default for Output3dSpec {
     fn default() -> Self {
         Self {
-            every: 1,
-            samples: DEFAULT_SAMPLES,
             points: BTreeMap::new(),
             poses: Vec::new(),
             velocities: Vec::new(),

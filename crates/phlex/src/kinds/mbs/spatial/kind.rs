@@ -10,7 +10,6 @@ use phlex_core::PhSystem;
 use super::model::{BuiltMbs3d, Mbs3dModel};
 use super::simulate::simulate;
 use crate::check::CheckReport;
-use crate::kinds::mbs::integrate::missing_simulation;
 use crate::kinds::mbs::run::{announce_run, check_report, write_run};
 use crate::output::{mode_rows, ModeTable};
 use crate::registry::{LoadedModel, ModelKind, Tables};
@@ -92,9 +91,7 @@ impl LoadedModel for LoadedSpatial {
     /// `summary.json` and SVG plots into `dir`.
     fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
         let (m, b) = (&self.model, &self.built);
-        if m.spec.simulation.is_none() {
-            return Err(missing_simulation(&m.file).into());
-        }
+        m.simulation()?;
         let mb = &b.mb;
         let counts = [
             mb.bodies().len(),

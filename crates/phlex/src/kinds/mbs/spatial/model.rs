@@ -64,6 +64,15 @@ fn frame(f: FrameSpec) -> Frame {
 }
 
 impl Mbs3dModel {
+    /// The `[simulation]` of the file with the multibody defaults, ready to run (a missing
+    /// section or an invalid key names the key).
+    pub(crate) fn simulation(&self) -> Result<crate::integration::Simulation<'_>, ModelError> {
+        crate::kinds::mbs::integrate::mbs_simulation(
+            (&self.file, &self.text, "spatial multibody"),
+            self.spec.simulation.as_ref(),
+        )
+    }
+
     /// Parses and validates a spatial model file (including a trial build of the bodies,
     /// joints and loads).
     pub fn from_source(src: &ModelSource) -> Result<Self, ModelError> {
@@ -524,50 +533,13 @@ impl Mbs3dModel {
             b.add_load(name.clone(), load);
         }
         if let Some(sim) = &s.simulation {
-            if let (crate::kinds::mbs::planar::format::MbsIntegrator::Radau5, Some(p)) =
-                (sim.integrator, &sim.projection)
-            {
-                return Err(self.err(
-                    p.span(),
-                    "simulation.projection applies to integrator = \"midpoint\" or \"gauss\" only (Radau IIA keeps the position drift at its tolerance level)".into(),
-                ));
-            }
-            crate::kinds::mbs::planar::format::check_gauss_keys(sim)
-                .map_err(|(span, msg)| self.err(span, msg))?;
-            let t_end = *sim.t_end.get_ref();
-            if !(t_end > 0.0 && t_end.is_finite()) {
-                return Err(self.err(
-                    sim.t_end.span(),
-                    format!("simulation.t_end must be > 0 (got {t_end})"),
-                ));
-            }
-            match (sim.integrator, &sim.dt) {
-                (crate::kinds::mbs::planar::format::MbsIntegrator::Midpoint, None) => {
-                    return Err(self.err_line(
-                        self.section_line("simulation"),
-                        "simulation: the midpoint integrator needs `dt` [s]".into(),
-                    ))
-                }
-                (_, Some(dt)) if !(*dt.get_ref() > 0.0 && dt.get_ref().is_finite()) => {
-                    return Err(self.err(
-                        dt.span(),
-                        format!("simulation.dt must be > 0 (got {})", dt.get_ref()),
-                    ))
-                }
-                _ => {}
-            }
+            sim.validate().map_err(|(span, msg)| self.err(span, msg))?;
         }
         Ok(b)
     }
 
     fn validate_output(&self) -> Result<(), ModelError> {
         let o = &self.spec.output;
-        if o.every == 0 || o.samples == 0 {
-            return Err(self.err_line(
-                self.section_line("output"),
-                "output.every and output.samples must be >= 1".into(),
-            ));
-        }
         for (n, r) in &o.points {
             let ok = split_ref(r.get_ref()).is_some_and(|(b, p)| {
                 b != GROUND && self.spec.bodies.contains_key(b) && !p.is_empty()

@@ -10,7 +10,7 @@ use phlex_solve::InputFn;
 
 use super::model::{BuiltMbs3d, Mbs3dModel};
 use crate::kinds::mbs::columns::RunColumns;
-use crate::kinds::mbs::integrate::{integrate, missing_simulation, summarize, RunModel};
+use crate::kinds::mbs::integrate::{integrate, summarize, RunModel};
 use crate::kinds::mbs::simulate::MbsRun;
 
 /// Precomputed output columns.
@@ -171,23 +171,16 @@ impl<'a> Recorder<'a> {
 /// Integrates a built spatial model over `[simulation]` ([`integrate`]) and summarises the
 /// run ([`summarize`]).
 pub fn simulate(m: &Mbs3dModel, b: &BuiltMbs3d, quiet: bool) -> Result<MbsRun> {
-    let sim = m
-        .spec
-        .simulation
-        .as_ref()
-        .ok_or_else(|| missing_simulation(&m.file))?;
+    let sim = m.simulation()?;
     let mb = &b.mb;
     let model = RunModel {
         name: &b.name,
         mb,
         input: &b.input,
         init: &b.init,
-        every: m.spec.output.every,
-        samples: m.spec.output.samples,
-        convert: &|e| m.convert(e),
     };
     let mut rec = Recorder::new(m, mb, &b.input)?;
-    let run = integrate(&model, sim, quiet, &mut |t, x| rec.record(t, x))?;
+    let run = integrate(&model, &sim, quiet, &mut |t, x| rec.record(t, x))?;
     let recorded = rec.cols.into_recorded();
     summarize(&model, mb.n_constraints(), mb.joint_names(), run, recorded)
 }

@@ -1,84 +1,50 @@
 //! The `phlex run` driver of the linear continuum kinds: a linear pH(DAE) integrated with
-//! the implicit midpoint rule (exact discrete power balance $H_1 - H_0 = h\,\bar y^\top u$
-//! for a lossless system, paper 000 §5.3), optionally with boundary damping injection
-//! switched on during the run ([`super::feedback`]), writing `timeseries.csv`,
-//! `summary.json`, SVG plots and VTK snapshots ([`phlex_fem::io::vtk`]).
+//! the `[simulation]` integrator through the shared driver ([`Simulation`]; the implicit
+//! midpoint rule gives the exact discrete power balance $H_1 - H_0 = h\,\bar y^\top u$ for
+//! a lossless system, paper 000 §5.3), optionally with boundary damping injection switched
+//! on during the run ([`super::feedback`]), writing `timeseries.csv`, `summary.json`, SVG
+//! plots and VTK snapshots ([`phlex_fem::io::vtk`]).
 use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Result;
 use phlex_core::LinearPhSystem;
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::newton::NewtonParams;
 use phlex_solve::signal::InputFn;
-use phlex_solve::{integrate, Integrator};
 
 use super::feedback::{join_ledgers, FeedbackPhase};
 use super::output::{FieldOutput, LineOutput};
-use crate::error::ModelError;
+use crate::integration::{Defaults, Simulation};
 use crate::output::{columns_plot, energy_plot, OutputFiles, Progress, RunSummary, TimeSeries};
-use crate::spec::{IntegratorSpec, SimulationSpec};
+use crate::spec::SimulationSpec;
 
 impl LineOutput {
-    /// `phlex run` of a one-dimensional model: [`run_midpoint`] recording every
-    /// `self.every`-th step (`timeseries.csv` with `t`, `H` and the columns of `r`,
+    /// `phlex run` of a one-dimensional model: [`run_field`] (`timeseries.csv` with `t`, `H`
+    /// and the columns of `r`,
     /// `summary.json`, SVG plots if `self.plots`), without VTK snapshots (`r.vtu` may be
     /// [`no_vtk_snapshots`]: it is never called).
-    pub fn run_midpoint(
-        &self,
-        r: FieldRun<'_>,
-        dt: f64,
-        t_end: f64,
-        dir: &Path,
-        quiet: bool,
-    ) -> Result<()> {
+    pub fn run(&self, r: FieldRun<'_>, sim: &Simulation<'_>, dir: &Path, quiet: bool) -> Result<()> {
         let output = FieldOutput {
-            every: self.every,
             probes: Vec::new(),
             plots: self.plots,
             vtk_every: 0,
         };
-        run_midpoint(r, None, dt, t_end, &output, dir, quiet)
+        run_field(r, None, sim, &output, dir, quiet)
     }
 }
 
 /// The [`FieldRun::vtu`] of a model without VTK snapshots (the one-dimensional models of
-/// [`LineOutput::run_midpoint`]).
+/// [`LineOutput::run`]).
 pub fn no_vtk_snapshots(_: &[f64]) -> Result<String> {
     anyhow::bail!("one-dimensional models write no VTK snapshots")
 }
 
-/// The time step and final time of `[simulation]` (midpoint only).
-pub fn midpoint_step(file: &str, sim: Option<&SimulationSpec>, kind: &str) -> Result<(f64, f64)> {
-    let e = |message: String| ModelError {
-        file: file.into(),
-        line: 0,
-        message,
-    };
-    let sim = sim.ok_or_else(|| {
-        e("missing section [simulation] (integrator = \"midpoint\", t_end, dt): needed by `phlex run`".into())
-    })?;
-    if sim.integrator != IntegratorSpec::Midpoint {
-        return Err(e(format!(
-            "simulation.integrator: {kind} models support \"midpoint\" only"
-        ))
-        .into());
-    }
-    if sim.stages.is_some() || sim.max_steps.is_some() {
-        return Err(e(format!(
-            "simulation.stages and simulation.max_steps do not apply to {kind} models (integrator = \"midpoint\")"
-        ))
-        .into());
-    }
-    let dt = *sim
-        .dt
-        .as_ref()
-        .ok_or_else(|| e("simulation.dt is required".into()))?
-        .get_ref();
-    if !(dt > 0.0) {
-        return Err(e("simulation.dt must be > 0".into()).into());
-    }
-    Ok((dt, *sim.t_end.get_ref()))
+/// The `[simulation]` `sim` of a continuum model file `file` (its `text` for the lines of
+/// errors) of the kind `kind`, with the defaults of the linear kinds.
+pub fn field_simulation<'a>(
+    (file, text, kind): (&'a str, &'a str, &'a str),
+    sim: Option<&'a SimulationSpec>,
+) -> Result<Simulation<'a>> {
+    Ok(Simulation::new((file, text, kind), sim, Defaults::linear())?)
 }
 
 /// The values of recorded columns as a function of the state (an error names what could
@@ -151,18 +117,18 @@ impl<'a> FieldRun<'a> {
         Self { vtu, ..self }
     }
 
-    /// `phlex run` of the model of `file` over `[simulation]` `sim` ([`midpoint_step`])
-    /// with [`run_midpoint`] (no damping injection).
+    /// `phlex run` of the model of `file` (its `text`) over `[simulation]` `sim` with
+    /// [`run_field`] (no damping injection).
     pub fn run(
         self,
-        file: &str,
+        (file, text): (&str, &str),
         sim: Option<&SimulationSpec>,
         output: &FieldOutput,
         dir: &Path,
         quiet: bool,
     ) -> Result<()> {
-        let (dt, t_end) = midpoint_step(file, sim, self.kind)?;
-        run_midpoint(self, None, dt, t_end, output, dir, quiet)
+        let sim = field_simulation((file, text, self.kind), sim)?;
+        run_field(self, None, &sim, output, dir, quiet)
     }
 }
 
@@ -184,7 +150,7 @@ pub struct FieldRun<'a> {
     pub vtu: &'a dyn Fn(&[f64]) -> Result<String>,
 }
 
-/// Integrates with the implicit midpoint rule from 0 to `t_end` with step `dt`, writes
+/// Integrates with the `[simulation]` integrator `sim` from 0 to `t_end`, writes
 /// `timeseries.csv` (t, H, columns), `summary.json`, `energy.svg` and one SVG per column
 /// group, VTK snapshots every `output.vtk_every` samples, all atomically, and prints the
 /// summary table.
@@ -194,16 +160,16 @@ pub struct FieldRun<'a> {
 /// $[t_{on}, t_{end}]$ from the state reached. The two energy accounts are joined into one
 /// ([`join_ledgers`]): the port work of the damped ports stops at $t_{on}$ and the
 /// dissipation $\int e^\top BKB^\top e\,dt$ starts there.
-pub fn run_midpoint(
+pub fn run_field(
     r: FieldRun<'_>,
     closed: Option<FeedbackPhase>,
-    dt: f64,
-    t_end: f64,
+    sim: &Simulation<'_>,
     output: &FieldOutput,
     dir: &Path,
     quiet: bool,
 ) -> Result<()> {
     let sys = r.system;
+    let t_end = sim.t_end();
     if !quiet {
         eprintln!(
             "phlex run: {} — {} states, ports: {}",
@@ -245,26 +211,10 @@ pub fn run_midpoint(
             sample += 1;
             progress.update(t);
         };
-        let span = |t0: f64, t1: f64| FixedStepParams {
-            t0,
-            t_end: t1,
-            h: dt,
-            output_every: output.every,
-        };
-        // the midpoint rule through the front door (linear systems: one LU for the run)
-        let midpoint = Integrator::Midpoint(NewtonParams::default());
         match &closed {
             Some(c) if c.t_on < t_end => {
                 let mut open = if c.t_on > 0.0 {
-                    Some(integrate(
-                        sys,
-                        r.initial,
-                        r.input.clone(),
-                        &midpoint,
-                        span(0.0, c.t_on),
-                        None,
-                        &mut obs,
-                    )?)
+                    Some(sim.run(sys, r.initial, &r.input, (0.0, c.t_on), &mut obs)?)
                 } else {
                     None
                 };
@@ -276,15 +226,7 @@ pub fn run_midpoint(
                         obs(t, e)
                     }
                 };
-                let mut second = integrate(
-                    &c.system,
-                    start,
-                    c.input.clone(),
-                    &midpoint,
-                    span(c.t_on, t_end),
-                    None,
-                    &mut obs2,
-                )?;
+                let mut second = sim.run(&c.system, start, &c.input, (c.t_on, t_end), &mut obs2)?;
                 if let Some(first) = open.take() {
                     second.ledger = join_ledgers(&first.ledger, &second.ledger);
                     second.stats.steps += first.stats.steps;
@@ -294,15 +236,7 @@ pub fn run_midpoint(
                 }
                 second
             }
-            _ => integrate(
-                sys,
-                r.initial,
-                r.input.clone(),
-                &midpoint,
-                span(0.0, t_end),
-                None,
-                &mut obs,
-            )?,
+            _ => sim.run(sys, r.initial, &r.input, (0.0, t_end), &mut obs)?,
         }
     };
     progress.finish();
@@ -312,7 +246,7 @@ pub fn run_midpoint(
     }
     let summary = RunSummary::from_ledger(
         r.name,
-        "midpoint (exact discrete power balance)".into(),
+        sim.label(),
         sys.n_states(),
         &res.ledger,
         &res.stats,
