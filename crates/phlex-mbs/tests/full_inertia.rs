@@ -1,6 +1,6 @@
 #![allow(non_snake_case)]
 //! Deformation-dependent inertia of the planar floating beam (issue 3 §1,
-//! `phlex_mbs::planar_body::full_inertia`): exact Jacobian and pH identities, the discrete
+//! `phlex_mbs::body::planar::full_inertia`): exact Jacobian and pH identities, the discrete
 //! gradient, momentum and energy conservation of a free beam, the Simo–Vu-Quoc spin-up
 //! (divergence without geometric stiffening, bounded with it) and the frequency of a
 //! spinning cantilever.

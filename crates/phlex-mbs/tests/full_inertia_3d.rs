@@ -1,7 +1,7 @@
 #![allow(non_snake_case)]
 #![allow(clippy::needless_range_loop)]
 //! Deformation-dependent inertia of the spatial floating beam (issue 3,
-//! `phlex_mbs::spatial_body_core::full_inertia_3d`, eqs. (F1)–(F5)):
+//! `phlex_mbs::body::spatial::full_inertia`, eqs. (F1)–(F5)):
 //!
 //! * `identities_and_exact_jacobian`: J skew, Eᵀz = ∇H, the descriptor is ∂(q, π)/∂x, the
 //!   exact right-hand-side Jacobian (joints and loads at deformed ports included) against

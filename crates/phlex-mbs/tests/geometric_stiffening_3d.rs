@@ -1,7 +1,7 @@
 #![allow(non_snake_case)]
 #![allow(clippy::needless_range_loop)]
 //! Geometric stiffening of the spatial floating beam (paper 000 Remark 3, issue 3,
-//! `phlex_mbs::stiffening_3d`): the von Kármán strain $u_x' + \frac12(u_y'^2 + u_z'^2)$ as
+//! `phlex_mbs::body::spatial::stiffening`): the von Kármán strain $u_x' + \frac12(u_y'^2 + u_z'^2)$ as
 //! two state-dependent skew pairs $\pm D_{nl}^{y,z}(u_f)$.
 //!
 //! * `skew_structure_and_exact_jacobian`: J skew, both pairs present, the exact Jacobian

@@ -1,5 +1,5 @@
 #![allow(non_snake_case)]
-//! Drift correction by projection onto the position constraints (`phlex_mbs::projection`, off by
+//! Drift correction by projection onto the position constraints (`phlex_mbs::planar::projection`, off by
 //! default): double pendulum (rigid links, gravity), midpoint/discrete gradient, long run.
 //!
 //! Without projection the hinge positions drift (the scheme enforces the velocity

@@ -202,7 +202,7 @@ fn blocks_and_ports_are_named() {
 /// terms through the beam's port maps (elastic velocities at the ports) are exact too.
 #[test]
 fn exact_jacobian_with_flexible_beam() {
-    use phlex_mbs::floating_beam_3d::FloatingBeam3d;
+    use phlex_mbs::body::floating_beam::spatial::FloatingBeam3d;
     use phlex_mbs::DeformationBc;
     let mut b = MultibodyBuilder3d::new();
     b.gravity([0.0, 0.3, -9.81])

@@ -1,6 +1,6 @@
 //! Consistent initial conditions of a multibody pHDAE (paper 000 §6.3: "setting the
 //! initial conditions properly is of utmost importance for a DAE solver"), written once for
-//! the planar ([`crate::kinematics`]) and the spatial ([`crate::spatial::kinematics`])
+//! the planar ([`crate::planar::kinematics`]) and the spatial ([`crate::spatial::kinematics`])
 //! assembly. Three stages, bodies undeformed:
 //!
 //! 1. **Positions**: the poses of the bodies, except the increments the user locks, close
@@ -24,7 +24,7 @@ use crate::common::least_squares::dense_solve;
 use crate::common::least_squares::max_abs;
 use crate::common::pose_newton::{close_position_constraints, PoseNewtonOptions};
 use crate::error::MbsError;
-use crate::kinematics::ConsistentInit;
+use crate::planar::kinematics::ConsistentInit;
 
 /// Stage 1 settings: the free pose increments, the tolerance and what to tell the user
 /// when the loop does not close.

@@ -153,7 +153,7 @@ pub(crate) fn close_position_constraints<A: ConstrainedAssembly>(
     Ok(report)
 }
 
-/// Step 1 of the drift projection (paper 000 Remark 9; [`crate::projection::project_onto_constraints`] and
+/// Step 1 of the drift projection (paper 000 Remark 9; [`crate::planar::projection::project_onto_constraints`] and
 /// [`crate::spatial::project_onto_constraints_3d`]): the Gauss–Newton iteration on the poses
 /// of every body, drivers included, joint states kept (or moved by `follow`), until
 /// $\max|\Phi| \le$ `opts.tol`. Checks `opts` and the length of `x` first.

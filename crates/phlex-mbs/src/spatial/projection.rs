@@ -1,6 +1,6 @@
 //! Drift correction by projection onto the position constraints of a spatial multibody
 //! system (issue #3 §2, off by default): the 3D counterpart of
-//! [`crate::projection::project_onto_constraints`], with the same options
+//! [`crate::planar::projection::project_onto_constraints`], with the same options
 //! ([`ProjectionOptions`]) and per-step report ([`ProjectionStep`]).
 //!
 //! The integrators enforce the *velocity* constraints $G(x)p = B_\lambda u$ (index 2); the
@@ -40,7 +40,6 @@ use crate::spatial::kinematics::set_rotation;
 use phlex_core::geometry::mat3::{lin_comb, mat_mul, mat_t_mul, IDENTITY3};
 use phlex_core::geometry::so3::orthogonality_defect;
 
-
 /// Re-orthonormalises every body rotation (Newton–Schulz); returns the largest defect
 /// $\max|R^\top R - I|$ found before.
 pub fn orthonormalize_rotations(mb: &Multibody3d, x: &mut [f64]) -> f64 {
@@ -68,7 +67,7 @@ pub fn orthonormalize_rotations(mb: &Multibody3d, x: &mut [f64]) -> f64 {
 /// Projects `x` onto the position constraints of every joint (and, with
 /// [`ProjectionOptions::velocities`], its velocities onto $G(x)p = B_\lambda u$); see the
 /// module documentation. `u` is the input at the time of `x`. Same signature as the planar
-/// [`crate::projection::project_onto_constraints`].
+/// [`crate::planar::projection::project_onto_constraints`].
 ///
 /// Errors: a Gauss–Newton that does not reach `tol` within `max_iterations`
 /// ([`MbsError::Solve`] with [`phlex_solve::SolveError::NewtonDiverged`], `t` = NaN: the integrators fill
