@@ -3,6 +3,7 @@
 //! them, grouped by kind with a planar and a spatial member each ([`rigid`],
 //! [`floating_beam`]), and lumped masses at ports ([`lumped`]).
 pub mod floating_beam;
+pub(crate) mod layout;
 pub mod lumped;
 pub mod planar;
 pub mod rigid;

@@ -64,7 +64,7 @@
 //! $(v_P + \omega\hat z\times x_a + N_a v_f,\ \omega + n_{r,a}v_f)$. For a beam point on the
 //! axis these are the columns $[I_3, \tau_{CP}^\top]$ of $B_r$ and $B_f$.
 use phlex_core::sparse::{self, SparseMat};
-use phlex_core::{PhSystem, Port, PortSet, Triplets, VarBlock};
+use phlex_core::{PhSystem, PortSet, Triplets, VarBlock};
 
 use crate::body::floating_beam::planar::BeamShapes;
 use crate::body::planar::pose::{apply2, drot2, rot2, Pose2d, Twist2d};
@@ -72,6 +72,7 @@ use crate::body::planar::stiffening::VonKarman;
 use crate::error::MbsError;
 
 use super::full_inertia::FullInertia;
+use crate::body::layout;
 
 /// Elastic shape of a material point: its displacement is $(n_x\cdot u_f, n_y\cdot u_f)$ and
 /// its rotation $n_r\cdot u_f$ (sparse, indices into the elastic coefficients).
@@ -283,79 +284,43 @@ impl PlanarBody {
                 tm.push_block(3 + n_f, 3 + n_f, &f.C, 1.0);
                 (f.D.clone(), f.names, f.stiffening.clone())
             }
-            None => (
-                sparse::zeros(0, 0),
-                [
-                    ("u", "elastic displacement"),
-                    ("vf", "elastic velocity"),
-                    ("sigma", "stress"),
-                ],
-                None,
-            ),
+            None => (sparse::zeros(0, 0), layout::ELASTIC_NAMES, None),
         };
         let port_maps = ports
             .iter()
             .map(|p| Self::port_map(n_p, p))
             .collect::<Vec<_>>();
-        let mut port_list = Vec::with_capacity(ports.len());
-        for p in &ports {
-            port_list.push(Port::new(
-                p.name.clone(),
-                3,
-                format!(
-                    "force and torque applied at '{}' in the body frame [N, N, N m]",
-                    p.name
-                ),
-                format!(
-                    "velocity and angular velocity of '{}' in the body frame [m/s, m/s, rad/s]",
-                    p.name
-                ),
-            ));
-        }
-        let port_set = PortSet::from_ports(port_list).map_err(|_| MbsError::DuplicateName {
-            what: "port".into(),
-            name: format!(
-                "{name}: {}",
-                ports
-                    .iter()
-                    .map(|p| p.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        })?;
+        let port_set = layout::port_set(
+            name,
+            3,
+            ports
+                .iter()
+                .map(|p| {
+                    (
+                        p.name.clone(),
+                        format!(
+                            "force and torque applied at '{}' in the body frame [N, N, N m]",
+                            p.name
+                        ),
+                        format!(
+                            "velocity and angular velocity of '{}' in the body frame [m/s, m/s, rad/s]",
+                            p.name
+                        ),
+                    )
+                })
+                .collect(),
+        )?;
         let M = tm.build();
         let n_q = 3 + n_f;
-        let E = sparse::block_diag(&[&sparse::identity(n_q, 1.0), &M]);
-        let mut blocks = vec![
-            VarBlock::differential(format!("{name}.r"), "position of P, inertial frame [m]", 2),
-            VarBlock::differential(format!("{name}.theta"), "body angle [rad]", 1),
-        ];
-        if n_f > 0 {
-            blocks.push(VarBlock::differential(
-                format!("{name}.{}", names[0].0),
-                names[0].1,
-                n_f,
-            ));
-        }
-        blocks.push(VarBlock::differential(
-            format!("{name}.v"),
-            "velocity of P in the body frame and angular velocity [m/s, rad/s]",
-            3,
-        ));
-        if n_f > 0 {
-            blocks.push(VarBlock::differential(
-                format!("{name}.{}", names[1].0),
-                names[1].1,
-                n_f,
-            ));
-        }
-        if n_s > 0 {
-            blocks.push(VarBlock::differential(
-                format!("{name}.{}", names[2].0),
-                names[2].1,
-                n_s,
-            ));
-        }
+        let E = layout::constant_descriptor(n_q, &M);
+        let blocks = layout::variable_blocks(
+            name,
+            &layout::PLANAR_POSE,
+            &layout::PLANAR_TWIST,
+            names,
+            n_f,
+            n_s,
+        );
         Ok(Self {
             name: name.to_string(),
             n_f,
@@ -622,19 +587,7 @@ impl PlanarBody {
     /// Kinetic, deformation and potential energy for a local state.
     pub fn energies(&self, x: &[f64]) -> EnergySplit {
         let p = &x[self.n_q()..];
-        let nv = 3 + self.n_f;
-        let mut kin = 0.0;
-        let mut def = 0.0;
-        for j in 0..self.M.ncols() {
-            for (i, v) in sparse::col_iter(&self.M, j) {
-                let e = 0.5 * v * p[i] * p[j];
-                if i < nv && j < nv {
-                    kin += e;
-                } else {
-                    def += e;
-                }
-            }
-        }
+        let (mut kin, def) = layout::kinetic_and_deformation(&self.M, p, 3 + self.n_f);
         if let Some(fi) = &self.full {
             kin = fi.kinetic(&x[3..3 + self.n_f], p);
         }
@@ -896,20 +849,17 @@ impl PlanarBody {
             return;
         };
         let n_q = self.n_q();
-        let nv = 3 + self.n_f;
-        for i in 0..n_q {
-            t.push(off + i, off + i, 1.0);
-        }
         let (u, p) = (&x[3..n_q], &x[n_q..]);
-        fi.push_mass(u, t, off + n_q, off + n_q);
-        fi.for_each_momentum_u(u, p, |i, j, v| t.push(off + n_q + i, off + 3 + j, v));
-        for j in nv..self.M.ncols() {
-            for (i, v) in sparse::col_iter(&self.M, j) {
-                if i >= nv {
-                    t.push(off + n_q + i, off + n_q + j, v);
-                }
-            }
-        }
+        layout::push_full_descriptor(
+            t,
+            off,
+            n_q,
+            3,
+            3 + self.n_f,
+            &self.M,
+            |t| fi.push_mass(u, t, off + n_q, off + n_q),
+            |f| fi.for_each_momentum_u(u, p, f),
+        );
     }
 
     /// Momenta $\pi = M(u_f)\,p$ of a local state (all co-energy variables: the
@@ -963,15 +913,7 @@ impl PlanarBody {
     /// Discrete increment of eq. (F4) for a local step `x0 → x1`: $(q_1 - q_0,\
     /// \pi(x_1) - \pi(x_0))$ with full inertia, $E(x_1 - x_0)$ otherwise, into `out`.
     pub(crate) fn increment_local(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
-        let n_q = self.n_q();
-        for i in 0..n_q {
-            out[i] = x1[i] - x0[i];
-        }
-        let m1 = self.momentum(x1);
-        let m0 = self.momentum(x0);
-        for (k, (a, b)) in m1.iter().zip(&m0).enumerate() {
-            out[n_q + k] = a - b;
-        }
+        layout::momentum_increment(self.n_q(), x0, x1, |x| self.momentum(x), out)
     }
 
     /// Linear momentum $\pi_v$ in the body frame (the first two momenta).
@@ -1075,16 +1017,10 @@ impl PhSystem for PlanarBody {
         if self.full.is_none() || x.is_empty() {
             return self.E.clone();
         }
-        let n = self.n_local();
-        let mut t = Triplets::new(n, n);
-        self.push_descriptor(x, &mut t, 0);
-        t.build()
+        layout::local_matrix(self.n_local(), |t| self.push_descriptor(x, t, 0))
     }
     fn structure(&self, x: &[f64]) -> SparseMat {
-        let n = self.n_local();
-        let mut t = Triplets::new(n, n);
-        self.push_structure(x, &mut t, 0);
-        t.build()
+        layout::local_matrix(self.n_local(), |t| self.push_structure(x, t, 0))
     }
     fn input_map(&self, x: &[f64]) -> SparseMat {
         let n = self.n_local();
@@ -1099,10 +1035,7 @@ impl PhSystem for PlanarBody {
         t.build()
     }
     fn effort_jacobian(&self, x: &[f64]) -> SparseMat {
-        let n = self.n_local();
-        let mut t = Triplets::new(n, n);
-        self.push_effort_jacobian(x, &mut t, 0);
-        t.build()
+        layout::local_matrix(self.n_local(), |t| self.push_effort_jacobian(x, t, 0))
     }
 }
 

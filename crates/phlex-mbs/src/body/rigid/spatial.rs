@@ -35,6 +35,7 @@ use phlex_core::geometry::mat3::{
 };
 use phlex_core::geometry::so3;
 
+use crate::body::layout;
 use crate::body::lumped::LumpedMass3d;
 use crate::error::{require_finite, require_inertia, require_positive, MbsError};
 
@@ -291,20 +292,14 @@ impl RigidBody3d {
                 });
             }
         }
-        let blocks = vec![
-            VarBlock::differential(format!("{name}.r"), "position of P, inertial frame [m]", 3),
-            VarBlock::differential(
-                format!("{name}.R_v"),
-                "rows of the rotation matrix R (body to inertial)",
-                9,
-            ),
-            VarBlock::differential(format!("{name}.v"), "velocity of P, body frame [m/s]", 3),
-            VarBlock::differential(
-                format!("{name}.omega"),
-                "angular velocity, body frame [rad/s]",
-                3,
-            ),
-        ];
+        let blocks = layout::variable_blocks(
+            name,
+            &layout::SPATIAL_POSE,
+            &layout::SPATIAL_TWIST,
+            layout::ELASTIC_NAMES,
+            0,
+            0,
+        );
         let mut x0 = vec![0.0; 18];
         x0[..3].copy_from_slice(&self.position);
         store_row_major(&self.rotation, &mut x0[3..]);

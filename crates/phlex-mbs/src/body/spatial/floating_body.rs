@@ -86,13 +86,14 @@ use phlex_core::geometry::mat3::{
     cross, hat, lin_comb, mat_mul, mat_t_vec, mat_vec, store_row_major, IDENTITY3,
 };
 use phlex_core::sparse::{self, SparseMat};
-use phlex_core::{PhSystem, Port, PortSet, Triplets, VarBlock};
+use phlex_core::{PhSystem, PortSet, Triplets, VarBlock};
 
 use crate::body::planar::floating_body::{EnergySplit, Gyroscopic};
 use crate::error::MbsError;
 use crate::spatial::{SpatialBody, SpatialPort};
 
 use super::full_inertia::FullInertia3d;
+use crate::body::layout;
 
 use crate::body::planar::stiffening::VonKarman;
 
@@ -356,14 +357,7 @@ impl FloatingBody3d {
                 tm.push_block(6 + n_f, 6 + n_f, &f.C, 1.0);
                 (f.D.clone(), f.names)
             }
-            None => (
-                sparse::zeros(0, 0),
-                [
-                    ("u", "elastic displacement"),
-                    ("vf", "elastic velocity"),
-                    ("sigma", "stress"),
-                ],
-            ),
+            None => (sparse::zeros(0, 0), layout::ELASTIC_NAMES),
         };
         let n_local = n_q + n_p;
         let mut port_maps = Vec::with_capacity(ports.len());
@@ -382,9 +376,8 @@ impl FloatingBody3d {
                 }
             }
             port_maps.push(t.build());
-            port_list.push(Port::new(
+            port_list.push((
                 sp.name.clone(),
-                6,
                 format!("force and torque at '{}', body frame [N, N m]", sp.name),
                 format!(
                     "velocity and angular velocity of '{}', body frame [m/s, rad/s]",
@@ -392,58 +385,17 @@ impl FloatingBody3d {
                 ),
             ));
         }
-        let port_set = PortSet::from_ports(port_list).map_err(|_| MbsError::DuplicateName {
-            what: "port".into(),
-            name: format!(
-                "{name}: {}",
-                ports
-                    .iter()
-                    .map(|p| p.0.name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        })?;
+        let port_set = layout::port_set(name, 6, port_list)?;
         let M = tm.build();
-        let E = sparse::block_diag(&[&sparse::identity(n_q, 1.0), &M]);
-        let mut blocks = vec![
-            VarBlock::differential(format!("{name}.r"), "position of P, inertial frame [m]", 3),
-            VarBlock::differential(
-                format!("{name}.R_v"),
-                "rows of the rotation matrix R (body to inertial)",
-                9,
-            ),
-        ];
-        if n_f > 0 {
-            blocks.push(VarBlock::differential(
-                format!("{name}.{}", names[0].0),
-                names[0].1,
-                n_f,
-            ));
-        }
-        blocks.push(VarBlock::differential(
-            format!("{name}.v"),
-            "velocity of P, body frame [m/s]",
-            3,
-        ));
-        blocks.push(VarBlock::differential(
-            format!("{name}.omega"),
-            "angular velocity, body frame [rad/s]",
-            3,
-        ));
-        if n_f > 0 {
-            blocks.push(VarBlock::differential(
-                format!("{name}.{}", names[1].0),
-                names[1].1,
-                n_f,
-            ));
-        }
-        if n_s > 0 {
-            blocks.push(VarBlock::differential(
-                format!("{name}.{}", names[2].0),
-                names[2].1,
-                n_s,
-            ));
-        }
+        let E = layout::constant_descriptor(n_q, &M);
+        let blocks = layout::variable_blocks(
+            name,
+            &layout::SPATIAL_POSE,
+            &layout::SPATIAL_TWIST,
+            names,
+            n_f,
+            n_s,
+        );
         let mut x0 = vec![0.0; n_local];
         x0[..3].copy_from_slice(&init.position);
         store_row_major(&init.rotation, &mut x0[3..]);
@@ -717,19 +669,7 @@ impl FloatingBody3d {
     /// Kinetic, deformation and potential energy of a local state.
     pub fn energies(&self, x: &[f64]) -> EnergySplit {
         let p = &x[self.n_q()..];
-        let nv = 6 + self.n_f;
-        let mut kin = 0.0;
-        let mut def = 0.0;
-        for j in 0..self.M.ncols() {
-            for (i, v) in sparse::col_iter(&self.M, j) {
-                let e = 0.5 * v * p[i] * p[j];
-                if i < nv && j < nv {
-                    kin += e;
-                } else {
-                    def += e;
-                }
-            }
-        }
+        let (mut kin, def) = layout::kinetic_and_deformation(&self.M, p, 6 + self.n_f);
         if let Some(fi) = &self.full {
             kin = fi.kinetic(&x[12..self.n_q()], p);
         }
@@ -1263,33 +1203,23 @@ impl FloatingBody3d {
             return;
         };
         let n_q = self.n_q();
-        let nv = 6 + self.n_f;
-        for i in 0..n_q {
-            t.push(off + i, off + i, 1.0);
-        }
         let (u, p) = (&x[12..n_q], &x[n_q..]);
-        fi.push_mass(u, t, off + n_q, off + n_q);
-        fi.for_each_momentum_u(u, p, |i, j, v| t.push(off + n_q + i, off + 12 + j, v));
-        for j in nv..self.M.ncols() {
-            for (i, v) in sparse::col_iter(&self.M, j) {
-                if i >= nv {
-                    t.push(off + n_q + i, off + n_q + j, v);
-                }
-            }
-        }
+        layout::push_full_descriptor(
+            t,
+            off,
+            n_q,
+            12,
+            6 + self.n_f,
+            &self.M,
+            |t| fi.push_mass(u, t, off + n_q, off + n_q),
+            |f| fi.for_each_momentum_u(u, p, f),
+        );
     }
 
     /// Discrete increment of eq. (F4) for a local step: $(q_1 - q_0,\ \pi(x_1) - \pi(x_0))$
     /// (with the constant operator this is $E(x_1 - x_0)$).
     pub(crate) fn increment(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
-        let n_q = self.n_q();
-        for i in 0..n_q {
-            out[i] = x1[i] - x0[i];
-        }
-        let (m1, m0) = (self.momentum(x1), self.momentum(x0));
-        for (k, (a, b)) in m1.iter().zip(&m0).enumerate() {
-            out[n_q + k] = a - b;
-        }
+        layout::momentum_increment(self.n_q(), x0, x1, |x| self.momentum(x), out)
     }
 
     /// Discrete effort (F5) of a local step `x0 → x1`: the gradient of gravity at the
@@ -1413,16 +1343,10 @@ impl PhSystem for FloatingBody3d {
         if self.full.is_none() || x.len() != self.n_local() {
             return self.E.clone();
         }
-        let n = self.n_local();
-        let mut t = Triplets::new(n, n);
-        self.push_descriptor(x, &mut t, 0);
-        t.build()
+        layout::local_matrix(self.n_local(), |t| self.push_descriptor(x, t, 0))
     }
     fn structure(&self, x: &[f64]) -> SparseMat {
-        let n = self.n_local();
-        let mut t = Triplets::new(n, n);
-        self.push_structure(x, &mut t, 0);
-        t.build()
+        layout::local_matrix(self.n_local(), |t| self.push_structure(x, t, 0))
     }
     fn input_map(&self, x: &[f64]) -> SparseMat {
         if self.full.is_none() || x.len() != self.n_local() {
@@ -1448,10 +1372,7 @@ impl PhSystem for FloatingBody3d {
         t.build()
     }
     fn effort_jacobian(&self, x: &[f64]) -> SparseMat {
-        let n = self.n_local();
-        let mut t = Triplets::new(n, n);
-        self.push_effort_jacobian(x, &mut t, 0);
-        t.build()
+        layout::local_matrix(self.n_local(), |t| self.push_effort_jacobian(x, t, 0))
     }
     /// With full inertia the discrete gradient (F5) of [`crate::body::spatial::full_inertia`];
     /// otherwise Gonzalez's (the trait default).
