@@ -22,7 +22,7 @@ use phlex_core::structure::{self, Tolerances};
 use phlex_core::{LinearPhSystem, PhSystem, VarBlock};
 use phlex_solve::eigen::{pencil_modes, EigenParams, EigenResult};
 
-use crate::error::MbsError;
+use crate::error::{require_len, MbsError};
 use crate::planar::assembly::Multibody;
 
 /// The linearised pencil $E\,\delta\dot x = A\,\delta x$ at a state.
@@ -41,21 +41,9 @@ pub fn linearize<S: PhSystem + ?Sized>(
     u: &[f64],
 ) -> Result<Linearization, MbsError> {
     let n = sys.n_states();
-    if x.len() != n {
-        return Err(MbsError::Dimension {
-            what: "linearisation state".into(),
-            expected: n,
-            found: x.len(),
-        });
-    }
+    require_len("linearisation state", n, x.len())?;
     let m = sys.ports().total_dim();
-    if u.len() != m {
-        return Err(MbsError::Dimension {
-            what: "linearisation input".into(),
-            expected: m,
-            found: u.len(),
-        });
-    }
+    require_len("linearisation input", m, u.len())?;
     Ok(Linearization {
         E: sys.descriptor(x),
         A: sys.rhs_jacobian(x, u),

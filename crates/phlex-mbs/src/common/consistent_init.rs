@@ -23,7 +23,7 @@ use crate::common::assembly::{constraint_input, ConstrainedAssembly};
 use crate::common::least_squares::dense_solve;
 use crate::common::least_squares::max_abs;
 use crate::common::pose_newton::{close_position_constraints, PoseNewtonOptions};
-use crate::error::MbsError;
+use crate::error::{require_len, MbsError};
 use crate::planar::kinematics::ConsistentInit;
 
 /// Stage 1 settings: the free pose increments, the tolerance and what to tell the user
@@ -49,21 +49,8 @@ pub(crate) fn consistent_state<A: ConstrainedAssembly>(
     stage: &PositionStage,
 ) -> Result<ConsistentInit, MbsError> {
     let n = mb.n_states();
-    if x0.len() != n {
-        return Err(MbsError::Dimension {
-            what: "initial state".into(),
-            expected: n,
-            found: x0.len(),
-        });
-    }
-    let m_in = mb.ports().total_dim();
-    if input.dim() != m_in {
-        return Err(MbsError::Dimension {
-            what: "input".into(),
-            expected: m_in,
-            found: input.dim(),
-        });
-    }
+    require_len("initial state", n, x0.len())?;
+    require_len("input", mb.ports().total_dim(), input.dim())?;
     // ---- stage 1: positions ----
     let free = free()?;
     let mut x = x0.to_vec();

@@ -13,7 +13,7 @@ use faer::Mat;
 
 use crate::common::assembly::ConstrainedAssembly;
 use crate::common::least_squares::{max_abs, min_norm_solve};
-use crate::error::MbsError;
+use crate::error::{require_len, MbsError};
 use phlex_core::system::{ProjectionOptions, ProjectionStep};
 use phlex_solve::SolveError;
 
@@ -169,13 +169,7 @@ pub(crate) fn project_poses<A: ConstrainedAssembly>(
     before: impl FnOnce(&mut [f64]) -> Result<(), MbsError>,
 ) -> Result<ProjectionStep, MbsError> {
     opts.validate()?;
-    if x.len() != mb.n_states() {
-        return Err(MbsError::Dimension {
-            what: "state to project".into(),
-            expected: mb.n_states(),
-            found: x.len(),
-        });
-    }
+    require_len("state to project", mb.n_states(), x.len())?;
     before(x)?;
     let free = free_pose_increments(mb, |_, _| false);
     let newton = close_position_constraints(

@@ -34,7 +34,7 @@ use phlex_core::PhSystem;
 use crate::common::assembly::ConstrainedAssembly;
 use crate::common::least_squares::{dense_solve, max_abs};
 use crate::common::pose_newton::project_poses;
-use crate::error::MbsError;
+use crate::error::{require_len, MbsError};
 use crate::spatial::assembly::Multibody3d;
 use crate::spatial::kinematics::set_rotation;
 use phlex_core::geometry::mat3::{lin_comb, mat_mul, mat_t_mul, IDENTITY3};
@@ -80,14 +80,11 @@ pub fn project_onto_constraints_3d(
     opts: &ProjectionOptions,
 ) -> Result<ProjectionStep, MbsError> {
     let mut step = project_poses(mb, x, opts, None, |x| {
-        let m = mb.ports().total_dim();
-        if u.len() != m {
-            return Err(MbsError::Dimension {
-                what: "input at the projected state".into(),
-                expected: m,
-                found: u.len(),
-            });
-        }
+        require_len(
+            "input at the projected state",
+            mb.ports().total_dim(),
+            u.len(),
+        )?;
         orthonormalize_rotations(mb, x);
         Ok(())
     })?;

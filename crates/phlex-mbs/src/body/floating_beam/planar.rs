@@ -79,7 +79,7 @@ use crate::body::planar::floating_body::{
 };
 use crate::body::planar::pose::{Pose2d, Twist2d};
 use crate::body::planar::stiffening::VonKarman;
-use crate::error::{require_finite, require_positive, MbsError};
+use crate::error::{require_finite, require_positive, unknown_port, MbsError};
 
 /// Deformation boundary condition of a floating flexible body (paper 000 Remark 8, §4.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -323,20 +323,14 @@ impl FloatingBeam2d {
         }
         for l in &self.lumped {
             l.validate(name)?;
-            let p =
-                ports
-                    .iter()
-                    .find(|p| p.name == l.port)
-                    .ok_or_else(|| MbsError::UnknownPort {
-                        context: format!("lumped mass of body '{name}'"),
-                        body: name.into(),
-                        port: l.port.clone(),
-                        available: port_defs
-                            .iter()
-                            .map(|p| p.0.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                    })?;
+            let p = ports.iter().find(|p| p.name == l.port).ok_or_else(|| {
+                unknown_port(
+                    format!("lumped mass of body '{name}'"),
+                    name,
+                    &l.port,
+                    port_defs.iter().map(|p| p.0.as_str()),
+                )
+            })?;
             points.push(MassPoint {
                 x: p.x,
                 mass: l.mass,

@@ -100,7 +100,7 @@ use crate::body::planar::floating_body::Gyroscopic;
 use crate::body::spatial::floating_body::{
     Flexible3d, FloatingBody3d, MassPoint3d, PointShape3d, SpatialInit,
 };
-use crate::error::{require_finite, require_positive, MbsError};
+use crate::error::{require_finite, require_positive, unknown_port, MbsError};
 use crate::spatial::{SpatialBody, SpatialBodySpec, SpatialPort};
 
 /// Cross-section constants of a spatial beam (principal axes $y$, $z$).
@@ -442,16 +442,12 @@ impl FloatingBeam3d {
         for l in &self.lumped {
             l.validate(name)?;
             let Some((_, x)) = port_defs.iter().find(|p| p.0 == l.port) else {
-                return Err(MbsError::UnknownPort {
-                    context: format!("lumped mass of body '{name}'"),
-                    body: name.into(),
-                    port: l.port.clone(),
-                    available: port_defs
-                        .iter()
-                        .map(|p| p.0.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                });
+                return Err(unknown_port(
+                    format!("lumped mass of body '{name}'"),
+                    name,
+                    &l.port,
+                    port_defs.iter().map(|p| p.0.as_str()),
+                ));
             };
             points.push(MassPoint3d {
                 x: [*x, 0.0, 0.0],

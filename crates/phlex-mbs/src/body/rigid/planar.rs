@@ -30,7 +30,10 @@ use crate::body::planar::floating_body::{
     Gyroscopic, MassPoint, PlanarBody, PlanarPort, PointShape,
 };
 use crate::body::planar::pose::{Pose2d, Twist2d};
-use crate::error::{require_finite, require_non_negative, require_positive, MbsError};
+use crate::error::{
+    require_finite, require_non_negative, require_positive, require_unique_ports, unknown_port,
+    MbsError,
+};
 
 /// Parameters of a planar rigid body (see the module documentation).
 #[derive(Debug, Clone, PartialEq)]
@@ -122,15 +125,7 @@ impl RigidBody2d {
         ] {
             require_finite(name, what, v)?;
         }
-        let mut seen = std::collections::HashSet::new();
-        for (p, _) in &self.ports {
-            if !seen.insert(p.as_str()) {
-                return Err(MbsError::DuplicateName {
-                    what: "port".into(),
-                    name: format!("{name}.{p}"),
-                });
-            }
-        }
+        require_unique_ports(name, self.ports.iter().map(|p| p.0.as_str()))?;
         let mut points = vec![MassPoint {
             x: self.com,
             mass: self.mass,
@@ -139,21 +134,14 @@ impl RigidBody2d {
         }];
         for l in &self.lumped {
             l.validate(name)?;
-            let a =
-                self.ports
-                    .iter()
-                    .find(|p| p.0 == l.port)
-                    .ok_or_else(|| MbsError::UnknownPort {
-                        context: format!("lumped mass of body '{name}'"),
-                        body: name.into(),
-                        port: l.port.clone(),
-                        available: self
-                            .ports
-                            .iter()
-                            .map(|p| p.0.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", "),
-                    })?;
+            let a = self.ports.iter().find(|p| p.0 == l.port).ok_or_else(|| {
+                unknown_port(
+                    format!("lumped mass of body '{name}'"),
+                    name,
+                    &l.port,
+                    self.ports.iter().map(|p| p.0.as_str()),
+                )
+            })?;
             points.push(MassPoint {
                 x: a.1,
                 mass: l.mass,

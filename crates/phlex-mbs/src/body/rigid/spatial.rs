@@ -37,7 +37,9 @@ use phlex_core::geometry::so3;
 
 use crate::body::layout;
 use crate::body::lumped::LumpedMass3d;
-use crate::error::{require_finite, require_inertia, require_positive, MbsError};
+use crate::error::{
+    require_finite, require_inertia, require_positive, require_unique_ports, unknown_port, MbsError,
+};
 
 /// Parameters of a 3D rigid body.
 ///
@@ -161,14 +163,8 @@ impl RigidBody3d {
     pub fn build(&self, name: &str) -> Result<RigidBody3dModel, MbsError> {
         require_positive(name, "mass", self.mass)?;
         let J = *require_inertia(name, "inertia", &self.inertia)?.matrix();
-        let mut seen = std::collections::HashSet::new();
+        require_unique_ports(name, self.ports.iter().map(|p| p.0.as_str()))?;
         for (p, a) in &self.ports {
-            if !seen.insert(p.clone()) {
-                return Err(MbsError::DuplicateName {
-                    what: "port".into(),
-                    name: format!("{name}.{p}"),
-                });
-            }
             for (k, v) in a.iter().enumerate() {
                 require_finite(name, &format!("port '{p}'[{k}]"), *v)?;
             }
@@ -181,17 +177,12 @@ impl RigidBody3d {
         for l in &self.lumped {
             l.validate(name)?;
             let Some((_, a)) = self.ports.iter().find(|p| p.0 == l.port) else {
-                return Err(MbsError::UnknownPort {
-                    context: format!("lumped mass of body '{name}'"),
-                    body: name.into(),
-                    port: l.port.clone(),
-                    available: self
-                        .ports
-                        .iter()
-                        .map(|q| q.0.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                });
+                return Err(unknown_port(
+                    format!("lumped mass of body '{name}'"),
+                    name,
+                    &l.port,
+                    self.ports.iter().map(|q| q.0.as_str()),
+                ));
             };
             m += l.mass;
             let shift = parallel_axis(l.mass, *a);
@@ -279,17 +270,12 @@ impl RigidBody3d {
         }
         for (p, _) in &self.port_orientations {
             if !self.ports.iter().any(|q| &q.0 == p) {
-                return Err(MbsError::UnknownPort {
-                    context: format!("port orientation of body '{name}'"),
-                    body: name.into(),
-                    port: p.clone(),
-                    available: self
-                        .ports
-                        .iter()
-                        .map(|q| q.0.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                });
+                return Err(unknown_port(
+                    format!("port orientation of body '{name}'"),
+                    name,
+                    p,
+                    self.ports.iter().map(|q| q.0.as_str()),
+                ));
             }
         }
         let blocks = layout::variable_blocks(
