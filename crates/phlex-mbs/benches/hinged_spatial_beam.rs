@@ -1,5 +1,5 @@
 //! Criterion benchmarks of the hinged spatial beam of paper 000 §6.4
-//! (`phlex_mbs::hinged_spatial_beam`, mm–g–s units, spherical joint of `Multibody3d`).
+//! (`phlex_mbs::models::hinged_spatial_beam`, mm–g–s units, spherical joint of `Multibody3d`).
 //!
 //! Benchmarks (ids `group/param`):
 //!

@@ -13,7 +13,7 @@
 //!   edge, keeps half its weight);
 //! * `point`: exact point evaluation (not mesh-convergent for the torques).
 use phlex_fem::mesh::Diagonal;
-use phlex_mbs::plate_assembly::{DeltaApprox, Table106, TABLE_10_6_HZ};
+use phlex_mbs::models::plate_assembly::{DeltaApprox, Table106, TABLE_10_6_HZ};
 use std::io::Write;
 use std::time::Instant;
 

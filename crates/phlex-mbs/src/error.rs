@@ -204,3 +204,51 @@ pub(crate) fn require_inertia(
         source,
     })
 }
+
+/// `Ok(())` if a vector has the `expected` length, otherwise [`MbsError::Dimension`]
+/// naming `what` was checked.
+pub(crate) fn require_len(what: &str, expected: usize, found: usize) -> Result<(), MbsError> {
+    if found == expected {
+        Ok(())
+    } else {
+        Err(MbsError::Dimension {
+            what: what.into(),
+            expected,
+            found,
+        })
+    }
+}
+
+/// [`MbsError::UnknownPort`]: `port` of body `body`, asked for by `context`, is not one of
+/// the body's ports `available`.
+pub(crate) fn unknown_port<'a>(
+    context: String,
+    body: &str,
+    port: &str,
+    available: impl IntoIterator<Item = &'a str>,
+) -> MbsError {
+    MbsError::UnknownPort {
+        context,
+        body: body.into(),
+        port: port.into(),
+        available: available.into_iter().collect::<Vec<_>>().join(", "),
+    }
+}
+
+/// `Ok(())` if the port names of body `body` are distinct, otherwise
+/// [`MbsError::DuplicateName`] naming the first repeated one as `body.port`.
+pub(crate) fn require_unique_ports<'a>(
+    body: &str,
+    ports: impl IntoIterator<Item = &'a str>,
+) -> Result<(), MbsError> {
+    let mut seen = std::collections::HashSet::new();
+    for p in ports {
+        if !seen.insert(p) {
+            return Err(MbsError::DuplicateName {
+                what: "port".into(),
+                name: format!("{body}.{p}"),
+            });
+        }
+    }
+    Ok(())
+}

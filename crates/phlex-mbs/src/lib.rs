@@ -3,30 +3,22 @@
 //! Paper 000 (Brugnoli, Alazard, Pommier-Budinger, Matignon, *Port-Hamiltonian flexible
 //! multibody dynamics*, Multibody Syst. Dyn. 51, 2021) §2–§6 and thesis 004 ch. 9–10.
 //!
+//! The crate is organised by concept, each with a planar and a spatial member where the
+//! physics exists in both dimensions; what is written once for both lives in the
+//! dimension-generic core (`common`, crate-private).
+//!
 //! | module | what | paper 000 |
 //! |---|---|---|
-//! | [`planar_body`] | planar floating body (rigid or flexible) as a pH system ([`phlex_core::PhSystem`]) | eqs. (36)–(41), Remark 2 |
-//! | [`rigid_body_2d`] | planar rigid body parameters | Remark 4 (planar) |
-//! | [`floating_beam_2d`] | planar floating Euler–Bernoulli + truss beam, PFEM | §4.3, eqs. (37)–(40), Remark 8 |
-//! | [`stiffening`] | geometric stiffening: von Kármán axial strain, state-dependent skew $D_{nl}(u_f)$ | Remark 3 |
-//! | [`stiffening_3d`] | geometric stiffening of the spatial beam: $\pm D_{nl}^{y,z}(u_f)$ in both bending planes | Remark 3, §4.3 |
-//! | [`floating_beam_3d`] | spatial floating beam (axial, torsion, two bending planes), PFEM | §4 in 3D, eqs. (10)–(15), (37)–(40), Remark 8 |
-//! | [`hinged_spatial_beam`] | the §6.4 hinged spatial beam as a ready-made model (units: mm–g–s) | §6.4, Table 4, Fig. 11 |
-//! | [`spatial_body_core`] | spatial floating body (mass points, $\[\hat p_t\]_\times$, $\[p_r\]_\times$, flexible gyroscopic operator) | eqs. (12)–(15) |
-//! | [`rigid_body_3d`] | rigid body on SE(3), states $({}^ir_P, R_v, v_P, \omega)$ | Remark 4 |
-//! | [`spatial`] | spatial assembly [`spatial::Multibody3d`] over the [`spatial::SpatialBody`] trait: spherical, revolute, prismatic, weld, ground and prescribed joints, builder, redundancy, consistent initialisation | §5.1–5.2, eqs. (42)–(46) in 3D |
-//! | [`plate_assembly`] | Kirchhoff plates with point-attached actuators, mirror, welded rigid rod | thesis 004 §10.2, Tables 10.5–10.6 |
-//! | [`lumped`] | point masses and rotary inertias at ports | §6.2 |
-//! | [`load`] | external forces and torques at ports | eq. (39) |
-//! | [`joint`] | revolute, weld, ground point/frame, slider, prescribed velocity | §5.1–5.2, eqs. (44)–(45) |
-//! | [`crank_slider`] | the §6.3 crank–slider as a ready-made model and run | §6.3, Fig. 9 |
-//! | [`builder`] | [`MultibodyBuilder`]: bodies, ports and joints by name | |
-//! | [`assembly`] | [`Multibody`]: the index-2 pHDAE, a [`phlex_core::PhSystem`] with exact Jacobian | eq. (46) |
-//! | [`projection`] | drift projection of a planar [`Multibody`] onto its position constraints (the [`phlex_core::PhSystem::project`] hook) | Remark 9 |
-//! | [`redundancy`] | rank-revealing check of the constraints, naming joints | |
-//! | [`kinematics`] | consistent initial conditions (positions, velocities, multipliers) | §6.3 |
-//! | [`mod@linearize`] | linearisation about a configuration, constrained modes, the linear pHDAE | §5.3, §6.2, eqs. (49), (51) |
-//! | [`reduce`] | modal / Krylov reduction of the elastic variables of a linearisation | §5.3, eq. (50) |
+//! | [`body::planar`] | planar floating body (rigid or flexible) as a pH system ([`phlex_core::PhSystem`]), full inertia, von Kármán stiffening, poses, body descriptions | eqs. (36)–(41), Remarks 2–3 |
+//! | [`body::spatial`] | spatial floating body (mass points, $\[\hat p_t\]_\times$, $\[p_r\]_\times$, flexible gyroscopic operator), full inertia, stiffening in both bending planes | eqs. (12)–(15), Remark 3 |
+//! | [`body::rigid`] | rigid bodies: planar, and on SE(3) with states $({}^ir_P, R_v, v_P, \omega)$ | Remark 4 |
+//! | [`body::floating_beam`] | floating Euler–Bernoulli beams by PFEM: planar (axial + bending), spatial (axial, torsion, two bending planes) | §4.3, eqs. (10)–(15), (37)–(40), Remark 8 |
+//! | [`body::lumped`] | point masses and rotary inertias at ports | §6.2 |
+//! | [`planar`] | the planar layer: joints (revolute, weld, ground point/frame, slider, prescribed velocity), loads, [`MultibodyBuilder`], the index-2 pHDAE [`Multibody`], consistent initialisation, drift projection, redundancy | §5.1–5.2, eqs. (39), (44)–(46), Remark 9 |
+//! | [`spatial`] | the spatial layer over the [`spatial::SpatialBody`] trait: spherical, revolute, prismatic, weld, ground and prescribed joints, loads, builder, [`spatial::Multibody3d`], consistent initialisation, projection, redundancy | §5.1–5.2, eqs. (42)–(46) in 3D |
+//! | [`analysis`] | linearisation about a configuration, constrained modes, the linear pHDAE; modal / Krylov reduction | §5.3, §6.2, eqs. (49)–(51) |
+//! | [`models`] | ready-made models: the §6.3 crank–slider and its geometrically exact cross-check, the §6.4 hinged spatial beam, the plate assemblies of thesis 004 §10.2 | §6.3, §6.4 |
+//! | [`error`] | [`MbsError`], naming the body, port or joint | |
 //!
 //! Every assembly implements the one system trait [`phlex_core::PhSystem`]; the time
 //! integrators (midpoint / discrete gradient, Gauss collocation, Radau IIA) live in
@@ -36,58 +28,40 @@
 // Index loops over small blocks mirror the formulas of the paper.
 #![allow(clippy::needless_range_loop)]
 
-pub mod assembly;
+pub mod analysis;
 pub mod body;
-pub mod builder;
 pub(crate) mod common;
-pub mod crank_slider;
 pub mod error;
-pub mod floating_beam_2d;
-pub mod floating_beam_3d;
-pub mod geometrically_exact_2d;
-pub mod hinged_spatial_beam;
-pub mod joint;
-pub mod kinematics;
-pub mod linearize;
-pub mod load;
-pub mod lumped;
-pub mod planar_body;
-pub mod plate_assembly;
-pub mod pose;
-pub mod projection;
-pub mod reduce;
-pub mod redundancy;
-pub mod rigid_body_2d;
-pub mod rigid_body_3d;
+pub mod models;
+pub mod planar;
 pub mod spatial;
-pub mod spatial_body_core;
-pub mod stiffening;
-pub mod stiffening_3d;
 
-pub use assembly::{JointDrift, Multibody};
-pub use body::Body;
-pub use builder::MultibodyBuilder;
-pub use crank_slider::{CrankSlider, CrankSliderRun};
+pub use analysis::linearize::{linearize, modes, ph_linearization, Linearization, PhLinearization};
+pub use body::floating_beam::planar::{DeformationBc, FloatingBeam2d};
+pub use body::floating_beam::spatial::{FloatingBeam3d, Section3d};
+pub use body::lumped::{LumpedMass, LumpedMass3d};
+pub use body::planar::description::Body;
+pub use body::planar::floating_body::{EnergySplit, Gyroscopic, PlanarBody};
+pub use body::planar::pose::{Pose2d, Twist2d};
+pub use body::planar::stiffening::VonKarman;
+pub use body::rigid::planar::RigidBody2d;
+pub use body::rigid::spatial::{RigidBody3d, RigidBody3dModel};
+pub use body::spatial::floating_body::FloatingBody3d;
 pub use error::MbsError;
-pub use floating_beam_2d::{DeformationBc, FloatingBeam2d};
-pub use floating_beam_3d::{FloatingBeam3d, Section3d};
-pub use hinged_spatial_beam::{HingedRun, HingedSample, HingedSpatialBeam};
-pub use joint::JointSpec;
-pub use joint::{Joint, JointKind, GROUND};
-pub use kinematics::{consistent_initial_state, ConsistentInit, Coordinate, KinematicsOptions};
-pub use linearize::{linearize, modes, ph_linearization, Linearization, PhLinearization};
-pub use load::{Frame, Load};
-pub use lumped::{LumpedMass, LumpedMass3d};
-pub use planar_body::{EnergySplit, Gyroscopic, PlanarBody};
-pub use plate_assembly::{ActuatedPlate, PlateAssemblyError, WeldedPlate};
-pub use pose::{Pose2d, Twist2d};
-pub use projection::project_onto_constraints;
-pub use redundancy::{check_redundancy, RankReport};
-pub use rigid_body_2d::RigidBody2d;
-pub use rigid_body_3d::{RigidBody3d, RigidBody3dModel};
+pub use models::crank_slider::{CrankSlider, CrankSliderRun};
+pub use models::hinged_spatial_beam::{HingedRun, HingedSample, HingedSpatialBeam};
+pub use models::plate_assembly::{ActuatedPlate, PlateAssemblyError, WeldedPlate};
+pub use planar::assembly::{JointDrift, Multibody};
+pub use planar::builder::MultibodyBuilder;
+pub use planar::joint::JointSpec;
+pub use planar::joint::{Joint, JointKind, GROUND};
+pub use planar::kinematics::{
+    consistent_initial_state, ConsistentInit, Coordinate, KinematicsOptions,
+};
+pub use planar::load::{Frame, Load};
+pub use planar::projection::project_onto_constraints;
+pub use planar::redundancy::{check_redundancy, RankReport};
 pub use spatial::{
     check_redundancy_3d, consistent_initial_state_3d, AxisFrame, Joint3d, JointKind3d,
     KinematicsOptions3d, Load3d, Multibody3d, MultibodyBuilder3d, SpatialPort,
 };
-pub use spatial_body_core::FloatingBody3d;
-pub use stiffening::VonKarman;

@@ -2,39 +2,15 @@
 //! phlex-solve applied to an assembled multibody system.
 mod common;
 
+use common::params::midpoint;
+
 use phlex_core::PhSystem;
 use phlex_mbs::*;
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{Midpoint, MidpointParams, MidpointVariant};
-use phlex_solve::newton::NewtonParams;
+use phlex_solve::midpoint::{Midpoint, MidpointVariant};
 use phlex_solve::Signal;
 
-fn params(h: f64, t_end: f64, every: usize) -> MidpointParams {
-    MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end,
-            h,
-            output_every: every,
-        },
-        newton: NewtonParams {
-            rtol: 1e-13,
-            atol: 1e-13,
-            modified: false,
-            ..Default::default()
-        },
-        variant: MidpointVariant::DiscreteGradient,
-    }
-}
-
-/// Two rigid plates welded together, thrown spinning without gravity: the pair is one
-/// rigid body, so its angular velocity stays constant (planar free rigid body, conserved to
-/// round-off) and the centre of mass of the pair moves uniformly. Positions are integrated
-/// at velocity level (${}^i\dot r = R(\theta)v$ with the midpoint rotation), so the centre of
-/// mass and the weld position drift at second order in h (paper Remark 9): halving h
-/// divides both by 4.
-#[test]
-fn welded_pair_moves_as_one_rigid_body() {
+/// Two rigid plates "a" and "b" with ports "j", thrown spinning, not joined yet.
+fn two_plates() -> MultibodyBuilder {
     let mut b = MultibodyBuilder::new();
     b.add_body(
         "a",
@@ -50,30 +26,27 @@ fn welded_pair_moves_as_one_rigid_body() {
             .port("j", [0.0, 0.0])
             .pose(Pose2d::new(0.3, 0.1, 0.4))
             .twist(Twist2d::new(0.3, 0.4, 0.0)),
-    )
-    .add_joint("weld", Joint::revolute("a", "j", "b", "j"))
-    .add_joint("lock", Joint::new("a", "P", "b", "P", JointKind::Weld))
-    .check_redundancy(true);
+    );
+    b
+}
+
+/// Two rigid plates welded together, thrown spinning without gravity: the pair is one
+/// rigid body, so its angular velocity stays constant (planar free rigid body, conserved to
+/// round-off) and the centre of mass of the pair moves uniformly. Positions are integrated
+/// at velocity level (${}^i\dot r = R(\theta)v$ with the midpoint rotation), so the centre of
+/// mass and the weld position drift at second order in h (paper Remark 9): halving h
+/// divides both by 4.
+#[test]
+fn welded_pair_moves_as_one_rigid_body() {
+    let mut b = two_plates();
+    b.add_joint("weld", Joint::revolute("a", "j", "b", "j"))
+        .add_joint("lock", Joint::new("a", "P", "b", "P", JointKind::Weld))
+        .check_redundancy(true);
     // a hinge and a weld between the same bodies: the weld's translational rows at P are
     // independent of the hinge rows at j only through the rotation, so 2 + 3 = 5 rows on
     // 6 velocities are independent; drop the hinge to keep a pure weld
-    let mut b2 = MultibodyBuilder::new();
-    b2.add_body(
-        "a",
-        RigidBody2d::new(1.0, 0.02)
-            .com([0.1, 0.0])
-            .port("j", [0.3, 0.1])
-            .twist(Twist2d::new(0.5, -0.2, 2.0)),
-    )
-    .add_body(
-        "b",
-        RigidBody2d::new(2.0, 0.05)
-            .com([0.2, 0.0])
-            .port("j", [0.0, 0.0])
-            .pose(Pose2d::new(0.3, 0.1, 0.4))
-            .twist(Twist2d::new(0.3, 0.4, 0.0)),
-    )
-    .add_joint("weld", Joint::new("a", "j", "b", "j", JointKind::Weld));
+    let mut b2 = two_plates();
+    b2.add_joint("weld", Joint::new("a", "j", "b", "j", JointKind::Weld));
     let e = b.build().unwrap_err();
     assert!(matches!(e, MbsError::RedundantConstraints { .. }), "{e}");
     let mb = b2.build().unwrap();
@@ -114,7 +87,18 @@ fn welded_pair_moves_as_one_rigid_body() {
     for h in [1e-3, 5e-4] {
         let mut worst_w = 0.0f64;
         let mut worst_c = 0.0f64;
-        let mut integ = Midpoint::new(&mb, mb.input(), params(h, t_end, 10)).unwrap();
+        let mut integ = Midpoint::new(
+            &mb,
+            mb.input(),
+            midpoint(
+                h,
+                t_end,
+                10,
+                (1e-13, 1e-13),
+                MidpointVariant::DiscreteGradient,
+            ),
+        )
+        .unwrap();
         let run = integ
             .run(&x0, &mut |t: f64, x: &[f64]| {
                 worst_w = worst_w
@@ -175,17 +159,24 @@ fn prescribed_rotation_driver() {
     )
     .unwrap();
     let mut worst = 0.0f64;
-    let mut integ = Midpoint::new(&mb, mb.input(), params(1e-3, 2.0, 1)).unwrap();
+    let mut integ = Midpoint::new(
+        &mb,
+        mb.input(),
+        midpoint(
+            1e-3,
+            2.0,
+            1,
+            (1e-13, 1e-13),
+            MidpointVariant::DiscreteGradient,
+        ),
+    )
+    .unwrap();
     let run = integ
         .run(&init.state, &mut |t: f64, x: &[f64]| {
             worst = worst.max((mb.pose(0, x).theta - 2.0 * t).abs())
         })
         .unwrap();
-    let hmax = run
-        .ledger
-        .hamiltonian
-        .iter()
-        .fold(0.0f64, |m, h| m.max(h.abs()));
+    let hmax = common::params::max_abs(&run.ledger.hamiltonian);
     println!(
         "|θ − 2t| ≤ {worst:.3e}, max step power residual {:.3e} J (H up to {hmax:.3} J)",
         run.max_step_residual.unwrap()
@@ -217,15 +208,13 @@ fn generic_quasilinear_midpoint_on_multibody() {
         .add_joint("hinge", Joint::ground_revolute("bob", "pivot", "origin"));
     let mb = b.build().unwrap();
     let x0 = mb.initial_state();
-    let p = MidpointParams {
-        newton: NewtonParams {
-            rtol: 1e-12,
-            atol: 1e-12,
-            modified: false,
-            ..Default::default()
-        },
-        ..params(1e-3, 1.0, 1000)
-    };
+    let p = midpoint(
+        1e-3,
+        1.0,
+        1000,
+        (1e-12, 1e-12),
+        MidpointVariant::DiscreteGradient,
+    );
     let generic = common::default_jacobian::DefaultJacobian(&mb);
     let mut a = Midpoint::new(&generic, mb.input(), p).unwrap();
     let ra = a.run(&x0, &mut |_t: f64, _x: &[f64]| {}).unwrap();

@@ -15,6 +15,8 @@
 //! * `planar_full_gauss_orders_fast` (CI): the planar conservation form
 //!   (`full_inertia` eq. (F3), $\Phi = (q, M(u_f)p)$) on a free spinning beam: orders 2s
 //!   of s = 1..3 over 20 ms against a 6-stage reference, energy error.
+mod common;
+
 use phlex_mbs::{HingedRun, HingedSpatialBeam};
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::gauss::GaussParams;
@@ -174,40 +176,6 @@ fn full_gauss_angular_momentum_full() {
     }
 }
 
-/// Planar: a free full-inertia beam (no joints, no gravity; 4 elements, L = 2 m)
-/// spinning at 2 rad/s with an initial bending deflection (tip 5 cm) and elastic velocity
-/// (the case of `tests/full_inertia.rs::free_beam_conserves_momenta_and_energy`).
-fn free_beam() -> (phlex_mbs::Multibody, Vec<f64>) {
-    use phlex_mbs::{DeformationBc, FloatingBeam2d, MultibodyBuilder, Twist2d};
-    let (l, rho_a, ea, ei) = (2.0, 1.5, 1e5, 40.0);
-    let mut b = MultibodyBuilder::new();
-    b.add_body(
-        "beam",
-        FloatingBeam2d::new(l, rho_a, ea, ei, 4)
-            .bc(DeformationBc::Cantilever)
-            .full_inertia(true)
-            .twist(Twist2d::new(0.0, 0.0, 2.0)),
-    );
-    let mb = b.build().unwrap();
-    let body = &mb.bodies()[0];
-    let (nvx, nvy) = body.beam_shapes().unwrap().n_free();
-    let nq = body.n_q();
-    let mut x = mb.initial_state();
-    let a = 0.05;
-    let h = l / 4.0;
-    for k in 0..nvy {
-        let xn = h * (1 + k / 2) as f64;
-        let w = if k % 2 == 0 {
-            a * (xn / l).powi(2)
-        } else {
-            2.0 * a * xn / (l * l)
-        };
-        x[3 + nvx + k] = w;
-        x[nq + 3 + nvx + k] = 0.3 * w;
-    }
-    (mb, x)
-}
-
 /// Planar orders over 20 ms: the final state of s = 1..3 stages against a 6-stage
 /// reference (h = 0.25 ms; it agrees with 6 stages at 0.5 ms to 4e-9), and the energy
 /// error $H(t) - H(0)$ (no inputs: the global energy error). The interval is short on
@@ -223,7 +191,8 @@ fn free_beam() -> (phlex_mbs::Multibody, Vec<f64>) {
 fn planar_full_gauss_orders_fast() {
     use phlex_core::PhSystem;
     use phlex_solve::GaussCollocation;
-    let (mb, x0) = free_beam();
+    // the free beam of `tests/full_inertia.rs`, its linear momentum not cancelled
+    let (mb, x0) = common::free_beam::free_beam(true, false);
     let t_end = 0.02;
     let run = |s: usize, h: f64| {
         let mut dh = 0.0f64;

@@ -70,11 +70,7 @@ fn flexible_crank_slider_power_balance() {
             ymax = ymax.max(u[1] / lcl);
         })
         .unwrap();
-    let hmax = run
-        .ledger
-        .hamiltonian
-        .iter()
-        .fold(0.0f64, |m, h| m.max(h.abs()));
+    let hmax = common::params::max_abs(&run.ledger.hamiltonian);
     println!(
         "one revolution: u_y(L/2)/L in [{ymin:.4e}, {ymax:.4e}], max step power residual {:.3e} J (H up to {hmax:.3} J, relative {:.3e}), joint drift {:.3e} m, {} steps, {} Newton iterations",
         run.max_step_residual.unwrap(),

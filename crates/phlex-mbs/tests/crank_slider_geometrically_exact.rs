@@ -1,5 +1,5 @@
 //! Independent geometrically exact model of the §6.3 crank–slider (issue 3 §5, paper 000
-//! §6.3; [`phlex_mbs::geometrically_exact_2d`]): the beam alone against closed forms
+//! §6.3; [`phlex_mbs::models::geometrically_exact`]): the beam alone against closed forms
 //! (cantilever tip load, elastica, pinned–pinned frequency with and without axial load, the
 //! discrete-gradient identity), then the crank–slider against the phlex floating-frame model
 //! with geometric stiffening. Finding: the exact model agrees with the floating frame with
@@ -7,7 +7,7 @@
 //! constant-mass floating frame of [`CrankSlider`] (the study's model) under-predicts the
 //! peaks by ≈ 0.8 % (max) and ≈ 1.5 % (min), the centrifugal softening and deformed
 //! transport inertia it leaves out.
-use phlex_mbs::geometrically_exact_2d::*;
+use phlex_mbs::models::geometrically_exact::*;
 use phlex_mbs::*;
 use phlex_solve::Midpoint;
 use phlex_solve::Signal;

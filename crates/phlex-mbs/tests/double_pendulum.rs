@@ -6,17 +6,14 @@
 //! Lagrangian model (absolute angles θ1, θ2 from the X axis, written here from scratch):
 //! T = ½(m1+m2)L1²θ̇1² + ½m2L2²θ̇2² + m2L1L2cos(θ1−θ2)θ̇1θ̇2,
 //! V = (m1+m2)gL1 sinθ1 + m2gL2 sinθ2.
+mod common;
+
 use phlex_core::sparse::{self, SparseMat};
 use phlex_core::{PhSystem, Triplets};
-use phlex_mbs::*;
 use phlex_solve::radau5::{OutputTimes, Radau5, Radau5Params};
 use phlex_solve::ImplicitDae;
 
-const G: f64 = 9.81;
-const M1: f64 = 1.0;
-const M2: f64 = 0.5;
-const L1: f64 = 1.0;
-const L2: f64 = 0.7;
+use common::double_pendulum::{planar_double_pendulum, G, L1, L2, M1, M2};
 
 struct Lagrange {
     mass: SparseMat,
@@ -78,63 +75,19 @@ impl ImplicitDae for Lagrange {
     }
 }
 
-fn double_pendulum(theta1: f64, theta2: f64) -> Multibody {
-    let p2 = [L1 * theta1.cos(), L1 * theta1.sin()];
-    let mut b = MultibodyBuilder::new();
-    b.gravity([0.0, -G])
-        .add_body(
-            "link1",
-            RigidBody2d::new(M1, 0.0)
-                .com([L1, 0.0])
-                .port("pivot", [0.0, 0.0])
-                .port("tip", [L1, 0.0])
-                .pose(Pose2d::new(0.0, 0.0, theta1)),
-        )
-        .add_body(
-            "link2",
-            RigidBody2d::new(M2, 0.0)
-                .com([L2, 0.0])
-                .port("pivot", [0.0, 0.0])
-                .pose(Pose2d::new(p2[0], p2[1], theta2)),
-        )
-        .add_joint(
-            "shoulder",
-            Joint::ground_revolute("link1", "pivot", "origin"),
-        )
-        .add_joint("elbow", Joint::revolute("link1", "tip", "link2", "pivot"));
-    b.build().unwrap()
-}
-
 /// θ1(0) = 0, θ2(0) = 0.5 rad, at rest; compare the angles and angular velocities at
 /// t = 2 s. Both solutions at rtol = atol = 1e-12 carry global errors ≈ 1e-11–1e-10 (chaotic
 /// amplification over 2 s is moderate at this energy); agreement asserted to 1e-8.
 #[test]
 fn matches_lagrangian_minimal_coordinates() {
     let (t1, t2) = (0.0, 0.5);
-    let mb = double_pendulum(t1, t2);
-    let init = consistent_initial_state(
-        &mb,
-        &mb.initial_state(),
-        &mb.input(),
-        0.0,
-        &KinematicsOptions::default(),
-    )
-    .unwrap();
+    let mb = planar_double_pendulum(t1, t2, 0.0);
+    let init = common::consistent(&mb);
     assert!(init.position_residual.1 < 1e-14);
     let x0 = init.state;
     let t_end = 2.0;
     let params = Radau5Params::with_tolerances(1e-12, 1e-12);
-    let sol = phlex_solve::Radau5::new(params.clone())
-        .unwrap()
-        .integrate(
-            &phlex_solve::PhDae::new(&mb, mb.input()).unwrap(),
-            0.0,
-            &x0,
-            t_end,
-            OutputTimes::None,
-            &mut |_t: f64, _y: &[f64]| {},
-        )
-        .unwrap();
+    let sol = common::params::radau_to(&mb, mb.input(), &x0, t_end, 1e-12);
     let x = &sol.y;
     let th1 = mb.pose(0, x).theta;
     let th2 = mb.pose(1, x).theta;

@@ -2,6 +2,13 @@
 //! Planar floating beam (paper 000 §4.3): power balance under a tip force, cantilever
 //! frequencies with the rigid part fixed against the fem crate, centrifugal load of the
 //! gyroscopic operator, and a flexible pendulum under gravity.
+mod common;
+
+use common::params::discrete_gradient;
+
+/// Newton tolerances (rtol, atol): stresses are O(1–100) N with compliance h_el/EA ≈ 2e-6,
+/// their round-off floor in a Newton increment is ≈ 1e-13 N, so the tolerances stay above it.
+const NEWTON_TOL: (f64, f64) = (1e-12, 1e-11);
 use phlex_core::sparse;
 use phlex_core::PhSystem;
 use phlex_fem::models::beam::bar::{Bar, BarDiscretization};
@@ -9,9 +16,6 @@ use phlex_fem::models::beam::euler_bernoulli::{EbDiscretization, EulerBernoulli}
 use phlex_fem::EndCondition;
 use phlex_mbs::*;
 use phlex_solve::eigen::{self, EigenParams};
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
-use phlex_solve::newton::NewtonParams;
 use phlex_solve::Midpoint;
 use phlex_solve::Signal;
 
@@ -22,26 +26,6 @@ const EI: f64 = 50.0;
 
 fn beam(n: usize) -> FloatingBeam2d {
     FloatingBeam2d::new(L, RHO_A, EA, EI, n).bc(DeformationBc::Cantilever)
-}
-
-fn params(h: f64, t_end: f64) -> MidpointParams {
-    MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end,
-            h,
-            output_every: 1,
-        },
-        // Stresses are O(1–100) N with compliance h_el/EA ≈ 2e-6: their round-off floor in a
-        // Newton increment is ≈ 1e-13 N, so the tolerances stay above it.
-        newton: NewtonParams {
-            rtol: 1e-12,
-            atol: 1e-11,
-            modified: false,
-            ..Default::default()
-        },
-        variant: MidpointVariant::DiscreteGradient,
-    }
 }
 
 /// A free floating beam (no joint) pushed at its tip C by an inertial force
@@ -76,7 +60,8 @@ fn tip_force_power_balance() {
     let mb = b.build().unwrap();
     let x0 = mb.initial_state();
     let mut h_max = 0.0f64;
-    let mut integ = Midpoint::new(&mb, mb.input(), params(2.5e-4, 2.0)).unwrap();
+    let mut integ =
+        Midpoint::new(&mb, mb.input(), discrete_gradient(2.5e-4, 2.0, NEWTON_TOL)).unwrap();
     let run = integ
         .run(&x0, &mut |_t: f64, x: &[f64]| {
             h_max = h_max.max(mb.hamiltonian(x))
@@ -204,7 +189,8 @@ fn flexible_pendulum_conserves_energy() {
     let scale = RHO_A * L * 9.81 * L;
     let mut dev = 0.0f64;
     let mut max_def = 0.0f64;
-    let mut integ = Midpoint::new(&mb, mb.input(), params(5e-4, 1.5)).unwrap();
+    let mut integ =
+        Midpoint::new(&mb, mb.input(), discrete_gradient(5e-4, 1.5, NEWTON_TOL)).unwrap();
     let run = integ
         .run(&x0, &mut |_t: f64, x: &[f64]| {
             dev = dev.max((mb.hamiltonian(x) - h0).abs() / scale);

@@ -4,34 +4,17 @@
 //! differences, clamped-root eigenfrequencies against the analytic cantilever values, a
 //! free spinning beam (energy, orthogonality, momenta), the reduction to the planar floating
 //! beam, and the discrete power balance of a tip-force port.
+mod common;
+
+use common::params::midpoint;
 use phlex_core::geometry::so3::from_axis_angle;
 use phlex_core::sparse;
 use phlex_core::PhSystem;
 use phlex_mbs::*;
 use phlex_solve::eigen::{pencil_modes, EigenParams};
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
-use phlex_solve::newton::NewtonParams;
+use phlex_solve::midpoint::MidpointVariant;
 use phlex_solve::Midpoint;
 use phlex_solve::{InputFn, Signal};
-
-fn params(h: f64, t_end: f64, every: usize, variant: MidpointVariant) -> MidpointParams {
-    MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end,
-            h,
-            output_every: every,
-        },
-        newton: NewtonParams {
-            rtol: 1e-13,
-            atol: 1e-13,
-            modified: false,
-            ..Default::default()
-        },
-        variant,
-    }
-}
 
 /// A state away from every special configuration: rotated, moving, deformed, stressed.
 fn generic_state(b: &FloatingBody3d) -> Vec<f64> {
@@ -380,7 +363,7 @@ fn free_spin(young: f64) -> (f64, f64, f64, f64, f64) {
     assert!(norm(p0) < 1e-14);
     let pscale = b.mass() * norm(w) * L;
     let (mut e, mut orth, mut dp, mut dl, mut defl) = (0.0f64, 0.0f64, 0.0f64, 0.0f64, 0.0f64);
-    let pr = params(1e-3, 1.0, 10, MidpointVariant::Midpoint);
+    let pr = midpoint(1e-3, 1.0, 10, (1e-13, 1e-13), MidpointVariant::Midpoint);
     let mut integ = Midpoint::new(&b, InputFn::zeros(12), pr).unwrap();
     integ
         .run(&x0, &mut |_t: f64, x: &[f64]| {
@@ -450,7 +433,7 @@ fn planar_vs_spatial(h: f64, t_end: f64) -> (f64, f64, [f64; 3]) {
     );
     let mb = bld.build().unwrap();
     let every = (0.05 / h).round() as usize;
-    let pr = params(h, t_end, every, MidpointVariant::Midpoint);
+    let pr = midpoint(h, t_end, every, (1e-13, 1e-13), MidpointVariant::Midpoint);
     let mut planar = Vec::new();
     Midpoint::new(&mb, mb.input(), pr)
         .unwrap()
@@ -586,7 +569,13 @@ fn tip_port_power_balance() {
     input.set(11, sig("0.1*cos(8*t)"));
     let x0 = b.initial_state();
     let h0 = b.hamiltonian(&x0);
-    let pr = params(5e-4, 1.0, 20, MidpointVariant::DiscreteGradient);
+    let pr = midpoint(
+        5e-4,
+        1.0,
+        20,
+        (1e-13, 1e-13),
+        MidpointVariant::DiscreteGradient,
+    );
     let mut kin = 0.0f64;
     let run = Midpoint::new(&b, input, pr)
         .unwrap()

@@ -1,22 +1,20 @@
 #![allow(non_snake_case)]
 //! Deformation-dependent inertia of the planar floating beam (issue 3 §1,
-//! `phlex_mbs::planar_body::full_inertia`): exact Jacobian and pH identities, the discrete
+//! `phlex_mbs::body::planar::full_inertia`): exact Jacobian and pH identities, the discrete
 //! gradient, momentum and energy conservation of a free beam, the Simo–Vu-Quoc spin-up
 //! (divergence without geometric stiffening, bounded with it) and the frequency of a
 //! spinning cantilever.
 mod common;
 
 use common::consistent;
-
-use std::sync::Arc;
+use common::free_beam::free_beam;
+use common::params::{discrete_gradient, radau_to};
+use common::spin_up::{hub_beam, hub_rate, peak, quasi_static_tip};
 
 use phlex_core::sparse;
 use phlex_core::PhSystem;
 use phlex_mbs::*;
 use phlex_solve::eigen::EigenParams;
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
-use phlex_solve::newton::NewtonParams;
 use phlex_solve::Midpoint;
 use phlex_solve::Signal;
 use rand::rngs::StdRng;
@@ -132,64 +130,6 @@ fn discrete_gradient_is_exact() {
     }
 }
 
-/// Midpoint / discrete-gradient parameters.
-fn params(t_end: f64, h: f64, rtol: f64, atol: f64) -> MidpointParams {
-    MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end,
-            h,
-            output_every: 1,
-        },
-        newton: NewtonParams {
-            rtol,
-            atol,
-            modified: false,
-            ..Default::default()
-        },
-        variant: MidpointVariant::DiscreteGradient,
-    }
-}
-
-/// A free beam (no joints, no gravity) spinning at 2 rad/s about its centre of mass, with an
-/// initial bending deflection (tip 5 cm) and elastic velocity; P moves so that the linear
-/// momentum vanishes.
-fn free_beam(full: bool) -> (Multibody, Vec<f64>) {
-    let (l, rho_a, ea, ei) = (2.0, 1.5, 1e5, 40.0);
-    let mut b = MultibodyBuilder::new();
-    b.add_body(
-        "beam",
-        FloatingBeam2d::new(l, rho_a, ea, ei, 4)
-            .bc(DeformationBc::Cantilever)
-            .full_inertia(full)
-            .twist(Twist2d::new(0.0, 0.0, 2.0)),
-    );
-    let mb = b.build().unwrap();
-    let body = &mb.bodies()[0];
-    let (nvx, nvy) = body.beam_shapes().unwrap().n_free();
-    let nq = body.n_q();
-    let mut x = mb.initial_state();
-    // transverse field w = a (x/L)² (Hermite: value, slope per free node), v_f = 0.3 w
-    let a = 0.05;
-    let h = l / 4.0;
-    for k in 0..nvy {
-        let xn = h * (1 + k / 2) as f64;
-        let w = if k % 2 == 0 {
-            a * (xn / l).powi(2)
-        } else {
-            2.0 * a * xn / (l * l)
-        };
-        x[3 + nvx + k] = w;
-        x[nq + 3 + nvx + k] = 0.3 * w;
-    }
-    // cancel the linear momentum: π_v is affine in v_P with coefficient m
-    let pi = body.momentum(&x);
-    let m = body.mass();
-    x[nq] -= pi[0] / m;
-    x[nq + 1] -= pi[1] / m;
-    (mb, x)
-}
-
 /// Free floating beam, 2 s with h = 1e-3 s (the first bending period is 0.5 s): with full
 /// inertia the inertial linear momentum stays 0 and the angular momentum and the energy
 /// keep their initial values to the Newton tolerance (rtol 1e-12: measured drifts ≤ 1e-12
@@ -199,14 +139,19 @@ fn free_beam(full: bool) -> (Multibody, Vec<f64>) {
 #[test]
 fn free_beam_conserves_momenta_and_energy() {
     for full in [true, false] {
-        let (mb, x0) = free_beam(full);
+        let (mb, x0) = free_beam(full, true);
         let body = mb.bodies()[0].clone();
         let m0 = body.inertial_momentum(&x0);
         let h0 = mb.hamiltonian(&x0);
         let mut dl = [0.0f64; 3];
         let mut dh = 0.0f64;
         let mut tip = 0.0f64;
-        let mut integ = Midpoint::new(&mb, mb.input(), params(2.0, 1e-3, 1e-12, 1e-12)).unwrap();
+        let mut integ = Midpoint::new(
+            &mb,
+            mb.input(),
+            discrete_gradient(1e-3, 2.0, (1e-12, 1e-12)),
+        )
+        .unwrap();
         let run = integ
             .run(&x0, &mut |_t: f64, x: &[f64]| {
                 let m = body.inertial_momentum(x);
@@ -238,51 +183,6 @@ fn free_beam_conserves_momenta_and_energy() {
     }
 }
 
-/// Hub angular velocity of the Simo–Vu-Quoc spin-up (as `examples/mbs/spin_up.toml`).
-fn hub_rate() -> Signal {
-    let ts = 15.0;
-    Signal::Fn {
-        f: Arc::new(move |t: f64| {
-            if t < ts {
-                let a = 2.0 * std::f64::consts::PI / ts;
-                6.0 / ts * (t - (a * t).sin() / a)
-            } else {
-                6.0
-            }
-        }),
-        breakpoints: vec![ts],
-    }
-}
-
-/// The spin-up beam (Simo–Vu-Quoc): a cantilever (L = 10 m, ρA = 1.2 kg/m, EA = 2.8e7 N,
-/// EI = 1.4e4 N m², `n_el` elements) whose end P is held at the origin and turned at the
-/// prescribed hub rate `hub`; `rate0` is the initial angular velocity of the beam.
-fn hub_beam(n_el: usize, stiff: bool, full: bool, rate0: Option<f64>, hub: Signal) -> Multibody {
-    let mut beam = FloatingBeam2d::new(10.0, 1.2, 2.8e7, 1.4e4, n_el)
-        .bc(DeformationBc::Cantilever)
-        .geometric_stiffening(stiff)
-        .full_inertia(full);
-    if let Some(w) = rate0 {
-        beam = beam.twist(Twist2d::new(0.0, 0.0, w));
-    }
-    let mut b = MultibodyBuilder::new();
-    b.add_body("beam", beam).add_joint(
-        "hub",
-        Joint::new(
-            "beam",
-            "P",
-            GROUND,
-            "origin",
-            JointKind::PrescribedVelocity {
-                vx: Signal::Constant(0.0),
-                vy: Signal::Constant(0.0),
-                omega: Some(hub),
-            },
-        ),
-    );
-    b.build().unwrap()
-}
-
 /// Spin-up run: tip deflection history (t, u_tip^y) and the largest relative step
 /// residual of the power balance; `Err` if the integrator failed (message kept).
 fn spin_up(
@@ -299,7 +199,8 @@ fn spin_up(
     let range = mb.body_range(0);
     let mut tip = Vec::new();
     let mut hmax = 0.0f64;
-    let mut integ = Midpoint::new(&mb, mb.input(), params(t_end, h, 1e-11, 1e-10)).unwrap();
+    let mut integ =
+        Midpoint::new(&mb, mb.input(), discrete_gradient(h, t_end, (1e-11, 1e-10))).unwrap();
     let run = integ.run(&init.state, &mut |t: f64, x: &[f64]| {
         let u = body.elastic_displacement(l, &x[range.clone()]).unwrap();
         tip.push((t, u[1]));
@@ -309,13 +210,6 @@ fn spin_up(
         Ok(r) => (tip, r.max_step_residual.unwrap() / hmax, Ok(())),
         Err(e) => (tip, f64::NAN, Err(e.to_string())),
     }
-}
-
-fn peak(tip: &[(f64, f64)]) -> (f64, f64) {
-    tip.iter().fold(
-        (0.0, 0.0),
-        |m, p| if p.1.abs() > m.1.abs() { *p } else { m },
-    )
 }
 
 /// Simo–Vu-Quoc spin-up with full inertia (6 elements, h = 5e-3 s).
@@ -334,7 +228,7 @@ fn peak(tip: &[(f64, f64)]) -> (f64, f64) {
 #[test]
 fn spin_up_diverges_without_stiffening_fast() {
     let (tip, res, out) = spin_up(6, 5e-3, 15.0, false, true);
-    let (tp, up) = peak(&tip);
+    let (tp, up) = peak(&tip, 0.0, f64::INFINITY);
     let bound = 10.0 * 0.4453;
     let t_x = tip.iter().find(|p| p.1.abs() > bound).map(|p| p.0);
     let at = |t: f64| {
@@ -356,62 +250,17 @@ fn spin_up_diverges_without_stiffening_fast() {
     }
 }
 
-/// Quasi-static reference for the spin-up (as in `tests/geometric_stiffening.rs`): the
-/// cantilever under the transport load −ρA θ''(t) x with the centrifugal normal force
-/// n = ρAΩ²(L² − x²)/2 and the softening −ρAΩ²w of the full inertia; Rayleigh–Ritz with
-/// w = Σ a_k x^{k+1}, k = 1..10, 16-point Gauss. Tip deflection at time t.
-fn quasi_static_tip(t: f64) -> f64 {
-    let (l, rho_a, ei) = (10.0f64, 1.2, 1.4e4);
-    let ts = 15.0;
-    let a = 2.0 * std::f64::consts::PI / ts;
-    let (w, dw) = if t < ts {
-        (0.4 * (t - (a * t).sin() / a), 0.4 * (1.0 - (a * t).cos()))
-    } else {
-        (6.0, 0.0)
-    };
-    let m = 10;
-    let q = phlex_fem::quadrature::GaussLegendre::new(16).unwrap();
-    let mut K = faer::Mat::<f64>::zeros(m, m);
-    let mut f = faer::Mat::<f64>::zeros(m, 1);
-    for (&xi, &wq) in q.points.iter().zip(&q.weights) {
-        let x = xi * l;
-        let jw = wq * l;
-        let n = 0.5 * rho_a * w * w * (l * l - x * x);
-        for i in 0..m {
-            let pi = (i + 2) as f64;
-            let (vi, di, ddi) = (
-                x.powf(pi),
-                pi * x.powf(pi - 1.0),
-                pi * (pi - 1.0) * x.powf(pi - 2.0),
-            );
-            f[(i, 0)] += jw * (-rho_a * dw * x) * vi;
-            for j in 0..m {
-                let pj = (j + 2) as f64;
-                let (vj, dj, ddj) = (
-                    x.powf(pj),
-                    pj * x.powf(pj - 1.0),
-                    pj * (pj - 1.0) * x.powf(pj - 2.0),
-                );
-                K[(i, j)] += jw * (ei * ddi * ddj + n * di * dj - rho_a * w * w * vi * vj);
-            }
-        }
-    }
-    use faer::linalg::solvers::Solve;
-    let c = K.partial_piv_lu().solve(&f);
-    (0..m).map(|i| c[(i, 0)] * l.powi(i as i32 + 2)).sum()
-}
-
 /// Stiffened spin-up with full inertia, fast twin of `spin_up_full_inertia_study`.
 #[test]
 fn spin_up_bounded_with_stiffening_fast() {
     let (tip, res, out) = spin_up(6, 5e-3, 20.0, true, true);
     out.unwrap();
-    let (tp, up) = peak(&tip);
+    let (tp, up) = peak(&tip, 0.0, f64::INFINITY);
     let late = tip
         .iter()
         .filter(|p| p.0 >= 15.0)
         .fold(0.0f64, |m, p| m.max(p.1.abs()));
-    let qs = quasi_static_tip(tp);
+    let qs = quasi_static_tip(tp, true, true);
     println!(
         "full inertia + stiffening: peak u_tip = {up:.4} m at t = {tp:.2} s (quasi-static with softening {qs:.4} m; constant mass −0.4453 m: difference {:.4} m), |u| after 15 s ≤ {late:.4} m, energy residual {res:.1e}",
         up + 0.4453
@@ -438,7 +287,7 @@ fn spin_up_full_inertia_study() {
     for (n_el, h) in [(6, 5e-3), (12, 2e-3), (24, 1e-3)] {
         let (tip, res, out) = spin_up(n_el, h, 30.0, true, true);
         out.unwrap();
-        let (tp, up) = peak(&tip);
+        let (tp, up) = peak(&tip, 0.0, f64::INFINITY);
         println!("{n_el} elements, h = {h:e}: peak {up:.5} m at {tp:.3} s, residual {res:.1e}");
         assert!(tip.iter().all(|p| p.1.abs() < 1.0));
         assert!(res < 1e-9);
@@ -618,29 +467,23 @@ fn spinning_cantilever_frequency() {
 /// measured 1.1e-4 m with h = 5e-4 s and 2.7e-5 m with h = 1e-4 s (asserted 5e-5 m).
 #[test]
 fn radau_constant_mass_form() {
-    use phlex_solve::radau5::{OutputTimes, Radau5Params};
-    let (mb, x0) = free_beam(true);
+    let (mb, x0) = free_beam(true, true);
     let body = mb.bodies()[0].clone();
     let m0 = body.inertial_momentum(&x0);
     let h0 = mb.hamiltonian(&x0);
     let t_end = 1.0;
-    let sol = phlex_solve::Radau5::new(Radau5Params::with_tolerances(1e-10, 1e-10))
-        .unwrap()
-        .integrate(
-            &phlex_solve::PhDae::new(&mb, mb.input()).unwrap(),
-            0.0,
-            &x0,
-            t_end,
-            OutputTimes::None,
-            &mut |_t: f64, _y: &[f64]| {},
-        )
-        .unwrap();
+    let sol = radau_to(&mb, mb.input(), &x0, t_end, 1e-10);
     let m1 = body.inertial_momentum(&sol.y);
     let dh = (mb.hamiltonian(&sol.y) - h0).abs() / h0;
     let dl = (m1[2] - m0[2]).abs() / m0[2].abs();
     let dp = (m1[0] - m0[0]).abs().max((m1[1] - m0[1]).abs()) / m0[2].abs();
     let tip_r = body.elastic_displacement(2.0, &sol.y).unwrap()[1];
-    let mut integ = Midpoint::new(&mb, mb.input(), params(t_end, 1e-4, 1e-12, 1e-12)).unwrap();
+    let mut integ = Midpoint::new(
+        &mb,
+        mb.input(),
+        discrete_gradient(1e-4, t_end, (1e-12, 1e-12)),
+    )
+    .unwrap();
     let run = integ.run(&x0, &mut |_t: f64, _x: &[f64]| {}).unwrap();
     let tip_m = body.elastic_displacement(2.0, &run.state).unwrap()[1];
     println!(
@@ -738,10 +581,10 @@ fn radau_spin_up_matches_midpoint() {
             },
         )
         .unwrap();
-    let (tp, up) = peak(&tip);
+    let (tp, up) = peak(&tip, 0.0, f64::INFINITY);
     let (mid, _, out) = spin_up(6, 5e-3, 8.0, true, true);
     out.unwrap();
-    let (tm, um) = peak(&mid);
+    let (tm, um) = peak(&mid, 0.0, f64::INFINITY);
     println!(
         "Radau spin-up: peak {up:.5} m at {tp:.2} s ({} steps, {:.2} s wall); midpoint h = 5e-3 s: {um:.5} m at {tm:.2} s",
         sol.stats.steps,

@@ -1,7 +1,7 @@
 #![allow(non_snake_case)]
 #![allow(clippy::needless_range_loop)]
 //! Deformation-dependent inertia of the spatial floating beam (issue 3,
-//! `phlex_mbs::spatial_body_core::full_inertia_3d`, eqs. (F1)–(F5)):
+//! `phlex_mbs::body::spatial::full_inertia`, eqs. (F1)–(F5)):
 //!
 //! * `identities_and_exact_jacobian`: J skew, Eᵀz = ∇H, the descriptor is ∂(q, π)/∂x, the
 //!   exact right-hand-side Jacobian (joints and loads at deformed ports included) against
@@ -19,32 +19,16 @@
 //! Gauss collocation of full inertia (conservation form): `tests/collocation_full_inertia.rs`.
 mod common;
 
+use common::checks::{central_differences, check_jacobian, relative_step};
+
+use common::params::midpoint;
+
 use phlex_core::geometry::so3::from_axis_angle;
 use phlex_core::sparse;
 use phlex_core::PhSystem;
 use phlex_mbs::*;
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
-use phlex_solve::newton::NewtonParams;
+use phlex_solve::midpoint::MidpointVariant;
 use phlex_solve::Midpoint;
-
-fn params(h: f64, t_end: f64, every: usize, variant: MidpointVariant) -> MidpointParams {
-    MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end,
-            h,
-            output_every: every,
-        },
-        newton: NewtonParams {
-            rtol: 1e-12,
-            atol: 1e-12,
-            modified: false,
-            ..Default::default()
-        },
-        variant,
-    }
-}
 
 /// One beam of the chain (1.2 m, cantilever, port `mid`), not stiffened.
 fn beam(full: bool) -> FloatingBeam3d {
@@ -130,26 +114,7 @@ fn identities_and_exact_jacobian() {
         f
     };
     let A = sparse::to_dense(&mb.rhs_jacobian(&x, &u));
-    let ascale = (0..n)
-        .flat_map(|i| (0..n).map(move |j| (i, j)))
-        .fold(0.0f64, |m, (i, j)| m.max(A[(i, j)].abs()));
-    let mut worst = 0.0f64;
-    for k in 0..n {
-        let h = 1e-6 * (1.0 + x[k].abs());
-        let (mut xp, mut xm) = (x.clone(), x.clone());
-        xp[k] += h;
-        xm[k] -= h;
-        let (fp, fm) = (rhs(&xp), rhs(&xm));
-        for i in 0..n {
-            let d = (fp[i] - fm[i]) / (2.0 * h);
-            worst = worst.max((d - A[(i, k)]).abs() / ascale);
-            assert!(
-                (d - A[(i, k)]).abs() < 1e-8 * ascale,
-                "df{i}/dx{k}: fd {d} analytic {}",
-                A[(i, k)]
-            );
-        }
-    }
+    let (worst, ascale) = check_jacobian(&A, &x, relative_step, rhs, 1e-8, "rhs");
     println!("worst Jacobian error {worst:.2e} of max entry {ascale:.2e}, E {worst_e:.2e}");
     // The discrete right-hand side of a step x0 → x1 = 2 x_m − x0 (averaged momenta (F4),
     // discrete effort (F5)): its exact Jacobian with respect to x_m, the Newton matrix of
@@ -170,17 +135,12 @@ fn identities_and_exact_jacobian() {
     let x1: Vec<f64> = x.iter().zip(&x0).map(|(m, a)| 2.0 * m - a).collect();
     let Ah = sparse::to_dense(&mb.step_rhs_jacobian(&x0, &x1, &x, &u));
     let mut worst_h = 0.0f64;
-    for k in 0..n {
-        let h = 1e-6 * (1.0 + x[k].abs());
-        let (mut xp, mut xm) = (x.clone(), x.clone());
-        xp[k] += h;
-        xm[k] -= h;
-        let (fp, fm) = (fh(&xp), fh(&xm));
+    central_differences(&x, relative_step, fh, |k, h, fp, fm| {
         for i in 0..n {
             let d = (fp[i] - fm[i]) / (2.0 * h);
             worst_h = worst_h.max((d - Ah[(i, k)]).abs() / ascale);
         }
-    }
+    });
     println!("discrete step Jacobian: worst error {worst_h:.2e}");
     assert!(worst_h < 1e-8, "step Jacobian {worst_h:.2e}");
     // The tip of `a` moves with the port output: d/dt r_C = R (v + ω × (a + N u) + N v_f).
@@ -256,18 +216,22 @@ fn free_beam_conserves_momenta_and_energy() {
         let mut de = 0.0f64;
         let (mut dl, mut da) = (0.0f64, 0.0f64);
         let mut umax = 0.0f64;
-        let run = Midpoint::new(&mb, mb.input(), params(2e-3, 2.0, 10, variant))
-            .unwrap()
-            .run(&x0, &mut |_t: f64, x: &[f64]| {
-                let (l, a) = momenta(&body, x);
-                de = de.max((mb.hamiltonian(x) - h0).abs() / h0);
-                for c in 0..3 {
-                    dl = dl.max((l[c] - l0[c]).abs());
-                    da = da.max((a[c] - a0[c]).abs());
-                }
-                umax = umax.max(x[12..nq].iter().fold(0.0f64, |m, v| m.max(v.abs())));
-            })
-            .unwrap();
+        let run = Midpoint::new(
+            &mb,
+            mb.input(),
+            midpoint(2e-3, 2.0, 10, (1e-12, 1e-12), variant),
+        )
+        .unwrap()
+        .run(&x0, &mut |_t: f64, x: &[f64]| {
+            let (l, a) = momenta(&body, x);
+            de = de.max((mb.hamiltonian(x) - h0).abs() / h0);
+            for c in 0..3 {
+                dl = dl.max((l[c] - l0[c]).abs());
+                da = da.max((a[c] - a0[c]).abs());
+            }
+            umax = umax.max(x[12..nq].iter().fold(0.0f64, |m, v| m.max(v.abs())));
+        })
+        .unwrap();
         let ln = body.mass() * 1.0f64.max(l0.iter().fold(0.0f64, |m, v| m.max(v.abs())));
         let an = a0.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         println!(

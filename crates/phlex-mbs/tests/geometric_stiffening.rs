@@ -6,22 +6,20 @@
 //! power.
 mod common;
 
-use std::sync::Arc;
-
 use phlex_core::sparse;
 use phlex_core::PhSystem;
 use phlex_mbs::*;
 use phlex_solve::eigen::EigenParams;
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
-use phlex_solve::newton::NewtonParams;
 use phlex_solve::Midpoint;
 use phlex_solve::Signal;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use common::checks::check_rhs_jacobian;
+use common::consistent;
 use common::crank::{coupler_mechanism, random_state, Coupler};
+use common::params::discrete_gradient;
+use common::spin_up::{hub_beam, hub_rate, peak, quasi_static_tip, LENGTH};
 
 /// A crank–slider-like mechanism with a coupler stiffened (or not): a beam driven at P,
 /// sliding at C, hinged to a rigid link at a midpoint port, plus an inertial load.
@@ -233,25 +231,6 @@ fn stressed_beam_frequency() {
     }
 }
 
-/// Hub angular velocity of the Simo–Vu-Quoc spin-up: θ(t) = (6/15)[t²/2 + (15/2π)²(cos(2πt/15)
-/// − 1)] for t < 15 s, then ω = 6 rad/s, so θ'(t) = (6/15)[t − (15/2π) sin(2πt/15)] (C¹ at
-/// 15 s, breakpoint reported).
-fn hub_rate() -> Signal {
-    let ts = 15.0;
-    let wmax = 6.0;
-    Signal::Fn {
-        f: Arc::new(move |t: f64| {
-            if t < ts {
-                let a = 2.0 * std::f64::consts::PI / ts;
-                wmax / ts * (t - (a * t).sin() / a)
-            } else {
-                wmax
-            }
-        }),
-        breakpoints: vec![ts],
-    }
-}
-
 /// Result of a spin-up run.
 struct SpinUp {
     /// (t, tip transverse deflection in the hub frame [m]).
@@ -266,53 +245,12 @@ struct SpinUp {
 /// at a hub on the rotation axis (prescribed velocity joint at P: zero translation, hub
 /// rate `hub_rate`), no gravity.
 fn spin_up(n_el: usize, h: f64, t_end: f64, stiff: bool) -> Result<SpinUp, MbsError> {
-    let l = 10.0;
-    let mut b = MultibodyBuilder::new();
-    b.add_body(
-        "beam",
-        FloatingBeam2d::new(l, 1.2, 2.8e7, 1.4e4, n_el)
-            .bc(DeformationBc::Cantilever)
-            .geometric_stiffening(stiff),
-    )
-    .add_joint(
-        "hub",
-        Joint::new(
-            "beam",
-            "P",
-            GROUND,
-            "origin",
-            JointKind::PrescribedVelocity {
-                vx: Signal::Constant(0.0),
-                vy: Signal::Constant(0.0),
-                omega: Some(hub_rate()),
-            },
-        ),
-    );
-    let mb = b.build()?;
-    let init = consistent_initial_state(
-        &mb,
-        &mb.initial_state(),
-        &mb.input(),
-        0.0,
-        &KinematicsOptions::default(),
-    )?;
-    let params = MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end,
-            h,
-            output_every: 1,
-        },
-        // normal forces up to ≈ ρAΩ²L²/2 = 1.1e3 N; compliance h_el/EA ≈ 1e-7: round-off floor
-        // of a stress increment ≈ 1e-12 N, so atol = 1e-10 is above it.
-        newton: NewtonParams {
-            rtol: 1e-11,
-            atol: 1e-10,
-            modified: false,
-            ..Default::default()
-        },
-        variant: MidpointVariant::DiscreteGradient,
-    };
+    let l = LENGTH;
+    let mb = hub_beam(n_el, stiff, false, None, hub_rate());
+    let init = consistent(&mb);
+    // normal forces up to ≈ ρAΩ²L²/2 = 1.1e3 N; compliance h_el/EA ≈ 1e-7: round-off floor
+    // of a stress increment ≈ 1e-12 N, so atol = 1e-10 is above it.
+    let params = discrete_gradient(h, t_end, (1e-11, 1e-10));
     let body = &mb.bodies()[0];
     let range = mb.body_range(0);
     let mut tip = Vec::new();
@@ -333,75 +271,11 @@ fn spin_up(n_el: usize, h: f64, t_end: f64, stiff: bool) -> Result<SpinUp, MbsEr
     })
 }
 
-fn peak(tip: &[(f64, f64)], t0: f64, t1: f64) -> (f64, f64) {
-    tip.iter()
-        .filter(|p| p.0 >= t0 && p.0 <= t1)
-        .fold(
-            (0.0, 0.0),
-            |m, p| if p.1.abs() > m.1.abs() { *p } else { m },
-        )
-}
-
 fn at(tip: &[(f64, f64)], t: f64) -> f64 {
     tip.iter()
         .min_by(|a, b| (a.0 - t).abs().total_cmp(&(b.0 - t).abs()))
         .expect("non-empty history")
         .1
-}
-
-/// Independent quasi-static reference for the spin-up: the cantilever (L = 10 m,
-/// EI = 1.4e4 N m², ρA = 1.2 kg/m) under the transport load q(x) = −ρA θ''(t) x of the hub
-/// acceleration, with the centrifugal normal force n(x) = ρAΩ²(L² − x²)/2 if `stiff`, and the
-/// centrifugal softening −ρAΩ² w if `soften` (absent from the constant-mass floating frame of
-/// §4.3); Rayleigh–Ritz with w = Σ a_k x^{k+1}, k = 1..10 (exact 16-point Gauss). Returns the
-/// tip deflection at time t.
-fn quasi_static_tip(t: f64, stiff: bool, soften: bool) -> f64 {
-    let (l, rho_a, ei) = (10.0f64, 1.2, 1.4e4);
-    let ts = 15.0;
-    let a = 2.0 * std::f64::consts::PI / ts;
-    let (w, dw) = if t < ts {
-        (0.4 * (t - (a * t).sin() / a), 0.4 * (1.0 - (a * t).cos()))
-    } else {
-        (6.0, 0.0)
-    };
-    let m = 10;
-    let q = phlex_fem::quadrature::GaussLegendre::new(16).unwrap();
-    let mut K = faer::Mat::<f64>::zeros(m, m);
-    let mut f = faer::Mat::<f64>::zeros(m, 1);
-    for (&xi, &wq) in q.points.iter().zip(&q.weights) {
-        let x = xi * l;
-        let jw = wq * l;
-        let n = if stiff {
-            0.5 * rho_a * w * w * (l * l - x * x)
-        } else {
-            0.0
-        };
-        for i in 0..m {
-            let pi = (i + 2) as f64;
-            let (vi, di, ddi) = (
-                x.powf(pi),
-                pi * x.powf(pi - 1.0),
-                pi * (pi - 1.0) * x.powf(pi - 2.0),
-            );
-            f[(i, 0)] += jw * (-rho_a * dw * x) * vi;
-            for j in 0..m {
-                let pj = (j + 2) as f64;
-                let (vj, dj, ddj) = (
-                    x.powf(pj),
-                    pj * x.powf(pj - 1.0),
-                    pj * (pj - 1.0) * x.powf(pj - 2.0),
-                );
-                let mut k = ei * ddi * ddj + n * di * dj;
-                if soften {
-                    k -= rho_a * w * w * vi * vj;
-                }
-                K[(i, j)] += jw * k;
-            }
-        }
-    }
-    use faer::linalg::solvers::Solve;
-    let c = K.partial_piv_lu().solve(&f);
-    (0..m).map(|i| c[(i, 0)] * l.powi(i as i32 + 2)).sum()
 }
 
 /// (c) Simo–Vu-Quoc spin-up, fast twin of `spin_up_study` (6 elements, h = 5e-3 s, 0–20 s).

@@ -1,7 +1,7 @@
 #![allow(non_snake_case)]
 #![allow(clippy::needless_range_loop)]
 //! Geometric stiffening of the spatial floating beam (paper 000 Remark 3, issue 3,
-//! `phlex_mbs::stiffening_3d`): the von Kármán strain $u_x' + \frac12(u_y'^2 + u_z'^2)$ as
+//! `phlex_mbs::body::spatial::stiffening`): the von Kármán strain $u_x' + \frac12(u_y'^2 + u_z'^2)$ as
 //! two state-dependent skew pairs $\pm D_{nl}^{y,z}(u_f)$.
 //!
 //! * `skew_structure_and_exact_jacobian`: J skew, both pairs present, the exact Jacobian
@@ -18,6 +18,10 @@
 //! * `energy_balance_with_driving_input`: discrete power balance of the midpoint rule.
 mod common;
 
+use common::checks::fd_error;
+
+use common::params::midpoint;
+
 use std::sync::Arc;
 
 use phlex_core::sparse;
@@ -25,31 +29,11 @@ use phlex_core::PhSystem;
 use phlex_mbs::spatial::{Joint3d, Load3d, Multibody3d, MultibodyBuilder3d};
 use phlex_mbs::*;
 use phlex_solve::eigen::EigenParams;
-use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
-use phlex_solve::newton::NewtonParams;
 use phlex_solve::Midpoint;
 use phlex_solve::Signal;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-
-fn params(h: f64, t_end: f64, tol: (f64, f64)) -> MidpointParams {
-    MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end,
-            h,
-            output_every: 1,
-        },
-        newton: NewtonParams {
-            rtol: tol.0,
-            atol: tol.1,
-            modified: false,
-            ..Default::default()
-        },
-        variant: MidpointVariant::Midpoint,
-    }
-}
 
 /// A spatial section with the given axial and bending stiffnesses per unit `young` (area
 /// 1e-3 m²): `ei_z` for bending of u_y, `ei_y` for u_z.
@@ -91,28 +75,6 @@ fn random_state(mb: &Multibody3d, rng: &mut StdRng) -> Vec<f64> {
         }
     }
     x
-}
-
-/// Largest |column difference| of an analytic Jacobian `a` against central differences
-/// of `f` at `x` (step 1e-6·(1 + |x_k|)), relative to the largest entry of `a`.
-fn fd_error(a: &faer::Mat<f64>, x: &[f64], f: &dyn Fn(&[f64]) -> Vec<f64>) -> (f64, f64) {
-    let n = x.len();
-    let scale = (0..n)
-        .flat_map(|i| (0..n).map(move |j| (i, j)))
-        .fold(0.0f64, |m, (i, j)| m.max(a[(i, j)].abs()));
-    let mut worst = 0.0f64;
-    for k in 0..n {
-        let h = 1e-6 * (1.0 + x[k].abs());
-        let (mut xp, mut xm) = (x.to_vec(), x.to_vec());
-        xp[k] += h;
-        xm[k] -= h;
-        let (fp, fm) = (f(&xp), f(&xm));
-        for i in 0..n {
-            let d = (fp[i] - fm[i]) / (2.0 * h);
-            worst = worst.max((d - a[(i, k)]).abs() / scale);
-        }
-    }
-    (worst, scale)
 }
 
 /// (1) J is skew-symmetric at random states and contains the two von Kármán pairs (the
@@ -549,7 +511,7 @@ fn planar_vs_spatial(full: bool, h: f64) -> (f64, f64, f64, f64) {
     let fy = Signal::expr("10*sin(20*t)").unwrap();
     let tz = Signal::expr("0.5*sin(5*t)").unwrap();
     let c0 = || Signal::Constant(0.0);
-    let p = params(h, 0.5, (1e-12, 1e-12));
+    let p = midpoint(h, 0.5, 1, (1e-12, 1e-12), MidpointVariant::Midpoint);
     let history2 = |stiff: bool| {
         let mb2 = planar_hub(
             FloatingBeam2d::new(l, rho_a, ea, ei, n)
@@ -643,8 +605,12 @@ fn spin_up_3d(stiff: bool, axis: [f64; 3], h: f64, t_end: f64) -> SpinRun {
     let itip = r + 12 + plane + 2 * n - 2;
     let mut tip = Vec::new();
     let mut hmax = 0.0f64;
-    let mut integ =
-        Midpoint::new(&mb, mb.input(), params(h, t_end, (1e-11, 1e-10))).expect("integrator");
+    let mut integ = Midpoint::new(
+        &mb,
+        mb.input(),
+        midpoint(h, t_end, 1, (1e-11, 1e-10), MidpointVariant::Midpoint),
+    )
+    .expect("integrator");
     let res = integ.run(&mb.initial_state(), &mut |t: f64, x: &[f64]| {
         tip.push((t, x[itip]));
         hmax = hmax.max(phlex_core::PhSystem::hamiltonian(&mb, x));
@@ -671,7 +637,7 @@ fn spin_up_2d(stiff: bool, h: f64, t_end: f64) -> Vec<(f64, f64)> {
         &mb,
         mb.input(),
         &mb.initial_state(),
-        params(h, t_end, (1e-11, 1e-10)),
+        midpoint(h, t_end, 1, (1e-11, 1e-10), MidpointVariant::Midpoint),
     )
     .expect("planar spin-up");
     r.iter().map(|(t, x)| (*t, x[itip])).collect()
@@ -770,7 +736,13 @@ fn energy_balance_with_driving_input() {
             )),
         );
         let x0 = mb.initial_state();
-        let (hist, res) = run(&mb, mb.input(), &x0, params(1e-3, 0.4, (1e-12, 1e-12))).unwrap();
+        let (hist, res) = run(
+            &mb,
+            mb.input(),
+            &x0,
+            midpoint(1e-3, 0.4, 1, (1e-12, 1e-12), MidpointVariant::Midpoint),
+        )
+        .unwrap();
         let hmax = hist.iter().fold(0.0f64, |m, (_, x)| {
             m.max(phlex_core::PhSystem::hamiltonian(&mb, x))
         });

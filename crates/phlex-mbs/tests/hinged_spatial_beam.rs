@@ -1,5 +1,5 @@
 //! Paper 000 §6.4 (thesis 004 §10): the hinged spatial beam (model, units and invariants in
-//! the documentation of `phlex_mbs::hinged_spatial_beam`; units mm–g–s: energies in nJ,
+//! the documentation of `phlex_mbs::models::hinged_spatial_beam`; units mm–g–s: energies in nJ,
 //! angular momenta in g mm²/s).
 //!
 //! * `hinged_spatial_beam_fast` (CI): the paper's case over 20 s (torque, free spin, kick).

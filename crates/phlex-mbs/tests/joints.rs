@@ -222,11 +222,7 @@ fn crank_slider_kinematics_and_power_balance() {
             worst = worst.max((p[0] - x_slider(t)).abs());
         })
         .unwrap();
-    let hmax = run
-        .ledger
-        .hamiltonian
-        .iter()
-        .fold(0.0f64, |m, h| m.max(h.abs()));
+    let hmax = common::params::max_abs(&run.ledger.hamiltonian);
     println!(
         "max |x_C − exact| = {worst:.3e} m, max joint drift {:.3e}, max step power residual {:.3e} J (H up to {hmax:.3e} J)",
         run.max_drift, run.max_step_residual.unwrap()

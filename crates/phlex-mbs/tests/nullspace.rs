@@ -141,17 +141,7 @@ fn pendulum_limits_of_the_ph_linearisation() {
             .add_joint("hinge", Joint::ground_revolute("bob", "pivot", "origin"));
         b.build().unwrap()
     };
-    let consistent = |mb: &Multibody| {
-        consistent_initial_state(
-            mb,
-            &mb.initial_state(),
-            &mb.input(),
-            0.0,
-            &KinematicsOptions::default(),
-        )
-        .unwrap()
-        .state
-    };
+    let consistent = |mb: &Multibody| common::consistent(mb).state;
     let spinning = build(2.0, 0.0);
     let x = consistent(&spinning);
     let err = ph_linearization(&spinning, &x, &[]).unwrap_err();

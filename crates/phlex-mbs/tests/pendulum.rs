@@ -4,11 +4,12 @@
 //! Reference: the exact period $T = 4\sqrt{L/g}\,K(\sin(\theta_0/2))$ with $K$ the complete
 //! elliptic integral of the first kind, computed here by the arithmetic–geometric mean
 //! $K(k) = \pi / (2\,\mathrm{AGM}(1, \sqrt{1-k^2}))$ (independent of the code under test).
+mod common;
+
+use common::params::midpoint;
 use phlex_core::PhSystem;
 use phlex_mbs::*;
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
-use phlex_solve::newton::NewtonParams;
+use phlex_solve::midpoint::MidpointVariant;
 use phlex_solve::Midpoint;
 
 const G: f64 = 9.81;
@@ -42,24 +43,6 @@ fn exact_period(theta0: f64, l: f64) -> f64 {
     let k = (0.5 * theta0).sin();
     let kk = std::f64::consts::PI / (2.0 * agm(1.0, (1.0 - k * k).sqrt()));
     4.0 * (l / G).sqrt() * kk
-}
-
-fn params(h: f64, t_end: f64, every: usize) -> MidpointParams {
-    MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end,
-            h,
-            output_every: every,
-        },
-        newton: NewtonParams {
-            rtol: 1e-14,
-            atol: 1e-14,
-            modified: false,
-            ..Default::default()
-        },
-        variant: MidpointVariant::DiscreteGradient,
-    }
 }
 
 /// Times of downward crossings of θ = −π/2 (the bottom), by cubic Hermite interpolation of
@@ -105,7 +88,18 @@ fn period_matches_elliptic_integral() {
     assert!((t_exact - 4.0 * (1.0 / G).sqrt() * 1.854_074_677_301_372).abs() < 1e-13);
     let h = 2.5e-4;
     let mut samples = Vec::new();
-    let mut integ = Midpoint::new(&mb, mb.input(), params(h, 1.3 * t_exact, 1)).unwrap();
+    let mut integ = Midpoint::new(
+        &mb,
+        mb.input(),
+        midpoint(
+            h,
+            1.3 * t_exact,
+            1,
+            (1e-14, 1e-14),
+            MidpointVariant::DiscreteGradient,
+        ),
+    )
+    .unwrap();
     let run = integ
         .run(&x0, &mut |t: f64, x: &[f64]| samples.push((t, x[2], x[5])))
         .unwrap();
@@ -131,7 +125,18 @@ fn energy_drift_run(t_end: f64, h: f64) -> (f64, f64, f64) {
     let x0 = mb.initial_state();
     let h0 = mb.hamiltonian(&x0);
     let mut max_dev = 0.0f64;
-    let mut integ = Midpoint::new(&mb, mb.input(), params(h, t_end, 100)).unwrap();
+    let mut integ = Midpoint::new(
+        &mb,
+        mb.input(),
+        midpoint(
+            h,
+            t_end,
+            100,
+            (1e-14, 1e-14),
+            MidpointVariant::DiscreteGradient,
+        ),
+    )
+    .unwrap();
     let run = integ
         .run(&x0, &mut |_t: f64, x: &[f64]| {
             max_dev = max_dev.max((mb.hamiltonian(x) - h0).abs())

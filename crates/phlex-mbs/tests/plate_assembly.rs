@@ -7,7 +7,7 @@ use phlex_core::sparse;
 use phlex_core::structure::Tolerances;
 use phlex_fem::mesh::{Diagonal, Mesh2d};
 use phlex_fem::models::plate::{KirchhoffHhj, KirchhoffModel};
-use phlex_mbs::plate_assembly::*;
+use phlex_mbs::models::plate_assembly::*;
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
 use phlex_solve::signal::{InputFn, Signal};

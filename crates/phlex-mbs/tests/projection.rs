@@ -1,5 +1,5 @@
 #![allow(non_snake_case)]
-//! Drift correction by projection onto the position constraints (`phlex_mbs::projection`, off by
+//! Drift correction by projection onto the position constraints (`phlex_mbs::planar::projection`, off by
 //! default): double pendulum (rigid links, gravity), midpoint/discrete gradient, long run.
 //!
 //! Without projection the hinge positions drift (the scheme enforces the velocity
@@ -7,62 +7,21 @@
 //! (< 1e-12 m asserted), while the energy is no longer conserved to the Newton tolerance:
 //! each projection moves the poses and so the potential energy. Both drifts and both
 //! energy errors are printed and bounded.
+mod common;
+
 use phlex_core::PhSystem;
 use phlex_core::ProjectionOptions;
 use phlex_mbs::project_onto_constraints;
 use phlex_mbs::*;
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
 use phlex_solve::newton::NewtonParams;
 use phlex_solve::Midpoint;
 
-const G: f64 = 9.81;
-const L1: f64 = 1.0;
-const L2: f64 = 0.7;
+use common::double_pendulum::planar_double_pendulum;
+use common::params::discrete_gradient;
 
+/// The double pendulum at θ1 = 0, θ2 = 0.5 rad.
 fn double_pendulum() -> Multibody {
-    let (t1, t2) = (0.0f64, 0.5f64);
-    let p2 = [L1 * t1.cos(), L1 * t1.sin()];
-    let mut b = MultibodyBuilder::new();
-    b.gravity([0.0, -G])
-        .add_body(
-            "link1",
-            RigidBody2d::new(1.0, 0.0)
-                .com([L1, 0.0])
-                .port("pivot", [0.0, 0.0])
-                .port("tip", [L1, 0.0])
-                .pose(Pose2d::new(0.0, 0.0, t1)),
-        )
-        .add_body(
-            "link2",
-            RigidBody2d::new(0.5, 0.0)
-                .com([L2, 0.0])
-                .port("pivot", [0.0, 0.0])
-                .pose(Pose2d::new(p2[0], p2[1], t2)),
-        )
-        .add_joint(
-            "shoulder",
-            Joint::ground_revolute("link1", "pivot", "origin"),
-        )
-        .add_joint("elbow", Joint::revolute("link1", "tip", "link2", "pivot"));
-    b.build().unwrap()
-}
-
-fn params(t_end: f64, h: f64) -> MidpointParams {
-    MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end,
-            h,
-            output_every: 1,
-        },
-        newton: NewtonParams {
-            rtol: 1e-13,
-            atol: 1e-13,
-            ..Default::default()
-        },
-        variant: MidpointVariant::DiscreteGradient,
-    }
+    planar_double_pendulum(0.0, 0.5, 0.0)
 }
 
 fn run(
@@ -72,7 +31,10 @@ fn run(
     h: f64,
     proj: Option<ProjectionOptions>,
 ) -> (phlex_solve::IntegrationRun, f64) {
-    let mut integ = Midpoint::new(mb, mb.input(), params(t_end, h)).unwrap();
+    // modified Newton (the solver's default) at rtol = atol = 1e-13
+    let mut params = discrete_gradient(h, t_end, (1e-13, 1e-13));
+    params.newton.modified = NewtonParams::default().modified;
+    let mut integ = Midpoint::new(mb, mb.input(), params).unwrap();
     if let Some(o) = proj {
         integ = integ.with_projection(o).unwrap();
     }
@@ -90,15 +52,7 @@ fn run(
 #[test]
 fn double_pendulum_drift_with_and_without_projection() {
     let mb = double_pendulum();
-    let x0 = consistent_initial_state(
-        &mb,
-        &mb.initial_state(),
-        &mb.input(),
-        0.0,
-        &KinematicsOptions::default(),
-    )
-    .unwrap()
-    .state;
+    let x0 = common::consistent(&mb).state;
     let (t_end, h) = (10.0, 1e-3);
     let (plain, dh_plain) = run(&mb, &x0, t_end, h, None);
     let (proj, dh_proj) = run(&mb, &x0, t_end, h, Some(ProjectionOptions::default()));
@@ -157,15 +111,7 @@ fn double_pendulum_drift_with_and_without_projection() {
 #[test]
 fn single_projection() {
     let mb = double_pendulum();
-    let mut x = consistent_initial_state(
-        &mb,
-        &mb.initial_state(),
-        &mb.input(),
-        0.0,
-        &KinematicsOptions::default(),
-    )
-    .unwrap()
-    .state;
+    let mut x = common::consistent(&mb).state;
     let b2 = mb.body_range(1).start;
     x[b2] += 1e-3;
     x[b2 + 2] += 2e-3; // body angle of link2 (the elbow angle state is not moved)

@@ -19,7 +19,7 @@ use phlex_core::structure::Tolerances;
 use phlex_core::LinearPhSystem;
 use phlex_fem::models::beam::euler_bernoulli::{EbDiscretization, EulerBernoulli};
 use phlex_fem::EndCondition;
-use phlex_mbs::reduce::reduce_flexible;
+use phlex_mbs::analysis::reduce::reduce_flexible;
 use phlex_mbs::*;
 use phlex_solve::eigen::EigenParams;
 use phlex_solve::reduce::{

@@ -16,45 +16,23 @@ use phlex_mbs::spatial::{
     consistent_initial_state_3d, Joint3d, KinematicsOptions3d, Multibody3d, MultibodyBuilder3d,
 };
 use phlex_mbs::*;
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
-use phlex_solve::newton::NewtonParams;
-use phlex_solve::radau5::{OutputTimes, Radau5, Radau5Params};
+use phlex_solve::midpoint::MidpointVariant;
 use phlex_solve::Midpoint;
-use phlex_solve::PhDae;
 
-const G: f64 = 9.81;
-const M1: f64 = 1.0;
-const M2: f64 = 0.5;
-const L1: f64 = 1.0;
-const L2: f64 = 0.7;
+mod common;
+
+use common::double_pendulum::{planar_double_pendulum, G, L1, L2, M1, M2};
+use common::params::{midpoint, radau_to};
+
 const J_AXIAL: f64 = 0.02;
 
+/// The planar model of the 3D pendulum: central inertia j/2 per link.
 fn planar(theta1: f64, theta2: f64) -> Multibody {
-    let p2 = [L1 * theta1.cos(), L1 * theta1.sin()];
-    let mut b = MultibodyBuilder::new();
-    b.gravity([0.0, -G])
-        .add_body(
-            "link1",
-            RigidBody2d::new(M1, 0.5 * J_AXIAL)
-                .com([L1, 0.0])
-                .port("pivot", [0.0, 0.0])
-                .port("tip", [L1, 0.0])
-                .pose(Pose2d::new(0.0, 0.0, theta1)),
-        )
-        .add_body(
-            "link2",
-            RigidBody2d::new(M2, 0.5 * J_AXIAL)
-                .com([L2, 0.0])
-                .port("pivot", [0.0, 0.0])
-                .pose(Pose2d::new(p2[0], p2[1], theta2)),
-        )
-        .add_joint(
-            "shoulder",
-            Joint::ground_revolute("link1", "pivot", "origin"),
-        )
-        .add_joint("elbow", Joint::revolute("link1", "tip", "link2", "pivot"));
-    b.build().unwrap()
+    planar_double_pendulum(theta1, theta2, 0.5 * J_AXIAL)
+}
+
+fn radau3(mb: &Multibody3d, x0: &[f64], t_end: f64, tol: f64) -> Vec<f64> {
+    radau_to(mb, mb.input(), x0, t_end, tol).y
 }
 
 fn spatial(theta1: f64, theta2: f64) -> Multibody3d {
@@ -129,21 +107,6 @@ fn spatial_initial(mb: &Multibody3d) -> Vec<f64> {
     init.state
 }
 
-fn radau3(mb: &Multibody3d, x0: &[f64], t_end: f64, tol: f64) -> Vec<f64> {
-    let dae = PhDae::new(mb, mb.input()).unwrap();
-    let r = Radau5::new(Radau5Params::with_tolerances(tol, tol)).unwrap();
-    r.integrate(
-        &dae,
-        0.0,
-        x0,
-        t_end,
-        OutputTimes::None,
-        &mut |_t: f64, _y: &[f64]| {},
-    )
-    .unwrap()
-    .y
-}
-
 /// θ1(0) = 0, θ2(0) = 0.5 rad, at rest, t = 2 s, both models by Radau IIA at
 /// rtol = atol = 1e-12 (global errors ≈ 1e-11–1e-10, see `tests/double_pendulum.rs`):
 /// angles and angular velocities agree to 1e-8, the out-of-plane motion stays at round-off
@@ -165,26 +128,8 @@ fn compare_with_planar(hinges: bool) {
     let (t1, t2) = (0.0, 0.5);
     let t_end = 2.0;
     let mb2 = planar(t1, t2);
-    let init = consistent_initial_state(
-        &mb2,
-        &mb2.initial_state(),
-        &mb2.input(),
-        0.0,
-        &KinematicsOptions::default(),
-    )
-    .unwrap();
-    let params = Radau5Params::with_tolerances(1e-12, 1e-12);
-    let sol2 = Radau5::new(params)
-        .unwrap()
-        .integrate(
-            &PhDae::new(&mb2, mb2.input()).unwrap(),
-            0.0,
-            &init.state,
-            t_end,
-            OutputTimes::None,
-            &mut |_t: f64, _y: &[f64]| {},
-        )
-        .unwrap();
+    let init = common::consistent(&mb2);
+    let sol2 = radau_to(&mb2, mb2.input(), &init.state, t_end, 1e-12);
     let x2 = &sol2.y;
     let mb3 = spatial_with(t1, t2, hinges);
     let x0 = spatial_initial(&mb3);
@@ -225,21 +170,13 @@ fn compare_with_planar(hinges: bool) {
 }
 
 fn midpoint3(mb: &Multibody3d, x0: &[f64], t_end: f64, h: f64) -> Vec<f64> {
-    let params = MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end,
-            h,
-            output_every: 1_000_000,
-        },
-        newton: NewtonParams {
-            rtol: 1e-13,
-            atol: 1e-13,
-            modified: false,
-            ..Default::default()
-        },
-        variant: MidpointVariant::Midpoint,
-    };
+    let params = midpoint(
+        h,
+        t_end,
+        1_000_000,
+        (1e-13, 1e-13),
+        MidpointVariant::Midpoint,
+    );
     let mut integ = Midpoint::new(mb, mb.input(), params).unwrap();
     let run = integ.run(x0, &mut |_t: f64, _x: &[f64]| {}).unwrap();
     // spherical joints keep their points together exactly under the midpoint rule

@@ -6,38 +6,21 @@
 //! * prismatic along an inclined axis: s(t) = ½ g sin α t² and the normal force m g cos α;
 //! * weld: two welded bodies move as the merged rigid body;
 //! * redundancy: two spherical joints and a revolute on the same pair are reported.
+mod common;
+
+use common::params::midpoint;
 use phlex_core::geometry::mat3::cross;
 use phlex_core::geometry::so3::from_axis_angle;
 use phlex_core::PhSystem;
 use phlex_mbs::spatial::{Joint3d, Multibody3d, MultibodyBuilder3d};
 use phlex_mbs::{MbsError, RigidBody3d, RigidBody3dModel};
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
-use phlex_solve::newton::NewtonParams;
+use phlex_solve::midpoint::MidpointVariant;
 use phlex_solve::radau5::{OutputTimes, Radau5, Radau5Params};
 use phlex_solve::InputFn;
 use phlex_solve::Midpoint;
 use phlex_solve::PhDae;
 
 const G: f64 = 9.81;
-
-fn params(h: f64, t_end: f64) -> MidpointParams {
-    MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end,
-            h,
-            output_every: 1,
-        },
-        newton: NewtonParams {
-            rtol: 1e-14,
-            atol: 1e-14,
-            modified: false,
-            ..Default::default()
-        },
-        variant: MidpointVariant::Midpoint,
-    }
-}
 
 fn agm(mut a: f64, mut b: f64) -> f64 {
     while (a - b).abs() > 1e-16 * a {
@@ -83,7 +66,12 @@ fn measured_period(mb: &Multibody3d, joint: usize, h: f64, t_end: f64) -> (f64, 
     let mut prev: Option<(f64, f64)> = None;
     let mut max_rot = 0.0f64;
     let pend = mb.body_index("pendulum").unwrap();
-    let mut integ = Midpoint::new(mb, mb.input(), params(h, t_end)).unwrap();
+    let mut integ = Midpoint::new(
+        mb,
+        mb.input(),
+        midpoint(h, t_end, 1, (1e-14, 1e-14), MidpointVariant::Midpoint),
+    )
+    .unwrap();
     let run = integ
         .run(&x0, &mut |t: f64, x: &[f64]| {
             let th = THETA0 + mb.joint_states(joint, x)[0];
@@ -229,7 +217,12 @@ fn prismatic_on_incline_falls_with_g_sin_alpha() {
         let k = mb.joint_index("slide").unwrap();
         let blk = mb.body_index("block").unwrap();
         let mut worst = [0.0f64; 3];
-        let mut integ = Midpoint::new(&mb, mb.input(), params(0.01, 2.0)).unwrap();
+        let mut integ = Midpoint::new(
+            &mb,
+            mb.input(),
+            midpoint(0.01, 2.0, 1, (1e-14, 1e-14), MidpointVariant::Midpoint),
+        )
+        .unwrap();
         let r0 = mb.rotation(blk, &x0);
         integ
             .run(&x0, &mut |t: f64, x: &[f64]| {
@@ -472,7 +465,7 @@ fn prescribed_spin_up_supplies_the_kinetic_energy() {
         );
     let mb = b.build().unwrap();
     let x0 = mb.initial_state();
-    let mut p = params(1e-3, 1.0);
+    let mut p = midpoint(1e-3, 1.0, 1, (1e-14, 1e-14), MidpointVariant::Midpoint);
     p.variant = MidpointVariant::DiscreteGradient;
     p.step.output_every = 100;
     let k = mb.joint_index("motor").unwrap();

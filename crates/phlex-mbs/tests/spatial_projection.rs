@@ -10,11 +10,12 @@
 //! them exactly (RSSR test: no drift without projection). Quadratic constraints (prismatic
 //! joints and welds between bodies) drift under Radau IIA, which does not keep quadratic
 //! invariants; the projection holds them at its tolerance (slider test).
+mod common;
+
 use phlex_core::PhSystem;
 use phlex_core::ProjectionOptions;
 use phlex_mbs::spatial::{
-    consistent_initial_state_3d, orthonormalize_rotations, project_onto_constraints_3d, Joint3d,
-    KinematicsOptions3d, Multibody3d, MultibodyBuilder3d,
+    orthonormalize_rotations, project_onto_constraints_3d, Joint3d, Multibody3d, MultibodyBuilder3d,
 };
 use phlex_mbs::RigidBody3d;
 use phlex_solve::fixed_step::FixedStepParams;
@@ -71,18 +72,7 @@ fn rssr() -> (Multibody3d, Vec<f64>) {
             Joint3d::ground_revolute("rocker", "P", "g2", [0.0, 1.0, 0.0]),
         );
     let mb = b.build().unwrap();
-    let x0 = consistent_initial_state_3d(
-        &mb,
-        &mb.initial_state(),
-        &mb.input(),
-        0.0,
-        &KinematicsOptions3d {
-            locked: vec!["crank".into()],
-            ..Default::default()
-        },
-    )
-    .unwrap()
-    .state;
+    let x0 = common::consistent_3d(&mb, &["crank"]);
     (mb, x0)
 }
 
@@ -205,18 +195,7 @@ fn slider_on_rotating_arm_drift_projection() {
         Joint3d::prismatic("arm", "P", "slider", "P", [1.0, 0.0, 0.0]),
     );
     let mb = b.build().unwrap();
-    let x0 = consistent_initial_state_3d(
-        &mb,
-        &mb.initial_state(),
-        &mb.input(),
-        0.0,
-        &KinematicsOptions3d {
-            locked: vec!["arm".into()],
-            ..Default::default()
-        },
-    )
-    .unwrap()
-    .state;
+    let x0 = common::consistent_3d(&mb, &["arm"]);
     let dae = PhDae::new(&mb, mb.input()).unwrap();
     let radau = Radau5::new(Radau5Params {
         rtol: 1e-4,

@@ -5,6 +5,8 @@
 //! * $J(x)$ is skew-symmetric, $E$ symmetric, $E^\top z = \nabla H$;
 //! * the exact Jacobian of $f = J(x)z(x) + B(x)u$ matches central differences;
 //! * $f = Jz + Bu$ assembled matrix-free equals the product with the assembled matrices.
+mod common;
+
 use phlex_core::geometry::so3::from_axis_angle;
 use phlex_core::sparse;
 use phlex_core::PhSystem;
@@ -112,30 +114,14 @@ fn exact_jacobian_matches_central_differences() {
     let u = mb.input().eval(0.0);
     let n = mb.n();
     let A = sparse::to_dense(&mb.rhs_jacobian(&x, &u));
-    let scale = (0..n)
-        .flat_map(|i| (0..n).map(move |j| (i, j)))
-        .fold(0.0f64, |m, (i, j)| m.max(A[(i, j)].abs()));
-    let (mut fp, mut fm) = (vec![0.0; n], vec![0.0; n]);
-    let mut worst = 0.0f64;
-    for k in 0..n {
-        let h = 1e-6;
-        let mut xp = x.clone();
-        xp[k] += h;
-        mb.rhs(&xp, &u, &mut fp);
-        xp[k] -= 2.0 * h;
-        mb.rhs(&xp, &u, &mut fm);
-        for i in 0..n {
-            let d = (fp[i] - fm[i]) / (2.0 * h);
-            let e = (d - A[(i, k)]).abs();
-            worst = worst.max(e);
-            assert!(
-                e < 1e-7 * scale,
-                "df{i}/dx{k}: fd {d}, jacobian {} ({})",
-                A[(i, k)],
-                mb.blocks().len()
-            );
-        }
-    }
+    let rhs = |x: &[f64]| {
+        let mut f = vec![0.0; n];
+        mb.rhs(x, &u, &mut f);
+        f
+    };
+    let label = format!("{} blocks", mb.blocks().len());
+    let (worst, scale) = common::checks::check_jacobian(&A, &x, |_| 1e-6, rhs, 1e-7, &label);
+    let worst = worst * scale;
     println!("n = {n}, max |J - fd| = {worst:.2e}, scale {scale:.2e}");
 }
 
@@ -216,7 +202,7 @@ fn blocks_and_ports_are_named() {
 /// terms through the beam's port maps (elastic velocities at the ports) are exact too.
 #[test]
 fn exact_jacobian_with_flexible_beam() {
-    use phlex_mbs::floating_beam_3d::FloatingBeam3d;
+    use phlex_mbs::body::floating_beam::spatial::FloatingBeam3d;
     use phlex_mbs::DeformationBc;
     let mut b = MultibodyBuilder3d::new();
     b.gravity([0.0, 0.3, -9.81])

@@ -15,12 +15,13 @@
 //!
 //! Steady precession (Goldstein §5.7): m g l = Ω (C ω_3 − A Ω cos θ), A = A_G + m l²,
 //! slow root Ω = (Cω₃ − √(C²ω₃² − 4A cosθ m g l)) / (2A cosθ).
+mod common;
+
+use common::params::midpoint;
 use phlex_core::geometry::so3::from_axis_angle;
 use phlex_mbs::spatial::{Joint3d, Multibody3d, MultibodyBuilder3d};
 use phlex_mbs::{RigidBody3d, RigidBody3dModel};
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{MidpointParams, MidpointVariant};
-use phlex_solve::newton::NewtonParams;
+use phlex_solve::midpoint::MidpointVariant;
 use phlex_solve::Midpoint;
 
 use phlex_core::PhSystem;
@@ -66,27 +67,6 @@ fn top(omega: f64) -> Multibody3d {
     b.build().unwrap()
 }
 
-fn params(h: f64, n_steps: usize, every: usize) -> MidpointParams {
-    MidpointParams {
-        step: FixedStepParams {
-            t0: 0.0,
-            t_end: n_steps as f64 * h,
-            h,
-            output_every: every,
-        },
-        newton: NewtonParams {
-            rtol: 1e-14,
-            atol: 1e-14,
-            // Full Newton: the modified variant stops on an estimated error and leaves a
-            // systematic residual of ~1e-15 per step in the R rows (RᵀR − I grew to 3e-11
-            // over 10⁴ steps); with a fresh Jacobian the defect stays at round-off.
-            modified: false,
-            ..Default::default()
-        },
-        variant: MidpointVariant::Midpoint,
-    }
-}
-
 /// (L_Z, L_3) about the pivot from the state: L = R J_P ω (v_P = 0 at the pivot).
 fn momenta(mb: &Multibody3d, x: &[f64]) -> (f64, f64) {
     let xl = mb.local(0, x);
@@ -116,7 +96,17 @@ fn run(omega: f64, h: f64, n_steps: usize, every: usize) -> (Trace, [f64; 5], f6
         azimuth: Vec::new(),
         tilt: Vec::new(),
     };
-    let mut integ = Midpoint::new(&mb, mb.input(), params(h, n_steps, every)).unwrap();
+    // Full Newton: the modified variant stops on an estimated error and leaves a
+    // systematic residual of ~1e-15 per step in the R rows (RᵀR − I grew to 3e-11
+    // over 10⁴ steps); with a fresh Jacobian the defect stays at round-off.
+    let params = midpoint(
+        h,
+        n_steps as f64 * h,
+        every,
+        (1e-14, 1e-14),
+        MidpointVariant::Midpoint,
+    );
+    let mut integ = Midpoint::new(&mb, mb.input(), params).unwrap();
     let res = integ
         .run(&x0, &mut |t: f64, x: &[f64]| {
             let (lz, l3) = momenta(&mb, x);

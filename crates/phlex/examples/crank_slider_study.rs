@@ -1,7 +1,7 @@
 //! The §6.3 crank–slider study of paper 000 (thesis 004 §10.1.2): normalized coupler
 //! midpoint deflections $u_f^x(L/2)/L$, $u_f^y(L/2)/L$ over one revolution and more (to
 //! $t = 0.053$ s, the final time of the paper's Table 3), with and without geometric
-//! stiffening ([`phlex_mbs::stiffening`]), on 2, 4, 8 and 16 coupler elements and time steps
+//! stiffening ([`phlex_mbs::body::planar::stiffening`]), on 2, 4, 8 and 16 coupler elements and time steps
 //! 2^-14 … 2^-17 s ≈ 6.1e-5 … 7.6e-6 s (midpoint / discrete gradient,
 //! [`phlex_mbs::CrankSlider`]).
 //!
@@ -84,7 +84,7 @@ fn main() -> Result<()> {
     }
     // Markdown and JSON tables.
     // independent cross-check: geometrically exact coupler (ANCF elastic line)
-    let ge = phlex_mbs::geometrically_exact_2d::ExactCrankSlider::new(16)
+    let ge = phlex_mbs::models::geometrically_exact::ExactCrankSlider::new(16)
         .run(1.0 / 131_072.0, T_END)
         .context("geometrically exact cross-check")?;
     let ge_line = format!(

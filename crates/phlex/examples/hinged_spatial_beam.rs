@@ -1,7 +1,7 @@
 //! The hinged spatial beam of paper 000 §6.4 (Table 4, Fig. 11): a flexible beam on a
 //! spherical joint, spun up by a torque about the vertical axis for 10.2 s and kicked out of
 //! plane at the tip at 15 s, 50 s simulated. Model, unit system (mm–g–s: energies in nJ)
-//! and invariants: `phlex_mbs::hinged_spatial_beam`.
+//! and invariants: `phlex_mbs::models::hinged_spatial_beam`.
 //!
 //! Writes `out/hinged_spatial_beam/timeseries.csv` (t, kinetic, deformation and total
 //! energy, frame angular velocity about the vertical, tip azimuth rate, angular momentum

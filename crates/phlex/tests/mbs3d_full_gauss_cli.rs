@@ -1,6 +1,6 @@
 //! End-to-end test of `examples/mbs/hinged_spatial_beam_full_gauss.toml`: the §6.4 hinged
 //! spatial beam of paper 000 with `mass_operator = "full"` (deformation-dependent inertia,
-//! `phlex_mbs::full_inertia_3d`) integrated by `integrator = "gauss"` in the conservation
+//! `phlex_mbs::body::spatial::full_inertia`) integrated by `integrator = "gauss"` in the conservation
 //! form of `phlex_mbs::spatial::collocation` (1 stage, dt = 5 ms), cut to the first 2 s of
 //! the torque phase. The angular momentum $L_Z = \int M_z\,dt$ of this configuration is
 //! asserted to 1e-8 in the library (`tests/collocation_full_inertia.rs`); here the run

@@ -1,5 +1,5 @@
 //! End-to-end tests of `geometric_stiffening = true` on `kind = "beam3d"` bodies
-//! (`examples/mbs/spinning_beam_3d_stiffened.toml`, `phlex_mbs::stiffening_3d`): the spatial
+//! (`examples/mbs/spinning_beam_3d_stiffened.toml`, `phlex_mbs::body::spatial::stiffening`): the spatial
 //! Simo–Vu-Quoc spin-up with full inertia reproduces the planar stiffened peak, switching
 //! the key off gives the larger unstiffened deflection, and the key on a rigid body is a
 //! model error (exit code 2) naming the body.

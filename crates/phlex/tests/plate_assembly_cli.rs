@@ -6,7 +6,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use phlex_mbs::plate_assembly::{simulate_welded, table_10_6, Table105, TABLE_10_6_HZ};
+use phlex_mbs::models::plate_assembly::{simulate_welded, table_10_6, Table105, TABLE_10_6_HZ};
 use phlex_solve::signal::Signal;
 
 use common::{phlex, root};

@@ -2,13 +2,13 @@
 //! conditions, drift projection, redundancy check) need to know of an assembled multibody
 //! pHDAE $E\dot x = (J(x) - R)z(x) + B(x)u$ with the joint rows $G(x)p = B_\lambda u$
 //! (paper 000 eqs. (44)–(46)). Implemented by the planar [`crate::Multibody`]
-//! (in [`crate::kinematics`]) and the spatial [`crate::spatial::Multibody3d`] (in
+//! (in [`crate::planar::kinematics`]) and the spatial [`crate::spatial::Multibody3d`] (in
 //! [`crate::spatial::kinematics`]).
 use phlex_core::sparse::col_iter;
 use phlex_core::sparse::SparseMat;
 use phlex_core::PhSystem;
 
-use crate::assembly::JointDrift;
+use crate::planar::assembly::JointDrift;
 
 /// The constrained-mechanics view of an assembled multibody system, generic over the
 /// dimension: a body pose has [`ConstrainedAssembly::POSE_DOF`] increments (planar
@@ -112,7 +112,7 @@ macro_rules! shared_assembly_view {
                 }
             }
         }
-        fn joint_drifts(&self, x: &[f64]) -> Vec<crate::assembly::JointDrift> {
+        fn joint_drifts(&self, x: &[f64]) -> Vec<crate::planar::assembly::JointDrift> {
             self.position_drift(x)
         }
         fn reset_joints(&self, x: &mut [f64]) {
@@ -177,7 +177,7 @@ macro_rules! shared_multibody_methods {
         /// Position-level violation of every joint, one component per constraint row (the
         /// drift of the velocity-level constraints, paper 000 Remark 9; the components are
         /// described with the joint models).
-        pub fn position_drift(&self, x: &[f64]) -> Vec<crate::assembly::JointDrift> {
+        pub fn position_drift(&self, x: &[f64]) -> Vec<crate::planar::assembly::JointDrift> {
             self.joints
                 .iter()
                 .enumerate()
@@ -185,7 +185,7 @@ macro_rules! shared_multibody_methods {
                     let g = self.$geometry(k, x);
                     let c = j.position_residual(&g, &x[self.joint_state_range(k)]);
                     let m = c.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-                    crate::assembly::JointDrift {
+                    crate::planar::assembly::JointDrift {
                         joint: j.name.clone(),
                         components: c,
                         max_abs: m,
@@ -269,7 +269,7 @@ macro_rules! shared_phdae_methods {
             &self.blocks
         }
         /// $E$; with bodies of full inertia their state-dependent blocks (eq. (F3) of
-        /// [`crate::planar_body::full_inertia`], [`crate::spatial_body_core::full_inertia_3d`]).
+        /// [`crate::body::planar::full_inertia`], [`crate::body::spatial::full_inertia`]).
         fn descriptor(&self, x: &[f64]) -> phlex_core::sparse::SparseMat {
             if x.len() != self.n || !self.has_full_inertia() {
                 return self.E.clone();

@@ -1,6 +1,6 @@
 //! Consistent initial conditions of a multibody pHDAE (paper 000 §6.3: "setting the
 //! initial conditions properly is of utmost importance for a DAE solver"), written once for
-//! the planar ([`crate::kinematics`]) and the spatial ([`crate::spatial::kinematics`])
+//! the planar ([`crate::planar::kinematics`]) and the spatial ([`crate::spatial::kinematics`])
 //! assembly. Three stages, bodies undeformed:
 //!
 //! 1. **Positions**: the poses of the bodies, except the increments the user locks, close
@@ -23,8 +23,8 @@ use crate::common::assembly::{constraint_input, ConstrainedAssembly};
 use crate::common::least_squares::dense_solve;
 use crate::common::least_squares::max_abs;
 use crate::common::pose_newton::{close_position_constraints, PoseNewtonOptions};
-use crate::error::MbsError;
-use crate::kinematics::ConsistentInit;
+use crate::error::{require_len, MbsError};
+use crate::planar::kinematics::ConsistentInit;
 
 /// Stage 1 settings: the free pose increments, the tolerance and what to tell the user
 /// when the loop does not close.
@@ -49,21 +49,8 @@ pub(crate) fn consistent_state<A: ConstrainedAssembly>(
     stage: &PositionStage,
 ) -> Result<ConsistentInit, MbsError> {
     let n = mb.n_states();
-    if x0.len() != n {
-        return Err(MbsError::Dimension {
-            what: "initial state".into(),
-            expected: n,
-            found: x0.len(),
-        });
-    }
-    let m_in = mb.ports().total_dim();
-    if input.dim() != m_in {
-        return Err(MbsError::Dimension {
-            what: "input".into(),
-            expected: m_in,
-            found: input.dim(),
-        });
-    }
+    require_len("initial state", n, x0.len())?;
+    require_len("input", mb.ports().total_dim(), input.dim())?;
     // ---- stage 1: positions ----
     let free = free()?;
     let mut x = x0.to_vec();

@@ -1,6 +1,6 @@
 //! The assembly side of the state-dependent descriptor of bodies with *full inertia*
-//! (deformation-dependent mass operator: planar [`crate::planar_body::full_inertia`], spatial
-//! [`crate::spatial_body_core::full_inertia_3d`]), written once for the planar
+//! (deformation-dependent mass operator: planar [`crate::body::planar::full_inertia`], spatial
+//! [`crate::body::spatial::full_inertia`]), written once for the planar
 //! [`crate::Multibody`] and the spatial [`crate::spatial::Multibody3d`] over
 //! [`FullInertiaAssembly`]:
 //!

@@ -8,7 +8,7 @@ use phlex_core::sparse::SparseMat;
 use phlex_core::{Port, PortSet, Triplets, VarBlock};
 
 use crate::error::MbsError;
-use crate::load::Frame;
+use crate::planar::load::Frame;
 
 /// What the layout needs of a joint.
 pub(crate) struct JointSlots {

@@ -1,5 +1,5 @@
-//! The dimension-generic core shared by the planar layer ([`crate::assembly`],
-//! [`crate::builder`], [`crate::kinematics`], [`crate::redundancy`]) and the spatial layer
+//! The dimension-generic core shared by the planar layer ([`crate::planar::assembly`],
+//! [`crate::planar::builder`], [`crate::planar::kinematics`], [`crate::planar::redundancy`]) and the spatial layer
 //! ([`crate::spatial`]): the algorithms are written once over the
 //! [`ConstrainedAssembly`](assembly::ConstrainedAssembly) view of an assembled index-2
 //! pHDAE (paper 000 eq. (46)) and instantiated for 2D and 3D.

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use crate::error::MbsError;
-use crate::joint::{JointSpec, GROUND};
+use crate::planar::joint::{JointSpec, GROUND};
 
 /// A body model whose ports have names.
 pub(crate) trait NamedPorts {

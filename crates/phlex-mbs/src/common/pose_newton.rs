@@ -13,7 +13,7 @@ use faer::Mat;
 
 use crate::common::assembly::ConstrainedAssembly;
 use crate::common::least_squares::{max_abs, min_norm_solve};
-use crate::error::MbsError;
+use crate::error::{require_len, MbsError};
 use phlex_core::system::{ProjectionOptions, ProjectionStep};
 use phlex_solve::SolveError;
 
@@ -153,7 +153,7 @@ pub(crate) fn close_position_constraints<A: ConstrainedAssembly>(
     Ok(report)
 }
 
-/// Step 1 of the drift projection (paper 000 Remark 9; [`crate::projection::project_onto_constraints`] and
+/// Step 1 of the drift projection (paper 000 Remark 9; [`crate::planar::projection::project_onto_constraints`] and
 /// [`crate::spatial::project_onto_constraints_3d`]): the Gauss–Newton iteration on the poses
 /// of every body, drivers included, joint states kept (or moved by `follow`), until
 /// $\max|\Phi| \le$ `opts.tol`. Checks `opts` and the length of `x` first.
@@ -169,13 +169,7 @@ pub(crate) fn project_poses<A: ConstrainedAssembly>(
     before: impl FnOnce(&mut [f64]) -> Result<(), MbsError>,
 ) -> Result<ProjectionStep, MbsError> {
     opts.validate()?;
-    if x.len() != mb.n_states() {
-        return Err(MbsError::Dimension {
-            what: "state to project".into(),
-            expected: mb.n_states(),
-            found: x.len(),
-        });
-    }
+    require_len("state to project", mb.n_states(), x.len())?;
     before(x)?;
     let free = free_pose_increments(mb, |_, _| false);
     let newton = close_position_constraints(

@@ -1,5 +1,5 @@
 //! Rank-revealing check of the joint constraint rows, written once for the planar and the
-//! spatial assembly ([`crate::redundancy`], [`crate::spatial::redundancy`]).
+//! spatial assembly ([`crate::planar::redundancy`], [`crate::spatial::redundancy`]).
 //!
 //! Redundant constraints make $G$ of the velocity constraints $G(x)p = B_\lambda u$
 //! (paper 000 eq. (46)) rank deficient, so the multipliers are not unique and the index-2
@@ -14,7 +14,7 @@ use phlex_core::Triplets;
 
 use crate::common::assembly::ConstrainedAssembly;
 use crate::error::MbsError;
-use crate::redundancy::RankReport;
+use crate::planar::redundancy::RankReport;
 
 /// Checks that the joint constraint rows of `mb` at state `x` are independent; the error
 /// names the joints of every dependent set.

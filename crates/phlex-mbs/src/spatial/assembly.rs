@@ -22,7 +22,7 @@
 //! and load coefficients, which are linear in the entries of the rotations $R(x)$ and
 //! given in closed form in the joint states.
 //!
-//! *Full inertia* ([`crate::spatial_body_core::full_inertia_3d`]): $E(x)$ is state dependent
+//! *Full inertia* ([`crate::body::spatial::full_inertia`]): $E(x)$ is state dependent
 //! in the blocks of such bodies (eq. (F3)), and their port maps carry the deformed port
 //! position: the output gets $\omega\times N_ku_f$ and a port force $F$ the moment
 //! $N_ku_f\times F$ ([`SpatialBody::port_shift`]), in $G(x)$, $G(x)^\top$ and $B(x)$ alike, so
@@ -35,12 +35,12 @@ use phlex_core::sparse::{col_iter, SparseMat};
 use phlex_core::{PhSystem, PortSet, ProjectionOptions, ProjectionStep, Triplets, VarBlock};
 use phlex_solve::{InputFn, Signal};
 
+use crate::body::planar::floating_body::EnergySplit;
 use crate::common::assembly::{shared_multibody_methods, shared_phdae_methods};
 use crate::common::descriptor::{self, full_inertia_layout, FullInertiaAssembly};
 use crate::common::layout::{lay_out, load_port, with_layout, JointSlots, LoadUnits};
 use crate::error::MbsError;
-use crate::load::Frame;
-use crate::planar_body::EnergySplit;
+use crate::planar::load::Frame;
 use crate::spatial::body::{SpatialBody, R_V_OFFSET};
 use crate::spatial::joint::{Coef, Geometry, JointModel3d, Side, Term};
 use phlex_core::geometry::mat3::{cross, mat_mul, mat_t_vec, mat_vec, transpose, Mat3, IDENTITY3};
@@ -328,7 +328,7 @@ impl Multibody3d {
 
     /// True if some body has deformation-dependent inertia
     /// ([`crate::FloatingBeam3d::full_inertia`]): the descriptor then depends on the state
-    /// ([`crate::spatial_body_core::full_inertia_3d`]).
+    /// ([`crate::body::spatial::full_inertia`]).
     pub fn has_full_inertia(&self) -> bool {
         self.bodies.iter().any(|b| b.has_full_inertia())
     }
@@ -871,7 +871,7 @@ impl PhSystem for Multibody3d {
         opts: &ProjectionOptions,
     ) -> Result<ProjectionStep, phlex_core::CoreError> {
         crate::spatial::projection::project_onto_constraints_3d(self, x, u, opts)
-            .map_err(crate::projection::projection_error)
+            .map_err(crate::planar::projection::projection_error)
     }
     fn state_dependent_descriptor(&self) -> bool {
         self.has_full_inertia()
@@ -900,7 +900,7 @@ impl PhSystem for Multibody3d {
     }
 }
 
-/// Deformation-dependent inertia ([`crate::spatial_body_core::full_inertia_3d`]): the discrete step (F4) and
+/// Deformation-dependent inertia ([`crate::body::spatial::full_inertia`]): the discrete step (F4) and
 /// the constant-mass form for Radau IIA, by the shared full-inertia algorithms.
 impl Multibody3d {
     /// Discrete increment of a midpoint step $x_0\to x_1$

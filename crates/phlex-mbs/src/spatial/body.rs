@@ -25,7 +25,7 @@
 //! be included), $J_b(x) = -J_b(x)^\top$, and $\dot R = R[\omega]_\times$ among the rows of
 //! $J_b$ (the $R_v$ rows read $\dot R_i = R_i\times\omega$, Remark 4). With this layout the
 //! implicit midpoint rule updates $R$ by a Cayley transform, so $R^\top R = I$ is kept to
-//! the Newton tolerance without re-orthonormalisation (see [`crate::rigid_body_3d`]); the
+//! the Newton tolerance without re-orthonormalisation (see [`crate::body::rigid::spatial`]); the
 //! assembly relies on the layout to read $R(x)$, to move poses during the consistent
 //! initialisation (${}^ir_P \mathrel{+}= \delta r$, $R \leftarrow R\exp[\delta\phi]_\times$) and
 //! for the exact Jacobian of the joint transformers (linear in the entries of $R$).
@@ -61,7 +61,7 @@ use phlex_core::geometry::mat3::{from_row_major, IDENTITY3};
 use phlex_core::sparse::{self, SparseMat};
 use phlex_core::{Triplets, VarBlock};
 
-use crate::planar_body::EnergySplit;
+use crate::body::planar::floating_body::EnergySplit;
 
 /// A named attachment point of a spatial body: a power port of dimension 6.
 #[derive(Debug, Clone, PartialEq)]
@@ -245,12 +245,12 @@ pub trait SpatialBody: std::fmt::Debug + Send + Sync {
     /// Sets the inertial gravity vector \[m/s²\].
     fn set_gravity(&mut self, g: [f64; 3]);
 
-    // --- Deformation-dependent inertia (crate::spatial_body_core::full_inertia_3d). The defaults describe a
+    // --- Deformation-dependent inertia (crate::body::spatial::full_inertia). The defaults describe a
     // body with the constant descriptor of the state convention above.
 
     /// True if the mass operator depends on the elastic coordinates
     /// ([`crate::FloatingBeam3d::full_inertia`], eqs. (F1)–(F5) of
-    /// [`crate::spatial_body_core::full_inertia_3d`]): the descriptor then depends on the state. Default `false`.
+    /// [`crate::body::spatial::full_inertia`]): the descriptor then depends on the state. Default `false`.
     fn has_full_inertia(&self) -> bool {
         false
     }

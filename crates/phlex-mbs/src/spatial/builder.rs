@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use crate::common::names::{check_finite, ModelParts, NamedPorts, Resolver, SideB};
 use crate::error::MbsError;
-use crate::joint::GROUND;
+use crate::planar::joint::GROUND;
 use crate::spatial::assembly::{LoadModel3d, Multibody3d};
 use crate::spatial::body::{SpatialBody, SpatialBodySpec};
 use crate::spatial::joint::prescribed::Prescribed;

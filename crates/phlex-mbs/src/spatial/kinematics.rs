@@ -13,7 +13,7 @@ use crate::common::assembly::{shared_assembly_view, ConstrainedAssembly};
 use crate::common::consistent_init::{consistent_state, PositionStage};
 use crate::common::pose_newton::free_pose_increments;
 use crate::error::MbsError;
-use crate::kinematics::ConsistentInit;
+use crate::planar::kinematics::ConsistentInit;
 use crate::spatial::assembly::Multibody3d;
 use crate::spatial::body::R_V_OFFSET;
 use phlex_core::geometry::mat3::{mat_mul, store_row_major, Mat3};

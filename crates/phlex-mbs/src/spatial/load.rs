@@ -2,7 +2,7 @@
 //! 000 eq. (39) in 3D).
 use phlex_solve::Signal;
 
-use crate::load::Frame;
+use crate::planar::load::Frame;
 
 /// A force and torque applied at a port of a spatial body: an input port of the assembled
 /// system, named after the load, of dimension 6 ($F_x, F_y, F_z, T_x, T_y, T_z$), whose

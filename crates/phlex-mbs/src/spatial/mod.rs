@@ -18,7 +18,7 @@
 //! [`Multibody3d`] implements [`phlex_core::PhSystem`] (its drift projection hook is
 //! [`project_onto_constraints_3d`]), so every integrator of [`phlex_solve::integrators`]
 //! (midpoint / discrete gradient, Gauss collocation, Radau IIA) integrates it. Bodies with deformation-dependent inertia
-//! ([`crate::spatial_body_core::full_inertia_3d`]) make the descriptor state dependent:
+//! ([`crate::body::spatial::full_inertia`]) make the descriptor state dependent:
 //! the assembly then provides the discrete step (F4)–(F5), its exact Jacobian, the
 //! constant-mass form for Radau, and the port maps at the deformed port positions.
 pub mod assembly;

@@ -1,6 +1,6 @@
 //! Drift correction by projection onto the position constraints of a spatial multibody
 //! system (issue #3 §2, off by default): the 3D counterpart of
-//! [`crate::projection::project_onto_constraints`], with the same options
+//! [`crate::planar::projection::project_onto_constraints`], with the same options
 //! ([`ProjectionOptions`]) and per-step report ([`ProjectionStep`]).
 //!
 //! The integrators enforce the *velocity* constraints $G(x)p = B_\lambda u$ (index 2); the
@@ -34,12 +34,11 @@ use phlex_core::PhSystem;
 use crate::common::assembly::ConstrainedAssembly;
 use crate::common::least_squares::{dense_solve, max_abs};
 use crate::common::pose_newton::project_poses;
-use crate::error::MbsError;
+use crate::error::{require_len, MbsError};
 use crate::spatial::assembly::Multibody3d;
 use crate::spatial::kinematics::set_rotation;
 use phlex_core::geometry::mat3::{lin_comb, mat_mul, mat_t_mul, IDENTITY3};
 use phlex_core::geometry::so3::orthogonality_defect;
-
 
 /// Re-orthonormalises every body rotation (Newton–Schulz); returns the largest defect
 /// $\max|R^\top R - I|$ found before.
@@ -68,7 +67,7 @@ pub fn orthonormalize_rotations(mb: &Multibody3d, x: &mut [f64]) -> f64 {
 /// Projects `x` onto the position constraints of every joint (and, with
 /// [`ProjectionOptions::velocities`], its velocities onto $G(x)p = B_\lambda u$); see the
 /// module documentation. `u` is the input at the time of `x`. Same signature as the planar
-/// [`crate::projection::project_onto_constraints`].
+/// [`crate::planar::projection::project_onto_constraints`].
 ///
 /// Errors: a Gauss–Newton that does not reach `tol` within `max_iterations`
 /// ([`MbsError::Solve`] with [`phlex_solve::SolveError::NewtonDiverged`], `t` = NaN: the integrators fill
@@ -81,14 +80,11 @@ pub fn project_onto_constraints_3d(
     opts: &ProjectionOptions,
 ) -> Result<ProjectionStep, MbsError> {
     let mut step = project_poses(mb, x, opts, None, |x| {
-        let m = mb.ports().total_dim();
-        if u.len() != m {
-            return Err(MbsError::Dimension {
-                what: "input at the projected state".into(),
-                expected: m,
-                found: u.len(),
-            });
-        }
+        require_len(
+            "input at the projected state",
+            mb.ports().total_dim(),
+            u.len(),
+        )?;
         orthonormalize_rotations(mb, x);
         Ok(())
     })?;

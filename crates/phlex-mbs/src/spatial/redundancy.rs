@@ -4,7 +4,7 @@
 //! [`Multibody3d`].
 use crate::common::rank::check_constraint_rank;
 use crate::error::MbsError;
-use crate::redundancy::RankReport;
+use crate::planar::redundancy::RankReport;
 use crate::spatial::assembly::Multibody3d;
 
 /// Checks that the joint constraints of `mb` at state `x` are independent; the error names

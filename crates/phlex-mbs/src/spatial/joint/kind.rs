@@ -1,8 +1,8 @@
 //! User-facing description of a spatial joint: which ports of which bodies, and what kind.
 use phlex_solve::Signal;
 
-use crate::joint::{JointSpec, GROUND};
-use crate::load::Frame;
+use crate::planar::joint::{JointSpec, GROUND};
+use crate::planar::load::Frame;
 
 /// Frame in which a joint axis is given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -29,7 +29,7 @@
 //!
 //! **Exact discrete constraints.** With the midpoint rule, a body's port position moves by
 //! $\Delta({}^ir_P + Ra) = hR_m(\bar v + \bar\omega\times a) = hR_m\bar y$ exactly (the rotation
-//! update is the Cayley map, [`crate::rigid_body_3d`]); since the point rows are written with
+//! update is the Cayley map, [`crate::body::rigid::spatial`]); since the point rows are written with
 //! $R(x_m)$, spherical, weld and ground-point joints keep their points together to the Newton
 //! tolerance (no drift), and the rotation locks keep the relative orientation exactly
 //! (the Cayley map is equivariant: $\mathrm{cay}(q_0^\top\Omega q_0) = q_0^\top\mathrm{cay}(\Omega)q_0$).

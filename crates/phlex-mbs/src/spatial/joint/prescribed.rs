@@ -10,7 +10,7 @@
 use phlex_solve::Signal;
 
 use super::model::{push_body_rows, Coef, Geometry, Side, Term};
-use crate::load::Frame;
+use crate::planar::load::Frame;
 use phlex_core::geometry::mat3::sub;
 
 /// Resolved prescribed-velocity joint.

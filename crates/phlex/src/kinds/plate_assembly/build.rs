@@ -2,7 +2,7 @@
 //! at points (`[attachments.<name>]`) and/or a rigid rod welded along an edge (`[rod]`);
 //! format documented in `docs/model-format-plate-assembly.md`.
 //!
-//! The file maps onto [`phlex_mbs::plate_assembly`] (thesis 004 §10.2): point ports
+//! The file maps onto [`phlex_mbs::models::plate_assembly`] (thesis 004 §10.2): point ports
 //! $B_\Omega = \int\delta^{app}[1, \partial_y, -\partial_x]\phi_w$ (eqs. (10.11)–(10.15),
 //! `[point_loads]` chooses $\delta^{app}$), proof-mass actuators (eq. (10.16)), rigid bodies
 //! with a static moment (eq. (10.17)) joined by the transformers $u_P = -u_A$, $y_A = y_P$
@@ -24,7 +24,7 @@ use std::sync::Arc;
 use phlex_core::LinearPhSystem;
 use phlex_fem::mesh::Mesh2d;
 use phlex_fem::models::plate::{EdgeCondition, KirchhoffHhj, KirchhoffModel};
-use phlex_mbs::plate_assembly::{
+use phlex_mbs::models::plate_assembly::{
     assemble_point_components, weld_rigid_rod, DeltaApprox, LumpedComponent, PlateAssemblyError,
     PointComponent, ProofMassActuator, RigidAttachment, RigidRod, RodAxis,
 };
@@ -172,7 +172,7 @@ impl BuiltAssembly {
     /// $3.516/L^2\sqrt{D/\rho h}$ over the longest side $L$ (the lowest frequency a
     /// supported plate can have, lowered further by the attached masses: the shift lies
     /// below the spectrum, so the nearest modes are the lowest), as
-    /// [`phlex_mbs::plate_assembly::ActuatedPlate::modes`] (Ritz tolerance 1e-9, the round-off
+    /// [`phlex_mbs::models::plate_assembly::ActuatedPlate::modes`] (Ritz tolerance 1e-9, the round-off
     /// images of the kernel of the HHJ $J$ rejected below 1e-6 of the spectral radius).
     pub fn eigen_params(&self, n: usize) -> EigenParams {
         EigenParams {
@@ -449,7 +449,7 @@ fn assemble_on(
     t.push_block(0, 0, &welded.B, 1.0);
     let mut set: PortSet = welded.ports.clone();
     for (k, c) in components.iter().enumerate() {
-        let B = phlex_mbs::plate_assembly::point_input_matrix(plate, &c.name, c.at, delta)?;
+        let B = phlex_mbs::models::plate_assembly::point_input_matrix(plate, &c.name, c.at, delta)?;
         t.push_block(0, m0 + 3 * k, &B, 1.0);
         set.push(Port::new(
             c.name.clone(),

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use anyhow::Result;
 use phlex_fem::models::plate::KirchhoffField;
-use phlex_mbs::plate_assembly::{LumpedComponent, RodAxis};
+use phlex_mbs::models::plate_assembly::{LumpedComponent, RodAxis};
 
 use super::build::{BuiltAssembly, PlateAssemblyFile};
 use crate::continuum::{Columns, FieldRun};

@@ -46,7 +46,7 @@ pub struct Mbs3dFile {
 pub enum Body3dKind {
     /// Rigid body ([`RigidBody3d`](phlex_mbs::RigidBody3d), paper 000 Remark 4).
     Rigid3d,
-    /// Floating flexible beam ([`FloatingBeam3d`](phlex_mbs::floating_beam_3d::FloatingBeam3d)).
+    /// Floating flexible beam ([`FloatingBeam3d`](phlex_mbs::body::floating_beam::spatial::FloatingBeam3d)).
     Beam3d,
 }
 

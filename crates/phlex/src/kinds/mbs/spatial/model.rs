@@ -6,7 +6,7 @@ use std::ops::Range;
 use anyhow::Result;
 use phlex_core::geometry::mat3::diagonal;
 use phlex_core::geometry::{so3, InertiaTensor, IDENTITY3};
-use phlex_mbs::floating_beam_3d::{FloatingBeam3d, Section3d};
+use phlex_mbs::body::floating_beam::spatial::{FloatingBeam3d, Section3d};
 use phlex_mbs::spatial::{
     consistent_initial_state_3d, AxisFrame, Joint3d, JointKind3d, KinematicsOptions3d, Load3d,
     Multibody3d, MultibodyBuilder3d,
