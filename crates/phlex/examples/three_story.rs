@@ -264,9 +264,9 @@ fn main() -> Result<()> {
         md,
         "## LQG (§5.6)\n\nF∞ = {:?}; separation check {:.2e}; max torque {:.3} N m.\n",
         (0..8)
-            .map(|j| (lqg.F[(0, j)] * 1e4).round() / 1e4)
+            .map(|j| (lqg.gains.regulator.F[(0, j)] * 1e4).round() / 1e4)
             .collect::<Vec<_>>(),
-        lqg.separation_error,
+        lqg.gains.separation_error,
         lc.peak_control()
     );
     write_atomic(&dir.join("lqg.csv"), trace_csv(&lc).as_bytes())?;
