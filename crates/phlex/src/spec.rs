@@ -120,6 +120,15 @@ pub struct SimulationSpec {
     pub projection: Option<Spanned<bool>>,
 }
 
+/// Which integrators a `[simulation]` key applies to: the key, its span if the file gives
+/// it, the test on the integrator, and the integrators in words.
+type KeyScope<'a> = (
+    &'static str,
+    Option<std::ops::Range<usize>>,
+    &'a dyn Fn(IntegratorSpec) -> bool,
+    &'static str,
+);
+
 /// The error of a `[simulation]` key: its span and the message naming it.
 pub type KeyError = (std::ops::Range<usize>, String);
 
@@ -151,7 +160,7 @@ impl SimulationSpec {
         let radau = |i: I| i == I::Radau5;
         let newton = |i: I| matches!(i, I::Midpoint | I::DiscreteGradient);
         // (key, its span if given, the integrators it applies to, in words)
-        let applies: [(&str, Option<std::ops::Range<usize>>, &dyn Fn(I) -> bool, &str); 11] = [
+        let applies: [KeyScope<'_>; 11] = [
             ("output_every", self.output_every.as_ref().map(|v| v.span()), &I::is_fixed_step, "the fixed-step integrators (use output_samples with \"radau5\")"),
             ("output_samples", self.output_samples.as_ref().map(|v| v.span()), &radau, "\"radau5\" (use output_every with the fixed-step integrators)"),
             ("rtol", self.rtol.as_ref().map(|v| v.span()), &radau, "\"radau5\""),

@@ -42,8 +42,7 @@ pub struct RunSummary {
 
 /// The discrete energy balance of a run, the same keys in the `summary.json` of every kind
 /// and integrator (paper 000 eq. (46)):
-/// $$H(t_{end}) - H(0) = \int_0^{t_{end}} y^\top u\,dt - \int_0^{t_{end}} z^\top R z\,dt
-/// + r,$$
+/// $$H(t_{end}) - H(0) = \int_0^{t_{end}} y^\top u\,dt - \int_0^{t_{end}} z^\top R z\,dt + r,$$
 /// with the supplied and dissipated energies of the integrator's ledger (exact discrete
 /// values of the one-step methods, trapezoidal quadrature over the output samples for
 /// Radau IIA) and the residual $r$ (`energy_balance_residual`).
