@@ -3,7 +3,7 @@
 //! supposed undeformed … the initial conditions for the rigid movement are found using
 //! basic kinematics").
 //!
-//! The three stages of [`crate::common::consistent_init`], bodies undeformed, instantiated
+//! The three stages of `common::consistent_init`, bodies undeformed, instantiated
 //! for the planar [`Multibody`]:
 //!
 //! 1. **Positions** (closed-loop kinematics): the body poses $q = (x, y, \theta)_b$, except

@@ -1,5 +1,5 @@
 //! Detection of redundant joint constraints before integration: the rank-revealing check of
-//! [`crate::common::rank`] applied to the planar [`Multibody`].
+//! `common::rank` applied to the planar [`Multibody`].
 //!
 //! Redundant constraints make the constraint matrix $G$ of paper 000 eq. (46) rank
 //! deficient, so the multipliers are not unique and the index-2 Newton matrices are

@@ -1,5 +1,5 @@
 //! Consistent initial conditions of a spatial multibody pHDAE (paper 000 §6.3): the three
-//! stages of [`crate::common::consistent_init`] (positions by Gauss–Newton on the poses,
+//! stages of `common::consistent_init` (positions by Gauss–Newton on the poses,
 //! velocities by the kinetic-energy projection onto $Gp = B_\lambda u(t_0)$, multipliers from
 //! the hidden constraint), instantiated for [`Multibody3d`]. Stage 1 moves the pose
 //! increments $(\delta r, \delta\varphi)$ of every body not locked, applied as

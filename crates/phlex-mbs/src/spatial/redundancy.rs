@@ -1,5 +1,5 @@
 //! Detection of redundant spatial joint constraints: the rank-revealing check of
-//! [`crate::common::rank`] (SVD of $G$ of paper 000 eq. (46), rank cut-off
+//! `common::rank` (SVD of $G$ of paper 000 eq. (46), rank cut-off
 //! $10^{-9}\sigma_{\max}\max(m, n)$, dependent rows named by joint and row label) applied to
 //! [`Multibody3d`].
 use crate::common::rank::check_constraint_rank;

@@ -7,7 +7,7 @@
 //!
 //! With [`crate::FloatingBeam2d::full_inertia`] the mass operator depends on the elastic
 //! displacement and the body is written in momentum form with a state-dependent
-//! descriptor, eqs. (F1)–(F5) of [`full_inertia`]; everything below describes the default
+//! descriptor, eqs. (F1)–(F5) of [`super::full_inertia`]; everything below describes the default
 //! constant operator.
 //!
 //! **State** (local ordering): $q = ({}^i r_P, \theta, u_f)$ — position of the reference
@@ -199,7 +199,7 @@ pub struct PlanarBody {
     E: SparseMat,
     beam: Option<BeamShapes>,
     stiffening: Option<VonKarman>,
-    /// Deformation-dependent inertia ([`full_inertia`]), if switched on.
+    /// Deformation-dependent inertia ([`super::full_inertia`]), if switched on.
     full: Option<FullInertia>,
 }
 
@@ -531,7 +531,7 @@ impl PlanarBody {
     }
 
     /// Body-frame velocity and angular velocity of port `k`, $B_a^\top p$ (with full
-    /// inertia the transport uses the deformed position, [`full_inertia`]).
+    /// inertia the transport uses the deformed position, [`super::full_inertia`]).
     pub fn port_velocity(&self, k: usize, x: &[f64]) -> [f64; 3] {
         let y = sparse::mul_vec_transpose(&self.port_maps[k], &x[self.n_q()..]);
         match self.port_shift(k, x) {
@@ -829,13 +829,13 @@ impl PlanarBody {
         }
     }
 
-    /// Switches the deformation-dependent inertia of [`full_inertia`] on, with the mass
+    /// Switches the deformation-dependent inertia of [`super::full_inertia`] on, with the mass
     /// points the body was built from.
     pub(crate) fn set_full_inertia(&mut self, points: &[MassPoint]) {
         self.full = Some(FullInertia::new(points, self.n_f));
     }
 
-    /// True if the mass operator depends on the elastic displacement ([`full_inertia`],
+    /// True if the mass operator depends on the elastic displacement ([`super::full_inertia`],
     /// [`crate::FloatingBeam2d::full_inertia`]).
     pub fn has_full_inertia(&self) -> bool {
         self.full.is_some()

@@ -322,8 +322,8 @@ pub struct MbsRun {
     pub groups: Vec<(&'static str, Range<usize>)>,
 }
 
-/// Integrates a built model over `[simulation]` ([`integrate`]) and summarises the
-/// run ([`summarize`]).
+/// Integrates a built model over `[simulation]` (`integrate`) and summarises the
+/// run (`summarize`).
 pub fn simulate(m: &MbsModel, b: &BuiltMbs, quiet: bool) -> Result<MbsRun> {
     let sim = m.simulation()?;
     let mb = &b.mb;

@@ -168,8 +168,8 @@ impl<'a> Recorder<'a> {
     }
 }
 
-/// Integrates a built spatial model over `[simulation]` ([`integrate`]) and summarises the
-/// run ([`summarize`]).
+/// Integrates a built spatial model over `[simulation]` (`integrate`) and summarises the
+/// run (`summarize`).
 pub fn simulate(m: &Mbs3dModel, b: &BuiltMbs3d, quiet: bool) -> Result<MbsRun> {
     let sim = m.simulation()?;
     let mb = &b.mb;
