@@ -41,7 +41,6 @@ fn builder(n: usize) -> MindlinCgDg {
         .clamp_all()
 }
 
-
 fn bench_scaling(c: &mut Criterion) {
     let mut ga = c.benchmark_group("assembly");
     ga.sampling_mode(SamplingMode::Flat);

@@ -31,7 +31,6 @@ fn params() -> MindlinParams {
     MindlinParams::thesis_app_c()
 }
 
-
 /// Least-squares slope of log y against log x.
 fn slope(x: &[f64], y: &[f64]) -> f64 {
     let lx: Vec<f64> = x.iter().map(|v| v.ln()).collect();

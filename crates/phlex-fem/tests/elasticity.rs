@@ -5,7 +5,6 @@
 #![allow(non_snake_case)]
 mod common;
 
-use phlex_fem::models::continuum::Supports;
 use faer::{Mat, Side};
 use phlex_core::sparse::{self, to_dense};
 use phlex_core::LinearPhSystem;
@@ -16,6 +15,7 @@ use phlex_fem::mesh::{Diagonal, Mesh2d};
 use phlex_fem::models::continuum::elasticity::{
     ElasticField, ElasticParams, Elasticity2d, Elasticity3d, PlaneModel,
 };
+use phlex_fem::models::continuum::Supports;
 use phlex_fem::space::triangle::{complement, Family2d, Shape, Space2d};
 use phlex_fem::space::{Family3d, Shape3d, Space3d};
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};

@@ -4,11 +4,11 @@
 //! structured mesh and used by the 3D elasticity model.
 mod common;
 
-use phlex_fem::models::continuum::Supports;
 use phlex_core::LinearPhSystem;
 use phlex_fem::io::gmsh::{parse_msh, parse_msh_3d, GmshError, GmshMesh3d};
 use phlex_fem::mesh::Mesh3d;
 use phlex_fem::models::continuum::elasticity::{ElasticParams, Elasticity3d};
+use phlex_fem::models::continuum::Supports;
 
 fn data(name: &str) -> String {
     format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))

@@ -10,12 +10,12 @@
 #![allow(non_snake_case, clippy::needless_range_loop)]
 mod common;
 
-use phlex_fem::models::continuum::Supports;
 use faer::linalg::solvers::Solve;
 use phlex_core::sparse::{self, SparseMat};
 use phlex_core::LinearPhSystem;
 use phlex_fem::mesh::{Diagonal, Mesh2d};
 use phlex_fem::models::continuum::elasticity::{ElasticParams, Elasticity2d, PlaneModel};
+use phlex_fem::models::continuum::Supports;
 use phlex_fem::models::plate::{
     EdgeCondition, KirchhoffHhj, KirchhoffParams, Laminate, LaminatedField, LaminatedKirchhoff,
     LaminatedMindlin, MembraneCondition, MindlinCgDg, MindlinParams, Ply,

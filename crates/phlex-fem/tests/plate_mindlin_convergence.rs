@@ -38,9 +38,8 @@ fn errors(k: usize, n: usize) -> ([f64; 4], usize) {
         .unwrap();
     let dt = benchmarks::time_step(n);
     let load = Signal::from_fn(benchmarks::thesis_load_amplitude(dt));
-    let max = common::integrate::max_errors_in_time(sys, &e0, dt, load, |e, a, b| {
-        forms.errors(e, a, b)
-    });
+    let max =
+        common::integrate::max_errors_in_time(sys, &e0, dt, load, |e, a, b| forms.errors(e, a, b));
     (max, sys.n_states())
 }
 

@@ -5,7 +5,6 @@
 #![allow(non_snake_case)]
 mod common;
 
-use phlex_fem::models::continuum::{HeatSupports, Supports};
 use faer::prelude::Solve;
 use faer::{c64, Mat, Side};
 use phlex_core::sparse::to_dense;
@@ -18,6 +17,7 @@ use phlex_fem::models::continuum::thermoelasticity::{
     coupling_number, thermal_stress_coefficient, ThermalParams, ThermoField2d, Thermoelasticity2d,
     Thermoelasticity3d,
 };
+use phlex_fem::models::continuum::{HeatSupports, Supports};
 use std::f64::consts::PI;
 
 /// E = 1, ν = 0.25 → μ = λ = 0.4, s = λ + 2μ = 1.2, 3λ + 2μ = 2.

@@ -754,12 +754,12 @@ pub fn ruiz_scaling(S: &SparseMat) -> (Vec<f64>, Vec<f64>) {
 /// $\mathcal C_b \approx 10^{-8}$, $C_s \approx 10^{-11}$).
 pub fn descriptor_diagonal_scaling(E: &SparseMat) -> Vec<f64> {
     (0..E.ncols())
-        .map(|j| {
-            match phlex_core::sparse::col_iter(E, j).find(|(i, _)| *i == j) {
+        .map(
+            |j| match phlex_core::sparse::col_iter(E, j).find(|(i, _)| *i == j) {
                 Some((_, v)) if v > 0.0 => 1.0 / v.sqrt(),
                 _ => 1.0,
-            }
-        })
+            },
+        )
         .collect()
 }
 

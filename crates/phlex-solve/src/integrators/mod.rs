@@ -12,8 +12,8 @@
 //! | [`ph_dae`] | any [`phlex_core::PhSystem`] as a Radau DAE, constant-mass form included ([`PhDae`]) |
 //! | [`stormer_verlet`] | Störmer–Verlet for linear lossless two-field systems ([`StormerVerlet`]) |
 //! | [`rk4`] | classical Runge–Kutta for small explicit ODEs ([`Rk4`]) |
-pub mod gauss;
 pub mod front_door;
+pub mod gauss;
 pub mod midpoint;
 pub mod ph_dae;
 pub mod radau5;
@@ -21,8 +21,8 @@ pub mod rk4;
 pub mod run;
 pub mod stormer_verlet;
 
-pub use gauss::{GaussCollocation, GaussParams, GaussTableau};
 pub use front_door::{integrate, Integrator};
+pub use gauss::{GaussCollocation, GaussParams, GaussTableau};
 pub use midpoint::{LinearMidpoint, Midpoint, MidpointParams, MidpointVariant};
 pub use ph_dae::PhDae;
 pub use radau5::{OutputTimes, Radau5, Radau5Params, Radau5Solution};

@@ -22,7 +22,13 @@ impl LineOutput {
     /// and the columns of `r`,
     /// `summary.json`, SVG plots if `self.plots`), without VTK snapshots (`r.vtu` may be
     /// [`no_vtk_snapshots`]: it is never called).
-    pub fn run(&self, r: FieldRun<'_>, sim: &Simulation<'_>, dir: &Path, quiet: bool) -> Result<()> {
+    pub fn run(
+        &self,
+        r: FieldRun<'_>,
+        sim: &Simulation<'_>,
+        dir: &Path,
+        quiet: bool,
+    ) -> Result<()> {
         let output = FieldOutput {
             probes: Vec::new(),
             plots: self.plots,
@@ -44,7 +50,11 @@ pub fn field_simulation<'a>(
     (file, text, kind): (&'a str, &'a str, &'a str),
     sim: Option<&'a SimulationSpec>,
 ) -> Result<Simulation<'a>> {
-    Ok(Simulation::new((file, text, kind), sim, Defaults::linear())?)
+    Ok(Simulation::new(
+        (file, text, kind),
+        sim,
+        Defaults::linear(),
+    )?)
 }
 
 /// The values of recorded columns as a function of the state (an error names what could

@@ -215,14 +215,11 @@ impl Elasticity2d {
         })
     }
 
-
     /// Clamps every tag of the mesh.
     pub fn clamp_all(mut self) -> Self {
         self.bd.clamped = self.mesh.tag_names();
         self
     }
-
-
 
     /// Assembles the model.
     pub fn build(&self) -> Result<ElasticityModel2d, Fem2dError> {

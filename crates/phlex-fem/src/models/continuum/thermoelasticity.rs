@@ -290,11 +290,6 @@ impl Thermoelasticity2d {
         self
     }
 
-
-
-
-
-
     /// Assembles the model.
     pub fn build(&self) -> Result<ThermoelasticityModel2d, Fem2dError> {
         let (el, th) = (&self.elastic, &self.thermal);
@@ -519,11 +514,6 @@ impl Thermoelasticity3d {
             bd: Boundaries::default(),
         })
     }
-
-
-
-
-
 
     /// Assembles the model (blocks `e_v`, `E_sigma`, `e_T`; traction then heat-flux
     /// ports).

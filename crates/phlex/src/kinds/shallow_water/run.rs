@@ -6,8 +6,8 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use phlex_fem::models::continuum::shallow_water::{BoundaryControl, SwStepSettings};
 use phlex_fem::io::vtk::{Location, Vtu};
+use phlex_fem::models::continuum::shallow_water::{BoundaryControl, SwStepSettings};
 
 use super::build::{BuiltSw, ShallowWaterFile};
 use crate::error::ModelError;
