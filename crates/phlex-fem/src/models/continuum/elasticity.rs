@@ -49,18 +49,15 @@
 //! $k = 1, 2$, and $\mathcal C\Sigma = \frac{1+\nu}{E}\Sigma - \frac{\nu}{E}
 //! \operatorname{tr}(\Sigma)I$; clamped / single-component supports on tagged faces and
 //! traction ports in the $P_1$ trace basis of the tagged faces.
-use crate::assembly::tet::{bilinear3d, Op3d, Term3d};
-use crate::assembly::triangle;
 use crate::error::{require_degree, require_poisson, require_positive, Fem2dError, FemError};
 use crate::mesh::tet::Mesh3d;
 use crate::mesh::triangle::Mesh2d;
-use crate::models::continuum::supports::{
-    assemble_ports, edge_traces, face_traces, Boundaries, Supports, TraceMasses,
-};
+use crate::models::continuum::dimension::{elastic_blocks, ContinuumSpace};
+use crate::models::continuum::supports::{assemble_ports, Boundaries, Supports, TraceMasses};
 use crate::models::model::{lossless_system, BlockAssembler};
 use crate::models::restriction::Restriction;
-use crate::space::tet::{Family3d, Shape3d, Space3d};
-use crate::space::triangle::{Family2d, Shape, Space2d};
+use crate::space::tet::Space3d;
+use crate::space::triangle::Space2d;
 use phlex_core::sparse::SparseMat;
 use phlex_core::{LinearPhSystem, VarBlock};
 
@@ -179,40 +176,44 @@ impl ElasticField {
     }
 }
 
-/// Builder of the 2D CG×DG elasticity model (module docs).
+/// Builder of the CG×DG elasticity model (module docs) on the spaces `S` of one dimension:
+/// [`Elasticity2d`] and [`Elasticity3d`].
 #[derive(Debug, Clone)]
-pub struct Elasticity2d {
+pub struct Elasticity<S: ContinuumSpace> {
     params: ElasticParams,
-    plane: PlaneModel,
-    mesh: Mesh2d,
+    reduction: S::Reduction,
+    mesh: S::Mesh,
     degree: usize,
     bd: Boundaries,
 }
 
-impl Supports for Elasticity2d {
+/// Builder of the 2D CG×DG elasticity model (module docs).
+pub type Elasticity2d = Elasticity<Space2d>;
+
+/// Builder of the 3D CG×DG elasticity model on a tetrahedral mesh: $(CG_k)^3$ velocities
+/// and $(DG_{k-1})^{3\times3}_{\mathrm{sym}}$ stresses, $k = 1, 2$ (same weak form and
+/// matrices as the 2D model, thesis (9.31)–(9.34)). Boundary faces are free (zero
+/// traction) unless clamped ([`Supports::clamped`]) or supported in one component
+/// ([`Supports::fixed`]), both strong, or traction ports ([`Supports::port`]).
+pub type Elasticity3d = Elasticity<Space3d>;
+
+impl<S: ContinuumSpace> Supports for Elasticity<S> {
     fn boundaries_mut(&mut self) -> &mut Boundaries {
         &mut self.bd
     }
 }
 
-impl Elasticity2d {
+impl Elasticity<Space2d> {
     /// $(CG_k)^2$ velocities and $(DG_{k-1})_{\mathrm{sym}}$ stresses, `1 <= k <= 3`; all
-    /// edges free until [`Self::clamped`], [`Self::fixed`] or [`Self::port`] is called.
+    /// edges free until [`Supports::clamped`], [`Supports::fixed`] or [`Supports::port`]
+    /// is called.
     pub fn new(
         params: ElasticParams,
         plane: PlaneModel,
         mesh: &Mesh2d,
         degree: usize,
     ) -> Result<Self, Fem2dError> {
-        params.validate()?;
-        require_degree("CG x DG elasticity degree k", degree, 1..=3)?;
-        Ok(Self {
-            params,
-            plane,
-            mesh: mesh.clone(),
-            degree,
-            bd: Boundaries::default(),
-        })
+        Self::with_reduction(params, plane, mesh, degree, "CG x DG elasticity degree k")
     }
 
     /// Clamps every tag of the mesh.
@@ -220,34 +221,72 @@ impl Elasticity2d {
         self.bd.clamped = self.mesh.tag_names();
         self
     }
+}
 
-    /// Assembles the model.
-    pub fn build(&self) -> Result<ElasticityModel2d, Fem2dError> {
+impl Elasticity<Space3d> {
+    /// Degree `k` in `1..=2`.
+    pub fn new(params: ElasticParams, mesh: &Mesh3d, degree: usize) -> Result<Self, Fem2dError> {
+        Self::with_reduction(params, (), mesh, degree, "3D CG x DG elasticity degree k")
+    }
+}
+
+impl<S: ContinuumSpace> Elasticity<S> {
+    /// The builder with all boundaries free; `what` names the degree in the error.
+    fn with_reduction(
+        params: ElasticParams,
+        reduction: S::Reduction,
+        mesh: &S::Mesh,
+        degree: usize,
+        what: &str,
+    ) -> Result<Self, Fem2dError> {
+        params.validate()?;
+        require_degree(what, degree, 1..=S::MAX_DEGREE)?;
+        Ok(Self {
+            params,
+            reduction,
+            mesh: mesh.clone(),
+            degree,
+            bd: Boundaries::default(),
+        })
+    }
+
+    /// Assembles the model: $E = \operatorname{diag}(M_\rho, M_{\mathcal C})$,
+    /// $J = \begin{bmatrix}0&-D_{\mathrm{Grad}}^\top\\D_{\mathrm{Grad}}&0\end{bmatrix}$,
+    /// $B = [B_v; 0]$, blocks `e_v`, `E_sigma` (thesis (9.33)).
+    pub fn build(&self) -> Result<ElasticityModel<S>, Fem2dError> {
         let p = &self.params;
         let k = self.degree;
-        let m = &self.mesh;
-        self.bd.validate(2)?;
-        let sv = Space2d::new(m, Family2d::Cg(k), Shape::Vector)?;
-        let ss = Space2d::new(m, Family2d::Dg(k - 1), Shape::SymTensor)?;
+        self.bd.validate(S::DIM)?;
+        let sv = S::cg_vector(&self.mesh, k)?;
+        let ss = S::dg_sym_tensor(&self.mesh, k - 1)?;
         let sizes = [sv.n_dofs(), ss.n_dofs()];
         let mut ba = BlockAssembler::new(&sizes);
-        elastic_blocks_2d(&mut ba, &sv, &ss, p, self.plane)?;
+        elastic_blocks(&mut ba, &sv, &ss, p, self.reduction)?;
         let n_full = ba.n();
         // strong supports: remove velocity DOFs
         let dofs = Restriction::new(&sizes, self.bd.supported_dofs(&sv)?);
         let (n, n_v) = (dofs.len(), dofs.kept_in(0));
+        let thickness = if S::DIM == 2 {
+            ", per unit thickness"
+        } else {
+            ""
+        };
         let blocks = vec![
-            VarBlock::differential("e_v", "velocity (x, y) [m/s]", n_v),
+            VarBlock::differential(
+                "e_v",
+                format!("velocity {} [m/s]", S::VELOCITY_COMPONENTS),
+                n_v,
+            ),
             VarBlock::differential(
                 "E_sigma",
-                "stress (xx, xy, yy) [N/m^2] (DG, per unit thickness)",
+                format!("stress {} [N/m^2] (DG{thickness})", S::STRESS_COMPONENTS),
                 n - n_v,
             ),
         ];
-        let traces = |tag: &str, _: bool| edge_traces(&sv, tag, n_full, 0);
+        let traces = |tag: &str, _: bool| sv.traces(tag, n_full, 0);
         let traction =
-            |tag: &str, c: &str| format!("applied traction tau_{c} [N/m^2] on '{tag}' (CG1 trace)");
-        let (ports, B, trace_masses) = assemble_ports(&self.bd, &dofs, &traces, 2, &traction)?;
+            |tag: &str, c: &str| format!("applied traction tau_{c} [N/m^2] on '{tag}' (P1 trace)");
+        let (ports, B, trace_masses) = assemble_ports(&self.bd, &dofs, &traces, S::DIM, &traction)?;
         let system = lossless_system(
             dofs.restrict(&ba.E.build()),
             dofs.restrict(&ba.J.build()),
@@ -255,9 +294,9 @@ impl Elasticity2d {
             ports,
             blocks,
         )?;
-        Ok(ElasticityModel2d {
+        Ok(ElasticityModel {
             params: *p,
-            plane: self.plane,
+            reduction: self.reduction,
             degree: k,
             system,
             spaces: [sv, ss],
@@ -267,75 +306,28 @@ impl Elasticity2d {
     }
 }
 
-/// The elastic blocks of the 2D CG × DG model in `ba` (blocks 0 = velocity, 1 = stress):
-/// $E_{00} = M_\rho$, $E_{11} = M_{\mathcal C}$, $J_{10} = D_{\mathrm{Grad}} = -J_{01}^\top$
-/// (thesis (9.33)).
-pub(crate) fn elastic_blocks_2d(
-    ba: &mut BlockAssembler,
-    sv: &Space2d,
-    ss: &Space2d,
-    p: &ElasticParams,
-    plane: PlaneModel,
-) -> Result<(), Fem2dError> {
-    ba.mass(0, &triangle::mass(sv, p.rho)?);
-    ba.mass(1, &triangle::mass_pointwise(ss, &p.compliance_2d(plane))?);
-    ba.skew(1, 0, &triangle::sym_grad(ss, sv)?, 1.0);
-    Ok(())
-}
-
-/// The elastic blocks of the 3D CG × DG model in `ba` (blocks 0 = velocity, 1 = stress),
-/// as [`elastic_blocks_2d`]: $\Phi : \operatorname{Grad} v = \phi_{xx}\partial_xv_x +
-/// \phi_{yy}\partial_yv_y + \phi_{zz}\partial_zv_z + \phi_{yz}(\partial_zv_y + \partial_yv_z) +
-/// \phi_{xz}(\partial_zv_x + \partial_xv_z) + \phi_{xy}(\partial_yv_x + \partial_xv_y)$.
-pub(crate) fn elastic_blocks_3d(
-    ba: &mut BlockAssembler,
-    sv: &Space3d,
-    ss: &Space3d,
-    p: &ElasticParams,
-) -> Result<(), Fem2dError> {
-    let v = Op3d::Value;
-    let mass: Vec<Term3d> = (0..3).map(|c| (c, v, c, v, p.rho)).collect();
-    ba.mass(0, &bilinear3d(sv, sv, &mass)?);
-    let q = p.compliance_3d();
-    let mut comp = Vec::new();
-    for a in 0..6 {
-        for b in 0..6 {
-            if q[a * 6 + b] != 0.0 {
-                comp.push((a, v, b, v, q[a * 6 + b]));
-            }
-        }
-    }
-    ba.mass(1, &bilinear3d(ss, ss, &comp)?);
-    let sym: [Term3d; 9] = [
-        (0, v, 0, Op3d::D(0), 1.0),
-        (1, v, 1, Op3d::D(1), 1.0),
-        (2, v, 2, Op3d::D(2), 1.0),
-        (3, v, 1, Op3d::D(2), 1.0),
-        (3, v, 2, Op3d::D(1), 1.0),
-        (4, v, 0, Op3d::D(2), 1.0),
-        (4, v, 2, Op3d::D(0), 1.0),
-        (5, v, 0, Op3d::D(1), 1.0),
-        (5, v, 1, Op3d::D(0), 1.0),
-    ];
-    ba.skew(1, 0, &bilinear3d(ss, sv, &sym)?, 1.0);
-    Ok(())
-}
-
-/// An assembled 2D CG×DG elasticity model.
+/// An assembled CG×DG elasticity model on the spaces `S` ([`ElasticityModel2d`],
+/// [`ElasticityModel3d`]).
 #[derive(Debug, Clone)]
-pub struct ElasticityModel2d {
+pub struct ElasticityModel<S: ContinuumSpace> {
     params: ElasticParams,
-    plane: PlaneModel,
+    reduction: S::Reduction,
     degree: usize,
     system: LinearPhSystem,
-    spaces: [Space2d; 2],
+    spaces: [S; 2],
     /// Blocks of the open state and the DOFs kept by the strong supports.
     dofs: Restriction,
     /// Trace mass matrix of each port.
     trace_masses: TraceMasses,
 }
 
-impl ElasticityModel2d {
+/// An assembled 2D CG×DG elasticity model.
+pub type ElasticityModel2d = ElasticityModel<Space2d>;
+
+/// An assembled 3D CG×DG elasticity model.
+pub type ElasticityModel3d = ElasticityModel<Space3d>;
+
+impl<S: ContinuumSpace> ElasticityModel<S> {
     /// The pH system $E\dot e = Je + Bu$ (blocks `e_v`, `E_sigma`).
     pub fn system(&self) -> &LinearPhSystem {
         &self.system
@@ -348,16 +340,12 @@ impl ElasticityModel2d {
     pub fn params(&self) -> &ElasticParams {
         &self.params
     }
-    /// Plane strain or plane stress.
-    pub fn plane(&self) -> PlaneModel {
-        self.plane
-    }
     /// Degree $k$.
     pub fn degree(&self) -> usize {
         self.degree
     }
     /// Finite element space of a field (all DOFs, before the strong supports).
-    pub fn space(&self, f: ElasticField) -> &Space2d {
+    pub fn space(&self, f: ElasticField) -> &S {
         &self.spaces[f.index()]
     }
     /// Number of state variables (after the strong supports).
@@ -369,16 +357,20 @@ impl ElasticityModel2d {
     pub fn kept_dofs(&self) -> &[usize] {
         self.dofs.kept()
     }
-    /// Trace mass matrix $M_\Gamma^{lm} = \int_\Gamma\psi^l\psi^m$ of the $CG_1$ trace basis
-    /// of the traction port `port` (the basis of its input; the output is $M_\Gamma$ times
-    /// the trace coefficients when the velocity is piecewise linear on $\Gamma$).
+    /// Trace mass matrix $M_\Gamma^{lm} = \int_\Gamma\psi^l\psi^m$ of the $P_1$ ($CG_1$)
+    /// trace basis of the traction port `port` (the basis of its input; the output is
+    /// $M_\Gamma$ times the trace coefficients when the velocity is piecewise linear on
+    /// $\Gamma$).
     pub fn port_trace_mass(&self, port: &str) -> Result<&SparseMat, Fem2dError> {
         self.trace_masses.get(&self.system, port)
     }
     /// Coefficients of field `f` (all DOFs of its space, removed ones zero) from a state.
     pub fn field_coefficients(&self, e: &[f64], f: ElasticField) -> Result<Vec<f64>, Fem2dError> {
-        self.dofs
-            .field(e, self.n_states(), f.index(), "elasticity state")
+        let what = match S::DIM {
+            2 => "elasticity state".to_string(),
+            d => format!("{d}D elasticity state"),
+        };
+        self.dofs.field(e, self.n_states(), f.index(), &what)
     }
     /// State vector from the coefficient vectors of the velocity and the stress (DOFs
     /// removed by the strong supports are dropped).
@@ -389,6 +381,27 @@ impl ElasticityModel2d {
             self.n_states(),
         )
     }
+    /// Coefficients of the nodal interpolants of the velocity `v` and of the stress
+    /// `sigma` (`None` = 0).
+    fn interpolate_fields<const NS: usize>(
+        &self,
+        v: &dyn Fn(S::Point) -> S::Point,
+        sigma: Option<&dyn Fn(S::Point) -> [f64; NS]>,
+    ) -> (Vec<f64>, Vec<f64>) {
+        let vc = self.spaces[0].interpolate_at(&|x, o| o.copy_from_slice(v(x).as_ref()));
+        let sc = match sigma {
+            Some(f) => self.spaces[1].interpolate_at(&|x, o| o.copy_from_slice(&f(x))),
+            None => vec![0.0; self.spaces[1].n_dofs()],
+        };
+        (vc, sc)
+    }
+}
+
+impl ElasticityModel<Space2d> {
+    /// Plane strain or plane stress.
+    pub fn plane(&self) -> PlaneModel {
+        self.reduction
+    }
     /// State from functions: nodal interpolants of the velocity `v` (components $x, y$) and
     /// of the stress `sigma` (components $xx, xy, yy$; `None` = 0).
     pub fn interpolate_state(
@@ -396,11 +409,7 @@ impl ElasticityModel2d {
         v: &dyn Fn([f64; 2]) -> [f64; 2],
         sigma: Option<&dyn Fn([f64; 2]) -> [f64; 3]>,
     ) -> Result<Vec<f64>, Fem2dError> {
-        let vc = self.spaces[0].interpolate(&|x, o| o.copy_from_slice(&v(x)));
-        let sc = match sigma {
-            Some(f) => self.spaces[1].interpolate(&|x, o| o.copy_from_slice(&f(x))),
-            None => vec![0.0; self.spaces[1].n_dofs()],
-        };
+        let (vc, sc) = self.interpolate_fields(v, sigma);
         self.state_from_fields(&vc, &sc)
     }
     /// Velocity, its gradient and the stress at `x`.
@@ -428,127 +437,7 @@ pub struct PointValues2d {
     pub sigma: [f64; 3],
 }
 
-/// Builder of the 3D CG×DG elasticity model on a tetrahedral mesh: $(CG_k)^3$ velocities
-/// and $(DG_{k-1})^{3\times3}_{\mathrm{sym}}$ stresses, $k = 1, 2$ (same weak form and
-/// matrices as the 2D model, thesis (9.31)–(9.34)). Boundary faces are free (zero
-/// traction) unless clamped ([`Self::clamped`]) or supported in one component
-/// ([`Self::fixed`]), both strong, or traction ports ([`Self::port`]).
-#[derive(Debug, Clone)]
-pub struct Elasticity3d {
-    params: ElasticParams,
-    mesh: Mesh3d,
-    degree: usize,
-    bd: Boundaries,
-}
-
-impl Supports for Elasticity3d {
-    fn boundaries_mut(&mut self) -> &mut Boundaries {
-        &mut self.bd
-    }
-}
-
-impl Elasticity3d {
-    /// Degree `k` in `1..=2`.
-    pub fn new(params: ElasticParams, mesh: &Mesh3d, degree: usize) -> Result<Self, Fem2dError> {
-        params.validate()?;
-        require_degree("3D CG x DG elasticity degree k", degree, 1..=2)?;
-        Ok(Self {
-            params,
-            mesh: mesh.clone(),
-            degree,
-            bd: Boundaries::default(),
-        })
-    }
-    /// Assembles the model: $E = \operatorname{diag}(M_\rho, M_{\mathcal C})$,
-    /// $J = \begin{bmatrix}0&-D_{\mathrm{Grad}}^\top\\D_{\mathrm{Grad}}&0\end{bmatrix}$,
-    /// $B = [B_v; 0]$, blocks `e_v`, `E_sigma`.
-    pub fn build(&self) -> Result<ElasticityModel3d, Fem2dError> {
-        let p = &self.params;
-        let k = self.degree;
-        self.bd.validate(3)?;
-        let sv = Space3d::new(&self.mesh, Family3d::Cg(k), Shape3d::Vector)?;
-        let ss = Space3d::new(&self.mesh, Family3d::Dg(k - 1), Shape3d::SymTensor)?;
-        let sizes = [sv.n_dofs(), ss.n_dofs()];
-        let mut ba = BlockAssembler::new(&sizes);
-        elastic_blocks_3d(&mut ba, &sv, &ss, p)?;
-        let n_full = ba.n();
-        let dofs = Restriction::new(&sizes, self.bd.supported_dofs(&sv)?);
-        let (n, n_v) = (dofs.len(), dofs.kept_in(0));
-        let traces = |tag: &str, _: bool| face_traces(&sv, tag, n_full, 0);
-        let traction =
-            |tag: &str, c: &str| format!("applied traction tau_{c} [N/m^2] on '{tag}' (P1 trace)");
-        let (ports, B, trace_masses) = assemble_ports(&self.bd, &dofs, &traces, 3, &traction)?;
-        let system = lossless_system(
-            dofs.restrict(&ba.E.build()),
-            dofs.restrict(&ba.J.build()),
-            B,
-            ports,
-            vec![
-                VarBlock::differential("e_v", "velocity (x, y, z) [m/s]", n_v),
-                VarBlock::differential(
-                    "E_sigma",
-                    "stress (xx, yy, zz, yz, xz, xy) [N/m^2] (DG)",
-                    n - n_v,
-                ),
-            ],
-        )?;
-        Ok(ElasticityModel3d {
-            params: *p,
-            degree: k,
-            system,
-            spaces: [sv, ss],
-            dofs,
-            trace_masses,
-        })
-    }
-}
-
-/// An assembled 3D CG×DG elasticity model.
-#[derive(Debug, Clone)]
-pub struct ElasticityModel3d {
-    params: ElasticParams,
-    degree: usize,
-    system: LinearPhSystem,
-    spaces: [Space3d; 2],
-    dofs: Restriction,
-    trace_masses: TraceMasses,
-}
-
-impl ElasticityModel3d {
-    /// The pH system $E\dot e = Je$ (blocks `e_v`, `E_sigma`).
-    pub fn system(&self) -> &LinearPhSystem {
-        &self.system
-    }
-    /// Material data.
-    pub fn params(&self) -> &ElasticParams {
-        &self.params
-    }
-    /// Degree $k$.
-    pub fn degree(&self) -> usize {
-        self.degree
-    }
-    /// Finite element space of a field (all DOFs, before the strong supports).
-    pub fn space(&self, f: ElasticField) -> &Space3d {
-        &self.spaces[f.index()]
-    }
-    /// Trace mass matrix $M_\Gamma$ of the $P_1$ trace basis of the traction port `port`.
-    pub fn port_trace_mass(&self, port: &str) -> Result<&SparseMat, Fem2dError> {
-        self.trace_masses.get(&self.system, port)
-    }
-    /// Open-state index (velocity DOFs, then `n_dofs(velocity)` + stress DOF) of every
-    /// retained state variable.
-    pub fn kept_dofs(&self) -> &[usize] {
-        self.dofs.kept()
-    }
-    /// Number of states (velocity and stress DOFs after the strong supports).
-    pub fn n_states(&self) -> usize {
-        self.dofs.len()
-    }
-    /// Coefficients of field `f` on its full space (supported DOFs zero) from a state.
-    pub fn field_coefficients(&self, e: &[f64], f: ElasticField) -> Result<Vec<f64>, Fem2dError> {
-        self.dofs
-            .field(e, self.n_states(), f.index(), "3D elasticity state")
-    }
+impl ElasticityModel<Space3d> {
     /// Velocity $(v_x, v_y, v_z)$ and stress $(xx, yy, zz, yz, xz, xy)$ of state `e` at the
     /// point `x`.
     pub fn evaluate(&self, e: &[f64], x: [f64; 3]) -> Result<([f64; 3], [f64; 6]), Fem2dError> {
@@ -563,11 +452,7 @@ impl ElasticityModel3d {
         v: &dyn Fn([f64; 3]) -> [f64; 3],
         sigma: Option<&dyn Fn([f64; 3]) -> [f64; 6]>,
     ) -> Vec<f64> {
-        let vc = self.spaces[0].interpolate(&|x, o| o.copy_from_slice(&v(x)));
-        let sc = match sigma {
-            Some(f) => self.spaces[1].interpolate(&|x, o| o.copy_from_slice(&f(x))),
-            None => vec![0.0; self.spaces[1].n_dofs()],
-        };
+        let (vc, sc) = self.interpolate_fields(v, sigma);
         self.dofs.gather(&[Some(&vc), Some(&sc)])
     }
 }

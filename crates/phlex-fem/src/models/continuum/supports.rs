@@ -5,6 +5,7 @@
 //! the DOFs they remove and the input matrices $B^{il} = \langle\phi^i, \psi^l\rangle_\Gamma$
 //! of the ports with the trace masses $M_\Gamma^{lm} = \int_\Gamma\psi^l\psi^m$.
 use crate::error::{find_named, Fem2dError, FemError};
+use crate::models::continuum::dimension::ContinuumSpace;
 use crate::models::restriction::Restriction;
 use crate::quadrature::gauss_legendre::GaussLegendre;
 use crate::quadrature::triangle::TriangleQuadrature;
@@ -12,32 +13,6 @@ use crate::space::tet::Space3d;
 use crate::space::triangle::Space2d;
 use phlex_core::sparse::{SparseMat, Triplets};
 use phlex_core::{LinearPhSystem, Port};
-
-/// A vector or scalar Lagrange space with tagged boundary DOFs (2D or 3D).
-pub(crate) trait TaggedSpace {
-    /// DOFs on the boundary edges / faces carrying any of `tags`.
-    fn boundary_dofs(&self, tags: &[&str]) -> Result<Vec<usize>, Fem2dError>;
-    /// DOFs per component.
-    fn n_scalar_dofs(&self) -> usize;
-}
-
-impl TaggedSpace for Space2d {
-    fn boundary_dofs(&self, tags: &[&str]) -> Result<Vec<usize>, Fem2dError> {
-        Space2d::boundary_dofs(self, tags)
-    }
-    fn n_scalar_dofs(&self) -> usize {
-        Space2d::n_scalar_dofs(self)
-    }
-}
-
-impl TaggedSpace for Space3d {
-    fn boundary_dofs(&self, tags: &[&str]) -> Result<Vec<usize>, Fem2dError> {
-        Space3d::boundary_dofs(self, tags)
-    }
-    fn n_scalar_dofs(&self) -> usize {
-        Space3d::n_scalar_dofs(self)
-    }
-}
 
 /// Boundary data of a continuum builder, by tag (set through [`Supports`] and
 /// [`HeatSupports`]).
@@ -153,7 +128,10 @@ impl Boundaries {
 
     /// Open indices of the velocity DOFs removed by the supports: every component on the
     /// clamped tags, component `axis` on the supported ones.
-    pub(crate) fn supported_dofs(&self, sv: &impl TaggedSpace) -> Result<Vec<usize>, Fem2dError> {
+    pub(crate) fn supported_dofs(
+        &self,
+        sv: &impl ContinuumSpace,
+    ) -> Result<Vec<usize>, Fem2dError> {
         let mut removed = Vec::new();
         let tags: Vec<&str> = self.clamped.iter().map(|s| s.as_str()).collect();
         if !tags.is_empty() {
@@ -175,7 +153,7 @@ impl Boundaries {
     /// starting at `offset`.
     pub(crate) fn isothermal_dofs(
         &self,
-        st: &impl TaggedSpace,
+        st: &impl ContinuumSpace,
         offset: usize,
     ) -> Result<Vec<usize>, Fem2dError> {
         let ttags: Vec<&str> = self.isothermal.iter().map(|s| s.as_str()).collect();

@@ -116,21 +116,16 @@
 //! \operatorname{div}\phi_v^i, \phi_T^j\rangle$; boundary conditions and ports (`"{tag}_tx"`,
 //! `"{tag}_ty"`, `"{tag}_tz"`, `"{tag}_flux"`, $P_1$ trace basis of the face vertices) on
 //! tagged faces.
-use crate::assembly::tet::{bilinear3d, Op3d, Term3d};
-use crate::assembly::triangle::{self, Op, Term};
 use crate::error::{require_degree, require_thermal, Fem2dError, FemError};
-use crate::mesh::tet::Mesh3d;
-use crate::mesh::triangle::Mesh2d;
-use crate::models::continuum::elasticity::{
-    elastic_blocks_2d, elastic_blocks_3d, ElasticParams, PlaneModel,
-};
+use crate::models::continuum::dimension::{elastic_blocks, ContinuumSpace};
+use crate::models::continuum::elasticity::{ElasticParams, PlaneModel};
 use crate::models::continuum::supports::{
-    assemble_ports, edge_traces, face_traces, Boundaries, HeatSupports, Supports, TraceMasses,
+    assemble_ports, Boundaries, HeatSupports, Supports, TraceMasses,
 };
 use crate::models::model::BlockAssembler;
 use crate::models::restriction::Restriction;
-use crate::space::tet::{Family3d, Shape3d, Space3d};
-use crate::space::triangle::{Family2d, Shape, Space2d};
+use crate::space::tet::Space3d;
+use crate::space::triangle::Space2d;
 use phlex_core::sparse::{self, SparseMat, Triplets};
 use phlex_core::{LinearPhSystem, PortSet, VarBlock};
 
@@ -240,93 +235,80 @@ impl ThermoField2d {
     }
 }
 
-/// Builder of the 2D thermoelastic model (module docs), plane strain unless
-/// [`Self::plane`] selects plane stress.
+/// Builder of the thermoelastic model (module docs) on the spaces `S` of one dimension:
+/// [`Thermoelasticity2d`] (plane strain unless [`Thermoelasticity2d::plane`] selects plane
+/// stress) and [`Thermoelasticity3d`].
 #[derive(Debug, Clone)]
-pub struct Thermoelasticity2d {
+pub struct Thermoelasticity<S: ContinuumSpace> {
     elastic: ElasticParams,
     thermal: ThermalParams,
-    plane: PlaneModel,
-    mesh: Mesh2d,
+    reduction: S::Reduction,
+    mesh: S::Mesh,
     degree: usize,
     bd: Boundaries,
 }
 
-impl Supports for Thermoelasticity2d {
+/// Builder of the 2D thermoelastic model (module docs), plane strain unless
+/// [`Thermoelasticity::plane`] selects plane stress.
+pub type Thermoelasticity2d = Thermoelasticity<Space2d>;
+
+/// Builder of the 3D thermoelastic model (module docs, "3D").
+pub type Thermoelasticity3d = Thermoelasticity<Space3d>;
+
+impl<S: ContinuumSpace> Supports for Thermoelasticity<S> {
     fn boundaries_mut(&mut self) -> &mut Boundaries {
         &mut self.bd
     }
 }
 
-impl HeatSupports for Thermoelasticity2d {}
+impl<S: ContinuumSpace> HeatSupports for Thermoelasticity<S> {}
 
-impl Thermoelasticity2d {
-    /// Degree `1 <= k <= 3`; plane strain; all edges free and insulated until tagged
-    /// otherwise.
+impl<S: ContinuumSpace> Thermoelasticity<S> {
+    /// Degree `1 <= k <= 3` in 2D, `1 <= k <= 2` in 3D; plane strain in 2D; all edges /
+    /// faces free and insulated until tagged otherwise.
     pub fn new(
         elastic: ElasticParams,
         thermal: ThermalParams,
-        mesh: &Mesh2d,
+        mesh: &S::Mesh,
         degree: usize,
     ) -> Result<Self, Fem2dError> {
         elastic.validate()?;
         thermal.validate()?;
-        require_degree("2D thermoelasticity degree k", degree, 1..=3)?;
+        let what = format!("{}D thermoelasticity degree k", S::DIM);
+        require_degree(&what, degree, 1..=S::MAX_DEGREE)?;
         Ok(Self {
             elastic,
             thermal,
-            plane: PlaneModel::PlaneStrain,
+            reduction: S::Reduction::default(),
             mesh: mesh.clone(),
             degree,
             bd: Boundaries::default(),
         })
     }
 
-    /// Selects the 2D reduction: plane strain (default) or plane stress (thin plate, module
-    /// docs "Plane stress": compliance with $\nu^* = \nu/(1+\nu)$, $C_\beta^* = E\beta
-    /// T_0/(1-\nu)$, $C^* = C + C_\beta^2/(T_0(\lambda+2\mu))$).
-    pub fn plane(mut self, plane: PlaneModel) -> Self {
-        self.plane = plane;
-        self
-    }
-
-    /// Assembles the model.
-    pub fn build(&self) -> Result<ThermoelasticityModel2d, Fem2dError> {
+    /// Assembles the model (blocks `e_v`, `E_sigma`, `e_T`; traction then heat-flux ports):
+    /// $E = \operatorname{diag}(M_\rho, M_{\mathcal C}, M_{CT_0})$, $J$ with $D_{\mathrm{Grad}}$
+    /// and $A_\beta$, $R = \operatorname{diag}(0, 0, K_T)$ (module docs, thesis (8.50)).
+    pub fn build(&self) -> Result<ThermoelasticityModel<S>, Fem2dError> {
         let (el, th) = (&self.elastic, &self.thermal);
         let k = self.degree;
-        let m = &self.mesh;
-        self.bd.validate(2)?;
-        let cb = plane_thermal_stress_coefficient(el, th, self.plane);
-        let cap = plane_heat_capacity(el, th, self.plane);
-        let sv = Space2d::new(m, Family2d::Cg(k), Shape::Vector)?;
-        let ss = Space2d::new(m, Family2d::Dg(k - 1), Shape::SymTensor)?;
-        let st = Space2d::new(m, Family2d::Cg(k), Shape::Scalar)?;
+        self.bd.validate(S::DIM)?;
+        let plane = S::plane(self.reduction);
+        let cb = plane_thermal_stress_coefficient(el, th, plane);
+        let cap = plane_heat_capacity(el, th, plane);
+        let sv = S::cg_vector(&self.mesh, k)?;
+        let ss = S::dg_sym_tensor(&self.mesh, k - 1)?;
+        let st = S::cg_scalar(&self.mesh, k)?;
         let sizes = [sv.n_dofs(), ss.n_dofs(), st.n_dofs()];
         let mut ba = BlockAssembler::new(&sizes);
         // J_σv = D_Grad, J_vσ = −D_Gradᵀ
-        elastic_blocks_2d(&mut ba, &sv, &ss, el, self.plane)?;
-        ba.mass(2, &triangle::mass(&st, cap * th.t0)?);
+        elastic_blocks(&mut ba, &sv, &ss, el, self.reduction)?;
+        ba.mass(2, &st.scalar_mass(cap * th.t0)?);
         // J_vT = A_β, J_Tv = −A_βᵀ, A_β^{ij} = ⟨C_β div φ_v^i, φ_T^j⟩
         if cb != 0.0 {
-            let A = triangle::bilinear(
-                &sv,
-                &st,
-                &[
-                    Term::new(0, Op::Dx, 0, Op::Value, cb),
-                    Term::new(1, Op::Dy, 0, Op::Value, cb),
-                ],
-            )?;
-            ba.skew(0, 2, &A, 1.0);
+            ba.skew(0, 2, &S::divergence(&sv, &st, cb)?, 1.0);
         }
-        let kt = th.conductivity * th.t0;
-        let KT = triangle::bilinear(
-            &st,
-            &st,
-            &[
-                Term::new(0, Op::Dx, 0, Op::Dx, kt),
-                Term::new(0, Op::Dy, 0, Op::Dy, kt),
-            ],
-        )?;
+        let KT = st.grad_grad(th.conductivity * th.t0)?;
         let n_full = ba.n();
         let oT = sizes[0] + sizes[1];
         let mut tr = Triplets::new(n_full, n_full);
@@ -337,28 +319,32 @@ impl Thermoelasticity2d {
         removed.extend(self.bd.isothermal_dofs(&st, oT)?);
         let dofs = Restriction::new(&sizes, removed);
         let (n, n_v, n_T) = (dofs.len(), dofs.kept_in(0), dofs.kept_in(2));
-        let plane_name = match self.plane {
-            PlaneModel::PlaneStrain => "plane strain",
-            PlaneModel::PlaneStress => "plane stress",
+        let stress = match S::reduction_name(self.reduction) {
+            Some(name) => format!("(DG, {name})"),
+            None => "(DG)".to_string(),
         };
         let blocks = vec![
-            VarBlock::differential("e_v", "velocity (x, y) [m/s]", n_v),
+            VarBlock::differential(
+                "e_v",
+                format!("velocity {} [m/s]", S::VELOCITY_COMPONENTS),
+                n_v,
+            ),
             VarBlock::differential(
                 "E_sigma",
-                format!("elastic stress (xx, xy, yy) [N/m^2] (DG, {plane_name})"),
+                format!("elastic stress {} [N/m^2] {stress}", S::STRESS_COMPONENTS),
                 n - n_v - n_T,
             ),
             VarBlock::differential("e_T", "normalized temperature (T - T0)/T0 [-]", n_T),
         ];
         let traces = |tag: &str, mech: bool| {
             if mech {
-                edge_traces(&sv, tag, n_full, 0)
+                sv.traces(tag, n_full, 0)
             } else {
-                edge_traces(&st, tag, n_full, oT)
+                st.traces(tag, n_full, oT)
             }
         };
         let (ports, B, trace_masses) =
-            assemble_ports(&self.bd, &dofs, &traces, 2, &total_traction)?;
+            assemble_ports(&self.bd, &dofs, &traces, S::DIM, &total_traction)?;
         let system = LinearPhSystem::new(
             dofs.restrict(&E_full),
             dofs.restrict(&J_full),
@@ -367,10 +353,10 @@ impl Thermoelasticity2d {
             PortSet::from_ports(ports)?,
             blocks,
         )?;
-        Ok(ThermoelasticityModel2d {
+        Ok(ThermoelasticityModel {
             elastic: *el,
             thermal: *th,
-            plane: self.plane,
+            reduction: self.reduction,
             c_beta: cb,
             heat_capacity: cap,
             degree: k,
@@ -382,24 +368,41 @@ impl Thermoelasticity2d {
     }
 }
 
-/// An assembled 2D thermoelastic model.
+impl Thermoelasticity<Space2d> {
+    /// Selects the 2D reduction: plane strain (default) or plane stress (thin plate, module
+    /// docs "Plane stress": compliance with $\nu^* = \nu/(1+\nu)$, $C_\beta^* = E\beta
+    /// T_0/(1-\nu)$, $C^* = C + C_\beta^2/(T_0(\lambda+2\mu))$).
+    pub fn plane(mut self, plane: PlaneModel) -> Self {
+        self.reduction = plane;
+        self
+    }
+}
+
+/// An assembled thermoelastic model on the spaces `S` ([`ThermoelasticityModel2d`],
+/// [`ThermoelasticityModel3d`]).
 #[derive(Debug, Clone)]
-pub struct ThermoelasticityModel2d {
+pub struct ThermoelasticityModel<S: ContinuumSpace> {
     elastic: ElasticParams,
     thermal: ThermalParams,
-    plane: PlaneModel,
+    reduction: S::Reduction,
     c_beta: f64,
     heat_capacity: f64,
     degree: usize,
     system: LinearPhSystem,
-    spaces: [Space2d; 3],
+    spaces: [S; 3],
     dofs: Restriction,
     trace_masses: TraceMasses,
 }
 
-impl ThermoelasticityModel2d {
+/// An assembled 2D thermoelastic model.
+pub type ThermoelasticityModel2d = ThermoelasticityModel<Space2d>;
+
+/// An assembled 3D thermoelastic model.
+pub type ThermoelasticityModel3d = ThermoelasticityModel<Space3d>;
+
+impl<S: ContinuumSpace> ThermoelasticityModel<S> {
     /// The pH system $E\dot e = (J - R)e + Bu$ (blocks `e_v`, `E_sigma`, `e_T`; traction
-    /// ports `{tag}_tx`, `{tag}_ty`, then heat-flux ports `{tag}_flux`).
+    /// ports `{tag}_tx`, `{tag}_ty` (, `{tag}_tz`), then heat-flux ports `{tag}_flux`).
     pub fn system(&self) -> &LinearPhSystem {
         &self.system
     }
@@ -411,16 +414,12 @@ impl ThermoelasticityModel2d {
     pub fn thermal_params(&self) -> &ThermalParams {
         &self.thermal
     }
-    /// Plane strain or plane stress.
-    pub fn plane(&self) -> PlaneModel {
-        self.plane
-    }
-    /// Thermal stress coefficient used: $C_\beta = T_0\beta(3\lambda + 2\mu)$ (plane strain)
-    /// or $C_\beta^* = E\beta T_0/(1-\nu)$ (plane stress).
+    /// Thermal stress coefficient used: $C_\beta = T_0\beta(3\lambda + 2\mu)$ (3D and plane
+    /// strain) or $C_\beta^* = E\beta T_0/(1-\nu)$ (plane stress).
     pub fn c_beta(&self) -> f64 {
         self.c_beta
     }
-    /// Heat capacity used: $C$ (plane strain) or $C^*$ (plane stress).
+    /// Heat capacity used: $C$ (3D and plane strain) or $C^*$ (plane stress).
     pub fn heat_capacity(&self) -> f64 {
         self.heat_capacity
     }
@@ -429,7 +428,7 @@ impl ThermoelasticityModel2d {
         self.degree
     }
     /// Finite element space of a field (all DOFs, before the strong conditions).
-    pub fn space(&self, f: ThermoField2d) -> &Space2d {
+    pub fn space(&self, f: ThermoField2d) -> &S {
         &self.spaces[f.index()]
     }
     /// Trace mass $M_\Gamma^{lm} = \int_\Gamma\psi^l\psi^m$ of the $P_1$ trace basis of port
@@ -448,210 +447,38 @@ impl ThermoelasticityModel2d {
     }
     /// Coefficients of field `f` on its full space (removed DOFs zero) from a state.
     pub fn field_coefficients(&self, e: &[f64], f: ThermoField2d) -> Result<Vec<f64>, Fem2dError> {
-        self.dofs
-            .field(e, self.n_states(), f.index(), "2D thermoelastic state")
+        let what = format!("{}D thermoelastic state", S::DIM);
+        self.dofs.field(e, self.n_states(), f.index(), &what)
     }
     /// State from the nodal interpolants of a velocity field and a normalized temperature
     /// field (zero elastic stress); values on removed DOFs are dropped.
     pub fn interpolate_state(
         &self,
-        v: &dyn Fn([f64; 2]) -> [f64; 2],
-        theta: &dyn Fn([f64; 2]) -> f64,
+        v: &dyn Fn(S::Point) -> S::Point,
+        theta: &dyn Fn(S::Point) -> f64,
     ) -> Vec<f64> {
-        let vc = self.spaces[0].interpolate(&|x, o| o.copy_from_slice(&v(x)));
-        let tc = self.spaces[2].interpolate(&|x, o| o[0] = theta(x));
+        let vc = self.spaces[0].interpolate_at(&|x, o| o.copy_from_slice(v(x).as_ref()));
+        let tc = self.spaces[2].interpolate_at(&|x, o| o[0] = theta(x));
         self.dofs.gather(&[Some(&vc), None, Some(&tc)])
     }
     /// Heat content relative to $T_0$, $\int_\Omega C T_0\theta = \int_\Omega C(T - T_0)$
-    /// \[J per unit thickness\] (with $C^*$ in plane stress), of state `e`.
+    /// \[J; per unit thickness in 2D\] (with $C^*$ in plane stress), of state `e`.
     pub fn heat_content(&self, e: &[f64]) -> Result<f64, Fem2dError> {
         let tc = self.field_coefficients(e, ThermoField2d::Temperature)?;
         // the Lagrange basis sums to 1: 1ᵀ M θ = ∫ C T0 θ
-        let M = triangle::mass(&self.spaces[2], self.heat_capacity * self.thermal.t0)?;
+        let M = self.spaces[2].scalar_mass(self.heat_capacity * self.thermal.t0)?;
         Ok(sparse::mul_vec(&M, &tc).iter().sum())
+    }
+}
+
+impl ThermoelasticityModel<Space2d> {
+    /// Plane strain or plane stress.
+    pub fn plane(&self) -> PlaneModel {
+        self.reduction
     }
 }
 
 /// Input description of a traction port of the thermoelastic models (the total traction).
 fn total_traction(tag: &str, c: &str) -> String {
     format!("applied total traction tau_{c} = ((Sigma - C_beta theta I) n)_{c} [N/m^2] on '{tag}' (P1 trace)")
-}
-
-/// Builder of the 3D thermoelastic model (module docs, "3D").
-#[derive(Debug, Clone)]
-pub struct Thermoelasticity3d {
-    elastic: ElasticParams,
-    thermal: ThermalParams,
-    mesh: Mesh3d,
-    degree: usize,
-    bd: Boundaries,
-}
-
-impl Supports for Thermoelasticity3d {
-    fn boundaries_mut(&mut self) -> &mut Boundaries {
-        &mut self.bd
-    }
-}
-
-impl HeatSupports for Thermoelasticity3d {}
-
-impl Thermoelasticity3d {
-    /// Degree `1 <= k <= 2`; all faces free and insulated until tagged otherwise.
-    pub fn new(
-        elastic: ElasticParams,
-        thermal: ThermalParams,
-        mesh: &Mesh3d,
-        degree: usize,
-    ) -> Result<Self, Fem2dError> {
-        elastic.validate()?;
-        thermal.validate()?;
-        require_degree("3D thermoelasticity degree k", degree, 1..=2)?;
-        Ok(Self {
-            elastic,
-            thermal,
-            mesh: mesh.clone(),
-            degree,
-            bd: Boundaries::default(),
-        })
-    }
-
-    /// Assembles the model (blocks `e_v`, `E_sigma`, `e_T`; traction then heat-flux
-    /// ports).
-    pub fn build(&self) -> Result<ThermoelasticityModel3d, Fem2dError> {
-        let (el, th) = (&self.elastic, &self.thermal);
-        let k = self.degree;
-        self.bd.validate(3)?;
-        let cb = thermal_stress_coefficient(el, th);
-        let sv = Space3d::new(&self.mesh, Family3d::Cg(k), Shape3d::Vector)?;
-        let ss = Space3d::new(&self.mesh, Family3d::Dg(k - 1), Shape3d::SymTensor)?;
-        let st = Space3d::new(&self.mesh, Family3d::Cg(k), Shape3d::Scalar)?;
-        let sizes = [sv.n_dofs(), ss.n_dofs(), st.n_dofs()];
-        let mut ba = BlockAssembler::new(&sizes);
-        let v = Op3d::Value;
-        // Φ:Grad v (components xx, yy, zz, yz, xz, xy), as in Elasticity3d
-        elastic_blocks_3d(&mut ba, &sv, &ss, el)?;
-        ba.mass(
-            2,
-            &bilinear3d(&st, &st, &[(0, v, 0, v, th.heat_capacity * th.t0)])?,
-        );
-        if cb != 0.0 {
-            let div: Vec<Term3d> = (0..3).map(|c| (c, Op3d::D(c), 0, v, cb)).collect();
-            ba.skew(0, 2, &bilinear3d(&sv, &st, &div)?, 1.0);
-        }
-        let kt = th.conductivity * th.t0;
-        let lap: Vec<Term3d> = (0..3).map(|c| (0, Op3d::D(c), 0, Op3d::D(c), kt)).collect();
-        let KT = bilinear3d(&st, &st, &lap)?;
-        let n_full = ba.n();
-        let oT = sizes[0] + sizes[1];
-        let mut tr = Triplets::new(n_full, n_full);
-        tr.push_block(oT, oT, &KT, 1.0);
-        let (E_full, J_full, R_full) = (ba.E.build(), ba.J.build(), tr.build());
-        let mut removed = self.bd.supported_dofs(&sv)?;
-        removed.extend(self.bd.isothermal_dofs(&st, oT)?);
-        let dofs = Restriction::new(&sizes, removed);
-        let (n, n_v, n_T) = (dofs.len(), dofs.kept_in(0), dofs.kept_in(2));
-        let traces = |tag: &str, mech: bool| {
-            if mech {
-                face_traces(&sv, tag, n_full, 0)
-            } else {
-                face_traces(&st, tag, n_full, oT)
-            }
-        };
-        let (ports, B, trace_masses) =
-            assemble_ports(&self.bd, &dofs, &traces, 3, &total_traction)?;
-        let system = LinearPhSystem::new(
-            dofs.restrict(&E_full),
-            dofs.restrict(&J_full),
-            dofs.restrict(&R_full),
-            B,
-            PortSet::from_ports(ports)?,
-            vec![
-                VarBlock::differential("e_v", "velocity (x, y, z) [m/s]", n_v),
-                VarBlock::differential(
-                    "E_sigma",
-                    "elastic stress (xx, yy, zz, yz, xz, xy) [N/m^2] (DG)",
-                    n - n_v - n_T,
-                ),
-                VarBlock::differential("e_T", "normalized temperature (T - T0)/T0 [-]", n_T),
-            ],
-        )?;
-        Ok(ThermoelasticityModel3d {
-            thermal: *th,
-            c_beta: cb,
-            system,
-            spaces: [sv, ss, st],
-            dofs,
-            trace_masses,
-        })
-    }
-}
-
-/// An assembled 3D thermoelastic model.
-#[derive(Debug, Clone)]
-pub struct ThermoelasticityModel3d {
-    thermal: ThermalParams,
-    c_beta: f64,
-    system: LinearPhSystem,
-    spaces: [Space3d; 3],
-    dofs: Restriction,
-    trace_masses: TraceMasses,
-}
-
-impl ThermoelasticityModel3d {
-    /// The pH system $E\dot e = (J - R)e + Bu$ (blocks `e_v`, `E_sigma`, `e_T`; traction
-    /// ports `{tag}_tx`, `{tag}_ty`, `{tag}_tz`, then heat-flux ports `{tag}_flux`).
-    pub fn system(&self) -> &LinearPhSystem {
-        &self.system
-    }
-    /// $C_\beta = T_0\beta(3\lambda + 2\mu)$.
-    pub fn c_beta(&self) -> f64 {
-        self.c_beta
-    }
-    /// Thermal data.
-    pub fn thermal_params(&self) -> &ThermalParams {
-        &self.thermal
-    }
-    /// Finite element space of a field (all DOFs, before the strong conditions).
-    pub fn space(&self, f: ThermoField2d) -> &Space3d {
-        &self.spaces[f.index()]
-    }
-    /// Trace mass $M_\Gamma$ of the $P_1$ trace basis of port `port`.
-    pub fn port_trace_mass(&self, port: &str) -> Result<&SparseMat, Fem2dError> {
-        self.trace_masses.get(&self.system, port)
-    }
-    /// Open-state index of every retained state variable.
-    pub fn kept_dofs(&self) -> &[usize] {
-        self.dofs.kept()
-    }
-    /// Number of states.
-    pub fn n_states(&self) -> usize {
-        self.dofs.len()
-    }
-    /// Coefficients of field `f` on its full space (removed DOFs zero) from a state.
-    pub fn field_coefficients(&self, e: &[f64], f: ThermoField2d) -> Result<Vec<f64>, Fem2dError> {
-        self.dofs
-            .field(e, self.n_states(), f.index(), "3D thermoelastic state")
-    }
-    /// State from the nodal interpolants of a velocity and a normalized temperature field
-    /// (zero elastic stress); values on removed DOFs are dropped.
-    pub fn interpolate_state(
-        &self,
-        v: &dyn Fn([f64; 3]) -> [f64; 3],
-        theta: &dyn Fn([f64; 3]) -> f64,
-    ) -> Vec<f64> {
-        let vc = self.spaces[0].interpolate(&|x, o| o.copy_from_slice(&v(x)));
-        let tc = self.spaces[2].interpolate(&|x, o| o[0] = theta(x));
-        self.dofs.gather(&[Some(&vc), None, Some(&tc)])
-    }
-    /// Heat content relative to $T_0$, $\int_\Omega CT_0\theta = \int_\Omega C(T - T_0)$ \[J\].
-    pub fn heat_content(&self, e: &[f64]) -> Result<f64, Fem2dError> {
-        let tc = self.field_coefficients(e, ThermoField2d::Temperature)?;
-        let c = self.thermal.heat_capacity * self.thermal.t0;
-        let M = bilinear3d(
-            &self.spaces[2],
-            &self.spaces[2],
-            &[(0, Op3d::Value, 0, Op3d::Value, c)],
-        )?;
-        Ok(sparse::mul_vec(&M, &tc).iter().sum())
-    }
 }
