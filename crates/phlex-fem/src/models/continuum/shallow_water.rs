@@ -40,6 +40,31 @@
 //! $\int a_1 - \int a_0 = \Delta t\,\mathbf 1^\top M_\partial\bar u$ to round-off
 //! ($D\mathbf 1 = 0$).
 //!
+//! # Why this stepper is a model-specific hook (not `phlex_solve::integrate`)
+//! The averaged vector field alone would fit the general trait: a model may override
+//! [`phlex_core::PhSystem::discrete_gradient`], and `Integrator::DiscreteGradient` of
+//! `phlex_solve` then solves the same step equations in the midpoint unknown. Two parts of
+//! the scheme above have no counterpart there (issue 13 item 2, checked against
+//! `phlex_solve::integrators::midpoint`):
+//! 1. *Weak constitutive relation with a non-diagonal mass.* [`phlex_core::PhSystem`] asks
+//!    for an explicit effort $z(x)$ with $E^\top z = \nabla H$; here that is
+//!    $e_h = M_h^{-1}\nabla_a H_d$ with the consistent CG1 mass $M_h$, a global solve, whose
+//!    Jacobian $M_h^{-1}\nabla^2_a H_d$ is dense. The midpoint Newton of `phlex_solve`
+//!    factorizes $E - \frac h2\,\partial_x[(J - R)z(x)]$ and would therefore factorize a
+//!    dense $(n_h + 2n_T)$-square matrix each refresh (and build $\partial z/\partial x$ by
+//!    $n$ forward-difference columns, each a solve with $M_h$). This stepper keeps
+//!    $\bar e_h$ as a Newton unknown beside $a_1$ (the relation $M_h\bar e_h =
+//!    \overline{\nabla_a H}$ is a sparse equation of the step), eliminates $v_1$ and
+//!    $\bar e_v$ cell by cell ($M_v$ is diagonal), and factorizes a sparse $2n_h$-square
+//!    Jacobian with the pattern of $M_h$, analysed once per run.
+//! 2. *Output feedback inside the step.* The boundary control
+//!    $\bar u = -k(\bar y - \rho g h_{des})$ uses the discrete-gradient output $\bar y$ of the
+//!    same step, which is what makes $V_1 - V_0 = -k\Delta t\|\bar y - \rho g
+//!    h_{des}\|^2_{M_\partial}$ exact (below). `phlex_solve` inputs are functions of time
+//!    only (`InputFn`, evaluated at $t_{n+1/2}$), and its systems have a time-independent
+//!    $R$, so neither the implicit feedback nor its switch-on at `t_on` can be expressed
+//!    without losing that identity.
+//!
 //! # Boundary control (thesis 004 §8.1.2, Table 8.2)
 //! $u_\partial = -k\,(y_\partial - \rho g h_{des})$ from `t_on`, evaluated with the
 //! discrete-gradient output $\bar y$; then the Lyapunov functional
