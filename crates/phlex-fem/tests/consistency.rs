@@ -91,6 +91,39 @@ fn eb_residuals(make: &dyn Fn(usize) -> PfemModel, sign: f64) -> Vec<f64> {
         .collect()
 }
 
+/// The end cases of the beam consistency tests: both ends ports (strong), clamped left
+/// with `right` on the right, free left with clamped right (both by multipliers).
+fn end_cases(right: EndCondition) -> [(EndCondition, EndCondition, Imposition); 3] {
+    [
+        (EndCondition::Port, EndCondition::Port, Imposition::Strong),
+        (EndCondition::Clamped, right, Imposition::Multiplier),
+        (
+            EndCondition::Free,
+            EndCondition::Clamped,
+            Imposition::Multiplier,
+        ),
+    ]
+}
+
+/// Asserts for every end case `(left, right, imposition)` that the weak residual of
+/// `state` in the model `build(n, left, right, imposition)` converges over `ns` elements
+/// ([`assert_converges`]: rate > 1.8, final < 1e-2), named `"{name} {left:?}-{right:?}"`.
+fn assert_end_cases_converge(
+    name: &str,
+    ns: [usize; 4],
+    cases: &[(EndCondition, EndCondition, Imposition)],
+    state: &ExactState,
+    build: &dyn Fn(usize, EndCondition, EndCondition, Imposition) -> PfemModel,
+) {
+    for &(l, r, imp) in cases {
+        let res: Vec<f64> = ns
+            .iter()
+            .map(|&n| weak_residual(&build(n, l, r, imp), state, 1.0))
+            .collect();
+        assert_converges(&format!("{name} {l:?}-{r:?}"), &res, 1.8, 1e-2);
+    }
+}
+
 fn assert_converges(name: &str, r: &[f64], min_rate: f64, max_final: f64) {
     let rt = rates(r);
     let fr: Vec<String> = r.iter().map(|x| format!("{x:.2e}")).collect();
@@ -277,41 +310,25 @@ fn bar_consistent() {
         BarDiscretization::DgCg(1),
         BarDiscretization::DgCg(3),
     ] {
-        for (l, r, imp) in [
-            (EndCondition::Port, EndCondition::Port, Imposition::Strong),
-            (
-                EndCondition::Clamped,
-                EndCondition::Free,
-                Imposition::Multiplier,
-            ),
-            (
-                EndCondition::Free,
-                EndCondition::Clamped,
-                Imposition::Multiplier,
-            ),
-        ] {
-            let res: Vec<f64> = [4, 8, 16, 32]
-                .iter()
-                .map(|&n| {
-                    weak_residual(
-                        &Bar::new(ra, ea, L, n)
-                            .discretization(d)
-                            .ends(l, r)
-                            .imposition(imp)
-                            .build()
-                            .unwrap(),
-                        &state,
-                        1.0,
-                    )
-                })
-                .collect();
-            assert_converges(&format!("bar {d:?} {l:?}-{r:?}"), &res, 1.8, 1e-2);
-            if l == EndCondition::Port {
-                let m = Bar::new(ra, ea, L, 32).discretization(d).build().unwrap();
-                let w = weak_residual(&m, &state, -1.0);
-                assert!(w > 0.1, "bar {d:?}: flipped inputs consistent ({w:.2e})");
-            }
-        }
+        let cases = end_cases(EndCondition::Free);
+        let build = |n, l, r, imp| {
+            Bar::new(ra, ea, L, n)
+                .discretization(d)
+                .ends(l, r)
+                .imposition(imp)
+                .build()
+                .unwrap()
+        };
+        assert_end_cases_converge(
+            &format!("bar {d:?}"),
+            [4, 8, 16, 32],
+            &cases,
+            &state,
+            &build,
+        );
+        let m = Bar::new(ra, ea, L, 32).discretization(d).build().unwrap();
+        let w = weak_residual(&m, &state, -1.0);
+        assert!(w > 0.1, "bar {d:?}: flipped inputs consistent ({w:.2e})");
     }
 }
 
@@ -366,36 +383,17 @@ fn timoshenko_consistent() {
         TimoshenkoDiscretization::DgCg(1),
         TimoshenkoDiscretization::DgCg(2),
     ] {
-        for (l, r, imp) in [
-            (EndCondition::Port, EndCondition::Port, Imposition::Strong),
-            (
-                EndCondition::Clamped,
-                EndCondition::SimplySupported,
-                Imposition::Multiplier,
-            ),
-            (
-                EndCondition::Free,
-                EndCondition::Clamped,
-                Imposition::Multiplier,
-            ),
-        ] {
-            let res: Vec<f64> = [8, 16, 32, 64]
-                .iter()
-                .map(|&n| {
-                    weak_residual(
-                        &p.model(n)
-                            .discretization(d)
-                            .ends(l, r)
-                            .imposition(imp)
-                            .build()
-                            .unwrap(),
-                        &state,
-                        1.0,
-                    )
-                })
-                .collect();
-            assert_converges(&format!("Timoshenko {d:?} {l:?}-{r:?}"), &res, 1.8, 1e-2);
-        }
+        let cases = end_cases(EndCondition::SimplySupported);
+        let build = |n, l, r, imp| {
+            p.model(n)
+                .discretization(d)
+                .ends(l, r)
+                .imposition(imp)
+                .build()
+                .unwrap()
+        };
+        let name = format!("Timoshenko {d:?}");
+        assert_end_cases_converge(&name, [8, 16, 32, 64], &cases, &state, &build);
         let mm = p.model(32).discretization(d).build().unwrap();
         let w = weak_residual(&mm, &state, -1.0);
         assert!(

@@ -247,6 +247,15 @@ impl Timo {
     }
 }
 
+/// The Timoshenko discretizations of the spectrum tests and their element counts: 32 for
+/// the degree-2 pairs, 128 for CG1×DG0 (second order: 128 elements bring mode 3 below
+/// 1e-3, 64 give 1.7e-3 (slender) to 1.8e-3 (thick)).
+const TIMOSHENKO_CASES: [(TimoshenkoDiscretization, usize); 3] = [
+    (TimoshenkoDiscretization::CgDg(2), 32),
+    (TimoshenkoDiscretization::DgCg(2), 32),
+    (TimoshenkoDiscretization::CgDg(1), 128),
+];
+
 /// Thick beam (L/h = 5): the discrete spectrum contains the analytic bending-branch
 /// frequencies n = 1..3 within 1e-3 (CG2×DG1, DG1×CG2 with 32 elements, CG1×DG0 with 128), and these are the
 /// three lowest frequencies (the first shear-branch frequency √(kGA/ρI) lies above).
@@ -256,17 +265,7 @@ fn timoshenko_thick_simply_supported() {
     use EndCondition::SimplySupported as SS;
     let p = Timo::rect(0.1, 0.2);
     assert!((p.kga / p.rho_i).sqrt() > p.ss_bending(3));
-    for d in [
-        TimoshenkoDiscretization::CgDg(2),
-        TimoshenkoDiscretization::DgCg(2),
-        TimoshenkoDiscretization::CgDg(1),
-    ] {
-        // CG1×DG0 is second order: 128 elements for mode 3 below 1e-3 (64 give 1.8e-3).
-        let n_el = if d == TimoshenkoDiscretization::CgDg(1) {
-            128
-        } else {
-            32
-        };
+    for (d, n_el) in TIMOSHENKO_CASES {
         let m = p.model(n_el, d, SS, SS, Imposition::Strong);
         let w = frequencies(m.system(), IM_MIN, CUTOFF);
         for n in 1..=3 {
@@ -316,17 +315,7 @@ fn timoshenko_slender_matches_euler_bernoulli() {
     let h = 1e-3;
     let p = Timo::rect(0.01, h);
     let w_eb = |bl: f64| bl * bl * (p.ei / (p.rho_a * L.powi(4))).sqrt();
-    for d in [
-        TimoshenkoDiscretization::CgDg(2),
-        TimoshenkoDiscretization::DgCg(2),
-        TimoshenkoDiscretization::CgDg(1),
-    ] {
-        // CG1×DG0 is second order: 128 elements for mode 3 below 1e-3 (64 give 1.7e-3).
-        let n_el = if d == TimoshenkoDiscretization::CgDg(1) {
-            128
-        } else {
-            32
-        };
+    for (d, n_el) in TIMOSHENKO_CASES {
         for imp in [Imposition::Strong, Imposition::Multiplier] {
             let m = p.model(n_el, d, EndCondition::Clamped, EndCondition::Free, imp);
             let w = frequencies(m.system(), IM_MIN, CUTOFF);

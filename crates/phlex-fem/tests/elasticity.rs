@@ -20,7 +20,7 @@ use phlex_fem::space::triangle::{complement, Family2d, Shape, Space2d};
 use phlex_fem::space::{Family3d, Shape3d, Space3d};
 use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
 use phlex_solve::midpoint::LinearMidpoint;
-use phlex_solve::signal::{InputFn, Signal};
+use phlex_solve::signal::InputFn;
 use std::f64::consts::PI;
 
 /// Non-dimensional material (E = ρ = 1) so that frequencies are O(1).
@@ -82,6 +82,23 @@ fn standard_fem(
 }
 
 /// ω of K x = ω² M x, ascending: Cholesky M = L Lᵀ, eigenvalues of the symmetric
+/// The frequencies of the standard displacement FEM pencil $(K, M)$, the 10 lowest of the pH
+/// system `sys`, and their largest relative difference.
+fn compare_frequencies(
+    sys: &phlex_core::LinearPhSystem,
+    K: &Mat<f64>,
+    M: &Mat<f64>,
+) -> (Vec<f64>, Vec<f64>, f64) {
+    let ws = standard_frequencies(K, M);
+    let wp = ph_frequencies_dense(sys, 10);
+    let worst = wp
+        .iter()
+        .zip(&ws)
+        .map(|(a, b)| (a - b).abs() / b)
+        .fold(0.0, f64::max);
+    (ws, wp, worst)
+}
+
 /// L⁻¹ K L⁻ᵀ (faer self-adjoint eigen solver).
 fn standard_frequencies(K: &Mat<f64>, M: &Mat<f64>) -> Vec<f64> {
     common::pencil::sym_pencil(K, M)
@@ -157,13 +174,7 @@ fn remark28_equivalence_with_standard_fem() {
         assert!(dk < 1e-12, "{dk}");
         assert!(dm < 1e-14, "{dm}");
         // (b) the 10 lowest frequencies
-        let ws = standard_frequencies(&K, &M);
-        let wp = ph_frequencies_dense(sys, 10);
-        let worst = wp
-            .iter()
-            .zip(&ws)
-            .map(|(a, b)| (a - b).abs() / b)
-            .fold(0.0, f64::max);
+        let (ws, wp, worst) = compare_frequencies(sys, &K, &M);
         eprintln!("k={k}: ω_1..10 = {:?}, max rel diff {worst:.2e}", &ws[..10]);
         assert!(worst < 1e-10, "{wp:?} vs {ws:?}");
     }
@@ -302,18 +313,9 @@ fn traction_port_power_balance() {
     sys.check(&Default::default()).unwrap();
     let m = sys.n_inputs();
     assert_eq!(m, 2 * (5 + 9));
-    let signals: Vec<Signal> = (0..m)
-        .map(|i| {
-            let (a, w) = (1.0 + 0.3 * (i as f64).sin(), 1.0 + 0.1 * i as f64);
-            Signal::from_fn(move |t: f64| a * (w * t).sin())
-        })
-        .collect();
-    let mut cn = common::integrate::midpoint(sys, InputFn::new(signals), 10.0, 0.01);
-    let res = cn
-        .run(&vec![0.0; sys.n_states()], &mut |_t: f64, _e: &[f64]| {})
-        .unwrap();
-    let l = &res.ledger;
-    let supplied: f64 = l.supplied.last().unwrap().iter().map(|v| v.abs()).sum();
+    let input = common::integrate::sine_inputs(&vec![1.0; m], 1.0, 0.1);
+    let l = &common::integrate::ledger_from_rest(sys, input, 10.0, 0.01);
+    let supplied = common::integrate::total_work(l);
     eprintln!(
         "power balance: max rel residual {:.2e}, H_end {:.3e}, |work| {:.3e}",
         l.max_relative_residual(),
@@ -394,13 +396,7 @@ fn remark28_equivalence_3d() {
             .to_owned();
         let Kph = D.transpose() * Mc.llt(Side::Lower).unwrap().solve(&D);
         let dk = (&Kph - &K).norm_max() / K.norm_max();
-        let ws = standard_frequencies(&K, &M);
-        let wp = ph_frequencies_dense(sys, 10);
-        let worst = wp
-            .iter()
-            .zip(&ws)
-            .map(|(a, b)| (a - b).abs() / b)
-            .fold(0.0, f64::max);
+        let (ws, wp, worst) = compare_frequencies(sys, &K, &M);
         eprintln!(
             "3D k={k}: n = {}, |K_ph − K|/|K| = {dk:.2e}, ω_1..10 = {:?}, max rel diff {worst:.2e}",
             sys.n_states(),
@@ -514,18 +510,13 @@ fn energy_and_power_balance_3d() {
     .unwrap();
     // (b) driven
     let m = sys.n_inputs();
-    let signals: Vec<Signal> = (0..m)
-        .map(|i| {
-            let (a, w) = (1.0 + 0.3 * (i as f64).sin(), 1.0 + 0.05 * i as f64);
-            Signal::from_fn(move |t: f64| a * (w * t).sin())
-        })
-        .collect();
-    let mut cn = LinearMidpoint::new(sys, InputFn::new(signals), params(4.0)).unwrap();
+    let input = common::integrate::sine_inputs(&vec![1.0; m], 1.0, 0.05);
+    let mut cn = LinearMidpoint::new(sys, input, params(4.0)).unwrap();
     let res = cn
         .run(&vec![0.0; sys.n_states()], &mut |_t: f64, _e: &[f64]| {})
         .unwrap();
     let l = &res.ledger;
-    let supplied: f64 = l.supplied.last().unwrap().iter().map(|v| v.abs()).sum();
+    let supplied = common::integrate::total_work(l);
     eprintln!(
         "3D: n = {}, free drift {worst:.2e}; driven residual {:.2e}, |work| {supplied:.3e}",
         sys.n_states(),

@@ -282,31 +282,17 @@ fn ports_power_balance() {
         .unwrap();
     let sys = model.system();
     sys.check(&Default::default()).unwrap();
-    let m = sys.n_inputs();
     // amplitudes of each port: forces/moments ~1, velocities ~1e-3 m/s, rotations ~1e-3
-    let scale: Vec<f64> = sys
-        .ports
-        .iter()
-        .flat_map(|p| {
-            let s = if p.name.ends_with("wt") || p.name.ends_with("dnwt") {
-                1e-3
-            } else {
-                1.0
-            };
-            std::iter::repeat_n(s, p.dim)
-        })
-        .collect();
-    let signals: Vec<Signal> = (0..m)
-        .map(|i| {
-            let (a, w) = (scale[i] * (1.0 + 0.3 * (i as f64).sin()), 20.0 + i as f64);
-            Signal::from_fn(move |t: f64| a * (w * t).sin())
-        })
-        .collect();
-    let mut cn = common::integrate::midpoint(sys, InputFn::new(signals), 0.2, 1e-3);
-    let e0 = vec![0.0; sys.n_states()];
-    let res = cn.run(&e0, &mut |_t: f64, _e: &[f64]| {}).unwrap();
-    let l = &res.ledger;
-    let supplied: f64 = l.supplied.last().unwrap().iter().map(|v| v.abs()).sum();
+    let scale = common::integrate::port_scales(sys, |name| {
+        if name.ends_with("wt") || name.ends_with("dnwt") {
+            1e-3
+        } else {
+            1.0
+        }
+    });
+    let input = common::integrate::sine_inputs(&scale, 20.0, 1.0);
+    let l = &common::integrate::ledger_from_rest(sys, input, 0.2, 1e-3);
+    let supplied = common::integrate::total_work(l);
     eprintln!(
         "power balance: max rel residual {:.2e}, drift {:.2e}, H_end {:.3e}, |work| {:.3e}",
         l.max_relative_residual(),

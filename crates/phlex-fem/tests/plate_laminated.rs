@@ -347,6 +347,23 @@ fn navier_fsdt(lam: &Laminate, a: f64, b: f64, count: usize) -> Vec<f64> {
     w
 }
 
+/// Checks the pH structure of `sys` and its four lowest frequencies against the reference
+/// `ex` (< 0.5 % relative, the tolerance of the Navier tests); prints them under `label`.
+fn assert_four_modes(label: &str, sys: &LinearPhSystem, ex: &[f64], t0: Instant) {
+    sys.check(&Default::default()).unwrap();
+    let w = lowest(sys, 4, ex[0]);
+    let r = rel(&w, ex);
+    eprintln!(
+        "{label} ({} states): {w:.3?} reference {ex:.3?} rel {r:?} ({:.1?})",
+        sys.E.nrows(),
+        t0.elapsed()
+    );
+    assert!(r.iter().all(|x| x.abs() < 5e-3), "{label}: {r:?}");
+}
+
+/// The four sides of the rectangle meshes.
+const SIDES: [&str; 4] = ["left", "right", "top", "bottom"];
+
 fn rel(w: &[f64], ex: &[f64]) -> Vec<f64> {
     assert_eq!(w.len(), ex.len());
     w.iter().zip(ex).map(|(x, y)| (x - y) / y).collect()
@@ -653,20 +670,13 @@ fn symmetric_cross_ply_navier() {
     let rn = rel(&nav, &ex);
     assert!(rn.iter().all(|x| x.abs() < 1e-12), "{rn:?}");
     let mesh = Mesh2d::rectangle(0.0, a, 0.0, b, 12, 12, Diagonal::Right).unwrap();
-    let mut m = LaminatedKirchhoff::new(lam, &mesh, 2).unwrap();
-    for t in ["left", "right", "top", "bottom"] {
-        m = m.simply_supported(t);
-    }
-    let m = m.build().unwrap();
-    m.system().check(&Default::default()).unwrap();
-    let w = lowest(m.system(), 4, ex[0]);
-    let r = rel(&w, &ex);
-    eprintln!(
-        "[0/90]s SSSS k=2 12x12 ({} states): {w:.3?} exact {ex:.3?} rel {r:?} ({:.1?})",
-        m.n_states(),
-        t0.elapsed()
-    );
-    assert!(r.iter().all(|x| x.abs() < 5e-3), "{r:?}");
+    let b = LaminatedKirchhoff::new(lam, &mesh, 2).unwrap();
+    let m = SIDES
+        .iter()
+        .fold(b, |b, t| b.simply_supported(t))
+        .build()
+        .unwrap();
+    assert_four_modes("[0/90]s SSSS k=2 12x12 vs exact", m.system(), &ex, t0);
 }
 
 /// (d) Antisymmetric cross-ply [0/90] (two 5 mm plies, graphite–epoxy ratios), SS-1 on all
@@ -691,21 +701,16 @@ fn antisymmetric_cross_ply_navier() {
         let Bm = lam.b();
         assert!(Bm[0][0].abs() > 0.0 && (Bm[0][0] + Bm[1][1]).abs() < 1e-9 * Bm[0][0].abs());
         let ex = navier_clpt(&lam, a, b, rotary, Navier::CrossPlySs1, 4);
-        let mut m = LaminatedKirchhoff::new(lam.clone(), &mesh, 2)
+        let b = LaminatedKirchhoff::new(lam.clone(), &mesh, 2)
             .unwrap()
             .rotary_inertia(rotary);
-        for t in ["left", "right", "top", "bottom"] {
-            m = m.simply_supported(t);
-        }
-        let m = m.build().unwrap();
-        m.system().check(&Default::default()).unwrap();
-        let w = lowest(m.system(), 4, ex[0]);
-        let r = rel(&w, &ex);
-        eprintln!(
-            "[0/90] SS-1 rotary={rotary} k=2 12x12: {w:.3?} navier {ex:.3?} rel {r:?} ({:.1?})",
-            t0.elapsed()
-        );
-        assert!(r.iter().all(|x| x.abs() < 5e-3), "{r:?}");
+        let m = SIDES
+            .iter()
+            .fold(b, |b, t| b.simply_supported(t))
+            .build()
+            .unwrap();
+        let label = format!("[0/90] SS-1 rotary={rotary} k=2 12x12 vs Navier");
+        assert_four_modes(&label, m.system(), &ex, t0);
         if !rotary {
             // the same plate without coupling: specially orthotropic formula with D only
             let (D, I0) = (lam.d(), lam.inertia()[0]);
@@ -732,28 +737,22 @@ fn antisymmetric_angle_ply_navier() {
     assert!(lam.b()[0][2].abs() > 0.0);
     let ex = navier_clpt(&lam, a, b, true, Navier::AnglePlySs2, 4);
     let mesh = Mesh2d::rectangle(0.0, a, 0.0, b, 12, 12, Diagonal::Right).unwrap();
-    let mut m = LaminatedKirchhoff::new(lam.clone(), &mesh, 2)
+    let b = LaminatedKirchhoff::new(lam.clone(), &mesh, 2)
         .unwrap()
         .rotary_inertia(true);
-    for t in ["left", "right", "top", "bottom"] {
-        m = m.edge(
+    let ss2 = |b: LaminatedKirchhoff, t: &&str| {
+        b.edge(
             t,
             EdgeCondition::SimplySupported,
             MembraneCondition::NormalFixed,
-        );
-    }
-    let m = m.build().unwrap();
-    m.system().check(&Default::default()).unwrap();
-    let w = lowest(m.system(), 4, ex[0]);
-    let r = rel(&w, &ex);
+        )
+    };
+    let m = SIDES.iter().fold(b, ss2).build().unwrap();
+    assert_four_modes("[45/-45] SS-2 k=2 12x12 vs Navier", m.system(), &ex, t0);
     // the same plate without the B coupling (D only, D16 = D26 = 0)
     let (D, I0) = (lam.d(), lam.inertia()[0]);
     let w_unc = PI * PI * ((D[0][0] + 2.0 * (D[0][1] + 2.0 * D[2][2]) + D[1][1]) / I0).sqrt();
-    eprintln!(
-        "[45/-45] SS-2 k=2 12x12: {w:.3?} navier {ex:.3?} rel {r:?}; uncoupled mode 1 {w_unc:.3} ({:.1?})",
-        t0.elapsed()
-    );
-    assert!(r.iter().all(|x| x.abs() < 5e-3), "{r:?}");
+    eprintln!("[45/-45] uncoupled mode 1 {w_unc:.3}");
 }
 
 /// (d, FSDT) Antisymmetric cross-ply [0/90], a/h = 10 (two 50 mm plies), hard SS-1 on all
@@ -772,20 +771,18 @@ fn antisymmetric_cross_ply_mindlin_navier() {
     .unwrap();
     let ex = navier_fsdt(&lam, a, b, 4);
     let mesh = Mesh2d::rectangle(0.0, a, 0.0, b, 10, 10, Diagonal::Right).unwrap();
-    let mut m = LaminatedMindlin::new(lam, &mesh, 2).unwrap();
-    for t in ["left", "right", "top", "bottom"] {
-        m = m.simply_supported(t);
-    }
-    let m = m.build().unwrap();
-    m.system().check(&Default::default()).unwrap();
-    let w = lowest(m.system(), 4, ex[0]);
-    let r = rel(&w, &ex);
-    eprintln!(
-        "[0/90] Mindlin a/h=10 k=2 10x10 ({} states): {w:.3?} navier {ex:.3?} rel {r:?} ({:.1?})",
-        m.n_states(),
-        t0.elapsed()
+    let b = LaminatedMindlin::new(lam, &mesh, 2).unwrap();
+    let m = SIDES
+        .iter()
+        .fold(b, |b, t| b.simply_supported(t))
+        .build()
+        .unwrap();
+    assert_four_modes(
+        "[0/90] Mindlin a/h=10 k=2 10x10 vs Navier",
+        m.system(),
+        &ex,
+        t0,
     );
-    assert!(r.iter().all(|x| x.abs() < 5e-3), "{r:?}");
 }
 
 /// (e) Lossless coupled laminates (antisymmetric angle-ply [45/−45] with all 16/26 and B

@@ -143,6 +143,20 @@ fn decoupled_limit_is_the_euler_bernoulli_beam() {
     }
 }
 
+/// The eigenvalue λ of the first simply supported mode of the beam `p` (length 1, 16
+/// elements, thermal mesh of 8 CG2 elements through the thickness).
+fn first_mode(p: &ThermoBeamParams) -> faer::c64 {
+    let m = ThermoelasticBeam::new(*p, 1.0, 16)
+        .thermal_mesh(8, 2, 2)
+        .build()
+        .unwrap();
+    let ep = EigenParams {
+        n_modes: Some(2),
+        ..Default::default()
+    };
+    modes(m.system(), &ep).unwrap().modes[0].lambda
+}
+
 /// Thermoelastic damping of the first simply supported mode near the Zener peak: discrete
 /// Q⁻¹ = 2(−Re λ)/Im λ vs Lifshitz–Roukes at the discrete frequency. Error sources: the
 /// first-order-in-Δ_E formula (Δ_E = 1e-4), axial heat conduction neglected by LR
@@ -151,16 +165,7 @@ fn decoupled_limit_is_the_euler_bernoulli_beam() {
 #[test]
 fn zener_damping_matches_lifshitz_roukes() {
     let p = params();
-    let m = ThermoelasticBeam::new(p, 1.0, 16)
-        .thermal_mesh(8, 2, 2)
-        .build()
-        .unwrap();
-    let ep = EigenParams {
-        n_modes: Some(2),
-        ..Default::default()
-    };
-    let res = modes(m.system(), &ep).unwrap();
-    let lam = res.modes[0].lambda;
+    let lam = first_mode(&p);
     let omega = lam.im;
     let q_inv = 2.0 * (-lam.re) / lam.im;
     let q_lr = lifshitz_roukes_inverse_q(&p, omega);
@@ -182,15 +187,7 @@ fn zener_curve_across_the_peak() {
     // neglected by LR, matters most relative to the slow through-thickness relaxation)
     for (xi, tol) in [(0.7, 1e-3), (1.5, 1e-3), (4.0, 1e-3), (6.0, 1e-3)] {
         let p = params_at(xi);
-        let m = ThermoelasticBeam::new(p, 1.0, 16)
-            .thermal_mesh(8, 2, 2)
-            .build()
-            .unwrap();
-        let ep = EigenParams {
-            n_modes: Some(2),
-            ..Default::default()
-        };
-        let lam = modes(m.system(), &ep).unwrap().modes[0].lambda;
+        let lam = first_mode(&p);
         let q_inv = 2.0 * (-lam.re) / lam.im;
         let q_lr = lifshitz_roukes_inverse_q(&p, lam.im);
         let rel = (q_inv - q_lr).abs() / q_lr;

@@ -393,33 +393,18 @@ fn driven_edge_ports_power_balance() {
             assert!(res < 1e-10 * cm, "{y:?}");
         }
         // driven run
-        let ni = sys.n_inputs();
-        let scale: Vec<f64> = sys
-            .ports
-            .iter()
-            .flat_map(|p| {
-                let s = if p.name.ends_with("wt") || p.name.ends_with("dnwt") {
-                    1e-3
-                } else if p.name == "top_flux" {
-                    1e3
-                } else {
-                    1.0
-                };
-                std::iter::repeat_n(s, p.dim)
-            })
-            .collect();
-        let signals: Vec<Signal> = (0..ni)
-            .map(|i| {
-                let (a, w) = (scale[i] * (1.0 + 0.3 * (i as f64).sin()), 200.0 + i as f64);
-                Signal::from_fn(move |t: f64| a * (w * t).sin())
-            })
-            .collect();
-        let mut solver = common::integrate::midpoint(sys, InputFn::new(signals), 0.02, 2e-4);
-        let res = solver
-            .run(&vec![0.0; sys.n_states()], &mut |_t: f64, _e: &[f64]| {})
-            .unwrap();
-        let l = &res.ledger;
-        let supplied: f64 = l.supplied.last().unwrap().iter().map(|v| v.abs()).sum();
+        let scale = common::integrate::port_scales(sys, |name| {
+            if name.ends_with("wt") || name.ends_with("dnwt") {
+                1e-3
+            } else if name == "top_flux" {
+                1e3
+            } else {
+                1.0
+            }
+        });
+        let input = common::integrate::sine_inputs(&scale, 200.0, 1.0);
+        let l = &common::integrate::ledger_from_rest(sys, input, 0.02, 2e-4);
+        let supplied = common::integrate::total_work(l);
         eprintln!(
             "config {ci}: max rel residual {:.2e}, |work| {supplied:.3e}, scale {:.3e}",
             l.max_relative_residual(),

@@ -15,7 +15,7 @@ use phlex_fem::models::continuum::elasticity::{
 };
 use phlex_fem::models::continuum::thermoelasticity::{
     coupling_number, thermal_stress_coefficient, ThermalParams, ThermoField2d, Thermoelasticity2d,
-    Thermoelasticity3d,
+    Thermoelasticity3d, ThermoelasticityModel2d,
 };
 use phlex_fem::models::continuum::{HeatSupports, Supports};
 use std::f64::consts::PI;
@@ -188,19 +188,54 @@ fn dispersion_root(rho: f64, s: f64, cb: f64, c: f64, k: f64, t0: f64, kap: f64)
     *r.iter().max_by(|x, y| x.im.total_cmp(&y.im)).unwrap()
 }
 
-fn strip(
-    beta: f64,
-    nx: usize,
-) -> phlex_fem::models::continuum::thermoelasticity::ThermoelasticityModel2d {
-    let mesh = Mesh2d::rectangle(0.0, 1.0, 0.0, 0.25, nx, 1, Diagonal::Right).unwrap();
-    Thermoelasticity2d::new(elastic(), thermal(beta), &mesh, 2)
-        .unwrap()
-        .fixed("left", 0)
-        .fixed("right", 0)
-        .fixed("top", 1)
-        .fixed("bottom", 1)
-        .build()
-        .unwrap()
+/// The strip 1 × 0.25 on rollers (v·n = 0 on all edges), insulated, P2, `nx` cells along
+/// x, plane strain.
+fn strip(beta: f64, nx: usize) -> ThermoelasticityModel2d {
+    strip_plane(beta, nx, PlaneModel::PlaneStrain)
+}
+
+/// The first longitudinal mode of a strip model `m` ([`strip_plane`]): the eigenvalue
+/// nearest to the exact root of the dispersion cubic with the constants of `plane` (κ = π),
+/// the root and their relative distance.
+fn strip_mode(m: &ThermoelasticityModel2d, plane: PlaneModel) -> (c64, c64, f64) {
+    let (el, th) = (m.elastic_params(), m.thermal_params());
+    let s = el.plane_lambda(plane) + 2.0 * el.shear_modulus();
+    let exact = dispersion_root(
+        el.rho,
+        s,
+        m.c_beta(),
+        m.heat_capacity(),
+        th.conductivity,
+        th.t0,
+        PI,
+    );
+    let got = nearest(m.system(), exact);
+    let rel = (got - exact).norm() / exact.norm();
+    eprintln!("{plane:?} strip mode: exact {exact:?}, 2D {got:?}, rel err {rel:.2e}");
+    (got, exact, rel)
+}
+
+/// Relative error of the first-mode loss factor Q⁻¹ = 2|Re λ|/Im λ of the strip
+/// ([`strip_plane`], 12 cells) against Zener's Q⁻¹ = δ ωτ/(1 + ω²τ²), with the constants of
+/// `plane`: δ = C_β²/(CT0 s), s = λ + 2μ (starred in plane stress), τ = C/(kκ²),
+/// ω = κ√(s/ρ), κ = π.
+fn zener_error(beta: f64, plane: PlaneModel) -> f64 {
+    let m = strip_plane(beta, 12, plane);
+    let (el, th) = (elastic(), thermal(beta));
+    let s = el.plane_lambda(plane) + 2.0 * el.shear_modulus();
+    let delta = plane_coupling_number(&el, &th, plane);
+    let c = plane_heat_capacity(&el, &th, plane);
+    let w = PI * (s / el.rho).sqrt();
+    let tau = c / (th.conductivity * PI * PI);
+    let zener = delta * w * tau / (1.0 + w * w * tau * tau);
+    let got = nearest(m.system(), c64::new(-0.5 * zener * w, w));
+    let q_inv = 2.0 * (-got.re) / got.im;
+    let rel = (q_inv - zener).abs() / zener;
+    eprintln!(
+        "{plane:?} Zener: δ = {delta:.3e}, ωτ = {:.3}, Q⁻¹ = {q_inv:.4e} vs {zener:.4e}, rel {rel:.2e}",
+        w * tau
+    );
+    rel
 }
 
 /// The 2D eigenvalue nearest to `target`.
@@ -224,10 +259,9 @@ fn strip_matches_dispersion_relation() {
     let cb = thermal_stress_coefficient(&el, &th);
     assert!((cb - 0.4).abs() < 1e-14 && (s - 1.2).abs() < 1e-14);
     assert!((coupling_number(&el, &th) - 0.16 / 1.2).abs() < 1e-14);
-    let exact = dispersion_root(el.rho, s, cb, th.heat_capacity, th.conductivity, th.t0, PI);
-    let got = nearest(m.system(), exact);
-    let rel = (got - exact).norm() / exact.norm();
-    eprintln!("strip mode: exact {exact:?}, 2D {got:?}, rel err {rel:.2e}");
+    assert_eq!(m.c_beta(), cb);
+    assert_eq!(m.heat_capacity(), th.heat_capacity);
+    let (got, _, rel) = strip_mode(&m, PlaneModel::PlaneStrain);
     assert!(rel < 1e-4, "{rel}");
     // the damping ratio is O(δ) (≈ 3.2% here): clearly resolved, not round-off
     assert!(-got.re > 0.01 * got.im, "{got:?}");
@@ -241,21 +275,14 @@ fn strip_matches_dispersion_relation() {
 /// error (< 1e-4, previous test) is far below.
 #[test]
 fn strip_zener_damping() {
-    let beta = 0.02;
-    let m = strip(beta, 12);
-    let (el, th) = (elastic(), thermal(beta));
-    let s = el.lame_lambda() + 2.0 * el.shear_modulus();
-    let delta = coupling_number(&el, &th);
-    let w = PI * (s / el.rho).sqrt();
-    let tau = th.heat_capacity / (th.conductivity * PI * PI);
-    let zener = delta * w * tau / (1.0 + w * w * tau * tau);
-    let got = nearest(m.system(), c64::new(-0.5 * zener * w, w));
-    let q_inv = 2.0 * (-got.re) / got.im;
-    let rel = (q_inv - zener).abs() / zener;
-    eprintln!(
-        "Zener: δ = {delta:.3e}, ωτ = {:.3}, Q⁻¹ = {q_inv:.4e} vs {zener:.4e}, rel {rel:.2e}",
-        w * tau
+    let th = thermal(0.02);
+    // plane strain: δ is the 3D coupling number
+    let delta = coupling_number(&elastic(), &th);
+    assert_eq!(
+        delta,
+        plane_coupling_number(&elastic(), &th, PlaneModel::PlaneStrain)
     );
+    let rel = zener_error(0.02, PlaneModel::PlaneStrain);
     assert!(rel < 1e-2, "{rel}");
 }
 
@@ -580,6 +607,41 @@ fn port_structure_and_traces() {
         .unwrap();
 }
 
+/// The power-balance run of the port tests: `steps` midpoint steps of 0.02 from `e0`
+/// ([`midpoint_with_inputs`]) with the heat flux $0.5(1 + \sin 2t)(1 + g\,i)$ on the
+/// inputs of port `flux` and the tractions $0.3\cos(3t + i)$ on all others ($i$ the input
+/// index, $g$ = `grade`); returns the worst balance residual, the traction and heat-port
+/// work and the dissipated energy, printed under `label`.
+fn driven_balance(
+    label: &str,
+    sys: &phlex_core::LinearPhSystem,
+    e0: &[f64],
+    steps: usize,
+    flux: &str,
+    grade: f64,
+) -> (f64, [f64; 2], f64) {
+    let nu = sys.n_inputs();
+    let rq = sys.ports.range(flux).unwrap();
+    let rq2 = rq.clone();
+    let u = move |t: f64| -> Vec<f64> {
+        (0..nu)
+            .map(|i| {
+                if rq2.contains(&i) {
+                    0.5 * (1.0 + (2.0 * t).sin()) * (1.0 + grade * i as f64)
+                } else {
+                    0.3 * (3.0 * t + i as f64).cos()
+                }
+            })
+            .collect()
+    };
+    let (_, worst, work, diss, h0) = midpoint_with_inputs(sys, e0, 0.02, steps, &u, rq);
+    eprintln!(
+        "{label}: H0 {h0:.4e}, traction work {:.4e}, heat-port exergy {:.4e}, dissipated {diss:.4e}, worst balance residual {worst:.2e}",
+        work[0], work[1]
+    );
+    (worst, work, diss)
+}
+
 /// Discrete power balance with the ports driven, 2D (plane strain and plane stress, P2):
 /// clamped left, traction port on the right, heat-flux port on the bottom, isothermal top;
 /// time-varying tractions and flux, different on every trace coefficient. Per midpoint step
@@ -598,29 +660,11 @@ fn ports_power_balance_2d() {
             .isothermal("top")
             .build()
             .unwrap();
-        let sys = m.system();
-        let nu = sys.n_inputs();
-        let rq = sys.ports.range("bottom_flux").unwrap();
-        let rq2 = rq.clone();
-        let u = move |t: f64| -> Vec<f64> {
-            (0..nu)
-                .map(|i| {
-                    if rq2.contains(&i) {
-                        0.5 * (1.0 + (2.0 * t).sin()) * (1.0 + 0.1 * i as f64)
-                    } else {
-                        0.3 * (3.0 * t + i as f64).cos()
-                    }
-                })
-                .collect()
-        };
         let e0 = m.interpolate_state(&|x| [0.1 * x[0], 0.05 * x[0] * x[1]], &|x| {
             0.2 * (PI * x[0]).cos()
         });
-        let (_, worst, work, diss, h0) = midpoint_with_inputs(sys, &e0, 0.02, 150, &u, rq);
-        eprintln!(
-            "{plane:?}: H0 {h0:.4e}, traction work {:.4e}, heat-port exergy {:.4e}, dissipated {diss:.4e}, worst balance residual {worst:.2e}",
-            work[0], work[1]
-        );
+        let label = format!("{plane:?}");
+        let (worst, work, diss) = driven_balance(&label, m.system(), &e0, 150, "bottom_flux", 0.1);
         assert!(worst < 1e-10, "{plane:?}: {worst}");
         assert!(work[0].abs() > 1e-3 && work[1].abs() > 1e-3 && diss > 1e-3);
     }
@@ -646,28 +690,10 @@ fn ports_power_balance_3d() {
         .iter()
         .sum();
     assert!((total - 0.5).abs() < 1e-14, "{total}");
-    let nu = sys.n_inputs();
-    let rq = sys.ports.range("ymin_flux").unwrap();
-    let rq2 = rq.clone();
-    let u = move |t: f64| -> Vec<f64> {
-        (0..nu)
-            .map(|i| {
-                if rq2.contains(&i) {
-                    0.5 * (1.0 + (2.0 * t).sin())
-                } else {
-                    0.3 * (3.0 * t + i as f64).cos()
-                }
-            })
-            .collect()
-    };
     let e0 = m.interpolate_state(&|x| [0.1 * x[0], 0.0, 0.05 * x[0] * x[1]], &|x| {
         0.2 * (PI * x[0]).cos()
     });
-    let (_, worst, work, diss, h0) = midpoint_with_inputs(sys, &e0, 0.02, 100, &u, rq);
-    eprintln!(
-        "3D: H0 {h0:.4e}, traction work {:.4e}, heat-port exergy {:.4e}, dissipated {diss:.4e}, worst residual {worst:.2e}",
-        work[0], work[1]
-    );
+    let (worst, work, diss) = driven_balance("3D", sys, &e0, 100, "ymin_flux", 0.0);
     assert!(worst < 1e-10, "{worst}");
     assert!(work[0].abs() > 1e-4 && work[1].abs() > 1e-4 && diss > 1e-4);
 }
@@ -852,11 +878,7 @@ fn plane_stress_free_thermal_expansion() {
     }
 }
 
-fn strip_plane(
-    beta: f64,
-    nx: usize,
-    plane: PlaneModel,
-) -> phlex_fem::models::continuum::thermoelasticity::ThermoelasticityModel2d {
+fn strip_plane(beta: f64, nx: usize, plane: PlaneModel) -> ThermoelasticityModel2d {
     let mesh = Mesh2d::rectangle(0.0, 1.0, 0.0, 0.25, nx, 1, Diagonal::Right).unwrap();
     Thermoelasticity2d::new(elastic(), thermal(beta), &mesh, 2)
         .unwrap()
@@ -886,9 +908,7 @@ fn plane_stress_strip_dispersion() {
     let c = plane_heat_capacity(&el, &th, ps);
     assert_eq!(m.c_beta(), cb);
     assert_eq!(m.heat_capacity(), c);
-    let exact = dispersion_root(el.rho, s, cb, c, th.conductivity, th.t0, PI);
-    let got = nearest(m.system(), exact);
-    let rel = (got - exact).norm() / exact.norm();
+    let (got, exact, rel) = strip_mode(&m, ps);
     let s0 = el.lame_lambda() + 2.0 * el.shear_modulus();
     let strain_root = dispersion_root(
         el.rho,
@@ -911,23 +931,7 @@ fn plane_stress_strip_dispersion() {
 /// first-order formula exact to O(δ), so 1% (as the plane-strain test).
 #[test]
 fn plane_stress_zener_damping() {
-    let beta = 0.02;
-    let ps = PlaneModel::PlaneStress;
-    let m = strip_plane(beta, 12, ps);
-    let (el, th) = (elastic(), thermal(beta));
-    let s = el.plane_lambda(ps) + 2.0 * el.shear_modulus();
-    let delta = plane_coupling_number(&el, &th, ps);
-    let c = plane_heat_capacity(&el, &th, ps);
-    let w = PI * (s / el.rho).sqrt();
-    let tau = c / (th.conductivity * PI * PI);
-    let zener = delta * w * tau / (1.0 + w * w * tau * tau);
-    let got = nearest(m.system(), c64::new(-0.5 * zener * w, w));
-    let q_inv = 2.0 * (-got.re) / got.im;
-    let rel = (q_inv - zener).abs() / zener;
-    eprintln!(
-        "plane-stress Zener: δ* = {delta:.3e}, ωτ = {:.3}, Q⁻¹ = {q_inv:.4e} vs {zener:.4e}, rel {rel:.2e}",
-        w * tau
-    );
+    let rel = zener_error(0.02, PlaneModel::PlaneStress);
     assert!(rel < 1e-2, "{rel}");
 }
 

@@ -7,6 +7,7 @@
 use crate::element::tet::LagrangeTet;
 use crate::error::{require_degree, Fem2dError, FemError};
 use crate::mesh::tet::{Mesh3d, TetGeometry, LOCAL_EDGES};
+use crate::space::lagrange::{LagrangeCell, LagrangeSpace};
 
 /// Element family of a 3D Lagrange space.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,18 +57,41 @@ impl Shape3d {
     }
 }
 
-/// A global Lagrange space on a tetrahedral mesh (module docs for the DOF numbering).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Space3d {
-    mesh: Mesh3d,
-    family: Family3d,
-    shape: Shape3d,
-    element: LagrangeTet,
-    n_scalar: usize,
-    cell_dofs: Vec<usize>,
+/// The tetrahedron as a [`LagrangeCell`]: [`Mesh3d`], [`TetGeometry`], [`LagrangeTet`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tetrahedron;
+
+impl LagrangeCell for Tetrahedron {
+    type Mesh = Mesh3d;
+    type Geometry = TetGeometry;
+    type Element = LagrangeTet;
+    type Family = Family3d;
+    type Shape = Shape3d;
+    type Point = [f64; 3];
+    fn n_comp(shape: Shape3d) -> usize {
+        shape.n_comp()
+    }
+    fn n_cells(mesh: &Mesh3d) -> usize {
+        mesh.n_cells()
+    }
+    fn n_local(element: &LagrangeTet) -> usize {
+        element.n_local()
+    }
+    fn nodes(element: &LagrangeTet) -> Vec<[f64; 3]> {
+        element.nodes()
+    }
+    fn geometry(mesh: &Mesh3d, t: usize) -> TetGeometry {
+        TetGeometry::new(mesh, t)
+    }
+    fn map(g: &TetGeometry, xh: [f64; 3]) -> [f64; 3] {
+        g.map(xh)
+    }
 }
 
-impl Space3d {
+/// A global Lagrange space on a tetrahedral mesh (module docs for the DOF numbering).
+pub type Space3d = LagrangeSpace<Tetrahedron>;
+
+impl LagrangeSpace<Tetrahedron> {
     /// The space of `family` and `shape` on `mesh`.
     pub fn new(mesh: &Mesh3d, family: Family3d, shape: Shape3d) -> Result<Self, Fem2dError> {
         if let Family3d::Cg(k) = family {
@@ -76,15 +100,10 @@ impl Space3d {
         let element = LagrangeTet::new(family.degree())?;
         let nl = element.n_local();
         let nc = mesh.n_cells();
-        let mut cell_dofs = vec![0usize; nc * nl];
-        let n_scalar = match family {
-            Family3d::Dg(_) => {
-                for (i, d) in cell_dofs.iter_mut().enumerate() {
-                    *d = i;
-                }
-                nc * nl
-            }
+        let (n_scalar, cell_dofs) = match family {
+            Family3d::Dg(_) => Self::discontinuous_dofs(nc, nl),
             Family3d::Cg(k) => {
+                let mut cell_dofs = vec![0usize; nc * nl];
                 let nv = mesh.n_vertices();
                 for t in 0..nc {
                     let d = &mut cell_dofs[t * nl..(t + 1) * nl];
@@ -95,98 +114,30 @@ impl Space3d {
                         }
                     }
                 }
-                if k == 2 {
-                    nv + mesh.n_edges()
-                } else {
-                    nv
-                }
+                let n = if k == 2 { nv + mesh.n_edges() } else { nv };
+                (n, cell_dofs)
             }
         };
-        Ok(Self {
-            mesh: mesh.clone(),
-            family,
-            shape,
-            element,
-            n_scalar,
-            cell_dofs,
-        })
-    }
-    /// The mesh.
-    pub fn mesh(&self) -> &Mesh3d {
-        &self.mesh
-    }
-    /// Element family.
-    pub fn family(&self) -> Family3d {
-        self.family
-    }
-    /// Value shape.
-    pub fn shape(&self) -> Shape3d {
-        self.shape
-    }
-    /// Reference element.
-    pub fn element(&self) -> &LagrangeTet {
-        &self.element
+        Ok(Self::from_parts(
+            mesh, family, shape, element, n_scalar, cell_dofs,
+        ))
     }
     /// Description, e.g. `"(CG2)^3"`.
     pub fn describe(&self) -> String {
-        let f = match self.family {
+        let f = match self.family() {
             Family3d::Cg(k) => format!("CG{k}"),
             Family3d::Dg(k) => format!("DG{k}"),
         };
-        match self.shape {
+        match self.shape() {
             Shape3d::Scalar => f,
             Shape3d::Vector => format!("({f})^3"),
             Shape3d::SymTensor => format!("({f})^3x3_sym"),
         }
     }
-    /// Number of components.
-    pub fn n_comp(&self) -> usize {
-        self.shape.n_comp()
-    }
-    /// Scalar DOFs per component.
-    pub fn n_scalar_dofs(&self) -> usize {
-        self.n_scalar
-    }
-    /// Total number of DOFs.
-    pub fn n_dofs(&self) -> usize {
-        self.n_comp() * self.n_scalar
-    }
-    /// Local scalar basis functions per cell.
-    pub fn n_local(&self) -> usize {
-        self.element.n_local()
-    }
-    /// Scalar global DOFs of cell `t`.
-    #[inline]
-    pub fn cell_dofs(&self, t: usize) -> &[usize] {
-        let nl = self.n_local();
-        &self.cell_dofs[t * nl..(t + 1) * nl]
-    }
-    /// Global DOF of component `c` of scalar DOF `i`.
-    #[inline]
-    pub fn global(&self, c: usize, i: usize) -> usize {
-        c * self.n_scalar + i
-    }
-    /// Nodal interpolant of `f` (which writes the `n_comp` components at a point).
-    pub fn interpolate(&self, f: &dyn Fn([f64; 3], &mut [f64])) -> Vec<f64> {
-        let mut u = vec![0.0; self.n_dofs()];
-        let mut val = vec![0.0; self.n_comp()];
-        let nodes = self.element.nodes();
-        for t in 0..self.mesh.n_cells() {
-            let g = TetGeometry::new(&self.mesh, t);
-            for (j, xh) in nodes.iter().enumerate() {
-                f(g.map(*xh), &mut val);
-                let i = self.cell_dofs(t)[j];
-                for (c, v) in val.iter().enumerate() {
-                    u[self.global(c, i)] = *v;
-                }
-            }
-        }
-        u
-    }
     /// Cell containing the physical point `x` and its reference coordinates (first match,
     /// barycentric tolerance $10^{-10}$); [`Fem2dError::PointOutside3d`] if none.
     pub fn locate(&self, x: [f64; 3]) -> Result<(usize, [f64; 3]), Fem2dError> {
-        self.mesh.locate(x)
+        self.mesh().locate(x)
     }
     /// Values (`n_comp`) of the field with coefficients `u` at the physical point `x`.
     pub fn evaluate(&self, u: &[f64], x: [f64; 3]) -> Result<Vec<f64>, Fem2dError> {
@@ -201,7 +152,7 @@ impl Space3d {
         let (t, xh) = self.locate(x)?;
         let nl = self.n_local();
         let (mut v, mut g) = (vec![0.0; nl], vec![[0.0; 3]; nl]);
-        self.element.eval(xh, &mut v, &mut g);
+        self.element().eval(xh, &mut v, &mut g);
         let dofs = self.cell_dofs(t);
         Ok((0..self.n_comp())
             .map(|c| {
@@ -215,21 +166,21 @@ impl Space3d {
     /// All global DOFs (every component) whose basis functions do not vanish on the
     /// boundary faces tagged `tags` (their vertex and edge DOFs), sorted. `CG` only.
     pub fn boundary_dofs(&self, tags: &[&str]) -> Result<Vec<usize>, Fem2dError> {
-        if let Family3d::Dg(_) = self.family {
+        if let Family3d::Dg(_) = self.family() {
             return Err(Fem2dError::NotContinuous {
                 space: self.describe(),
             });
         }
         let mut scalar = Vec::new();
         for tag in tags {
-            for f in self.mesh.tagged_faces(tag)? {
+            for f in self.mesh().tagged_faces(tag)? {
                 let d = self.cell_dofs(f.cell);
                 for (v, &dv) in d[..4].iter().enumerate() {
                     if v != f.local {
                         scalar.push(dv);
                     }
                 }
-                if self.family.degree() == 2 {
+                if self.family().degree() == 2 {
                     for (e, [a, b]) in LOCAL_EDGES.iter().enumerate() {
                         if *a != f.local && *b != f.local {
                             scalar.push(d[4 + e]);
@@ -238,12 +189,6 @@ impl Space3d {
                 }
             }
         }
-        scalar.sort_unstable();
-        scalar.dedup();
-        let mut out = Vec::with_capacity(scalar.len() * self.n_comp());
-        for c in 0..self.n_comp() {
-            out.extend(scalar.iter().map(|&i| self.global(c, i)));
-        }
-        Ok(out)
+        Ok(self.all_components(scalar))
     }
 }

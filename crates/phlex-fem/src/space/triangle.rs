@@ -17,6 +17,7 @@ use crate::element::triangle::LagrangeP;
 use crate::error::Fem2dError;
 use crate::error::FemError;
 use crate::mesh::triangle::{CellGeometry, Mesh2d};
+use crate::space::lagrange::{LagrangeCell, LagrangeSpace};
 
 /// Element family of a 2D Lagrange space.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,19 +75,41 @@ impl Shape {
     }
 }
 
-/// A global Lagrange space on a triangle mesh.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Space2d {
-    mesh: Mesh2d,
-    family: Family2d,
-    shape: Shape,
-    element: LagrangeP,
-    n_scalar: usize,
-    /// Scalar global DOFs of each cell, `cell_dofs[t * n_local + j]`.
-    cell_dofs: Vec<usize>,
+/// The triangle as a [`LagrangeCell`]: [`Mesh2d`], [`CellGeometry`], [`LagrangeP`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Triangle;
+
+impl LagrangeCell for Triangle {
+    type Mesh = Mesh2d;
+    type Geometry = CellGeometry;
+    type Element = LagrangeP;
+    type Family = Family2d;
+    type Shape = Shape;
+    type Point = [f64; 2];
+    fn n_comp(shape: Shape) -> usize {
+        shape.n_comp()
+    }
+    fn n_cells(mesh: &Mesh2d) -> usize {
+        mesh.n_cells()
+    }
+    fn n_local(element: &LagrangeP) -> usize {
+        element.n_local()
+    }
+    fn nodes(element: &LagrangeP) -> Vec<[f64; 2]> {
+        element.nodes().to_vec()
+    }
+    fn geometry(mesh: &Mesh2d, t: usize) -> CellGeometry {
+        CellGeometry::new(mesh, t)
+    }
+    fn map(g: &CellGeometry, xh: [f64; 2]) -> [f64; 2] {
+        g.map(xh)
+    }
 }
 
-impl Space2d {
+/// A global Lagrange space on a triangle mesh (module docs for the DOF numbering).
+pub type Space2d = LagrangeSpace<Triangle>;
+
+impl LagrangeSpace<Triangle> {
     /// The space of `family` and `shape` on `mesh`.
     pub fn new(mesh: &Mesh2d, family: Family2d, shape: Shape) -> Result<Self, Fem2dError> {
         if let Family2d::Cg(0) = family {
@@ -100,15 +123,10 @@ impl Space2d {
         let element = LagrangeP::new(family.degree())?;
         let nl = element.n_local();
         let nc = mesh.n_cells();
-        let mut cell_dofs = vec![0usize; nc * nl];
-        let n_scalar = match family {
-            Family2d::Dg(_) => {
-                for (i, d) in cell_dofs.iter_mut().enumerate() {
-                    *d = i;
-                }
-                nc * nl
-            }
+        let (n_scalar, cell_dofs) = match family {
+            Family2d::Dg(_) => Self::discontinuous_dofs(nc, nl),
             Family2d::Cg(_) => {
+                let mut cell_dofs = vec![0usize; nc * nl];
                 let nv = mesh.n_vertices();
                 let ne = element.nodes_per_edge();
                 let ni = element.interior_nodes();
@@ -131,92 +149,28 @@ impl Space2d {
                         d[3 + 3 * ne + j] = int0 + t * ni + j;
                     }
                 }
-                int0 + nc * ni
+                (int0 + nc * ni, cell_dofs)
             }
         };
-        Ok(Self {
-            mesh: mesh.clone(),
-            family,
-            shape,
-            element,
-            n_scalar,
-            cell_dofs,
-        })
+        Ok(Self::from_parts(
+            mesh, family, shape, element, n_scalar, cell_dofs,
+        ))
     }
 
-    /// The mesh.
-    pub fn mesh(&self) -> &Mesh2d {
-        &self.mesh
-    }
-    /// Element family.
-    pub fn family(&self) -> Family2d {
-        self.family
-    }
-    /// Value shape.
-    pub fn shape(&self) -> Shape {
-        self.shape
-    }
-    /// Reference element.
-    pub fn element(&self) -> &LagrangeP {
-        &self.element
-    }
     /// Description, e.g. `"(CG1)^2"`.
     pub fn describe(&self) -> String {
-        match self.shape {
-            Shape::Scalar => self.family.name(),
-            Shape::Vector => format!("({})^2", self.family.name()),
-            Shape::SymTensor => format!("({})^2x2_sym", self.family.name()),
+        let f = self.family().name();
+        match self.shape() {
+            Shape::Scalar => f,
+            Shape::Vector => format!("({f})^2"),
+            Shape::SymTensor => format!("({f})^2x2_sym"),
         }
-    }
-    /// Number of components.
-    pub fn n_comp(&self) -> usize {
-        self.shape.n_comp()
-    }
-    /// Scalar DOFs per component.
-    pub fn n_scalar_dofs(&self) -> usize {
-        self.n_scalar
-    }
-    /// Total number of DOFs (`n_comp · n_scalar`).
-    pub fn n_dofs(&self) -> usize {
-        self.n_comp() * self.n_scalar
-    }
-    /// Local scalar basis functions per cell.
-    pub fn n_local(&self) -> usize {
-        self.element.n_local()
-    }
-    /// Scalar global DOFs of cell `t`.
-    #[inline]
-    pub fn cell_dofs(&self, t: usize) -> &[usize] {
-        let nl = self.n_local();
-        &self.cell_dofs[t * nl..(t + 1) * nl]
-    }
-    /// Global DOF of component `c` of scalar DOF `i`.
-    #[inline]
-    pub fn global(&self, c: usize, i: usize) -> usize {
-        c * self.n_scalar + i
-    }
-
-    /// Nodal interpolant of `f` (which writes the `n_comp` components at a point).
-    pub fn interpolate(&self, f: &dyn Fn([f64; 2], &mut [f64])) -> Vec<f64> {
-        let mut u = vec![0.0; self.n_dofs()];
-        let mut val = vec![0.0; self.n_comp()];
-        for t in 0..self.mesh.n_cells() {
-            let g = CellGeometry::new(&self.mesh, t);
-            for (j, xh) in self.element.nodes().iter().enumerate() {
-                f(g.map(*xh), &mut val);
-                let i = self.cell_dofs(t)[j];
-                for (c, v) in val.iter().enumerate() {
-                    u[self.global(c, i)] = *v;
-                }
-            }
-        }
-        u
     }
 
     /// The cell containing `x` (first found, tolerance `1e-12` in barycentric coordinates)
     /// and the reference coordinates of `x` in it.
     pub fn locate(&self, x: [f64; 2]) -> Result<(usize, [f64; 2]), Fem2dError> {
-        self.mesh.locate(x)
+        self.mesh().locate(x)
     }
 
     /// Values (`n_comp`) and physical gradients (`n_comp` × $[\partial_x, \partial_y]$) of
@@ -235,10 +189,10 @@ impl Space2d {
             .into());
         }
         let (t, xh) = self.locate(x)?;
-        let g = CellGeometry::new(&self.mesh, t);
+        let g = CellGeometry::new(self.mesh(), t);
         let nl = self.n_local();
         let (mut v, mut dx, mut dy) = (vec![0.0; nl], vec![0.0; nl], vec![0.0; nl]);
-        self.element.eval(xh, &mut v, &mut dx, &mut dy);
+        self.element().eval(xh, &mut v, &mut dx, &mut dy);
         let mut val = vec![0.0; self.n_comp()];
         let mut grad = vec![[0.0; 2]; self.n_comp()];
         for (j, &i) in self.cell_dofs(t).iter().enumerate() {
@@ -257,28 +211,22 @@ impl Space2d {
     /// boundary edges tagged `tags`: the vertex and edge DOFs of those edges. Sorted.
     /// Only for `CG` spaces (strong Dirichlet conditions by DOF removal).
     pub fn boundary_dofs(&self, tags: &[&str]) -> Result<Vec<usize>, Fem2dError> {
-        if let Family2d::Dg(_) = self.family {
+        if let Family2d::Dg(_) = self.family() {
             return Err(Fem2dError::NotContinuous {
                 space: self.describe(),
             });
         }
-        let ne = self.element.nodes_per_edge();
+        let ne = self.element().nodes_per_edge();
         let mut scalar = Vec::new();
         for tag in tags {
-            for b in self.mesh.tagged_edges(tag)? {
+            for b in self.mesh().tagged_edges(tag)? {
                 let d = self.cell_dofs(b.cell);
                 scalar.push(d[(b.local + 1) % 3]);
                 scalar.push(d[(b.local + 2) % 3]);
                 scalar.extend_from_slice(&d[3 + b.local * ne..3 + (b.local + 1) * ne]);
             }
         }
-        scalar.sort_unstable();
-        scalar.dedup();
-        let mut out = Vec::with_capacity(scalar.len() * self.n_comp());
-        for c in 0..self.n_comp() {
-            out.extend(scalar.iter().map(|&i| self.global(c, i)));
-        }
-        Ok(out)
+        Ok(self.all_components(scalar))
     }
 }
 

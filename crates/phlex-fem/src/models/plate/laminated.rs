@@ -110,12 +110,12 @@ use crate::error::{find_named, join_names, FemError};
 use crate::error::{require_len, Fem2dError};
 use crate::mesh::triangle::{BoundaryEdge, Mesh2d};
 use crate::models::model::{lossless_system, NamedProfile};
-use crate::space::triangle::{complement, Space2d};
+use crate::space::triangle::{complement, Family2d, Shape, Space2d};
 use phlex_core::sparse::{self, SparseMat, Triplets};
 use phlex_core::{LinearPhSystem, Port, VarBlock};
 
 use super::kirchhoff::{EdgeCondition, PlateProfile};
-use super::mindlin::traction_input_matrices;
+use super::mindlin::{hcat, traction_input_matrices};
 
 /// One orthotropic ply (lamina) of a laminate.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -657,11 +657,7 @@ impl Common {
         su: &Space2d,
         u_off: usize,
         n_open: usize,
-        bending: &dyn Fn(
-            &str,
-            EdgeCondition,
-            &[BoundaryEdge],
-        ) -> Result<Vec<(Port, SparseMat, usize)>, Fem2dError>,
+        bending: BendingPorts,
     ) -> Result<(Vec<Port>, Vec<SparseMat>, Vec<(String, usize)>), Fem2dError> {
         let mut ports = Vec::new();
         let mut cols = Vec::new();
@@ -729,6 +725,170 @@ impl Common {
             ));
         }
         Ok((ports, t.build()))
+    }
+}
+
+/// The open (unrestricted) matrices of a laminated plate: the fields in block order,
+/// their sizes, $E$, $J$ and the DOFs removed by the strong conditions.
+pub(crate) struct OpenPlate {
+    pub(crate) fields: Vec<LaminatedField>,
+    pub(crate) sizes: Vec<usize>,
+    pub(crate) E: SparseMat,
+    pub(crate) J: SparseMat,
+    pub(crate) removed: Vec<usize>,
+}
+
+/// The bending ports of one port tag: `bending(tag, condition, edges)` gives each port, its
+/// $B$ columns (open numbering) and its per-edge Legendre count (0: $CG_1$ trace).
+pub(crate) type BendingPorts<'a> = &'a dyn Fn(
+    &str,
+    EdgeCondition,
+    &[BoundaryEdge],
+) -> Result<Vec<(Port, SparseMat, usize)>, Fem2dError>;
+
+impl Common {
+    /// The in-plane velocity space $(CG_k)^2$ and the vertical velocity space $CG_k$ of
+    /// both theories.
+    pub(crate) fn velocity_spaces(&self) -> Result<(Space2d, Space2d), Fem2dError> {
+        let su = Space2d::new(&self.mesh, Family2d::Cg(self.degree), Shape::Vector)?;
+        let sw = Space2d::new(&self.mesh, Family2d::Cg(self.degree), Shape::Scalar)?;
+        Ok((su, sw))
+    }
+
+    /// The ports of the model and their $B$ (open numbering, in-plane velocity at offset 0,
+    /// vertical velocity at `sizes[0]`): the boundary ports ([`Self::edge_ports`]) then the
+    /// load ports ([`Self::load_ports`]); with the per-edge Legendre count of each port.
+    pub(crate) fn ports(
+        &self,
+        (su, sw): (&Space2d, &Space2d),
+        sizes: &[usize],
+        bending: BendingPorts,
+    ) -> Result<PlatePorts, Fem2dError> {
+        let n_open: usize = sizes.iter().sum();
+        let (mut ports, mut cols, legendre) = self.edge_ports(sw, su, 0, n_open, bending)?;
+        let (lports, lB) = self.load_ports(sw, sizes[0], n_open)?;
+        ports.extend(lports);
+        cols.push(lB);
+        let B = hcat(&cols.iter().collect::<Vec<_>>(), n_open);
+        Ok(PlatePorts { ports, B, legendre })
+    }
+
+    /// The model from its open matrices and ports, restricted to the kept DOFs.
+    pub(crate) fn finish<P>(
+        &self,
+        (su, sw): (Space2d, Space2d),
+        plate: P,
+        open: OpenPlate,
+        ports: PlatePorts,
+    ) -> Result<LaminatedModel<P>, Fem2dError> {
+        let asm = Assembled::finish(
+            open.fields,
+            &open.sizes,
+            &open.E,
+            &open.J,
+            &ports.B,
+            ports.ports,
+            open.removed,
+        )?;
+        Ok(LaminatedModel {
+            laminate: self.laminate.clone(),
+            degree: self.degree,
+            asm,
+            su,
+            sw,
+            plate,
+            legendre: ports.legendre,
+        })
+    }
+}
+
+/// The ports of a laminated plate, their input matrix $B$ (open numbering) and the
+/// per-edge Legendre count of every boundary port (0: $CG_1$ trace).
+pub(crate) struct PlatePorts {
+    ports: Vec<Port>,
+    B: SparseMat,
+    legendre: Vec<(String, usize)>,
+}
+
+/// An assembled laminated plate (module docs): the in-plane and vertical velocity spaces
+/// of both theories and the stress spaces `P` of one theory
+/// ([`LaminatedKirchhoffModel`]: membrane DG and HHJ moments; [`LaminatedMindlinModel`]:
+/// DG membrane/moment and shear spaces).
+#[derive(Debug, Clone)]
+pub struct LaminatedModel<P> {
+    laminate: Laminate,
+    degree: usize,
+    asm: Assembled,
+    su: Space2d,
+    sw: Space2d,
+    pub(crate) plate: P,
+    /// Boundary ports and their per-edge Legendre count (0: $CG_1$ trace).
+    legendre: Vec<(String, usize)>,
+}
+
+impl<P> LaminatedModel<P> {
+    /// The pH system $E\dot e = Je + Bu$.
+    pub fn system(&self) -> &LinearPhSystem {
+        &self.asm.system
+    }
+    /// Consumes the model, returning its system.
+    pub fn into_system(self) -> LinearPhSystem {
+        self.asm.system
+    }
+    /// The laminate.
+    pub fn laminate(&self) -> &Laminate {
+        &self.laminate
+    }
+    /// Degree $k$.
+    pub fn degree(&self) -> usize {
+        self.degree
+    }
+    /// Number of state variables.
+    pub fn n_states(&self) -> usize {
+        self.asm.kept.len()
+    }
+    /// The $(CG_k)^2$ in-plane velocity space.
+    pub fn in_plane_space(&self) -> &Space2d {
+        &self.su
+    }
+    /// The $CG_k$ vertical velocity space.
+    pub fn velocity_space(&self) -> &Space2d {
+        &self.sw
+    }
+    /// Input of boundary port `port` for a field uniform along its edges (all $CG_1$ trace
+    /// coefficients, or every per-edge $P_0$ coefficient of a Legendre port such as
+    /// `{tag}_dnwt`, set to `value`).
+    pub fn uniform_port_input(&self, port: &str, value: f64) -> Result<Vec<f64>, Fem2dError> {
+        uniform_port_input(&self.asm.system, &self.legendre, port, value)
+    }
+    /// Coefficients of field `f` in its full space (removed DOFs zero).
+    pub fn field_coefficients(&self, e: &[f64], f: LaminatedField) -> Result<Vec<f64>, Fem2dError> {
+        self.asm.field_coefficients(e, f)
+    }
+    /// State from full coefficient vectors of some fields (the others zero; removed DOFs
+    /// dropped).
+    pub fn state_from_fields(
+        &self,
+        fields: &[(LaminatedField, &[f64])],
+    ) -> Result<Vec<f64>, Fem2dError> {
+        self.asm.state_from_fields(fields)
+    }
+    /// State with nodal interpolants of the in-plane velocity `u` (may be `None`) and the
+    /// vertical velocity `w`, zero rotation rates and stresses.
+    pub fn interpolate_velocities(
+        &self,
+        u: Option<&dyn Fn([f64; 2]) -> [f64; 2]>,
+        w: &dyn Fn([f64; 2]) -> f64,
+    ) -> Result<Vec<f64>, Fem2dError> {
+        let wc = self.sw.interpolate(&|x, o| o[0] = w(x));
+        let uc = match u {
+            Some(f) => self.su.interpolate(&|x, o| o.copy_from_slice(&f(x))),
+            None => vec![0.0; self.su.n_dofs()],
+        };
+        self.state_from_fields(&[
+            (LaminatedField::InPlaneVelocity, &uc),
+            (LaminatedField::Velocity, &wc),
+        ])
     }
 }
 
@@ -939,8 +1099,10 @@ macro_rules! builder_conditions {
 }
 pub(crate) use builder_conditions;
 
-pub use super::laminated_kirchhoff::{dg_hhj_mass, LaminatedKirchhoff, LaminatedKirchhoffModel};
-pub use super::laminated_mindlin::{LaminatedMindlin, LaminatedMindlinModel};
+pub use super::laminated_kirchhoff::{
+    dg_hhj_mass, HhjPlateSpaces, LaminatedKirchhoff, LaminatedKirchhoffModel,
+};
+pub use super::laminated_mindlin::{CgDgPlateSpaces, LaminatedMindlin, LaminatedMindlinModel};
 
 #[cfg(test)]
 #[allow(clippy::needless_range_loop)]

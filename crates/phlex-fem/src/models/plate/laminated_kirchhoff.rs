@@ -12,14 +12,14 @@ use crate::mesh::triangle::{BoundaryEdge, Mesh2d};
 use crate::quadrature::triangle::TriangleQuadrature;
 use crate::space::triangle::{Family2d, Shape, Space2d};
 use phlex_core::sparse::{self, SparseMat, Triplets};
-use phlex_core::{LinearPhSystem, Port};
+use phlex_core::Port;
 
 use super::kirchhoff::{EdgeCondition, PlateProfile};
 use super::laminated::{
-    builder_conditions, cg_edge_dofs, shift_rows, uniform_port_input, Assembled, Common, Laminate,
-    LaminatedField, MembraneCondition,
+    builder_conditions, cg_edge_dofs, shift_rows, Common, Laminate, LaminatedField, LaminatedModel,
+    MembraneCondition, OpenPlate,
 };
-use super::mindlin::{hcat, traction_input_matrices};
+use super::mindlin::traction_input_matrices;
 
 /// Mixed compliance $\int\sum_{ab}Q_{ab}\,\phi_a\Phi_b$ between a symmetric-tensor DG space
 /// (rows) and an HHJ space (columns) on the same mesh, `Q` row-major on the stored
@@ -121,8 +121,7 @@ impl LaminatedKirchhoff {
         let mesh = &c.mesh;
         let lam = &c.laminate;
         let [I0, I1, I2] = lam.inertia();
-        let su = Space2d::new(mesh, Family2d::Cg(k), Shape::Vector)?;
-        let sw = Space2d::new(mesh, Family2d::Cg(k), Shape::Scalar)?;
+        let (su, sw) = c.velocity_spaces()?;
         let sn = Space2d::new(mesh, Family2d::Dg(k - 1), Shape::SymTensor)?;
         let sk = HhjSpace::new(mesh, k - 1)?;
         let sizes = [su.n_dofs(), sw.n_dofs(), sn.n_dofs(), sk.n_dofs()];
@@ -229,121 +228,41 @@ impl LaminatedKirchhoff {
                 EdgeCondition::SimplySupported => Vec::new(),
             })
         };
-        let (mut ports, mut cols, legendre) = c.edge_ports(&sw, &su, off[0], n_open, &bending)?;
-        let (lports, lB) = c.load_ports(&sw, off[1], n_open)?;
-        ports.extend(lports);
-        cols.push(lB);
-        let B = hcat(&cols.iter().collect::<Vec<_>>(), n_open);
-        let asm = Assembled::finish(
-            vec![
+        let ports = c.ports((&su, &sw), &sizes, &bending)?;
+        let open = OpenPlate {
+            fields: vec![
                 LaminatedField::InPlaneVelocity,
                 LaminatedField::Velocity,
                 LaminatedField::MembraneStress,
                 LaminatedField::Moments,
             ],
-            &sizes,
-            &Et.build(),
-            &Jt.build(),
-            &B,
-            ports,
+            sizes: sizes.to_vec(),
+            E: Et.build(),
+            J: Jt.build(),
             removed,
-        )?;
-        Ok(LaminatedKirchhoffModel {
-            laminate: lam.clone(),
-            degree: k,
-            asm,
-            su,
-            sw,
-            sn,
-            sk,
-            legendre,
-        })
+        };
+        c.finish((su, sw), HhjPlateSpaces { sn, sk }, open, ports)
     }
+}
+
+/// The stress spaces of the laminated Kirchhoff plate: $(DG_{k-1})_{\mathrm{sym}}$ membrane
+/// stresses and HHJ$_{k-1}$ moments.
+#[derive(Debug, Clone)]
+pub struct HhjPlateSpaces {
+    sn: Space2d,
+    sk: HhjSpace,
 }
 
 /// An assembled laminated Kirchhoff plate (blocks `e_u`, `e_w`, `E_eps`, `E_kappa`).
-#[derive(Debug, Clone)]
-pub struct LaminatedKirchhoffModel {
-    laminate: Laminate,
-    degree: usize,
-    asm: Assembled,
-    su: Space2d,
-    sw: Space2d,
-    sn: Space2d,
-    sk: HhjSpace,
-    /// Boundary ports and their per-edge Legendre count (0: $CG_1$ trace).
-    legendre: Vec<(String, usize)>,
-}
+pub type LaminatedKirchhoffModel = LaminatedModel<HhjPlateSpaces>;
 
-impl LaminatedKirchhoffModel {
-    /// The pH system $E\dot e = Je + Bu$.
-    pub fn system(&self) -> &LinearPhSystem {
-        &self.asm.system
-    }
-    /// Consumes the model, returning its system.
-    pub fn into_system(self) -> LinearPhSystem {
-        self.asm.system
-    }
-    /// The laminate.
-    pub fn laminate(&self) -> &Laminate {
-        &self.laminate
-    }
-    /// Degree $k$.
-    pub fn degree(&self) -> usize {
-        self.degree
-    }
-    /// Number of state variables.
-    pub fn n_states(&self) -> usize {
-        self.asm.kept.len()
-    }
-    /// The $(CG_k)^2$ in-plane velocity space.
-    pub fn in_plane_space(&self) -> &Space2d {
-        &self.su
-    }
-    /// The $CG_k$ vertical velocity space.
-    pub fn velocity_space(&self) -> &Space2d {
-        &self.sw
-    }
+impl LaminatedModel<HhjPlateSpaces> {
     /// The $(DG_{k-1})_{\mathrm{sym}}$ membrane stress space.
     pub fn membrane_space(&self) -> &Space2d {
-        &self.sn
+        &self.plate.sn
     }
     /// The HHJ$_{k-1}$ moment space.
     pub fn moment_space(&self) -> &HhjSpace {
-        &self.sk
-    }
-    /// Input of boundary port `port` for a field uniform along its edges (all $CG_1$ trace
-    /// coefficients, or every per-edge $P_0$ coefficient of `{tag}_dnwt`, set to `value`).
-    pub fn uniform_port_input(&self, port: &str, value: f64) -> Result<Vec<f64>, Fem2dError> {
-        uniform_port_input(&self.asm.system, &self.legendre, port, value)
-    }
-    /// Coefficients of field `f` in its full space (removed DOFs zero).
-    pub fn field_coefficients(&self, e: &[f64], f: LaminatedField) -> Result<Vec<f64>, Fem2dError> {
-        self.asm.field_coefficients(e, f)
-    }
-    /// State from full coefficient vectors of some fields (the others zero; removed DOFs
-    /// dropped).
-    pub fn state_from_fields(
-        &self,
-        fields: &[(LaminatedField, &[f64])],
-    ) -> Result<Vec<f64>, Fem2dError> {
-        self.asm.state_from_fields(fields)
-    }
-    /// State with nodal interpolants of the in-plane velocity `u` (may be `None`) and the
-    /// vertical velocity `w`, zero stresses.
-    pub fn interpolate_velocities(
-        &self,
-        u: Option<&dyn Fn([f64; 2]) -> [f64; 2]>,
-        w: &dyn Fn([f64; 2]) -> f64,
-    ) -> Result<Vec<f64>, Fem2dError> {
-        let wc = self.sw.interpolate(&|x, o| o[0] = w(x));
-        let uc = match u {
-            Some(f) => self.su.interpolate(&|x, o| o.copy_from_slice(&f(x))),
-            None => vec![0.0; self.su.n_dofs()],
-        };
-        self.state_from_fields(&[
-            (LaminatedField::InPlaneVelocity, &uc),
-            (LaminatedField::Velocity, &wc),
-        ])
+        &self.plate.sk
     }
 }

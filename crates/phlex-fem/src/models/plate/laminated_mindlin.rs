@@ -7,14 +7,14 @@ use crate::error::Fem2dError;
 use crate::mesh::triangle::{BoundaryEdge, Mesh2d};
 use crate::space::triangle::{Family2d, Shape, Space2d};
 use phlex_core::sparse::{self, SparseMat, Triplets};
-use phlex_core::{LinearPhSystem, Port};
+use phlex_core::Port;
 
 use super::kirchhoff::{EdgeCondition, PlateProfile};
 use super::laminated::{
-    builder_conditions, cg_edge_dofs, shift_rows, uniform_port_input, Assembled, Common, Laminate,
-    LaminatedField, MembraneCondition,
+    builder_conditions, cg_edge_dofs, shift_rows, Common, Laminate, LaminatedField, LaminatedModel,
+    MembraneCondition, OpenPlate,
 };
-use super::mindlin::{hcat, traction_input_matrices};
+use super::mindlin::traction_input_matrices;
 
 /// $\int\sum_{ab}Q_{ab}\,\phi_a\psi_b$ between two symmetric-tensor spaces (`Q` row-major).
 fn tensor_mixed_mass(
@@ -60,8 +60,7 @@ impl LaminatedMindlin {
         let mesh = &c.mesh;
         let lam = &c.laminate;
         let [I0, I1, I2] = lam.inertia();
-        let su = Space2d::new(mesh, Family2d::Cg(k), Shape::Vector)?;
-        let sw = Space2d::new(mesh, Family2d::Cg(k), Shape::Scalar)?;
+        let (su, sw) = c.velocity_spaces()?;
         let sk = Space2d::new(mesh, Family2d::Dg(k - 1), Shape::SymTensor)?;
         let sg = Space2d::new(mesh, Family2d::Dg(k - 1), Shape::Vector)?;
         // blocks: u, w, θ, N, M, γ
@@ -176,13 +175,9 @@ impl LaminatedMindlin {
                 EdgeCondition::Clamped => Vec::new(),
             })
         };
-        let (mut ports, mut cols, legendre) = c.edge_ports(&sw, &su, off[0], n_open, &bending)?;
-        let (lports, lB) = c.load_ports(&sw, off[1], n_open)?;
-        ports.extend(lports);
-        cols.push(lB);
-        let B = hcat(&cols.iter().collect::<Vec<_>>(), n_open);
-        let asm = Assembled::finish(
-            vec![
+        let ports = c.ports((&su, &sw), &sizes, &bending)?;
+        let open = OpenPlate {
+            fields: vec![
                 LaminatedField::InPlaneVelocity,
                 LaminatedField::Velocity,
                 LaminatedField::RotationRate,
@@ -190,107 +185,35 @@ impl LaminatedMindlin {
                 LaminatedField::Moments,
                 LaminatedField::ShearForces,
             ],
-            &sizes,
-            &Et.build(),
-            &Jt.build(),
-            &B,
-            ports,
+            sizes: sizes.to_vec(),
+            E: Et.build(),
+            J: Jt.build(),
             removed,
-        )?;
-        Ok(LaminatedMindlinModel {
-            laminate: lam.clone(),
-            degree: k,
-            asm,
-            su,
-            sw,
-            sk,
-            sg,
-            legendre,
-        })
+        };
+        c.finish((su, sw), CgDgPlateSpaces { sk, sg }, open, ports)
     }
+}
+
+/// The stress spaces of the laminated Mindlin plate: $(DG_{k-1})_{\mathrm{sym}}$ membrane
+/// stresses and moments, $(DG_{k-1})^2$ shear forces.
+#[derive(Debug, Clone)]
+pub struct CgDgPlateSpaces {
+    sk: Space2d,
+    sg: Space2d,
 }
 
 /// An assembled laminated Mindlin plate (blocks `e_u`, `e_w`, `e_theta`, `E_eps`,
 /// `E_kappa`, `e_gamma`).
-#[derive(Debug, Clone)]
-pub struct LaminatedMindlinModel {
-    laminate: Laminate,
-    degree: usize,
-    asm: Assembled,
-    su: Space2d,
-    sw: Space2d,
-    sk: Space2d,
-    sg: Space2d,
-    /// Boundary ports and their per-edge Legendre count (0: $CG_1$ trace).
-    legendre: Vec<(String, usize)>,
-}
+pub type LaminatedMindlinModel = LaminatedModel<CgDgPlateSpaces>;
 
-impl LaminatedMindlinModel {
-    /// The pH system $E\dot e = Je + Bu$.
-    pub fn system(&self) -> &LinearPhSystem {
-        &self.asm.system
-    }
-    /// Consumes the model, returning its system.
-    pub fn into_system(self) -> LinearPhSystem {
-        self.asm.system
-    }
-    /// The laminate.
-    pub fn laminate(&self) -> &Laminate {
-        &self.laminate
-    }
-    /// Degree $k$.
-    pub fn degree(&self) -> usize {
-        self.degree
-    }
-    /// Input of boundary port `port` for a traction uniform along its edges (every $CG_1$
-    /// trace coefficient set to `value`).
-    pub fn uniform_port_input(&self, port: &str, value: f64) -> Result<Vec<f64>, Fem2dError> {
-        uniform_port_input(&self.asm.system, &self.legendre, port, value)
-    }
-    /// Number of state variables.
-    pub fn n_states(&self) -> usize {
-        self.asm.kept.len()
-    }
-    /// The $CG_k$ vertical velocity space.
-    pub fn velocity_space(&self) -> &Space2d {
-        &self.sw
-    }
+impl LaminatedModel<CgDgPlateSpaces> {
     /// Finite element space of field `f`.
     pub fn space(&self, f: LaminatedField) -> &Space2d {
         match f {
-            LaminatedField::InPlaneVelocity | LaminatedField::RotationRate => &self.su,
-            LaminatedField::Velocity => &self.sw,
-            LaminatedField::MembraneStress | LaminatedField::Moments => &self.sk,
-            LaminatedField::ShearForces => &self.sg,
+            LaminatedField::InPlaneVelocity | LaminatedField::RotationRate => self.in_plane_space(),
+            LaminatedField::Velocity => self.velocity_space(),
+            LaminatedField::MembraneStress | LaminatedField::Moments => &self.plate.sk,
+            LaminatedField::ShearForces => &self.plate.sg,
         }
-    }
-    /// Coefficients of field `f` in its full space (removed DOFs zero).
-    pub fn field_coefficients(&self, e: &[f64], f: LaminatedField) -> Result<Vec<f64>, Fem2dError> {
-        self.asm.field_coefficients(e, f)
-    }
-    /// State from full coefficient vectors of some fields (the others zero; removed DOFs
-    /// dropped).
-    pub fn state_from_fields(
-        &self,
-        fields: &[(LaminatedField, &[f64])],
-    ) -> Result<Vec<f64>, Fem2dError> {
-        self.asm.state_from_fields(fields)
-    }
-    /// State with nodal interpolants of the in-plane velocity `u` (may be `None`) and the
-    /// vertical velocity `w`, zero rotation rates and stresses.
-    pub fn interpolate_velocities(
-        &self,
-        u: Option<&dyn Fn([f64; 2]) -> [f64; 2]>,
-        w: &dyn Fn([f64; 2]) -> f64,
-    ) -> Result<Vec<f64>, Fem2dError> {
-        let wc = self.sw.interpolate(&|x, o| o[0] = w(x));
-        let uc = match u {
-            Some(f) => self.su.interpolate(&|x, o| o.copy_from_slice(&f(x))),
-            None => vec![0.0; self.su.n_dofs()],
-        };
-        self.state_from_fields(&[
-            (LaminatedField::InPlaneVelocity, &uc),
-            (LaminatedField::Velocity, &wc),
-        ])
     }
 }
