@@ -146,13 +146,7 @@ fn assert_converges(name: &str, r: &[f64], min_rate: f64, max_final: f64) {
 /// better); with the sign of u flipped, the residual stays O(1e-2..1).
 #[test]
 fn euler_bernoulli_open_ports_consistent() {
-    for d in [
-        EbDiscretization::HerDg1,
-        EbDiscretization::Dg1Her,
-        EbDiscretization::CgCg(1),
-        EbDiscretization::CgCg(2),
-        EbDiscretization::CgCg(3),
-    ] {
+    for d in common::EB_ALL {
         let make = |n| {
             EulerBernoulli::new(RHO_A, EI, L, n)
                 .discretization(d)
@@ -176,11 +170,7 @@ fn euler_bernoulli_open_ports_consistent() {
 #[test]
 fn euler_bernoulli_multiplier_ports_consistent() {
     use EndCondition::*;
-    for d in [
-        EbDiscretization::HerDg1,
-        EbDiscretization::Dg1Her,
-        EbDiscretization::CgCg(2),
-    ] {
+    for d in common::EB_MULTIPLIER_CASES {
         for (l, r) in [
             (Clamped, Free),
             (SimplySupported, Clamped),
@@ -234,13 +224,7 @@ fn manufactured_solution_with_load_port() {
         }
     };
     let amp = (EI * k.powi(4) - RHO_A) * t.sin();
-    for d in [
-        EbDiscretization::HerDg1,
-        EbDiscretization::Dg1Her,
-        EbDiscretization::CgCg(1),
-        EbDiscretization::CgCg(2),
-        EbDiscretization::CgCg(3),
-    ] {
+    for d in common::EB_ALL {
         for imp in [Imposition::Strong, Imposition::Multiplier] {
             let state = ExactState {
                 fields: vec![(Field::Velocity, &ew, &dew), (Field::Moment, &ek, &dek)],

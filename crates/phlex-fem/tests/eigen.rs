@@ -106,20 +106,9 @@ fn cgcg_simply_supported() {
             "CGCG{k}: first-mode rate {rate:.2}"
         );
         // with multipliers: same spectrum
-        let m = eb(
-            EbDiscretization::CgCg(k),
-            16,
-            EndCondition::SimplySupported,
-            EndCondition::SimplySupported,
-            Imposition::Multiplier,
-        );
-        let s = eb(
-            EbDiscretization::CgCg(k),
-            16,
-            EndCondition::SimplySupported,
-            EndCondition::SimplySupported,
-            Imposition::Strong,
-        );
+        let ss = EndCondition::SimplySupported;
+        let [s, m] = [Imposition::Strong, Imposition::Multiplier]
+            .map(|imp| eb(EbDiscretization::CgCg(k), 16, ss, ss, imp));
         same_spectrum(&s, &m, &format!("CGCG{k} SS"));
     }
 }
@@ -149,11 +138,7 @@ fn same_spectrum(strong: &PfemModel, mult: &PfemModel, what: &str) {
 #[test]
 fn multipliers_add_no_spurious_modes() {
     use EndCondition::*;
-    for d in [
-        EbDiscretization::HerDg1,
-        EbDiscretization::Dg1Her,
-        EbDiscretization::CgCg(2),
-    ] {
+    for d in common::EB_MULTIPLIER_CASES {
         for (l, r) in [
             (Clamped, Free),
             (Clamped, Clamped),

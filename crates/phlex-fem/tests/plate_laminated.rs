@@ -258,13 +258,23 @@ fn navier_clpt(
                 (Navier::AnglePlySs2, _, 0) => vec![0], // u = U sin αx
                 _ => vec![0, 1, 2],
             };
-            w.extend(
-                gen_eig(&sub(&K, &live), &sub(&M, &live))
-                    .iter()
-                    .map(|l| l.sqrt()),
-            );
+            w.extend(live_frequencies(&K, &M, &live));
         }
     }
+    lowest_of(w, count)
+}
+
+/// The frequencies $\sqrt{\lambda}$ of the pencil $(K, M)$ restricted to the surviving
+/// displacements `live` of one Navier $(m, n)$ pair.
+fn live_frequencies(K: &[Vec<f64>], M: &[Vec<f64>], live: &[usize]) -> Vec<f64> {
+    gen_eig(&sub(K, live), &sub(M, live))
+        .iter()
+        .map(|l| l.sqrt())
+        .collect()
+}
+
+/// The `count` lowest of the frequencies `w` of all Navier pairs, ascending.
+fn lowest_of(mut w: Vec<f64>, count: usize) -> Vec<f64> {
     w.sort_by(|x, y| x.partial_cmp(y).unwrap());
     w.truncate(count);
     w
@@ -335,16 +345,10 @@ fn navier_fsdt(lam: &Laminate, a: f64, b: f64, count: usize) -> Vec<f64> {
                 (_, 0) => vec![1, 4],
                 _ => vec![0, 1, 2, 3, 4],
             };
-            w.extend(
-                gen_eig(&sub(&K, &live), &sub(&M, &live))
-                    .iter()
-                    .map(|l| l.sqrt()),
-            );
+            w.extend(live_frequencies(&K, &M, &live));
         }
     }
-    w.sort_by(|x, y| x.partial_cmp(y).unwrap());
-    w.truncate(count);
-    w
+    lowest_of(w, count)
 }
 
 /// Checks the pH structure of `sys` and its four lowest frequencies against the reference
@@ -363,6 +367,49 @@ fn assert_four_modes(label: &str, sys: &LinearPhSystem, ex: &[f64], t0: Instant)
 
 /// The four sides of the rectangle meshes.
 const SIDES: [&str; 4] = ["left", "right", "top", "bottom"];
+
+/// Asserts that the $E$ and $J$ blocks `(ra, ca)` of `a` equal the blocks `(rb, cb)` of `b`
+/// for every pair, to 1e-12 relative to the block size (at least `floor`).
+fn assert_same_blocks(
+    a: &LinearPhSystem,
+    b: &LinearPhSystem,
+    pairs: &[((&str, &str), (&str, &str))],
+    floor: f64,
+) {
+    for &((ra, ca), (rb, cb)) in pairs {
+        for (Ma, Mb) in [(&a.E, &b.E), (&a.J, &b.J)] {
+            let (d, s) = max_diff(&block(a, Ma, ra, ca), &block(b, Mb, rb, cb));
+            assert!(d <= 1e-12 * s.max(floor), "{rb}/{cb}: {d} vs {s}");
+        }
+    }
+}
+
+/// Asserts that the $E$ and $J$ blocks `(r, c)` of `sys` vanish exactly (decoupled fields).
+fn assert_zero_blocks(sys: &LinearPhSystem, pairs: &[(&str, &str)]) {
+    for &(r, c) in pairs {
+        for (name, M) in [("E", &sys.E), ("J", &sys.J)] {
+            let b = block(sys, M, r, c);
+            let z = faer::Mat::zeros(b.nrows(), b.ncols());
+            assert_eq!(max_diff(&b, &z).0, 0.0, "{name} {r}/{c} must vanish");
+        }
+    }
+}
+
+/// Asserts that the six lowest frequencies of `lam` (near `shift`) match those of the
+/// reference `iso` to `tol` relative.
+fn assert_same_lowest(
+    label: &str,
+    iso: &LinearPhSystem,
+    lam: &LinearPhSystem,
+    shift: f64,
+    tol: f64,
+) {
+    let wi = lowest(iso, 6, shift);
+    let wl = lowest(lam, 6, shift);
+    let r = rel(&wl, &wi);
+    eprintln!("{label}: {wl:.4?} rel {r:?}");
+    assert!(r.iter().all(|x| x.abs() < tol), "{r:?}");
+}
 
 fn rel(w: &[f64], ex: &[f64]) -> Vec<f64> {
     assert_eq!(w.len(), ex.len());
@@ -512,35 +559,17 @@ fn isotropic_ply_reproduces_kirchhoff_hhj() {
     let (iso, lam) = (iso.build().unwrap(), lam.build().unwrap());
     let (si, sl) = (iso.system(), lam.system());
     sl.check(&Default::default()).unwrap();
-    for (r, c) in [("e_w", "e_w"), ("E_kappa", "E_kappa"), ("E_kappa", "e_w")] {
-        for (Mi, Ml) in [(&si.E, &sl.E), (&si.J, &sl.J)] {
-            let (d, s) = max_diff(&block(si, Mi, r, c), &block(sl, Ml, r, c));
-            assert!(d <= 1e-12 * s.max(1e-300), "{r}/{c}: {d} vs {s}");
-        }
-    }
-    for (r, c) in [
-        ("e_u", "e_w"),
-        ("E_eps", "E_kappa"),
-        ("e_u", "E_kappa"),
-        ("E_eps", "e_w"),
-    ] {
-        let (d, _) = max_diff(
-            &block(sl, &sl.E, r, c),
-            &faer::Mat::zeros(
-                sl.block_range(r).unwrap().len(),
-                sl.block_range(c).unwrap().len(),
-            ),
-        );
-        assert_eq!(d, 0.0, "E {r}/{c} must vanish (decoupled)");
-        let (d, _) = max_diff(
-            &block(sl, &sl.J, r, c),
-            &faer::Mat::zeros(
-                sl.block_range(r).unwrap().len(),
-                sl.block_range(c).unwrap().len(),
-            ),
-        );
-        assert_eq!(d, 0.0, "J {r}/{c} must vanish");
-    }
+    let same = [("e_w", "e_w"), ("E_kappa", "E_kappa"), ("E_kappa", "e_w")].map(|p| (p, p));
+    assert_same_blocks(si, sl, &same, 1e-300);
+    assert_zero_blocks(
+        sl,
+        &[
+            ("e_u", "e_w"),
+            ("E_eps", "E_kappa"),
+            ("e_u", "E_kappa"),
+            ("E_eps", "e_w"),
+        ],
+    );
     // membrane = plane-stress elasticity with (E h, ν, ρ h) and rollers tangential to the
     // edges (SS-1: v_y = 0 on x = const, v_x = 0 on y = const)
     let el = Elasticity2d::new(
@@ -561,21 +590,13 @@ fn isotropic_ply_reproduces_kirchhoff_hhj() {
     .build()
     .unwrap();
     let se = el.system();
-    for ((re, ce), (rl, cl)) in [
+    let membrane = [
         (("e_v", "e_v"), ("e_u", "e_u")),
         (("E_sigma", "E_sigma"), ("E_eps", "E_eps")),
         (("E_sigma", "e_v"), ("E_eps", "e_u")),
-    ] {
-        for (Me, Ml) in [(&se.E, &sl.E), (&se.J, &sl.J)] {
-            let (d, s) = max_diff(&block(se, Me, re, ce), &block(sl, Ml, rl, cl));
-            assert!(d <= 1e-12 * s.max(1e-300), "{rl}/{cl}: {d} vs {s}");
-        }
-    }
-    let wi = lowest(si, 6, 300.0);
-    let wl = lowest(sl, 6, 300.0);
-    let r = rel(&wl, &wi);
-    eprintln!("isotropic Kirchhoff: {wl:.4?} rel {r:?}");
-    assert!(r.iter().all(|x| x.abs() < 1e-8), "{r:?}");
+    ];
+    assert_same_blocks(se, sl, &membrane, 1e-300);
+    assert_same_lowest("isotropic Kirchhoff", si, sl, 300.0, 1e-8);
 }
 
 /// (a) Mindlin: one isotropic ply (E = 70 GPa, ν = 0.3, ρ = 2700, h = 0.1, K_sh = 5/6)
@@ -613,28 +634,17 @@ fn isotropic_ply_reproduces_mindlin_cgdg() {
     let (si, sl) = (iso.system(), lam.system());
     sl.check(&Default::default()).unwrap();
     let names = ["e_w", "e_theta", "E_kappa", "e_gamma"];
-    for r in names {
-        for c in names {
-            for (Mi, Ml) in [(&si.E, &sl.E), (&si.J, &sl.J)] {
-                let (d, s) = max_diff(&block(si, Mi, r, c), &block(sl, Ml, r, c));
-                assert!(d <= 1e-12 * s.max(1.0), "{r}/{c}: {d} vs {s}");
-            }
-        }
-    }
-    for r in ["e_u", "E_eps"] {
-        for c in names {
-            for M in [&sl.E, &sl.J] {
-                let b = block(sl, M, r, c);
-                let z = faer::Mat::zeros(b.nrows(), b.ncols());
-                assert_eq!(max_diff(&b, &z).0, 0.0, "{r}/{c} must vanish");
-            }
-        }
-    }
-    let wi = lowest(si, 6, 1000.0);
-    let wl = lowest(sl, 6, 1000.0);
-    let r = rel(&wl, &wi);
-    eprintln!("isotropic Mindlin: {wl:.4?} rel {r:?}");
-    assert!(r.iter().all(|x| x.abs() < 1e-6), "{r:?}");
+    let same: Vec<_> = names
+        .iter()
+        .flat_map(|&r| names.map(|c| ((r, c), (r, c))))
+        .collect();
+    assert_same_blocks(si, sl, &same, 1.0);
+    let membrane: Vec<_> = ["e_u", "E_eps"]
+        .iter()
+        .flat_map(|&r| names.map(|c| (r, c)))
+        .collect();
+    assert_zero_blocks(sl, &membrane);
+    assert_same_lowest("isotropic Mindlin", si, sl, 1000.0, 1e-6);
 }
 
 /// (c) Symmetric cross-ply [0/90]_s (graphite–epoxy ratios, E2 = 10 GPa, h = 4 × 2.5 mm,

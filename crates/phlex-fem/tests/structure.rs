@@ -9,7 +9,7 @@ use phlex_core::structure::Tolerances;
 use phlex_core::VarKind;
 use phlex_fem::models::beam::bar::{Bar, BarDiscretization};
 use phlex_fem::models::beam::decomposition::EbDecomposition;
-use phlex_fem::models::beam::euler_bernoulli::{EbDiscretization, EulerBernoulli};
+use phlex_fem::models::beam::euler_bernoulli::EulerBernoulli;
 use phlex_fem::models::beam::timoshenko::{Timoshenko, TimoshenkoDiscretization};
 use phlex_fem::{EndCondition, Imposition, PfemModel};
 use rand::{Rng, SeedableRng};
@@ -28,13 +28,7 @@ fn all_models() -> Vec<(String, Imposition, PfemModel)> {
     for imp in [Imposition::Strong, Imposition::Multiplier] {
         for l in CONDITIONS {
             for r in CONDITIONS {
-                for d in [
-                    EbDiscretization::HerDg1,
-                    EbDiscretization::Dg1Her,
-                    EbDiscretization::CgCg(1),
-                    EbDiscretization::CgCg(2),
-                    EbDiscretization::CgCg(3),
-                ] {
+                for d in common::EB_ALL {
                     let m = EulerBernoulli::new(RHO_A, EI, L, 5)
                         .discretization(d)
                         .ends(l, r)

@@ -2,6 +2,7 @@
 //! \mathcal O_r(\psi^j_{c_r})$ with $\mathcal O \in \{\text{value}, \partial_x, \partial_y,
 //! \partial_z\}$ on components of two [`Space3d`]s, exact on affine cells (the 3D CG × DG
 //! elasticity of thesis 004 §9.3.1 eq. (9.34)).
+use crate::assembly::triangle::{add_scaled_outer, visit_significant};
 use crate::error::{Fem2dError, FemError};
 use crate::mesh::tet::TetGeometry;
 use crate::quadrature::tet::TetQuadrature;
@@ -118,28 +119,15 @@ pub fn bilinear3d(
                     &mut b,
                 );
                 let blk = &mut local[k * nt * nr..(k + 1) * nt * nr];
-                let c = wd * term.4;
-                for (i, &ai) in a.iter().enumerate() {
-                    let ca = c * ai;
-                    for (j, &bj) in b.iter().enumerate() {
-                        blk[i * nr + j] += ca * bj;
-                    }
-                }
+                add_scaled_outer(blk, wd * term.4, &a, &b);
             }
         }
         let (dt_, dr) = (test.cell_dofs(t), trial.cell_dofs(t));
         for (k, term) in terms.iter().enumerate() {
             let blk = &local[k * nt * nr..(k + 1) * nt * nr];
-            let big = blk.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-            let tol = 64.0 * f64::EPSILON * big;
-            for i in 0..nt {
-                for j in 0..nr {
-                    let v = blk[i * nr + j];
-                    if v.abs() > tol {
-                        trip.push(test.global(term.0, dt_[i]), trial.global(term.2, dr[j]), v);
-                    }
-                }
-            }
+            visit_significant(blk, nr, &mut |i, j, v| {
+                trip.push(test.global(term.0, dt_[i]), trial.global(term.2, dr[j]), v)
+            });
         }
     }
     Ok(trip.build())

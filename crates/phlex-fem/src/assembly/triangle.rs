@@ -15,7 +15,8 @@
 //! each chunk yields its own triplet list, merged in chunk order, so the assembled
 //! matrices and vectors are bitwise independent of the number of threads.
 use crate::error::Fem2dError;
-use crate::mesh::triangle::CellGeometry;
+use crate::mesh::triangle::{BoundaryEdge, CellGeometry, Mesh2d};
+use crate::quadrature::gauss_legendre::GaussLegendre;
 use crate::quadrature::triangle::TriangleQuadrature;
 use crate::space::triangle::{Shape, Space2d};
 use crate::FemError;
@@ -174,32 +175,19 @@ pub fn bilinear(test: &Space2d, trial: &Space2d, terms: &[Term]) -> Result<Spars
                     tt.apply(&g, p, term.test_op, &mut a);
                     tr.apply(&g, p, term.trial_op, &mut b);
                     let blk = &mut local[k * nt * nr..(k + 1) * nt * nr];
-                    let c = wd * term.coeff;
-                    for (i, &ai) in a.iter().enumerate() {
-                        let ca = c * ai;
-                        for (j, &bj) in b.iter().enumerate() {
-                            blk[i * nr + j] += ca * bj;
-                        }
-                    }
+                    add_scaled_outer(blk, wd * term.coeff, &a, &b);
                 }
             }
             let (dt_, dr) = (test.cell_dofs(t), trial.cell_dofs(t));
             for (k, term) in terms.iter().enumerate() {
                 let blk = &local[k * nt * nr..(k + 1) * nt * nr];
-                let big = blk.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-                let tol = 64.0 * f64::EPSILON * big;
-                for i in 0..nt {
-                    for j in 0..nr {
-                        let v = blk[i * nr + j];
-                        if v.abs() > tol {
-                            out.push(Triplet::new(
-                                test.global(term.test_comp, dt_[i]),
-                                trial.global(term.trial_comp, dr[j]),
-                                v,
-                            ));
-                        }
-                    }
-                }
+                visit_significant(blk, nr, &mut |i, j, v| {
+                    out.push(Triplet::new(
+                        test.global(term.test_comp, dt_[i]),
+                        trial.global(term.trial_comp, dr[j]),
+                        v,
+                    ))
+                });
             }
         }
         out
@@ -387,6 +375,86 @@ pub fn load(
         }
     }
     Ok(out)
+}
+
+/// Adds $c\,a b^\top$ to the row-major element block `blk` (`a.len()` × `b.len()`): one
+/// quadrature point of one term of a bilinear form.
+#[inline]
+pub(crate) fn add_scaled_outer(blk: &mut [f64], c: f64, a: &[f64], b: &[f64]) {
+    let nr = b.len();
+    for (i, &ai) in a.iter().enumerate() {
+        let ca = c * ai;
+        for (j, &bj) in b.iter().enumerate() {
+            blk[i * nr + j] += ca * bj;
+        }
+    }
+}
+
+/// Visits the entries `(i, j, v)` of the row-major element block `blk` (`nr` columns) whose
+/// magnitude exceeds $64\varepsilon$ times the largest of the block (the round-off of exact
+/// zeros is dropped).
+pub(crate) fn visit_significant(blk: &[f64], nr: usize, push: &mut dyn FnMut(usize, usize, f64)) {
+    let big = blk.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    let tol = 64.0 * f64::EPSILON * big;
+    for (idx, &v) in blk.iter().enumerate() {
+        if v.abs() > tol {
+            push(idx / nr, idx % nr, v);
+        }
+    }
+}
+
+/// The vertices of the boundary edges `edges`, sorted and deduplicated: the nodes of their
+/// $P_1$ ($CG_1$) trace basis $\psi^l$ (column `l` = position in this list).
+pub fn edge_vertices(mesh: &Mesh2d, edges: &[BoundaryEdge]) -> Vec<usize> {
+    let mut verts: Vec<usize> = edges.iter().flat_map(|b| mesh.edges()[b.edge]).collect();
+    verts.sort_unstable();
+    verts.dedup();
+    verts
+}
+
+/// Visits the edge integrals $a = \int_e \phi_j\,\psi^l\,ds$ of the scalar basis of
+/// `space` against the $P_1$ trace basis of the vertices `verts` ([`edge_vertices`]) on the
+/// boundary edges `edges` (thesis 004 (9.33), the $B$ of the boundary ports): for every edge
+/// `b`, the scalar DOFs `d` of its cell, local function `j`, column `l` and nonzero `a`,
+/// `visit(b, d, j, l, a)`. Gauss–Legendre on each edge, exact for the degree $k + 1$
+/// integrands.
+pub fn edge_trace_integrals(
+    space: &Space2d,
+    edges: &[BoundaryEdge],
+    verts: &[usize],
+    visit: &mut dyn FnMut(&BoundaryEdge, &[usize], usize, usize, f64),
+) -> Result<(), Fem2dError> {
+    let mesh = space.mesh();
+    let col = |v: usize| verts.binary_search(&v).unwrap_or(0);
+    let gl = GaussLegendre::exact_for_degree(space.family().degree() + 1)?;
+    let el = space.element();
+    let nl = el.n_local();
+    let (mut v, mut dx, mut dy) = (vec![0.0; nl], vec![0.0; nl], vec![0.0; nl]);
+    let refv = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]];
+    for b in edges {
+        let tri = mesh.triangles()[b.cell];
+        let (la, lb) = ((b.local + 1) % 3, (b.local + 2) % 3);
+        let (ca, cb) = (col(tri[la]), col(tri[lb]));
+        let len = mesh.edge_length(b.edge);
+        let d = space.cell_dofs(b.cell);
+        for (&t, &w) in gl.points.iter().zip(&gl.weights) {
+            let xh = [
+                refv[la][0] + t * (refv[lb][0] - refv[la][0]),
+                refv[la][1] + t * (refv[lb][1] - refv[la][1]),
+            ];
+            el.eval(xh, &mut v, &mut dx, &mut dy);
+            for (psi, c) in [(1.0 - t, ca), (t, cb)] {
+                let f = w * len * psi;
+                for (j, vj) in v.iter().enumerate() {
+                    let a = f * vj;
+                    if a != 0.0 {
+                        visit(b, d, j, c, a);
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

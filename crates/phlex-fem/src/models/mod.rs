@@ -17,3 +17,4 @@ pub mod model;
 pub mod plate;
 
 mod restriction;
+pub(crate) mod thermal_layer;

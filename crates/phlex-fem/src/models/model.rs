@@ -951,3 +951,27 @@ pub(crate) fn open_loads(
         })
         .collect()
 }
+
+/// Test fixture: for a lossless system, the internal power $e^\top(Je + Bu)$ equals the
+/// port power $y^\top u$ ($e^\top Je = 0$) for a pseudo-random state and input; asserts
+/// agreement to `rel` relative to $\max(|y^\top u|, 1)$.
+#[cfg(test)]
+#[track_caller]
+pub(crate) fn assert_port_power(sys: &LinearPhSystem, rel: f64) {
+    let n = sys.n_states();
+    let e: Vec<f64> = (0..n)
+        .map(|i| ((i * 7919) % 113) as f64 / 113.0 - 0.5)
+        .collect();
+    let u: Vec<f64> = (0..sys.n_inputs())
+        .map(|i| (i as f64 * 0.37).sin())
+        .collect();
+    let mut rhs = vec![0.0; n];
+    sys.rhs(&e, &u, &mut rhs);
+    let p_int: f64 = e.iter().zip(&rhs).map(|(a, b)| a * b).sum();
+    let y = sys.output(&e);
+    let p_port: f64 = y.iter().zip(&u).map(|(a, b)| a * b).sum();
+    assert!(
+        (p_int - p_port).abs() < rel * p_port.abs().max(1.0),
+        "{p_int} vs {p_port}"
+    );
+}

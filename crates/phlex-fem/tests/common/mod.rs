@@ -5,7 +5,25 @@
 use faer::linalg::solvers::Solve;
 use phlex_core::sparse::{self, to_dense};
 use phlex_core::LinearPhSystem;
+use phlex_fem::models::beam::euler_bernoulli::EbDiscretization;
 use phlex_fem::{Component, End, Field, PfemModel, Quantity};
+
+/// The Euler–Bernoulli discretizations checked with every end condition under both
+/// impositions (strong and multipliers): HerDG1, DG1Her and CGCG2.
+pub const EB_MULTIPLIER_CASES: [EbDiscretization; 3] = [
+    EbDiscretization::HerDg1,
+    EbDiscretization::Dg1Her,
+    EbDiscretization::CgCg(2),
+];
+
+/// Every Euler–Bernoulli discretization: HerDG1, DG1Her and CGCG1..3.
+pub const EB_ALL: [EbDiscretization; 5] = [
+    EbDiscretization::HerDg1,
+    EbDiscretization::Dg1Her,
+    EbDiscretization::CgCg(1),
+    EbDiscretization::CgCg(2),
+    EbDiscretization::CgCg(3),
+];
 
 pub mod integrate;
 pub mod pencil;
@@ -161,4 +179,20 @@ pub fn rates(r: &[f64]) -> Vec<f64> {
 pub fn assert_ph(sys: &LinearPhSystem, ports: &[&str]) {
     sys.check(&Default::default()).unwrap();
     assert_eq!(sys.ports.names(), ports);
+}
+
+/// The `n` lowest angular frequencies of `sys` by the default eigen solver of
+/// `phlex_solve::eigen` ([`phlex_solve::eigen::EigenParams::default`] with `n` modes).
+///
+/// # Panics
+/// If the eigen solver fails (a test fixture).
+#[track_caller]
+pub fn lowest_modes(sys: &LinearPhSystem, n: usize) -> Vec<f64> {
+    let ep = phlex_solve::eigen::EigenParams {
+        n_modes: Some(n),
+        ..Default::default()
+    };
+    phlex_solve::eigen::modes(sys, &ep)
+        .expect("eigen solver")
+        .frequencies()
 }

@@ -49,6 +49,7 @@ use crate::element::line::Family;
 use crate::error::{require_positive, require_thermal, FemError};
 use crate::mesh::interval::End;
 use crate::mesh::interval::Mesh1d;
+use crate::models::thermal_layer::layer_heat_blocks;
 use crate::space::line::Space1d;
 use phlex_core::sparse::{self, Triplets};
 use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
@@ -236,31 +237,16 @@ impl ThermoelasticBeam {
         tE.push_block(ok, ok, &Mk, 1.0);
         tJ.push_block(ok, ow, &D, 1.0);
         tJ.push_block_transpose(ow, ok, &D, -1.0);
-        let mz = sparse::to_dense(&Mz);
-        let kz = sparse::to_dense(&Kz);
-        for jx in 0..nxd {
-            for (ix, mxv) in sparse::col_iter(&Mx, jx) {
-                for jz in 0..nzd {
-                    for iz in 0..nzd {
-                        let (m, kk) = (mz[(iz, jz)], kz[(iz, jz)]);
-                        if m != 0.0 || kk != 0.0 {
-                            tE.push(tidx(ix, iz), tidx(jx, jz), ct * mxv * m);
-                            tR.push(tidx(ix, iz), tidx(jx, jz), kt * mxv * kk);
-                        }
-                    }
-                }
-            }
-            for (ix, kxv) in sparse::col_iter(&Kx, jx) {
-                for jz in 0..nzd {
-                    for iz in 0..nzd {
-                        let m = mz[(iz, jz)];
-                        if m != 0.0 {
-                            tR.push(tidx(ix, iz), tidx(jx, jz), kt * kxv * m);
-                        }
-                    }
-                }
-            }
-        }
+        layer_heat_blocks(
+            &Mx,
+            &Kx,
+            &sparse::to_dense(&Mz),
+            &sparse::to_dense(&Kz),
+            ct,
+            kt,
+            &mut |i, j, v| tE.push(ot + i, ot + j, v),
+            &mut |i, j, v| tR.push(ot + i, ot + j, v),
+        );
         if cb != 0.0 {
             for jw in 0..nw {
                 for (ix, xv) in sparse::col_iter(&X, jw) {

@@ -4,10 +4,10 @@
 //! heat-flux ports in the $P_1$ trace basis of the tagged edges or faces, their validation,
 //! the DOFs they remove and the input matrices $B^{il} = \langle\phi^i, \psi^l\rangle_\Gamma$
 //! of the ports with the trace masses $M_\Gamma^{lm} = \int_\Gamma\psi^l\psi^m$.
+use crate::assembly::triangle;
 use crate::error::{find_named, Fem2dError, FemError};
 use crate::models::continuum::dimension::ContinuumSpace;
 use crate::models::restriction::Restriction;
-use crate::quadrature::gauss_legendre::GaussLegendre;
 use crate::quadrature::triangle::TriangleQuadrature;
 use crate::space::tet::Space3d;
 use crate::space::triangle::Space2d;
@@ -258,49 +258,26 @@ pub(crate) fn edge_traces(
 ) -> Result<(Vec<SparseMat>, SparseMat), Fem2dError> {
     let mesh = space.mesh();
     let edges = mesh.tagged_edges(tag)?;
-    let mut verts: Vec<usize> = edges.iter().flat_map(|b| mesh.edges()[b.edge]).collect();
-    verts.sort_unstable();
-    verts.dedup();
+    let verts = triangle::edge_vertices(mesh, &edges);
     let nb = verts.len();
     let col = |v: usize| verts.binary_search(&v).unwrap_or(0);
-    let gl = GaussLegendre::exact_for_degree(space.family().degree() + 1)?;
-    let el = space.element();
-    let nl = el.n_local();
-    let (mut v, mut dx, mut dy) = (vec![0.0; nl], vec![0.0; nl], vec![0.0; nl]);
     let nc = space.n_comp();
     let mut tb: Vec<Triplets> = (0..nc).map(|_| Triplets::new(n_full, nb)).collect();
     let mut tm = Triplets::new(nb, nb);
-    let refv = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]];
     for b in &edges {
         let tri = mesh.triangles()[b.cell];
-        let (la, lb) = ((b.local + 1) % 3, (b.local + 2) % 3);
-        let (ca, cb) = (col(tri[la]), col(tri[lb]));
+        let (ca, cb) = (col(tri[(b.local + 1) % 3]), col(tri[(b.local + 2) % 3]));
         let len = mesh.edge_length(b.edge);
-        let d = space.cell_dofs(b.cell);
         // trace mass of the two hat functions: len/6 [[2, 1], [1, 2]]
         for (r, c, f) in [(ca, ca, 2.0), (ca, cb, 1.0), (cb, ca, 1.0), (cb, cb, 2.0)] {
             tm.push(r, c, len * f / 6.0);
         }
-        for (&t, &w) in gl.points.iter().zip(&gl.weights) {
-            let xh = [
-                refv[la][0] + t * (refv[lb][0] - refv[la][0]),
-                refv[la][1] + t * (refv[lb][1] - refv[la][1]),
-            ];
-            el.eval(xh, &mut v, &mut dx, &mut dy);
-            for (psi, c) in [(1.0 - t, ca), (t, cb)] {
-                let f = w * len * psi;
-                for j in 0..nl {
-                    let a = f * v[j];
-                    if a == 0.0 {
-                        continue;
-                    }
-                    for (comp, t) in tb.iter_mut().enumerate() {
-                        t.push(offset + space.global(comp, d[j]), c, a);
-                    }
-                }
-            }
-        }
     }
+    triangle::edge_trace_integrals(space, &edges, &verts, &mut |_, d, j, c, a| {
+        for (comp, t) in tb.iter_mut().enumerate() {
+            t.push(offset + space.global(comp, d[j]), c, a);
+        }
+    })?;
     Ok((tb.into_iter().map(|t| t.build()).collect(), tm.build()))
 }
 

@@ -964,21 +964,27 @@ impl KirchhoffModel {
 }
 
 /// Precomputed quadratic forms of the discretization errors against a separable exact
-/// solution (see [`KirchhoffModel::error_forms`]).
+/// solution (see [`KirchhoffModel::error_forms`] and
+/// [`KirchhoffBellModel::error_forms`](super::kirchhoff_bell::KirchhoffBellModel::error_forms)):
+/// with the Gram matrix $K$ of the velocity norm ($H^1$ for HHJ, $H^2$ for BellDG3), the
+/// load vector $b_w = (\phi_i, v)$ and $c_w = \|v\|^2$,
+/// $\|a v - e_w^h\|^2 = e_w^\top K e_w - 2a\,b_w^\top e_w + a^2c_w$; likewise for the moments
+/// with the $L^2$ Gram matrix $M_F$ of the moment space.
 #[derive(Debug, Clone)]
 pub struct ErrorForms {
-    K: SparseMat,
-    bw: Vec<f64>,
-    cw: f64,
-    MF: SparseMat,
-    bk: Vec<f64>,
-    ck: f64,
-    nw: usize,
-    nk: usize,
+    pub(crate) K: SparseMat,
+    pub(crate) bw: Vec<f64>,
+    pub(crate) cw: f64,
+    pub(crate) MF: SparseMat,
+    pub(crate) bk: Vec<f64>,
+    pub(crate) ck: f64,
+    /// Velocity states (the first `nw` of a state), then `nk` moment states.
+    pub(crate) nw: usize,
+    pub(crate) nk: usize,
 }
 
 impl ErrorForms {
-    /// $[\|a v - e_w^h\|_{H^1},\ \|b\mathbf M - \mathbf E^h_\kappa\|_{L^2}]$ for the state `e`
+    /// $[\|a v - e_w^h\|_{H^1},\ \|b\mathbf M - \mathbf E^h_\kappa\|_{L^2}]$ ($H^2$ for BellDG3) for the state `e`
     /// (the same quadrature for all three terms of $\|u_h\|^2 - 2(u_h, u) + \|u\|^2$, so the
     /// value is the quadrature norm of the difference, non-negative up to round-off).
     /// Errors below about $10^{-7}$ times the exact norm are not resolved (cancellation in
@@ -1471,22 +1477,7 @@ mod tests {
                     "bottom_dnwt"
                 ]
             );
-            let n = sys.n_states();
-            let e: Vec<f64> = (0..n)
-                .map(|i| ((i * 7919) % 113) as f64 / 113.0 - 0.5)
-                .collect();
-            let u: Vec<f64> = (0..sys.n_inputs())
-                .map(|i| (i as f64 * 0.37).sin())
-                .collect();
-            let mut rhs = vec![0.0; n];
-            sys.rhs(&e, &u, &mut rhs);
-            let p_int: f64 = e.iter().zip(&rhs).map(|(a, b)| a * b).sum();
-            let y = sys.output(&e);
-            let p_port: f64 = y.iter().zip(&u).map(|(a, b)| a * b).sum();
-            assert!(
-                (p_int - p_port).abs() < 1e-9 * p_port.abs().max(1.0),
-                "k={k}"
-            );
+            crate::models::model::assert_port_power(sys, 1e-9);
             // trace: w_t = y (k ≥ 1 exact), on x = 1 the CG trace basis sums to 1:
             // Σ_l ∫ w ψ_l = ∫_0^1 y dy = 1/2
             let e = m.interpolate_state(&|x| x[1], None).unwrap();

@@ -830,40 +830,16 @@ impl KirchhoffBellModel {
             MF,
             bk,
             ck,
-            nr: self.nr,
+            nw: self.nr,
             nk: self.nk,
         })
     }
 }
 
-/// Precomputed quadratic forms of the errors (see [`KirchhoffBellModel::error_forms`]).
-#[derive(Debug, Clone)]
-pub struct BellErrorForms {
-    K: SparseMat,
-    bw: Vec<f64>,
-    cw: f64,
-    MF: SparseMat,
-    bk: Vec<f64>,
-    ck: f64,
-    nr: usize,
-    nk: usize,
-}
-
-impl BellErrorForms {
-    /// $[\|a v - e_w^h\|_{H^2},\ \|b\mathbf M - \mathbf E_\kappa^h\|_{L^2}]$ for the state `e`
-    /// (expanded squares: errors below about $10^{-7}$ of the exact norm are not resolved).
-    pub fn errors(&self, e: &[f64], a: f64, b: f64) -> [f64; 2] {
-        let (ew, ek) = (&e[..self.nr], &e[self.nr..self.nr + self.nk]);
-        let dot = |x: &[f64], y: &[f64]| x.iter().zip(y).map(|(p, q)| p * q).sum::<f64>();
-        let sw = sparse::bilinear(ew, &self.K, ew) - 2.0 * a * dot(ew, &self.bw) + a * a * self.cw;
-        let sk = sparse::bilinear(ek, &self.MF, ek) - 2.0 * b * dot(ek, &self.bk) + b * b * self.ck;
-        [sw.max(0.0).sqrt(), sk.max(0.0).sqrt()]
-    }
-    /// Norms of the exact fields $[\|v\|_{H^2}, \|\mathbf M\|_{L^2}]$.
-    pub fn exact_norms(&self) -> [f64; 2] {
-        [self.cw.sqrt(), self.ck.sqrt()]
-    }
-}
+/// Precomputed quadratic forms of the errors (see [`KirchhoffBellModel::error_forms`]): the
+/// [`ErrorForms`](super::kirchhoff::ErrorForms) of the HHJ plate with the $H^2$ Gram matrix of
+/// the Bell/Argyris velocity space.
+pub type BellErrorForms = super::kirchhoff::ErrorForms;
 
 /// The benchmarks of thesis 004 §7.4.3 for the BellDG3 scheme (tables B.19, B.23), reusing
 /// the exact solutions of [`kirchhoff::benchmarks`](crate::models::plate::kirchhoff::benchmarks).

@@ -1110,10 +1110,9 @@ mod tests {
     use super::*;
     use crate::mesh::triangle::Diagonal;
 
-    /// The compliance inverts [[A, −B], [−B, D]] (random-ish antisymmetric angle-ply).
-    #[test]
-    fn compliance_inverts_abd() {
-        let p = Ply {
+    /// A carbon–epoxy ply (E1 = 140 GPa, E2 = 10 GPa, 1 mm) at 0°.
+    fn carbon_ply() -> Ply {
+        Ply {
             E1: 140e9,
             E2: 10e9,
             nu12: 0.3,
@@ -1122,8 +1121,14 @@ mod tests {
             G23: 3e9,
             rho: 1600.0,
             thickness: 0.001,
-            angle_deg: 30.0,
-        };
+            angle_deg: 0.0,
+        }
+    }
+
+    /// The compliance inverts [[A, −B], [−B, D]] (random-ish antisymmetric angle-ply).
+    #[test]
+    fn compliance_inverts_abd() {
+        let p = carbon_ply().at(30.0);
         let lam = Laminate::new(vec![p.at(30.0), p.at(-30.0), p.at(75.0)], 5.0 / 6.0).unwrap();
         let (A, B, D) = (lam.a(), lam.b(), lam.d());
         let C = lam.compliance();
@@ -1161,17 +1166,7 @@ mod tests {
     #[test]
     fn structure_and_errors() {
         let mesh = Mesh2d::unit_square(3, Diagonal::Right).unwrap();
-        let p = Ply {
-            E1: 140e9,
-            E2: 10e9,
-            nu12: 0.3,
-            G12: 5e9,
-            G13: 5e9,
-            G23: 3e9,
-            rho: 1600.0,
-            thickness: 0.001,
-            angle_deg: 0.0,
-        };
+        let p = carbon_ply();
         let lam = Laminate::new(vec![p.at(0.0), p.at(90.0)], 5.0 / 6.0).unwrap();
         for k in 1..=3 {
             let m = LaminatedKirchhoff::new(lam.clone(), &mesh, k)

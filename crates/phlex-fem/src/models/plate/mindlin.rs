@@ -61,7 +61,6 @@ use crate::error::{require_len, Fem2dError};
 use crate::mesh::triangle::CellGeometry;
 use crate::mesh::triangle::Mesh2d;
 use crate::models::model::{lossless_system, BlockAssembler, NamedProfile};
-use crate::quadrature::gauss_legendre::GaussLegendre;
 use crate::quadrature::triangle::TriangleQuadrature;
 use crate::space::triangle::{complement, Family2d, Shape, Space2d};
 use faer::linalg::solvers::Solve;
@@ -535,50 +534,21 @@ pub(crate) fn traction_input_matrices(
     // an edge carrying several of the tags counts once
     edges.sort_by_key(|b| b.edge);
     edges.dedup_by_key(|b| b.edge);
-    let mut verts: Vec<usize> = edges.iter().flat_map(|b| mesh.edges()[b.edge]).collect();
-    verts.sort_unstable();
-    verts.dedup();
-    let col = |v: usize| verts.binary_search(&v).unwrap_or(0);
+    let verts = triangle::edge_vertices(mesh, &edges);
     let nb = verts.len();
-    let gl = GaussLegendre::exact_for_degree(sw.family().degree() + 1)?;
-    let el = sw.element();
-    let nl = el.n_local();
-    let (mut v, mut dx, mut dy) = (vec![0.0; nl], vec![0.0; nl], vec![0.0; nl]);
     let mut tw = Triplets::new(n_full, nb);
     let mut tn = Triplets::new(n_full, nb);
     let mut ts = Triplets::new(n_full, nb);
-    let refv = [[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]];
-    for b in &edges {
-        let tri = mesh.triangles()[b.cell];
-        let (la, lb) = ((b.local + 1) % 3, (b.local + 2) % 3);
-        let (ca, cb) = (col(tri[la]), col(tri[lb]));
-        let len = mesh.edge_length(b.edge);
+    triangle::edge_trace_integrals(sw, &edges, &verts, &mut |b, d, j, c, a| {
         let n = mesh.outward_normal(b);
         let s = [-n[1], n[0]];
-        let d = sw.cell_dofs(b.cell);
-        for (&t, &w) in gl.points.iter().zip(&gl.weights) {
-            let xh = [
-                refv[la][0] + t * (refv[lb][0] - refv[la][0]),
-                refv[la][1] + t * (refv[lb][1] - refv[la][1]),
-            ];
-            el.eval(xh, &mut v, &mut dx, &mut dy);
-            for (psi, c) in [(1.0 - t, ca), (t, cb)] {
-                let f = w * len * psi;
-                for j in 0..nl {
-                    let a = f * v[j];
-                    if a == 0.0 {
-                        continue;
-                    }
-                    tw.push(d[j], c, a);
-                    for comp in 0..2 {
-                        let row = theta_offset + st.global(comp, d[j]);
-                        tn.push(row, c, a * n[comp]);
-                        ts.push(row, c, a * s[comp]);
-                    }
-                }
-            }
+        tw.push(d[j], c, a);
+        for comp in 0..2 {
+            let row = theta_offset + st.global(comp, d[j]);
+            tn.push(row, c, a * n[comp]);
+            ts.push(row, c, a * s[comp]);
         }
-    }
+    })?;
     Ok([tw.build(), tn.build(), ts.build()])
 }
 
@@ -1265,22 +1235,7 @@ mod tests {
         assert!((port_power("top_Mnn") - 0.5).abs() < 1e-12);
         assert!((port_power("top_Mns") + 1.0 / 3.0).abs() < 1e-12);
         // power balance: eᵀ(J e + B u) = yᵀ u for an arbitrary state and input
-        let n = sys.n_states();
-        let e: Vec<f64> = (0..n)
-            .map(|i| ((i * 7919) % 113) as f64 / 113.0 - 0.5)
-            .collect();
-        let u: Vec<f64> = (0..sys.n_inputs())
-            .map(|i| (i as f64 * 0.37).sin())
-            .collect();
-        let mut rhs = vec![0.0; n];
-        sys.rhs(&e, &u, &mut rhs);
-        let p_int: f64 = e.iter().zip(&rhs).map(|(a, b)| a * b).sum();
-        let y = sys.output(&e);
-        let p_port: f64 = y.iter().zip(&u).map(|(a, b)| a * b).sum();
-        assert!(
-            (p_int - p_port).abs() < 1e-9 * p_port.abs().max(1.0),
-            "{p_int} vs {p_port}"
-        );
+        crate::models::model::assert_port_power(sys, 1e-9);
         let err = MindlinCgDg::new(params(), &mesh, 1)
             .unwrap()
             .clamped("top")

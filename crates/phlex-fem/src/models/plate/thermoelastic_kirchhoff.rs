@@ -117,6 +117,7 @@ use crate::error::{require_len, require_poisson, require_thermal, Fem2dError};
 use crate::error::{require_positive, FemError};
 use crate::mesh::interval::End;
 use crate::mesh::interval::Mesh1d;
+use crate::models::thermal_layer::layer_heat_blocks;
 use crate::quadrature::gauss_legendre::GaussLegendre;
 use crate::quadrature::polynomial::shifted_legendre;
 use crate::space::line::Space1d;
@@ -288,30 +289,19 @@ impl ThermoelasticKirchhoff {
         tE.push_block(0, 0, &ps.E, 1.0);
         tJ.push_block(0, 0, &ps.J, 1.0);
         tR.push_block(0, 0, &ps.R, 1.0);
-        for b in 0..na {
-            for (a, mv) in sparse::col_iter(&M, b) {
-                for jz in 0..nzd {
-                    for iz in 0..nzd {
-                        let (m, k) = (Mz[(iz, jz)], Kz[(iz, jz)]);
-                        if m != 0.0 || k != 0.0 {
-                            tE.push(tidx(a, iz), tidx(b, jz), ct * mv * m);
-                            tET.push(a * nzd + iz, b * nzd + jz, ct * mv * m);
-                            tR.push(tidx(a, iz), tidx(b, jz), kt * mv * k);
-                        }
-                    }
-                }
-            }
-            for (a, kv) in sparse::col_iter(&K, b) {
-                for jz in 0..nzd {
-                    for iz in 0..nzd {
-                        let m = Mz[(iz, jz)];
-                        if m != 0.0 {
-                            tR.push(tidx(a, iz), tidx(b, jz), kt * kv * m);
-                        }
-                    }
-                }
-            }
-        }
+        layer_heat_blocks(
+            &M,
+            &K,
+            &Mz,
+            &Kz,
+            ct,
+            kt,
+            &mut |i, j, v| {
+                tE.push(nm + i, nm + j, v);
+                tET.push(i, j, v);
+            },
+            &mut |i, j, v| tR.push(nm + i, nm + j, v),
+        );
         let m_in = ps.B.ncols();
         let mut tB = Triplets::new(n, m_in + 1);
         tB.push_block(0, 0, &ps.B, 1.0);
