@@ -368,12 +368,15 @@ fn assert_four_modes(label: &str, sys: &LinearPhSystem, ex: &[f64], t0: Instant)
 /// The four sides of the rectangle meshes.
 const SIDES: [&str; 4] = ["left", "right", "top", "bottom"];
 
+/// A block of a system matrix: (row block, column block).
+type BlockName<'a> = (&'a str, &'a str);
+
 /// Asserts that the $E$ and $J$ blocks `(ra, ca)` of `a` equal the blocks `(rb, cb)` of `b`
 /// for every pair, to 1e-12 relative to the block size (at least `floor`).
 fn assert_same_blocks(
     a: &LinearPhSystem,
     b: &LinearPhSystem,
-    pairs: &[((&str, &str), (&str, &str))],
+    pairs: &[(BlockName, BlockName)],
     floor: f64,
 ) {
     for &((ra, ca), (rb, cb)) in pairs {

@@ -62,7 +62,7 @@ fn sub(A: &Mat<f64>, r: std::ops::Range<usize>, c: std::ops::Range<usize>) -> Ma
 
 /// The structure of a thermoelastic system: `check` passes, J exactly skew, R symmetric up
 /// to the round-off of the quadrature sums (1e-14 relative), E SPD (smallest eigenvalue
-/// > 0), R PSD (min eigenvalue ≥ −1e-13·max: the kernel of the conduction stiffness is the
+/// positive), R PSD (min eigenvalue ≥ −1e-13·max: the kernel of the conduction stiffness is the
 /// constants on an insulated body), and the coupling block J[e_v, e_T] present and
 /// nonzero. Returns the dense (E, J, R).
 fn assert_thermo_structure(sys: &phlex_core::LinearPhSystem) -> (Mat<f64>, Mat<f64>, Mat<f64>) {

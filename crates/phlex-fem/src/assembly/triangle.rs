@@ -412,6 +412,10 @@ pub fn edge_vertices(mesh: &Mesh2d, edges: &[BoundaryEdge]) -> Vec<usize> {
     verts
 }
 
+/// The visitor of [`edge_trace_integrals`]: `(edge, cell DOFs, local function, column,
+/// integral)`.
+pub type EdgeTraceVisitor<'a> = dyn FnMut(&BoundaryEdge, &[usize], usize, usize, f64) + 'a;
+
 /// Visits the edge integrals $a = \int_e \phi_j\,\psi^l\,ds$ of the scalar basis of
 /// `space` against the $P_1$ trace basis of the vertices `verts` ([`edge_vertices`]) on the
 /// boundary edges `edges` (thesis 004 (9.33), the $B$ of the boundary ports): for every edge
@@ -422,7 +426,7 @@ pub fn edge_trace_integrals(
     space: &Space2d,
     edges: &[BoundaryEdge],
     verts: &[usize],
-    visit: &mut dyn FnMut(&BoundaryEdge, &[usize], usize, usize, f64),
+    visit: &mut EdgeTraceVisitor,
 ) -> Result<(), Fem2dError> {
     let mesh = space.mesh();
     let col = |v: usize| verts.binary_search(&v).unwrap_or(0);
