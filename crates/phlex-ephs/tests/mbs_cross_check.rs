@@ -124,16 +124,23 @@ fn run_mbs(ts: &[f64]) -> Vec<Sample> {
     .unwrap();
     let mut out = Vec::new();
     let dae = PhDae::new(&mb, mb.input()).unwrap();
-    radau(&dae, &init.state, T_END, (1e-12, 1e-12), ts, |_t: f64, x: &[f64]| {
-        let mut s = [0.0; 6];
-        for b in 0..2 {
-            let p = mb.pose(b, x);
-            s[2 * b] = p.x + 0.5 * L[b] * p.theta.cos();
-            s[2 * b + 1] = p.y + 0.5 * L[b] * p.theta.sin();
-            s[4 + b] = wrap(p.theta);
-        }
-        out.push(s);
-    });
+    radau(
+        &dae,
+        &init.state,
+        T_END,
+        (1e-12, 1e-12),
+        ts,
+        |_t: f64, x: &[f64]| {
+            let mut s = [0.0; 6];
+            for b in 0..2 {
+                let p = mb.pose(b, x);
+                s[2 * b] = p.x + 0.5 * L[b] * p.theta.cos();
+                s[2 * b + 1] = p.y + 0.5 * L[b] * p.theta.sin();
+                s[4 + b] = wrap(p.theta);
+            }
+            out.push(s);
+        },
+    );
     out
 }
 

@@ -8,7 +8,7 @@
 
 use phlex_core::geometry::mat3::Mat3;
 use phlex_core::geometry::{so3, Se3};
-use phlex_ephs::library::joint::{joint, JointKind, JointParams};
+use phlex_ephs::library::joint::{joint, spherical_coords, JointKind, JointParams};
 use phlex_ephs::library::multibody::MultibodyBuilder;
 use phlex_ephs::library::rigid_body::{ground, rigid_body};
 use phlex_ephs::{assemble, EphsDae, System};
@@ -160,9 +160,36 @@ impl Balance {
     /// Records the sample $(t, E(y), y)$; the sample at $t = 0$ only sets the entropy.
     pub fn observe(&mut self, t: f64, energy: f64, y: &[f64]) {
         self.de = self.de.max((energy - self.e0).abs() / self.e0.abs());
+        self.observe_entropy(t, y);
+    }
+
+    /// Records the entropy of the sample $(t, y)$ only (for a trajectory whose energy is
+    /// not conserved).
+    pub fn observe_entropy(&mut self, t: f64, y: &[f64]) {
         if t > 0.0 {
             self.ds_min = self.ds_min.min(y[self.s] - self.s_prev);
         }
         self.s_prev = y[self.s];
     }
+}
+
+/// The lower pairs with an initial relative configuration $q_r$ and relative velocity
+/// $u_r$ each (summary §11): `(kind, q_r, u_r)`.
+pub fn lower_pair_cases() -> Vec<(JointKind, Vec<f64>, Vec<f64>)> {
+    vec![
+        (JointKind::Revolute, vec![0.3], vec![1.5]),
+        (JointKind::Prismatic, vec![0.2], vec![0.7]),
+        (JointKind::Cylindrical, vec![0.3, 0.1], vec![1.2, -0.4]),
+        (JointKind::Screw { pitch: 0.1 }, vec![0.3], vec![1.5]),
+        (
+            JointKind::Planar,
+            vec![0.3, 0.1, -0.2],
+            vec![1.0, 0.3, -0.2],
+        ),
+        (
+            JointKind::Spherical,
+            spherical_coords([0.2, -0.3, 0.4]),
+            vec![1.0, -0.5, 2.0],
+        ),
+    ]
 }
