@@ -29,6 +29,24 @@ fn diag(d: &[f64]) -> SparseMat {
     t.build()
 }
 
+/// Radau IIA with `params` from `(t0, y0)` to `t1`, no output.
+fn try_run<P: ImplicitDae>(
+    p: &P,
+    params: Radau5Params,
+    t0: f64,
+    y0: &[f64],
+    t1: f64,
+) -> Result<Radau5Solution, SolveError> {
+    Radau5::new(params)?.integrate(
+        p,
+        t0,
+        y0,
+        t1,
+        OutputTimes::None,
+        &mut |_: f64, _: &[f64]| {},
+    )
+}
+
 fn run<P: ImplicitDae>(
     p: &P,
     params: Radau5Params,
@@ -36,17 +54,34 @@ fn run<P: ImplicitDae>(
     y0: &[f64],
     t1: f64,
 ) -> Radau5Solution {
-    Radau5::new(params)
-        .unwrap()
-        .integrate(
-            p,
-            t0,
-            y0,
-            t1,
-            OutputTimes::None,
-            &mut |_: f64, _: &[f64]| {},
-        )
-        .unwrap()
+    try_run(p, params, t0, y0, t1).unwrap()
+}
+
+/// An autonomous test problem $M\dot y = f(y)$: right-hand side, exact Jacobian and the
+/// index of every variable (0 differential, 1 and 2 algebraic).
+struct Autonomous {
+    M: SparseMat,
+    f: fn(&[f64], &mut [f64]),
+    jac: fn(&[f64]) -> SparseMat,
+    index: Vec<u8>,
+}
+
+impl ImplicitDae for Autonomous {
+    fn dim(&self) -> usize {
+        self.index.len()
+    }
+    fn mass(&self) -> &SparseMat {
+        &self.M
+    }
+    fn rhs(&self, _t: f64, y: &[f64], f: &mut [f64]) {
+        (self.f)(y, f)
+    }
+    fn jacobian(&self, _t: f64, y: &[f64]) -> SparseMat {
+        (self.jac)(y)
+    }
+    fn variable_indices(&self) -> Vec<u8> {
+        self.index.clone()
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -161,32 +196,32 @@ fn van_der_pol_stiff_reaches_reference() {
     assert!(err < 1e-6, "mass-matrix form: error {err:.3e}");
 }
 
-/// Robertson in ODE form (M = I), for the comparison with the Fortran code.
-struct RobertsonOde {
-    M: SparseMat,
+/// The two kinetic rows of Robertson's reaction $y_1' = -0.04y_1 + 10^4y_2y_3$,
+/// $y_2' = 0.04y_1 - 10^4y_2y_3 - 3\cdot10^7y_2^2$ into `f[..2]`.
+fn robertson_kinetics(y: &[f64], f: &mut [f64]) {
+    f[0] = -0.04 * y[0] + 1e4 * y[1] * y[2];
+    f[1] = 0.04 * y[0] - 1e4 * y[1] * y[2] - 3e7 * y[1] * y[1];
 }
 
-impl ImplicitDae for RobertsonOde {
-    fn dim(&self) -> usize {
-        3
-    }
-    fn mass(&self) -> &SparseMat {
-        &self.M
-    }
-    fn rhs(&self, _t: f64, y: &[f64], f: &mut [f64]) {
-        f[0] = -0.04 * y[0] + 1e4 * y[1] * y[2];
-        f[1] = 0.04 * y[0] - 1e4 * y[1] * y[2] - 3e7 * y[1] * y[1];
-        f[2] = 3e7 * y[1] * y[1];
-    }
-    fn jacobian(&self, _t: f64, y: &[f64]) -> SparseMat {
-        dense_to_sparse(&[
-            &[-0.04, 1e4 * y[2], 1e4 * y[1]],
-            &[0.04, -1e4 * y[2] - 6e7 * y[1], -1e4 * y[1]],
-            &[0.0, 6e7 * y[1], 0.0],
-        ])
-    }
-    fn variable_indices(&self) -> Vec<u8> {
-        vec![0, 0, 0]
+/// The Jacobian of Robertson's problem: the two kinetic rows and `last`.
+fn robertson_jacobian(y: &[f64], last: [f64; 3]) -> SparseMat {
+    dense_to_sparse(&[
+        &[-0.04, 1e4 * y[2], 1e4 * y[1]],
+        &[0.04, -1e4 * y[2] - 6e7 * y[1], -1e4 * y[1]],
+        &last,
+    ])
+}
+
+/// Robertson in ODE form (M = I), for the comparison with the Fortran code.
+fn robertson_ode() -> Autonomous {
+    Autonomous {
+        M: diag(&[1.0, 1.0, 1.0]),
+        f: |y, f| {
+            robertson_kinetics(y, f);
+            f[2] = 3e7 * y[1] * y[1];
+        },
+        jac: |y| robertson_jacobian(y, [0.0, 6e7 * y[1], 0.0]),
+        index: vec![0, 0, 0],
     }
 }
 
@@ -237,9 +272,7 @@ fn reproduces_fortran_radau5() {
     assert_eq!(s.rhs_evaluations, 2247);
 
     // Robertson (ODE form) to t = 0.3, rtol = 1e-2, atol = 1e-8.
-    let p = RobertsonOde {
-        M: diag(&[1.0, 1.0, 1.0]),
-    };
+    let p = robertson_ode();
     let rob = run(&p, radau5_f(1e-2, 1e-8), 0.0, &[1.0, 0.0, 0.0], 0.3);
     let s = rob.stats;
     println!("robertson: y = {:?}, {s:?}, h = {}", rob.y, rob.h_next);
@@ -270,41 +303,18 @@ fn reproduces_fortran_radau5() {
 // Robertson as an index-1 DAE.
 // ---------------------------------------------------------------------------------------
 
-struct RobertsonDae {
-    M: SparseMat,
-}
-
-impl RobertsonDae {
-    fn new() -> Self {
-        Self {
-            M: diag(&[1.0, 1.0, 0.0]),
-        }
-    }
-}
-
-impl ImplicitDae for RobertsonDae {
-    fn dim(&self) -> usize {
-        3
-    }
-    fn mass(&self) -> &SparseMat {
-        &self.M
-    }
-    fn rhs(&self, _t: f64, y: &[f64], f: &mut [f64]) {
-        f[0] = -0.04 * y[0] + 1e4 * y[1] * y[2];
-        f[1] = 0.04 * y[0] - 1e4 * y[1] * y[2] - 3e7 * y[1] * y[1];
-        f[2] = y[0] + y[1] + y[2] - 1.0;
-    }
-    fn jacobian(&self, _t: f64, y: &[f64]) -> SparseMat {
-        // Triplets drop exact zeros, so the pattern grows as y2, y3 leave 0: this
-        // exercises the pattern-union path of the stage matrices.
-        dense_to_sparse(&[
-            &[-0.04, 1e4 * y[2], 1e4 * y[1]],
-            &[0.04, -1e4 * y[2] - 6e7 * y[1], -1e4 * y[1]],
-            &[1.0, 1.0, 1.0],
-        ])
-    }
-    fn variable_indices(&self) -> Vec<u8> {
-        vec![0, 0, 1]
+/// Robertson with the conservation law $y_1 + y_2 + y_3 = 1$ in place of the third
+/// equation (index 1). Triplets drop exact zeros, so the pattern of the Jacobian grows as
+/// y2, y3 leave 0: this exercises the pattern-union path of the stage matrices.
+fn robertson_dae() -> Autonomous {
+    Autonomous {
+        M: diag(&[1.0, 1.0, 0.0]),
+        f: |y, f| {
+            robertson_kinetics(y, f);
+            f[2] = y[0] + y[1] + y[2] - 1.0;
+        },
+        jac: |y| robertson_jacobian(y, [1.0, 1.0, 1.0]),
+        index: vec![0, 0, 1],
     }
 }
 
@@ -313,7 +323,7 @@ const ROB_REF: [f64; 2] = [0.7158270687193135, 9.185534764529e-06];
 
 #[test]
 fn robertson_index1_dae() {
-    let p = RobertsonDae::new();
+    let p = robertson_dae();
     let y0 = [1.0, 0.0, 0.0];
     // y2 is O(1e-5): its absolute tolerance must be far below that.
     let params = |rtol: f64| Radau5Params {
@@ -862,20 +872,10 @@ fn breakpoints_are_hit_exactly() {
 
 #[test]
 fn inconsistent_initial_condition_is_reported_and_projected() {
-    let p = RobertsonDae::new();
+    let p = robertson_dae();
     // y1 + y2 + y3 = 1.2 ≠ 1: row 2 (the algebraic one) is named.
     let y0 = [1.0, 0.0, 0.2];
-    let e = Radau5::new(Radau5Params::default())
-        .unwrap()
-        .integrate(
-            &p,
-            0.0,
-            &y0,
-            1.0,
-            OutputTimes::None,
-            &mut |_: f64, _: &[f64]| {},
-        )
-        .unwrap_err();
+    let e = try_run(&p, Radau5Params::default(), 0.0, &y0, 1.0).unwrap_err();
     let msg = e.to_string();
     println!("{msg}");
     assert!(matches!(e, SolveError::Parameter(_)));
@@ -893,67 +893,29 @@ fn inconsistent_initial_condition_is_reported_and_projected() {
     assert!(e.to_string().contains("index 2"), "{e}");
 }
 
-/// M = 0, f = 0: every stage matrix is the zero matrix.
-struct Degenerate {
-    M: SparseMat,
-    J: SparseMat,
-}
-
-impl ImplicitDae for Degenerate {
-    fn dim(&self) -> usize {
-        2
-    }
-    fn mass(&self) -> &SparseMat {
-        &self.M
-    }
-    fn rhs(&self, _t: f64, y: &[f64], f: &mut [f64]) {
-        // f = [[1, 1], [1, 1]] y: singular Jacobian with zero mass matrix.
-        f[0] = y[0] + y[1];
-        f[1] = y[0] + y[1];
-    }
-    fn jacobian(&self, _t: f64, _y: &[f64]) -> SparseMat {
-        self.J.clone()
-    }
-    fn variable_indices(&self) -> Vec<u8> {
-        vec![1, 1]
-    }
-}
-
 #[test]
 fn typed_errors() {
     // Singular stage matrices (M = 0 and singular J).
-    let d = Degenerate {
+    // M = 0, f = [[1, 1], [1, 1]] y: singular Jacobian with zero mass matrix; every stage
+    // matrix is singular.
+    let d = Autonomous {
         M: diag(&[0.0, 0.0]),
-        J: dense_to_sparse(&[&[1.0, 1.0], &[1.0, 1.0]]),
+        f: |y, f| {
+            f[0] = y[0] + y[1];
+            f[1] = y[0] + y[1];
+        },
+        jac: |_| dense_to_sparse(&[&[1.0, 1.0], &[1.0, 1.0]]),
+        index: vec![1, 1],
     };
-    let e = Radau5::new(Radau5Params::default())
-        .unwrap()
-        .integrate(
-            &d,
-            0.0,
-            &[0.0, 0.0],
-            1.0,
-            OutputTimes::None,
-            &mut |_: f64, _: &[f64]| {},
-        )
-        .unwrap_err();
+    let e = try_run(&d, Radau5Params::default(), 0.0, &[0.0, 0.0], 1.0).unwrap_err();
     assert!(matches!(e, SolveError::Singular { .. }), "{e}");
     // Too many steps.
     let p = Oscillator::new(1.0);
-    let e = Radau5::new(Radau5Params {
+    let params = Radau5Params {
         max_steps: 5,
         ..Radau5Params::with_tolerances(1e-10, 1e-10)
-    })
-    .unwrap()
-    .integrate(
-        &p,
-        0.0,
-        &[1.0, 0.0],
-        100.0,
-        OutputTimes::None,
-        &mut |_: f64, _: &[f64]| {},
-    )
-    .unwrap_err();
+    };
+    let e = try_run(&p, params, 0.0, &[1.0, 0.0], 100.0).unwrap_err();
     assert!(
         matches!(e, SolveError::TooManySteps { max_steps: 5, .. }),
         "{e}"
@@ -997,44 +959,24 @@ fn typed_errors() {
     ));
 }
 
-/// y' = y² from y(0) = 1 blows up at t = 1: the solver must stop with a typed error
-/// (step-size underflow or non-finite state), never loop or panic.
-struct BlowUp {
-    M: SparseMat,
-}
-
-impl ImplicitDae for BlowUp {
-    fn dim(&self) -> usize {
-        1
-    }
-    fn mass(&self) -> &SparseMat {
-        &self.M
-    }
-    fn rhs(&self, _t: f64, y: &[f64], f: &mut [f64]) {
-        f[0] = y[0] * y[0];
-    }
-    fn jacobian(&self, _t: f64, y: &[f64]) -> SparseMat {
-        diag(&[2.0 * y[0]])
-    }
-    fn variable_indices(&self) -> Vec<u8> {
-        vec![0]
-    }
-}
-
 #[test]
 fn finite_time_blow_up_is_a_typed_error() {
-    let p = BlowUp { M: diag(&[1.0]) };
-    let e = Radau5::new(Radau5Params::with_tolerances(1e-6, 1e-6))
-        .unwrap()
-        .integrate(
-            &p,
-            0.0,
-            &[1.0],
-            2.0,
-            OutputTimes::None,
-            &mut |_: f64, _: &[f64]| {},
-        )
-        .unwrap_err();
+    // y' = y² from y(0) = 1 blows up at t = 1: the solver must stop with a typed error
+    // (step-size underflow or non-finite state), never loop or panic.
+    let p = Autonomous {
+        M: diag(&[1.0]),
+        f: |y, f| f[0] = y[0] * y[0],
+        jac: |y| diag(&[2.0 * y[0]]),
+        index: vec![0],
+    };
+    let e = try_run(
+        &p,
+        Radau5Params::with_tolerances(1e-6, 1e-6),
+        0.0,
+        &[1.0],
+        2.0,
+    )
+    .unwrap_err();
     println!("blow-up: {e}");
     match e {
         SolveError::StepSizeUnderflow { t, .. }
