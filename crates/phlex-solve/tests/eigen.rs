@@ -312,41 +312,39 @@ fn redundant_constraints() {
 #[test]
 fn parameters_are_validated() {
     let sys = chain(3, 1.0, 1.0, 0.0, false);
-    let e = modes(
-        &sys,
-        &EigenParams {
-            method: EigenMethod::ShiftInvert,
-            ..Default::default()
-        },
-    )
-    .unwrap_err();
-    assert!(e.to_string().contains("n_modes"), "{e}");
-    let e = modes(
-        &sys,
-        &EigenParams {
-            shift: Some(-1.0),
-            n_modes: Some(1),
-            ..Default::default()
-        },
-    )
-    .unwrap_err();
-    assert!(e.to_string().contains("0 < shift"), "{e}");
-    let e = modes(
-        &sys,
-        &EigenParams {
-            tol: 0.0,
-            ..Default::default()
-        },
-    )
-    .unwrap_err();
-    assert!(e.to_string().contains("0 < tol < 1"), "{e}");
-    let e = modes(
-        &sys,
-        &EigenParams {
-            dense_limit: 2,
-            ..Default::default()
-        },
-    )
-    .unwrap_err();
-    assert!(e.to_string().contains("n_modes"), "{e}");
+    let cases = [
+        (
+            EigenParams {
+                method: EigenMethod::ShiftInvert,
+                ..Default::default()
+            },
+            "n_modes",
+        ),
+        (
+            EigenParams {
+                shift: Some(-1.0),
+                n_modes: Some(1),
+                ..Default::default()
+            },
+            "0 < shift",
+        ),
+        (
+            EigenParams {
+                tol: 0.0,
+                ..Default::default()
+            },
+            "0 < tol < 1",
+        ),
+        (
+            EigenParams {
+                dense_limit: 2,
+                ..Default::default()
+            },
+            "n_modes",
+        ),
+    ];
+    for (params, named) in cases {
+        let e = modes(&sys, &params).unwrap_err();
+        assert!(e.to_string().contains(named), "{e}");
+    }
 }

@@ -922,41 +922,30 @@ fn typed_errors() {
     );
     // Non-finite initial state; wrong dimension; bad interval; bad grid.
     let r = Radau5::new(Radau5Params::default()).unwrap();
-    let mut obs = |_: f64, _: &[f64]| {};
-    assert!(matches!(
-        r.integrate(&p, 0.0, &[f64::NAN, 0.0], 1.0, OutputTimes::None, &mut obs),
-        Err(SolveError::NonFinite { index: 0, .. })
-    ));
-    assert!(matches!(
-        r.integrate(&p, 0.0, &[1.0], 1.0, OutputTimes::None, &mut obs),
-        Err(SolveError::Dimension(_))
-    ));
-    assert!(matches!(
-        r.integrate(&p, 1.0, &[1.0, 0.0], 1.0, OutputTimes::None, &mut obs),
-        Err(SolveError::Parameter(_))
-    ));
-    assert!(matches!(
-        r.integrate(
-            &p,
-            0.0,
-            &[1.0, 0.0],
-            1.0,
-            OutputTimes::Grid(&[0.5, 0.2]),
-            &mut obs
-        ),
-        Err(SolveError::Parameter(_))
-    ));
-    assert!(matches!(
-        r.integrate(
-            &p,
-            0.0,
-            &[1.0, 0.0],
-            1.0,
-            OutputTimes::Grid(&[0.5, 2.0]),
-            &mut obs
-        ),
-        Err(SolveError::Parameter(_))
-    ));
+    type Check = fn(&SolveError) -> bool;
+    let cases: [(f64, &[f64], OutputTimes, Check); 5] = [
+        (0.0, &[f64::NAN, 0.0], OutputTimes::None, |e| {
+            matches!(e, SolveError::NonFinite { index: 0, .. })
+        }),
+        (0.0, &[1.0], OutputTimes::None, |e| {
+            matches!(e, SolveError::Dimension(_))
+        }),
+        (1.0, &[1.0, 0.0], OutputTimes::None, |e| {
+            matches!(e, SolveError::Parameter(_))
+        }),
+        (0.0, &[1.0, 0.0], OutputTimes::Grid(&[0.5, 0.2]), |e| {
+            matches!(e, SolveError::Parameter(_))
+        }),
+        (0.0, &[1.0, 0.0], OutputTimes::Grid(&[0.5, 2.0]), |e| {
+            matches!(e, SolveError::Parameter(_))
+        }),
+    ];
+    for (k, (t0, y0, output, expected)) in cases.into_iter().enumerate() {
+        let e = r
+            .integrate(&p, t0, y0, 1.0, output, &mut |_: f64, _: &[f64]| {})
+            .unwrap_err();
+        assert!(expected(&e), "case {k}: {e}");
+    }
 }
 
 #[test]
