@@ -29,6 +29,22 @@ fn diag(d: &[f64]) -> SparseMat {
     t.build()
 }
 
+/// Radau IIA with tolerances `(rtol, atol)` from `(0, y0)` to `t1`, calling `obs` at the
+/// times of `output`.
+fn observed<P: ImplicitDae>(
+    p: &P,
+    (rtol, atol): (f64, f64),
+    y0: &[f64],
+    t1: f64,
+    output: OutputTimes,
+    mut obs: impl FnMut(f64, &[f64]),
+) -> Radau5Solution {
+    Radau5::new(Radau5Params::with_tolerances(rtol, atol))
+        .unwrap()
+        .integrate(p, 0.0, y0, t1, output, &mut obs)
+        .unwrap()
+}
+
 /// Radau IIA with `params` from `(t0, y0)` to `t1`, no output.
 fn try_run<P: ImplicitDae>(
     p: &P,
@@ -647,22 +663,19 @@ fn dense_output_between_steps_matches_exact_solution() {
         let mut max_err = 0.0f64;
         let mut count = 0usize;
         let mut times = Vec::new();
-        let sol = Radau5::new(Radau5Params::with_tolerances(rtol, rtol))
-            .unwrap()
-            .integrate(
-                &p,
-                0.0,
-                &[1.0, 0.0],
-                t1,
-                OutputTimes::Grid(&grid),
-                &mut |t: f64, y: &[f64]| {
-                    let e = p.exact(t);
-                    max_err = max_err.max((y[0] - e[0]).abs()).max((y[1] - e[1]).abs());
-                    count += 1;
-                    times.push(t);
-                },
-            )
-            .unwrap();
+        let sol = observed(
+            &p,
+            (rtol, rtol),
+            &[1.0, 0.0],
+            t1,
+            OutputTimes::Grid(&grid),
+            |t: f64, y: &[f64]| {
+                let e = p.exact(t);
+                max_err = max_err.max((y[0] - e[0]).abs()).max((y[1] - e[1]).abs());
+                count += 1;
+                times.push(t);
+            },
+        );
         println!(
             "dense output rtol {rtol:.0e}: {} points, max error {max_err:.3e}, {} steps",
             count, sol.stats.steps
@@ -682,17 +695,14 @@ fn dense_output_between_steps_matches_exact_solution() {
     }
     // Steps mode: t0 first, then strictly increasing step ends, finishing at t1.
     let mut ts = Vec::new();
-    let sol = Radau5::new(Radau5Params::with_tolerances(1e-6, 1e-6))
-        .unwrap()
-        .integrate(
-            &p,
-            0.0,
-            &[1.0, 0.0],
-            t1,
-            OutputTimes::Steps,
-            &mut |t: f64, _: &[f64]| ts.push(t),
-        )
-        .unwrap();
+    let sol = observed(
+        &p,
+        (1e-6, 1e-6),
+        &[1.0, 0.0],
+        t1,
+        OutputTimes::Steps,
+        |t: f64, _: &[f64]| ts.push(t),
+    );
     assert_eq!(ts.len(), sol.stats.steps + 1);
     assert_eq!(ts[0], 0.0);
     assert_eq!(*ts.last().unwrap(), t1);
@@ -743,22 +753,19 @@ fn linear_ph_system_with_step_input() {
     let rtol = 1e-8;
     let mut err = 0.0f64;
     let mut hit_switch = false;
-    let sol = Radau5::new(Radau5Params::with_tolerances(rtol, rtol * 1e-2))
-        .unwrap()
-        .integrate(
-            &dae,
-            0.0,
-            &[0.0, 0.0],
-            6.0,
-            OutputTimes::Steps,
-            &mut |t: f64, y: &[f64]| {
-                hit_switch |= t == 1.0;
-                err = err
-                    .max((y[1] / k - x_exact(t)).abs() / (force / k))
-                    .max((y[0] - v_exact(t)).abs() / (force / k * w));
-            },
-        )
-        .unwrap();
+    let sol = observed(
+        &dae,
+        (rtol, rtol * 1e-2),
+        &[0.0, 0.0],
+        6.0,
+        OutputTimes::Steps,
+        |t: f64, y: &[f64]| {
+            hit_switch |= t == 1.0;
+            err = err
+                .max((y[1] / k - x_exact(t)).abs() / (force / k))
+                .max((y[0] - v_exact(t)).abs() / (force / k * w));
+        },
+    );
     println!(
         "pH mass-spring-damper: max relative error {err:.2e}, {:?}",
         sol.stats
@@ -830,22 +837,19 @@ fn breakpoints_are_hit_exactly() {
     let rtol = 1e-8;
     let mut ts = Vec::new();
     let mut y_at_tb = f64::NAN;
-    let with = Radau5::new(Radau5Params::with_tolerances(rtol, rtol))
-        .unwrap()
-        .integrate(
-            &mk(true),
-            0.0,
-            &[1.0],
-            2.0,
-            OutputTimes::Steps,
-            &mut |t: f64, y: &[f64]| {
-                ts.push(t);
-                if t == tb {
-                    y_at_tb = y[0];
-                }
-            },
-        )
-        .unwrap();
+    let with = observed(
+        &mk(true),
+        (rtol, rtol),
+        &[1.0],
+        2.0,
+        OutputTimes::Steps,
+        |t: f64, y: &[f64]| {
+            ts.push(t);
+            if t == tb {
+                y_at_tb = y[0];
+            }
+        },
+    );
     // One step ends exactly on the breakpoint, with the left limit of the solution there.
     assert!(ts.contains(&tb), "steps: {ts:?}");
     assert!(
