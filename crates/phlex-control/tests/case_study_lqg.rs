@@ -10,17 +10,13 @@
 
 use faer::Mat;
 use phlex_control::case_study::lqg::{design_lqg, design_model, CaseLqg, LQG_DT};
-use phlex_control::linalg::diag;
+use phlex_control::linalg::{diag, from_rows as mat};
 use phlex_control::model::mdof::rayleigh_damping;
 use phlex_control::signal::noise::NoiseRng;
 use phlex_control::FrameParams;
 use std::f64::consts::PI;
 
 const DT: f64 = LQG_DT;
-
-fn mat(r: usize, c: usize, v: &[f64]) -> Mat<f64> {
-    Mat::from_fn(r, c, |i, j| v[i * c + j])
-}
 
 /// Process and measurement noise covariances of the thesis (`W0² = V0² = 1e-6`).
 const RW: f64 = 1e-6;
