@@ -57,6 +57,29 @@ pub fn check_finite(name: &str, A: MatRef<'_, f64>) -> Result<()> {
     Ok(())
 }
 
+/// `Σₖ Mₖ xₖ` for the pairs `(Mₖ, xₖ)` (all `Mₖ` with the same row count, `xₖ` of
+/// length `Mₖ.ncols()`), each row summed term by term in index order: the affine maps
+/// `A z + B u` and `C z + D u` of the state-space recursions, and the Kalman predictor
+/// `A ẑ + B u + K (y − ŷ)` (thesis 002 eq. (4.115)).
+pub fn mat_vec_sum(terms: &[(MatRef<'_, f64>, &[f64])]) -> Vec<f64> {
+    let rows = terms.first().map_or(0, |(M, _)| M.nrows());
+    (0..rows)
+        .map(|i| {
+            let mut s = 0.0;
+            for (M, x) in terms {
+                assert!(
+                    M.nrows() == rows && M.ncols() == x.len(),
+                    "mat_vec_sum: sizes differ"
+                );
+                for j in 0..x.len() {
+                    s += M[(i, j)] * x[j];
+                }
+            }
+            s
+        })
+        .collect()
+}
+
 /// Horizontal concatenation `[A₁, A₂, …]` (all with the same row count).
 pub fn hstack(blocks: &[MatRef<'_, f64>]) -> Mat<f64> {
     let r = blocks.first().map_or(0, |b| b.nrows());
