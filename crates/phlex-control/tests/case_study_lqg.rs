@@ -9,23 +9,24 @@
 //! ours, and the closed-loop peak reductions are compared qualitatively.
 
 use faer::Mat;
-use phlex_control::control::lqg::{lqg, Lqg, LqgWeights};
-use phlex_control::control::pole_placement::Domain;
-use phlex_control::linalg::diag;
-use phlex_control::model::mdof::{rayleigh_damping, Mdof};
-use phlex_control::model::zoh::c2d;
+use phlex_control::case_study::lqg::{design_lqg, design_model, CaseLqg, LQG_DT};
+use phlex_control::linalg::{diag, from_rows as mat};
+use phlex_control::model::mdof::rayleigh_damping;
 use phlex_control::signal::noise::NoiseRng;
-use phlex_control::{FrameParams, OutputMaps, Sensing, StateSpace};
+use phlex_control::FrameParams;
 use std::f64::consts::PI;
 
-const DT: f64 = 0.03125;
+const DT: f64 = LQG_DT;
 
-fn mat(r: usize, c: usize, v: &[f64]) -> Mat<f64> {
-    Mat::from_fn(r, c, |i, j| v[i * c + j])
-}
+/// Process and measurement noise covariances of the thesis (`W0² = V0² = 1e-6`).
+const RW: f64 = 1e-6;
+const RV: f64 = 1e-6;
 
-/// Design model of §5.6: x = [x₁, x₂, x₃, φ], inputs [F, C], outputs [ẍ₁, ẍ₂, ẍ₃, φ].
-fn design_model() -> StateSpace {
+/// The §5.6 design on the identified structure (summary §5.5 values of M̂, K̂ and the
+/// Rayleigh coefficients of R̂) with the physical pendulum: x = [x₁, x₂, x₃, φ], inputs
+/// [F, C], outputs [ẍ₁, ẍ₂, ẍ₃, φ]; the LQR on the torque input (thesis weights
+/// (5.229)–(5.230)) and the steady Kalman predictor (covariances `RW`, `RV`).
+fn thesis_design() -> CaseLqg {
     let p = FrameParams::default();
     let Mh = mat(
         3,
@@ -42,58 +43,8 @@ fn design_model() -> StateSpace {
         ],
     );
     let Rh = rayleigh_damping(Mh.as_ref(), Kh.as_ref(), 0.9751, -2.8815e-4);
-    let mut M = Mat::<f64>::zeros(4, 4);
-    let mut K = Mat::<f64>::zeros(4, 4);
-    let mut R = Mat::<f64>::zeros(4, 4);
-    for i in 0..3 {
-        for j in 0..3 {
-            M[(i, j)] = Mh[(i, j)];
-            K[(i, j)] = Kh[(i, j)];
-            R[(i, j)] = Rh[(i, j)];
-        }
-    }
-    // pendulum block on (x₃, φ)
-    M[(2, 2)] += p.m4;
-    M[(2, 3)] += p.m4 * p.L4;
-    M[(3, 2)] += p.m4 * p.L4;
-    M[(3, 3)] += p.m4 * p.L4 * p.L4 + p.Izz;
-    K[(3, 3)] += p.m4 * p.g * p.L4;
-    R[(3, 3)] += p.r4;
-    let B = Mat::from_fn(4, 2, |i, j| {
-        ((i == 0 && j == 0) || (i == 3 && j == 1)) as u8 as f64
-    });
-    let sys = Mdof::new(M, R, K, B).unwrap();
-    let mut out = OutputMaps::sensing(Sensing::Acceleration, 4, &[0, 1, 2, 3]);
-    out.Ca[(3, 3)] = 0.0;
-    out.Cd[(3, 3)] = 1.0;
-    c2d(&StateSpace::from_mdof(&sys, &out).unwrap(), DT).unwrap()
-}
-
-/// Process and measurement noise covariances of the thesis (`W0² = V0² = 1e-6`).
-const RW: f64 = 1e-6;
-const RV: f64 = 1e-6;
-
-/// LQR on the torque input (thesis weights (5.229)–(5.230)) and the steady
-/// Kalman predictor (covariances `RW`, `RV`) of the design model `d`.
-fn thesis_gains(d: &StateSpace) -> Lqg {
-    let Bc = d.B.as_ref().subcols(1, 1).to_owned();
-    let Qz = diag(&[1e2, 1e2, 1e2, 1e-2, 1e2, 1e2, 1e2, 1e-2]);
-    let Qu = diag(&[1e-4]);
-    let (Rw, Rv) = (diag(&[RW; 8]), diag(&[RV; 4]));
-    let w = LqgWeights {
-        Qz: Qz.as_ref(),
-        Qu: Qu.as_ref(),
-        Rw: Rw.as_ref(),
-        Rv: Rv.as_ref(),
-    };
-    lqg(
-        d.A.as_ref(),
-        Bc.as_ref(),
-        d.C.as_ref(),
-        &w,
-        Domain::Discrete,
-    )
-    .unwrap()
+    let model = design_model(Mh.as_ref(), Kh.as_ref(), Rh.as_ref(), &p, false).unwrap();
+    design_lqg(&model).unwrap()
 }
 
 /// LQR gain with the thesis weights: the summary's scipy reproduction is
@@ -105,7 +56,7 @@ fn thesis_gains(d: &StateSpace) -> Lqg {
 /// −0.1296, −0.260) vs thesis (−0.0019, −0.0312, −0.2077, −0.6372).
 #[test]
 fn lqg_gains_against_reproduction() {
-    let g = thesis_gains(&design_model());
+    let g = thesis_design().gains;
     let F: Vec<f64> = (0..8).map(|j| g.regulator.F[(0, j)]).collect();
     eprintln!("F∞ᵀ = {F:?}");
     let repro = [-5.59, -2.49, 14.94, 0.052, -0.368, -0.789, 2.43, -0.014];
@@ -142,9 +93,10 @@ fn lqg_gains_against_reproduction() {
 /// (qualitative target; measured 63.5 / 66.0 / 60.3 %).
 #[test]
 fn lqg_closed_loop_peak_reduction() {
-    let d = design_model();
+    let CaseLqg {
+        plant: d, gains: g, ..
+    } = thesis_design();
     let n = 8;
-    let g = thesis_gains(&d);
     let (F, K) = (g.regulator.F, g.estimator.K);
     let (Rw, Rv) = (diag(&[RW; 8]), diag(&[RV; 4]));
     let mut rng = NoiseRng::new(2011);

@@ -5,136 +5,29 @@
 //! point masses, a rigid pendulum hinged to floor 3, linearised about the
 //! hanging pendulum.
 
-use phlex_control::linalg::{cholesky, inv, sym_eig};
-use phlex_control::multibody::euler_parameters::from_axis_angle;
-use phlex_control::multibody::{
-    linearize, Anchor, BodyPoint, Direction, FfrBeam, MultibodySystem, NodalDof,
-    ReferenceConditions, RevoluteJoint, RigidBody, RotationDriver,
-};
+use phlex_control::case_study::rig::{flexibility_frequencies, FrameMechanism, Pendulum};
+use phlex_control::multibody::linearize;
 use phlex_control::FrameParams;
-use std::f64::consts::PI;
 
-/// Summary §5.1 data.
-const STORIES: [f64; 3] = [0.23, 0.28, 0.23];
-const FLOORS: [f64; 3] = [1.281, 0.814, 1.380];
-const B: f64 = 0.035;
-const H: f64 = 0.001;
-const RHO: f64 = 7860.0;
-const E: f64 = 207e9;
-const M4: f64 = 0.083;
-const L4: f64 = 0.0825;
-const IZZ4: f64 = 8.32e-4;
-const G: f64 = 9.81;
-
-/// Frequencies (Hz) of the frame + pendulum with `ne` elements per story;
-/// `mass_scale` multiplies the column mass (0 ⇒ lumped-model limit).
+/// Frequencies (Hz) of the frame + pendulum with `ne` elements per story
+/// ([`FrameMechanism`]: the data of summary §5.1, the two identical columns of a
+/// story, which move together under the rigid guided floors, as one column of twice
+/// the section; external constraints of thesis (5.91)–(5.100)), linearised about the
+/// hanging pendulum; `mass_scale` multiplies the column mass (→ 0: lumped-model limit).
+/// ω⁻² are the eigenvalues of L_K⁻¹ M L_K⁻ᵀ (K = L_K L_Kᵀ): well conditioned also when
+/// some coordinates are (nearly) massless, where the usual L_M⁻¹ K L_M⁻ᵀ loses the low
+/// modes.
 fn frame_frequencies(ne: usize, mass_scale: f64) -> Vec<f64> {
-    // two identical columns per story move together (rigid, guided floors):
-    // one column with twice the section
-    let area = B * H;
-    let j = B * H.powi(3) / 12.0;
-    let rho_a = 2.0 * RHO * area * mass_scale;
-    let (ea, ei) = (2.0 * E * area, 2.0 * E * j);
-    let mut nodes = vec![[0.0, 0.0]];
-    let mut y = 0.0;
-    for l in STORIES {
-        for k in 1..=ne {
-            nodes.push([0.0, y + l * k as f64 / ne as f64]);
-        }
-        y += l;
-    }
-    let mut fb = FfrBeam::new(nodes.clone());
-    for e in 0..3 * ne {
-        fb = fb.element(e, e + 1, rho_a, ea, ei);
-    }
-    // external constraints (thesis 5.91–5.100): clamped base, inextensible
-    // columns (all axial = body-y translations removed), zero rotation of
-    // the floors
-    let mut removed = vec![(0, NodalDof::U), (0, NodalDof::Rotation)];
-    for n in 0..nodes.len() {
-        removed.push((n, NodalDof::V));
-    }
-    for s in 1..=3 {
-        removed.push((s * ne, NodalDof::Rotation));
-    }
-    for (s, m) in FLOORS.iter().enumerate() {
-        fb = fb.point_mass((s + 1) * ne, *m);
-    }
-    let frame_body = fb
-        .reference(ReferenceConditions::Custom(removed))
-        .build("frame")
-        .unwrap();
-    let top = frame_body.node_point(3 * ne).unwrap();
-    let mut sys = MultibodySystem::new();
-    sys.set_gravity([0.0, -G, 0.0]);
-    let frame = sys.add_body(frame_body);
-    // the frame's reference frame is the ground
-    sys.add_joint(RevoluteJoint::ground_z(
-        "base",
-        frame,
-        BodyPoint::fixed([0.0; 3]),
-        [0.0; 3],
-    ))
-    .unwrap();
-    sys.add_joint(RotationDriver::new("lock", frame, |_t| [0.0; 3]))
-        .unwrap();
-    // pendulum: origin at the pivot, centre of mass at L4 along its x axis
-    let pend = sys.add_body(
-        RigidBody::principal(M4, [1e-9, IZZ4, IZZ4])
-            .com([L4, 0.0, 0.0])
-            .build("pendulum")
-            .unwrap(),
-    );
-    sys.add_joint(RevoluteJoint::new(
-        "pivot",
-        Anchor::body(pend, BodyPoint::fixed([0.0; 3])),
-        Anchor::body(frame, top),
-        Direction::Body {
-            body: pend,
-            axis: [0.0, 0.0, 1.0],
-        },
-        [
-            Direction::Body {
-                body: frame,
-                axis: [1.0, 0.0, 0.0],
-            },
-            Direction::Body {
-                body: frame,
-                axis: [0.0, 1.0, 0.0],
-            },
-        ],
-    ))
-    .unwrap();
-    let mut q0 = sys.initial_coordinates();
-    sys.set_pose(
-        &mut q0,
-        pend,
-        [0.0, y, 0.0],
-        from_axis_angle([0.0, 0.0, 1.0], -0.5 * PI),
-    );
-    let lin = linearize(&sys, 0.0, &q0).unwrap();
+    let fm =
+        FrameMechanism::new(&FrameParams::default(), ne, mass_scale, Pendulum::Hinged).unwrap();
+    let lin = linearize(&fm.system, 0.0, &fm.q0).unwrap();
     assert!(
         lin.equilibrium_residual < 1e-10,
         "{}",
         lin.equilibrium_residual
     );
     assert_eq!(lin.model.n_dof(), 3 + 3 * 2 * (ne - 1) + 1);
-    // ω⁻² = eigenvalues of L_K⁻¹ M L_K⁻ᵀ (K = L_K L_Kᵀ): well conditioned
-    // also when some coordinates are (nearly) massless, where the usual
-    // L_M⁻¹ K L_M⁻ᵀ loses the low modes
-    let (M, K) = (&lin.model.M, &lin.model.K);
-    let L = cholesky("K", K.as_ref()).unwrap();
-    let Li = inv("L_K", L.as_ref()).unwrap();
-    let S = &Li * M * Li.transpose();
-    let S = faer::Mat::from_fn(S.nrows(), S.ncols(), |i, j| 0.5 * (S[(i, j)] + S[(j, i)]));
-    let (mu, _) = sym_eig("flexibility", S.as_ref()).unwrap();
-    let mut f: Vec<f64> = mu
-        .iter()
-        .filter(|&&m| m > 1e-14 * mu[mu.len() - 1])
-        .map(|&m| 1.0 / (2.0 * PI * m.sqrt()))
-        .collect();
-    f.sort_by(|a, b| a.total_cmp(b));
-    f
+    flexibility_frequencies(&lin.model.M, &lin.model.K).unwrap()
 }
 
 /// Massless columns: the FE model reduces to the lumped model of §5.3

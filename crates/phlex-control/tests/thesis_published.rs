@@ -2,12 +2,9 @@
 //! Reproductions of published numbers of thesis 002 (summary §5.2, §5.4).
 
 use faer::Mat;
+use phlex_control::linalg::from_rows as mat;
 use phlex_control::model::modal::{modal_parameters, ModalTable};
 use phlex_control::{FrameParams, StateSpace};
-
-fn mat(r: usize, c: usize, v: &[f64]) -> Mat<f64> {
-    Mat::from_fn(r, c, |i, j| v[i * c + j])
-}
 
 /// Lumped linearised frame (thesis §5.3, eqs. (5.60)–(5.66)): frequencies
 /// 1.0996, 1.9846, 5.7902, 8.8248 Hz (independent recomputation in the

@@ -57,11 +57,7 @@ pub fn check_skew(
     let t = tol.symmetry * scale.max(f64::MIN_POSITIVE);
     if defect > t {
         return Err(CoreError::NotSkew {
-            matrix: format!(
-                "{name}[{}, {}]",
-                block_of(blocks, row),
-                block_of(blocks, col)
-            ),
+            matrix: entry_name(name, blocks, row, col),
             defect,
             row,
             col,
@@ -70,6 +66,16 @@ pub fn check_skew(
         });
     }
     Ok(())
+}
+
+/// The entry `(row, col)` of matrix `name` by the variable blocks it couples,
+/// `name[row block, column block]` (the error messages of the checks).
+fn entry_name(name: &str, blocks: &[VarBlock], row: usize, col: usize) -> String {
+    format!(
+        "{name}[{}, {}]",
+        block_of(blocks, row),
+        block_of(blocks, col)
+    )
 }
 
 /// Checks $A = A^\top$ and $A \succeq 0$ (see the module doc for the tolerance).
@@ -87,11 +93,7 @@ pub fn check_sym_psd(
     let t = tol.symmetry * scale;
     if defect > t {
         return Err(CoreError::NotSymmetric {
-            matrix: format!(
-                "{name}[{}, {}]",
-                block_of(blocks, row),
-                block_of(blocks, col)
-            ),
+            matrix: entry_name(name, blocks, row, col),
             defect,
             row,
             col,

@@ -1287,6 +1287,10 @@ impl Model {
             message: format!("simulation failed: {e}"),
         };
         match s.integrator {
+            // `phlex_solve`'s Radau IIA on the assembled DAE `M ẏ = f(t, y)` (EphsDae is an
+            // `ImplicitDae`): the same solver `phlex_solve::integrate` runs, whose front door
+            // takes a `PhSystem` and adapts it by `PhDae`; EphsDae has no `PhSystem` form
+            // (see the module documentation of `numerics::lie_midpoint`).
             IntegratorKind::Radau5 => {
                 let radau = Radau5::new(Radau5Params::with_tolerances(s.rtol, s.atol))
                     .map_err(|e| fail(e.into()))?;

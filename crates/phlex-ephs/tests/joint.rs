@@ -5,6 +5,9 @@
 #![allow(non_snake_case, clippy::needless_range_loop)]
 use std::sync::Arc;
 
+mod common;
+
+use common::{lower_pair_cases, radau, Balance};
 use phlex_core::geometry::mat3::{mat_vec, Mat3};
 use phlex_core::geometry::se3::ad_star;
 use phlex_core::geometry::{so3, Se3};
@@ -14,8 +17,7 @@ use phlex_ephs::library::multibody::MultibodyBuilder;
 use phlex_ephs::library::rigid_body::{body_momentum, rigid_body, spatial_momentum};
 use phlex_ephs::numerics::{LieMidpoint, LieMidpointParams};
 use phlex_ephs::{assemble, assemble_nested, EphsDae, System};
-use phlex_solve::radau5::OutputTimes;
-use phlex_solve::{ImplicitDae, Radau5, Radau5Params};
+use phlex_solve::ImplicitDae;
 use rand::{rngs::StdRng, Rng, SeedableRng};
 
 const THETA0: f64 = 300.0;
@@ -327,24 +329,20 @@ fn simulate(
     let e0 = dae.total_energy(&y0);
     let mu0 = s.momentum(&dae, &y0);
     let rs = dae.state_range("j.env.s").unwrap().start;
-    let (mut de, mut dmu, mut drift, mut ds_min, mut s_prev) =
-        (0.0f64, 0.0f64, 0.0f64, f64::MAX, y0[rs]);
+    let (mut dmu, mut drift) = (0.0f64, 0.0f64);
+    let mut bal = Balance::new(e0, rs, &y0);
     LieMidpoint::new(&dae, LieMidpointParams::with_step(h))
         .unwrap()
         .run(0.0, &y0, t_end, &mut |t: f64, y: &[f64]| {
-            de = de.max((dae.total_energy(y) - e0).abs() / e0.abs());
+            bal.observe(t, dae.total_energy(y), y);
             let mu = s.momentum(&dae, y);
             for k in 0..6 {
                 dmu = dmu.max((mu[k] - mu0[k]).abs());
             }
             drift = drift.max(s.drift(&dae, y));
-            if t > 0.0 {
-                ds_min = ds_min.min(y[rs] - s_prev);
-            }
-            s_prev = y[rs];
         })
         .unwrap();
-    (de, dmu, drift, ds_min, s_prev - y0[rs])
+    (bal.de, dmu, drift, bal.ds_min, bal.s_prev - y0[rs])
 }
 
 #[test]
@@ -399,34 +397,21 @@ fn revolute_joint_with_gravity_radau5() {
     let mu0 = s.momentum(&dae, &y0);
     let rs = dae.state_range("j.env.s").unwrap().start;
     let ts: Vec<f64> = (0..=50).map(|k| 0.04 * k as f64).collect();
-    let (mut de, mut drift, mut dmu_h, mut s_prev, mut ds_min) =
-        (0.0f64, 0.0f64, 0.0f64, y0[rs], f64::MAX);
-    let sol = Radau5::new(Radau5Params::with_tolerances(1e-9, 1e-9))
-        .unwrap()
-        .integrate(
-            &dae,
-            0.0,
-            &y0,
-            2.0,
-            OutputTimes::Grid(&ts),
-            &mut |t: f64, y: &[f64]| {
-                de = de.max((dae.total_energy(y) - e0).abs() / e0.abs());
-                drift = drift.max(s.drift(&dae, y));
-                let mu = s.momentum(&dae, y);
-                // With gravity along e3: linear x, y and angular z are conserved; linear z
-                // changes at −(m1 + m2)·9.81.
-                dmu_h = dmu_h
-                    .max((mu[3] - mu0[3]).abs())
-                    .max((mu[4] - mu0[4]).abs())
-                    .max((mu[2] - mu0[2]).abs())
-                    .max((mu[5] - (mu0[5] - 3.0 * 9.81 * t)).abs());
-                if t > 0.0 {
-                    ds_min = ds_min.min(y[rs] - s_prev);
-                }
-                s_prev = y[rs];
-            },
-        )
-        .unwrap();
+    let (mut drift, mut dmu_h) = (0.0f64, 0.0f64);
+    let mut bal = Balance::new(e0, rs, &y0);
+    let sol = radau(&dae, &y0, 2.0, (1e-9, 1e-9), &ts, |t: f64, y: &[f64]| {
+        bal.observe(t, dae.total_energy(y), y);
+        drift = drift.max(s.drift(&dae, y));
+        let mu = s.momentum(&dae, y);
+        // With gravity along e3: linear x, y and angular z are conserved; linear z
+        // changes at −(m1 + m2)·9.81.
+        dmu_h = dmu_h
+            .max((mu[3] - mu0[3]).abs())
+            .max((mu[4] - mu0[4]).abs())
+            .max((mu[2] - mu0[2]).abs())
+            .max((mu[5] - (mu0[5] - 3.0 * 9.81 * t)).abs());
+    });
+    let (de, ds_min) = (bal.de, bal.ds_min);
     println!(
         "revolute + gravity, Radau5 rtol 1e-9: |ΔE|/E {de:.3e}, drift {drift:.3e}, momentum error {dmu_h:.3e}, min Δs {ds_min:.3e}, steps {}",
         sol.stats.steps
@@ -462,16 +447,10 @@ fn every_lower_pair_conserves_energy_and_stays_in_its_subgroup() {
     // Each pair (summary §11): the relative pose of the joint frames (q1 o1)⁻¹ q2 o2 stays
     // in the subgroup I(G̃) up to the O(h²) drift of the index-2 formulation, E_mech + θ0 s
     // is conserved to Newton tolerance and the entropy never decreases.
-    let cases: Vec<(JointKind, Vec<f64>, Vec<f64>)> = vec![
-        (JointKind::Prismatic, vec![0.2], vec![0.7]),
-        (JointKind::Cylindrical, vec![0.3, 0.1], vec![1.2, -0.4]),
-        (JointKind::Screw { pitch: 0.1 }, vec![0.3], vec![1.5]),
-        (
-            JointKind::Planar,
-            vec![0.3, 0.1, -0.2],
-            vec![1.0, 0.3, -0.2],
-        ),
-    ];
+    // Revolute and spherical pairs have their own tests above.
+    let cases = lower_pair_cases()
+        .into_iter()
+        .filter(|(k, _, _)| !matches!(k, JointKind::Revolute | JointKind::Spherical));
     for (kind, qr, ur) in cases {
         let (de, dmu, drift, ds_min, ds) = simulate(kind, qr, ur, [0.0; 3], 2.0, 0.005);
         println!(

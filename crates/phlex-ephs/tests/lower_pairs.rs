@@ -8,10 +8,14 @@
 #![allow(non_snake_case, clippy::needless_range_loop)]
 use std::sync::Arc;
 
+mod common;
+
+use common::lower_pair_cases;
+
 use phlex_core::geometry::mat3::Mat3;
 use phlex_core::geometry::{so3, Se3};
 use phlex_ephs::language::QuadraticEnergy;
-use phlex_ephs::library::joint::{joint, spherical_coords, JointKind, JointParams};
+use phlex_ephs::library::joint::{joint, JointKind, JointParams};
 use phlex_ephs::library::kinematics::Kinematics;
 use phlex_ephs::library::multibody::MultibodyBuilder;
 use phlex_ephs::library::rigid_body::{body_momentum, rigid_body};
@@ -195,22 +199,7 @@ fn simulate(kind: JointKind, qr: &[f64], ur: &[f64], stab: Stabilization) -> Out
 
 #[test]
 fn relative_motion_stays_in_the_subgroup_of_each_pair() {
-    let cases: Vec<(JointKind, Vec<f64>, Vec<f64>)> = vec![
-        (JointKind::Revolute, vec![0.3], vec![1.5]),
-        (JointKind::Prismatic, vec![0.2], vec![0.7]),
-        (JointKind::Cylindrical, vec![0.3, 0.1], vec![1.2, -0.4]),
-        (JointKind::Screw { pitch: 0.1 }, vec![0.3], vec![1.5]),
-        (
-            JointKind::Planar,
-            vec![0.3, 0.1, -0.2],
-            vec![1.0, 0.3, -0.2],
-        ),
-        (
-            JointKind::Spherical,
-            spherical_coords([0.2, -0.3, 0.4]),
-            vec![1.0, -0.5, 2.0],
-        ),
-    ];
+    let cases = lower_pair_cases();
     for (kind, qr, ur) in cases {
         let off = simulate(kind, &qr, &ur, Stabilization::None);
         let on = simulate(kind, &qr, &ur, Stabilization::Projection);

@@ -14,65 +14,30 @@
 //! Radau IIA at rtol = atol = 1e-12; the centre-of-mass positions and the link angles are
 //! compared every 0.1 s over 3 s.
 #![allow(non_snake_case)]
-use phlex_core::geometry::mat3::{mat_vec, Mat3};
+mod common;
+
+use common::{radau, DoublePendulum, G};
+use phlex_core::geometry::mat3::mat_vec;
 use phlex_core::geometry::{so3, Se3};
-use phlex_ephs::library::joint::{joint, JointKind, JointParams};
 use phlex_ephs::library::kinematics::Kinematics;
-use phlex_ephs::library::multibody::MultibodyBuilder;
-use phlex_ephs::library::rigid_body::{ground, rigid_body};
-use phlex_ephs::{assemble, EphsDae, System};
 use phlex_mbs::{
     consistent_initial_state, Joint, KinematicsOptions, Multibody, Pose2d, RigidBody2d,
 };
-use phlex_solve::radau5::OutputTimes;
-use phlex_solve::{PhDae, Radau5, Radau5Params};
+use phlex_solve::PhDae;
 
-const G: f64 = 9.81;
 const M: [f64; 2] = [1.0, 0.6];
 const L: [f64; 2] = [1.0, 0.7];
 const THETA0: [f64; 2] = [0.0, 0.5];
 const T_END: f64 = 3.0;
 
-/// Central inertia of a rod along the body e3 axis (the axial moment only needs to be
-/// positive: the rods never spin about their axes in planar motion).
-fn rod(m: f64, l: f64) -> Mat3 {
-    let j = m * l * l / 12.0;
-    [[j, 0.0, 0.0], [0.0, j, 0.0], [0.0, 0.0, 1e-3 * j]]
-}
-
-/// Joint frame at body height `z`, its e3 along the inertial y axis.
-fn frame(z: f64) -> Se3 {
-    Se3::new(
-        so3::exp([-std::f64::consts::FRAC_PI_2, 0.0, 0.0]),
-        [0.0, 0.0, z],
-    )
-}
-
-fn ephs_model() -> System {
-    let rev = |o1: Se3, o2: Se3| {
-        joint(&JointParams {
-            kind: JointKind::Revolute,
-            o1,
-            o2,
-            potential: None,
-            friction: vec![0.0],
-        })
-        .unwrap()
-    };
-    let mut b = MultibodyBuilder::new();
-    b.body("ground", ground().unwrap())
-        .body(
-            "b1",
-            rigid_body(M[0], rod(M[0], L[0]), [0.0, 0.0, G]).unwrap(),
-        )
-        .body(
-            "b2",
-            rigid_body(M[1], rod(M[1], L[1]), [0.0, 0.0, G]).unwrap(),
-        )
-        .joint("j1", rev(frame(0.0), frame(L[0] / 2.0)), "ground", "b1")
-        .joint("j2", rev(frame(-L[0] / 2.0), frame(L[1] / 2.0)), "b1", "b2");
-    b.build().unwrap().into()
-}
+/// The EPHS model (the axial moment of the rods only needs to be positive: they never spin
+/// about their axes in planar motion).
+const EPHS_MODEL: DoublePendulum = DoublePendulum {
+    m: M,
+    l: L,
+    axial: 1e-3,
+    friction: 0.0,
+};
 
 fn mbs_model() -> Multibody {
     let tip = [L[0] * THETA0[0].cos(), L[0] * THETA0[0].sin()];
@@ -109,7 +74,7 @@ fn wrap(a: f64) -> f64 {
 }
 
 fn run_ephs(ts: &[f64]) -> (Vec<Sample>, f64) {
-    let dae = EphsDae::new(assemble(&ephs_model()).unwrap(), 300.0).unwrap();
+    let dae = EPHS_MODEL.dae();
     let kin = Kinematics::new(&dae);
     let mut y = dae.default_state();
     // Rod poses from the mbs angles; joint angles from the poses.
@@ -136,24 +101,14 @@ fn run_ephs(ts: &[f64]) -> (Vec<Sample>, f64) {
     );
     let mut out = Vec::new();
     let mut drift = 0.0f64;
-    Radau5::new(Radau5Params::with_tolerances(1e-12, 1e-12))
-        .unwrap()
-        .integrate(
-            &dae,
-            0.0,
-            &y,
-            T_END,
-            OutputTimes::Grid(ts),
-            &mut |_t: f64, y: &[f64]| {
-                let q1 = Se3::from_coords(&y[p1.clone()]);
-                let q2 = Se3::from_coords(&y[p2.clone()]);
-                // R_y(α): α = atan2(R13, R11); θ = −α − π/2.
-                let th = |q: &Se3| wrap(-q.R[0][2].atan2(q.R[0][0]) - std::f64::consts::FRAC_PI_2);
-                out.push([q1.r[0], q1.r[2], q2.r[0], q2.r[2], th(&q1), th(&q2)]);
-                drift = kin.joint_drift(y).into_iter().fold(drift, f64::max);
-            },
-        )
-        .unwrap();
+    radau(&dae, &y, T_END, (1e-12, 1e-12), ts, |_t: f64, y: &[f64]| {
+        let q1 = Se3::from_coords(&y[p1.clone()]);
+        let q2 = Se3::from_coords(&y[p2.clone()]);
+        // R_y(α): α = atan2(R13, R11); θ = −α − π/2.
+        let th = |q: &Se3| wrap(-q.R[0][2].atan2(q.R[0][0]) - std::f64::consts::FRAC_PI_2);
+        out.push([q1.r[0], q1.r[2], q2.r[0], q2.r[2], th(&q1), th(&q2)]);
+        drift = kin.joint_drift(y).into_iter().fold(drift, f64::max);
+    });
     (out, drift)
 }
 
@@ -168,26 +123,24 @@ fn run_mbs(ts: &[f64]) -> Vec<Sample> {
     )
     .unwrap();
     let mut out = Vec::new();
-    Radau5::new(Radau5Params::with_tolerances(1e-12, 1e-12))
-        .unwrap()
-        .integrate(
-            &PhDae::new(&mb, mb.input()).unwrap(),
-            0.0,
-            &init.state,
-            T_END,
-            OutputTimes::Grid(ts),
-            &mut |_t: f64, x: &[f64]| {
-                let mut s = [0.0; 6];
-                for b in 0..2 {
-                    let p = mb.pose(b, x);
-                    s[2 * b] = p.x + 0.5 * L[b] * p.theta.cos();
-                    s[2 * b + 1] = p.y + 0.5 * L[b] * p.theta.sin();
-                    s[4 + b] = wrap(p.theta);
-                }
-                out.push(s);
-            },
-        )
-        .unwrap();
+    let dae = PhDae::new(&mb, mb.input()).unwrap();
+    radau(
+        &dae,
+        &init.state,
+        T_END,
+        (1e-12, 1e-12),
+        ts,
+        |_t: f64, x: &[f64]| {
+            let mut s = [0.0; 6];
+            for b in 0..2 {
+                let p = mb.pose(b, x);
+                s[2 * b] = p.x + 0.5 * L[b] * p.theta.cos();
+                s[2 * b + 1] = p.y + 0.5 * L[b] * p.theta.sin();
+                s[4 + b] = wrap(p.theta);
+            }
+            out.push(s);
+        },
+    );
     out
 }
 

@@ -4,13 +4,14 @@
 //! $F(v) = (d + \mu_c\tanh(|v|/v_s)/|v|)v$ conserves $E_{mech} + \theta_0 s$, produces
 //! entropy monotonically and, for $\mu_c \gg d$, $v_s \to 0$, decays linearly by
 //! $2\mu_c/k$ per half period (Coulomb damping); the model-file kind and its errors.
+mod common;
+
+use common::{radau, Balance};
 use phlex_ephs::language::system::{Composite, System};
 use phlex_ephs::library::mechanics::{environment, nonlinear_friction};
 use phlex_ephs::library::oscillator::{damped_oscillator_pattern, oscillator};
 use phlex_ephs::numerics::{LieMidpoint, LieMidpointParams};
 use phlex_ephs::{assemble, EphsDae};
-use phlex_solve::radau5::OutputTimes;
-use phlex_solve::{Radau5, Radau5Params};
 
 const THETA0: f64 = 300.0;
 // k = m = 1 (period 2π), Coulomb level μ_c = 0.05 ≫ d v = 0.002 v, v_s = 1e-3.
@@ -71,28 +72,15 @@ fn coulomb_oscillator_radau_energy_entropy_and_linear_decay() {
     }
     let y0 = [1.0, 0.0, 0.0];
     let e0 = dae.total_energy(&y0);
-    let radau = Radau5::new(Radau5Params::with_tolerances(1e-10, 1e-12)).unwrap();
     let ts: Vec<f64> = (0..=15000).map(|i| 1e-3 * i as f64).collect();
     let (mut q, mut p) = (vec![], vec![]);
-    let (mut drift, mut ds_min, mut s_prev) = (0.0f64, f64::MAX, 0.0);
-    radau
-        .integrate(
-            &dae,
-            0.0,
-            &y0,
-            15.0,
-            OutputTimes::Grid(&ts),
-            &mut |t: f64, y: &[f64]| {
-                q.push(y[0]);
-                p.push(y[1]);
-                drift = drift.max((dae.total_energy(y) - e0).abs() / e0);
-                if t > 0.0 {
-                    ds_min = ds_min.min(y[2] - s_prev);
-                }
-                s_prev = y[2];
-            },
-        )
-        .unwrap();
+    let mut bal = Balance::new(e0, 2, &y0);
+    radau(&dae, &y0, 15.0, (1e-10, 1e-12), &ts, |t: f64, y: &[f64]| {
+        q.push(y[0]);
+        p.push(y[1]);
+        bal.observe(t, dae.total_energy(y), y);
+    });
+    let (drift, ds_min) = (bal.de, bal.ds_min);
     let amp = amplitudes(&q, &p);
     let drops: Vec<f64> = std::iter::once(1.0)
         .chain(amp.iter().copied())
@@ -131,7 +119,7 @@ fn coulomb_oscillator_lie_midpoint_conserves_total_energy() {
     let dae = EphsDae::new(assemble(&coulomb_oscillator()).unwrap(), THETA0).unwrap();
     let y0 = [1.0, 0.0, 0.0];
     let e0 = dae.total_energy(&y0);
-    let (mut de, mut ds_min, mut s_prev) = (0.0f64, f64::MAX, 0.0);
+    let mut bal = Balance::new(e0, 2, &y0);
     let mut last = [0.0; 3];
     let mut params = LieMidpointParams::with_step(0.01);
     // Full Newton (quadratic convergence): the last accepted increment is far below the
@@ -142,14 +130,11 @@ fn coulomb_oscillator_lie_midpoint_conserves_total_energy() {
     LieMidpoint::new(&dae, params)
         .unwrap()
         .run(0.0, &y0, 10.0, &mut |t: f64, y: &[f64]| {
-            de = de.max((dae.total_energy(y) - e0).abs() / e0);
-            if t > 0.0 {
-                ds_min = ds_min.min(y[2] - s_prev);
-            }
-            s_prev = y[2];
+            bal.observe(t, dae.total_energy(y), y);
             last.copy_from_slice(y);
         })
         .unwrap();
+    let (de, ds_min) = (bal.de, bal.ds_min);
     println!(
         "Lie midpoint h = 0.01: max relative |Δ(E_mech + θ0 s)| {de:.3e}, min Δs {ds_min:.3e}, E_mech(10) = {:.6}",
         dae.mechanical_energy(&last)

@@ -1,10 +1,12 @@
 //! Seed 001 §2 worked examples: the oscillator (Fig. 5, eq. (5)) and the damped
 //! oscillator (Figs. 6–7, eq. (8)), assembled from the EPHS language and integrated by
 //! Radau5, against the analytic solutions; functoriality of the semantics.
+mod common;
+
+use common::{radau, Balance};
 use phlex_ephs::library::oscillator::{damped_oscillator, oscillator};
 use phlex_ephs::{assemble, assemble_nested, EphsDae, System};
-use phlex_solve::radau5::OutputTimes;
-use phlex_solve::{ImplicitDae, InputFn, Radau5, Radau5Params, Signal};
+use phlex_solve::{ImplicitDae, InputFn, Signal};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 
 const THETA0: f64 = 300.0;
@@ -43,28 +45,25 @@ fn oscillator_matches_analytic_solution() {
     let (k, m, q0, p0): (f64, f64, f64, f64) = (4.0, 1.0, 1.0, 0.5);
     let w = (k / m).sqrt();
     let dae = EphsDae::new(assemble(&oscillator(k, m).unwrap().into()).unwrap(), THETA0).unwrap();
-    let radau = Radau5::new(Radau5Params::with_tolerances(1e-10, 1e-12)).unwrap();
     let ts: Vec<f64> = (0..=100).map(|i| 0.1 * i as f64).collect();
     let mut max_err = 0.0f64;
     let mut max_de = 0.0f64;
     let e0 = dae.total_energy(&[q0, p0]);
-    radau
-        .integrate(
-            &dae,
-            0.0,
-            &[q0, p0],
-            10.0,
-            OutputTimes::Grid(&ts),
-            &mut |t: f64, y: &[f64]| {
-                let q = q0 * (w * t).cos() + p0 / (m * w) * (w * t).sin();
-                let p = -m * w * q0 * (w * t).sin() + p0 * (w * t).cos();
-                max_err = max_err
-                    .max((y[0] - q).abs())
-                    .max((y[1] - p).abs() / (m * w));
-                max_de = max_de.max((dae.total_energy(y) - e0).abs() / e0);
-            },
-        )
-        .unwrap();
+    radau(
+        &dae,
+        &[q0, p0],
+        10.0,
+        (1e-10, 1e-12),
+        &ts,
+        |t: f64, y: &[f64]| {
+            let q = q0 * (w * t).cos() + p0 / (m * w) * (w * t).sin();
+            let p = -m * w * q0 * (w * t).sin() + p0 * (w * t).cos();
+            max_err = max_err
+                .max((y[0] - q).abs())
+                .max((y[1] - p).abs() / (m * w));
+            max_de = max_de.max((dae.total_energy(y) - e0).abs() / e0);
+        },
+    );
     println!("oscillator: max error {max_err:.3e}, max relative energy drift {max_de:.3e}");
     // rtol = 1e-10 over ~3 periods: the global error tracks rtol (phlex Radau5 maps
     // tolerances so the global error is ∝ rtol); allow 100× for error accumulation.
@@ -96,30 +95,19 @@ fn damped_oscillator_matches_analytic_and_balances_entropy() {
     assert_eq!(dae.state_names(), ["osc.pe.q", "osc.ke.p", "env.s"]);
     let y0 = [1.0, 0.0, 0.0];
     let e_mech0 = dae.mechanical_energy(&y0);
-    let radau = Radau5::new(Radau5Params::with_tolerances(1e-10, 1e-12)).unwrap();
     let ts: Vec<f64> = (0..=200).map(|i| 0.1 * i as f64).collect();
-    let (mut err, mut balance, mut s_prev, mut s_min_step) = (0.0f64, 0.0f64, 0.0, f64::MAX);
-    radau
-        .integrate(
-            &dae,
-            0.0,
-            &y0,
-            20.0,
-            OutputTimes::Grid(&ts),
-            &mut |t: f64, y: &[f64]| {
-                let (q, p) = damped_exact(k, m, d, 1.0, 0.0, t);
-                err = err.max((y[0] - q).abs()).max((y[1] - p).abs());
-                // θ0 (s(t) − s(0)) = E_mech(0) − E_mech(t).
-                let lhs = THETA0 * (y[2] - y0[2]);
-                let rhs = e_mech0 - dae.mechanical_energy(y);
-                balance = balance.max((lhs - rhs).abs());
-                if t > 0.0 {
-                    s_min_step = s_min_step.min(y[2] - s_prev);
-                }
-                s_prev = y[2];
-            },
-        )
-        .unwrap();
+    let (mut err, mut balance) = (0.0f64, 0.0f64);
+    let mut entropy = Balance::new(e_mech0, 2, &y0);
+    radau(&dae, &y0, 20.0, (1e-10, 1e-12), &ts, |t: f64, y: &[f64]| {
+        let (q, p) = damped_exact(k, m, d, 1.0, 0.0, t);
+        err = err.max((y[0] - q).abs()).max((y[1] - p).abs());
+        // θ0 (s(t) − s(0)) = E_mech(0) − E_mech(t).
+        let lhs = THETA0 * (y[2] - y0[2]);
+        let rhs = e_mech0 - dae.mechanical_energy(y);
+        balance = balance.max((lhs - rhs).abs());
+        entropy.observe_entropy(t, y);
+    });
+    let (s_min_step, s_prev) = (entropy.ds_min, entropy.s_prev);
     println!(
         "damped oscillator: max error {err:.3e}, max |θ0 Δs − ΔE_mech| {balance:.3e}, min Δs per output step {s_min_step:.3e}"
     );
@@ -190,17 +178,14 @@ fn damped_oscillator_lie_midpoint_conserves_total_energy_exactly() {
     .unwrap();
     let y0 = [1.0, 0.0, 0.0];
     let e0 = dae.total_energy(&y0);
-    let (mut de, mut ds_min, mut s_prev) = (0.0f64, f64::MAX, 0.0);
+    let mut bal = Balance::new(e0, 2, &y0);
     LieMidpoint::new(&dae, LieMidpointParams::with_step(0.1))
         .unwrap()
         .run(0.0, &y0, 20.0, &mut |t: f64, y: &[f64]| {
-            de = de.max((dae.total_energy(y) - e0).abs() / e0);
-            if t > 0.0 {
-                ds_min = ds_min.min(y[2] - s_prev);
-            }
-            s_prev = y[2];
+            bal.observe(t, dae.total_energy(y), y)
         })
         .unwrap();
+    let (de, ds_min) = (bal.de, bal.ds_min);
     println!("damped oscillator, midpoint h = 0.1: max |Δ(E_mech + θ0 s)|/E {de:.3e}, min Δs {ds_min:.3e}");
     // Newton stops when increments are below atol + rtol|w| (1e-14 + 1e-12|w|); the
     // remaining error, amplified by θ0 = 300 in θ0 s, accumulates to ~1e-13 over 200

@@ -2,58 +2,20 @@
 //! a ground, two bodies (Fig. 2) and two revolute joints (Fig. 3), against an independent
 //! minimal-coordinate Lagrangian model integrated by RK4.
 #![allow(non_snake_case)]
-use phlex_core::geometry::mat3::Mat3;
-use phlex_core::geometry::{so3, Se3};
-use phlex_ephs::library::joint::{joint, JointKind, JointParams};
-use phlex_ephs::library::multibody::MultibodyBuilder;
-use phlex_ephs::library::rigid_body::{ground, rigid_body};
-use phlex_ephs::{assemble, EphsDae, System};
-use phlex_solve::radau5::OutputTimes;
-use phlex_solve::{Radau5, Radau5Params};
+mod common;
 
-const G: f64 = 9.81;
+use common::{radau, DoublePendulum, G};
+
 const M: [f64; 2] = [1.0, 0.7];
 const L: [f64; 2] = [1.0, 0.8];
 
-/// Inertia of a slender rod of length l along the body z axis (about its centre).
-fn rod(m: f64, l: f64) -> Mat3 {
-    let j = m * l * l / 12.0;
-    [[j, 0.0, 0.0], [0.0, j, 0.0], [0.0, 0.0, 1e-3 * j]]
-}
-
-/// Joint frames: e3 of C along the inertial y axis, so φ rotates about y.
-fn frame(z: f64) -> Se3 {
-    Se3::new(
-        so3::exp([-std::f64::consts::FRAC_PI_2, 0.0, 0.0]),
-        [0.0, 0.0, z],
-    )
-}
-
-fn pendulum() -> System {
-    let rev = |o1: Se3, o2: Se3| {
-        joint(&JointParams {
-            kind: JointKind::Revolute,
-            o1,
-            o2,
-            potential: None,
-            friction: vec![0.0],
-        })
-        .unwrap()
-    };
-    let mut b = MultibodyBuilder::new();
-    b.body("ground", ground().unwrap())
-        .body(
-            "b1",
-            rigid_body(M[0], rod(M[0], L[0]), [0.0, 0.0, G]).unwrap(),
-        )
-        .body(
-            "b2",
-            rigid_body(M[1], rod(M[1], L[1]), [0.0, 0.0, G]).unwrap(),
-        )
-        .joint("j1", rev(frame(0.0), frame(L[0] / 2.0)), "ground", "b1")
-        .joint("j2", rev(frame(-L[0] / 2.0), frame(L[1] / 2.0)), "b1", "b2");
-    b.build().unwrap().into()
-}
+/// The EPHS model: slender rods (axial inertia 1e-3 of the transverse one), no friction.
+const PENDULUM: DoublePendulum = DoublePendulum {
+    m: M,
+    l: L,
+    axial: 1e-3,
+    friction: 0.0,
+};
 
 /// Minimal coordinates (θ1, θ2) = absolute angles about y; rods hang along −z at θ = 0.
 fn lagrangian_rhs(y: [f64; 4]) -> [f64; 4] {
@@ -98,48 +60,20 @@ fn rk4(y: [f64; 4], h: f64) -> [f64; 4] {
 
 #[test]
 fn double_pendulum_matches_minimal_coordinates() {
-    let dae = EphsDae::new(assemble(&pendulum()).unwrap(), 300.0).unwrap();
+    let dae = PENDULUM.dae();
     let (th1, th2) = (0.5f64, 0.3f64);
-    let mut y = dae.default_state();
-    let q1 = frame(0.0)
-        .mul(&JointKind::Revolute.inclusion(&[th1]))
-        .mul(&frame(L[0] / 2.0).inverse());
-    let q2 = q1
-        .mul(&frame(-L[0] / 2.0))
-        .mul(&JointKind::Revolute.inclusion(&[th2 - th1]))
-        .mul(&frame(L[1] / 2.0).inverse());
-    let mut c = [0.0; 12];
-    q1.to_coords(&mut c);
-    dae.set_state(&mut y, "b1.pe.q", &c).unwrap();
-    q2.to_coords(&mut c);
-    dae.set_state(&mut y, "b2.pe.q", &c).unwrap();
-    dae.set_state(&mut y, "j1.pe.q_r", &[th1]).unwrap();
-    dae.set_state(&mut y, "j2.pe.q_r", &[th2 - th1]).unwrap();
     // Bodies at rest: velocity constraints hold; λ from the hidden constraints.
-    let r = dae.make_consistent(0.0, &mut y).unwrap();
+    let (y, r) = PENDULUM.at_rest(&dae, th1, th2);
     assert!(r < 1e-12);
     let ts: Vec<f64> = (0..=100).map(|k| 0.1 * k as f64).collect();
-    let (r1, r2) = (
-        dae.state_range("j1.pe.q_r").unwrap().start,
-        dae.state_range("j2.pe.q_r").unwrap().start,
-    );
+    let [r1, r2] = DoublePendulum::joint_angles(&dae);
     let mut ephs = Vec::new();
     let e0 = dae.total_energy(&y);
     let mut de = 0.0f64;
-    let sol = Radau5::new(Radau5Params::with_tolerances(1e-12, 1e-12))
-        .unwrap()
-        .integrate(
-            &dae,
-            0.0,
-            &y,
-            10.0,
-            OutputTimes::Grid(&ts),
-            &mut |_t: f64, y: &[f64]| {
-                ephs.push((y[r1], y[r1] + y[r2]));
-                de = de.max((dae.total_energy(y) - e0).abs());
-            },
-        )
-        .unwrap();
+    let sol = radau(&dae, &y, 10.0, (1e-12, 1e-12), &ts, |_t: f64, y: &[f64]| {
+        ephs.push((y[r1], y[r1] + y[r2]));
+        de = de.max((dae.total_energy(y) - e0).abs());
+    });
     // Reference: RK4 with h = 1e-4 (error ~ h⁴ ≈ 1e-13 relative per unit time).
     let mut z = [th1, th2, 0.0, 0.0];
     let mut err = 0.0f64;

@@ -1,6 +1,9 @@
 //! Seed 001 §4: the rigid body (Fig. 2, eq. (22)) assembled from the EPHS language on
 //! SE(3); free rigid body with the Lie-group discrete-gradient midpoint rule; free fall.
 #![allow(non_snake_case)]
+mod common;
+
+use common::radau;
 use phlex_core::geometry::mat3::{
     cross, frobenius_norm, lin_comb, mat_t_mul, mat_vec, Mat3, IDENTITY3,
 };
@@ -8,8 +11,7 @@ use phlex_core::geometry::{so3, Se3};
 use phlex_ephs::library::rigid_body::{body_momentum, rigid_body, spatial_momentum};
 use phlex_ephs::numerics::{LieMidpoint, LieMidpointParams};
 use phlex_ephs::{assemble, EphsDae, System};
-use phlex_solve::radau5::OutputTimes;
-use phlex_solve::{ImplicitDae, InputFn, Radau5, Radau5Params, Signal};
+use phlex_solve::{ImplicitDae, InputFn, Signal};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 
 const THETA0: f64 = 300.0;
@@ -150,18 +152,7 @@ fn midpoint_is_second_order_against_radau() {
         [0.5, 1.0, -0.7],
         [0.3, -0.2, 0.1],
     );
-    let radau = Radau5::new(Radau5Params::with_tolerances(1e-12, 1e-12)).unwrap();
-    let reference = radau
-        .integrate(
-            &dae,
-            0.0,
-            &y0,
-            1.0,
-            OutputTimes::None,
-            &mut |_: f64, _: &[f64]| {},
-        )
-        .unwrap()
-        .y;
+    let reference = radau(&dae, &y0, 1.0, (1e-12, 1e-12), &[], |_, _| {}).y;
     let err = |h: f64| {
         let r = LieMidpoint::new(&dae, LieMidpointParams::with_step(h))
             .unwrap()
@@ -227,25 +218,15 @@ fn free_fall_matches_closed_form() {
         // Radau5 on the embedded coordinates.
         let ts = [0.5, 1.0, 1.5, 2.0];
         let mut err_radau = 0.0f64;
-        Radau5::new(Radau5Params::with_tolerances(1e-11, 1e-11))
-            .unwrap()
-            .integrate(
-                &dae,
-                0.0,
-                &y0,
-                2.0,
-                OutputTimes::Grid(&ts),
-                &mut |t: f64, y: &[f64]| {
-                    let (r, R) = exact(t);
-                    for k in 0..3 {
-                        err_radau = err_radau.max((y[9 + k] - r[k]).abs());
-                        for j in 0..3 {
-                            err_radau = err_radau.max((y[3 * k + j] - R[k][j]).abs());
-                        }
-                    }
-                },
-            )
-            .unwrap();
+        radau(&dae, &y0, 2.0, (1e-11, 1e-11), &ts, |t: f64, y: &[f64]| {
+            let (r, R) = exact(t);
+            for k in 0..3 {
+                err_radau = err_radau.max((y[9 + k] - r[k]).abs());
+                for j in 0..3 {
+                    err_radau = err_radau.max((y[3 * k + j] - R[k][j]).abs());
+                }
+            }
+        });
         println!("free fall ({label}): midpoint max error {err_mid:.3e} (h = 0.01), {err_mid2:.3e} (h = 0.005), |ΔE|/E {de:.3e}; Radau5 {err_radau:.3e}");
         assert!(err_radau < 1e-8, "{err_radau}");
         assert!(de < 1e-12, "{de}");

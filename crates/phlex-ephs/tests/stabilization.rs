@@ -1,77 +1,25 @@
 //! Position-drift monitor and projection stabilisation of the joint constraints
 //! (issue 5 §4; seed 001 §6–7): a double pendulum with joint friction under gravity.
 #![allow(non_snake_case)]
-use phlex_core::geometry::mat3::Mat3;
-use phlex_core::geometry::{so3, Se3};
-use phlex_ephs::library::joint::{joint, JointKind, JointParams};
+mod common;
+
+use common::{radau, DoublePendulum};
 use phlex_ephs::library::kinematics::Kinematics;
-use phlex_ephs::library::multibody::MultibodyBuilder;
-use phlex_ephs::library::rigid_body::{ground, rigid_body};
 use phlex_ephs::numerics::{LieMidpoint, LieMidpointParams, Stabilization};
-use phlex_ephs::{assemble, EphsDae, System};
+use phlex_ephs::EphsDae;
 
-const G: f64 = 9.81;
-const M: [f64; 2] = [1.0, 0.7];
-const L: [f64; 2] = [1.0, 0.8];
-
-fn rod(m: f64, l: f64) -> Mat3 {
-    let j = m * l * l / 12.0;
-    [[j, 0.0, 0.0], [0.0, j, 0.0], [0.0, 0.0, 1e-2 * j]]
-}
-
-/// Joint frame at height `z` of a body, with e3 along the inertial y axis.
-fn frame(z: f64) -> Se3 {
-    Se3::new(
-        so3::exp([-std::f64::consts::FRAC_PI_2, 0.0, 0.0]),
-        [0.0, 0.0, z],
-    )
-}
-
-fn pendulum(mu: f64) -> System {
-    let rev = |o1: Se3, o2: Se3| {
-        joint(&JointParams {
-            kind: JointKind::Revolute,
-            o1,
-            o2,
-            potential: None,
-            friction: vec![mu],
-        })
-        .unwrap()
-    };
-    let mut b = MultibodyBuilder::new();
-    b.body("ground", ground().unwrap())
-        .body(
-            "b1",
-            rigid_body(M[0], rod(M[0], L[0]), [0.0, 0.0, G]).unwrap(),
-        )
-        .body(
-            "b2",
-            rigid_body(M[1], rod(M[1], L[1]), [0.0, 0.0, G]).unwrap(),
-        )
-        .joint("j1", rev(frame(0.0), frame(L[0] / 2.0)), "ground", "b1")
-        .joint("j2", rev(frame(-L[0] / 2.0), frame(L[1] / 2.0)), "b1", "b2");
-    b.build().unwrap().into()
-}
+/// Rods of 1 kg, 1 m and 0.7 kg, 0.8 m (axial inertia 1e-2 of the transverse one), joint
+/// friction μ = 0.05.
+const PENDULUM: DoublePendulum = DoublePendulum {
+    m: [1.0, 0.7],
+    l: [1.0, 0.8],
+    axial: 1e-2,
+    friction: 0.05,
+};
 
 /// A consistent state at angles (θ1, θ2), at rest.
 fn initial(dae: &EphsDae, th1: f64, th2: f64) -> Vec<f64> {
-    let mut y = dae.default_state();
-    let q1 = frame(0.0)
-        .mul(&JointKind::Revolute.inclusion(&[th1]))
-        .mul(&frame(L[0] / 2.0).inverse());
-    let q2 = q1
-        .mul(&frame(-L[0] / 2.0))
-        .mul(&JointKind::Revolute.inclusion(&[th2 - th1]))
-        .mul(&frame(L[1] / 2.0).inverse());
-    let mut c = [0.0; 12];
-    q1.to_coords(&mut c);
-    dae.set_state(&mut y, "b1.pe.q", &c).unwrap();
-    q2.to_coords(&mut c);
-    dae.set_state(&mut y, "b2.pe.q", &c).unwrap();
-    dae.set_state(&mut y, "j1.pe.q_r", &[th1]).unwrap();
-    dae.set_state(&mut y, "j2.pe.q_r", &[th2 - th1]).unwrap();
-    dae.make_consistent(0.0, &mut y).unwrap();
-    y
+    PENDULUM.at_rest(dae, th1, th2).0
 }
 
 struct Run {
@@ -84,7 +32,7 @@ struct Run {
 }
 
 fn run(stab: Stabilization, h: f64, t_end: f64) -> Run {
-    let dae = EphsDae::new(assemble(&pendulum(0.05)).unwrap(), 300.0).unwrap();
+    let dae = PENDULUM.dae();
     let kin = Kinematics::new(&dae);
     let y0 = initial(&dae, 1.2, 0.3);
     let e0 = dae.total_energy(&y0);
@@ -100,8 +48,7 @@ fn run(stab: Stabilization, h: f64, t_end: f64) -> Run {
             balance = balance.max((de - w).abs() / e0.abs());
         })
         .unwrap();
-    let r1 = dae.state_range("j1.pe.q_r").unwrap().start;
-    let r2 = dae.state_range("j2.pe.q_r").unwrap().start;
+    let [r1, r2] = DoublePendulum::joint_angles(&dae);
     let reference = reference_angles(t_end);
     Run {
         drift,
@@ -117,7 +64,7 @@ fn run(stab: Stabilization, h: f64, t_end: f64) -> Run {
 
 #[test]
 fn kinematics_finds_bodies_and_joints() {
-    let dae = EphsDae::new(assemble(&pendulum(0.05)).unwrap(), 300.0).unwrap();
+    let dae = PENDULUM.dae();
     let kin = Kinematics::new(&dae);
     let names: Vec<&str> = kin.bodies.iter().map(|b| b.name.as_str()).collect();
     assert_eq!(names, ["b1", "b2"]);
@@ -135,23 +82,10 @@ fn kinematics_finds_bodies_and_joints() {
 
 /// Joint angles at `t_end` from Radau5 at rtol = atol = 1e-11 (reference).
 fn reference_angles(t_end: f64) -> [f64; 2] {
-    use phlex_solve::radau5::OutputTimes;
-    use phlex_solve::{Radau5, Radau5Params};
-    let dae = EphsDae::new(assemble(&pendulum(0.05)).unwrap(), 300.0).unwrap();
+    let dae = PENDULUM.dae();
     let y0 = initial(&dae, 1.2, 0.3);
-    let sol = Radau5::new(Radau5Params::with_tolerances(1e-11, 1e-11))
-        .unwrap()
-        .integrate(
-            &dae,
-            0.0,
-            &y0,
-            t_end,
-            OutputTimes::None,
-            &mut |_t: f64, _y: &[f64]| {},
-        )
-        .unwrap();
-    let r1 = dae.state_range("j1.pe.q_r").unwrap().start;
-    let r2 = dae.state_range("j2.pe.q_r").unwrap().start;
+    let sol = radau(&dae, &y0, t_end, (1e-11, 1e-11), &[], |_t, _y| {});
+    let [r1, r2] = DoublePendulum::joint_angles(&dae);
     [sol.y[r1], sol.y[r2]]
 }
 

@@ -283,23 +283,21 @@ fn algebraic_variables(E: &SparseMat) -> Vec<bool> {
 /// (With the multipliers left unscaled, the Ritz values of a weakly clamped plate were
 /// 3e-4 off while their residual estimates were below 1e-6.)
 fn arnoldi_scaling(E: &SparseMat) -> Vec<f64> {
-    let n = E.nrows();
-    let mut d = vec![0.0; n];
-    for j in 0..n {
-        for (i, v) in sparse::col_iter(E, j) {
-            if i == j && v > 0.0 {
-                d[j] = 1.0 / v.sqrt();
-            }
-        }
-    }
+    let d = inverse_sqrt_diagonal(E, 0.0);
     let big = 1e8 * d.iter().fold(0.0f64, |a, b| a.max(*b));
     let big = if big > 0.0 { big } else { 1.0 };
     d.iter().map(|&v| if v > 0.0 { v } else { big }).collect()
 }
 
+/// Symmetric Jacobi scaling $E_{ii}^{-1/2}$ (1 on the rows with $E_{ii} = 0$).
 fn jacobi_scaling(E: &SparseMat) -> Vec<f64> {
+    inverse_sqrt_diagonal(E, 1.0)
+}
+
+/// $d_i = E_{ii}^{-1/2}$ where $E_{ii} > 0$, and `otherwise` on the other rows.
+fn inverse_sqrt_diagonal(E: &SparseMat, otherwise: f64) -> Vec<f64> {
     let n = E.nrows();
-    let mut d = vec![1.0; n];
+    let mut d = vec![otherwise; n];
     for j in 0..n {
         for (i, v) in sparse::col_iter(E, j) {
             if i == j && v > 0.0 {

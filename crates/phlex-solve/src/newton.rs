@@ -16,6 +16,11 @@
 //! re-evaluates it. If an iteration with a kept Jacobian diverges ($\theta \ge 1$ or too many
 //! iterations), the solve restarts once from the initial guess with a fresh Jacobian; only a
 //! failure with a fresh Jacobian is reported as [`SolveError::NewtonDiverged`].
+//!
+//! The iteration (sweeps, refresh, restart, divergence) is written once, in the crate-private
+//! `drive`, for [`Newton`] and [`crate::step_newton::StepNewton`]; each supplies its
+//! Jacobian holder and its acceptance rule (the test above for [`Newton`], the stricter
+//! one with re-linearisation for the step equations).
 use phlex_core::sparse::SparseMat;
 
 use crate::linsolve::SparseLu;
@@ -313,69 +318,198 @@ impl Newton {
         x: &mut [f64],
         t: f64,
     ) -> Result<NewtonReport, SolveError> {
-        self.work.start(sys.dim(), x)?;
-        let modified = self.work.params.modified;
-        let mut iterations = 0;
-        let mut last_res = f64::NAN;
-        loop {
-            let fresh = self.stale || !modified || self.lu.is_none();
-            if fresh {
-                self.refresh_jacobian(sys, x)?;
+        drive(self, sys, x, t)
+    }
+}
+
+impl NewtonDriver for Newton {
+    type Lu = SparseLu<f64>;
+    type Report = NewtonReport;
+
+    fn work(&mut self) -> &mut NewtonWork {
+        &mut self.work
+    }
+    fn parts(&mut self) -> (&mut NewtonWork, &mut SparseLu<f64>) {
+        (&mut self.work, self.lu.as_mut().expect("factorized above"))
+    }
+    fn needs_jacobian(&self) -> bool {
+        self.stale || self.lu.is_none()
+    }
+    fn mark_stale(&mut self) {
+        self.stale = true;
+    }
+    fn refresh<S: NonlinearSystem + ?Sized>(
+        &mut self,
+        sys: &mut S,
+        x: &[f64],
+    ) -> Result<(), SolveError> {
+        self.refresh_jacobian(sys, x)
+    }
+
+    /// The generic test of the module documentation: $\|\Delta x\|_w \le 1$, round-off, or
+    /// $\theta/(1-\theta)\,\|\Delta x\|_w \le 1$ once a rate $\theta < 1$ is known.
+    fn judge(&mut self, x: &[f64], s: &mut Sweep) -> Verdict<NewtonReport> {
+        let norm = s.norm;
+        // An increment at round-off level cannot be improved upon.
+        let mut converged = norm <= 1.0 || self.work.at_roundoff(x);
+        if let Some(p) = s.prev {
+            let theta = if p > 0.0 { norm / p } else { 0.0 };
+            if !converged {
+                s.rate = s.rate.max(theta);
+                if theta >= 1.0 {
+                    return Verdict::Stop;
+                }
+                converged = theta / (1.0 - theta) * norm <= 1.0;
             }
-            let mut prev: Option<f64> = None;
-            let mut rate = 0.0f64;
-            for it in 0..self.work.params.max_iterations {
-                if it > 0 && !modified {
-                    // Full Newton: a new Jacobian at every iterate.
-                    self.refresh_jacobian(sys, x)?;
-                }
-                let lu = self.lu.as_mut().expect("factorized above");
-                if !self.work.iterate(sys, lu, x, fresh, &mut last_res)? {
-                    break;
-                }
-                iterations += 1;
-                let norm = self.work.weighted_norm(x);
-                if !norm.is_finite() {
-                    break;
-                }
-                // An increment at round-off level cannot be improved upon.
-                let mut converged = norm <= 1.0 || self.work.at_roundoff(x);
-                if let Some(p) = prev {
-                    let theta = if p > 0.0 { norm / p } else { 0.0 };
-                    if !converged {
-                        rate = rate.max(theta);
-                        if theta >= 1.0 {
-                            break;
-                        }
-                        converged = theta / (1.0 - theta) * norm <= 1.0;
-                    }
-                }
-                if converged {
-                    if modified && rate > self.work.params.refresh_rate {
-                        self.stale = true;
-                    }
-                    return Ok(NewtonReport {
-                        iterations,
-                        last_increment: norm,
-                        rate,
-                        jacobian_evaluated: fresh,
-                    });
-                }
-                prev = Some(norm);
-            }
-            if fresh {
-                self.stale = true;
-                return Err(SolveError::NewtonDiverged {
-                    t,
-                    iterations,
-                    residual: last_res,
-                    tol: self.work.params.rtol,
-                });
-            }
-            // A kept Jacobian failed: restart from the initial guess with a fresh one.
-            x.copy_from_slice(&self.work.x_start);
+        }
+        if !converged {
+            return Verdict::Continue;
+        }
+        if self.work.params.modified && s.rate > self.work.params.refresh_rate {
             self.stale = true;
         }
+        Verdict::Accept(NewtonReport {
+            iterations: s.iterations,
+            last_increment: norm,
+            rate: s.rate,
+            jacobian_evaluated: s.fresh,
+        })
+    }
+}
+
+/// The state of a solve seen by the acceptance rule of a [`NewtonDriver`].
+#[derive(Debug, Clone)]
+pub(crate) struct Sweep {
+    /// The matrix was evaluated in this solve (at the start of this sweep).
+    pub fresh: bool,
+    /// Weighted norm of the previous increment of this sweep.
+    pub prev: Option<f64>,
+    /// Weighted norm $\|\Delta x\|_w$ of the increment just applied.
+    pub norm: f64,
+    /// Largest contraction rate recorded by the rule in this sweep.
+    pub rate: f64,
+    /// Corrections applied in this solve (all sweeps).
+    pub iterations: usize,
+    /// Residual $\max|F(x)|$ before the last correction.
+    pub last_res: f64,
+    /// The first finite residual of the solve.
+    pub first_res: f64,
+    /// Re-linearisations done by the rule in this solve.
+    pub relinearisations: usize,
+}
+
+/// What an acceptance rule decides after an increment.
+pub(crate) enum Verdict<R> {
+    /// Converged: the solve returns this report.
+    Accept(R),
+    /// The sweep stops (no contraction).
+    Stop,
+    /// Another iteration.
+    Continue,
+}
+
+/// A Newton solver with a factorized Jacobian kept between solves and its acceptance rule;
+/// [`drive`] runs the iteration common to [`Newton`] and
+/// [`crate::step_newton::StepNewton`].
+pub(crate) trait NewtonDriver {
+    /// The factorized matrix.
+    type Lu: LinearSolve;
+    /// What an accepted solve returns.
+    type Report;
+    /// The work arrays.
+    fn work(&mut self) -> &mut NewtonWork;
+    /// The work arrays and the factorized matrix (after a refresh).
+    fn parts(&mut self) -> (&mut NewtonWork, &mut Self::Lu);
+    /// True if the kept matrix is stale or missing.
+    fn needs_jacobian(&self) -> bool;
+    /// Marks the kept matrix stale (re-evaluated at the next sweep or solve).
+    fn mark_stale(&mut self);
+    /// Evaluates and factorizes the Jacobian at `x`.
+    fn refresh<S: NonlinearSystem + ?Sized>(
+        &mut self,
+        sys: &mut S,
+        x: &[f64],
+    ) -> Result<(), SolveError>;
+    /// Judges the increment just applied (`s.norm`); may record a rate in `s.rate`.
+    fn judge(&mut self, x: &[f64], s: &mut Sweep) -> Verdict<Self::Report>;
+    /// After a sweep with a matrix of this solve failed: true to re-evaluate the matrix at
+    /// the current iterate and continue (default: never, the divergence is reported).
+    fn relinearise(&mut self, x: &[f64], s: &mut Sweep) -> bool {
+        let _ = (x, s);
+        false
+    }
+}
+
+/// The Newton iteration of [`Newton::solve`] and [`crate::step_newton::StepNewton::solve`]
+/// (module documentation): sweeps of corrections with the kept matrix (full Newton: a new
+/// one at every iterate), judged by the solver's rule; a sweep with a kept matrix that
+/// fails restarts from the initial guess with a fresh one, a failure with a fresh matrix
+/// is [`SolveError::NewtonDiverged`] unless the rule re-linearises.
+pub(crate) fn drive<D: NewtonDriver + ?Sized, S: NonlinearSystem + ?Sized>(
+    d: &mut D,
+    sys: &mut S,
+    x: &mut [f64],
+    t: f64,
+) -> Result<D::Report, SolveError> {
+    d.work().start(sys.dim(), x)?;
+    let params = d.work().params;
+    let modified = params.modified;
+    let mut s = Sweep {
+        fresh: false,
+        prev: None,
+        norm: f64::NAN,
+        rate: 0.0,
+        iterations: 0,
+        last_res: f64::NAN,
+        first_res: f64::NAN,
+        relinearisations: 0,
+    };
+    loop {
+        s.fresh = d.needs_jacobian() || !modified;
+        if s.fresh {
+            d.refresh(sys, x)?;
+        }
+        s.prev = None;
+        s.rate = 0.0;
+        for it in 0..params.max_iterations {
+            if it > 0 && !modified {
+                // Full Newton: a new Jacobian at every iterate.
+                d.refresh(sys, x)?;
+            }
+            let (work, lu) = d.parts();
+            let applied = work.iterate(sys, lu, x, s.fresh, &mut s.last_res)?;
+            if s.first_res.is_nan() && s.last_res.is_finite() {
+                s.first_res = s.last_res;
+            }
+            if !applied {
+                break;
+            }
+            s.iterations += 1;
+            s.norm = work.weighted_norm(x);
+            if !s.norm.is_finite() {
+                break;
+            }
+            match d.judge(x, &mut s) {
+                Verdict::Accept(report) => return Ok(report),
+                Verdict::Stop => break,
+                Verdict::Continue => {}
+            }
+            s.prev = Some(s.norm);
+        }
+        d.mark_stale();
+        if s.fresh {
+            if d.relinearise(x, &mut s) {
+                continue;
+            }
+            return Err(SolveError::NewtonDiverged {
+                t,
+                iterations: s.iterations,
+                residual: s.last_res,
+                tol: params.rtol,
+            });
+        }
+        // A kept Jacobian failed: restart from the initial guess with a fresh one.
+        x.copy_from_slice(&d.work().x_start);
     }
 }
 

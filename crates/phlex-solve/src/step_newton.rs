@@ -33,7 +33,9 @@
 //! Problems*, §2.1: a Jacobian update on detected non-contraction). Only an iteration whose
 //! residual did not fall, or that fails after these updates, is reported as
 //! [`SolveError::NewtonDiverged`]. The acceptance tests above are unchanged.
-use crate::newton::{LinearSolve, NewtonParams, NewtonWork, NonlinearSystem};
+use crate::newton::{
+    drive, LinearSolve, NewtonDriver, NewtonParams, NewtonWork, NonlinearSystem, Sweep, Verdict,
+};
 use crate::step_lu::StepLu;
 use crate::{SolveError, SolverStats};
 
@@ -117,104 +119,95 @@ impl StepNewton {
         x: &mut [f64],
         t: f64,
     ) -> Result<(), SolveError> {
-        self.work.start(sys.dim(), x)?;
+        drive(self, sys, x, t)
+    }
+}
+
+impl NewtonDriver for StepNewton {
+    type Lu = StepLu;
+    type Report = ();
+
+    fn work(&mut self) -> &mut NewtonWork {
+        &mut self.work
+    }
+    fn parts(&mut self) -> (&mut NewtonWork, &mut StepLu) {
+        (&mut self.work, self.lu.as_mut().expect("factorized above"))
+    }
+    fn needs_jacobian(&self) -> bool {
+        self.stale || self.lu.is_none()
+    }
+    fn mark_stale(&mut self) {
+        self.stale = true;
+    }
+    fn refresh<S: NonlinearSystem + ?Sized>(
+        &mut self,
+        sys: &mut S,
+        x: &[f64],
+    ) -> Result<(), SolveError> {
+        StepNewton::refresh(self, sys, x)
+    }
+
+    /// The stricter acceptance of the module documentation.
+    fn judge(&mut self, x: &[f64], s: &mut Sweep) -> Verdict<()> {
+        let (norm, prev) = (s.norm, s.prev);
         let modified = self.work.params.modified;
-        let mut iterations = 0;
-        let mut last_res = f64::NAN;
-        let mut first_res = f64::NAN;
-        let mut relinearisations = 0;
-        loop {
-            let fresh = self.stale || !modified || self.lu.is_none();
-            if fresh {
-                self.refresh(sys, x)?;
+        let roundoff = self.work.at_roundoff(x);
+        // Contraction rate: observed, or for the first iteration 0 with a fresh
+        // matrix (quadratic convergence) and the last observed rate with a kept one.
+        let theta = match prev {
+            Some(p) if p > 0.0 => norm / p,
+            Some(_) => 0.0,
+            None if s.fresh => 0.0,
+            None => self.theta_kept,
+        };
+        // No contraction once an increment was within the tolerance, or once the
+        // residual fell by FLOOR_DROP from its first value: the iteration is at its
+        // round-off floor (accepted); otherwise it diverges.
+        let floor = matches!(prev, Some(p) if theta >= 1.0
+            && (norm <= 1.0 || p <= 1.0 || s.last_res <= FLOOR_DROP * s.first_res));
+        if prev.is_some() {
+            s.rate = s.rate.max(theta.min(1.0));
+            if theta >= 1.0 && !roundoff && !floor {
+                return Verdict::Stop;
             }
-            let mut prev: Option<f64> = None;
-            let mut rate = 0.0f64;
-            for it in 0..self.work.params.max_iterations {
-                if it > 0 && !modified {
-                    self.refresh(sys, x)?;
-                }
-                let lu = self.lu.as_mut().expect("factorized above");
-                let applied = self.work.iterate(sys, lu, x, fresh, &mut last_res)?;
-                if first_res.is_nan() && last_res.is_finite() {
-                    first_res = last_res;
-                }
-                if !applied {
-                    break;
-                }
-                iterations += 1;
-                let norm = self.work.weighted_norm(x);
-                if !norm.is_finite() {
-                    break;
-                }
-                let roundoff = self.work.at_roundoff(x);
-                // Contraction rate: observed, or for the first iteration 0 with a fresh
-                // matrix (quadratic convergence) and the last observed rate with a kept one.
-                let theta = match prev {
-                    Some(p) if p > 0.0 => norm / p,
-                    Some(_) => 0.0,
-                    None if fresh => 0.0,
-                    None => self.theta_kept,
-                };
-                // No contraction once an increment was within the tolerance, or once the
-                // residual fell by FLOOR_DROP from its first value: the iteration is at its
-                // round-off floor (accepted); otherwise it diverges.
-                let floor = matches!(prev, Some(p) if theta >= 1.0
-                    && (norm <= 1.0 || p <= 1.0 || last_res <= FLOOR_DROP * first_res));
-                if prev.is_some() {
-                    rate = rate.max(theta.min(1.0));
-                    if theta >= 1.0 && !roundoff && !floor {
-                        break;
-                    }
-                }
-                // Estimated error left after this increment, θ/(1 − θ)·‖Δx‖ (Hairer–Wanner
-                // IV.8), at most KAPPA of the tolerance with modified Newton; full Newton
-                // keeps the generic test (an increment within the tolerance, or an estimate
-                // at most the tolerance).
-                let est = if theta < 1.0 {
-                    theta / (1.0 - theta) * norm
-                } else {
-                    f64::INFINITY
-                };
-                let kappa = if modified { KAPPA } else { 1.0 };
-                let converged = roundoff
-                    || floor
-                    || (norm <= 1.0 && (!modified || est <= kappa))
-                    || (prev.is_some() && est <= kappa);
-                if converged {
-                    if rate > 0.0 {
-                        self.theta_kept = rate;
-                    }
-                    if modified && rate > self.work.params.refresh_rate {
-                        self.stale = true;
-                    }
-                    return Ok(());
-                }
-                prev = Some(norm);
-            }
-            if fresh {
-                self.stale = true;
-                // A matrix of this solve stopped contracting after the residual fell: it
-                // is stale, not the iteration divergent. Re-linearise at the current
-                // iterate (module documentation).
-                if relinearisations < MAX_RELINEARISATIONS
-                    && last_res.is_finite()
-                    && last_res < first_res
-                    && x.iter().all(|v| v.is_finite())
-                {
-                    relinearisations += 1;
-                    continue;
-                }
-                return Err(SolveError::NewtonDiverged {
-                    t,
-                    iterations,
-                    residual: last_res,
-                    tol: self.work.params.rtol,
-                });
-            }
-            // A kept Jacobian failed: restart from the initial guess with a fresh one.
-            x.copy_from_slice(&self.work.x_start);
+        }
+        // Estimated error left after this increment, θ/(1 − θ)·‖Δx‖ (Hairer–Wanner
+        // IV.8), at most KAPPA of the tolerance with modified Newton; full Newton
+        // keeps the generic test (an increment within the tolerance, or an estimate
+        // at most the tolerance).
+        let est = if theta < 1.0 {
+            theta / (1.0 - theta) * norm
+        } else {
+            f64::INFINITY
+        };
+        let kappa = if modified { KAPPA } else { 1.0 };
+        let converged = roundoff
+            || floor
+            || (norm <= 1.0 && (!modified || est <= kappa))
+            || (prev.is_some() && est <= kappa);
+        if !converged {
+            return Verdict::Continue;
+        }
+        if s.rate > 0.0 {
+            self.theta_kept = s.rate;
+        }
+        if modified && s.rate > self.work.params.refresh_rate {
             self.stale = true;
         }
+        Verdict::Accept(())
+    }
+
+    /// A matrix of this solve stopped contracting after the residual fell: it is stale, not
+    /// the iteration divergent. Re-linearise at the current iterate (module
+    /// documentation), at most [`MAX_RELINEARISATIONS`] times.
+    fn relinearise(&mut self, x: &[f64], s: &mut Sweep) -> bool {
+        let retry = s.relinearisations < MAX_RELINEARISATIONS
+            && s.last_res.is_finite()
+            && s.last_res < s.first_res
+            && x.iter().all(|v| v.is_finite());
+        if retry {
+            s.relinearisations += 1;
+        }
+        retry
     }
 }

@@ -44,6 +44,14 @@ fn dense() -> EigenParams {
     }
 }
 
+/// `params` with the mode shapes switched on.
+fn with_shapes(params: EigenParams) -> EigenParams {
+    EigenParams {
+        mode_shapes: true,
+        ..params
+    }
+}
+
 fn sparse_k(k: usize) -> EigenParams {
     EigenParams {
         method: EigenMethod::ShiftInvert,
@@ -73,14 +81,7 @@ fn mode_residual(E: &SparseMat, A: &SparseMat, lam: c64, phi: &[c64]) -> f64 {
 fn fixed_free_chain_dense_matches_analytic_with_shapes() {
     let (N, m, k) = (30, 2.0, 50.0);
     let sys = chain(N, m, k, 0.0, false);
-    let res = modes(
-        &sys,
-        &EigenParams {
-            mode_shapes: true,
-            ..dense()
-        },
-    )
-    .unwrap();
+    let res = modes(&sys, &with_shapes(dense())).unwrap();
     let w = res.frequencies();
     // QZ is backward stable: relative errors ~ n·ε; measured ≈ 1e-14.
     let err = max_rel(&w, &fixed_free(N, m, k));
@@ -113,14 +114,7 @@ fn constrained_chain_equals_reduced_system_dense_and_sparse() {
     let (N, m, k) = (12, 1.0, 10.0);
     let sys = constrained_chain(N, m, k);
     let exact = fixed_fixed(N - 1, m, k);
-    let res = modes(
-        &sys,
-        &EigenParams {
-            mode_shapes: true,
-            ..dense()
-        },
-    )
-    .unwrap();
+    let res = modes(&sys, &with_shapes(dense())).unwrap();
     let err = max_rel(&res.frequencies(), &exact);
     assert!(err < 1e-10, "dense constrained: {err:.3e}");
     // Shapes satisfy the full DAE pencil, multiplier row included.
@@ -143,14 +137,7 @@ fn constrained_chain_equals_reduced_system_dense_and_sparse() {
     .unwrap();
     assert!(max_rel(&red.frequencies(), &exact) < 1e-10);
     // Sparse shift-invert on the DAE pencil directly.
-    let sp = modes(
-        &sys,
-        &EigenParams {
-            mode_shapes: true,
-            ..sparse_k(5)
-        },
-    )
-    .unwrap();
+    let sp = modes(&sys, &with_shapes(sparse_k(5))).unwrap();
     let err = max_rel(&sp.frequencies(), &exact[..5]);
     assert!(err < 1e-9, "sparse constrained: {err:.3e}");
     for md in &sp.modes {
@@ -248,15 +235,7 @@ fn damping_ratios() {
     Rt.push(2, 2, r);
     let A = sparse::add(1.0, &Jt.build(), -1.0, &Rt.build());
     let E = Et.build();
-    let res = pencil_modes(
-        &E,
-        &A,
-        &EigenParams {
-            mode_shapes: true,
-            ..dense()
-        },
-    )
-    .unwrap();
+    let res = pencil_modes(&E, &A, &with_shapes(dense())).unwrap();
     assert_eq!(res.modes.len(), 1);
     let md = &res.modes[0];
     assert!((md.omega - wd).abs() < 1e-12 * wd, "{:?}", md.lambda);
@@ -312,41 +291,39 @@ fn redundant_constraints() {
 #[test]
 fn parameters_are_validated() {
     let sys = chain(3, 1.0, 1.0, 0.0, false);
-    let e = modes(
-        &sys,
-        &EigenParams {
-            method: EigenMethod::ShiftInvert,
-            ..Default::default()
-        },
-    )
-    .unwrap_err();
-    assert!(e.to_string().contains("n_modes"), "{e}");
-    let e = modes(
-        &sys,
-        &EigenParams {
-            shift: Some(-1.0),
-            n_modes: Some(1),
-            ..Default::default()
-        },
-    )
-    .unwrap_err();
-    assert!(e.to_string().contains("0 < shift"), "{e}");
-    let e = modes(
-        &sys,
-        &EigenParams {
-            tol: 0.0,
-            ..Default::default()
-        },
-    )
-    .unwrap_err();
-    assert!(e.to_string().contains("0 < tol < 1"), "{e}");
-    let e = modes(
-        &sys,
-        &EigenParams {
-            dense_limit: 2,
-            ..Default::default()
-        },
-    )
-    .unwrap_err();
-    assert!(e.to_string().contains("n_modes"), "{e}");
+    let cases = [
+        (
+            EigenParams {
+                method: EigenMethod::ShiftInvert,
+                ..Default::default()
+            },
+            "n_modes",
+        ),
+        (
+            EigenParams {
+                shift: Some(-1.0),
+                n_modes: Some(1),
+                ..Default::default()
+            },
+            "0 < shift",
+        ),
+        (
+            EigenParams {
+                tol: 0.0,
+                ..Default::default()
+            },
+            "0 < tol < 1",
+        ),
+        (
+            EigenParams {
+                dense_limit: 2,
+                ..Default::default()
+            },
+            "n_modes",
+        ),
+    ];
+    for (params, named) in cases {
+        let e = modes(&sys, &params).unwrap_err();
+        assert!(e.to_string().contains(named), "{e}");
+    }
 }

@@ -34,14 +34,7 @@ fn span(t_end: f64, h: f64, every: usize) -> FixedStepParams {
 /// The damped chain with its tip port driven by a smooth force switched on at a breakpoint.
 fn driven() -> (LinearPhSystem, InputFn, Vec<f64>) {
     let sys = chain(N, 1.0, 25.0, 0.3, true);
-    let u = InputFn::new(vec![Signal::Sum(vec![
-        Signal::expr("0.7*sin(2.1*t)").unwrap(),
-        Signal::Step {
-            t0: 0.537,
-            before: 0.0,
-            after: 0.4,
-        },
-    ])]);
+    let u = InputFn::new(vec![switched_force("0.7*sin(2.1*t)", 0.537, 0.4)]);
     let mut x0 = vec![0.0; 2 * N];
     x0[0] = 0.5;
     x0[N + 1] = -2.0;
@@ -241,20 +234,8 @@ fn stormer_verlet_and_what_does_not_apply() {
     let sys = chain(N, 1.0, 25.0, 0.0, true);
     let u = InputFn::new(vec![Signal::expr("0.5*cos(3*t)").unwrap()]);
     let x0 = chain_modal_solution(N, 1.0, 25.0, &[(1, 1.0)], 0.0);
-    let r1 = run(
-        &sys,
-        &u,
-        &x0,
-        &Integrator::StormerVerlet,
-        span(2.0, 0.02, 1),
-    );
-    let r2 = run(
-        &sys,
-        &u,
-        &x0,
-        &Integrator::StormerVerlet,
-        span(2.0, 0.01, 1),
-    );
+    let verlet = |h: f64| run(&sys, &u, &x0, &Integrator::StormerVerlet, span(2.0, h, 1));
+    let (r1, r2) = (verlet(0.02), verlet(0.01));
     let (e1, e2) = (r1.ledger.relative_drift(), r2.ledger.relative_drift());
     assert_eq!(r1.ledger_kind, LedgerKind::PerStep);
     assert!(e1 > 1e-6 && (e1 / e2).log2() > 1.7, "{e1:.3e} {e2:.3e}");

@@ -56,14 +56,7 @@ fn lossless_chain_conserves_energy_over_1e4_steps() {
 fn port_driven_run_satisfies_discrete_power_balance() {
     let (N, m, k, c) = (10, 1.0, 100.0, 0.5);
     let sys = chain(N, m, k, c, true);
-    let u = Signal::Sum(vec![
-        Signal::expr("2*sin(3*t)").unwrap(),
-        Signal::Step {
-            t0: 0.5037,
-            before: 0.0,
-            after: 1.5,
-        },
-    ]);
+    let u = switched_force("2*sin(3*t)", 0.5037, 1.5);
     let mut cn = LinearMidpoint::new(&sys, InputFn::new(vec![u]), params(20.0, 0.01, 7)).unwrap();
     let e0 = vec![0.0; 2 * N];
     let res = cn.run(&e0, &mut |_t: f64, _e: &[f64]| {}).unwrap();

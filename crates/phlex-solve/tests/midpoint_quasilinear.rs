@@ -10,7 +10,7 @@ use phlex_core::{PhSystem, Port, PortSet, VarBlock};
 use phlex_solve::fixed_step::FixedStepParams;
 use phlex_solve::midpoint::{LinearMidpoint, Midpoint, MidpointParams, MidpointVariant};
 use phlex_solve::newton::NewtonParams;
-use phlex_solve::{InputFn, Signal};
+use phlex_solve::InputFn;
 
 struct Pendulum {
     m: f64,
@@ -148,14 +148,7 @@ fn discrete_gradient_conserves_energy_midpoint_only_to_second_order() {
 #[test]
 fn discrete_gradient_power_balance_with_ports_and_damping() {
     let pend = Pendulum::new(2.0, 3.0, 0.4);
-    let u = InputFn::new(vec![Signal::Sum(vec![
-        Signal::expr("0.8*cos(1.3*t)").unwrap(),
-        Signal::Step {
-            t0: 4.321,
-            before: 0.0,
-            after: 1.0,
-        },
-    ])]);
+    let u = InputFn::new(vec![switched_force("0.8*cos(1.3*t)", 4.321, 1.0)]);
     let mut run = Midpoint::new(
         &pend,
         u,

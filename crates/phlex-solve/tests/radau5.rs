@@ -29,6 +29,40 @@ fn diag(d: &[f64]) -> SparseMat {
     t.build()
 }
 
+/// Radau IIA with tolerances `(rtol, atol)` from `(0, y0)` to `t1`, calling `obs` at the
+/// times of `output`.
+fn observed<P: ImplicitDae>(
+    p: &P,
+    (rtol, atol): (f64, f64),
+    y0: &[f64],
+    t1: f64,
+    output: OutputTimes,
+    mut obs: impl FnMut(f64, &[f64]),
+) -> Radau5Solution {
+    Radau5::new(Radau5Params::with_tolerances(rtol, atol))
+        .unwrap()
+        .integrate(p, 0.0, y0, t1, output, &mut obs)
+        .unwrap()
+}
+
+/// Radau IIA with `params` from `(t0, y0)` to `t1`, no output.
+fn try_run<P: ImplicitDae>(
+    p: &P,
+    params: Radau5Params,
+    t0: f64,
+    y0: &[f64],
+    t1: f64,
+) -> Result<Radau5Solution, SolveError> {
+    Radau5::new(params)?.integrate(
+        p,
+        t0,
+        y0,
+        t1,
+        OutputTimes::None,
+        &mut |_: f64, _: &[f64]| {},
+    )
+}
+
 fn run<P: ImplicitDae>(
     p: &P,
     params: Radau5Params,
@@ -36,17 +70,34 @@ fn run<P: ImplicitDae>(
     y0: &[f64],
     t1: f64,
 ) -> Radau5Solution {
-    Radau5::new(params)
-        .unwrap()
-        .integrate(
-            p,
-            t0,
-            y0,
-            t1,
-            OutputTimes::None,
-            &mut |_: f64, _: &[f64]| {},
-        )
-        .unwrap()
+    try_run(p, params, t0, y0, t1).unwrap()
+}
+
+/// An autonomous test problem $M\dot y = f(y)$: right-hand side, exact Jacobian and the
+/// index of every variable (0 differential, 1 and 2 algebraic).
+struct Autonomous {
+    M: SparseMat,
+    f: fn(&[f64], &mut [f64]),
+    jac: fn(&[f64]) -> SparseMat,
+    index: Vec<u8>,
+}
+
+impl ImplicitDae for Autonomous {
+    fn dim(&self) -> usize {
+        self.index.len()
+    }
+    fn mass(&self) -> &SparseMat {
+        &self.M
+    }
+    fn rhs(&self, _t: f64, y: &[f64], f: &mut [f64]) {
+        (self.f)(y, f)
+    }
+    fn jacobian(&self, _t: f64, y: &[f64]) -> SparseMat {
+        (self.jac)(y)
+    }
+    fn variable_indices(&self) -> Vec<u8> {
+        self.index.clone()
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -161,32 +212,32 @@ fn van_der_pol_stiff_reaches_reference() {
     assert!(err < 1e-6, "mass-matrix form: error {err:.3e}");
 }
 
-/// Robertson in ODE form (M = I), for the comparison with the Fortran code.
-struct RobertsonOde {
-    M: SparseMat,
+/// The two kinetic rows of Robertson's reaction $y_1' = -0.04y_1 + 10^4y_2y_3$,
+/// $y_2' = 0.04y_1 - 10^4y_2y_3 - 3\cdot10^7y_2^2$ into `f[..2]`.
+fn robertson_kinetics(y: &[f64], f: &mut [f64]) {
+    f[0] = -0.04 * y[0] + 1e4 * y[1] * y[2];
+    f[1] = 0.04 * y[0] - 1e4 * y[1] * y[2] - 3e7 * y[1] * y[1];
 }
 
-impl ImplicitDae for RobertsonOde {
-    fn dim(&self) -> usize {
-        3
-    }
-    fn mass(&self) -> &SparseMat {
-        &self.M
-    }
-    fn rhs(&self, _t: f64, y: &[f64], f: &mut [f64]) {
-        f[0] = -0.04 * y[0] + 1e4 * y[1] * y[2];
-        f[1] = 0.04 * y[0] - 1e4 * y[1] * y[2] - 3e7 * y[1] * y[1];
-        f[2] = 3e7 * y[1] * y[1];
-    }
-    fn jacobian(&self, _t: f64, y: &[f64]) -> SparseMat {
-        dense_to_sparse(&[
-            &[-0.04, 1e4 * y[2], 1e4 * y[1]],
-            &[0.04, -1e4 * y[2] - 6e7 * y[1], -1e4 * y[1]],
-            &[0.0, 6e7 * y[1], 0.0],
-        ])
-    }
-    fn variable_indices(&self) -> Vec<u8> {
-        vec![0, 0, 0]
+/// The Jacobian of Robertson's problem: the two kinetic rows and `last`.
+fn robertson_jacobian(y: &[f64], last: [f64; 3]) -> SparseMat {
+    dense_to_sparse(&[
+        &[-0.04, 1e4 * y[2], 1e4 * y[1]],
+        &[0.04, -1e4 * y[2] - 6e7 * y[1], -1e4 * y[1]],
+        &last,
+    ])
+}
+
+/// Robertson in ODE form (M = I), for the comparison with the Fortran code.
+fn robertson_ode() -> Autonomous {
+    Autonomous {
+        M: diag(&[1.0, 1.0, 1.0]),
+        f: |y, f| {
+            robertson_kinetics(y, f);
+            f[2] = 3e7 * y[1] * y[1];
+        },
+        jac: |y| robertson_jacobian(y, [0.0, 6e7 * y[1], 0.0]),
+        index: vec![0, 0, 0],
     }
 }
 
@@ -237,9 +288,7 @@ fn reproduces_fortran_radau5() {
     assert_eq!(s.rhs_evaluations, 2247);
 
     // Robertson (ODE form) to t = 0.3, rtol = 1e-2, atol = 1e-8.
-    let p = RobertsonOde {
-        M: diag(&[1.0, 1.0, 1.0]),
-    };
+    let p = robertson_ode();
     let rob = run(&p, radau5_f(1e-2, 1e-8), 0.0, &[1.0, 0.0, 0.0], 0.3);
     let s = rob.stats;
     println!("robertson: y = {:?}, {s:?}, h = {}", rob.y, rob.h_next);
@@ -270,41 +319,18 @@ fn reproduces_fortran_radau5() {
 // Robertson as an index-1 DAE.
 // ---------------------------------------------------------------------------------------
 
-struct RobertsonDae {
-    M: SparseMat,
-}
-
-impl RobertsonDae {
-    fn new() -> Self {
-        Self {
-            M: diag(&[1.0, 1.0, 0.0]),
-        }
-    }
-}
-
-impl ImplicitDae for RobertsonDae {
-    fn dim(&self) -> usize {
-        3
-    }
-    fn mass(&self) -> &SparseMat {
-        &self.M
-    }
-    fn rhs(&self, _t: f64, y: &[f64], f: &mut [f64]) {
-        f[0] = -0.04 * y[0] + 1e4 * y[1] * y[2];
-        f[1] = 0.04 * y[0] - 1e4 * y[1] * y[2] - 3e7 * y[1] * y[1];
-        f[2] = y[0] + y[1] + y[2] - 1.0;
-    }
-    fn jacobian(&self, _t: f64, y: &[f64]) -> SparseMat {
-        // Triplets drop exact zeros, so the pattern grows as y2, y3 leave 0: this
-        // exercises the pattern-union path of the stage matrices.
-        dense_to_sparse(&[
-            &[-0.04, 1e4 * y[2], 1e4 * y[1]],
-            &[0.04, -1e4 * y[2] - 6e7 * y[1], -1e4 * y[1]],
-            &[1.0, 1.0, 1.0],
-        ])
-    }
-    fn variable_indices(&self) -> Vec<u8> {
-        vec![0, 0, 1]
+/// Robertson with the conservation law $y_1 + y_2 + y_3 = 1$ in place of the third
+/// equation (index 1). Triplets drop exact zeros, so the pattern of the Jacobian grows as
+/// y2, y3 leave 0: this exercises the pattern-union path of the stage matrices.
+fn robertson_dae() -> Autonomous {
+    Autonomous {
+        M: diag(&[1.0, 1.0, 0.0]),
+        f: |y, f| {
+            robertson_kinetics(y, f);
+            f[2] = y[0] + y[1] + y[2] - 1.0;
+        },
+        jac: |y| robertson_jacobian(y, [1.0, 1.0, 1.0]),
+        index: vec![0, 0, 1],
     }
 }
 
@@ -313,7 +339,7 @@ const ROB_REF: [f64; 2] = [0.7158270687193135, 9.185534764529e-06];
 
 #[test]
 fn robertson_index1_dae() {
-    let p = RobertsonDae::new();
+    let p = robertson_dae();
     let y0 = [1.0, 0.0, 0.0];
     // y2 is O(1e-5): its absolute tolerance must be far below that.
     let params = |rtol: f64| Radau5Params {
@@ -637,22 +663,19 @@ fn dense_output_between_steps_matches_exact_solution() {
         let mut max_err = 0.0f64;
         let mut count = 0usize;
         let mut times = Vec::new();
-        let sol = Radau5::new(Radau5Params::with_tolerances(rtol, rtol))
-            .unwrap()
-            .integrate(
-                &p,
-                0.0,
-                &[1.0, 0.0],
-                t1,
-                OutputTimes::Grid(&grid),
-                &mut |t: f64, y: &[f64]| {
-                    let e = p.exact(t);
-                    max_err = max_err.max((y[0] - e[0]).abs()).max((y[1] - e[1]).abs());
-                    count += 1;
-                    times.push(t);
-                },
-            )
-            .unwrap();
+        let sol = observed(
+            &p,
+            (rtol, rtol),
+            &[1.0, 0.0],
+            t1,
+            OutputTimes::Grid(&grid),
+            |t: f64, y: &[f64]| {
+                let e = p.exact(t);
+                max_err = max_err.max((y[0] - e[0]).abs()).max((y[1] - e[1]).abs());
+                count += 1;
+                times.push(t);
+            },
+        );
         println!(
             "dense output rtol {rtol:.0e}: {} points, max error {max_err:.3e}, {} steps",
             count, sol.stats.steps
@@ -672,17 +695,14 @@ fn dense_output_between_steps_matches_exact_solution() {
     }
     // Steps mode: t0 first, then strictly increasing step ends, finishing at t1.
     let mut ts = Vec::new();
-    let sol = Radau5::new(Radau5Params::with_tolerances(1e-6, 1e-6))
-        .unwrap()
-        .integrate(
-            &p,
-            0.0,
-            &[1.0, 0.0],
-            t1,
-            OutputTimes::Steps,
-            &mut |t: f64, _: &[f64]| ts.push(t),
-        )
-        .unwrap();
+    let sol = observed(
+        &p,
+        (1e-6, 1e-6),
+        &[1.0, 0.0],
+        t1,
+        OutputTimes::Steps,
+        |t: f64, _: &[f64]| ts.push(t),
+    );
     assert_eq!(ts.len(), sol.stats.steps + 1);
     assert_eq!(ts[0], 0.0);
     assert_eq!(*ts.last().unwrap(), t1);
@@ -733,22 +753,19 @@ fn linear_ph_system_with_step_input() {
     let rtol = 1e-8;
     let mut err = 0.0f64;
     let mut hit_switch = false;
-    let sol = Radau5::new(Radau5Params::with_tolerances(rtol, rtol * 1e-2))
-        .unwrap()
-        .integrate(
-            &dae,
-            0.0,
-            &[0.0, 0.0],
-            6.0,
-            OutputTimes::Steps,
-            &mut |t: f64, y: &[f64]| {
-                hit_switch |= t == 1.0;
-                err = err
-                    .max((y[1] / k - x_exact(t)).abs() / (force / k))
-                    .max((y[0] - v_exact(t)).abs() / (force / k * w));
-            },
-        )
-        .unwrap();
+    let sol = observed(
+        &dae,
+        (rtol, rtol * 1e-2),
+        &[0.0, 0.0],
+        6.0,
+        OutputTimes::Steps,
+        |t: f64, y: &[f64]| {
+            hit_switch |= t == 1.0;
+            err = err
+                .max((y[1] / k - x_exact(t)).abs() / (force / k))
+                .max((y[0] - v_exact(t)).abs() / (force / k * w));
+        },
+    );
     println!(
         "pH mass-spring-damper: max relative error {err:.2e}, {:?}",
         sol.stats
@@ -820,22 +837,19 @@ fn breakpoints_are_hit_exactly() {
     let rtol = 1e-8;
     let mut ts = Vec::new();
     let mut y_at_tb = f64::NAN;
-    let with = Radau5::new(Radau5Params::with_tolerances(rtol, rtol))
-        .unwrap()
-        .integrate(
-            &mk(true),
-            0.0,
-            &[1.0],
-            2.0,
-            OutputTimes::Steps,
-            &mut |t: f64, y: &[f64]| {
-                ts.push(t);
-                if t == tb {
-                    y_at_tb = y[0];
-                }
-            },
-        )
-        .unwrap();
+    let with = observed(
+        &mk(true),
+        (rtol, rtol),
+        &[1.0],
+        2.0,
+        OutputTimes::Steps,
+        |t: f64, y: &[f64]| {
+            ts.push(t);
+            if t == tb {
+                y_at_tb = y[0];
+            }
+        },
+    );
     // One step ends exactly on the breakpoint, with the left limit of the solution there.
     assert!(ts.contains(&tb), "steps: {ts:?}");
     assert!(
@@ -862,20 +876,10 @@ fn breakpoints_are_hit_exactly() {
 
 #[test]
 fn inconsistent_initial_condition_is_reported_and_projected() {
-    let p = RobertsonDae::new();
+    let p = robertson_dae();
     // y1 + y2 + y3 = 1.2 ≠ 1: row 2 (the algebraic one) is named.
     let y0 = [1.0, 0.0, 0.2];
-    let e = Radau5::new(Radau5Params::default())
-        .unwrap()
-        .integrate(
-            &p,
-            0.0,
-            &y0,
-            1.0,
-            OutputTimes::None,
-            &mut |_: f64, _: &[f64]| {},
-        )
-        .unwrap_err();
+    let e = try_run(&p, Radau5Params::default(), 0.0, &y0, 1.0).unwrap_err();
     let msg = e.to_string();
     println!("{msg}");
     assert!(matches!(e, SolveError::Parameter(_)));
@@ -893,148 +897,79 @@ fn inconsistent_initial_condition_is_reported_and_projected() {
     assert!(e.to_string().contains("index 2"), "{e}");
 }
 
-/// M = 0, f = 0: every stage matrix is the zero matrix.
-struct Degenerate {
-    M: SparseMat,
-    J: SparseMat,
-}
-
-impl ImplicitDae for Degenerate {
-    fn dim(&self) -> usize {
-        2
-    }
-    fn mass(&self) -> &SparseMat {
-        &self.M
-    }
-    fn rhs(&self, _t: f64, y: &[f64], f: &mut [f64]) {
-        // f = [[1, 1], [1, 1]] y: singular Jacobian with zero mass matrix.
-        f[0] = y[0] + y[1];
-        f[1] = y[0] + y[1];
-    }
-    fn jacobian(&self, _t: f64, _y: &[f64]) -> SparseMat {
-        self.J.clone()
-    }
-    fn variable_indices(&self) -> Vec<u8> {
-        vec![1, 1]
-    }
-}
-
 #[test]
 fn typed_errors() {
     // Singular stage matrices (M = 0 and singular J).
-    let d = Degenerate {
+    // M = 0, f = [[1, 1], [1, 1]] y: singular Jacobian with zero mass matrix; every stage
+    // matrix is singular.
+    let d = Autonomous {
         M: diag(&[0.0, 0.0]),
-        J: dense_to_sparse(&[&[1.0, 1.0], &[1.0, 1.0]]),
+        f: |y, f| {
+            f[0] = y[0] + y[1];
+            f[1] = y[0] + y[1];
+        },
+        jac: |_| dense_to_sparse(&[&[1.0, 1.0], &[1.0, 1.0]]),
+        index: vec![1, 1],
     };
-    let e = Radau5::new(Radau5Params::default())
-        .unwrap()
-        .integrate(
-            &d,
-            0.0,
-            &[0.0, 0.0],
-            1.0,
-            OutputTimes::None,
-            &mut |_: f64, _: &[f64]| {},
-        )
-        .unwrap_err();
+    let e = try_run(&d, Radau5Params::default(), 0.0, &[0.0, 0.0], 1.0).unwrap_err();
     assert!(matches!(e, SolveError::Singular { .. }), "{e}");
     // Too many steps.
     let p = Oscillator::new(1.0);
-    let e = Radau5::new(Radau5Params {
+    let params = Radau5Params {
         max_steps: 5,
         ..Radau5Params::with_tolerances(1e-10, 1e-10)
-    })
-    .unwrap()
-    .integrate(
-        &p,
-        0.0,
-        &[1.0, 0.0],
-        100.0,
-        OutputTimes::None,
-        &mut |_: f64, _: &[f64]| {},
-    )
-    .unwrap_err();
+    };
+    let e = try_run(&p, params, 0.0, &[1.0, 0.0], 100.0).unwrap_err();
     assert!(
         matches!(e, SolveError::TooManySteps { max_steps: 5, .. }),
         "{e}"
     );
     // Non-finite initial state; wrong dimension; bad interval; bad grid.
     let r = Radau5::new(Radau5Params::default()).unwrap();
-    let mut obs = |_: f64, _: &[f64]| {};
-    assert!(matches!(
-        r.integrate(&p, 0.0, &[f64::NAN, 0.0], 1.0, OutputTimes::None, &mut obs),
-        Err(SolveError::NonFinite { index: 0, .. })
-    ));
-    assert!(matches!(
-        r.integrate(&p, 0.0, &[1.0], 1.0, OutputTimes::None, &mut obs),
-        Err(SolveError::Dimension(_))
-    ));
-    assert!(matches!(
-        r.integrate(&p, 1.0, &[1.0, 0.0], 1.0, OutputTimes::None, &mut obs),
-        Err(SolveError::Parameter(_))
-    ));
-    assert!(matches!(
-        r.integrate(
-            &p,
-            0.0,
-            &[1.0, 0.0],
-            1.0,
-            OutputTimes::Grid(&[0.5, 0.2]),
-            &mut obs
-        ),
-        Err(SolveError::Parameter(_))
-    ));
-    assert!(matches!(
-        r.integrate(
-            &p,
-            0.0,
-            &[1.0, 0.0],
-            1.0,
-            OutputTimes::Grid(&[0.5, 2.0]),
-            &mut obs
-        ),
-        Err(SolveError::Parameter(_))
-    ));
-}
-
-/// y' = y² from y(0) = 1 blows up at t = 1: the solver must stop with a typed error
-/// (step-size underflow or non-finite state), never loop or panic.
-struct BlowUp {
-    M: SparseMat,
-}
-
-impl ImplicitDae for BlowUp {
-    fn dim(&self) -> usize {
-        1
-    }
-    fn mass(&self) -> &SparseMat {
-        &self.M
-    }
-    fn rhs(&self, _t: f64, y: &[f64], f: &mut [f64]) {
-        f[0] = y[0] * y[0];
-    }
-    fn jacobian(&self, _t: f64, y: &[f64]) -> SparseMat {
-        diag(&[2.0 * y[0]])
-    }
-    fn variable_indices(&self) -> Vec<u8> {
-        vec![0]
+    type Check = fn(&SolveError) -> bool;
+    let cases: [(f64, &[f64], OutputTimes, Check); 5] = [
+        (0.0, &[f64::NAN, 0.0], OutputTimes::None, |e| {
+            matches!(e, SolveError::NonFinite { index: 0, .. })
+        }),
+        (0.0, &[1.0], OutputTimes::None, |e| {
+            matches!(e, SolveError::Dimension(_))
+        }),
+        (1.0, &[1.0, 0.0], OutputTimes::None, |e| {
+            matches!(e, SolveError::Parameter(_))
+        }),
+        (0.0, &[1.0, 0.0], OutputTimes::Grid(&[0.5, 0.2]), |e| {
+            matches!(e, SolveError::Parameter(_))
+        }),
+        (0.0, &[1.0, 0.0], OutputTimes::Grid(&[0.5, 2.0]), |e| {
+            matches!(e, SolveError::Parameter(_))
+        }),
+    ];
+    for (k, (t0, y0, output, expected)) in cases.into_iter().enumerate() {
+        let e = r
+            .integrate(&p, t0, y0, 1.0, output, &mut |_: f64, _: &[f64]| {})
+            .unwrap_err();
+        assert!(expected(&e), "case {k}: {e}");
     }
 }
 
 #[test]
 fn finite_time_blow_up_is_a_typed_error() {
-    let p = BlowUp { M: diag(&[1.0]) };
-    let e = Radau5::new(Radau5Params::with_tolerances(1e-6, 1e-6))
-        .unwrap()
-        .integrate(
-            &p,
-            0.0,
-            &[1.0],
-            2.0,
-            OutputTimes::None,
-            &mut |_: f64, _: &[f64]| {},
-        )
-        .unwrap_err();
+    // y' = y² from y(0) = 1 blows up at t = 1: the solver must stop with a typed error
+    // (step-size underflow or non-finite state), never loop or panic.
+    let p = Autonomous {
+        M: diag(&[1.0]),
+        f: |y, f| f[0] = y[0] * y[0],
+        jac: |y| diag(&[2.0 * y[0]]),
+        index: vec![0],
+    };
+    let e = try_run(
+        &p,
+        Radau5Params::with_tolerances(1e-6, 1e-6),
+        0.0,
+        &[1.0],
+        2.0,
+    )
+    .unwrap_err();
     println!("blow-up: {e}");
     match e {
         SolveError::StepSizeUnderflow { t, .. }

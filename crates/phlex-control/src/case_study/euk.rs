@@ -150,25 +150,6 @@ impl Hold {
         }
     }
 
-    /// Engages the controller at time `t` if it is not engaged yet: with
-    /// the switch-on time `t_on` (`None`: never) and the (estimated) state
-    /// `z` and previous `ẋ₃`, sets `task` and returns `true` at the sample
-    /// where the control starts.
-    fn engage(
-        &self,
-        task: &mut Option<Task>,
-        t: f64,
-        t_on: Option<f64>,
-        z: &[f64],
-        prev_v3: f64,
-    ) -> bool {
-        if task.is_some() {
-            return false;
-        }
-        *task = t_on.and_then(|t_on| self.start(t, t_on, z, prev_v3));
-        task.is_some()
-    }
-
     /// The task at switch-on if the controller starts at time `t` with
     /// (estimated) state `z` and previous `ẋ₃`, or `None` if not yet.
     fn start(&self, t: f64, t_on: f64, z: &[f64], prev_v3: f64) -> Option<Task> {
@@ -185,6 +166,48 @@ impl Hold {
                 baumgarte: Some(rate),
             }),
         }
+    }
+}
+
+/// Switch-on bookkeeping of the EUK runs ([`simulate_euk`], [`simulate_euk_ekf`]): the
+/// task once the controller is engaged, the trace with its switch-on time, and `ẋ₃` of the
+/// previous sample (the zero crossing of [`Hold::Thesis`]).
+struct Switch {
+    hold: Hold,
+    t_on: Option<f64>,
+    task: Option<Task>,
+    trace: CaseTrace,
+    prev_v3: f64,
+}
+
+impl Switch {
+    /// Not engaged, switch-on time `t_on` (`None`: never), initial (estimated) state `z`.
+    fn new(hold: Hold, t_on: Option<f64>, z: &[f64]) -> Self {
+        Self {
+            hold,
+            t_on,
+            task: None,
+            trace: CaseTrace {
+                t_on: f64::INFINITY,
+                ..Default::default()
+            },
+            prev_v3: z[6],
+        }
+    }
+
+    /// At the sample `t` with (estimated) state `z`: engages the controller if it is not
+    /// engaged yet and [`Hold`] starts now (recording `t` as the switch-on time), then
+    /// remembers `ẋ₃`.
+    fn update(&mut self, t: f64, z: &[f64]) {
+        if self.task.is_none() {
+            self.task = self
+                .t_on
+                .and_then(|t_on| self.hold.start(t, t_on, z, self.prev_v3));
+            if self.task.is_some() {
+                self.trace.t_on = t;
+            }
+        }
+        self.prev_v3 = z[6];
     }
 }
 
@@ -211,24 +234,16 @@ pub fn simulate_euk(plant: &NonlinearFrame, run: &EukRun) -> Result<CaseTrace> {
     let steps = (run.t_end / run.h).round() as usize;
     let mut z = initial_state(0.0).to_vec();
     let mut rk = Rk4::new(8);
-    let mut task: Option<Task> = None;
-    let mut tr = CaseTrace {
-        t_on: f64::INFINITY,
-        ..Default::default()
-    };
-    let mut prev_v3 = z[6];
+    let mut sw = Switch::new(run.hold, run.t_on, &z);
     for k in 0..=steps {
         let t = k as f64 * run.h;
-        if run.hold.engage(&mut task, t, run.t_on, &z, prev_v3) {
-            tr.t_on = t;
-        }
-        prev_v3 = z[6];
-        let u_now = match &task {
+        sw.update(t, &z);
+        let u_now = match &sw.task {
             Some(tk) => euk_action(plant, run.design, tk, &z, disturbance(t))?,
             None => 0.0,
         };
         if k % run.store_every == 0 || k == steps {
-            tr.push(t, &z, &z, u_now);
+            sw.trace.push(t, &z, &z, u_now);
         }
         if k == steps {
             break;
@@ -236,7 +251,7 @@ pub fn simulate_euk(plant: &NonlinearFrame, run: &EukRun) -> Result<CaseTrace> {
         let mut err = None;
         let mut rhs = |tt: f64, x: &[f64], dx: &mut [f64]| {
             let f = disturbance(tt);
-            let u = match &task {
+            let u = match &sw.task {
                 Some(tk) => match euk_action(plant, run.design, tk, x, f) {
                     Ok(u) => u,
                     Err(e) => {
@@ -253,7 +268,7 @@ pub fn simulate_euk(plant: &NonlinearFrame, run: &EukRun) -> Result<CaseTrace> {
         rk.step(&mut rhs, t, &mut z, run.h);
         check_step("EUK simulation (state blew up)", k, err, &[&z])?;
     }
-    Ok(tr)
+    Ok(sw.trace)
 }
 
 fn check_run(t_end: f64, h: f64, every: usize) -> Result<()> {
@@ -328,21 +343,13 @@ pub fn simulate_euk_ekf(plant: &NonlinearFrame, run: &EukEkfRun) -> Result<CaseT
     let mut rng = NoiseRng::new(run.seed);
     let mut rk = Rk4::new(8);
     let mut rk_hat = Rk4::new(8);
-    let mut task: Option<Task> = None;
-    let mut tr = CaseTrace {
-        t_on: f64::INFINITY,
-        ..Default::default()
-    };
-    let mut prev_v3 = zh[6];
+    let mut sw = Switch::new(run.hold, run.t_on, &zh);
     let I8 = crate::linalg::eye(8);
     for k in 0..=steps {
         let t = k as f64 * h;
         let f1 = disturbance(t);
-        if run.hold.engage(&mut task, t, run.t_on, &zh, prev_v3) {
-            tr.t_on = t;
-        }
-        prev_v3 = zh[6];
-        let u = match &task {
+        sw.update(t, &zh);
+        let u = match &sw.task {
             Some(tk) => euk_action(plant, Design::B, tk, &zh, f1)?,
             None => 0.0,
         };
@@ -366,7 +373,7 @@ pub fn simulate_euk_ekf(plant: &NonlinearFrame, run: &EukEkfRun) -> Result<CaseT
         P = &IKH * &P * IKH.transpose() + &K * &Rd * K.transpose();
         P = crate::linalg::sym(P.as_ref());
         if k % run.store_every == 0 || k == steps {
-            tr.push(t, &z, &zh, u);
+            sw.trace.push(t, &z, &zh, u);
         }
         if k == steps {
             break;
@@ -401,5 +408,5 @@ pub fn simulate_euk_ekf(plant: &NonlinearFrame, run: &EukEkfRun) -> Result<CaseT
         let Phi = &I8 + &Fh + faer::Scale(0.5) * (&Fh * &Fh);
         P = crate::linalg::sym((&Phi * &P * Phi.transpose() + &Qd).as_ref());
     }
-    Ok(tr)
+    Ok(sw.trace)
 }

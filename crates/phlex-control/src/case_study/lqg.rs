@@ -30,7 +30,7 @@ use crate::case_study::trace::check_step;
 use crate::control::lqg::{lqg, Lqg, LqgWeights};
 use crate::control::pole_placement::Domain;
 use crate::error::{ControlError, Result};
-use crate::linalg::diag;
+use crate::linalg::{diag, mat_vec_sum};
 use crate::model::mdof::Mdof;
 use crate::model::state_space::{OutputMaps, Sensing, StateSpace};
 use crate::model::zoh::c2d;
@@ -204,22 +204,10 @@ pub fn simulate_lqg(plant: &NonlinearFrame, lqg: &CaseLqg, run: &LqgRun) -> Resu
         }
         // estimator (predictor form), inputs [F, C]
         let uu = [f, c];
-        let mut next = vec![0.0; 8];
-        for i in 0..8 {
-            let mut s = 0.0;
-            for j in 0..8 {
-                s += d.A[(i, j)] * zh[j];
-            }
-            s += d.B[(i, 0)] * uu[0] + d.B[(i, 1)] * uu[1];
-            for r in 0..4 {
-                let yh: f64 = (0..8).map(|j| d.C[(r, j)] * zh[j]).sum::<f64>()
-                    + d.D[(r, 0)] * uu[0]
-                    + d.D[(r, 1)] * uu[1];
-                s += lqg.gains.estimator.K[(i, r)] * (y[r] - yh);
-            }
-            next[i] = s;
-        }
-        zh = next;
+        let yh = mat_vec_sum(&[(d.C.as_ref(), &zh), (d.D.as_ref(), &uu)]);
+        let innovation: Vec<f64> = y.iter().zip(&yh).map(|(a, b)| a - b).collect();
+        let K = lqg.gains.estimator.K.as_ref();
+        zh = mat_vec_sum(&[(d.A.as_ref(), &zh), (d.B.as_ref(), &uu), (K, &innovation)]);
         // plant: RK4 substeps with the torque held and the disturbance continuous
         let mut err = None;
         for s in 0..run.substeps {

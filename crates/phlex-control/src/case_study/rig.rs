@@ -25,6 +25,7 @@ use crate::linalg::diag;
 use crate::model::mdof::{undamped_modes, Mdof};
 use crate::model::state_space::{OutputMaps, StateSpace};
 use crate::multibody::euler_parameters::from_axis_angle;
+use crate::multibody::BodyId;
 use crate::multibody::{
     linearize, Anchor, BodyPoint, Direction, FfrBeam, MultibodySystem, NodalDof,
     ReferenceConditions, RevoluteJoint, RigidBody, RotationDriver,
@@ -63,48 +64,29 @@ pub struct Structure {
     pub pendulum: Option<usize>,
 }
 
-impl Structure {
-    /// Lumped shear frame (§5.3). `Locked`: 3 DOF, floor 3 carries `m₃ + m₄`;
-    /// `Hinged`: the linearised 4-DOF model `[x₁, x₂, x₃, φ]` of eq. (5.60).
-    pub fn lumped(p: &FrameParams, pendulum: Pendulum) -> Result<Self> {
-        match pendulum {
-            Pendulum::Locked => {
-                let mut m = p.m;
-                m[2] += p.m4;
-                let M = diag(&m);
-                let K = p.floor_stiffness();
-                let B = crate::linalg::eye(3);
-                Ok(Self {
-                    name: "lumped shear frame, pendulum locked".into(),
-                    model: Mdof::undamped(M, K, B.clone())?,
-                    floors: B,
-                    pendulum: None,
-                })
-            }
-            Pendulum::Hinged => {
-                let lin = p.lumped_linear()?;
-                let B = Mat::from_fn(4, 3, |i, j| (i == j) as u8 as f64);
-                let S = Mat::from_fn(3, 4, |i, j| (i == j) as u8 as f64);
-                Ok(Self {
-                    name: "lumped frame with hinged pendulum".into(),
-                    model: Mdof::undamped(lin.M, lin.K, B)?,
-                    floors: S,
-                    pendulum: Some(3),
-                })
-            }
-        }
-    }
+/// The floating-frame mechanism of §5.4 in its reference configuration, before
+/// linearisation: the columns of each story as planar beam elements in one floating body
+/// (`frame`) held by a revolute joint and a rotation driver at the base, the floors as
+/// point masses, and with [`Pendulum::Hinged`] the pendulum hinged to the top node and
+/// hanging (see the module documentation).
+pub struct FrameMechanism {
+    /// the multibody system
+    pub system: MultibodySystem,
+    /// the reference configuration (pendulum hanging)
+    pub q0: Vec<f64>,
+    /// the frame body
+    pub frame: BodyId,
+    /// the coordinates of the horizontal floor displacements, floors 1–3
+    pub floor_coords: Vec<usize>,
+    /// the floor nodes, floors 1–3
+    pub floor_points: Vec<BodyPoint>,
+}
 
-    /// Floating-frame finite-element frame (§5.4) with `ne ≥ 1` elements per
-    /// story; `mass_scale` multiplies the column mass (0 gives the massless
-    /// columns of the lumped model; a tiny positive value keeps `M`
-    /// invertible).
-    pub fn floating_frame(
-        p: &FrameParams,
-        ne: usize,
-        mass_scale: f64,
-        pendulum: Pendulum,
-    ) -> Result<Self> {
+impl FrameMechanism {
+    /// The mechanism with `ne ≥ 1` elements per story; `mass_scale` multiplies the column
+    /// mass (0 gives the massless columns of the lumped model; a tiny positive value keeps
+    /// `M` invertible).
+    pub fn new(p: &FrameParams, ne: usize, mass_scale: f64, pendulum: Pendulum) -> Result<Self> {
         if ne == 0 {
             return Err(ControlError::InvalidParameter {
                 name: "ne".into(),
@@ -214,6 +196,64 @@ impl Structure {
                 from_axis_angle([0.0, 0.0, 1.0], -0.5 * PI),
             );
         }
+        Ok(Self {
+            system: sys,
+            q0,
+            frame,
+            floor_coords: floor_idx,
+            floor_points,
+        })
+    }
+}
+
+impl Structure {
+    /// Lumped shear frame (§5.3). `Locked`: 3 DOF, floor 3 carries `m₃ + m₄`;
+    /// `Hinged`: the linearised 4-DOF model `[x₁, x₂, x₃, φ]` of eq. (5.60).
+    pub fn lumped(p: &FrameParams, pendulum: Pendulum) -> Result<Self> {
+        match pendulum {
+            Pendulum::Locked => {
+                let mut m = p.m;
+                m[2] += p.m4;
+                let M = diag(&m);
+                let K = p.floor_stiffness();
+                let B = crate::linalg::eye(3);
+                Ok(Self {
+                    name: "lumped shear frame, pendulum locked".into(),
+                    model: Mdof::undamped(M, K, B.clone())?,
+                    floors: B,
+                    pendulum: None,
+                })
+            }
+            Pendulum::Hinged => {
+                let lin = p.lumped_linear()?;
+                let B = Mat::from_fn(4, 3, |i, j| (i == j) as u8 as f64);
+                let S = Mat::from_fn(3, 4, |i, j| (i == j) as u8 as f64);
+                Ok(Self {
+                    name: "lumped frame with hinged pendulum".into(),
+                    model: Mdof::undamped(lin.M, lin.K, B)?,
+                    floors: S,
+                    pendulum: Some(3),
+                })
+            }
+        }
+    }
+
+    /// Floating-frame finite-element frame (§5.4) with `ne ≥ 1` elements per
+    /// story, linearised about the hanging pendulum ([`FrameMechanism`] and
+    /// [`crate::multibody::linearize()`]); `mass_scale` multiplies the column mass.
+    pub fn floating_frame(
+        p: &FrameParams,
+        ne: usize,
+        mass_scale: f64,
+        pendulum: Pendulum,
+    ) -> Result<Self> {
+        let FrameMechanism {
+            system: sys,
+            q0,
+            frame,
+            floor_coords: floor_idx,
+            floor_points,
+        } = FrameMechanism::new(p, ne, mass_scale, pendulum)?;
         let lin = linearize(&sys, 0.0, &q0)?;
         if !(lin.equilibrium_residual < 1e-8) {
             return Err(ControlError::InvalidParameter {
@@ -257,19 +297,7 @@ impl Structure {
     /// Undamped natural frequencies (Hz), ascending, from the well-conditioned
     /// flexibility form (`K = L_K L_Kᵀ`, eigenvalues `1/ω²` of `L_K⁻¹ M L_K⁻ᵀ`).
     pub fn frequencies(&self) -> Result<Vec<f64>> {
-        let (M, K) = (&self.model.M, &self.model.K);
-        let L = crate::linalg::cholesky("K", K.as_ref())?;
-        let Li = crate::linalg::inv("L_K", L.as_ref())?;
-        let S = crate::linalg::sym((&Li * M * Li.transpose()).as_ref());
-        let (mu, _) = crate::linalg::sym_eig("flexibility", S.as_ref())?;
-        let top = mu.iter().copied().fold(0.0, f64::max);
-        let mut f: Vec<f64> = mu
-            .iter()
-            .filter(|&&m| m > 1e-14 * top)
-            .map(|&m| 1.0 / (2.0 * PI * m.sqrt()))
-            .collect();
-        f.sort_by(|a, b| a.total_cmp(b));
-        Ok(f)
+        flexibility_frequencies(&self.model.M, &self.model.K)
     }
 
     /// Replaces the damping by modal damping: ratios `xi[k]` on the first
@@ -298,6 +326,25 @@ impl Structure {
         };
         StateSpace::from_mdof(&sys, &out)
     }
+}
+
+/// Undamped natural frequencies (Hz), ascending, of `M ẍ + K x = 0` from the
+/// well-conditioned flexibility form: `K = L_K L_Kᵀ`, eigenvalues `1/ω²` of
+/// `L_K⁻¹ M L_K⁻ᵀ` (also with nearly massless coordinates, where `L_M⁻¹ K L_M⁻ᵀ` loses
+/// the low modes; the modes of zero mass, `1/ω² ≤ 10⁻¹⁴ max`, are left out).
+pub fn flexibility_frequencies(M: &Mat<f64>, K: &Mat<f64>) -> Result<Vec<f64>> {
+    let L = crate::linalg::cholesky("K", K.as_ref())?;
+    let Li = crate::linalg::inv("L_K", L.as_ref())?;
+    let S = crate::linalg::sym((&Li * M * Li.transpose()).as_ref());
+    let (mu, _) = crate::linalg::sym_eig("flexibility", S.as_ref())?;
+    let top = mu.iter().copied().fold(0.0, f64::max);
+    let mut f: Vec<f64> = mu
+        .iter()
+        .filter(|&&m| m > 1e-14 * top)
+        .map(|&m| 1.0 / (2.0 * PI * m.sqrt()))
+        .collect();
+    f.sort_by(|a, b| a.total_cmp(b));
+    Ok(f)
 }
 
 /// Modal damping `R = M Φ diag(2ξₖωₖ) Φᵀ M` (`ΦᵀMΦ = I`): ratio `xi[k]` on

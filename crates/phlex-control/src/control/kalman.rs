@@ -10,8 +10,9 @@
 //!   `P' = P − PCᵀ(R_v + CPCᵀ)⁻¹CP` (eqs. (4.115)–(4.121)); steady state
 //!   from the DARE of `(Aᵀ, Cᵀ)`.
 
+use crate::control::lqr::{lqr_finite, Horizon};
 use crate::control::pole_placement::Domain;
-use crate::control::riccati::{riccati_rk4, solve_care, solve_dare};
+use crate::control::riccati::{solve_care, solve_dare};
 use crate::error::{dim_err, ControlError, Result};
 use crate::linalg::{check_shape, eigvals, sym, DenseLu};
 use crate::model::state_space::StateSpace;
@@ -147,7 +148,18 @@ pub fn kalman_riccati_continuous(
 ) -> Result<Vec<Mat<f64>>> {
     let n = A.nrows();
     check_shape("P0", P0, n, n)?;
-    let CtRiC = C.transpose() * DenseLu::new("R_v", Rv)?.solve(C);
-    let rhs = |P: MatRef<'_, f64>| A * P + P * A.transpose() - P * &CtRiC * P + Rw;
-    riccati_rk4(P0, T, steps, rhs)
+    check_shape("R_w", Rw, n, n)?;
+    check_shape("R_v", Rv, C.nrows(), C.nrows())?;
+    // Duality: in backward time the control Riccati equation of (Aᵀ, Cᵀ, R_w, R_v) with
+    // final value P0 is this forward equation Ṗ = AP + PAᵀ − PCᵀR_v⁻¹CP + R_w.
+    let mut dual = lqr_finite(
+        A.transpose(),
+        C.transpose(),
+        Rw,
+        Rv,
+        P0,
+        Horizon::Continuous { T, steps },
+    )?;
+    dual.S.reverse();
+    Ok(dual.S)
 }

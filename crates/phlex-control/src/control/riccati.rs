@@ -347,9 +347,7 @@ pub fn dlqr_gain(
 mod tests {
     use super::*;
 
-    fn m(r: usize, c: usize, v: &[f64]) -> Mat<f64> {
-        Mat::from_fn(r, c, |i, j| v[i * c + j])
-    }
+    use crate::linalg::from_rows as m;
 
     /// Double integrator, Q = I, R = 1: X = [[√3, 1], [1, √3]] (closed form).
     #[test]

@@ -10,6 +10,18 @@ pub fn eye(n: usize) -> Mat<f64> {
     Mat::identity(n, n)
 }
 
+/// The `r × c` matrix with the entries `v` listed row by row (`A[i][j] = v[i c + j]`),
+/// as matrices are printed in the thesis and the tests; `v` must have `r c` entries.
+pub fn from_rows(r: usize, c: usize, v: &[f64]) -> Mat<f64> {
+    assert_eq!(
+        v.len(),
+        r * c,
+        "from_rows: {} entries for a {r} × {c} matrix",
+        v.len()
+    );
+    Mat::from_fn(r, c, |i, j| v[i * c + j])
+}
+
 /// Checks that `A` is `r × c`.
 pub fn check_shape(name: &str, A: MatRef<'_, f64>, r: usize, c: usize) -> Result<()> {
     if A.nrows() != r || A.ncols() != c {
@@ -45,6 +57,29 @@ pub fn check_finite(name: &str, A: MatRef<'_, f64>) -> Result<()> {
     Ok(())
 }
 
+/// `Σₖ Mₖ xₖ` for the pairs `(Mₖ, xₖ)` (all `Mₖ` with the same row count, `xₖ` of
+/// length `Mₖ.ncols()`), each row summed term by term in index order: the affine maps
+/// `A z + B u` and `C z + D u` of the state-space recursions, and the Kalman predictor
+/// `A ẑ + B u + K (y − ŷ)` (thesis 002 eq. (4.115)).
+pub fn mat_vec_sum(terms: &[(MatRef<'_, f64>, &[f64])]) -> Vec<f64> {
+    let rows = terms.first().map_or(0, |(M, _)| M.nrows());
+    (0..rows)
+        .map(|i| {
+            let mut s = 0.0;
+            for (M, x) in terms {
+                assert!(
+                    M.nrows() == rows && M.ncols() == x.len(),
+                    "mat_vec_sum: sizes differ"
+                );
+                for j in 0..x.len() {
+                    s += M[(i, j)] * x[j];
+                }
+            }
+            s
+        })
+        .collect()
+}
+
 /// Horizontal concatenation `[A₁, A₂, …]` (all with the same row count).
 pub fn hstack(blocks: &[MatRef<'_, f64>]) -> Mat<f64> {
     let r = blocks.first().map_or(0, |b| b.nrows());
@@ -52,7 +87,7 @@ pub fn hstack(blocks: &[MatRef<'_, f64>]) -> Mat<f64> {
     let mut out = Mat::zeros(r, c);
     let mut j0 = 0;
     for b in blocks {
-        assert_eq!(b.nrows(), r, "hstack: row counts differ");
+        assert_eq!(b.nrows(), r, "hstack/vstack: block sizes differ");
         out.as_mut().submatrix_mut(0, j0, r, b.ncols()).copy_from(b);
         j0 += b.ncols();
     }
@@ -60,17 +95,10 @@ pub fn hstack(blocks: &[MatRef<'_, f64>]) -> Mat<f64> {
 }
 
 /// Vertical concatenation `[A₁; A₂; …]` (all with the same column count).
+/// It is the transpose of the [`hstack`] of the transposes, `[A₁; A₂] = [A₁ᵀ, A₂ᵀ]ᵀ`.
 pub fn vstack(blocks: &[MatRef<'_, f64>]) -> Mat<f64> {
-    let c = blocks.first().map_or(0, |b| b.ncols());
-    let r: usize = blocks.iter().map(|b| b.nrows()).sum();
-    let mut out = Mat::zeros(r, c);
-    let mut i0 = 0;
-    for b in blocks {
-        assert_eq!(b.ncols(), c, "vstack: column counts differ");
-        out.as_mut().submatrix_mut(i0, 0, b.nrows(), c).copy_from(b);
-        i0 += b.nrows();
-    }
-    out
+    let transposed: Vec<MatRef<'_, f64>> = blocks.iter().map(|b| b.transpose()).collect();
+    hstack(&transposed).transpose().to_owned()
 }
 
 /// Central-difference Jacobian `J[i][j] = (fᵢ(z + hⱼeⱼ) − fᵢ(z − hⱼeⱼ)) / 2hⱼ`

@@ -42,19 +42,15 @@ pub struct ModalTable {
 impl ModalTable {
     /// Frequencies (Hz) of the oscillatory modes.
     pub fn frequencies(&self) -> Vec<f64> {
-        self.modes
-            .iter()
-            .filter(|m| !m.real)
-            .map(|m| m.freq_hz)
-            .collect()
+        self.oscillatory(|m| m.freq_hz)
     }
     /// Damping ratios of the oscillatory modes.
     pub fn dampings(&self) -> Vec<f64> {
-        self.modes
-            .iter()
-            .filter(|m| !m.real)
-            .map(|m| m.damping)
-            .collect()
+        self.oscillatory(|m| m.damping)
+    }
+    /// `value` of every oscillatory (complex-pair) mode, in table order.
+    fn oscillatory(&self, value: impl Fn(&ModalParams) -> f64) -> Vec<f64> {
+        self.modes.iter().filter(|m| !m.real).map(value).collect()
     }
 }
 

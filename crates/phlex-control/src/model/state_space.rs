@@ -14,7 +14,7 @@
 
 use crate::error::{dim_err, ControlError, Result};
 use crate::linalg::{
-    block2, check_finite, check_shape, check_square, eigvals, eye, vstack, DenseLu,
+    block2, check_finite, check_shape, check_square, eigvals, eye, mat_vec_sum, vstack, DenseLu,
 };
 use crate::model::mdof::Mdof;
 use faer::{c64, Mat, MatRef, Scale};
@@ -287,26 +287,13 @@ impl StateSpace {
         };
         let l = u.ncols();
         let mut y = Mat::<f64>::zeros(m, l);
-        let mut zn = vec![0.0; n];
-        // row i of X z + Y u(k), summed in index order
-        let affine = |X: &Mat<f64>, Y: &Mat<f64>, i: usize, z: &[f64], k: usize| {
-            let mut s = 0.0;
-            for j in 0..n {
-                s += X[(i, j)] * z[j];
-            }
-            for j in 0..r {
-                s += Y[(i, j)] * u[(j, k)];
-            }
-            s
-        };
         for k in 0..l {
-            for i in 0..m {
-                y[(i, k)] = affine(&self.C, &self.D, i, &z, k);
+            let uk: Vec<f64> = (0..r).map(|j| u[(j, k)]).collect();
+            let yk = mat_vec_sum(&[(self.C.as_ref(), &z), (self.D.as_ref(), &uk)]);
+            for (i, v) in yk.into_iter().enumerate() {
+                y[(i, k)] = v;
             }
-            for i in 0..n {
-                zn[i] = affine(&self.A, &self.B, i, &z, k);
-            }
-            std::mem::swap(&mut z, &mut zn);
+            z = mat_vec_sum(&[(self.A.as_ref(), &z), (self.B.as_ref(), &uk)]);
         }
         Ok((y, z))
     }

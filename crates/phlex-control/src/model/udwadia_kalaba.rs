@@ -155,9 +155,7 @@ pub fn uk_acceleration_singular_mass(
 mod tests {
     use super::*;
 
-    fn m(r: usize, c: usize, v: &[f64]) -> Mat<f64> {
-        Mat::from_fn(r, c, |i, j| v[i * c + j])
-    }
+    use crate::linalg::from_rows as m;
 
     /// Against the augmented (KKT) system [[M, −Aᵀ], [A, 0]] [q̈; λ] = [Q; b].
     #[test]

@@ -42,7 +42,7 @@
 use crate::control::lqg::{lqg, Lqg, LqgWeights};
 use crate::control::pole_placement::{check_detectable, check_stabilizable, Domain};
 use crate::error::{ControlError, Result};
-use crate::linalg::{diag, eigvals, expm, fro};
+use crate::linalg::{diag, eigvals, expm, fro, mat_vec_sum};
 use crate::model::state_space::StateSpace;
 use crate::model::zoh::c2d;
 use crate::ph::bridge::PhStateSpace;
@@ -416,10 +416,6 @@ pub fn simulate_closed_loop(
     let mut hmax = open.energy().max(f64::MIN_POSITIVE);
     let mut resid = 0.0f64;
     let mut ubar = vec![0.0; m_all];
-    let mut y = vec![0.0; m];
-    let mut yhat = vec![0.0; m];
-    let mut xh_next = vec![0.0; n];
-    let mut tmp = vec![0.0; n];
     let Bc = Mat::from_fn(n, r, |i, j| B_all[(i, ctrl_cols[j])]);
     for k in 0..=steps {
         let t = k as f64 * dt;
@@ -458,14 +454,12 @@ pub fn simulate_closed_loop(
         } else {
             vec![0.0; r]
         };
-        // measurement of the closed loop
-        for i in 0..m {
-            y[i] = (0..n).map(|j| C[(i, j)] * closed.xi[j]).sum::<f64>()
-                + (0..r).map(|j| D[(i, j)] * u[j]).sum::<f64>()
-                + v[i];
-            yhat[i] = (0..n).map(|j| C[(i, j)] * xh[j]).sum::<f64>()
-                + (0..r).map(|j| D[(i, j)] * u[j]).sum::<f64>();
+        // measurement of the closed loop and its prediction
+        let mut y = mat_vec_sum(&[(C, &closed.xi), (D, &u)]);
+        for (yi, vi) in y.iter_mut().zip(&v) {
+            *yi += vi;
         }
+        let yhat = mat_vec_sum(&[(C, &xh), (D, &u)]);
         // record at t_k
         let yc: Vec<f64> = (0..r)
             .map(|i| (0..n).map(|j| Bc[(j, i)] * closed.xi[j]).sum())
@@ -513,26 +507,14 @@ pub fn simulate_closed_loop(
             .sum();
         work_ctrl += yint;
         hmax = hmax.max(open.energy()).max(closed.energy());
-        // estimator (predictor form)
-        matvec(A, &xh, &mut xh_next);
-        matvec(B, &u, &mut tmp);
-        for i in 0..n {
-            xh_next[i] += tmp[i];
-        }
+        // estimator (predictor form), the known disturbances included
+        let innovation: Vec<f64> = y.iter().zip(&yhat).map(|(a, b)| a - b).collect();
+        let mut terms = vec![(A, xh.as_slice()), (B, u.as_slice())];
         if !d.is_empty() {
-            matvec(Bd_dist.as_ref(), &d, &mut tmp);
-            for i in 0..n {
-                xh_next[i] += tmp[i];
-            }
+            terms.push((Bd_dist.as_ref(), d.as_slice()));
         }
-        for i in 0..n {
-            let mut s = 0.0;
-            for j in 0..m {
-                s += lqg.K[(i, j)] * (y[j] - yhat[j]);
-            }
-            xh_next[i] += s;
-        }
-        std::mem::swap(&mut xh, &mut xh_next);
+        terms.push((lqg.K.as_ref(), innovation.as_slice()));
+        xh = mat_vec_sum(&terms);
         if closed.xi.iter().chain(&xh).any(|x| !x.is_finite()) {
             return Err(ControlError::NoConvergence {
                 what: "closed-loop simulation (state blew up)".into(),

@@ -349,6 +349,14 @@ mod tests {
         }
         C
     }
+    /// $\max_{ij}|A_{ij} - B_{ij}|$.
+    fn max_diff4(A: &[[f64; 4]; 4], B: &[[f64; 4]; 4]) -> f64 {
+        A.iter()
+            .flatten()
+            .zip(B.iter().flatten())
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f64::max)
+    }
     fn dot6(a: &Vec6, b: &Vec6) -> f64 {
         a.iter().zip(b).map(|(x, y)| x * y).sum()
     }
@@ -374,11 +382,7 @@ mod tests {
             let H = mat4_mul(&a.to_homogeneous(), &b.to_homogeneous());
             assert_eq!(Se3::from_homogeneous(&H).to_homogeneous(), H);
             let ab = a.mul(&b).to_homogeneous();
-            for i in 0..4 {
-                for j in 0..4 {
-                    assert!((ab[i][j] - H[i][j]).abs() < 1e-14);
-                }
-            }
+            assert!(max_diff4(&ab, &H) < 1e-14);
         }
     }
 
@@ -410,11 +414,7 @@ mod tests {
                 }
             }
             let Q = q.to_homogeneous();
-            for i in 0..4 {
-                for j in 0..4 {
-                    assert!((Q[i][j] - E[i][j]).abs() < 1e-12);
-                }
-            }
+            assert!(max_diff4(&Q, &E) < 1e-12);
         }
     }
 

@@ -1,9 +1,21 @@
 //! Energy-consistent Lie-group midpoint rule for assembled EPHS models.
 //!
-//! **Why here and not in `phlex-solve`:** the scheme needs the group structure of each
-//! state (retraction, left-trivialized flows) and the storage energies themselves (for
-//! the discrete gradient), which only the assembled EPHS system knows; `phlex-solve`'s
-//! integrators see a vector-space DAE $M\dot y = f(t,y)$.
+//! **Why here and not in `phlex-solve` (the model-specific hook of issue 13 item 2):**
+//! the scheme needs the group structure of each state (retraction, left-trivialized flows)
+//! and the storage energies themselves (for the discrete gradient), which only the
+//! assembled EPHS system knows. `phlex-solve`'s integrators see either a vector-space DAE
+//! $M\dot y = f(t,y)$ ([`phlex_solve::ImplicitDae`], which [`EphsDae`] implements and
+//! Radau IIA integrates) or a [`phlex_core::PhSystem`], whose one-step hooks
+//! ([`phlex_core::PhSystem::step_increment`], [`phlex_core::PhSystem::step_rhs`]) are
+//! additive in the embedded coordinates: the Newton unknown of `phlex_solve`'s midpoint rule
+//! is the embedded $x_1$ (12 numbers per $SE(3)$ pose) with the midpoint $(x_0 + x_1)/2$.
+//! The trait has no manifold-update (retraction) hook, and an embedded midpoint of two
+//! rotations is not a rotation, so neither the orthogonality of $R$ nor the Casimir
+//! $|p_\omega|$ would be kept. Here the unknowns are the tangent increments $v_s$ (6 per
+//! pose), $x_1 = x_0\,\tau(v)$, $x_{1/2} = x_0\,\tau(v/2)$, and the discrete gradient is
+//! taken storage by storage on those increments. Moving the scheme to `phlex-solve` needs a
+//! retraction hook on `PhSystem` (`retract(x, v)`, the tangent dimension) and an EPHS
+//! implementation of `PhSystem`; until then it stays with the model.
 //!
 //! # Scheme
 //! One step of size $h$ from $(x_0, z)$ solves, for the tangent increments $v_s$ of every

@@ -779,6 +779,34 @@ enum Next {
     Step,
 }
 
+impl Next {
+    /// The matrix work before the next attempt with a new step size: factor only when the
+    /// Jacobian can be kept (just evaluated, constant, or the last Newton iteration
+    /// contracted fast), otherwise evaluate it first.
+    fn refactor(keep_jacobian: bool) -> Self {
+        if keep_jacobian {
+            Next::Factor
+        } else {
+            Next::Jacobian
+        }
+    }
+}
+
+/// Bookkeeping of a rejected attempt (singular stage matrices, failed Newton iteration, or
+/// the error test; the caller has shrunk the step): the next step is not the last one, the
+/// rejection is counted, and the stage matrices are redone ([`Next::refactor`]).
+fn reject_attempt(
+    reject: &mut bool,
+    last: &mut bool,
+    stats: &mut SolverStats,
+    keep_jacobian: bool,
+) -> Next {
+    *reject = true;
+    *last = false;
+    stats.rejected_steps += 1;
+    Next::refactor(keep_jacobian)
+}
+
 /// All vectors of a run (allocated once).
 struct Work {
     y: Vec<f64>,
@@ -1128,11 +1156,7 @@ impl Radau5 {
 
         // A segment after a breakpoint re-evaluates a state-dependent Jacobian.
         let mut caljac = st.jac_fresh || jac_const;
-        let mut next = if caljac || jac_const {
-            Next::Factor
-        } else {
-            Next::Jacobian
-        };
+        let mut next = Next::refactor(caljac || jac_const);
 
         loop {
             if next == Next::Jacobian {
@@ -1150,14 +1174,7 @@ impl Radau5 {
                         return Err(singular_at(e, x, h));
                     }
                     h *= 0.5;
-                    reject = true;
-                    last = false;
-                    stats.rejected_steps += 1;
-                    next = if caljac || jac_const {
-                        Next::Factor
-                    } else {
-                        Next::Jacobian
-                    };
+                    next = reject_attempt(&mut reject, &mut last, stats, caljac || jac_const);
                     continue;
                 }
             }
@@ -1337,14 +1354,7 @@ impl Radau5 {
                         NewtonFailure::Shrink(f) => f,
                     };
                     h *= factor;
-                    reject = true;
-                    last = false;
-                    stats.rejected_steps += 1;
-                    next = if caljac || jac_const {
-                        Next::Factor
-                    } else {
-                        Next::Jacobian
-                    };
+                    next = reject_attempt(&mut reject, &mut last, stats, caljac || jac_const);
                     continue;
                 }
             };
@@ -1414,22 +1424,11 @@ impl Radau5 {
                     }
                     h = hnew;
                 }
-                next = if converged_fast {
-                    Next::Factor
-                } else {
-                    Next::Jacobian
-                };
+                next = Next::refactor(converged_fast);
             } else {
                 // Rejected by the error test.
-                reject = true;
-                last = false;
                 h = if first { 0.1 * h } else { hnew };
-                stats.rejected_steps += 1;
-                next = if caljac || jac_const {
-                    Next::Factor
-                } else {
-                    Next::Jacobian
-                };
+                next = reject_attempt(&mut reject, &mut last, stats, caljac || jac_const);
             }
         }
     }

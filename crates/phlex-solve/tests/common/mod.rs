@@ -3,6 +3,7 @@
 
 use phlex_core::sparse::{self, SparseMat, Triplets};
 use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
+use phlex_solve::Signal;
 
 /// Fixed–free chain of `N` masses `m` and `N` springs `k` (spring 1 ties mass 1 to the wall).
 ///
@@ -117,4 +118,17 @@ pub fn rel_diff(a: &[f64], b: &[f64]) -> f64 {
         .fold(0.0f64, |s, (x, y)| s.max((x - y).abs()));
     let den = b.iter().fold(0.0f64, |s, y| s.max(y.abs()));
     num / den
+}
+
+/// A smooth force law `law` (an expression in `t`) plus a step from 0 to `step` at
+/// `t_switch`: an input with a breakpoint inside a run.
+pub fn switched_force(law: &str, t_switch: f64, step: f64) -> Signal {
+    Signal::Sum(vec![
+        Signal::expr(law).unwrap(),
+        Signal::Step {
+            t0: t_switch,
+            before: 0.0,
+            after: step,
+        },
+    ])
 }
