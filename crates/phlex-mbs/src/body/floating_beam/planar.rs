@@ -61,6 +61,7 @@
 //!
 //! ```
 //! use phlex_mbs::{FloatingBeam2d, DeformationBc};
+//! use phlex_mbs::body::FloatingBody;
 //! let beam = FloatingBeam2d::new(1.0, 2.0, 1e6, 10.0, 4).bc(DeformationBc::Cantilever);
 //! let body = beam.build("arm")?;
 //! // 4 elements: u_x has 4 free CG1 DOFs, u_y 8 free Hermite DOFs
@@ -499,6 +500,7 @@ impl BeamShapes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::body::FloatingBody;
     use phlex_core::sparse;
 
     fn beam(n: usize, bc: DeformationBc) -> PlanarBody {

@@ -81,6 +81,7 @@
 //!
 //! ```
 //! use phlex_mbs::{DeformationBc, FloatingBeam3d, Section3d};
+//! use phlex_mbs::body::FloatingBody;
 //! let beam = FloatingBeam3d::new(1.0, 7800.0, 2.1e11, 8.1e10, Section3d::circular(0.01), 4)
 //!     .bc(DeformationBc::Cantilever);
 //! let body = beam.build("arm")?;
@@ -88,6 +89,7 @@
 //! assert_eq!(body.n_elastic(), 24);
 //! # Ok::<(), phlex_mbs::MbsError>(())
 //! ```
+use crate::body::FloatingBody;
 use phlex_core::geometry::{so3, IDENTITY3};
 use phlex_core::{sparse, Triplets};
 use phlex_fem::assembly::line::{self as assembly, Coefficient};
@@ -665,11 +667,11 @@ impl FloatingBody3d {
     pub fn elastic_displacement(&self, xi: f64, x: &[f64]) -> Result<[f64; 6], MbsError> {
         let s = self.beam_shapes().ok_or_else(|| MbsError::UnknownName {
             what: "beam body".into(),
-            name: self.body_name().into(),
+            name: self.name().into(),
             available: "flexible beam bodies only".into(),
         })?;
         let shape = s.shape_at(xi).map_err(|e| MbsError::Fem {
-            body: self.body_name().into(),
+            body: self.name().into(),
             source: e,
         })?;
         let u = &x[12..self.n_q()];

@@ -5,6 +5,7 @@ use std::ops::Range;
 
 use anyhow::{Context, Result};
 use phlex_core::PhSystem;
+use phlex_mbs::body::FloatingBody;
 use phlex_mbs::Multibody;
 use phlex_solve::InputFn;
 use serde::Serialize;

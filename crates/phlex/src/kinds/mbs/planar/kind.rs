@@ -6,6 +6,7 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 use phlex_core::PhSystem;
+use phlex_mbs::body::FloatingBody;
 
 use super::model::{BuiltMbs, MbsModel};
 use crate::check::CheckReport;
@@ -57,7 +58,7 @@ impl LoadedModel for LoadedPlanar {
             .map(|(k, body)| {
                 format!(
                     "{}: {} states, {} elastic DOFs, mass {:.6e} kg, ports {}",
-                    body.body_name(),
+                    body.name(),
                     mb.body_range(k).len(),
                     body.n_elastic(),
                     body.mass(),
