@@ -14,23 +14,30 @@
 //! | translations ([`Dimension::DIM`]) | 2 | 3 |
 
 /// The dimension-dependent sizes of the floating-body state convention (see the
-/// [module documentation](self)).
+/// [module documentation](self)). An implementor gives the number of translations and how
+/// many coordinates store a rotation; the rigid degrees of freedom follow.
 pub trait Dimension: Copy + std::fmt::Debug + Send + Sync + 'static {
     /// Number of translational components (2 or 3).
     const DIM: usize;
-    /// Pose coordinates ahead of the elastic coordinates $u_f$ in a local state (planar
-    /// $x, y, \theta$: 3; spatial ${}^ir_P$ and the 9 entries of $R$: 12).
-    const POSE_COORDS: usize;
-    /// Pose increments per body (planar $(\delta x, \delta y, \delta\theta)$: 3; spatial
-    /// $(\delta r, \delta\varphi)$: 6).
-    const POSE_DOF: usize;
-    /// Rigid velocities ahead of the elastic velocities $v_f$ (planar $(v_P, \omega)$: 3;
-    /// spatial: 6).
-    const RIGID_VELOCITIES: usize;
-    /// Dimension of the power port of a body point (force and torque): 3 or 6.
-    const PORT_DIM: usize;
+    /// Coordinates storing the body rotation in a local state (planar angle $\theta$: 1;
+    /// spatial $R_v = \mathrm{vec}(R^\top)$: 9).
+    const ROTATION_COORDS: usize;
     /// Short name for messages (`"planar"`, `"spatial"`).
     const NAME: &'static str;
+
+    /// Number of rotational degrees of freedom $d(d-1)/2$ (1 or 3).
+    const ROTATIONS: usize = Self::DIM * (Self::DIM - 1) / 2;
+    /// Pose coordinates ahead of the elastic coordinates $u_f$ in a local state (planar
+    /// $x, y, \theta$: 3; spatial ${}^ir_P$ and the 9 entries of $R$: 12).
+    const POSE_COORDS: usize = Self::DIM + Self::ROTATION_COORDS;
+    /// Pose increments per body, the rigid degrees of freedom (planar
+    /// $(\delta x, \delta y, \delta\theta)$: 3; spatial $(\delta r, \delta\varphi)$: 6).
+    const POSE_DOF: usize = Self::DIM + Self::ROTATIONS;
+    /// Rigid velocities ahead of the elastic velocities $v_f$ (planar $(v_P, \omega)$: 3;
+    /// spatial: 6).
+    const RIGID_VELOCITIES: usize = Self::POSE_DOF;
+    /// Dimension of the power port of a body point (force and torque): 3 or 6.
+    const PORT_DIM: usize = Self::POSE_DOF;
 }
 
 /// The plane: pose $(x, y, \theta)$, paper 000 §4.3.
@@ -43,18 +50,25 @@ pub struct Spatial;
 
 impl Dimension for Planar {
     const DIM: usize = 2;
-    const POSE_COORDS: usize = 3;
-    const POSE_DOF: usize = 3;
-    const RIGID_VELOCITIES: usize = 3;
-    const PORT_DIM: usize = 3;
+    const ROTATION_COORDS: usize = 1;
     const NAME: &'static str = "planar";
 }
 
 impl Dimension for Spatial {
     const DIM: usize = 3;
-    const POSE_COORDS: usize = 12;
-    const POSE_DOF: usize = 6;
-    const RIGID_VELOCITIES: usize = 6;
-    const PORT_DIM: usize = 6;
+    const ROTATION_COORDS: usize = 9;
     const NAME: &'static str = "spatial";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The sizes of the state convention of paper 000 §4.3 (plane) and Remark 4 (space).
+    #[test]
+    fn sizes_of_the_state_convention() {
+        assert_eq!((Planar::POSE_COORDS, Planar::POSE_DOF, Planar::PORT_DIM), (3, 3, 3));
+        assert_eq!((Spatial::POSE_COORDS, Spatial::POSE_DOF, Spatial::PORT_DIM), (12, 6, 6));
+        assert_eq!((Planar::RIGID_VELOCITIES, Spatial::RIGID_VELOCITIES), (3, 6));
+    }
 }

@@ -263,6 +263,22 @@ macro_rules! shared_multibody_methods {
             }
         }
 
+        /// Pushes the input columns of the prescribed-velocity joints into $B$: input $i$
+        /// of a driven joint enters its multiplier row $i$ ($Gp = v$, paper 000 eq. (46))
+        /// and, where the joint has a target state $i$, its rate $\dot\xi_i = v_i$ (all
+        /// components in the plane, the translations in space).
+        pub(crate) fn push_joint_inputs(&self, t: &mut phlex_core::Triplets) {
+            for (k, j) in self.joints.iter().enumerate() {
+                let c0 = self.joint_in[k];
+                for i in 0..j.n_inputs() {
+                    t.push(self.lam_off[k] + i, c0 + i, 1.0);
+                    if i < j.n_extra() {
+                        t.push(self.extra_off[k] + i, c0 + i, 1.0);
+                    }
+                }
+            }
+        }
+
         /// Evaluates the right-hand side $f(x, u) = J(x)z(x) + B(x)u$ into `f`.
         pub fn rhs(&self, x: &[f64], u: &[f64], f: &mut [f64]) {
             let mut z = vec![0.0; self.n];

@@ -441,13 +441,7 @@ impl PhSystem for Multibody {
                 }
             }
         }
-        for (k, j) in self.joints.iter().enumerate() {
-            let c0 = self.joint_in[k];
-            for i in 0..j.n_inputs() {
-                t.push(self.lam_off[k] + i, c0 + i, 1.0);
-                t.push(self.extra_off[k] + i, c0 + i, 1.0);
-            }
-        }
+        self.push_joint_inputs(&mut t);
         t.build()
     }
     /// [`crate::planar::projection::project_onto_constraints`].

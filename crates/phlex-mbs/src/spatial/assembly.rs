@@ -782,15 +782,7 @@ impl PhSystem for Multibody3d {
                 }
             }
         }
-        for (k, j) in self.joints.iter().enumerate() {
-            let c0 = self.joint_in[k];
-            for i in 0..j.n_inputs() {
-                t.push(self.lam_off[k] + i, c0 + i, 1.0);
-                if i < 3 {
-                    t.push(self.extra_off[k] + i, c0 + i, 1.0);
-                }
-            }
-        }
+        self.push_joint_inputs(&mut t);
         t.build()
     }
     /// [`crate::spatial::project_onto_constraints_3d`].
