@@ -40,6 +40,7 @@ pub use analysis::linearize::{linearize, modes, ph_linearization, Linearization,
 pub use body::floating_beam::planar::{DeformationBc, FloatingBeam2d};
 pub use body::floating_beam::spatial::{FloatingBeam3d, Section3d};
 pub use body::floating_body::EnergySplit;
+pub use common::bodies::BodyAssembly;
 pub use body::lumped::{LumpedMass, LumpedMass3d};
 pub use body::planar::description::Body;
 pub use body::planar::floating_body::{Gyroscopic, PlanarBody};

@@ -12,8 +12,11 @@ use phlex_core::Triplets;
 use crate::body::{Dimension, EnergySplit, FloatingBody};
 use crate::error::MbsError;
 
-/// The bodies of an assembly and where their local states sit in the global state.
-pub(crate) trait BodyAssembly {
+/// The bodies of an assembly and where their local states sit in the global state: what
+/// the planar [`crate::Multibody`] and the spatial [`crate::spatial::Multibody3d`] share
+/// (re-exported as `phlex_mbs::BodyAssembly`, for code written once for both, e.g. reports
+/// over the bodies).
+pub trait BodyAssembly {
     /// Planar or spatial ([`crate::body::dimension`]).
     type Dim: Dimension;
     /// Number of bodies.
