@@ -5,6 +5,7 @@
 mod common;
 
 use common::params::discrete_gradient;
+use phlex_mbs::body::FloatingBody;
 
 /// Newton tolerances (rtol, atol): stresses are O(1–100) N with compliance h_el/EA ≈ 2e-6,
 /// their round-off floor in a Newton increment is ≈ 1e-13 N, so the tolerances stay above it.

@@ -10,6 +10,7 @@ use common::params::midpoint;
 use phlex_core::geometry::so3::from_axis_angle;
 use phlex_core::sparse;
 use phlex_core::PhSystem;
+use phlex_mbs::body::FloatingBody;
 use phlex_mbs::*;
 use phlex_solve::eigen::{pencil_modes, EigenParams};
 use phlex_solve::midpoint::MidpointVariant;
@@ -65,16 +66,16 @@ fn structure_gradient_and_exact_jacobian() {
             }
         }
         let mut z = vec![0.0; n];
-        b.effort(&x, &mut z);
-        let E = sparse::to_dense(&b.descriptor(&x));
-        let hscale = b.hamiltonian(&x).abs().max(1.0);
+        PhSystem::effort(&b, &x, &mut z);
+        let E = sparse::to_dense(&PhSystem::descriptor(&b, &x));
+        let hscale = PhSystem::hamiltonian(&b, &x).abs().max(1.0);
         for k in 0..n {
             let h = 1e-6 * (1.0 + x[k].abs());
             let mut xp = x.clone();
             xp[k] += h;
             let mut xm = x.clone();
             xm[k] -= h;
-            let dh = (b.hamiltonian(&xp) - b.hamiltonian(&xm)) / (2.0 * h);
+            let dh = (PhSystem::hamiltonian(&b, &xp) - PhSystem::hamiltonian(&b, &xm)) / (2.0 * h);
             let etz: f64 = (0..n).map(|i| E[(i, k)] * z[i]).sum();
             assert!(
                 (dh - etz).abs() < 1e-7 * hscale,
@@ -93,7 +94,7 @@ fn structure_gradient_and_exact_jacobian() {
         let A = sparse::to_dense(&b.rhs_jacobian(&x, &[]));
         let rhs = |x: &[f64]| {
             let mut z = vec![0.0; n];
-            b.effort(x, &mut z);
+            PhSystem::effort(&b, x, &mut z);
             let mut f = vec![0.0; n];
             PhSystem::rhs_with_effort(&b, x, &z, &[], &mut f);
             (z, f)
@@ -241,7 +242,7 @@ fn mass_operator_rigid_block_and_couplings() {
 /// Eigenvalues of the pencil (E, J) restricted to the rows and columns `idx`.
 fn restricted_frequencies(b: &FloatingBody3d, idx: &[usize]) -> Vec<f64> {
     let x = b.initial_state();
-    let E = sparse::restrict(&b.descriptor(&x), idx, idx);
+    let E = sparse::restrict(&PhSystem::descriptor(b, &x), idx, idx);
     let J = sparse::restrict(&b.structure(&x), idx, idx);
     let mut w = pencil_modes(&E, &J, &EigenParams::default())
         .unwrap()
@@ -358,7 +359,7 @@ fn free_spin(young: f64) -> (f64, f64, f64, f64, f64) {
         .build("spinner")
         .unwrap();
     let x0 = b.initial_state();
-    let h0 = b.hamiltonian(&x0);
+    let h0 = PhSystem::hamiltonian(&b, &x0);
     let (p0, l0) = b.spatial_momenta(&x0);
     assert!(norm(p0) < 1e-14);
     let pscale = b.mass() * norm(w) * L;
@@ -367,7 +368,7 @@ fn free_spin(young: f64) -> (f64, f64, f64, f64, f64) {
     let mut integ = Midpoint::new(&b, InputFn::zeros(12), pr).unwrap();
     integ
         .run(&x0, &mut |_t: f64, x: &[f64]| {
-            e = e.max((b.hamiltonian(x) - h0).abs() / h0);
+            e = e.max((PhSystem::hamiltonian(&b, x) - h0).abs() / h0);
             orth = orth.max(FloatingBody3d::orthogonality_defect(x));
             let (p, l) = b.spatial_momenta(x);
             dp = dp.max(diff(p, p0) / pscale);
@@ -568,7 +569,7 @@ fn tip_port_power_balance() {
     input.set(10, sig("0.3*sin(6*t)"));
     input.set(11, sig("0.1*cos(8*t)"));
     let x0 = b.initial_state();
-    let h0 = b.hamiltonian(&x0);
+    let h0 = PhSystem::hamiltonian(&b, &x0);
     let pr = midpoint(
         5e-4,
         1.0,

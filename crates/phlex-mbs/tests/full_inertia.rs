@@ -10,6 +10,7 @@ use common::consistent;
 use common::free_beam::free_beam;
 use common::params::{discrete_gradient, radau_to};
 use common::spin_up::{hub_beam, hub_rate, peak, quasi_static_tip};
+use phlex_mbs::body::FloatingBody;
 
 use phlex_core::sparse;
 use phlex_core::PhSystem;
@@ -83,7 +84,7 @@ fn exact_jacobian_and_ph_identities() {
         let r = mb.body_range(0);
         let nq = body.n_q();
         let xl = x[r.clone()].to_vec();
-        let Eb = sparse::to_dense(&body.descriptor(&xl));
+        let Eb = sparse::to_dense(&PhSystem::descriptor(body, &xl));
         let mut worst_p = 0.0f64;
         let pscale = (0..Eb.nrows())
             .flat_map(|i| (0..Eb.ncols()).map(move |j| (i, j)))

@@ -20,6 +20,7 @@
 mod common;
 
 use common::checks::{central_differences, check_jacobian, relative_step};
+use phlex_mbs::body::FloatingBody;
 
 use common::params::midpoint;
 

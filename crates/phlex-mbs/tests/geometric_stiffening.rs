@@ -8,6 +8,7 @@ mod common;
 
 use phlex_core::sparse;
 use phlex_core::PhSystem;
+use phlex_mbs::body::FloatingBody;
 use phlex_mbs::*;
 use phlex_solve::eigen::EigenParams;
 use phlex_solve::Midpoint;

@@ -19,6 +19,7 @@
 mod common;
 
 use common::checks::fd_error;
+use phlex_mbs::body::FloatingBody;
 
 use common::params::midpoint;
 

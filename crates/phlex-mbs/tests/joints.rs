@@ -5,6 +5,7 @@
 mod common;
 
 use common::consistent;
+use phlex_mbs::body::FloatingBody;
 
 use common::crank::crank_and_slider;
 use phlex_core::PhSystem;

@@ -11,6 +11,7 @@ mod common;
 
 use phlex_core::PhSystem;
 use phlex_core::ProjectionOptions;
+use phlex_mbs::body::FloatingBody;
 use phlex_mbs::project_onto_constraints;
 use phlex_mbs::*;
 use phlex_solve::newton::NewtonParams;

@@ -17,6 +17,7 @@
 //! eq. (49), $E\dot x = (J - R)x + Bu$ with $x = (p_r, p_f, \lambda)$ and the configuration
 //! omitted, as a [`LinearPhSystem`] for export, null-space elimination
 //! ([`phlex_solve::nullspace`], eq. (51)) and reduction ([`crate::analysis::reduce`], eq. (50)).
+use crate::body::FloatingBody;
 use phlex_core::sparse::{self, SparseMat};
 use phlex_core::structure::{self, Tolerances};
 use phlex_core::{LinearPhSystem, PhSystem, VarBlock};
@@ -115,10 +116,7 @@ pub fn ph_linearization(mb: &Multibody, x: &[f64], u: &[f64]) -> Result<PhLinear
         }
         rigid_g.extend(p0..p0 + 3);
         if p0 + 3 < r.end {
-            flex_g.push((
-                body.body_name().to_string(),
-                (p0 + 3..r.end).collect::<Vec<_>>(),
-            ));
+            flex_g.push((body.name().to_string(), (p0 + 3..r.end).collect::<Vec<_>>()));
         }
     }
     let mut lam_g = Vec::new();

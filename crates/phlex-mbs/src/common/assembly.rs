@@ -8,16 +8,13 @@ use phlex_core::sparse::col_iter;
 use phlex_core::sparse::SparseMat;
 use phlex_core::PhSystem;
 
+use crate::common::bodies::BodyAssembly;
 use crate::planar::assembly::JointDrift;
 
 /// The constrained-mechanics view of an assembled multibody system, generic over the
-/// dimension: a body pose has [`ConstrainedAssembly::POSE_DOF`] increments (planar
+/// dimension: a body pose has [`crate::body::Dimension::POSE_DOF`] increments (planar
 /// $(\delta x, \delta y, \delta\theta)$, spatial $(\delta r, \delta\varphi)$).
-pub(crate) trait ConstrainedAssembly: PhSystem {
-    /// Pose increments per body: 3 in the plane, 6 in space.
-    const POSE_DOF: usize;
-    /// Number of bodies.
-    fn n_bodies(&self) -> usize;
+pub(crate) trait ConstrainedAssembly: PhSystem + BodyAssembly {
     /// Number of joint constraint rows $n_c$.
     fn n_constraint_rows(&self) -> usize;
     /// Global index of the first multiplier; the $n_c$ multipliers are contiguous from it
@@ -43,7 +40,7 @@ pub(crate) trait ConstrainedAssembly: PhSystem {
     fn reset_joints(&self, x: &mut [f64]);
     /// Central-difference step for pose increment `c` of body `b` at `x`.
     fn pose_fd_step(&self, x: &[f64], b: usize, c: usize) -> f64;
-    /// Applies the pose increment `dq` (length [`ConstrainedAssembly::POSE_DOF`]) to body
+    /// Applies the pose increment `dq` (length [`crate::body::Dimension::POSE_DOF`]) to body
     /// `b`, keeping a rotation a rotation.
     fn apply_pose_increment(&self, x: &mut [f64], b: usize, dq: &[f64]);
     /// Right-hand side $f(x, u)$ with the multipliers of `x` as reactions.
@@ -76,9 +73,6 @@ pub(crate) fn constraint_input(
 /// method giving the port geometry of a joint.
 macro_rules! shared_assembly_view {
     ($geometry:ident) => {
-        fn n_bodies(&self) -> usize {
-            self.bodies.len()
-        }
         fn n_constraint_rows(&self) -> usize {
             self.n_rows
         }
@@ -86,9 +80,9 @@ macro_rules! shared_assembly_view {
             self.lam_off.first().copied().unwrap_or(self.n)
         }
         fn velocity_indices(&self) -> Vec<usize> {
-            let bodies = self.bodies.iter().enumerate();
-            bodies
-                .flat_map(|(b, body)| {
+            (0..self.body_count())
+                .flat_map(|b| {
+                    let body = self.floating_body(b);
                     let o = self.body_off[b] + body.n_q();
                     o..o + body.n_p()
                 })
@@ -160,7 +154,32 @@ macro_rules! shared_multibody_methods {
 
         /// Range of the global state owned by body `b`.
         pub fn body_range(&self, b: usize) -> std::ops::Range<usize> {
-            self.body_off[b]..self.body_off[b] + self.bodies[b].n_local()
+            self.body_state_range(b)
+        }
+
+        /// Body names.
+        pub fn body_names(&self) -> Vec<String> {
+            self.names_of_bodies()
+        }
+
+        /// Index of a body by name.
+        pub fn body_index(&self, name: &str) -> Result<usize, crate::error::MbsError> {
+            self.find_body(name)
+        }
+
+        /// Energies of each body (kinetic, deformation, potential).
+        pub fn energies(&self, x: &[f64]) -> Vec<(String, crate::body::EnergySplit)> {
+            self.bodies_energies(x)
+        }
+
+        /// Initial state from the bodies' initial states (undeformed), joint states from the
+        /// geometry, zero multipliers. Not necessarily consistent: see the consistent
+        /// initialisation of [`crate::planar::kinematics`], [`crate::spatial::kinematics`].
+        pub fn initial_state(&self) -> Vec<f64> {
+            let mut x = vec![0.0; self.n];
+            self.write_initial_body_states(&mut x);
+            self.reset_joint_states(&mut x);
+            x
         }
 
         /// Range of the multiplier block of joint `j`.
@@ -244,19 +263,82 @@ macro_rules! shared_multibody_methods {
             }
         }
 
+        /// Pushes the input columns of the prescribed-velocity joints into $B$: input $i$
+        /// of a driven joint enters its multiplier row $i$ ($Gp = v$, paper 000 eq. (46))
+        /// and, where the joint has a target state $i$, its rate $\dot\xi_i = v_i$ (all
+        /// components in the plane, the translations in space).
+        pub(crate) fn push_joint_inputs(&self, t: &mut phlex_core::Triplets) {
+            for (k, j) in self.joints.iter().enumerate() {
+                let c0 = self.joint_in[k];
+                for i in 0..j.n_inputs() {
+                    t.push(self.lam_off[k] + i, c0 + i, 1.0);
+                    if i < j.n_extra() {
+                        t.push(self.extra_off[k] + i, c0 + i, 1.0);
+                    }
+                }
+            }
+        }
+
         /// Evaluates the right-hand side $f(x, u) = J(x)z(x) + B(x)u$ into `f`.
         pub fn rhs(&self, x: &[f64], u: &[f64], f: &mut [f64]) {
             let mut z = vec![0.0; self.n];
             self.effort(x, &mut z);
             self.rhs_with_effort(x, &z, u, f);
         }
+
+        /// True if some body has deformation-dependent inertia
+        /// ([`crate::FloatingBeam2d::full_inertia`], [`crate::FloatingBeam3d::full_inertia`]):
+        /// the descriptor then depends on the state.
+        pub fn has_full_inertia(&self) -> bool {
+            self.any_full_inertia()
+        }
+
+        /// Discrete increment of a midpoint step $x_0\to x_1$
+        /// ([`phlex_core::PhSystem::step_increment`]): $E(x_1 - x_0)$, with the momentum
+        /// increments $\pi(x_1) - \pi(x_0)$ of eq. (F4) in the rows of bodies with full
+        /// inertia ([`crate::common::descriptor::step_increment`]).
+        pub fn step_increment(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
+            crate::common::descriptor::step_increment(self, x0, x1, out)
+        }
+
+        /// Constant mass matrix for Radau ([`phlex_core::PhSystem::constant_mass`]): $E$,
+        /// with the identity in the velocity blocks of bodies with full inertia.
+        pub fn constant_mass(&self) -> phlex_core::sparse::SparseMat {
+            crate::common::descriptor::constant_mass(self)
+        }
+
+        /// $F(x)$ of the constant-mass form ([`Self::constant_mass`]): in the velocity rows of
+        /// a body with full inertia $F_v = M_{vv}(u_f)^{-1}(f_v - \Gamma)$,
+        /// $\Gamma = \partial_{u_f}\pi_v\,v_f$ (from $E(x)\dot x = f$ with $\dot u_f = v_f$).
+        pub fn to_constant_mass_rhs(&self, x: &[f64], f: &mut [f64]) {
+            crate::common::descriptor::to_constant_mass_rhs(self, x, f)
+        }
+
+        /// Approximate Jacobian of $F$ ([`Self::to_constant_mass_rhs`]):
+        /// $M_{vv}^{-1}\big(\partial f_v - \partial_{u_f}\pi_v\,\partial v_f -
+        /// \partial_{u_f}(M_{vv}a)\big)$ with $a = F_v$ in the velocity rows of bodies with
+        /// full inertia (the second derivatives of $\pi$ in $\Gamma$ are neglected; this only
+        /// affects the convergence rate of Radau's simplified Newton iterations).
+        pub fn to_constant_mass_jacobian(
+            &self,
+            x: &[f64],
+            f: &[f64],
+            jac: phlex_core::sparse::SparseMat,
+        ) -> phlex_core::sparse::SparseMat {
+            crate::common::descriptor::to_constant_mass_jacobian(self, x, f, jac)
+        }
     };
 }
 pub(crate) use shared_multibody_methods;
 
 /// [`PhSystem`] methods that the planar and the spatial assembly implement alike:
-/// dimensions, ports, blocks, $E(x)$, $J(x)$ from `push_structure`, and $\partial_x z$ (the bodies'
-/// blocks, zero in the joint states, the identity in the multipliers).
+/// dimensions, ports, blocks, $H$, $z$, $E(x)$, $J(x)$ from `push_structure`, $\partial_x z$
+/// (the bodies' blocks, zero in the joint states, the identity in the multipliers), and the
+/// delegations to the inherent methods of the same name (right-hand side, exact Jacobian,
+/// drift, the full-inertia step and constant-mass form).
+///
+/// A macro rather than a blanket implementation: [`PhSystem`] is a foreign trait, so the
+/// orphan rule forbids `impl<A: SomeLocalTrait> PhSystem for A`.
 macro_rules! shared_phdae_methods {
     () => {
         fn n_states(&self) -> usize {
@@ -268,6 +350,15 @@ macro_rules! shared_phdae_methods {
         fn blocks(&self) -> &[phlex_core::VarBlock] {
             &self.blocks
         }
+        /// $H = \sum_b H_b$ (joint states and multipliers carry no energy).
+        fn hamiltonian(&self, x: &[f64]) -> f64 {
+            self.bodies_hamiltonian(x)
+        }
+        /// The bodies' efforts, 0 in the joint states, $z_\lambda = \lambda$.
+        fn effort(&self, x: &[f64], z: &mut [f64]) {
+            self.bodies_effort(x, z);
+            self.joint_efforts(x, z);
+        }
         /// $E$; with bodies of full inertia their state-dependent blocks (eq. (F3) of
         /// [`crate::body::planar::full_inertia`], [`crate::body::spatial::full_inertia`]).
         fn descriptor(&self, x: &[f64]) -> phlex_core::sparse::SparseMat {
@@ -275,9 +366,7 @@ macro_rules! shared_phdae_methods {
                 return self.E.clone();
             }
             let mut t = phlex_core::Triplets::new(self.n, self.n);
-            for (b, body) in self.bodies.iter().enumerate() {
-                body.push_descriptor(self.local(b, x), &mut t, self.body_off[b]);
-            }
+            self.push_body_descriptors(x, &mut t);
             for (j, o) in self.joints.iter().zip(&self.extra_off) {
                 for k in 0..j.n_extra() {
                     t.push(o + k, o + k, 1.0);
@@ -290,11 +379,53 @@ macro_rules! shared_phdae_methods {
             self.push_structure(x, &mut t);
             t.build()
         }
+        /// $J(x)z + B(x)u$ (the inherent `rhs_with_effort`; $R = 0$).
+        fn rhs_with_effort(&self, x: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
+            Self::rhs_with_effort(self, x, z, u, f)
+        }
+        fn rhs_jacobian(&self, x: &[f64], u: &[f64]) -> phlex_core::sparse::SparseMat {
+            Self::rhs_jacobian(self, x, u)
+        }
+        fn max_position_drift(&self, x: &[f64]) -> f64 {
+            Self::max_position_drift(self, x)
+        }
+        fn has_projection(&self) -> bool {
+            true
+        }
+        fn state_dependent_descriptor(&self) -> bool {
+            self.has_full_inertia()
+        }
+        fn step_increment(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
+            Self::step_increment(self, x0, x1, out)
+        }
+        fn step_rhs(
+            &self,
+            x0: &[f64],
+            x1: &[f64],
+            xm: &[f64],
+            z: &[f64],
+            u: &[f64],
+            f: &mut [f64],
+        ) {
+            Self::rhs_discrete(self, x0, x1, xm, z, u, f)
+        }
+        fn constant_mass(&self) -> phlex_core::sparse::SparseMat {
+            Self::constant_mass(self)
+        }
+        fn to_constant_mass_rhs(&self, x: &[f64], f: &mut [f64]) {
+            Self::to_constant_mass_rhs(self, x, f)
+        }
+        fn to_constant_mass_jacobian(
+            &self,
+            x: &[f64],
+            f: &[f64],
+            jac: phlex_core::sparse::SparseMat,
+        ) -> phlex_core::sparse::SparseMat {
+            Self::to_constant_mass_jacobian(self, x, f, jac)
+        }
         fn effort_jacobian(&self, x: &[f64]) -> phlex_core::sparse::SparseMat {
             let mut t = phlex_core::Triplets::new(self.n, self.n);
-            for (b, body) in self.bodies.iter().enumerate() {
-                body.push_effort_jacobian(self.local(b, x), &mut t, self.body_off[b]);
-            }
+            self.push_body_effort_jacobians(x, &mut t);
             for k in 0..self.joints.len() {
                 for i in self.multiplier_range(k) {
                     t.push(i, i, 1.0);

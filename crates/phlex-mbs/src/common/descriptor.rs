@@ -17,9 +17,9 @@
 //!   $E(x)\dot x = f$ with $\dot u_f = v_f$).
 //!
 //! A body's local state is $(q_{pose}, u_f, p_{rigid}, v_f, \dots)$:
-//! [`FullInertiaAssembly::POSE_COORDS`] pose coordinates (planar $x, y, \theta$; spatial $r$
+//! [`Dimension::POSE_COORDS`] pose coordinates (planar $x, y, \theta$; spatial $r$
 //! and the 9 entries of $R$), the elastic coordinates $u_f$ (up to $n_q$), then
-//! [`FullInertiaAssembly::RIGID_VELOCITIES`] rigid velocities and the elastic velocities
+//! [`Dimension::RIGID_VELOCITIES`] rigid velocities and the elastic velocities
 //! $v_f$.
 use std::ops::Range;
 
@@ -27,85 +27,23 @@ use faer::Mat;
 use phlex_core::sparse::{col_iter, SparseMat};
 use phlex_core::{PhSystem, Triplets};
 
-/// What the full-inertia algorithms need of an assembled multibody system: the constant
-/// descriptor, the body layout and the bodies' full-inertia operators (local states).
-pub(crate) trait FullInertiaAssembly: PhSystem {
-    /// Pose coordinates ahead of $u_f$ in a body's local state (planar 3, spatial 12).
-    const POSE_COORDS: usize;
-    /// Rigid velocities ahead of $v_f$ (planar 3, spatial 6).
-    const RIGID_VELOCITIES: usize;
+use crate::body::Dimension;
+use crate::common::bodies::BodyAssembly;
+
+/// What the full-inertia algorithms need of an assembled multibody system beyond its
+/// bodies ([`BodyAssembly`], whose [`crate::body::FloatingBody`] models give the
+/// full-inertia operators of each body): the constant descriptor.
+pub(crate) trait FullInertiaAssembly: PhSystem + BodyAssembly {
     /// The constant descriptor $E$ (identity in the pose rows of a body with full inertia).
     fn constant_descriptor(&self) -> &SparseMat;
-    /// Number of bodies.
-    fn body_count(&self) -> usize;
-    /// Global range of the local state of body `b`.
-    fn body_state_range(&self, b: usize) -> Range<usize>;
-    /// Configuration states $n_q$ of body `b` (pose and $u_f$).
-    fn body_n_q(&self, b: usize) -> usize;
-    /// True if body `b` has full inertia.
-    fn body_full_inertia(&self, b: usize) -> bool;
-    /// Dense $M_{vv}(u_f)$ and $\Gamma$ of body `b` at its local state `xl` (`None` without
-    /// full inertia).
-    fn body_velocity_mass(&self, b: usize, xl: &[f64]) -> Option<(Mat<f64>, Vec<f64>)>;
-    /// Calls `f(i, j, v)` with the entries of $\partial_{u_f}(M_{vv}a)$ of body `b`
-    /// (row `i` of the velocity block, elastic coordinate `j`).
-    fn body_mass_u(&self, b: usize, xl: &[f64], a: &[f64], f: &mut dyn FnMut(usize, usize, f64));
-    /// The body's rows of $\Delta(x_0, x_1)$ (local states), eq. (F4).
-    fn body_increment(&self, b: usize, x0: &[f64], x1: &[f64], out: &mut [f64]);
-    /// The body's discrete effort (F5) of the step (local states).
-    fn body_discrete_effort(&self, b: usize, x0: &[f64], x1: &[f64], z: &mut [f64]);
 
     /// Global range of the velocity rows $(v_P, \omega, v_f)$ of body `b`.
     fn velocity_rows(&self, b: usize) -> Range<usize> {
-        let n_q = self.body_n_q(b);
-        let o = self.body_state_range(b).start + n_q;
-        o..o + Self::RIGID_VELOCITIES + n_q - Self::POSE_COORDS
+        let n_q = self.floating_body(b).n_q();
+        let o = self.body_offset(b) + n_q;
+        o..o + Self::Dim::RIGID_VELOCITIES + n_q - Self::Dim::POSE_COORDS
     }
 }
-
-/// The [`FullInertiaAssembly`] methods that the planar [`crate::Multibody`] and the spatial
-/// [`crate::spatial::Multibody3d`] implement alike (same fields `E`, `bodies` and the same
-/// body methods), with the layout constants `POSE_COORDS` and `RIGID_VELOCITIES`.
-macro_rules! full_inertia_layout {
-    ($pose:expr, $rigid:expr) => {
-        const POSE_COORDS: usize = $pose;
-        const RIGID_VELOCITIES: usize = $rigid;
-        fn constant_descriptor(&self) -> &phlex_core::sparse::SparseMat {
-            &self.E
-        }
-        fn body_count(&self) -> usize {
-            self.bodies.len()
-        }
-        fn body_state_range(&self, b: usize) -> std::ops::Range<usize> {
-            self.body_range(b)
-        }
-        fn body_n_q(&self, b: usize) -> usize {
-            self.bodies[b].n_q()
-        }
-        fn body_full_inertia(&self, b: usize) -> bool {
-            self.bodies[b].has_full_inertia()
-        }
-        fn body_velocity_mass(&self, b: usize, xl: &[f64]) -> Option<(faer::Mat<f64>, Vec<f64>)> {
-            self.bodies[b].velocity_mass_dense(xl)
-        }
-        fn body_mass_u(
-            &self,
-            b: usize,
-            xl: &[f64],
-            a: &[f64],
-            f: &mut dyn FnMut(usize, usize, f64),
-        ) {
-            self.bodies[b].for_each_mass_u(xl, a, f)
-        }
-        fn body_increment(&self, b: usize, x0: &[f64], x1: &[f64], out: &mut [f64]) {
-            self.bodies[b].increment_local(x0, x1, out)
-        }
-        fn body_discrete_effort(&self, b: usize, x0: &[f64], x1: &[f64], z: &mut [f64]) {
-            self.bodies[b].discrete_effort_local(x0, x1, z)
-        }
-    };
-}
-pub(crate) use full_inertia_layout;
 
 /// $\Delta(x_0, x_1)$ into `out`: $E(x_1 - x_0)$, with the momentum increments of eq. (F4)
 /// in the rows of the bodies with full inertia. Allocation free.
@@ -127,9 +65,10 @@ pub(crate) fn step_increment<A: FullInertiaAssembly + ?Sized>(
         }
     }
     for b in 0..mb.body_count() {
-        if mb.body_full_inertia(b) {
+        if mb.floating_body(b).has_full_inertia() {
             let r = mb.body_state_range(b);
-            mb.body_increment(b, &x0[r.clone()], &x1[r.clone()], &mut out[r]);
+            mb.floating_body(b)
+                .increment_local(&x0[r.clone()], &x1[r.clone()], &mut out[r]);
         }
     }
 }
@@ -143,9 +82,10 @@ pub(crate) fn replace_discrete_efforts<A: FullInertiaAssembly + ?Sized>(
     z: &mut [f64],
 ) {
     for b in 0..mb.body_count() {
-        if mb.body_full_inertia(b) {
+        if mb.floating_body(b).has_full_inertia() {
             let r = mb.body_state_range(b);
-            mb.body_discrete_effort(b, &x0[r.clone()], &x1[r.clone()], &mut z[r]);
+            mb.floating_body(b)
+                .discrete_effort_local(&x0[r.clone()], &x1[r.clone()], &mut z[r]);
         }
     }
 }
@@ -155,7 +95,7 @@ pub(crate) fn full_velocity_ranges<A: FullInertiaAssembly + ?Sized>(
     mb: &A,
 ) -> Vec<(usize, Range<usize>)> {
     (0..mb.body_count())
-        .filter(|&b| mb.body_full_inertia(b))
+        .filter(|&b| mb.floating_body(b).has_full_inertia())
         .map(|b| (b, mb.velocity_rows(b)))
         .collect()
 }
@@ -195,7 +135,8 @@ fn velocity_rates<A: FullInertiaAssembly + ?Sized>(
     f: &[f64],
 ) -> (Mat<f64>, Vec<f64>) {
     let (M, g) = mb
-        .body_velocity_mass(b, &x[mb.body_state_range(b)])
+        .floating_body(b)
+        .velocity_mass_dense(&x[mb.body_state_range(b)])
         .expect("full-inertia body");
     let rhs: Vec<f64> = r.clone().zip(&g).map(|(i, gi)| f[i] - gi).collect();
     let a = crate::common::least_squares::dense_solve(&M, &rhs);
@@ -256,7 +197,7 @@ pub(crate) fn to_constant_mass_jacobian<A: FullInertiaAssembly + ?Sized>(
     }
     for (k, (b, r)) in ranges.iter().enumerate() {
         let o = mb.body_state_range(*b).start;
-        for j in o + A::POSE_COORDS..r.end {
+        for j in o + A::Dim::POSE_COORDS..r.end {
             add_col(k, j, &mut cols);
         }
     }
@@ -277,17 +218,19 @@ pub(crate) fn to_constant_mass_jacobian<A: FullInertiaAssembly + ?Sized>(
     }
     for (k, (b, r)) in ranges.iter().enumerate() {
         let xl = &x[mb.body_state_range(*b)];
-        let (o, nq) = (mb.body_state_range(*b).start, mb.body_n_q(*b));
+        let (o, nq) = (mb.body_state_range(*b).start, mb.floating_body(*b).n_q());
         let (M, a) = velocity_rates(mb, *b, r, x, f);
         let D = &mut dense[k];
         let pos = &col_pos[k];
         // −∂_u π_v · ∂v_f (the v_f columns) and −∂_u(M a) (the u_f columns)
-        mb.body_mass_u(*b, xl, &xl[nq..], &mut |i, j, v| {
-            D[(i, pos[o + nq + A::RIGID_VELOCITIES + j])] -= v;
-        });
-        mb.body_mass_u(*b, xl, &a, &mut |i, j, v| {
-            D[(i, pos[o + A::POSE_COORDS + j])] -= v;
-        });
+        mb.floating_body(*b)
+            .for_each_mass_u(xl, &xl[nq..], &mut |i, j, v| {
+                D[(i, pos[o + nq + A::Dim::RIGID_VELOCITIES + j])] -= v;
+            });
+        mb.floating_body(*b)
+            .for_each_mass_u(xl, &a, &mut |i, j, v| {
+                D[(i, pos[o + A::Dim::POSE_COORDS + j])] -= v;
+            });
         use faer::linalg::solvers::Solve;
         let sol = M.partial_piv_lu().solve(&*D);
         for (c, &j) in cols[k].iter().enumerate() {

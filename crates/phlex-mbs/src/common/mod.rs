@@ -6,6 +6,7 @@
 //!
 //! | module | what | paper 000 |
 //! |---|---|---|
+//! | [`bodies`] | `BodyAssembly`: the per-body loops (names, $H$, $z$, $E$, $\partial_x z$, initial state) over [`crate::body::FloatingBody`] | (46) |
 //! | [`assembly`] | `ConstrainedAssembly`: constraint rows $G(x)$, mass operator on $p$, pose increments | eqs. (44)–(46) |
 //! | [`descriptor`] | full inertia: discrete increment, discrete efforts, constant-mass form | (F3)–(F5) |
 //! | [`layout`] | global state and port layout: bodies, joint states, multipliers; loads, drivers | (46) |
@@ -15,6 +16,7 @@
 //! | [`rank`] | rank-revealing check of the constraint rows | |
 //! | [`names`] | the builders' name resolution: bodies, ports, ground points | |
 pub(crate) mod assembly;
+pub(crate) mod bodies;
 pub(crate) mod consistent_init;
 pub(crate) mod descriptor;
 pub(crate) mod layout;

@@ -4,16 +4,9 @@
 //! errors that list what exists.
 use std::collections::HashSet;
 
+use crate::body::FloatingBody;
 use crate::error::MbsError;
 use crate::planar::joint::{JointSpec, GROUND};
-
-/// A body model whose ports have names.
-pub(crate) trait NamedPorts {
-    /// Index of the port called `name`.
-    fn port_index(&self, name: &str) -> Option<usize>;
-    /// Comma-separated names of all ports.
-    fn port_names(&self) -> String;
-}
 
 /// What a builder collects before it validates and assembles: gravity, bodies, joints,
 /// loads and ground points, each in the order given (`D` = 2 or 3 coordinates).
@@ -70,7 +63,7 @@ impl<B, J, L, const D: usize> ModelParts<B, J, L, D> {
     }
 
     /// Resolves names against the built body `models` (in the order of `bodies`).
-    pub fn resolver<'a, P: NamedPorts>(&'a self, models: &'a [P]) -> Resolver<'a, B, J, L, P, D> {
+    pub fn resolver<'a>(&'a self, models: Vec<&'a dyn FloatingBody>) -> Resolver<'a, B, J, L, D> {
         Resolver {
             parts: self,
             models,
@@ -107,13 +100,13 @@ pub(crate) enum SideB<const D: usize> {
 
 /// Maps names to `(body, port)` indices and ground points, and keeps joint and load names
 /// unique (a load is an input port named after it, as is a joint's multiplier port).
-pub(crate) struct Resolver<'a, B, J, L, P, const D: usize> {
+pub(crate) struct Resolver<'a, B, J, L, const D: usize> {
     parts: &'a ModelParts<B, J, L, D>,
-    models: &'a [P],
+    models: Vec<&'a dyn FloatingBody>,
     joint_names: HashSet<&'a str>,
 }
 
-impl<'a, B, J, L, P: NamedPorts, const D: usize> Resolver<'a, B, J, L, P, D> {
+impl<'a, B, J, L, const D: usize> Resolver<'a, B, J, L, D> {
     /// `(body, port)` of port `port` of body `body`; `context` names the joint or load.
     pub fn port(&self, context: &str, body: &str, port: &str) -> Result<(usize, usize), MbsError> {
         let bodies = &self.parts.bodies;

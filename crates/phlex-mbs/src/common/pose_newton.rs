@@ -3,7 +3,7 @@
 //! planar and the spatial assembly.
 //!
 //! The unknowns are the pose increments $\delta q$ of the bodies not locked
-//! ([`ConstrainedAssembly::POSE_DOF`] per body: planar $(\delta x, \delta y, \delta\theta)$,
+//! ([`crate::body::Dimension::POSE_DOF`] per body: planar $(\delta x, \delta y, \delta\theta)$,
 //! spatial $(\delta r, \delta\varphi)$ applied as $R \leftarrow R\exp[\delta\varphi]_\times$,
 //! so a rotation stays a rotation). Each step is the minimum-norm correction
 //! $\Delta q = -\Phi_q^{+}\Phi(q)$ ([`min_norm_solve`], robust to redundant rows), with
@@ -11,6 +11,7 @@
 //! coordinates, velocities and stresses are not touched.
 use faer::Mat;
 
+use crate::body::Dimension;
 use crate::common::assembly::ConstrainedAssembly;
 use crate::common::least_squares::{max_abs, min_norm_solve};
 use crate::error::{require_len, MbsError};
@@ -51,8 +52,8 @@ pub(crate) fn free_pose_increments<A: ConstrainedAssembly>(
     mb: &A,
     locked: impl Fn(usize, usize) -> bool,
 ) -> Vec<(usize, usize)> {
-    (0..mb.n_bodies())
-        .flat_map(|b| (0..A::POSE_DOF).map(move |c| (b, c)))
+    (0..mb.body_count())
+        .flat_map(|b| (0..A::Dim::POSE_DOF).map(move |c| (b, c)))
         .filter(|&(b, c)| !locked(b, c))
         .collect()
 }
@@ -70,7 +71,7 @@ fn residuals<A: ConstrainedAssembly>(
 }
 
 /// Moves energy-free joint states along with the poses: `follow(mb, x, dq)` with the pose
-/// increments `dq` of all bodies ([`ConstrainedAssembly::POSE_DOF`] per body, zero for the
+/// increments `dq` of all bodies ([`crate::body::Dimension::POSE_DOF`] per body, zero for the
 /// locked components) just applied to `x` (the planar drift projection moves the joint
 /// relative angles, $\Delta\theta_j = \Delta\theta_b - \Delta\theta_a$).
 pub(crate) type JointFollow<A> = fn(&A, &mut [f64], &[f64]);
@@ -83,7 +84,7 @@ fn apply<A: ConstrainedAssembly>(
     d: &[f64],
     follow: Option<JointFollow<A>>,
 ) {
-    let mut dq = vec![0.0; A::POSE_DOF];
+    let mut dq = vec![0.0; A::Dim::POSE_DOF];
     let mut k = 0;
     while k < free.len() {
         let b = free[k].0;
@@ -95,9 +96,9 @@ fn apply<A: ConstrainedAssembly>(
         mb.apply_pose_increment(x, b, &dq);
     }
     if let Some(follow) = follow {
-        let mut all = vec![0.0; A::POSE_DOF * mb.n_bodies()];
+        let mut all = vec![0.0; A::Dim::POSE_DOF * mb.body_count()];
         for (&(b, c), &v) in free.iter().zip(d) {
-            all[A::POSE_DOF * b + c] = v;
+            all[A::Dim::POSE_DOF * b + c] = v;
         }
         follow(mb, x, &all);
     }

@@ -24,6 +24,7 @@
 //! Recorded ([`CrankSliderRun`]): the midpoint elastic displacements $u_f^x(L/2)/L$,
 //! $u_f^y(L/2)/L$ of Fig. 9, the extreme normal forces of the coupler against its Euler load
 //! $\pi^2 EI/L^2$, the discrete power-balance residual and the work counters.
+use crate::body::FloatingBody;
 use std::time::Instant;
 
 use phlex_core::PhSystem;

@@ -60,6 +60,7 @@
 //! [`crate::body::spatial::full_inertia`]) $L_Z = \hat Z\cdot R\pi_\omega$ is a first
 //! integral after the torque, and the midpoint rule keeps it: $L_Z = \int M_z\,dt$ to the
 //! Newton tolerance before and after the kick (`tests/full_inertia_3d.rs`).
+use crate::body::FloatingBody;
 use std::time::Instant;
 
 use phlex_solve::fixed_step::FixedStepParams;

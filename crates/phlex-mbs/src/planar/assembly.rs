@@ -24,10 +24,12 @@ use phlex_core::sparse::{self, col_iter, SparseMat};
 use phlex_core::{PhSystem, PortSet, ProjectionOptions, ProjectionStep, Triplets, VarBlock};
 use phlex_solve::{InputFn, Signal};
 
-use crate::body::planar::floating_body::{EnergySplit, PlanarBody};
+use crate::body::planar::floating_body::PlanarBody;
 use crate::body::planar::pose::{apply2, rot2, Pose2d, Twist2d};
+use crate::body::{FloatingBody, Planar};
 use crate::common::assembly::{shared_multibody_methods, shared_phdae_methods};
-use crate::common::descriptor::{self, full_inertia_layout, FullInertiaAssembly};
+use crate::common::bodies::BodyAssembly;
+use crate::common::descriptor::FullInertiaAssembly;
 use crate::common::layout::{lay_out, load_port, with_layout, JointSlots, LoadUnits};
 use crate::error::MbsError;
 use crate::planar::joint::{JointModel, PortGeometry, Resolved, Side, Term};
@@ -119,16 +121,15 @@ impl Multibody {
             .iter()
             .map(|l| {
                 let b = &bodies[l.body];
-                let at = (b.body_name(), b.ports_list()[l.port].name.as_str());
+                let at = (b.name(), b.port_name(l.port));
                 load_port(&l.name, at, l.frame, &units)
             })
             .collect();
-        let body_E: Vec<SparseMat> = bodies.iter().map(|b| b.descriptor(&[])).collect();
         let lay = lay_out(
-            bodies
-                .iter()
-                .zip(&body_E)
-                .map(|(b, e)| (b.n_local(), b.blocks(), e)),
+            bodies.iter().map(|b| {
+                let b: &dyn FloatingBody = b;
+                (b.n_local(), b.blocks(), b.descriptor())
+            }),
             &slots,
             load_ports,
             3,
@@ -153,26 +154,6 @@ impl Multibody {
     /// The body models, in insertion order.
     pub fn bodies(&self) -> &[PlanarBody] {
         &self.bodies
-    }
-
-    /// Body names.
-    pub fn body_names(&self) -> Vec<String> {
-        self.bodies
-            .iter()
-            .map(|b| b.body_name().to_string())
-            .collect()
-    }
-
-    /// Index of a body by name.
-    pub fn body_index(&self, name: &str) -> Result<usize, MbsError> {
-        self.bodies
-            .iter()
-            .position(|b| b.body_name() == name)
-            .ok_or_else(|| MbsError::UnknownName {
-                what: "body".into(),
-                name: name.into(),
-                available: self.body_names().join(", "),
-            })
     }
 
     /// Ground points.
@@ -205,20 +186,6 @@ impl Multibody {
         let y = self.bodies[b].port_velocity(port, xl);
         let v = apply2(&rot2(xl[2]), [y[0], y[1]]);
         [v[0], v[1], y[2]]
-    }
-
-    /// Energies of each body (kinetic, deformation, potential).
-    pub fn energies(&self, x: &[f64]) -> Vec<(String, EnergySplit)> {
-        self.bodies
-            .iter()
-            .enumerate()
-            .map(|(b, body)| {
-                (
-                    body.body_name().to_string(),
-                    body.energies(self.local(b, x)),
-                )
-            })
-            .collect()
     }
 
     /// Multiplier (reaction) of joint `j`, see [`crate::planar::joint`] for its meaning and frame.
@@ -257,17 +224,6 @@ impl Multibody {
             }
         }
         InputFn::new(s)
-    }
-
-    /// Initial state from the bodies' poses and twists (undeformed), joint angles from the
-    /// poses, zero multipliers. Not necessarily consistent: see [`crate::planar::kinematics`].
-    pub fn initial_state(&self) -> Vec<f64> {
-        let mut x = vec![0.0; self.n];
-        for (b, body) in self.bodies.iter().enumerate() {
-            x[self.body_range(b)].copy_from_slice(&body.initial_state());
-        }
-        self.reset_joint_states(&mut x);
-        x
     }
 
     /// Sets the joint extra states from the body states (relative angles, targets).
@@ -427,20 +383,6 @@ impl Multibody {
 impl PhSystem for Multibody {
     shared_phdae_methods!();
 
-    fn hamiltonian(&self, x: &[f64]) -> f64 {
-        self.bodies
-            .iter()
-            .enumerate()
-            .map(|(b, body)| body.energies(self.local(b, x)).total())
-            .sum()
-    }
-    fn effort(&self, x: &[f64], z: &mut [f64]) {
-        for (b, body) in self.bodies.iter().enumerate() {
-            let r = self.body_range(b);
-            body.effort_local(&x[r.clone()], &mut z[r]);
-        }
-        self.joint_efforts(x, z);
-    }
     /// Gonzalez's discrete gradient (the trait default) over the whole state; with bodies
     /// of full inertia, their own discrete gradient (F5) on their states and Gonzalez's on
     /// the rest (so that $\bar z^\top\Delta = H(x_1) - H(x_0)$ with the increment of
@@ -499,27 +441,8 @@ impl PhSystem for Multibody {
                 }
             }
         }
-        for (k, j) in self.joints.iter().enumerate() {
-            let c0 = self.joint_in[k];
-            for i in 0..j.n_inputs() {
-                t.push(self.lam_off[k] + i, c0 + i, 1.0);
-                t.push(self.extra_off[k] + i, c0 + i, 1.0);
-            }
-        }
+        self.push_joint_inputs(&mut t);
         t.build()
-    }
-    /// $J(x)z + B(x)u$ ([`Multibody::rhs_with_effort`]; $R = 0$).
-    fn rhs_with_effort(&self, x: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
-        Multibody::rhs_with_effort(self, x, z, u, f)
-    }
-    fn rhs_jacobian(&self, x: &[f64], u: &[f64]) -> SparseMat {
-        Multibody::rhs_jacobian(self, x, u)
-    }
-    fn max_position_drift(&self, x: &[f64]) -> f64 {
-        Multibody::max_position_drift(self, x)
-    }
-    fn has_projection(&self) -> bool {
-        true
     }
     /// [`crate::planar::projection::project_onto_constraints`].
     fn project(
@@ -530,24 +453,6 @@ impl PhSystem for Multibody {
     ) -> Result<ProjectionStep, phlex_core::CoreError> {
         crate::planar::projection::project_onto_constraints(self, x, u, opts)
             .map_err(crate::planar::projection::projection_error)
-    }
-    fn state_dependent_descriptor(&self) -> bool {
-        self.has_full_inertia()
-    }
-    fn step_increment(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
-        Multibody::step_increment(self, x0, x1, out)
-    }
-    fn step_rhs(&self, x0: &[f64], x1: &[f64], xm: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
-        Multibody::rhs_discrete(self, x0, x1, xm, z, u, f)
-    }
-    fn constant_mass(&self) -> SparseMat {
-        Multibody::constant_mass(self)
-    }
-    fn to_constant_mass_rhs(&self, x: &[f64], f: &mut [f64]) {
-        Multibody::to_constant_mass_rhs(self, x, f)
-    }
-    fn to_constant_mass_jacobian(&self, x: &[f64], f: &[f64], jac: SparseMat) -> SparseMat {
-        Multibody::to_constant_mass_jacobian(self, x, f, jac)
     }
 }
 
@@ -561,20 +466,6 @@ impl Multibody {
         if !u.is_empty() {
             sparse::mul_add(f, 1.0, &self.input_map(x), u);
         }
-    }
-
-    /// True if some body has deformation-dependent inertia
-    /// ([`crate::FloatingBeam2d::full_inertia`]): the descriptor then depends on the state.
-    pub fn has_full_inertia(&self) -> bool {
-        self.full
-    }
-
-    /// Discrete increment of a midpoint step $x_0\to x_1$
-    /// ([`PhSystem::step_increment`]): $E(x_1 - x_0)$,
-    /// with the momentum increments $\pi(x_1) - \pi(x_0)$ of eq. (F4) in the rows of
-    /// bodies with full inertia.
-    pub fn step_increment(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
-        descriptor::step_increment(self, x0, x1, out)
     }
 
     /// Discrete right-hand side of a midpoint step
@@ -609,27 +500,6 @@ impl Multibody {
         if !u.is_empty() {
             sparse::mul_add(f, 1.0, &self.input_map(xm), u);
         }
-    }
-
-    /// Constant mass matrix for Radau ([`PhSystem::constant_mass`]):
-    /// $E$, with the identity in the velocity blocks of bodies with full inertia.
-    pub fn constant_mass(&self) -> SparseMat {
-        descriptor::constant_mass(self)
-    }
-
-    /// $F(x)$ of the constant-mass form ([`Multibody::constant_mass`]): in the velocity
-    /// rows of a body with full inertia $F_v = M_{vv}(u_f)^{-1}(f_v - \Gamma)$,
-    /// $\Gamma = \partial_{u_f}\pi_v\,v_f$ (from $E(x)\dot x = f$ with $\dot u_f = v_f$).
-    pub fn to_constant_mass_rhs(&self, x: &[f64], f: &mut [f64]) {
-        descriptor::to_constant_mass_rhs(self, x, f)
-    }
-
-    /// Approximate Jacobian of $F$ ([`Multibody::to_constant_mass_rhs`]):
-    /// $M_{vv}^{-1}\big(\partial f_v - \partial_{u_f}\pi_v\,\partial v_f -
-    /// \partial_{u_f}(M_{vv}a)\big)$ with $a = F_v$ in the velocity rows of bodies with
-    /// full inertia (the second derivatives of $\pi$ in $\Gamma$ are neglected).
-    pub fn to_constant_mass_jacobian(&self, x: &[f64], f: &[f64], jac: SparseMat) -> SparseMat {
-        descriptor::to_constant_mass_jacobian(self, x, f, jac)
     }
 
     /// Variables on which $J$ and $B$ depend through rotations: body angles and joint
@@ -695,7 +565,24 @@ impl Multibody {
 
 /// The planar layout for the shared full-inertia algorithms ([`crate::common::descriptor`]).
 impl FullInertiaAssembly for Multibody {
-    full_inertia_layout!(3, 3);
+    fn constant_descriptor(&self) -> &SparseMat {
+        &self.E
+    }
+}
+
+/// The planar bodies of the assembly, for the shared per-body loops
+/// ([`crate::common::bodies`]).
+impl BodyAssembly for Multibody {
+    type Dim = Planar;
+    fn body_count(&self) -> usize {
+        self.bodies.len()
+    }
+    fn floating_body(&self, b: usize) -> &dyn FloatingBody {
+        &self.bodies[b]
+    }
+    fn body_offset(&self, b: usize) -> usize {
+        self.body_off[b]
+    }
 }
 
 #[cfg(test)]

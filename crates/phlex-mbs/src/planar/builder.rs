@@ -19,7 +19,8 @@
 //! ```
 use crate::body::planar::description::Body;
 use crate::body::planar::floating_body::PlanarBody;
-use crate::common::names::{check_finite, ModelParts, NamedPorts, SideB};
+use crate::body::FloatingBody;
+use crate::common::names::{check_finite, ModelParts, SideB};
 use crate::error::MbsError;
 use crate::planar::assembly::{LoadModel, Multibody};
 use crate::planar::joint::{Joint, JointKind, JointModel, Resolved, GROUND};
@@ -35,15 +36,6 @@ pub struct MultibodyBuilder {
 impl Default for MultibodyBuilder {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-impl NamedPorts for PlanarBody {
-    fn port_index(&self, name: &str) -> Option<usize> {
-        PlanarBody::port_index(self, name)
-    }
-    fn port_names(&self) -> String {
-        PlanarBody::port_names(self)
     }
 }
 
@@ -105,7 +97,7 @@ impl MultibodyBuilder {
             m.set_gravity(parts.gravity);
             models.push(m);
         }
-        let mut names = parts.resolver(&models);
+        let mut names = parts.resolver(models.iter().map(|m| m as &dyn FloatingBody).collect());
         let mut joints = Vec::with_capacity(parts.joints.len());
         for (name, j) in &parts.joints {
             let a = names.side_a(name, j)?;

@@ -16,6 +16,8 @@
 //! 2. **Velocities**: $p$ projected onto $G p = B_\lambda u(t_0)$ in the kinetic-energy
 //!    metric.
 //! 3. **Multipliers** from the hidden constraint $\frac{d}{dt}(G p) = B_\lambda\dot u$.
+use crate::body::FloatingBody;
+use crate::common::bodies::BodyAssembly;
 use phlex_solve::InputFn;
 
 use crate::common::assembly::{shared_assembly_view, ConstrainedAssembly};
@@ -74,7 +76,6 @@ pub struct ConsistentInit {
 /// of every body block (paper 000 eq. (36)), moved additively.
 impl ConstrainedAssembly for Multibody {
     shared_assembly_view!(joint_geometry);
-    const POSE_DOF: usize = 3;
     fn for_each_mass_entry(&self, f: &mut dyn FnMut(usize, usize, f64)) {
         for (b, body) in self.bodies.iter().enumerate() {
             let o = self.body_off[b] + body.n_q();

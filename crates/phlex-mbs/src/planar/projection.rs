@@ -21,6 +21,8 @@
 //! energy (an orthogonal projection in the $M$-metric never adds any). The integrators record
 //! each jump $H(x^{proj}) - H(x)$ ([`phlex_core::ProjectionStats`]).
 use phlex_core::sparse;
+
+use crate::body::FloatingBody;
 use phlex_core::system::{PhSystem, ProjectionOptions, ProjectionStep};
 use phlex_core::{CoreError, Triplets};
 use phlex_solve::{SolveError, SparseLu};

@@ -35,9 +35,10 @@ use phlex_core::sparse::{col_iter, SparseMat};
 use phlex_core::{PhSystem, PortSet, ProjectionOptions, ProjectionStep, Triplets, VarBlock};
 use phlex_solve::{InputFn, Signal};
 
-use crate::body::planar::floating_body::EnergySplit;
+use crate::body::{FloatingBody, Spatial};
 use crate::common::assembly::{shared_multibody_methods, shared_phdae_methods};
-use crate::common::descriptor::{self, full_inertia_layout, FullInertiaAssembly};
+use crate::common::bodies::BodyAssembly;
+use crate::common::descriptor::{self, FullInertiaAssembly};
 use crate::common::layout::{lay_out, load_port, with_layout, JointSlots, LoadUnits};
 use crate::error::MbsError;
 use crate::planar::load::Frame;
@@ -151,23 +152,6 @@ impl Multibody3d {
         self.bodies[b].as_ref()
     }
 
-    /// Body names.
-    pub fn body_names(&self) -> Vec<String> {
-        self.bodies.iter().map(|b| b.name().to_string()).collect()
-    }
-
-    /// Index of a body by name.
-    pub fn body_index(&self, name: &str) -> Result<usize, MbsError> {
-        self.bodies
-            .iter()
-            .position(|b| b.name() == name)
-            .ok_or_else(|| MbsError::UnknownName {
-                what: "body".into(),
-                name: name.into(),
-                available: self.body_names().join(", "),
-            })
-    }
-
     /// Labels of the constraint rows of joint `j` (e.g. `["x", "y", "z", "n1", "n2"]`).
     pub fn joint_row_labels(&self, j: usize) -> &'static [&'static str] {
         self.joints[j].row_labels()
@@ -200,15 +184,6 @@ impl Multibody3d {
         let v = self.port_out_at(b, port, 0, x, x, o);
         let w = self.port_out(b, port, 3, x, o);
         [mat_vec(&r, v), mat_vec(&r, w)]
-    }
-
-    /// Energies of each body (kinetic, deformation, potential).
-    pub fn energies(&self, x: &[f64]) -> Vec<(String, EnergySplit)> {
-        self.bodies
-            .iter()
-            .enumerate()
-            .map(|(b, body)| (body.name().to_string(), body.energies(self.local(b, x))))
-            .collect()
     }
 
     /// Multiplier (reaction) of joint `j`; see [`crate::spatial::joint`] for its meaning and
@@ -262,17 +237,6 @@ impl Multibody3d {
         InputFn::new(s)
     }
 
-    /// Initial state from the bodies' initial states, joint states from the geometry, zero
-    /// multipliers. Not necessarily consistent: see [`crate::spatial::kinematics`].
-    pub fn initial_state(&self) -> Vec<f64> {
-        let mut x = vec![0.0; self.n];
-        for (b, body) in self.bodies.iter().enumerate() {
-            x[self.body_range(b)].copy_from_slice(&body.initial_state());
-        }
-        self.reset_joint_states(&mut x);
-        x
-    }
-
     /// Sets the joint states from the body states (relative angles, slide coordinates,
     /// targets).
     pub fn reset_joint_states(&self, x: &mut [f64]) {
@@ -324,13 +288,6 @@ impl Multibody3d {
     /// Global index of $\omega_x$ of body `b`.
     fn omega_index(&self, b: usize) -> usize {
         self.body_off[b] + self.bodies[b].n_q() + 3
-    }
-
-    /// True if some body has deformation-dependent inertia
-    /// ([`crate::FloatingBeam3d::full_inertia`]): the descriptor then depends on the state
-    /// ([`crate::body::spatial::full_inertia`]).
-    pub fn has_full_inertia(&self) -> bool {
-        self.bodies.iter().any(|b| b.has_full_inertia())
     }
 
     /// (body, port) of a term's side.
@@ -777,20 +734,6 @@ impl Multibody3d {
 impl PhSystem for Multibody3d {
     shared_phdae_methods!();
 
-    fn hamiltonian(&self, x: &[f64]) -> f64 {
-        self.bodies
-            .iter()
-            .enumerate()
-            .map(|(b, body)| body.hamiltonian(self.local(b, x)))
-            .sum()
-    }
-    fn effort(&self, x: &[f64], z: &mut [f64]) {
-        for (b, body) in self.bodies.iter().enumerate() {
-            let r = self.body_range(b);
-            body.effort(&x[r.clone()], &mut z[r]);
-        }
-        self.joint_efforts(x, z);
-    }
     /// Gonzalez's discrete gradient (the trait default); with bodies of full inertia the
     /// effort at the midpoint with their discrete effort (F5) in their blocks, which makes
     /// $\bar z^\top\Delta = H(x_1) - H(x_0)$ exact with [`Multibody3d::step_increment`] (all
@@ -839,29 +782,8 @@ impl PhSystem for Multibody3d {
                 }
             }
         }
-        for (k, j) in self.joints.iter().enumerate() {
-            let c0 = self.joint_in[k];
-            for i in 0..j.n_inputs() {
-                t.push(self.lam_off[k] + i, c0 + i, 1.0);
-                if i < 3 {
-                    t.push(self.extra_off[k] + i, c0 + i, 1.0);
-                }
-            }
-        }
+        self.push_joint_inputs(&mut t);
         t.build()
-    }
-    /// $J(x)z + B(x)u$ ([`Multibody3d::rhs_with_effort`]; $R = 0$).
-    fn rhs_with_effort(&self, x: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
-        Multibody3d::rhs_with_effort(self, x, z, u, f)
-    }
-    fn rhs_jacobian(&self, x: &[f64], u: &[f64]) -> SparseMat {
-        Multibody3d::rhs_jacobian(self, x, u)
-    }
-    fn max_position_drift(&self, x: &[f64]) -> f64 {
-        Multibody3d::max_position_drift(self, x)
-    }
-    fn has_projection(&self) -> bool {
-        true
     }
     /// [`crate::spatial::project_onto_constraints_3d`].
     fn project(
@@ -873,15 +795,6 @@ impl PhSystem for Multibody3d {
         crate::spatial::projection::project_onto_constraints_3d(self, x, u, opts)
             .map_err(crate::planar::projection::projection_error)
     }
-    fn state_dependent_descriptor(&self) -> bool {
-        self.has_full_inertia()
-    }
-    fn step_increment(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
-        Multibody3d::step_increment(self, x0, x1, out)
-    }
-    fn step_rhs(&self, x0: &[f64], x1: &[f64], xm: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
-        Multibody3d::rhs_discrete(self, x0, x1, xm, z, u, f)
-    }
     /// Exact: the bodies' discrete Jacobians, the joints and loads at `xm`.
     fn step_rhs_jacobian(&self, x0: &[f64], x1: &[f64], xm: &[f64], u: &[f64]) -> SparseMat {
         if !self.has_full_inertia() {
@@ -889,27 +802,11 @@ impl PhSystem for Multibody3d {
         }
         self.rhs_jacobian_impl(xm, u, Some((x0, x1)))
     }
-    fn constant_mass(&self) -> SparseMat {
-        Multibody3d::constant_mass(self)
-    }
-    fn to_constant_mass_rhs(&self, x: &[f64], f: &mut [f64]) {
-        Multibody3d::to_constant_mass_rhs(self, x, f)
-    }
-    fn to_constant_mass_jacobian(&self, x: &[f64], f: &[f64], jac: SparseMat) -> SparseMat {
-        Multibody3d::to_constant_mass_jacobian(self, x, f, jac)
-    }
 }
 
 /// Deformation-dependent inertia ([`crate::body::spatial::full_inertia`]): the discrete step (F4) and
 /// the constant-mass form for Radau IIA, by the shared full-inertia algorithms.
 impl Multibody3d {
-    /// Discrete increment of a midpoint step $x_0\to x_1$
-    /// ([`PhSystem::step_increment`]): $E(x_1 - x_0)$, with the momentum increments
-    /// $\pi(x_1) - \pi(x_0)$ of eq. (F4) in the rows of bodies with full inertia.
-    pub fn step_increment(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
-        descriptor::step_increment(self, x0, x1, out)
-    }
-
     /// Discrete right-hand side of a midpoint step ([`PhSystem::step_rhs`]):
     /// $J(x_m)\bar z + B(x_m)u$ with, for each body with full inertia, its discrete effort
     /// (F5) in place of the given one (so the plain midpoint variant is exact as well) and
@@ -931,31 +828,26 @@ impl Multibody3d {
         descriptor::replace_discrete_efforts(self, x0, x1, &mut zd);
         self.rhs_impl(xm, &zd, u, f, Some((x0, x1)));
     }
-
-    /// Constant mass matrix for Radau ([`PhSystem::constant_mass`]): $E$, with the
-    /// identity in the velocity blocks of bodies with full inertia.
-    pub fn constant_mass(&self) -> SparseMat {
-        descriptor::constant_mass(self)
-    }
-
-    /// $F(x)$ of the constant-mass form ([`Multibody3d::constant_mass`]): in the velocity
-    /// rows of a body with full inertia $F_v = M_{vv}(u_f)^{-1}(f_v - \Gamma)$,
-    /// $\Gamma = \partial_{u_f}\pi_v\,v_f$ (from $E(x)\dot x = f$ with $\dot u_f = v_f$).
-    pub fn to_constant_mass_rhs(&self, x: &[f64], f: &mut [f64]) {
-        descriptor::to_constant_mass_rhs(self, x, f)
-    }
-
-    /// Approximate Jacobian of $F$ ([`Multibody3d::to_constant_mass_rhs`]):
-    /// $M_{vv}^{-1}\big(\partial f_v - \partial_{u_f}\pi_v\,\partial v_f -
-    /// \partial_{u_f}(M_{vv}a)\big)$ with $a = F_v$ in the velocity rows of bodies with
-    /// full inertia (the second derivatives of $\pi$ in $\Gamma$ are neglected; this only
-    /// affects the convergence rate of Radau's simplified Newton iterations).
-    pub fn to_constant_mass_jacobian(&self, x: &[f64], f: &[f64], jac: SparseMat) -> SparseMat {
-        descriptor::to_constant_mass_jacobian(self, x, f, jac)
-    }
 }
 
 /// The spatial layout for the shared full-inertia algorithms ([`crate::common::descriptor`]).
 impl FullInertiaAssembly for Multibody3d {
-    full_inertia_layout!(12, 6);
+    fn constant_descriptor(&self) -> &SparseMat {
+        &self.E
+    }
+}
+
+/// The spatial bodies of the assembly, for the shared per-body loops
+/// ([`crate::common::bodies`]).
+impl BodyAssembly for Multibody3d {
+    type Dim = Spatial;
+    fn body_count(&self) -> usize {
+        self.bodies.len()
+    }
+    fn floating_body(&self, b: usize) -> &dyn FloatingBody {
+        self.bodies[b].as_ref()
+    }
+    fn body_offset(&self, b: usize) -> usize {
+        self.body_off[b]
+    }
 }

@@ -47,21 +47,21 @@
 //! these outputs in the inertial frame (transformer interconnection, eq. (45) in 3D).
 //!
 //! # Importing
-//! The trait is not re-exported at the crate root: its method names (`effort`,
-//! `hamiltonian`, `blocks`, …) coincide with those of [`phlex_core::PhSystem`], which
-//! bodies usually implement as well, and a glob import `use phlex_mbs::*` would make such
-//! calls ambiguous. Import it as `phlex_mbs::spatial::SpatialBody` (inside the crate:
-//! `crate::spatial::SpatialBody`) where it is needed, and call through the trait
-//! (`SpatialBody::effort(&body, x, z)`) when both are in scope.
+//! The trait and its supertrait [`FloatingBody`] are not re-exported at the crate root:
+//! their method names (`effort`, `hamiltonian`, `blocks`, …) coincide with those of
+//! [`phlex_core::PhSystem`], which bodies usually implement as well, and a glob import
+//! `use phlex_mbs::*` would make such calls ambiguous. Import them as
+//! `phlex_mbs::spatial::SpatialBody` and `phlex_mbs::body::FloatingBody` where needed, and
+//! call through the trait (`FloatingBody::effort(&body, x, z)`) when both are in scope.
 //!
 //! # Gravity
 //! [`SpatialBody::set_gravity`] sets the inertial gravity vector $\vec g$; the potential
 //! $V = -\vec g\cdot\int\rho\,{}^ir\,\mathrm d\Omega$ (Remark 2) enters $H$ and $z_q$.
 use phlex_core::geometry::mat3::{from_row_major, IDENTITY3};
 use phlex_core::sparse::{self, SparseMat};
-use phlex_core::{Triplets, VarBlock};
+use phlex_core::Triplets;
 
-use crate::body::planar::floating_body::EnergySplit;
+use crate::body::floating_body::FloatingBody;
 
 /// A named attachment point of a spatial body: a power port of dimension 6.
 #[derive(Debug, Clone, PartialEq)]
@@ -116,54 +116,18 @@ pub(crate) fn pose_point_jacobian(a: [f64; 3], capacity: usize) -> Vec<(usize, [
     out
 }
 
-/// A floating body in 3D as a port-Hamiltonian system, as the spatial assembly needs it.
+/// A floating body in 3D as a port-Hamiltonian system, as the spatial assembly needs it:
+/// the dimension-free [`FloatingBody`] (state layout, descriptor, effort, structure,
+/// Hamiltonian, ports by name, full-inertia operators) and what is truly 3D (rotation,
+/// port geometry, gravity vector, the exact Jacobian of $J_b z$, port shifts).
 ///
 /// Implementors follow the state convention of the [module documentation](self). All
 /// methods taking a local state `x` expect `x.len() == n_local()`; port indices range over
 /// `0..ports().len()` (they may panic otherwise — the assembly resolves ports by name with
-/// [`SpatialBody::port_index`] first).
-pub trait SpatialBody: std::fmt::Debug + Send + Sync {
-    /// Body name (unique in a model).
-    fn name(&self) -> &str;
-
-    /// Number of local states $n_{local} = n_q + n_p$.
-    fn n_local(&self) -> usize;
-
-    /// Number of configuration states $n_q = 12 + n_f$ (position, $R_v$, elastic
-    /// coordinates); the co-energy variables $p$ occupy `n_q..n_local`.
-    fn n_q(&self) -> usize;
-
-    /// Number of co-energy (velocity and stress) states $n_p$.
-    fn n_p(&self) -> usize {
-        self.n_local() - self.n_q()
-    }
-
-    /// The constant descriptor $E_b = \mathrm{diag}(I_{n_q}, M)$ ($n_{local}\times n_{local}$).
-    fn descriptor(&self) -> &SparseMat;
-
-    /// Named variable blocks of the local state, in order, names prefixed by the body
-    /// name (e.g. `"top.r"`, `"top.R_v"`, `"top.v"`, `"top.omega"`).
-    fn blocks(&self) -> &[VarBlock];
-
-    /// Initial local state (given pose and velocities, undeformed, stress free).
-    fn initial_state(&self) -> Vec<f64>;
-
+/// [`FloatingBody::port_index`] first).
+pub trait SpatialBody: FloatingBody {
     /// The ports, in order.
     fn ports(&self) -> &[SpatialPort];
-
-    /// Index of the port named `name`.
-    fn port_index(&self, name: &str) -> Option<usize> {
-        self.ports().iter().position(|p| p.name == name)
-    }
-
-    /// Comma separated port names (for error messages).
-    fn port_names(&self) -> String {
-        self.ports()
-            .iter()
-            .map(|p| p.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
 
     /// Port map $B_k$ ($n_{local}\times 6$, constant): $y_k = B_k^\top z$ is the body-frame
     /// velocity (components 0–2) and angular velocity (3–5) of port `k`; $B_k u_k$ applies
@@ -210,17 +174,8 @@ pub trait SpatialBody: std::fmt::Debug + Send + Sync {
     /// for position-level drift reports.
     fn port_rotation(&self, k: usize, x: &[f64]) -> [[f64; 3]; 3];
 
-    /// Effort $z(x) = (\partial_q H, p)$ into `z` (length $n_{local}$).
-    fn effort(&self, x: &[f64], z: &mut [f64]);
-
-    /// Pushes $\partial z/\partial x$ at rows and columns offset by `off`.
-    fn push_effort_jacobian(&self, x: &[f64], t: &mut Triplets, off: usize);
-
-    /// Pushes the structure matrix $J_b(x)$ at rows and columns offset by `off`.
-    fn push_structure(&self, x: &[f64], t: &mut Triplets, off: usize);
-
     /// $f = J_b(x)\,z$ for a given effort `z` (no inputs), overwriting `f` (length
-    /// $n_{local}$). Default: through [`SpatialBody::push_structure`]; implementors may
+    /// $n_{local}$). Default: through [`FloatingBody::push_structure`]; implementors may
     /// override it with a matrix-free product.
     fn rhs(&self, x: &[f64], z: &[f64], f: &mut [f64]) {
         let n = self.n_local();
@@ -234,49 +189,8 @@ pub trait SpatialBody: std::fmt::Debug + Send + Sync {
     /// offset by `off` (including $J_b\,\partial_x z$; duplicates are summed).
     fn push_rhs_jacobian(&self, x: &[f64], t: &mut Triplets, off: usize);
 
-    /// Kinetic, deformation and gravity energies.
-    fn energies(&self, x: &[f64]) -> EnergySplit;
-
-    /// Hamiltonian $H_b(x)$.
-    fn hamiltonian(&self, x: &[f64]) -> f64 {
-        self.energies(x).total()
-    }
-
     /// Sets the inertial gravity vector \[m/s²\].
     fn set_gravity(&mut self, g: [f64; 3]);
-
-    // --- Deformation-dependent inertia (crate::body::spatial::full_inertia). The defaults describe a
-    // body with the constant descriptor of the state convention above.
-
-    /// True if the mass operator depends on the elastic coordinates
-    /// ([`crate::FloatingBeam3d::full_inertia`], eqs. (F1)–(F5) of
-    /// [`crate::body::spatial::full_inertia`]): the descriptor then depends on the state. Default `false`.
-    fn has_full_inertia(&self) -> bool {
-        false
-    }
-
-    /// Pushes the descriptor $E_b(x)$ at offset `off`; default the constant
-    /// [`SpatialBody::descriptor`]. With full inertia eq. (F3):
-    /// $\begin{bmatrix}I & 0\\ \partial_q\pi & M(u_f)\end{bmatrix}$.
-    fn push_descriptor(&self, x: &[f64], t: &mut Triplets, off: usize) {
-        let _ = x;
-        t.push_block(off, off, self.descriptor(), 1.0);
-    }
-
-    /// Discrete increment of a midpoint step `x0 → x1` (eq. (F4)): $(q_1 - q_0,\
-    /// \pi(x_1) - \pi(x_0))$; default $E_b(x_1 - x_0)$.
-    fn increment_local(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
-        let d: Vec<f64> = x1.iter().zip(x0).map(|(a, b)| a - b).collect();
-        out.iter_mut().for_each(|v| *v = 0.0);
-        sparse::mul_add(out, 1.0, self.descriptor(), &d);
-    }
-
-    /// Discrete effort of a midpoint step (eq. (F5)) into `z`; default the effort at the
-    /// midpoint (exact for the quadratic/bilinear Hamiltonians of the constant operator).
-    fn discrete_effort_local(&self, x0: &[f64], x1: &[f64], z: &mut [f64]) {
-        let xm: Vec<f64> = x0.iter().zip(x1).map(|(a, b)| 0.5 * (a + b)).collect();
-        self.effort(&xm, z);
-    }
 
     /// Discrete $f = J_b z$ of a midpoint step `x0 → x1` with midpoint `xm` (eq. (F4): with
     /// full inertia the gyroscopic blocks use the average momenta
@@ -287,7 +201,7 @@ pub trait SpatialBody: std::fmt::Debug + Send + Sync {
     }
 
     /// Pushes $\partial f_h/\partial x_m$ of [`SpatialBody::rhs_discrete`] with the discrete
-    /// effort [`SpatialBody::discrete_effort_local`] of the step `x0 → x1` (midpoint `xm`,
+    /// effort [`FloatingBody::discrete_effort_local`] of the step `x0 → x1` (midpoint `xm`,
     /// $x_1 = 2x_m - x_0$) at offset `off`; default [`SpatialBody::push_rhs_jacobian`] at `xm`.
     fn push_rhs_jacobian_discrete(
         &self,
@@ -315,20 +229,6 @@ pub trait SpatialBody: std::fmt::Debug + Send + Sync {
     fn port_shift_jacobian(&self, k: usize) -> Vec<(usize, [f64; 3])> {
         let _ = k;
         Vec::new()
-    }
-
-    /// With full inertia: the dense velocity block $M_{vv}(u_f)$ ($6 + n_f$ square) and
-    /// $\Gamma = \partial_{u_f}(M_{vv}p)\,v_f$ at a local state (for the constant-mass
-    /// form of [`phlex_solve::PhDae`]); `None` (default) otherwise.
-    fn velocity_mass_dense(&self, x: &[f64]) -> Option<(faer::Mat<f64>, Vec<f64>)> {
-        let _ = x;
-        None
-    }
-
-    /// $\partial_{u_f}(M_{vv}(u_f)\,a)$ entries `(i, j, v)` (velocity row `i`, elastic
-    /// coefficient `j`) for a velocity vector `a` ($6 + n_f$ entries); full inertia only.
-    fn for_each_mass_u(&self, x: &[f64], a: &[f64], f: &mut dyn FnMut(usize, usize, f64)) {
-        let _ = (x, a, f);
     }
 }
 

@@ -20,7 +20,9 @@
 //! ```
 use std::sync::Arc;
 
-use crate::common::names::{check_finite, ModelParts, NamedPorts, Resolver, SideB};
+use crate::body::FloatingBody;
+
+use crate::common::names::{check_finite, ModelParts, Resolver, SideB};
 use crate::error::MbsError;
 use crate::planar::joint::GROUND;
 use crate::spatial::assembly::{LoadModel3d, Multibody3d};
@@ -47,15 +49,6 @@ pub struct MultibodyBuilder3d {
 impl Default for MultibodyBuilder3d {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-impl NamedPorts for Arc<dyn SpatialBody> {
-    fn port_index(&self, name: &str) -> Option<usize> {
-        SpatialBody::port_index(self.as_ref(), name)
-    }
-    fn port_names(&self) -> String {
-        SpatialBody::port_names(self.as_ref())
     }
 }
 
@@ -126,7 +119,12 @@ impl MultibodyBuilder3d {
             m.set_gravity(parts.gravity);
             models.push(Arc::from(m));
         }
-        let mut names = parts.resolver(&models);
+        let mut names = parts.resolver(
+            models
+                .iter()
+                .map(|m| m.as_ref() as &dyn FloatingBody)
+                .collect(),
+        );
         let mut joints = Vec::with_capacity(parts.joints.len());
         for (name, j) in &parts.joints {
             joints.push(resolve_joint(&mut names, name, j, &models)?);
@@ -156,7 +154,7 @@ impl MultibodyBuilder3d {
 /// The constraint model of spatial joint `name` (paper 000 §5.1–5.2 in 3D): axes, normals
 /// and reference orientations $q_0 = R_a^\top R_b$ from the initial poses.
 fn resolve_joint<'a>(
-    names: &mut Resolver<'a, Box<dyn SpatialBodySpec>, Joint3d, Load3d, Arc<dyn SpatialBody>, 3>,
+    names: &mut Resolver<'a, Box<dyn SpatialBodySpec>, Joint3d, Load3d, 3>,
     name: &'a str,
     j: &Joint3d,
     models: &[Arc<dyn SpatialBody>],

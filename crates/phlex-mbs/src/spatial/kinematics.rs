@@ -7,6 +7,7 @@
 //! rotation), until the joint position residuals ([`crate::spatial::joint`], prescribed
 //! velocities excluded) vanish to `position_tol`; $\Phi_q$ by central differences with step
 //! $10^{-7}$.
+use crate::common::bodies::BodyAssembly;
 use phlex_solve::InputFn;
 
 use crate::common::assembly::{shared_assembly_view, ConstrainedAssembly};
@@ -51,7 +52,6 @@ pub(crate) fn set_rotation(mb: &Multibody3d, x: &mut [f64], b: usize, r: &Mat3) 
 /// $R \leftarrow R\exp[\delta\varphi]_\times$ (paper 000 Remark 4).
 impl ConstrainedAssembly for Multibody3d {
     shared_assembly_view!(geometry);
-    const POSE_DOF: usize = 6;
     fn for_each_mass_entry(&self, f: &mut dyn FnMut(usize, usize, f64)) {
         for (b, body) in self.bodies.iter().enumerate() {
             let o = self.body_off[b];

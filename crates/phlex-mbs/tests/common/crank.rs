@@ -2,6 +2,7 @@
 //! the prescribed velocity of the coupler end P, the slider as a point of the coupler on the
 //! inertial X axis), and a mechanism with a stiffened coupler (Remark 3) with random states
 //! for the Jacobian and pH-identity checks.
+use phlex_mbs::body::FloatingBody;
 use phlex_mbs::*;
 use phlex_solve::Signal;
 use rand::rngs::StdRng;

@@ -1,6 +1,7 @@
 //! The free spinning planar beam of the full-inertia tests: no joints, no gravity,
 //! 4 cantilever-frame elements (L = 2 m, ρA = 1.5 kg/m, EA = 1e5 N, EI = 40 N m²) turning at
 //! 2 rad/s about P with an initial bending deflection (tip 5 cm) and elastic velocity.
+use phlex_mbs::body::FloatingBody;
 use phlex_mbs::*;
 
 /// Beam length [m].

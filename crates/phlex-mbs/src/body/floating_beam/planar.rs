@@ -61,6 +61,7 @@
 //!
 //! ```
 //! use phlex_mbs::{FloatingBeam2d, DeformationBc};
+//! use phlex_mbs::body::FloatingBody;
 //! let beam = FloatingBeam2d::new(1.0, 2.0, 1e6, 10.0, 4).bc(DeformationBc::Cantilever);
 //! let body = beam.build("arm")?;
 //! // 4 elements: u_x has 4 free CG1 DOFs, u_y 8 free Hermite DOFs
@@ -70,8 +71,9 @@
 //! ```
 use phlex_core::{sparse, Triplets};
 use phlex_fem::assembly::line::{self as assembly, Coefficient};
-use phlex_fem::quadrature::GaussLegendre;
-use phlex_fem::{Family, Mesh1d, Space1d};
+use phlex_fem::Mesh1d;
+
+use super::spaces::{check_discretisation, port_positions, BeamSpaces};
 
 use crate::body::lumped::LumpedMass;
 use crate::body::planar::floating_body::{
@@ -229,17 +231,7 @@ impl FloatingBeam2d {
         require_positive(name, "rho_a", self.rho_a)?;
         require_positive(name, "EA", self.ea)?;
         require_positive(name, "EI", self.ei)?;
-        if self.n_elements < 1 {
-            return Err(MbsError::InvalidBodyParameter {
-                body: name.into(),
-                parameter: "n_elements".into(),
-                value: 0.0,
-                requirement: "n_elements >= 1".into(),
-            });
-        }
-        if self.bc == DeformationBc::Free {
-            return Err(MbsError::MissingDeformationBc { body: name.into() });
-        }
+        check_discretisation(name, self.n_elements, self.bc)?;
         for (v, what) in [
             (self.pose.x, "pose.x"),
             (self.pose.y, "pose.y"),
@@ -255,12 +247,9 @@ impl FloatingBeam2d {
             source: e,
         };
         let shapes = BeamShapes::new(self.length, self.n_elements, self.bc).map_err(fem)?;
-        let (n_vx, n_vy) = (shapes.n_vx, shapes.n_vy);
+        let (n_vx, n_vy) = shapes.n_free();
         let n_f = n_vx + n_vy;
-        let (dg0, dg1) = (
-            Space1d::new(&shapes.mesh, Family::Dg(0)).map_err(fem)?,
-            Space1d::new(&shapes.mesh, Family::Dg(1)).map_err(fem)?,
-        );
+        let (dg0, dg1) = shapes.spaces.stress_spaces().map_err(fem)?;
         let n_n = dg0.n_dofs();
         let n_m = dg1.n_dofs();
         let n_s = n_n + n_m;
@@ -269,34 +258,12 @@ impl FloatingBeam2d {
         let Cm = assembly::mass(&dg1, &Coefficient::Constant(1.0 / self.ei)).map_err(fem)?;
         let C = sparse::block_diag(&[&Cn, &Cm]);
         // D = diag(∫χ ∂xφ, ∫η ∂xxψ) restricted to the free velocity DOFs.
-        let one = Coefficient::Constant(1.0);
-        let Dax = assembly::bilinear(&dg0, 0, &shapes.cg1, 1, &one).map_err(fem)?;
-        let Db = assembly::bilinear(&dg1, 0, &shapes.her, 2, &one).map_err(fem)?;
-        let Dax = sparse::select_cols(&Dax, &shapes.vx_free);
-        let Db = sparse::select_cols(&Db, &shapes.vy_free);
+        let (Dax, Db) = shapes.spaces.derivative_blocks(&dg0, &dg1).map_err(fem)?;
         let mut td = Triplets::new(n_s, n_f);
         td.push_block(0, 0, &Dax, 1.0);
         td.push_block(n_n, n_vx, &Db, 1.0);
         let D = td.build();
-        // Ports.
-        let mut port_defs: Vec<(String, f64)> = vec![("P".into(), 0.0), ("C".into(), self.length)];
-        for (n, x) in &self.ports {
-            if port_defs.iter().any(|p| &p.0 == n) {
-                return Err(MbsError::DuplicateName {
-                    what: "port".into(),
-                    name: format!("{name}.{n}"),
-                });
-            }
-            if !(*x >= 0.0 && *x <= self.length) {
-                return Err(MbsError::InvalidBodyParameter {
-                    body: name.into(),
-                    parameter: format!("port '{n}' position"),
-                    value: *x,
-                    requirement: format!("0 <= x <= L = {}", self.length),
-                });
-            }
-            port_defs.push((n.clone(), *x));
-        }
+        let port_defs = port_positions(name, self.length, &self.ports)?;
         let mut ports = Vec::with_capacity(port_defs.len());
         for (n, x) in &port_defs {
             ports.push(PlanarPort {
@@ -305,21 +272,16 @@ impl FloatingBeam2d {
                 shape: shapes.shape_at(*x).map_err(fem)?,
             });
         }
-        // Mass points: Gauss points (4 per element, exact to degree 7 ≥ 6 = Hermite × Hermite).
-        let q = GaussLegendre::new(4).map_err(fem)?;
-        let mut points = Vec::with_capacity(4 * self.n_elements + self.lumped.len());
-        for e in 0..self.n_elements {
-            let (x0, _) = shapes.mesh.element(e);
-            let h = shapes.mesh.h(e);
-            for (&xi, &w) in q.points.iter().zip(&q.weights) {
-                let x = x0 + h * xi;
-                points.push(MassPoint {
-                    x: [x, 0.0],
-                    mass: self.rho_a * w * h,
-                    rotary_inertia: 0.0,
-                    shape: shapes.shape_in_element(e, xi),
-                });
-            }
+        // Mass points: the Gauss points of the elements, then the lumped masses.
+        let gauss = shapes.spaces.mass_points().map_err(fem)?;
+        let mut points = Vec::with_capacity(gauss.len() + self.lumped.len());
+        for (e, xi, x, wh) in gauss {
+            points.push(MassPoint {
+                x: [x, 0.0],
+                mass: self.rho_a * wh,
+                rotary_inertia: 0.0,
+                shape: shapes.shape_in_element(e, xi),
+            });
         }
         for l in &self.lumped {
             l.validate(name)?;
@@ -340,8 +302,8 @@ impl FloatingBeam2d {
         }
         let stiffening = if self.geometric_stiffening {
             let map: Vec<Option<usize>> =
-                shapes.vy_map.iter().map(|k| k.map(|k| n_vx + k)).collect();
-            Some(VonKarman::new(&dg0, &shapes.her, &map, n_f, n_s).map_err(fem)?)
+                shapes.spaces.her_map.iter().map(|k| k.map(|k| n_vx + k)).collect();
+            Some(VonKarman::new(&dg0, &shapes.spaces.her, &map, n_f, n_s).map_err(fem)?)
         } else {
             None
         };
@@ -387,64 +349,21 @@ impl FloatingBeam2d {
 /// to evaluate the elastic shape at any material point.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BeamShapes {
-    mesh: Mesh1d,
-    cg1: Space1d,
-    her: Space1d,
-    /// Free CG1 DOFs (full indices).
-    vx_free: Vec<usize>,
-    /// Free Hermite DOFs (full indices).
-    vy_free: Vec<usize>,
-    /// Full CG1 index → free index.
-    vx_map: Vec<Option<usize>>,
-    /// Full Hermite index → free index.
-    vy_map: Vec<Option<usize>>,
-    n_vx: usize,
-    n_vy: usize,
+    spaces: BeamSpaces,
     n_stress: (usize, usize),
 }
 
 impl BeamShapes {
     fn new(length: f64, n_el: usize, bc: DeformationBc) -> Result<Self, phlex_fem::FemError> {
-        let mesh = Mesh1d::uniform(length, n_el)?;
-        let cg1 = Space1d::new(&mesh, Family::Cg(1))?;
-        let her = Space1d::new(&mesh, Family::Hermite)?;
-        let removed_x = [0usize];
-        let removed_y: Vec<usize> = match bc {
-            DeformationBc::Cantilever => vec![0, 1],
-            DeformationBc::SimplySupported => vec![0, 2 * n_el],
-            DeformationBc::Free => vec![],
-        };
-        let vx_free: Vec<usize> = (0..cg1.n_dofs())
-            .filter(|i| !removed_x.contains(i))
-            .collect();
-        let vy_free: Vec<usize> = (0..her.n_dofs())
-            .filter(|i| !removed_y.contains(i))
-            .collect();
-        let mut vx_map = vec![None; cg1.n_dofs()];
-        for (k, &i) in vx_free.iter().enumerate() {
-            vx_map[i] = Some(k);
-        }
-        let mut vy_map = vec![None; her.n_dofs()];
-        for (k, &i) in vy_free.iter().enumerate() {
-            vy_map[i] = Some(k);
-        }
         Ok(Self {
-            n_vx: vx_free.len(),
-            n_vy: vy_free.len(),
+            spaces: BeamSpaces::new(length, n_el, bc)?,
             n_stress: (n_el, 2 * n_el),
-            mesh,
-            cg1,
-            her,
-            vx_free,
-            vy_free,
-            vx_map,
-            vy_map,
         })
     }
 
     /// Number of free axial and transverse coefficients.
     pub fn n_free(&self) -> (usize, usize) {
-        (self.n_vx, self.n_vy)
+        (self.spaces.n_cg(), self.spaces.n_her())
     }
 
     /// Number of normal-force (DG0) and bending-moment (DG1) coefficients.
@@ -454,34 +373,36 @@ impl BeamShapes {
 
     /// The mesh.
     pub fn mesh(&self) -> &Mesh1d {
-        &self.mesh
+        &self.spaces.mesh
     }
 
     fn shape_in_element(&self, e: usize, xi: f64) -> PointShape {
+        let sp = &self.spaces;
+        let n_vx = sp.n_cg();
         let mut v2 = [0.0; 2];
         let mut v4 = [0.0; 4];
         let mut s = PointShape::default();
-        self.cg1.eval_local(e, xi, 0, &mut v2);
+        sp.cg1.eval_local(e, xi, 0, &mut v2);
         for (j, &v) in v2.iter().enumerate() {
-            if let Some(k) = self.vx_map[self.cg1.dof(e, j)] {
+            if let Some(k) = sp.cg_map[sp.cg1.dof(e, j)] {
                 if v != 0.0 {
                     s.nx.push((k, v));
                 }
             }
         }
-        self.her.eval_local(e, xi, 0, &mut v4);
+        sp.her.eval_local(e, xi, 0, &mut v4);
         for (j, &v) in v4.iter().enumerate() {
-            if let Some(k) = self.vy_map[self.her.dof(e, j)] {
+            if let Some(k) = sp.her_map[sp.her.dof(e, j)] {
                 if v != 0.0 {
-                    s.ny.push((self.n_vx + k, v));
+                    s.ny.push((n_vx + k, v));
                 }
             }
         }
-        self.her.eval_local(e, xi, 1, &mut v4);
+        sp.her.eval_local(e, xi, 1, &mut v4);
         for (j, &v) in v4.iter().enumerate() {
-            if let Some(k) = self.vy_map[self.her.dof(e, j)] {
+            if let Some(k) = sp.her_map[sp.her.dof(e, j)] {
                 if v != 0.0 {
-                    s.nr.push((self.n_vx + k, v));
+                    s.nr.push((n_vx + k, v));
                 }
             }
         }
@@ -491,7 +412,7 @@ impl BeamShapes {
     /// Elastic shape (axial, transverse, slope functionals over the free coefficients) at
     /// material coordinate `x`.
     pub fn shape_at(&self, x: f64) -> Result<PointShape, phlex_fem::FemError> {
-        let (e, xi) = self.mesh.locate(x)?;
+        let (e, xi) = self.spaces.mesh.locate(x)?;
         Ok(self.shape_in_element(e, xi))
     }
 }
@@ -499,6 +420,7 @@ impl BeamShapes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::body::FloatingBody;
     use phlex_core::sparse;
 
     fn beam(n: usize, bc: DeformationBc) -> PlanarBody {
@@ -524,9 +446,9 @@ mod tests {
         let sh = BeamShapes::new(2.0, 3, DeformationBc::Cantilever).unwrap();
         let (nvx, nvy) = sh.n_free();
         let mut p = vec![0.0; b.n_p()];
-        for (k, &i) in sh.vy_free.iter().enumerate() {
+        for (k, &i) in sh.spaces.her_free.iter().enumerate() {
             let node = i / 2;
-            let x = sh.mesh.nodes()[node];
+            let x = sh.spaces.mesh.nodes()[node];
             p[3 + nvx + k] = if i % 2 == 0 { x * x } else { 2.0 * x };
         }
         let mp = sparse::mul_vec(b.mass_matrix(), &p);
@@ -535,8 +457,8 @@ mod tests {
         assert!(mp[0].abs() < 1e-14);
         // Axial field f(x) = x (CG1 nodal values): ∫ρA x = ρA L²/2 in the v_x row.
         let mut p = vec![0.0; b.n_p()];
-        for (k, &i) in sh.vx_free.iter().enumerate() {
-            p[3 + k] = sh.mesh.nodes()[i];
+        for (k, &i) in sh.spaces.cg_free.iter().enumerate() {
+            p[3 + k] = sh.spaces.mesh.nodes()[i];
         }
         let mp = sparse::mul_vec(b.mass_matrix(), &p);
         assert!((mp[0] - ra * l * l / 2.0).abs() < 1e-12);
@@ -581,8 +503,8 @@ mod tests {
         x[o + 1] = -0.4;
         x[o + 2] = 0.5;
         // slope DOF at x = L (Hermite DOF 2n+1 = 5) gets 0.7
-        let k = sh.vy_free.iter().position(|&i| i == 5).unwrap();
-        x[o + 3 + sh.n_vx + k] = 0.7;
+        let k = sh.spaces.her_free.iter().position(|&i| i == 5).unwrap();
+        x[o + 3 + sh.n_free().0 + k] = 0.7;
         let c = b.port_index("C").unwrap();
         let y = b.port_velocity(c, &x);
         assert!((y[0] - 0.3).abs() < 1e-15);

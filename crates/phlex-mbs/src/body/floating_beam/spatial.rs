@@ -81,6 +81,7 @@
 //!
 //! ```
 //! use phlex_mbs::{DeformationBc, FloatingBeam3d, Section3d};
+//! use phlex_mbs::body::FloatingBody;
 //! let beam = FloatingBeam3d::new(1.0, 7800.0, 2.1e11, 8.1e10, Section3d::circular(0.01), 4)
 //!     .bc(DeformationBc::Cantilever);
 //! let body = beam.build("arm")?;
@@ -88,11 +89,13 @@
 //! assert_eq!(body.n_elastic(), 24);
 //! # Ok::<(), phlex_mbs::MbsError>(())
 //! ```
+use crate::body::FloatingBody;
 use phlex_core::geometry::{so3, IDENTITY3};
 use phlex_core::{sparse, Triplets};
 use phlex_fem::assembly::line::{self as assembly, Coefficient};
-use phlex_fem::quadrature::GaussLegendre;
-use phlex_fem::{Family, Mesh1d, Space1d};
+use phlex_fem::{Mesh1d, Space1d};
+
+use super::spaces::{check_discretisation, port_positions, BeamSpaces};
 
 use crate::body::floating_beam::planar::DeformationBc;
 use crate::body::lumped::LumpedMass3d;
@@ -338,17 +341,7 @@ impl FloatingBeam3d {
         require_positive(name, "section.iz", s.iz)?;
         require_positive(name, "section.polar", s.polar)?;
         require_positive(name, "section.torsion", s.torsion)?;
-        if self.n_elements < 1 {
-            return Err(MbsError::InvalidBodyParameter {
-                body: name.into(),
-                parameter: "n_elements".into(),
-                value: 0.0,
-                requirement: "n_elements >= 1".into(),
-            });
-        }
-        if self.bc == DeformationBc::Free {
-            return Err(MbsError::MissingDeformationBc { body: name.into() });
-        }
+        check_discretisation(name, self.n_elements, self.bc)?;
         for i in 0..3 {
             require_finite(name, &format!("gravity[{i}]"), self.gravity[i])?;
             require_finite(name, &format!("position[{i}]"), self.position[i])?;
@@ -365,10 +358,9 @@ impl FloatingBeam3d {
             source: e,
         };
         let shapes = BeamShapes3d::new(self.length, self.n_elements, self.bc).map_err(fem)?;
-        let (n_cg, n_her) = (shapes.n_cg, shapes.n_her);
+        let (n_cg, n_her) = shapes.n_free();
         let n_f = 2 * n_cg + 2 * n_her;
-        let dg0 = Space1d::new(&shapes.mesh, Family::Dg(0)).map_err(fem)?;
-        let dg1 = Space1d::new(&shapes.mesh, Family::Dg(1)).map_err(fem)?;
+        let (dg0, dg1) = shapes.spaces.stress_spaces().map_err(fem)?;
         let (n0, n1) = (dg0.n_dofs(), dg1.n_dofs());
         let n_s = 2 * n0 + 2 * n1;
         let (E, G) = (self.young, self.shear_modulus);
@@ -378,36 +370,14 @@ impl FloatingBeam3d {
         let Cmz = assembly::mass(&dg1, &inv(E * s.iz)).map_err(fem)?;
         let Cmy = assembly::mass(&dg1, &inv(E * s.iy)).map_err(fem)?;
         let C = sparse::block_diag(&[&Cn, &Ct, &Cmz, &Cmy]);
-        let one = Coefficient::Constant(1.0);
-        let Dax = assembly::bilinear(&dg0, 0, &shapes.cg1, 1, &one).map_err(fem)?;
-        let Db = assembly::bilinear(&dg1, 0, &shapes.her, 2, &one).map_err(fem)?;
-        let Dax = sparse::select_cols(&Dax, &shapes.cg_free);
-        let Db = sparse::select_cols(&Db, &shapes.her_free);
+        let (Dax, Db) = shapes.spaces.derivative_blocks(&dg0, &dg1).map_err(fem)?;
         let mut td = Triplets::new(n_s, n_f);
         td.push_block(0, 0, &Dax, 1.0);
         td.push_block(n0, n_cg, &Dax, 1.0);
         td.push_block(2 * n0, 2 * n_cg, &Db, 1.0);
         td.push_block(2 * n0 + n1, 2 * n_cg + n_her, &Db, 1.0);
         let D = td.build();
-        // Ports.
-        let mut port_defs: Vec<(String, f64)> = vec![("P".into(), 0.0), ("C".into(), self.length)];
-        for (n, x) in &self.ports {
-            if port_defs.iter().any(|p| &p.0 == n) {
-                return Err(MbsError::DuplicateName {
-                    what: "port".into(),
-                    name: format!("{name}.{n}"),
-                });
-            }
-            if !(*x >= 0.0 && *x <= self.length) {
-                return Err(MbsError::InvalidBodyParameter {
-                    body: name.into(),
-                    parameter: format!("port '{n}' position"),
-                    value: *x,
-                    requirement: format!("0 <= x <= L = {}", self.length),
-                });
-            }
-            port_defs.push((n.clone(), *x));
-        }
+        let port_defs = port_positions(name, self.length, &self.ports)?;
         let mut ports = Vec::with_capacity(port_defs.len());
         for (n, x) in &port_defs {
             ports.push((
@@ -415,27 +385,23 @@ impl FloatingBeam3d {
                 shapes.shape_at(*x).map_err(fem)?,
             ));
         }
-        // Mass points: 4 Gauss points per element.
-        let q = GaussLegendre::new(4).map_err(fem)?;
+        // Mass points: the Gauss points of the elements.
         let ra = self.density * s.area;
         let rip = self.density * s.polar;
-        let mut points = Vec::with_capacity(4 * self.n_elements);
-        for e in 0..self.n_elements {
-            let (x0, _) = shapes.mesh.element(e);
-            let h = shapes.mesh.h(e);
-            for (&xi, &w) in q.points.iter().zip(&q.weights) {
-                let mut shape = shapes.shape_in_element(e, xi);
-                // Rotary inertia of bending neglected (Euler–Bernoulli): only the torsional
-                // rotation carries the polar inertia.
-                shape.phi[1].clear();
-                shape.phi[2].clear();
-                points.push(MassPoint3d {
-                    x: [x0 + h * xi, 0.0, 0.0],
-                    mass: ra * w * h,
-                    inertia: [[rip * w * h, 0.0, 0.0], [0.0; 3], [0.0; 3]],
-                    shape,
-                });
-            }
+        let gauss = shapes.spaces.mass_points().map_err(fem)?;
+        let mut points = Vec::with_capacity(gauss.len() + self.lumped.len());
+        for (e, xi, x, wh) in gauss {
+            let mut shape = shapes.shape_in_element(e, xi);
+            // Rotary inertia of bending neglected (Euler–Bernoulli): only the torsional
+            // rotation carries the polar inertia.
+            shape.phi[1].clear();
+            shape.phi[2].clear();
+            points.push(MassPoint3d {
+                x: [x, 0.0, 0.0],
+                mass: ra * wh,
+                inertia: [[rip * wh, 0.0, 0.0], [0.0; 3], [0.0; 3]],
+                shape,
+            });
         }
         // Lumped masses: extra mass points with the full elastic shape of their port
         // (displacement and small rotation, so a rotary inertia follows the bending slope).
@@ -536,86 +502,51 @@ fn check_rotation(body: &str, r: &[[f64; 3]; 3]) -> Result<(), MbsError> {
 /// DOFs; evaluates the elastic shape at any material point.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BeamShapes3d {
-    mesh: Mesh1d,
-    cg1: Space1d,
-    her: Space1d,
-    cg_free: Vec<usize>,
-    her_free: Vec<usize>,
-    cg_map: Vec<Option<usize>>,
-    her_map: Vec<Option<usize>>,
-    n_cg: usize,
-    n_her: usize,
+    spaces: BeamSpaces,
 }
 
 impl BeamShapes3d {
     fn new(length: f64, n_el: usize, bc: DeformationBc) -> Result<Self, phlex_fem::FemError> {
-        let mesh = Mesh1d::uniform(length, n_el)?;
-        let cg1 = Space1d::new(&mesh, Family::Cg(1))?;
-        let her = Space1d::new(&mesh, Family::Hermite)?;
-        let removed_her: Vec<usize> = match bc {
-            DeformationBc::Cantilever => vec![0, 1],
-            DeformationBc::SimplySupported => vec![0, 2 * n_el],
-            DeformationBc::Free => vec![],
-        };
-        let cg_free: Vec<usize> = (1..cg1.n_dofs()).collect();
-        let her_free: Vec<usize> = (0..her.n_dofs())
-            .filter(|i| !removed_her.contains(i))
-            .collect();
-        let mut cg_map = vec![None; cg1.n_dofs()];
-        for (k, &i) in cg_free.iter().enumerate() {
-            cg_map[i] = Some(k);
-        }
-        let mut her_map = vec![None; her.n_dofs()];
-        for (k, &i) in her_free.iter().enumerate() {
-            her_map[i] = Some(k);
-        }
         Ok(Self {
-            n_cg: cg_free.len(),
-            n_her: her_free.len(),
-            mesh,
-            cg1,
-            her,
-            cg_free,
-            her_free,
-            cg_map,
-            her_map,
+            spaces: BeamSpaces::new(length, n_el, bc)?,
         })
     }
 
     /// Offsets of the four fields in $u_f$: $(u_x, \theta_x, u_y, u_z)$.
     pub fn offsets(&self) -> [usize; 4] {
-        [0, self.n_cg, 2 * self.n_cg, 2 * self.n_cg + self.n_her]
+        let (n_cg, n_her) = self.n_free();
+        [0, n_cg, 2 * n_cg, 2 * n_cg + n_her]
     }
 
     /// Free CG1 (axial, torsion) and Hermite (each bending plane) coefficients.
     pub fn n_free(&self) -> (usize, usize) {
-        (self.n_cg, self.n_her)
+        (self.spaces.n_cg(), self.spaces.n_her())
     }
 
     /// The mesh.
     pub fn mesh(&self) -> &Mesh1d {
-        &self.mesh
+        &self.spaces.mesh
     }
 
     /// The Hermite space of the bending displacements (both planes).
     pub(crate) fn hermite_space(&self) -> &Space1d {
-        &self.her
+        &self.spaces.her
     }
 
     /// Full Hermite DOF → free coefficient index within one bending block (`None`: removed
     /// by the deformation condition).
     pub(crate) fn hermite_map(&self) -> &[Option<usize>] {
-        &self.her_map
+        &self.spaces.her_map
     }
 
     /// Free Hermite DOFs (full indices: value $2i$, slope $2i+1$ at node $i$).
     pub fn hermite_free(&self) -> &[usize] {
-        &self.her_free
+        &self.spaces.her_free
     }
 
     /// Free CG1 DOFs (full indices = node numbers).
     pub fn cg_free(&self) -> &[usize] {
-        &self.cg_free
+        &self.spaces.cg_free
     }
 
     fn shape_in_element(&self, e: usize, xi: f64) -> PointShape3d {
@@ -624,19 +555,20 @@ impl BeamShapes3d {
         let mut v4 = [0.0; 4];
         let mut d4 = [0.0; 4];
         let mut s = PointShape3d::default();
-        self.cg1.eval_local(e, xi, 0, &mut v2);
+        let sp = &self.spaces;
+        sp.cg1.eval_local(e, xi, 0, &mut v2);
         for (j, &v) in v2.iter().enumerate() {
-            if let Some(k) = self.cg_map[self.cg1.dof(e, j)] {
+            if let Some(k) = sp.cg_map[sp.cg1.dof(e, j)] {
                 if v != 0.0 {
                     s.n[0].push((o_ax + k, v));
                     s.phi[0].push((o_tor + k, v));
                 }
             }
         }
-        self.her.eval_local(e, xi, 0, &mut v4);
-        self.her.eval_local(e, xi, 1, &mut d4);
+        sp.her.eval_local(e, xi, 0, &mut v4);
+        sp.her.eval_local(e, xi, 1, &mut d4);
         for j in 0..4 {
-            if let Some(k) = self.her_map[self.her.dof(e, j)] {
+            if let Some(k) = sp.her_map[sp.her.dof(e, j)] {
                 if v4[j] != 0.0 {
                     s.n[1].push((o_y + k, v4[j]));
                     s.n[2].push((o_z + k, v4[j]));
@@ -654,7 +586,7 @@ impl BeamShapes3d {
     /// Elastic shape (displacement and rotation functionals over the free coefficients) at
     /// material coordinate `x`.
     pub fn shape_at(&self, x: f64) -> Result<PointShape3d, phlex_fem::FemError> {
-        let (e, xi) = self.mesh.locate(x)?;
+        let (e, xi) = self.spaces.mesh.locate(x)?;
         Ok(self.shape_in_element(e, xi))
     }
 }
@@ -665,11 +597,11 @@ impl FloatingBody3d {
     pub fn elastic_displacement(&self, xi: f64, x: &[f64]) -> Result<[f64; 6], MbsError> {
         let s = self.beam_shapes().ok_or_else(|| MbsError::UnknownName {
             what: "beam body".into(),
-            name: self.body_name().into(),
+            name: self.name().into(),
             available: "flexible beam bodies only".into(),
         })?;
         let shape = s.shape_at(xi).map_err(|e| MbsError::Fem {
-            body: self.body_name().into(),
+            body: self.name().into(),
             source: e,
         })?;
         let u = &x[12..self.n_q()];

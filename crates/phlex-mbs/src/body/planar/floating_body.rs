@@ -67,6 +67,7 @@ use phlex_core::sparse::{self, SparseMat};
 use phlex_core::{PhSystem, PortSet, Triplets, VarBlock};
 
 use crate::body::floating_beam::planar::BeamShapes;
+use crate::body::floating_body::{EnergySplit, FloatingBody};
 use crate::body::planar::pose::{apply2, drot2, rot2, Pose2d, Twist2d};
 use crate::body::planar::stiffening::VonKarman;
 use crate::error::MbsError;
@@ -120,24 +121,6 @@ pub struct PlanarPort {
     pub x: [f64; 2],
     /// Elastic shape at the point.
     pub shape: PointShape,
-}
-
-/// Energies of one body, reported separately.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct EnergySplit {
-    /// Kinetic energy $\tfrac12 v^\top M_{vv} v$ \[J\].
-    pub kinetic: f64,
-    /// Deformation (strain) energy $\tfrac12\sigma^\top C\sigma$ \[J\].
-    pub deformation: f64,
-    /// Potential energy of gravity \[J\].
-    pub potential: f64,
-}
-
-impl EnergySplit {
-    /// Sum of the three.
-    pub fn total(&self) -> f64 {
-        self.kinetic + self.deformation + self.potential
-    }
 }
 
 /// Coefficient of the flexible gyroscopic operator (see the module documentation).
@@ -392,39 +375,9 @@ impl PlanarBody {
         self.gravity = g;
     }
 
-    /// Body name.
-    pub fn body_name(&self) -> &str {
-        &self.name
-    }
-
-    /// Number of elastic coefficients $n_f$ (0 for a rigid body).
-    pub fn n_elastic(&self) -> usize {
-        self.n_f
-    }
-
     /// Number of stress coefficients.
     pub fn n_stress(&self) -> usize {
         self.n_s
-    }
-
-    /// Number of configuration variables $n_q = 3 + n_f$.
-    pub fn n_q(&self) -> usize {
-        3 + self.n_f
-    }
-
-    /// Number of co-energy variables $n_p = 3 + n_f + n_\sigma$.
-    pub fn n_p(&self) -> usize {
-        3 + self.n_f + self.n_s
-    }
-
-    /// Local state length $n_q + n_p$.
-    pub fn n_local(&self) -> usize {
-        self.n_q() + self.n_p()
-    }
-
-    /// Total mass $m$ \[kg\].
-    pub fn mass(&self) -> f64 {
-        self.mass
     }
 
     /// First moment of mass about $P$ in the body frame, $s = \sum w_k x_k$ \[kg m\].
@@ -447,20 +400,6 @@ impl PlanarBody {
         &self.ports
     }
 
-    /// Index of a port by name.
-    pub fn port_index(&self, name: &str) -> Option<usize> {
-        self.ports.iter().position(|p| p.name == name)
-    }
-
-    /// Comma separated port names.
-    pub fn port_names(&self) -> String {
-        self.ports
-            .iter()
-            .map(|p| p.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
-
     /// The port map $B_a$ ($n_p\times 3$) of port `k`.
     pub fn port_map_of(&self, k: usize) -> &SparseMat {
         &self.port_maps[k]
@@ -474,14 +413,6 @@ impl PlanarBody {
     /// Initial twist (inertial velocity of $P$, angular velocity) given at construction.
     pub fn initial_twist(&self) -> Twist2d {
         self.twist
-    }
-
-    /// Local initial state: the given pose and twist, undeformed, stress free.
-    pub fn initial_state(&self) -> Vec<f64> {
-        let mut x = vec![0.0; self.n_local()];
-        self.write_pose(&mut x, self.pose);
-        self.write_twist(&mut x, self.twist);
-        x
     }
 
     /// Writes a pose into a local state.
@@ -582,35 +513,6 @@ impl PlanarBody {
         let a = [self.first_moment[0] + wu[0], self.first_moment[1] + wu[1]];
         let ra = apply2(&rot2(x[2]), a);
         -(g[0] * (self.mass * x[0] + ra[0]) + g[1] * (self.mass * x[1] + ra[1]))
-    }
-
-    /// Kinetic, deformation and potential energy for a local state.
-    pub fn energies(&self, x: &[f64]) -> EnergySplit {
-        let p = &x[self.n_q()..];
-        let (mut kin, def) = layout::kinetic_and_deformation(&self.M, p, 3 + self.n_f);
-        if let Some(fi) = &self.full {
-            kin = fi.kinetic(&x[3..3 + self.n_f], p);
-        }
-        EnergySplit {
-            kinetic: kin,
-            deformation: def,
-            potential: self.potential_local(x),
-        }
-    }
-
-    /// Effort $z = (\partial_q V, p)$ of a local state.
-    pub fn effort_local(&self, x: &[f64], z: &mut [f64]) {
-        let n_q = self.n_q();
-        self.potential_gradient(x, z);
-        z[n_q..].copy_from_slice(&x[n_q..]);
-        if let Some(fi) = &self.full {
-            let (u, p) = (&x[3..n_q], &x[n_q..]);
-            let mut c = vec![0.0; self.n_f];
-            fi.centrifugal(u, p, p, &mut c);
-            for (zj, cj) in z[3..n_q].iter_mut().zip(&c) {
-                *zj -= cj;
-            }
-        }
     }
 
     /// $\partial_q V$ (gravity) into `z[..n_q]`.
@@ -835,33 +737,6 @@ impl PlanarBody {
         self.full = Some(FullInertia::new(points, self.n_f));
     }
 
-    /// True if the mass operator depends on the elastic displacement ([`super::full_inertia`],
-    /// [`crate::FloatingBeam2d::full_inertia`]).
-    pub fn has_full_inertia(&self) -> bool {
-        self.full.is_some()
-    }
-
-    /// Pushes the descriptor $E(x)$ at offset `off`: $\operatorname{diag}(I, M)$, or with
-    /// full inertia eq. (F3) $\begin{bmatrix}I & 0\\ \partial_q\pi & M(u_f)\end{bmatrix}$.
-    pub(crate) fn push_descriptor(&self, x: &[f64], t: &mut Triplets, off: usize) {
-        let Some(fi) = &self.full else {
-            t.push_block(off, off, &self.E, 1.0);
-            return;
-        };
-        let n_q = self.n_q();
-        let (u, p) = (&x[3..n_q], &x[n_q..]);
-        layout::push_full_descriptor(
-            t,
-            off,
-            n_q,
-            3,
-            3 + self.n_f,
-            &self.M,
-            |t| fi.push_mass(u, t, off + n_q, off + n_q),
-            |f| fi.for_each_momentum_u(u, p, f),
-        );
-    }
-
     /// Momenta $\pi = M(u_f)\,p$ of a local state (all co-energy variables: the
     /// velocity part is the linear momentum $\pi_v$ and the angular momentum $\pi_\omega$
     /// about $P$ in the body frame, then the elastic momenta; the stress part is
@@ -885,37 +760,6 @@ impl PlanarBody {
         [l[0], l[1], x[0] * l[1] - x[1] * l[0] + pi[2]]
     }
 
-    /// For a body with full inertia: the velocity block $M_{vv}(u_f)$ (dense,
-    /// $3 + n_f$ square) and $\Gamma = \partial_{u_f}(M_{vv}(u_f)\,p)\,v_f$ at a local state;
-    /// `None` for the constant operator.
-    pub(crate) fn velocity_mass_dense(&self, x: &[f64]) -> Option<(faer::Mat<f64>, Vec<f64>)> {
-        let fi = self.full.as_ref()?;
-        let n_q = self.n_q();
-        let nv = 3 + self.n_f;
-        let (u, p) = (&x[3..n_q], &x[n_q..]);
-        let mut t = Triplets::new(nv, nv);
-        fi.push_mass(u, &mut t, 0, 0);
-        let M = sparse::to_dense(&t.build());
-        let mut g = vec![0.0; nv];
-        fi.for_each_momentum_u(u, p, |i, j, v| g[i] += v * p[3 + j]);
-        Some((M, g))
-    }
-
-    /// $\partial_{u_f}(M_{vv}(u_f)\,a)$ entries `(i, j, v)` for a velocity vector `a`
-    /// ($3 + n_f$ entries) at a local state (full inertia only).
-    pub(crate) fn for_each_mass_u(&self, x: &[f64], a: &[f64], f: impl FnMut(usize, usize, f64)) {
-        if let Some(fi) = &self.full {
-            let n_q = self.n_q();
-            fi.for_each_momentum_u(&x[3..n_q], a, f);
-        }
-    }
-
-    /// Discrete increment of eq. (F4) for a local step `x0 → x1`: $(q_1 - q_0,\
-    /// \pi(x_1) - \pi(x_0))$ with full inertia, $E(x_1 - x_0)$ otherwise, into `out`.
-    pub(crate) fn increment_local(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
-        layout::momentum_increment(self.n_q(), x0, x1, |x| self.momentum(x), out)
-    }
-
     /// Linear momentum $\pi_v$ in the body frame (the first two momenta).
     pub(crate) fn linear_momentum_local(&self, x: &[f64]) -> [f64; 2] {
         let n_q = self.n_q();
@@ -924,38 +768,6 @@ impl PlanarBody {
             None => {
                 let m = self.momentum(x);
                 [m[0], m[1]]
-            }
-        }
-    }
-
-    /// Discrete gradient (F5) of a body with full inertia for the local step `x0 → x1`:
-    /// Gonzalez's discrete gradient of the gravity potential in the configuration rows,
-    /// minus the centrifugal term $c(u_m; p_0, p_1)$ in the elastic rows, and
-    /// $\bar p = (p_0 + p_1)/2$; then $\bar z^\top(\Delta q, \Delta\pi) = \Delta H$ exactly.
-    pub(crate) fn discrete_effort_local(&self, x0: &[f64], x1: &[f64], z: &mut [f64]) {
-        let n_q = self.n_q();
-        let xm: Vec<f64> = x0.iter().zip(x1).map(|(a, b)| 0.5 * (a + b)).collect();
-        self.potential_gradient(&xm, z);
-        if self.gravity != [0.0, 0.0] {
-            let dq: Vec<f64> = (0..n_q).map(|i| x1[i] - x0[i]).collect();
-            let qq: f64 = dq.iter().map(|v| v * v).sum();
-            let scale: f64 = 1.0 + xm[..n_q].iter().map(|v| v * v).sum::<f64>();
-            if qq > f64::EPSILON * f64::EPSILON * scale {
-                let dv = self.potential_local(x1) - self.potential_local(x0);
-                let zq: f64 = dq.iter().zip(&z[..n_q]).map(|(a, b)| a * b).sum();
-                let c = (dv - zq) / qq;
-                for (zi, d) in z[..n_q].iter_mut().zip(&dq) {
-                    *zi += c * d;
-                }
-            }
-        }
-        let n = self.n_local();
-        z[n_q..n].copy_from_slice(&xm[n_q..n]);
-        if let Some(fi) = &self.full {
-            let mut c = vec![0.0; self.n_f];
-            fi.centrifugal(&xm[3..n_q], &x0[n_q..], &x1[n_q..], &mut c);
-            for (zj, cj) in z[3..n_q].iter_mut().zip(&c) {
-                *zj -= cj;
             }
         }
     }
@@ -997,6 +809,190 @@ impl PlanarBody {
     }
 }
 
+/// The dimension-free body interface ([`crate::body::floating_body`]) of a planar body.
+impl FloatingBody for PlanarBody {
+    /// Body name.
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Number of elastic coefficients $n_f$ (0 for a rigid body).
+    fn n_elastic(&self) -> usize {
+        self.n_f
+    }
+
+    /// Number of configuration variables $n_q = 3 + n_f$.
+    fn n_q(&self) -> usize {
+        3 + self.n_f
+    }
+
+    /// Number of co-energy variables $n_p = 3 + n_f + n_\sigma$.
+    fn n_p(&self) -> usize {
+        3 + self.n_f + self.n_s
+    }
+
+    /// Local state length $n_q + n_p$.
+    fn n_local(&self) -> usize {
+        self.n_q() + self.n_p()
+    }
+
+    /// Total mass $m$ \[kg\].
+    fn mass(&self) -> f64 {
+        self.mass
+    }
+
+    /// Local initial state: the given pose and twist, undeformed, stress free.
+    fn initial_state(&self) -> Vec<f64> {
+        let mut x = vec![0.0; self.n_local()];
+        self.write_pose(&mut x, self.pose);
+        self.write_twist(&mut x, self.twist);
+        x
+    }
+
+    /// Kinetic, deformation and potential energy for a local state.
+    fn energies(&self, x: &[f64]) -> EnergySplit {
+        let p = &x[self.n_q()..];
+        let (mut kin, def) = layout::kinetic_and_deformation(&self.M, p, 3 + self.n_f);
+        if let Some(fi) = &self.full {
+            kin = fi.kinetic(&x[3..3 + self.n_f], p);
+        }
+        EnergySplit {
+            kinetic: kin,
+            deformation: def,
+            potential: self.potential_local(x),
+        }
+    }
+
+    /// Effort $z = (\partial_q V, p)$ of a local state.
+    fn effort(&self, x: &[f64], z: &mut [f64]) {
+        let n_q = self.n_q();
+        self.potential_gradient(x, z);
+        z[n_q..].copy_from_slice(&x[n_q..]);
+        if let Some(fi) = &self.full {
+            let (u, p) = (&x[3..n_q], &x[n_q..]);
+            let mut c = vec![0.0; self.n_f];
+            fi.centrifugal(u, p, p, &mut c);
+            for (zj, cj) in z[3..n_q].iter_mut().zip(&c) {
+                *zj -= cj;
+            }
+        }
+    }
+
+    /// True if the mass operator depends on the elastic displacement ([`super::full_inertia`],
+    /// [`crate::FloatingBeam2d::full_inertia`]).
+    fn has_full_inertia(&self) -> bool {
+        self.full.is_some()
+    }
+
+    /// Pushes the descriptor $E(x)$ at offset `off`: $\operatorname{diag}(I, M)$, or with
+    /// full inertia eq. (F3) $\begin{bmatrix}I & 0\\ \partial_q\pi & M(u_f)\end{bmatrix}$.
+    fn push_descriptor(&self, x: &[f64], t: &mut Triplets, off: usize) {
+        let Some(fi) = &self.full else {
+            t.push_block(off, off, &self.E, 1.0);
+            return;
+        };
+        let n_q = self.n_q();
+        let (u, p) = (&x[3..n_q], &x[n_q..]);
+        layout::push_full_descriptor(
+            t,
+            off,
+            n_q,
+            3,
+            3 + self.n_f,
+            &self.M,
+            |t| fi.push_mass(u, t, off + n_q, off + n_q),
+            |f| fi.for_each_momentum_u(u, p, f),
+        );
+    }
+
+    /// For a body with full inertia: the velocity block $M_{vv}(u_f)$ (dense,
+    /// $3 + n_f$ square) and $\Gamma = \partial_{u_f}(M_{vv}(u_f)\,p)\,v_f$ at a local state;
+    /// `None` for the constant operator.
+    fn velocity_mass_dense(&self, x: &[f64]) -> Option<(faer::Mat<f64>, Vec<f64>)> {
+        let fi = self.full.as_ref()?;
+        let n_q = self.n_q();
+        let nv = 3 + self.n_f;
+        let (u, p) = (&x[3..n_q], &x[n_q..]);
+        let mut t = Triplets::new(nv, nv);
+        fi.push_mass(u, &mut t, 0, 0);
+        let M = sparse::to_dense(&t.build());
+        let mut g = vec![0.0; nv];
+        fi.for_each_momentum_u(u, p, |i, j, v| g[i] += v * p[3 + j]);
+        Some((M, g))
+    }
+
+    /// $\partial_{u_f}(M_{vv}(u_f)\,a)$ entries `(i, j, v)` for a velocity vector `a`
+    /// ($3 + n_f$ entries) at a local state (full inertia only).
+    fn for_each_mass_u(&self, x: &[f64], a: &[f64], f: &mut dyn FnMut(usize, usize, f64)) {
+        if let Some(fi) = &self.full {
+            let n_q = self.n_q();
+            fi.for_each_momentum_u(&x[3..n_q], a, f);
+        }
+    }
+
+    /// Discrete increment of eq. (F4) for a local step `x0 → x1`: $(q_1 - q_0,\
+    /// \pi(x_1) - \pi(x_0))$ with full inertia, $E(x_1 - x_0)$ otherwise, into `out`.
+    fn increment_local(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
+        layout::momentum_increment(self.n_q(), x0, x1, |x| self.momentum(x), out)
+    }
+
+    /// Discrete gradient (F5) of a body with full inertia for the local step `x0 → x1`:
+    /// Gonzalez's discrete gradient of the gravity potential in the configuration rows,
+    /// minus the centrifugal term $c(u_m; p_0, p_1)$ in the elastic rows, and
+    /// $\bar p = (p_0 + p_1)/2$; then $\bar z^\top(\Delta q, \Delta\pi) = \Delta H$ exactly.
+    fn discrete_effort_local(&self, x0: &[f64], x1: &[f64], z: &mut [f64]) {
+        let n_q = self.n_q();
+        let xm: Vec<f64> = x0.iter().zip(x1).map(|(a, b)| 0.5 * (a + b)).collect();
+        self.potential_gradient(&xm, z);
+        if self.gravity != [0.0, 0.0] {
+            let dq: Vec<f64> = (0..n_q).map(|i| x1[i] - x0[i]).collect();
+            let qq: f64 = dq.iter().map(|v| v * v).sum();
+            let scale: f64 = 1.0 + xm[..n_q].iter().map(|v| v * v).sum::<f64>();
+            if qq > f64::EPSILON * f64::EPSILON * scale {
+                let dv = self.potential_local(x1) - self.potential_local(x0);
+                let zq: f64 = dq.iter().zip(&z[..n_q]).map(|(a, b)| a * b).sum();
+                let c = (dv - zq) / qq;
+                for (zi, d) in z[..n_q].iter_mut().zip(&dq) {
+                    *zi += c * d;
+                }
+            }
+        }
+        let n = self.n_local();
+        z[n_q..n].copy_from_slice(&xm[n_q..n]);
+        if let Some(fi) = &self.full {
+            let mut c = vec![0.0; self.n_f];
+            fi.centrifugal(&xm[3..n_q], &x0[n_q..], &x1[n_q..], &mut c);
+            for (zj, cj) in z[3..n_q].iter_mut().zip(&c) {
+                *zj -= cj;
+            }
+        }
+    }
+
+    fn descriptor(&self) -> &SparseMat {
+        &self.E
+    }
+
+    fn blocks(&self) -> &[VarBlock] {
+        &self.blocks
+    }
+
+    fn n_ports(&self) -> usize {
+        self.ports.len()
+    }
+
+    fn port_name(&self, k: usize) -> &str {
+        &self.ports[k].name
+    }
+
+    fn push_effort_jacobian(&self, x: &[f64], t: &mut Triplets, off: usize) {
+        PlanarBody::push_effort_jacobian(self, x, t, off)
+    }
+
+    fn push_structure(&self, x: &[f64], t: &mut Triplets, off: usize) {
+        PlanarBody::push_structure(self, x, t, off)
+    }
+}
+
 impl PhSystem for PlanarBody {
     fn n_states(&self) -> usize {
         self.n_local()
@@ -1011,7 +1007,7 @@ impl PhSystem for PlanarBody {
         self.energies(x).total()
     }
     fn effort(&self, x: &[f64], z: &mut [f64]) {
-        self.effort_local(x, z)
+        FloatingBody::effort(self, x, z)
     }
     fn descriptor(&self, x: &[f64]) -> SparseMat {
         if self.full.is_none() || x.is_empty() {
@@ -1108,15 +1104,15 @@ mod tests {
         }
         let n = b.n_states();
         let mut z = vec![0.0; n];
-        b.effort(&x, &mut z);
-        let E = sparse::to_dense(&b.descriptor(&x));
+        PhSystem::effort(&b, &x, &mut z);
+        let E = sparse::to_dense(&PhSystem::descriptor(&b, &x));
         for k in 0..n {
             let h = 1e-5;
             let mut xp = x.clone();
             xp[k] += h;
             let mut xm = x.clone();
             xm[k] -= h;
-            let dh = (b.hamiltonian(&xp) - b.hamiltonian(&xm)) / (2.0 * h);
+            let dh = (PhSystem::hamiltonian(&b, &xp) - PhSystem::hamiltonian(&b, &xm)) / (2.0 * h);
             let etz: f64 = (0..n).map(|i| E[(i, k)] * z[i]).sum();
             assert!((dh - etz).abs() < 1e-8, "component {k}: {dh} vs {etz}");
         }
@@ -1127,7 +1123,7 @@ mod tests {
             let mut xp = x.clone();
             xp[k] += h;
             let mut zp = vec![0.0; n];
-            b.effort(&xp, &mut zp);
+            PhSystem::effort(&b, &xp, &mut zp);
             for i in 0..n {
                 assert!(
                     ((zp[i] - z[i]) / h - Dz[(i, k)]).abs() < 1e-4,

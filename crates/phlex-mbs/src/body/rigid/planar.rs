@@ -17,6 +17,7 @@
 //!
 //! ```
 //! use phlex_mbs::{RigidBody2d, Pose2d};
+//! use phlex_mbs::body::FloatingBody;
 //! let bob = RigidBody2d::new(1.0, 0.0)
 //!     .com([1.0, 0.0])
 //!     .port("pivot", [0.0, 0.0])
@@ -173,6 +174,7 @@ impl RigidBody2d {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::body::FloatingBody;
     use phlex_core::sparse;
 
     #[test]

@@ -366,7 +366,7 @@ impl RigidBody3dModel {
     }
 
     /// Kinetic and potential energy.
-    pub fn energies(&self, x: &[f64]) -> crate::body::planar::floating_body::EnergySplit {
+    pub fn energies(&self, x: &[f64]) -> crate::body::floating_body::EnergySplit {
         let p = self.momenta(x);
         let kin = 0.5 * (0..6).map(|i| p[i] * x[12 + i]).sum::<f64>();
         let r = Self::rotation_of(x);
@@ -376,7 +376,7 @@ impl RigidBody3dModel {
         for i in 0..3 {
             pot -= g[i] * (self.mass * x[i] + rs[i]);
         }
-        crate::body::planar::floating_body::EnergySplit {
+        crate::body::floating_body::EnergySplit {
             kinetic: kin,
             deformation: 0.0,
             potential: pot,
@@ -602,7 +602,9 @@ impl RigidBody3dModel {
     }
 }
 
-impl crate::spatial::SpatialBody for RigidBody3dModel {
+/// The dimension-free body interface ([`crate::body::floating_body`]): 18 states, no
+/// elastic coordinates.
+impl crate::body::FloatingBody for RigidBody3dModel {
     fn name(&self) -> &str {
         &self.name
     }
@@ -611,6 +613,12 @@ impl crate::spatial::SpatialBody for RigidBody3dModel {
     }
     fn n_q(&self) -> usize {
         12
+    }
+    fn n_elastic(&self) -> usize {
+        0
+    }
+    fn mass(&self) -> f64 {
+        self.mass
     }
     fn descriptor(&self) -> &SparseMat {
         &self.E
@@ -621,6 +629,31 @@ impl crate::spatial::SpatialBody for RigidBody3dModel {
     fn initial_state(&self) -> Vec<f64> {
         self.x0.clone()
     }
+    fn n_ports(&self) -> usize {
+        self.spatial_ports.len()
+    }
+    fn port_name(&self, k: usize) -> &str {
+        &self.spatial_ports[k].name
+    }
+    fn effort(&self, x: &[f64], z: &mut [f64]) {
+        PhSystem::effort(self, x, z)
+    }
+    fn push_effort_jacobian(&self, _x: &[f64], t: &mut Triplets, off: usize) {
+        for i in 12..18 {
+            t.push(off + i, off + i, 1.0);
+        }
+    }
+    fn push_structure(&self, x: &[f64], t: &mut Triplets, off: usize) {
+        let mut l = Triplets::new(18, 18);
+        RigidBody3dModel::push_structure(self, x, &mut l);
+        t.push_block(off, off, &l.build(), 1.0);
+    }
+    fn energies(&self, x: &[f64]) -> crate::body::floating_body::EnergySplit {
+        RigidBody3dModel::energies(self, x)
+    }
+}
+
+impl crate::spatial::SpatialBody for RigidBody3dModel {
     fn ports(&self) -> &[crate::spatial::SpatialPort] {
         &self.spatial_ports
     }
@@ -638,27 +671,11 @@ impl crate::spatial::SpatialBody for RigidBody3dModel {
     fn port_rotation(&self, k: usize, x: &[f64]) -> [[f64; 3]; 3] {
         mat_mul(&Self::rotation_of(x), &self.spatial_ports[k].orientation)
     }
-    fn effort(&self, x: &[f64], z: &mut [f64]) {
-        PhSystem::effort(self, x, z)
-    }
-    fn push_effort_jacobian(&self, _x: &[f64], t: &mut Triplets, off: usize) {
-        for i in 12..18 {
-            t.push(off + i, off + i, 1.0);
-        }
-    }
-    fn push_structure(&self, x: &[f64], t: &mut Triplets, off: usize) {
-        let mut l = Triplets::new(18, 18);
-        RigidBody3dModel::push_structure(self, x, &mut l);
-        t.push_block(off, off, &l.build(), 1.0);
-    }
     fn rhs(&self, x: &[f64], z: &[f64], f: &mut [f64]) {
         self.rhs_local(x, z, f)
     }
     fn push_rhs_jacobian(&self, x: &[f64], t: &mut Triplets, off: usize) {
         t.push_block(off, off, &PhSystem::rhs_jacobian(self, x, &[]), 1.0);
-    }
-    fn energies(&self, x: &[f64]) -> crate::body::planar::floating_body::EnergySplit {
-        RigidBody3dModel::energies(self, x)
     }
     fn set_gravity(&mut self, g: [f64; 3]) {
         self.gravity = g;
@@ -765,6 +782,7 @@ mod tests {
     /// coordinate, so the difference quotient is exact up to round-off).
     #[test]
     fn spatial_body_interface() {
+        use crate::body::FloatingBody;
         use crate::spatial::SpatialBody;
         let b = body();
         let mut x = b.initial_state();
@@ -772,7 +790,7 @@ mod tests {
             *v += 0.01 * (i as f64).cos();
         }
         let mut z = vec![0.0; 18];
-        SpatialBody::effort(&b, &x, &mut z);
+        FloatingBody::effort(&b, &x, &mut z);
         let mut f1 = vec![0.0; 18];
         SpatialBody::rhs(&b, &x, &z, &mut f1);
         let mut f2 = vec![0.0; 18];

@@ -88,7 +88,8 @@ use phlex_core::geometry::mat3::{
 use phlex_core::sparse::{self, SparseMat};
 use phlex_core::{PhSystem, PortSet, Triplets, VarBlock};
 
-use crate::body::planar::floating_body::{EnergySplit, Gyroscopic};
+use crate::body::floating_body::{EnergySplit, FloatingBody};
+use crate::body::planar::floating_body::Gyroscopic;
 use crate::error::MbsError;
 use crate::spatial::{SpatialBody, SpatialPort};
 
@@ -495,39 +496,9 @@ impl FloatingBody3d {
         r
     }
 
-    /// Body name.
-    pub fn body_name(&self) -> &str {
-        &self.name
-    }
-
-    /// Number of elastic coefficients $n_f$.
-    pub fn n_elastic(&self) -> usize {
-        self.n_f
-    }
-
     /// Number of stress coefficients $n_\sigma$.
     pub fn n_stress(&self) -> usize {
         self.n_s
-    }
-
-    /// $n_q = 12 + n_f$.
-    pub fn n_q(&self) -> usize {
-        12 + self.n_f
-    }
-
-    /// $n_p = 6 + n_f + n_\sigma$.
-    pub fn n_p(&self) -> usize {
-        6 + self.n_f + self.n_s
-    }
-
-    /// Local state length $n_q + n_p$.
-    pub fn n_local(&self) -> usize {
-        self.n_q() + self.n_p()
-    }
-
-    /// Total mass $m$ \[kg\].
-    pub fn mass(&self) -> f64 {
-        self.mass
     }
 
     /// First moment of mass about $P$, body frame, $s = \sum_k w_kx_k$ \[kg m\].
@@ -560,19 +531,9 @@ impl FloatingBody3d {
         &self.ports
     }
 
-    /// Index of the port named `name`.
-    pub fn port_index(&self, name: &str) -> Option<usize> {
-        self.ports.iter().position(|p| p.name == name)
-    }
-
     /// The port map $B_k$ ($n_{local}\times 6$).
     pub fn port_map_of(&self, k: usize) -> &SparseMat {
         &self.port_maps[k]
-    }
-
-    /// Initial local state.
-    pub fn initial_state(&self) -> Vec<f64> {
-        self.x0.clone()
     }
 
     /// Rotation $R$ stored in a local state.
@@ -664,20 +625,6 @@ impl FloatingBody3d {
             sparse::mul_add(&mut a, 1.0, &self.W, &x[12..self.n_q()]);
         }
         a
-    }
-
-    /// Kinetic, deformation and potential energy of a local state.
-    pub fn energies(&self, x: &[f64]) -> EnergySplit {
-        let p = &x[self.n_q()..];
-        let (mut kin, def) = layout::kinetic_and_deformation(&self.M, p, 6 + self.n_f);
-        if let Some(fi) = &self.full {
-            kin = fi.kinetic(&x[12..self.n_q()], p);
-        }
-        EnergySplit {
-            kinetic: kin,
-            deformation: def,
-            potential: self.potential_local(x),
-        }
     }
 
     /// Effort $z = (\partial_q V, p)$ of a local state; with full inertia
@@ -1463,15 +1410,31 @@ impl FloatingBody3d {
     }
 }
 
-impl SpatialBody for FloatingBody3d {
+/// The dimension-free body interface ([`crate::body::floating_body`]) of a spatial body.
+impl FloatingBody for FloatingBody3d {
+    /// Body name.
     fn name(&self) -> &str {
         &self.name
     }
+    /// Local state length $n_q + n_p$.
     fn n_local(&self) -> usize {
-        FloatingBody3d::n_local(self)
+        self.n_q() + self.n_p()
     }
+    /// $n_q = 12 + n_f$.
     fn n_q(&self) -> usize {
-        FloatingBody3d::n_q(self)
+        12 + self.n_f
+    }
+    /// $n_p = 6 + n_f + n_\sigma$.
+    fn n_p(&self) -> usize {
+        6 + self.n_f + self.n_s
+    }
+    /// Number of elastic coefficients $n_f$.
+    fn n_elastic(&self) -> usize {
+        self.n_f
+    }
+    /// Total mass $m$ \[kg\].
+    fn mass(&self) -> f64 {
+        self.mass
     }
     fn descriptor(&self) -> &SparseMat {
         &self.E
@@ -1479,9 +1442,62 @@ impl SpatialBody for FloatingBody3d {
     fn blocks(&self) -> &[VarBlock] {
         &self.blocks
     }
+    /// Initial local state.
     fn initial_state(&self) -> Vec<f64> {
         self.x0.clone()
     }
+    fn n_ports(&self) -> usize {
+        self.ports.len()
+    }
+    fn port_name(&self, k: usize) -> &str {
+        &self.ports[k].name
+    }
+    fn effort(&self, x: &[f64], z: &mut [f64]) {
+        self.effort_local(x, z)
+    }
+    fn push_effort_jacobian(&self, x: &[f64], t: &mut Triplets, off: usize) {
+        FloatingBody3d::push_effort_jacobian(self, x, t, off)
+    }
+    fn push_structure(&self, x: &[f64], t: &mut Triplets, off: usize) {
+        FloatingBody3d::push_structure(self, x, t, off)
+    }
+    /// Kinetic, deformation and potential energy of a local state.
+    fn energies(&self, x: &[f64]) -> EnergySplit {
+        let p = &x[self.n_q()..];
+        let (mut kin, def) = layout::kinetic_and_deformation(&self.M, p, 6 + self.n_f);
+        if let Some(fi) = &self.full {
+            kin = fi.kinetic(&x[12..self.n_q()], p);
+        }
+        EnergySplit {
+            kinetic: kin,
+            deformation: def,
+            potential: self.potential_local(x),
+        }
+    }
+    fn has_full_inertia(&self) -> bool {
+        self.full.is_some()
+    }
+    fn push_descriptor(&self, x: &[f64], t: &mut Triplets, off: usize) {
+        FloatingBody3d::push_descriptor(self, x, t, off)
+    }
+    fn increment_local(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
+        self.increment(x0, x1, out)
+    }
+    fn discrete_effort_local(&self, x0: &[f64], x1: &[f64], z: &mut [f64]) {
+        self.discrete_effort(x0, x1, z)
+    }
+    fn velocity_mass_dense(&self, x: &[f64]) -> Option<(faer::Mat<f64>, Vec<f64>)> {
+        self.velocity_mass(x)
+    }
+    fn for_each_mass_u(&self, x: &[f64], a: &[f64], f: &mut dyn FnMut(usize, usize, f64)) {
+        if let Some(fi) = &self.full {
+            let n_q = self.n_q();
+            fi.for_each_momentum_u(&x[12..n_q], a, f);
+        }
+    }
+}
+
+impl SpatialBody for FloatingBody3d {
     fn ports(&self) -> &[SpatialPort] {
         &self.ports
     }
@@ -1497,38 +1513,14 @@ impl SpatialBody for FloatingBody3d {
     fn port_rotation(&self, k: usize, x: &[f64]) -> [[f64; 3]; 3] {
         FloatingBody3d::port_rotation(self, k, x)
     }
-    fn effort(&self, x: &[f64], z: &mut [f64]) {
-        self.effort_local(x, z)
-    }
-    fn push_effort_jacobian(&self, x: &[f64], t: &mut Triplets, off: usize) {
-        FloatingBody3d::push_effort_jacobian(self, x, t, off)
-    }
-    fn push_structure(&self, x: &[f64], t: &mut Triplets, off: usize) {
-        FloatingBody3d::push_structure(self, x, t, off)
-    }
     fn rhs(&self, x: &[f64], z: &[f64], f: &mut [f64]) {
         self.rhs_local(x, z, f)
     }
     fn push_rhs_jacobian(&self, x: &[f64], t: &mut Triplets, off: usize) {
         FloatingBody3d::push_rhs_jacobian(self, x, t, off)
     }
-    fn energies(&self, x: &[f64]) -> EnergySplit {
-        FloatingBody3d::energies(self, x)
-    }
     fn set_gravity(&mut self, g: [f64; 3]) {
         self.gravity = g;
-    }
-    fn has_full_inertia(&self) -> bool {
-        self.full.is_some()
-    }
-    fn push_descriptor(&self, x: &[f64], t: &mut Triplets, off: usize) {
-        FloatingBody3d::push_descriptor(self, x, t, off)
-    }
-    fn increment_local(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
-        self.increment(x0, x1, out)
-    }
-    fn discrete_effort_local(&self, x0: &[f64], x1: &[f64], z: &mut [f64]) {
-        self.discrete_effort(x0, x1, z)
     }
     fn rhs_discrete(&self, x0: &[f64], x1: &[f64], xm: &[f64], z: &[f64], f: &mut [f64]) {
         self.rhs_step(x0, x1, xm, z, f)
@@ -1548,14 +1540,5 @@ impl SpatialBody for FloatingBody3d {
     }
     fn port_shift_jacobian(&self, k: usize) -> Vec<(usize, [f64; 3])> {
         FloatingBody3d::port_shift_jacobian(self, k)
-    }
-    fn velocity_mass_dense(&self, x: &[f64]) -> Option<(faer::Mat<f64>, Vec<f64>)> {
-        self.velocity_mass(x)
-    }
-    fn for_each_mass_u(&self, x: &[f64], a: &[f64], f: &mut dyn FnMut(usize, usize, f64)) {
-        if let Some(fi) = &self.full {
-            let n_q = self.n_q();
-            fi.for_each_momentum_u(&x[12..n_q], a, f);
-        }
     }
 }

@@ -7,9 +7,10 @@
 use std::collections::BTreeSet;
 use std::ops::Range;
 
-use phlex_core::PhSystem;
+use phlex_core::{PhSystem, PortSet};
 use phlex_mbs::{EnergySplit, JointDrift};
 use phlex_solve::InputFn;
+use toml::Spanned;
 
 use super::integrate::Recorded;
 
@@ -53,37 +54,54 @@ impl RunColumns {
         }
     }
 
-    /// Adds the input, output and power columns of port `name` (state range `range` of
-    /// the port vectors).
-    pub fn add_port(&mut self, name: &str, range: Range<usize>) {
-        for k in 0..range.len() {
-            self.names.push(format!("{name}.u{k}"));
+    /// Adds the input, output and power columns of each requested port of `ports` (names
+    /// as written in `[output] ports`, with their spans): $u_k$, $y_k$ and $u^\top y$ of the
+    /// port's range in the port set `set`. An unknown port is an error at its span that
+    /// lists the ports.
+    pub fn add_ports(
+        &mut self,
+        ports: &[Spanned<String>],
+        set: &PortSet,
+    ) -> Result<(), (Range<usize>, String)> {
+        for p in ports {
+            let name = p.get_ref();
+            let range = set.range(name).map_err(|e| {
+                let list = set.names().join(", ");
+                (p.span(), format!("output.ports: {e}; ports: {list}"))
+            })?;
+            for k in 0..range.len() {
+                self.names.push(format!("{name}.u{k}"));
+            }
+            for k in 0..range.len() {
+                self.names.push(format!("{name}.y{k}"));
+            }
+            self.names.push(format!("{name}.power"));
+            self.ports.push(range);
         }
-        for k in 0..range.len() {
-            self.names.push(format!("{name}.y{k}"));
-        }
-        self.names.push(format!("{name}.power"));
-        self.ports.push(range);
+        Ok(())
     }
 
     /// Closes the group `ports` (from column `ports_from`) and the columns with `drift`,
-    /// for a system of `n_states` states and `n_joints` joints; returns a column name that
-    /// appears twice.
+    /// for a system of `n_states` states and `n_joints` joints; a column name that appears
+    /// twice is an error (the message ends with `hint`, how to rename).
     pub fn finish(
         &mut self,
         ports_from: usize,
         n_states: usize,
         n_joints: usize,
-    ) -> Option<String> {
+        hint: &str,
+    ) -> Result<(), String> {
         self.groups.push(("ports", ports_from..self.names.len()));
         self.names.push("drift".into());
         self.z = vec![0.0; n_states];
         self.joint_drift = vec![0.0; n_joints];
         let mut seen = BTreeSet::new();
-        self.names
-            .iter()
-            .find(|n| !seen.insert(n.as_str()))
-            .cloned()
+        match self.names.iter().find(|n| !seen.insert(n.as_str())) {
+            Some(dup) => Err(format!(
+                "output: column '{dup}' is produced twice ({hint})"
+            )),
+            None => Ok(()),
+        }
     }
 
     /// A new sample row starting with `t`, the energies `e` of the bodies and $H$ = `h`

@@ -7,9 +7,9 @@ use std::time::Instant;
 
 use anyhow::Result;
 use phlex_core::PhSystem;
-use phlex_mbs::ConsistentInit;
-use phlex_solve::{InputFn, SolverStats};
+use phlex_solve::SolverStats;
 
+use super::built::Built;
 use super::simulate::{energy_account, projection_summary, MbsRun, MbsSummary, ProjectionSummary};
 use crate::error::ModelError;
 use crate::integration::{Defaults, Simulation};
@@ -41,22 +41,32 @@ pub(crate) struct Integrated {
     wall_time_s: f64,
 }
 
-/// The model a run integrates: its name, system, input and consistent initial state.
-pub(crate) struct RunModel<'a, M> {
-    /// Model name.
-    pub name: &'a str,
-    /// The assembled pHDAE.
-    pub mb: &'a M,
-    /// Inputs of the file.
-    pub input: &'a InputFn,
-    /// Consistent initial conditions.
-    pub init: &'a ConsistentInit,
+/// What a run records at every output time: the output columns of the dimension.
+pub(crate) trait Recording {
+    /// Records the sample of state `x` at time `t`.
+    fn record(&mut self, t: f64, x: &[f64]);
+    /// The recorded columns, for the summary.
+    fn into_recorded(self) -> Recorded;
+}
+
+/// Integrates the built model `b` over `sim` recording with `rec`, and summarises the run
+/// ([`integrate`], [`summarize`]); `joints` are the constraint rows and the joint names of
+/// the system.
+pub(crate) fn integrate_recorded<M: PhSystem, R: Recording>(
+    b: &Built<M>,
+    sim: &Simulation<'_>,
+    quiet: bool,
+    mut rec: R,
+    (constraints, joint_names): (usize, Vec<String>),
+) -> Result<MbsRun> {
+    let run = integrate(b, sim, quiet, &mut |t, x| rec.record(t, x))?;
+    summarize(b, constraints, joint_names, run, rec.into_recorded())
 }
 
 /// Integrates `model` over `sim` with the shared driver ([`Simulation::run`]), calling
 /// `record` at every output time.
 pub(crate) fn integrate<M: PhSystem>(
-    model: &RunModel<'_, M>,
+    model: &Built<M>,
     sim: &Simulation<'_>,
     quiet: bool,
     record: &mut dyn FnMut(f64, &[f64]),
@@ -71,9 +81,9 @@ pub(crate) fn integrate<M: PhSystem>(
     };
     let start = Instant::now();
     let run = sim.run(
-        model.mb,
+        &model.mb,
         &model.init.state,
-        model.input,
+        &model.input,
         (0.0, t_end),
         &mut obs,
     )?;
@@ -116,7 +126,7 @@ pub(crate) struct Recorded {
 /// The run of `model`: energy account (paper 000 eq. (46): $H(t) - H(0) = W(t)$ up to the
 /// scheme's residual) and summary; `joint_names` in the order of `rec.joint_drift`.
 pub(crate) fn summarize<M: PhSystem>(
-    model: &RunModel<'_, M>,
+    model: &Built<M>,
     constraints: usize,
     joint_names: Vec<String>,
     run: Integrated,

@@ -3,7 +3,8 @@
 //! `docs/model-format-mbs.md`), and what both share: the lines of the file for errors
 //! (`source`), the integration over `[simulation]` (`integrate`), the recorded columns
 //! (`columns`), the run summary, plots and integrator settings with the planar recorder
-//! ([`simulate`]) and the files a run writes and the `phlex check` report (`run`).
+//! ([`simulate`]), the built model ([`built`]) and the files a run writes and the `phlex check` report (`run`).
+pub mod built;
 pub(crate) mod columns;
 pub(crate) mod integrate;
 pub mod planar;
@@ -12,6 +13,7 @@ pub mod simulate;
 pub(crate) mod source;
 pub mod spatial;
 
+pub use built::Built;
 pub use planar::{BuiltMbs, MbsModel, Planar};
 pub use simulate::{MbsRun, MbsSummary};
 pub use spatial::{BuiltMbs3d, Mbs3dModel, Spatial};

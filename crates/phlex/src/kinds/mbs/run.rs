@@ -4,17 +4,26 @@
 use std::path::Path;
 
 use anyhow::Result;
+use phlex_core::PhSystem;
+use phlex_mbs::BodyAssembly;
 
 use super::simulate::{plots, MbsRun};
 use crate::check::CheckReport;
 use crate::output::OutputFiles;
 
-/// Prints the one-line description of a run to stderr (unless `quiet`): `counts` are the
-/// bodies, joints, states and constraints.
-pub(crate) fn announce_run(quiet: bool, name: &str, bodies: &str, counts: [usize; 4]) {
+/// Prints the one-line description of a run of `mb` to stderr (unless `quiet`): its
+/// `bodies` (the noun names them), `joints`, states and `constraints` rows.
+pub(crate) fn announce_run<A: BodyAssembly + PhSystem>(
+    quiet: bool,
+    (name, bodies): (&str, &str),
+    mb: &A,
+    (joints, constraints): (usize, usize),
+) {
     if !quiet {
-        let [nb, nj, n, nc] = counts;
-        eprintln!("phlex run: {name} — {nb} {bodies}, {nj} joints, {n} states, {nc} constraints");
+        let (nb, n) = (mb.body_count(), mb.n_states());
+        eprintln!(
+            "phlex run: {name} — {nb} {bodies}, {joints} joints, {n} states, {constraints} constraints"
+        );
     }
 }
 
@@ -31,19 +40,30 @@ pub(crate) fn write_run(dir: &Path, r: MbsRun, plots_of: Option<&String>) -> Res
     files.finish_run(r.summary, &[])
 }
 
-/// The `phlex check` report of a built multibody system: `kind`, model `name`, its
-/// `states`, input `ports`, `joints` with their `constraints` rows (full rank at the
-/// consistent initial configuration, else the build fails) and the corrections of the
-/// consistent initialisation `init`; `bodies` rows follow.
-pub(crate) fn check_report(
+/// The `phlex check` report of a built multibody system `mb`: `kind`, model `name`, its
+/// states, input ports, `joints` with their `constraints` rows (full rank at the
+/// consistent initial configuration, else the build fails), one row per body (states,
+/// elastic DOFs, mass, ports, energy at the initial state) and the corrections of the
+/// consistent initialisation `init`.
+pub(crate) fn check_report<A: BodyAssembly + PhSystem>(
     kind: &str,
     name: &str,
-    states: usize,
-    ports: Vec<String>,
+    mb: &A,
     (joints, constraints): (Vec<String>, usize),
     init: &phlex_mbs::ConsistentInit,
-    bodies: Vec<String>,
 ) -> CheckReport {
+    let bodies = (0..mb.body_count()).map(|b| {
+        let (body, r) = (mb.floating_body(b), mb.body_state_range(b));
+        format!(
+            "{}: {} states, {} elastic DOFs, mass {:.6e} kg, ports {}, H = {:.6e} J",
+            body.name(),
+            r.len(),
+            body.n_elastic(),
+            body.mass(),
+            body.port_names(),
+            body.energies(&init.state[r]).total()
+        )
+    });
     let list = |v: Vec<String>| {
         if v.is_empty() {
             "none".to_string()
@@ -54,9 +74,9 @@ pub(crate) fn check_report(
     let mut r = CheckReport {
         model: name.to_string(),
         variant: kind.to_string(),
-        states,
+        states: mb.n_states(),
         blocks: Vec::new(),
-        ports: list(ports),
+        ports: list(mb.ports().names()),
         structure: format!(
             "index-2 pHDAE; joints {} ({constraints} constraint rows, full rank at the initial configuration)",
             list(joints)

@@ -5,12 +5,13 @@ use std::ops::Range;
 
 use anyhow::{Context, Result};
 use phlex_core::PhSystem;
+use phlex_mbs::body::FloatingBody;
 use phlex_mbs::Multibody;
 use phlex_solve::InputFn;
 use serde::Serialize;
 
 use super::columns::RunColumns;
-use super::integrate::{integrate, summarize, RunModel};
+use super::integrate::{integrate_recorded, Recorded, Recording};
 use super::planar::format::*;
 use super::planar::model::{split_ref, BuiltMbs, MbsModel};
 use crate::output::{sci, svg_plot, table, work_rows, EnergyBalance, RunReport, TimeSeries};
@@ -97,21 +98,11 @@ impl<'a> Recorder<'a> {
         }
         groups.push(("reactions", start..names.len()));
         start = names.len();
-        for p in &o.ports {
-            let range = mb
-                .ports()
-                .range(p.get_ref())
-                .map_err(|e| anyhow::anyhow!("{e}"))?;
-            cols.add_port(p.get_ref(), range);
-        }
-        if let Some(dup) = cols.finish(start, mb.n(), mb.joint_names().len()) {
-            return Err(m
-                .err_line(
-                    m.section_line("output"),
-                    format!("output: column '{dup}' is produced twice (rename a point or an elastic output; pose columns are BODY.x, BODY.y, BODY.theta)"),
-                )
-                .into());
-        }
+        cols.add_ports(&o.ports, mb.ports())
+            .map_err(|(span, e)| m.err(span, e))?;
+        let hint = "rename a point or an elastic output; pose columns are BODY.x, BODY.y, BODY.theta";
+        cols.finish(start, mb.n(), mb.joint_names().len(), hint)
+            .map_err(|e| m.err_line(m.section_line("output"), e))?;
         Ok(Self {
             mb,
             input,
@@ -121,6 +112,13 @@ impl<'a> Recorder<'a> {
             reactions,
             cols,
         })
+    }
+
+}
+
+impl Recording for Recorder<'_> {
+    fn into_recorded(self) -> Recorded {
+        self.cols.into_recorded()
     }
 
     fn record(&mut self, t: f64, x: &[f64]) {
@@ -322,21 +320,12 @@ pub struct MbsRun {
     pub groups: Vec<(&'static str, Range<usize>)>,
 }
 
-/// Integrates a built model over `[simulation]` (`integrate`) and summarises the
-/// run (`summarize`).
+/// Integrates a built model over `[simulation]` and summarises the run
+/// ([`integrate_recorded`]).
 pub fn simulate(m: &MbsModel, b: &BuiltMbs, quiet: bool) -> Result<MbsRun> {
-    let sim = m.simulation()?;
-    let mb = &b.mb;
-    let model = RunModel {
-        name: &b.name,
-        mb,
-        input: &b.input,
-        init: &b.init,
-    };
-    let mut rec = Recorder::new(m, mb, &b.input)?;
-    let run = integrate(&model, &sim, quiet, &mut |t, x| rec.record(t, x))?;
-    let recorded = rec.cols.into_recorded();
-    summarize(&model, mb.n_constraints(), mb.joint_names(), run, recorded)
+    let rec = Recorder::new(m, &b.mb, &b.input)?;
+    let joints = (b.mb.n_constraints(), b.mb.joint_names());
+    integrate_recorded(b, &m.simulation()?, quiet, rec, joints)
 }
 
 /// SVG plots of a run: energies, energy balance, constraint drift and one plot per group

@@ -5,7 +5,6 @@
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use phlex_core::PhSystem;
 
 use super::model::{BuiltMbs, MbsModel};
 use crate::check::CheckReport;
@@ -50,30 +49,8 @@ struct LoadedPlanar {
 impl LoadedModel for LoadedPlanar {
     fn check(&self) -> Result<CheckReport> {
         let (b, mb) = (&self.built, &self.built.mb);
-        let bodies = mb
-            .bodies()
-            .iter()
-            .enumerate()
-            .map(|(k, body)| {
-                format!(
-                    "{}: {} states, {} elastic DOFs, mass {:.6e} kg, ports {}",
-                    body.body_name(),
-                    mb.body_range(k).len(),
-                    body.n_elastic(),
-                    body.mass(),
-                    body.port_names()
-                )
-            })
-            .collect();
-        Ok(check_report(
-            "planar multibody",
-            &b.name,
-            mb.n(),
-            mb.ports().names(),
-            (mb.joint_names(), mb.n_constraints()),
-            &b.init,
-            bodies,
-        ))
+        let joints = (mb.joint_names(), mb.n_constraints());
+        Ok(check_report("planar multibody", &b.name, mb, joints, &b.init))
     }
 
     /// Integrates from the consistent initial state and writes `timeseries.csv`,
@@ -81,14 +58,8 @@ impl LoadedModel for LoadedPlanar {
     fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
         let (m, b) = (&self.model, &self.built);
         m.simulation()?;
-        let mb = &b.mb;
-        let counts = [
-            mb.bodies().len(),
-            mb.joint_names().len(),
-            mb.n(),
-            mb.n_constraints(),
-        ];
-        announce_run(quiet, &b.name, "bodies", counts);
+        let counts = (b.mb.joint_names().len(), b.mb.n_constraints());
+        announce_run(quiet, (&b.name, "bodies"), &b.mb, counts);
         let r = simulate(m, b, quiet)?;
         write_run(dir, r, m.spec.output.plots.then_some(&m.spec.model.name))
     }

@@ -17,6 +17,7 @@ use toml::Spanned;
 
 use super::format::*;
 use crate::error::{line_of, ModelError};
+use crate::kinds::mbs::built::Built;
 use crate::kinds::mbs::source::{convert_error, error_at, gravity_hint, header_line, section_line};
 use crate::output::{mode_rows, ModeRow};
 use crate::source::ModelSource;
@@ -32,18 +33,8 @@ pub struct MbsModel {
     pub spec: MbsFile,
 }
 
-/// A model built and made consistent: ready to integrate or linearise.
-#[derive(Debug, Clone)]
-pub struct BuiltMbs {
-    /// Model name.
-    pub name: String,
-    /// The assembled pHDAE.
-    pub mb: Multibody,
-    /// Inputs defined in the file (loads, prescribed velocities).
-    pub input: InputFn,
-    /// Consistent initial state and the corrections made.
-    pub init: ConsistentInit,
-}
+/// A planar model built and made consistent ([`Built`]).
+pub type BuiltMbs = Built<Multibody>;
 
 /// Splits `"body.port"`; `"ground"` alone is `("ground", "origin")`.
 pub(crate) fn split_ref(s: &str) -> Option<(&str, &str)> {
@@ -94,7 +85,7 @@ impl MbsModel {
         Self::from_source(&ModelSource::read(path)?)
     }
 
-    fn err(&self, span: Range<usize>, message: String) -> ModelError {
+    pub(crate) fn err(&self, span: Range<usize>, message: String) -> ModelError {
         error_at(&self.file, line_of(&self.text, span.start), message)
     }
 

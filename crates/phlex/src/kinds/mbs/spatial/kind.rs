@@ -5,7 +5,6 @@
 use std::path::Path;
 
 use anyhow::Result;
-use phlex_core::PhSystem;
 
 use super::model::{BuiltMbs3d, Mbs3dModel};
 use super::simulate::simulate;
@@ -61,30 +60,8 @@ struct LoadedSpatial {
 impl LoadedModel for LoadedSpatial {
     fn check(&self) -> Result<CheckReport> {
         let (b, mb) = (&self.built, &self.built.mb);
-        let bodies = mb
-            .bodies()
-            .iter()
-            .enumerate()
-            .map(|(k, body)| {
-                let e = body.energies(mb.local(k, &b.init.state));
-                format!(
-                    "{}: {} states, ports {}, H = {:.6e} J",
-                    body.name(),
-                    mb.body_range(k).len(),
-                    body.port_names(),
-                    e.total()
-                )
-            })
-            .collect();
-        Ok(check_report(
-            "spatial multibody",
-            &b.name,
-            mb.n(),
-            mb.ports().names(),
-            (mb.joint_names(), mb.n_constraints()),
-            &b.init,
-            bodies,
-        ))
+        let joints = (mb.joint_names(), mb.n_constraints());
+        Ok(check_report("spatial multibody", &b.name, mb, joints, &b.init))
     }
 
     /// Integrates from the consistent initial state and writes `timeseries.csv`,
@@ -92,14 +69,8 @@ impl LoadedModel for LoadedSpatial {
     fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
         let (m, b) = (&self.model, &self.built);
         m.simulation()?;
-        let mb = &b.mb;
-        let counts = [
-            mb.bodies().len(),
-            mb.joint_names().len(),
-            mb.n(),
-            mb.n_constraints(),
-        ];
-        announce_run(quiet, &b.name, "spatial bodies", counts);
+        let counts = (b.mb.joint_names().len(), b.mb.n_constraints());
+        announce_run(quiet, (&b.name, "spatial bodies"), &b.mb, counts);
         let r = simulate(m, b, quiet)?;
         write_run(dir, r, m.spec.output.plots.then_some(&m.spec.model.name))
     }

@@ -12,12 +12,13 @@ use phlex_mbs::spatial::{
     Multibody3d, MultibodyBuilder3d,
 };
 use phlex_mbs::{ConsistentInit, DeformationBc, Frame, MbsError, RigidBody3d, GROUND};
-use phlex_solve::{InputFn, Signal};
+use phlex_solve::Signal;
 use toml::Spanned;
 
 use super::format::*;
 use crate::error::{line_of, ModelError};
 use crate::kinds::mbs::planar::format::{BcSpec, FrameSpec};
+use crate::kinds::mbs::built::Built;
 use crate::kinds::mbs::source::{
     convert_error, error_at, error_line, gravity_hint, header_line, section_line,
 };
@@ -34,18 +35,8 @@ pub struct Mbs3dModel {
     pub spec: Mbs3dFile,
 }
 
-/// A spatial model built and made consistent: ready to integrate.
-#[derive(Debug, Clone)]
-pub struct BuiltMbs3d {
-    /// Model name.
-    pub name: String,
-    /// The assembled pHDAE.
-    pub mb: Multibody3d,
-    /// Inputs defined in the file (loads, prescribed velocities).
-    pub input: InputFn,
-    /// Consistent initial state and the corrections made.
-    pub init: ConsistentInit,
-}
+/// A spatial model built and made consistent ([`Built`]).
+pub type BuiltMbs3d = Built<Multibody3d>;
 
 /// Splits `"body.port"`; `"ground"` alone is `("ground", "origin")`.
 fn split_ref(s: &str) -> Option<(&str, &str)> {

@@ -10,7 +10,7 @@ use phlex_solve::InputFn;
 
 use super::model::{BuiltMbs3d, Mbs3dModel};
 use crate::kinds::mbs::columns::RunColumns;
-use crate::kinds::mbs::integrate::{integrate, summarize, RunModel};
+use crate::kinds::mbs::integrate::{integrate_recorded, Recorded, Recording};
 use crate::kinds::mbs::simulate::MbsRun;
 
 /// Precomputed output columns.
@@ -107,26 +107,10 @@ impl<'a> Recorder<'a> {
         }
         groups.push(("reactions", start..names.len()));
         start = names.len();
-        for p in &o.ports {
-            let range = mb.ports().range(p.get_ref()).map_err(|e| {
-                m.err(
-                    p.span(),
-                    format!(
-                        "output.ports: {e}; ports: {}",
-                        mb.ports().names().join(", ")
-                    ),
-                )
-            })?;
-            cols.add_port(p.get_ref(), range);
-        }
-        if let Some(dup) = cols.finish(start, mb.n(), mb.joint_names().len()) {
-            return Err(m
-                .err_line(
-                    m.section_line("output"),
-                    format!("output: column '{dup}' is produced twice (rename a point)"),
-                )
-                .into());
-        }
+        cols.add_ports(&o.ports, mb.ports())
+            .map_err(|(span, e)| m.err(span, e))?;
+        cols.finish(start, mb.n(), mb.joint_names().len(), "rename a point")
+            .map_err(|e| m.err_line(m.section_line("output"), e))?;
         Ok(Self {
             mb,
             input,
@@ -137,6 +121,13 @@ impl<'a> Recorder<'a> {
             reactions,
             cols,
         })
+    }
+
+}
+
+impl Recording for Recorder<'_> {
+    fn into_recorded(self) -> Recorded {
+        self.cols.into_recorded()
     }
 
     fn record(&mut self, t: f64, x: &[f64]) {
@@ -168,19 +159,10 @@ impl<'a> Recorder<'a> {
     }
 }
 
-/// Integrates a built spatial model over `[simulation]` (`integrate`) and summarises the
-/// run (`summarize`).
+/// Integrates a built spatial model over `[simulation]` and summarises the run
+/// ([`integrate_recorded`]).
 pub fn simulate(m: &Mbs3dModel, b: &BuiltMbs3d, quiet: bool) -> Result<MbsRun> {
-    let sim = m.simulation()?;
-    let mb = &b.mb;
-    let model = RunModel {
-        name: &b.name,
-        mb,
-        input: &b.input,
-        init: &b.init,
-    };
-    let mut rec = Recorder::new(m, mb, &b.input)?;
-    let run = integrate(&model, &sim, quiet, &mut |t, x| rec.record(t, x))?;
-    let recorded = rec.cols.into_recorded();
-    summarize(&model, mb.n_constraints(), mb.joint_names(), run, recorded)
+    let rec = Recorder::new(m, &b.mb, &b.input)?;
+    let joints = (b.mb.n_constraints(), b.mb.joint_names());
+    integrate_recorded(b, &m.simulation()?, quiet, rec, joints)
 }
