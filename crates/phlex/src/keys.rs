@@ -166,11 +166,7 @@ mod tests {
     impl KeyGroup for Pair {
         const KEYS: &'static [&'static str] = &["a", "b"];
         const REQUIRED: &'static [&'static str] = &["a"];
-        fn read<'de, M: MapAccess<'de>>(
-            &mut self,
-            key: &str,
-            map: &mut M,
-        ) -> Result<(), M::Error> {
+        fn read<'de, M: MapAccess<'de>>(&mut self, key: &str, map: &mut M) -> Result<(), M::Error> {
             match key {
                 "a" => self.a = Some(map.next_value()?),
                 _ => self.b = Some(map.next_value()?),

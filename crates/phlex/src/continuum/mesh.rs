@@ -1,46 +1,74 @@
-//! The 2D mesh keys of the continuum tables ([`MeshKeys`]): a structured rectangle or a
+//! The 2D mesh keys of the continuum tables ([`MeshSpec`]): a structured rectangle or a
 //! Gmsh file.
 use std::path::Path;
 
 use phlex_fem::io::gmsh::GmshMesh;
 use phlex_fem::mesh::{Diagonal, Mesh2d};
+use serde::de::{self, MapAccess};
 use toml::Spanned;
+
+use crate::keys::KeyGroup;
 
 use crate::error::{error_at, ModelError};
 
-/// The 2D mesh keys shared by the continuum tables: `lx`, `ly`, `nx`, `ny` (and
-/// `diagonal`, and the lower-left corner `x0`, `y0`, default 0) of a structured rectangle
-/// $[x_0, x_0 + l_x]\times[y_0, y_0 + l_y]$ with edges `left`, `right`, `bottom`, `top`,
-/// or `mesh = "file.msh"` (Gmsh, physical line groups as tags).
-pub struct MeshKeys<'a> {
-    /// Table name for messages (`plate`, `acoustics`, …).
-    pub table: &'a str,
-    /// Span reported when a key is missing.
-    pub anchor: std::ops::Range<usize>,
+/// The 2D mesh keys shared by the continuum tables (`[plate]`, `[elasticity]`,
+/// `[acoustics]`): `lx`, `ly`, `nx`, `ny` (and `diagonal`, and the lower-left corner `x0`,
+/// `y0`, default 0) of a structured rectangle $[x_0, x_0 + l_x]\times[y_0, y_0 + l_y]$ with
+/// edges `left`, `right`, `bottom`, `top`, or `mesh = "file.msh"` (Gmsh ASCII 4.1 or 2.2,
+/// path relative to the model file, physical line groups as tags). Read as a
+/// [`KeyGroup`] of the kind's table ([`crate::keys::WithKeys`]).
+#[derive(Debug, Clone, Default)]
+pub struct MeshSpec {
     /// Side length \[m\].
-    pub lx: &'a Option<Spanned<f64>>,
+    pub lx: Option<Spanned<f64>>,
     /// Side length \[m\].
-    pub ly: &'a Option<Spanned<f64>>,
+    pub ly: Option<Spanned<f64>>,
     /// Cells per side.
-    pub nx: &'a Option<Spanned<usize>>,
+    pub nx: Option<Spanned<usize>>,
     /// Cells per side.
-    pub ny: &'a Option<Spanned<usize>>,
+    pub ny: Option<Spanned<usize>>,
     /// `"right"` (default) or `"left"`.
-    pub diagonal: &'a Option<Spanned<String>>,
+    pub diagonal: Option<Spanned<String>>,
     /// Gmsh file, relative to the model file.
-    pub mesh: &'a Option<Spanned<String>>,
+    pub mesh: Option<Spanned<String>>,
     /// Lower-left corner of the rectangle \[m\] (default 0).
-    pub x0: Option<&'a Spanned<f64>>,
+    pub x0: Option<Spanned<f64>>,
     /// Lower-left corner of the rectangle \[m\] (default 0).
-    pub y0: Option<&'a Spanned<f64>>,
+    pub y0: Option<Spanned<f64>>,
 }
 
-impl MeshKeys<'_> {
-    /// Builds the mesh (errors name the key and its line).
-    pub fn build(&self, file: &str, text: &str) -> Result<Mesh2d, ModelError> {
+impl KeyGroup for MeshSpec {
+    const KEYS: &'static [&'static str] = &["lx", "ly", "nx", "ny", "diagonal", "mesh", "x0", "y0"];
+
+    fn read<'de, M: MapAccess<'de>>(&mut self, key: &str, map: &mut M) -> Result<(), M::Error> {
+        match key {
+            "lx" => self.lx = Some(map.next_value()?),
+            "ly" => self.ly = Some(map.next_value()?),
+            "nx" => self.nx = Some(map.next_value()?),
+            "ny" => self.ny = Some(map.next_value()?),
+            "diagonal" => self.diagonal = Some(map.next_value()?),
+            "mesh" => self.mesh = Some(map.next_value()?),
+            "x0" => self.x0 = Some(map.next_value()?),
+            "y0" => self.y0 = Some(map.next_value()?),
+            other => return Err(de::Error::unknown_field(other, Self::KEYS)),
+        }
+        Ok(())
+    }
+}
+
+impl MeshSpec {
+    /// Builds the mesh of the table `t` (`plate`, `acoustics`, … for messages) of the model
+    /// file `file` (its `text`); `anchor` is the span reported when a key is missing. Errors
+    /// name the key and its line.
+    pub fn build(
+        &self,
+        t: &str,
+        anchor: std::ops::Range<usize>,
+        file: &str,
+        text: &str,
+    ) -> Result<Mesh2d, ModelError> {
         let err = |span, message| error_at(file, text, span, message);
-        let t = self.table;
-        if let Some(file_name) = self.mesh {
+        if let Some(file_name) = &self.mesh {
             for (key, present) in [
                 ("lx", self.lx.is_some()),
                 ("ly", self.ly.is_some()),
@@ -67,7 +95,7 @@ impl MeshKeys<'_> {
         }
         let missing = |key: &str| {
             err(
-                self.anchor.clone(),
+                anchor.clone(),
                 format!("{t}.{key} is missing: give lx, ly, nx, ny (structured rectangle) or mesh = \"file.msh\""),
             )
         };
@@ -85,8 +113,8 @@ impl MeshKeys<'_> {
             }
             Ok(*v.get_ref())
         };
-        let (lx, ly) = (len(self.lx, "lx")?, len(self.ly, "ly")?);
-        let (nx, ny) = (count(self.nx, "nx")?, count(self.ny, "ny")?);
+        let (lx, ly) = (len(&self.lx, "lx")?, len(&self.ly, "ly")?);
+        let (nx, ny) = (count(&self.nx, "nx")?, count(&self.ny, "ny")?);
         let diagonal = match self
             .diagonal
             .as_ref()
@@ -108,8 +136,23 @@ impl MeshKeys<'_> {
                 Some(v) => Err(err(v.span(), format!("{t}.{key} must be finite"))),
             }
         };
-        let (x0, y0) = (corner(self.x0, "x0")?, corner(self.y0, "y0")?);
+        let (x0, y0) = (
+            corner(self.x0.as_ref(), "x0")?,
+            corner(self.y0.as_ref(), "y0")?,
+        );
         Mesh2d::rectangle(x0, x0 + lx, y0, y0 + ly, nx, ny, diagonal)
-            .map_err(|e| err(self.anchor.clone(), format!("{t} mesh: {e}")))
+            .map_err(|e| err(anchor.clone(), format!("{t} mesh: {e}")))
     }
+}
+
+/// The side lengths of the bounding box of `points` (0 for no points).
+pub fn extent<const D: usize>(points: impl IntoIterator<Item = [f64; D]>) -> [f64; D] {
+    let (mut lo, mut hi) = ([f64::INFINITY; D], [f64::NEG_INFINITY; D]);
+    for v in points {
+        for c in 0..D {
+            lo[c] = lo[c].min(v[c]);
+            hi[c] = hi[c].max(v[c]);
+        }
+    }
+    std::array::from_fn(|c| (hi[c] - lo[c]).max(0.0))
 }

@@ -26,64 +26,49 @@ use phlex_solve::signal::InputFn;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::continuum::{port_inputs, FieldFn, FieldOutput, MeshKeys};
+use crate::continuum::{
+    check_finite_initial, extent, port_inputs, FieldFile, MeshSpec, PointProbe,
+};
 use crate::error::{error_at, ModelError};
+use crate::keys::WithKeys;
 use crate::material::Table;
-use crate::spec::{ModelMeta, ModesSpec, PortInput, SimulationSpec};
+use crate::spec::PortInput;
 
-/// Top level of an elasticity model file.
+/// An elasticity model file: the shared continuum tables ([`FieldTables`]: `[model]`,
+/// `[initial]` with the velocity components `v_x`, `v_y` (`v_z`) and, thermoelastic,
+/// `theta` as expressions in `x`, `y` (`z`), `[simulation]`, `[output]` with probe fields
+/// `v_x`, `v_y`, `v_z`, `s_xx`, `s_xy`, …, `[modes]`) and [`ElasticityTables`].
+///
+/// [`FieldTables`]: crate::continuum::FieldTables
+pub type ElasticityFile = FieldFile<ElasticityTables>;
+
+/// The elasticity tables of the model file.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ElasticityFile {
-    /// Descriptive metadata.
-    pub model: ModelMeta,
+pub struct ElasticityTables {
     /// Geometry, mesh, material, discretization and boundaries.
     pub elasticity: ElasticitySpec,
     /// Signals driving traction and heat-flux ports (uniform over the port's trace basis).
     #[serde(default)]
     pub input: Vec<PortInput>,
-    /// Initial velocity components `v_x`, `v_y` (`v_z`) as expressions in `x`, `y` (`z`).
-    #[serde(default)]
-    pub initial: BTreeMap<String, Spanned<String>>,
-    /// Time integration (midpoint).
-    pub simulation: Option<SimulationSpec>,
-    /// What to record (probe fields `v_x`, `v_y`, `v_z`, `s_xx`, `s_xy`, …).
-    #[serde(default)]
-    pub output: FieldOutput,
-    /// Eigen-analysis settings.
-    #[serde(default)]
-    pub modes: ModesSpec,
 }
 
-/// `[elasticity]`.
+/// `[elasticity]`: the 2D mesh keys ([`MeshSpec`]; `lx`, `ly`, `nx`, `ny`, `mesh` also
+/// for the 3D box) and [`ElasticityKeys`].
+pub type ElasticitySpec = WithKeys<MeshSpec, ElasticityKeys>;
+
+/// The keys of `[elasticity]` besides the mesh.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ElasticitySpec {
+pub struct ElasticityKeys {
     /// Dimension: 2 (triangles) or 3 (tetrahedra).
     pub dim: Spanned<usize>,
     /// 2D reduction: `"strain"` (default) or `"stress"`.
     pub plane: Option<Spanned<String>>,
-    /// Box size \[m\].
-    pub lx: Option<Spanned<f64>>,
-    /// Box size \[m\].
-    pub ly: Option<Spanned<f64>>,
     /// Box size \[m\] (3D).
     pub lz: Option<Spanned<f64>>,
-    /// Cells per side.
-    pub nx: Option<Spanned<usize>>,
-    /// Cells per side.
-    pub ny: Option<Spanned<usize>>,
     /// Cells per side (3D).
     pub nz: Option<Spanned<usize>>,
-    /// Diagonal of the structured 2D mesh: `"right"` (default) or `"left"`.
-    pub diagonal: Option<Spanned<String>>,
-    /// Lower-left corner of the structured 2D rectangle \[m\] (default 0).
-    pub x0: Option<Spanned<f64>>,
-    /// Lower-left corner of the structured 2D rectangle \[m\] (default 0).
-    pub y0: Option<Spanned<f64>>,
-    /// A Gmsh `.msh` file instead of the structured mesh (2D: physical lines as edge tags;
-    /// 3D: 4-node tetrahedra, physical surfaces as face tags).
-    pub mesh: Option<Spanned<String>>,
     /// Polynomial degree k of the CG velocities (2D 1..3, 3D 1..2).
     #[serde(default = "one")]
     pub degree: Spanned<usize>,
@@ -206,6 +191,29 @@ fn conditions(
     Ok(out)
 }
 
+/// The builder `b` with the mechanical conditions `conds` (clamped, fixed component,
+/// traction port; [`Supports`]).
+fn supported<B: Supports>(b: B, conds: &[(String, Cond)]) -> B {
+    conds.iter().fold(b, |b, (tag, c)| match c {
+        Cond::Clamped => b.clamped(tag),
+        Cond::Fixed(a) => b.fixed(tag, *a),
+        Cond::Port => b.port(tag),
+        Cond::Isothermal | Cond::HeatFlux => b,
+    })
+}
+
+/// The thermoelastic builder `b` with the mechanical conditions and the thermal ones
+/// (isothermal, heat-flux port; [`HeatSupports`]) of `conds`.
+fn heat_supported<B: HeatSupports>(b: B, conds: &[(String, Cond)]) -> B {
+    conds
+        .iter()
+        .fold(supported(b, conds), |b, (tag, c)| match c {
+            Cond::Isothermal => b.isothermal(tag),
+            Cond::HeatFlux => b.heat_flux_port(tag),
+            _ => b,
+        })
+}
+
 fn one() -> Spanned<usize> {
     Spanned::new(0..0, 1)
 }
@@ -236,9 +244,6 @@ impl ElasticModel {
     }
 }
 
-/// A probe: column name, component index in the evaluated point values, point.
-type Probe = (String, usize, [f64; 3]);
-
 /// A parsed and built elasticity model.
 pub struct BuiltElasticity {
     /// Model name.
@@ -250,7 +255,7 @@ pub struct BuiltElasticity {
     /// Initial state.
     pub initial: Vec<f64>,
     /// Probes.
-    pub(super) probes: Vec<Probe>,
+    pub(super) probes: Vec<PointProbe>,
     /// Largest extent of the body [m].
     size: f64,
     /// Elastic material (eigen shift).
@@ -410,64 +415,37 @@ pub fn build(
                 ))
             }
         };
-        let mesh = MeshKeys {
-            table: "elasticity",
-            anchor: p.dim.span(),
-            lx: &p.lx,
-            ly: &p.ly,
-            nx: &p.nx,
-            ny: &p.ny,
-            diagonal: &p.diagonal,
-            mesh: &p.mesh,
-            x0: p.x0.as_ref(),
-            y0: p.y0.as_ref(),
-        }
-        .build(file, text)?;
+        let mesh = p.shared.build("elasticity", p.dim.span(), file, text)?;
         let conds = conditions(p, &mesh.tag_names(), 2, &err)?;
         let m = match thermal {
             None => {
-                let mut b = Elasticity2d::new(params, plane, &mesh, degree)
+                let b = Elasticity2d::new(params, plane, &mesh, degree)
                     .map_err(|e| err(p.degree.span(), format!("elasticity.degree: {e}")))?;
-                for (tag, c) in &conds {
-                    b = match c {
-                        Cond::Clamped => b.clamped(tag),
-                        Cond::Fixed(a) => b.fixed(tag, *a),
-                        Cond::Port => b.port(tag),
-                        Cond::Isothermal | Cond::HeatFlux => b,
-                    };
-                }
                 ElasticModel::Plane(
-                    b.build()
+                    supported(b, &conds)
+                        .build()
                         .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?,
                 )
             }
             Some(th) => {
-                let mut b = Thermoelasticity2d::new(params, th, &mesh, degree)
+                let b = Thermoelasticity2d::new(params, th, &mesh, degree)
                     .map_err(|e| err(p.degree.span(), format!("elasticity: {e}")))?
                     .plane(plane);
-                for (tag, c) in &conds {
-                    b = match c {
-                        Cond::Clamped => b.clamped(tag),
-                        Cond::Fixed(a) => b.fixed(tag, *a),
-                        Cond::Isothermal => b.isothermal(tag),
-                        Cond::Port => b.port(tag),
-                        Cond::HeatFlux => b.heat_flux_port(tag),
-                    };
-                }
                 ElasticModel::ThermoPlane(
-                    b.build()
+                    heat_supported(b, &conds)
+                        .build()
                         .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?,
                 )
             }
         };
-        let size = extent(mesh.vertices().iter().map(|v| [v[0], v[1], 0.0]));
+        let size = largest(extent(mesh.vertices().iter().copied()));
         (m, size)
     } else {
         for (key, v) in [
             ("plane", p.plane.is_some()),
-            ("diagonal", p.diagonal.is_some()),
-            ("x0", p.x0.is_some()),
-            ("y0", p.y0.is_some()),
+            ("diagonal", p.shared.diagonal.is_some()),
+            ("x0", p.shared.x0.is_some()),
+            ("y0", p.shared.y0.is_some()),
         ] {
             if v {
                 return Err(err(
@@ -476,13 +454,13 @@ pub fn build(
                 ));
             }
         }
-        let mesh = if let Some(file_name) = &p.mesh {
+        let mesh = if let Some(file_name) = &p.shared.mesh {
             for (key, present) in [
-                ("lx", p.lx.is_some()),
-                ("ly", p.ly.is_some()),
+                ("lx", p.shared.lx.is_some()),
+                ("ly", p.shared.ly.is_some()),
                 ("lz", p.lz.is_some()),
-                ("nx", p.nx.is_some()),
-                ("ny", p.ny.is_some()),
+                ("nx", p.shared.nx.is_some()),
+                ("ny", p.shared.ny.is_some()),
                 ("nz", p.nz.is_some()),
             ] {
                 if present {
@@ -507,7 +485,7 @@ pub fn build(
                 )
             };
             let mut l = [0.0; 3];
-            for (c, (key, v)) in [("lx", &p.lx), ("ly", &p.ly), ("lz", &p.lz)]
+            for (c, (key, v)) in [("lx", &p.shared.lx), ("ly", &p.shared.ly), ("lz", &p.lz)]
                 .into_iter()
                 .enumerate()
             {
@@ -518,7 +496,7 @@ pub fn build(
                 l[c] = *v.get_ref();
             }
             let mut n = [0usize; 3];
-            for (c, (key, v)) in [("nx", &p.nx), ("ny", &p.ny), ("nz", &p.nz)]
+            for (c, (key, v)) in [("nx", &p.shared.nx), ("ny", &p.shared.ny), ("nz", &p.nz)]
                 .into_iter()
                 .enumerate()
             {
@@ -531,39 +509,24 @@ pub fn build(
             Mesh3d::box_mesh([0.0; 3], l, n)
                 .map_err(|e| err(p.dim.span(), format!("elasticity mesh: {e}")))?
         };
-        let size = extent(mesh.vertices().iter().copied());
+        let size = largest(extent(mesh.vertices().iter().copied()));
         let conds = conditions(p, &mesh.tag_names(), 3, &err)?;
         let m = match thermal {
             None => {
-                let mut b = Elasticity3d::new(params, &mesh, degree)
+                let b = Elasticity3d::new(params, &mesh, degree)
                     .map_err(|e| err(p.degree.span(), format!("elasticity.degree: {e}")))?;
-                for (tag, c) in &conds {
-                    b = match c {
-                        Cond::Clamped => b.clamped(tag),
-                        Cond::Fixed(a) => b.fixed(tag, *a),
-                        Cond::Port => b.port(tag),
-                        Cond::Isothermal | Cond::HeatFlux => b,
-                    };
-                }
                 ElasticModel::Solid(
-                    b.build()
+                    supported(b, &conds)
+                        .build()
                         .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?,
                 )
             }
             Some(th) => {
-                let mut b = Thermoelasticity3d::new(params, th, &mesh, degree)
+                let b = Thermoelasticity3d::new(params, th, &mesh, degree)
                     .map_err(|e| err(p.degree.span(), format!("elasticity: {e}")))?;
-                for (tag, c) in &conds {
-                    b = match c {
-                        Cond::Clamped => b.clamped(tag),
-                        Cond::Fixed(a) => b.fixed(tag, *a),
-                        Cond::Isothermal => b.isothermal(tag),
-                        Cond::Port => b.port(tag),
-                        Cond::HeatFlux => b.heat_flux_port(tag),
-                    };
-                }
                 ElasticModel::ThermoSolid(
-                    b.build()
+                    heat_supported(b, &conds)
+                        .build()
                         .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?,
                 )
             }
@@ -584,38 +547,26 @@ pub fn build(
             "declare a boundary as \"port\" in elasticity.boundaries"
         },
     )?;
-    // initial velocity
-    let comps = ["v_x", "v_y", "v_z"];
+    // initial velocity (and temperature)
     let thermal_model = p.thermal.is_some();
-    let mut v0: [Option<FieldFn>; 3] = [None, None, None];
-    let mut theta0: Option<FieldFn> = None;
-    for (name, expr) in &f.initial {
-        if name == "theta" && thermal_model {
-            theta0 = Some(
-                FieldFn::parse(expr.get_ref(), dim)
-                    .map_err(|m| err(expr.span(), format!("initial.{name}: {m}")))?,
-            );
-            continue;
+    let comps = &["v_x", "v_y", "v_z"][..dim];
+    let names = [comps, if thermal_model { &["theta"] } else { &[] }].concat();
+    let known = format!(
+        "{}{}",
+        comps.join(", "),
+        if thermal_model {
+            " or theta ((T − T0)/T0)"
+        } else {
+            ""
         }
-        let Some(c) = comps[..dim].iter().position(|n| n == name) else {
-            return Err(err(
-                expr.span(),
-                format!(
-                    "initial.{name}: unknown field; use {}{}",
-                    comps[..dim].join(", "),
-                    if thermal_model {
-                        " or theta ((T − T0)/T0)"
-                    } else {
-                        ""
-                    }
-                ),
-            ));
-        };
-        v0[c] = Some(
-            FieldFn::parse(expr.get_ref(), dim)
-                .map_err(|m| err(expr.span(), format!("initial.{name}: {m}")))?,
-        );
-    }
+    );
+    let mut v0 = f.shared.initial_fields((file, text), &names, dim, &known)?;
+    let theta0 = if thermal_model {
+        v0.pop().flatten()
+    } else {
+        None
+    };
+    v0.resize(3, None);
     let v_at = |c: usize, x: [f64; 3]| v0[c].as_ref().map_or(0.0, |g| g.eval3(x));
     let initial = match &model {
         ElasticModel::Plane(m) => m
@@ -634,12 +585,7 @@ pub fn build(
                 theta0.as_ref().map_or(0.0, |g| g.eval3(x))
             }),
     };
-    if initial.iter().any(|v| !v.is_finite()) {
-        return Err(err(
-            0..0,
-            "initial fields are not finite everywhere on the body".into(),
-        ));
-    }
+    check_finite_initial((file, text), &initial, "on the body")?;
     let all: &[&str] = if dim == 2 { &FIELDS_2D } else { &FIELDS_3D };
     // `theta` (the last field) only with [elasticity.thermal]
     let fields = if thermal_model {
@@ -647,30 +593,13 @@ pub fn build(
     } else {
         &all[..all.len() - 1]
     };
-    let mut probes = Vec::new();
-    for pr in &f.output.probes {
-        let field = pr.field.as_deref().unwrap_or("v_x");
-        let k = fields.iter().position(|n| *n == field).ok_or_else(|| {
-            err(
-                0..0,
-                format!(
-                    "output.probes '{}': unknown field '{field}' (fields: {})",
-                    pr.name,
-                    fields.join(", ")
-                ),
-            )
-        })?;
-        if dim == 2 && pr.z.is_some() {
-            return Err(err(
-                0..0,
-                format!("output.probes '{}': z is a 3D coordinate", pr.name),
-            ));
-        }
-        let x = [pr.x, pr.y, pr.z.unwrap_or(0.0)];
-        probes.push((pr.name.clone(), k, x));
-    }
+    let probes = f
+        .shared
+        .output
+        .point_probes(fields, dim)
+        .map_err(|m| err(0..0, m))?;
     let b = BuiltElasticity {
-        name: f.model.name.clone(),
+        name: f.shared.model.name.clone(),
         model,
         input,
         initial,
@@ -702,13 +631,7 @@ pub(super) fn thermo3d_field(m: &ThermoelasticityModel3d, e: &[f64], f: ThermoFi
     u
 }
 
-fn extent(points: impl Iterator<Item = [f64; 3]>) -> f64 {
-    let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
-    for v in points {
-        for c in 0..3 {
-            lo[c] = lo[c].min(v[c]);
-            hi[c] = hi[c].max(v[c]);
-        }
-    }
-    (0..3).map(|c| hi[c] - lo[c]).fold(0.0, f64::max)
+/// The largest of the side lengths `l`.
+fn largest<const D: usize>(l: [f64; D]) -> f64 {
+    l.into_iter().fold(0.0, f64::max)
 }

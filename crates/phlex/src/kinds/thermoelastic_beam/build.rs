@@ -16,34 +16,27 @@ use phlex_solve::signal::InputFn;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::continuum::{port_inputs, LineOutput, LineProbe};
+use crate::continuum::{port_inputs, FieldFile, LineOutput, LineProbe};
 use crate::error::{error_at, ModelError};
 use crate::material::Table;
-use crate::spec::{ModelMeta, ModesSpec, PortInput, SimulationSpec};
+use crate::spec::PortInput;
 
-/// Top level of a thermoelastic beam model file.
+/// A thermoelastic beam model file: the shared continuum tables ([`FieldTables`]:
+/// `[model]`, `[initial]` ([`ThermoBeamInitial`]), `[simulation]`, `[output]`
+/// ([`ThermoBeamOutput`]), `[modes]`) and [`ThermoBeamTables`].
+///
+/// [`FieldTables`]: crate::continuum::FieldTables
+pub type ThermoBeamFile = FieldFile<ThermoBeamTables, ThermoBeamInitial, ThermoBeamOutput>;
+
+/// The thermoelastic beam tables of the model file.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ThermoBeamFile {
-    /// Descriptive metadata.
-    pub model: ModelMeta,
+pub struct ThermoBeamTables {
     /// Material, section, supports and discretisation.
     pub thermoelastic_beam: ThermoBeamSpec,
     /// Signals driving the ports `load` \[N/m\] and `top_flux` \[W/m²\].
     #[serde(default)]
     pub input: Vec<PortInput>,
-    /// Initial velocity `w_dot` as an expression in `x` (temperature and curvature start
-    /// at zero).
-    #[serde(default)]
-    pub initial: ThermoBeamInitial,
-    /// Time integration (midpoint).
-    pub simulation: Option<SimulationSpec>,
-    /// What to record.
-    #[serde(default)]
-    pub output: ThermoBeamOutput,
-    /// Eigen-analysis settings.
-    #[serde(default)]
-    pub modes: ModesSpec,
 }
 
 /// `[thermoelastic_beam]`.
@@ -237,7 +230,7 @@ pub fn build(
         &f.input,
         "the ports are \"load\" (uniform force per length, N/m) and \"top_flux\" (heat flux into the top face, W/m²)",
     )?;
-    let initial = match &f.initial.w_dot {
+    let initial = match &f.shared.initial.w_dot {
         None => vec![0.0; sys.n_states()],
         Some(expr) => {
             let g = parse_x(expr.get_ref())
@@ -259,7 +252,7 @@ pub fn build(
     };
     let h = params.thickness;
     let mut probes = Vec::new();
-    for pr in &f.output.probes {
+    for pr in &f.shared.output.probes {
         let theta = pr
             .field(&[("v", false), ("theta", true)], "beam", length)
             .map_err(|m| err(0..0, m))?;
@@ -285,7 +278,7 @@ pub fn build(
         probes.push((pr.name.clone(), theta, pr.x, z));
     }
     let b = BuiltThermoBeam {
-        name: f.model.name.clone(),
+        name: f.shared.model.name.clone(),
         model,
         input,
         initial,
