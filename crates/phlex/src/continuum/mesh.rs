@@ -1,6 +1,6 @@
 //! The 2D mesh keys of the continuum tables ([`MeshSpec`]): a structured rectangle or a
 //! Gmsh file.
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use phlex_fem::io::gmsh::GmshMesh;
 use phlex_fem::mesh::{Diagonal, Mesh2d};
@@ -8,6 +8,7 @@ use serde::de::{self, MapAccess};
 use toml::Spanned;
 
 use crate::keys::KeyGroup;
+use crate::material::Table;
 
 use crate::error::{error_at, ModelError};
 
@@ -67,73 +68,39 @@ impl MeshSpec {
         file: &str,
         text: &str,
     ) -> Result<Mesh2d, ModelError> {
-        let err = |span, message| error_at(file, text, span, message);
-        if let Some(file_name) = &self.mesh {
-            for (key, present) in [
-                ("lx", self.lx.is_some()),
-                ("ly", self.ly.is_some()),
-                ("nx", self.nx.is_some()),
-                ("ny", self.ny.is_some()),
-                ("diagonal", self.diagonal.is_some()),
-                ("x0", self.x0.is_some()),
-                ("y0", self.y0.is_some()),
-            ] {
-                if present {
-                    return Err(err(
-                        file_name.span(),
-                        format!("{t}.{key} cannot be combined with {t}.mesh (the Gmsh file defines the mesh)"),
-                    ));
-                }
-            }
-            let path = Path::new(file)
-                .parent()
-                .unwrap_or(Path::new("."))
-                .join(file_name.get_ref());
-            return Ok(GmshMesh::read(&path)
-                .map_err(|e| err(file_name.span(), format!("{t}.mesh: {e}")))?
+        let keys = Table::new(file, text, t);
+        if let Some(name) = &self.mesh {
+            keys.exclusive_with_mesh(
+                name,
+                &[
+                    ("lx", self.lx.is_some()),
+                    ("ly", self.ly.is_some()),
+                    ("nx", self.nx.is_some()),
+                    ("ny", self.ny.is_some()),
+                    ("diagonal", self.diagonal.is_some()),
+                    ("x0", self.x0.is_some()),
+                    ("y0", self.y0.is_some()),
+                ],
+            )?;
+            return Ok(GmshMesh::read(&keys.path_of(name))
+                .map_err(|e| keys.error_at(name.span(), format!("{t}.mesh: {e}")))?
                 .mesh);
         }
-        let missing = |key: &str| {
-            err(
-                anchor.clone(),
-                format!("{t}.{key} is missing: give lx, ly, nx, ny (structured rectangle) or mesh = \"file.msh\""),
-            )
-        };
-        let len = |v: &Option<Spanned<f64>>, key: &str| -> Result<f64, ModelError> {
-            let v = v.as_ref().ok_or_else(|| missing(key))?;
-            if !(*v.get_ref() > 0.0 && v.get_ref().is_finite()) {
-                return Err(err(v.span(), format!("{t}.{key} must be > 0")));
-            }
-            Ok(*v.get_ref())
-        };
-        let count = |v: &Option<Spanned<usize>>, key: &str| -> Result<usize, ModelError> {
-            let v = v.as_ref().ok_or_else(|| missing(key))?;
-            if *v.get_ref() == 0 {
-                return Err(err(v.span(), format!("{t}.{key} must be >= 1")));
-            }
-            Ok(*v.get_ref())
-        };
+        let hint = "give lx, ly, nx, ny (structured rectangle) or mesh = \"file.msh\"";
+        let len = |v, key| keys.length(key, keys.required(v, key, &anchor, hint)?);
+        let count = |v, key| keys.count(key, keys.required(v, key, &anchor, hint)?);
         let (lx, ly) = (len(&self.lx, "lx")?, len(&self.ly, "ly")?);
         let (nx, ny) = (count(&self.nx, "nx")?, count(&self.ny, "ny")?);
-        let diagonal = match self
-            .diagonal
-            .as_ref()
-            .map(|d| (d.get_ref().as_str(), d.span()))
-        {
-            None | Some(("right", _)) => Diagonal::Right,
-            Some(("left", _)) => Diagonal::Left,
-            Some((other, span)) => {
-                return Err(err(
-                    span,
-                    format!("{t}.diagonal = '{other}': use \"right\" or \"left\""),
-                ))
-            }
-        };
+        let diagonal = keys.choice(
+            "diagonal",
+            self.diagonal.as_ref(),
+            &[("right", Diagonal::Right), ("left", Diagonal::Left)],
+        )?;
         let corner = |v: Option<&Spanned<f64>>, key: &str| -> Result<f64, ModelError> {
             match v {
                 None => Ok(0.0),
                 Some(v) if v.get_ref().is_finite() => Ok(*v.get_ref()),
-                Some(v) => Err(err(v.span(), format!("{t}.{key} must be finite"))),
+                Some(v) => Err(keys.error_at(v.span(), format!("{t}.{key} must be finite"))),
             }
         };
         let (x0, y0) = (
@@ -141,7 +108,7 @@ impl MeshSpec {
             corner(self.y0.as_ref(), "y0")?,
         );
         Mesh2d::rectangle(x0, x0 + lx, y0, y0 + ly, nx, ny, diagonal)
-            .map_err(|e| err(anchor.clone(), format!("{t} mesh: {e}")))
+            .map_err(|e| keys.error_at(anchor, format!("{t} mesh: {e}")))
     }
 }
 
@@ -155,4 +122,72 @@ pub fn extent<const D: usize>(points: impl IntoIterator<Item = [f64; D]>) -> [f6
         }
     }
     std::array::from_fn(|c| (hi[c] - lo[c]).max(0.0))
+}
+
+/// The checks of the mesh keys of a table (`t.lx`, `t.mesh`, …; errors name the key and
+/// its line).
+impl Table<'_> {
+    /// The error `message` at the line of `span`.
+    pub fn error_at(&self, span: std::ops::Range<usize>, message: String) -> ModelError {
+        error_at(self.file, self.text, span, message)
+    }
+
+    /// The path of the mesh file `name`, relative to the folder of the model file.
+    pub fn path_of(&self, name: &Spanned<String>) -> PathBuf {
+        Path::new(self.file)
+            .parent()
+            .unwrap_or(Path::new("."))
+            .join(name.get_ref())
+    }
+
+    /// An error at `mesh` for the first of the structured-mesh keys `keys` (name, given)
+    /// that is given next to `mesh = "file.msh"`.
+    pub fn exclusive_with_mesh(
+        &self,
+        mesh: &Spanned<String>,
+        keys: &[(&str, bool)],
+    ) -> Result<(), ModelError> {
+        let t = self.table;
+        match keys.iter().find(|k| k.1) {
+            Some((key, _)) => Err(self.error_at(
+                mesh.span(),
+                format!(
+                    "{t}.{key} cannot be combined with {t}.mesh (the Gmsh file defines the mesh)"
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The required key `key`, or the error "`t.key` is missing: `hint`" at `anchor`.
+    pub fn required<'v, T>(
+        &self,
+        v: &'v Option<Spanned<T>>,
+        key: &str,
+        anchor: &std::ops::Range<usize>,
+        hint: &str,
+    ) -> Result<&'v Spanned<T>, ModelError> {
+        v.as_ref().ok_or_else(|| {
+            self.error_at(
+                anchor.clone(),
+                format!("{}.{key} is missing: {hint}", self.table),
+            )
+        })
+    }
+
+    /// A side length `key`: finite and > 0.
+    pub fn length(&self, key: &str, v: &Spanned<f64>) -> Result<f64, ModelError> {
+        if !(*v.get_ref() > 0.0 && v.get_ref().is_finite()) {
+            return Err(self.error_at(v.span(), format!("{}.{key} must be > 0", self.table)));
+        }
+        Ok(*v.get_ref())
+    }
+
+    /// A number of cells `key`: >= 1.
+    pub fn count(&self, key: &str, v: &Spanned<usize>) -> Result<usize, ModelError> {
+        if *v.get_ref() == 0 {
+            return Err(self.error_at(v.span(), format!("{}.{key} must be >= 1", self.table)));
+        }
+        Ok(*v.get_ref())
+    }
 }

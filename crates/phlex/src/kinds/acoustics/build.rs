@@ -140,37 +140,20 @@ pub fn build(
         keys.positive("sound_speed", &a.sound_speed)?,
     )
     .map_err(|e| err(a.density.span(), format!("acoustics: {e}")))?;
-    let causality = match a
-        .causality
-        .as_ref()
-        .map(|s| (s.get_ref().as_str(), s.span()))
-    {
-        None | Some(("gradgrad", _)) => Causality::GradGrad,
-        Some(("divdiv", _)) => Causality::DivDiv,
-        Some(("cg1rt1", _)) => Causality::Cg1Rt1Neumann,
-        Some((other, span)) => {
-            return Err(err(
-                span,
-                format!(
-                    "acoustics.causality = '{other}': use \"gradgrad\", \"divdiv\" or \"cg1rt1\""
-                ),
-            ))
-        }
-    };
-    let axisymmetric = match a
-        .geometry
-        .as_ref()
-        .map(|s| (s.get_ref().as_str(), s.span()))
-    {
-        None | Some(("planar", _)) => false,
-        Some(("axisymmetric", _)) => true,
-        Some((other, span)) => {
-            return Err(err(
-                span,
-                format!("acoustics.geometry = '{other}': use \"planar\" or \"axisymmetric\""),
-            ))
-        }
-    };
+    let causality = keys.choice(
+        "causality",
+        a.causality.as_ref(),
+        &[
+            ("gradgrad", Causality::GradGrad),
+            ("divdiv", Causality::DivDiv),
+            ("cg1rt1", Causality::Cg1Rt1Neumann),
+        ],
+    )?;
+    let axisymmetric = keys.choice(
+        "geometry",
+        a.geometry.as_ref(),
+        &[("planar", false), ("axisymmetric", true)],
+    )?;
     let mesh = a.shared.build("acoustics", a.density.span(), file, text)?;
     let tags = mesh.tag_names();
     let mut b = Acoustics::new(params, &mesh, causality)

@@ -205,11 +205,10 @@ pub fn build(file: &str, text: &str, m: &ModelFile) -> Result<Built, ModelError>
                 (true, k) => TimoshenkoDiscretization::CgDg(k),
                 (false, k) => TimoshenkoDiscretization::DgCg(k),
             };
-            let mut beam =
-                Timoshenko::new(rho * area, rho * i, e_mod * i, k * g * area, length, n_el)
-                    .discretization(d)
-                    .ends(left, right)
-                    .imposition(imposition);
+            let beam = Timoshenko::new(rho * area, rho * i, e_mod * i, k * g * area, length, n_el)
+                .discretization(d)
+                .ends(left, right)
+                .imposition(imposition);
             with_loads(beam, &loads, |b, n, p| b.load(n, p)).build()
         }
         Theory::Bar => {

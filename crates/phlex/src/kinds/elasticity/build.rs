@@ -8,7 +8,6 @@
 //! ports; `run` then also records the heat content $\int\rho c(T - T_0)$.
 use phlex_fem::models::continuum::{HeatSupports, Supports};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use anyhow::Result;
 use phlex_core::LinearPhSystem;
@@ -31,7 +30,7 @@ use crate::continuum::{
 };
 use crate::error::{error_at, ModelError};
 use crate::keys::WithKeys;
-use crate::material::Table;
+use crate::material::{Table, ThermalKeys};
 use crate::spec::PortInput;
 
 /// An elasticity model file: the shared continuum tables ([`FieldTables`]: `[model]`,
@@ -86,18 +85,15 @@ pub struct ElasticityKeys {
     pub thermal: Option<ThermalSpec>,
 }
 
-/// `[elasticity.thermal]`: linear thermoelasticity ([`phlex_fem::models::continuum::thermoelasticity`]).
+/// `[elasticity.thermal]`: the heat conduction keys ([`ThermalKeys`]) and
+/// [`ThermalOwnKeys`].
+pub type ThermalSpec = WithKeys<ThermalKeys, ThermalOwnKeys>;
+
+/// The keys of `[elasticity.thermal]` besides the heat conduction data: linear
+/// thermoelasticity ([`phlex_fem::models::continuum::thermoelasticity`]).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ThermalSpec {
-    /// Volumetric heat capacity $\rho c_\varepsilon$ \[J/(m³ K)\].
-    pub heat_capacity: Spanned<f64>,
-    /// Thermal conductivity $k$ \[W/(m K)\].
-    pub conductivity: Spanned<f64>,
-    /// Reference temperature $T_0$ \[K\].
-    pub reference_temperature: Spanned<f64>,
-    /// Linear thermal expansion coefficient $\beta$ \[1/K\] (0: uncoupled).
-    pub thermal_expansion: Spanned<f64>,
+pub struct ThermalOwnKeys {
     /// Tags held at $T = T_0$ (the others are insulated unless heat-flux ports).
     #[serde(default)]
     pub isothermal: Vec<String>,
@@ -382,12 +378,7 @@ pub fn build(
     let thermal = match &p.thermal {
         None => None,
         Some(t) => {
-            let th = Table::new(file, text, "elasticity.thermal").thermal(
-                &t.heat_capacity,
-                &t.conductivity,
-                &t.reference_temperature,
-                &t.thermal_expansion,
-            )?;
+            let th = Table::new(file, text, "elasticity.thermal").thermal(&t.shared)?;
             Some(ThermalParams {
                 heat_capacity: th.heat_capacity,
                 conductivity: th.conductivity,
@@ -405,16 +396,14 @@ pub fn build(
                 ));
             }
         }
-        let plane = match p.plane.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
-            None | Some(("strain", _)) => PlaneModel::PlaneStrain,
-            Some(("stress", _)) => PlaneModel::PlaneStress,
-            Some((other, span)) => {
-                return Err(err(
-                    span,
-                    format!("elasticity.plane = '{other}': use \"strain\" or \"stress\""),
-                ))
-            }
-        };
+        let plane = Table::new(file, text, "elasticity").choice(
+            "plane",
+            p.plane.as_ref(),
+            &[
+                ("strain", PlaneModel::PlaneStrain),
+                ("stress", PlaneModel::PlaneStress),
+            ],
+        )?;
         let mesh = p.shared.build("elasticity", p.dim.span(), file, text)?;
         let conds = conditions(p, &mesh.tag_names(), 2, &err)?;
         let m = match thermal {
@@ -454,58 +443,37 @@ pub fn build(
                 ));
             }
         }
-        let mesh = if let Some(file_name) = &p.shared.mesh {
-            for (key, present) in [
-                ("lx", p.shared.lx.is_some()),
-                ("ly", p.shared.ly.is_some()),
-                ("lz", p.lz.is_some()),
-                ("nx", p.shared.nx.is_some()),
-                ("ny", p.shared.ny.is_some()),
-                ("nz", p.nz.is_some()),
-            ] {
-                if present {
-                    return Err(err(
-                        file_name.span(),
-                        format!("elasticity.{key} cannot be combined with elasticity.mesh (the Gmsh file defines the mesh)"),
-                    ));
-                }
-            }
-            let path = Path::new(file)
-                .parent()
-                .unwrap_or(Path::new("."))
-                .join(file_name.get_ref());
-            GmshMesh3d::read(&path)
-                .map_err(|e| err(file_name.span(), format!("elasticity.mesh: {e}")))?
+        let keys = Table::new(file, text, "elasticity");
+        let mesh = if let Some(name) = &p.shared.mesh {
+            keys.exclusive_with_mesh(
+                name,
+                &[
+                    ("lx", p.shared.lx.is_some()),
+                    ("ly", p.shared.ly.is_some()),
+                    ("lz", p.lz.is_some()),
+                    ("nx", p.shared.nx.is_some()),
+                    ("ny", p.shared.ny.is_some()),
+                    ("nz", p.nz.is_some()),
+                ],
+            )?;
+            GmshMesh3d::read(&keys.path_of(name))
+                .map_err(|e| err(name.span(), format!("elasticity.mesh: {e}")))?
                 .mesh
         } else {
-            let missing = |key: &str| {
-                err(
-                    p.dim.span(),
-                    format!("elasticity.{key} is missing: 3D models need lx, ly, lz, nx, ny, nz (or mesh = \"file.msh\")"),
-                )
-            };
-            let mut l = [0.0; 3];
-            for (c, (key, v)) in [("lx", &p.shared.lx), ("ly", &p.shared.ly), ("lz", &p.lz)]
-                .into_iter()
-                .enumerate()
-            {
-                let v = v.as_ref().ok_or_else(|| missing(key))?;
-                if !(*v.get_ref() > 0.0 && v.get_ref().is_finite()) {
-                    return Err(err(v.span(), format!("elasticity.{key} must be > 0")));
-                }
-                l[c] = *v.get_ref();
-            }
-            let mut n = [0usize; 3];
-            for (c, (key, v)) in [("nx", &p.shared.nx), ("ny", &p.shared.ny), ("nz", &p.nz)]
-                .into_iter()
-                .enumerate()
-            {
-                let v = v.as_ref().ok_or_else(|| missing(key))?;
-                if *v.get_ref() == 0 {
-                    return Err(err(v.span(), format!("elasticity.{key} must be >= 1")));
-                }
-                n[c] = *v.get_ref();
-            }
+            let hint = "3D models need lx, ly, lz, nx, ny, nz (or mesh = \"file.msh\")";
+            let anchor = p.dim.span();
+            let len = |v, key| keys.length(key, keys.required(v, key, &anchor, hint)?);
+            let count = |v, key| keys.count(key, keys.required(v, key, &anchor, hint)?);
+            let l = [
+                len(&p.shared.lx, "lx")?,
+                len(&p.shared.ly, "ly")?,
+                len(&p.lz, "lz")?,
+            ];
+            let n = [
+                count(&p.shared.nx, "nx")?,
+                count(&p.shared.ny, "ny")?,
+                count(&p.nz, "nz")?,
+            ];
             Mesh3d::box_mesh([0.0; 3], l, n)
                 .map_err(|e| err(p.dim.span(), format!("elasticity mesh: {e}")))?
         };

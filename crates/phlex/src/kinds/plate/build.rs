@@ -421,12 +421,7 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
                                 .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
                         ),
                         Some(t) => {
-                            let th = Table::new(file, text, "plate.thermal").thermal(
-                                &t.heat_capacity,
-                                &t.conductivity,
-                                &t.reference_temperature,
-                                &t.thermal_expansion,
-                            )?;
+                            let th = Table::new(file, text, "plate.thermal").thermal(&t.shared)?;
                             let tp = PlateThermalParams {
                                 young: e_mod,
                                 nu,
@@ -460,20 +455,14 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
                             ),
                         ));
                     }
-                    let imposition = match p
-                        .bc_imposition
-                        .as_ref()
-                        .map(|e| (e.get_ref().as_str(), e.span()))
-                    {
-                        None | Some(("exact", _)) => BellImposition::Exact,
-                        Some(("thesis_vertex", _)) => BellImposition::ThesisVertex,
-                        Some((other, span)) => {
-                            return Err(err(
-                                span,
-                                format!("plate.bc_imposition = '{other}': use \"exact\" or \"thesis_vertex\""),
-                            ))
-                        }
-                    };
+                    let imposition = Table::new(file, text, "plate").choice(
+                        "bc_imposition",
+                        p.bc_imposition.as_ref(),
+                        &[
+                            ("exact", BellImposition::Exact),
+                            ("thesis_vertex", BellImposition::ThesisVertex),
+                        ],
+                    )?;
                     no_loads("the Bell/Argyris elements")?;
                     let mut plate = KirchhoffBell::new(params, &mesh, fam)
                         .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?

@@ -8,6 +8,7 @@ use toml::Spanned;
 
 use crate::continuum::{DampingSpec, FieldFile, MeshSpec};
 use crate::keys::WithKeys;
+use crate::material::ThermalKeys;
 use crate::spec::PortInput;
 
 /// A plate model file: the shared continuum tables ([`FieldTables`]: `[model]`,
@@ -82,19 +83,15 @@ pub struct PlateKeys {
     pub thermal: Option<PlateThermalSpec>,
 }
 
-/// `[plate.thermal]`: heat conduction in the plate volume coupled to the bending
+/// `[plate.thermal]`: the heat conduction keys ([`ThermalKeys`]) and [`PlateThermalKeys`].
+pub type PlateThermalSpec = WithKeys<ThermalKeys, PlateThermalKeys>;
+
+/// The keys of `[plate.thermal]` besides the heat conduction data: heat conduction in the
+/// plate volume coupled to the bending
 /// ([`ThermoelasticKirchhoff`](phlex_fem::models::plate::thermoelastic_kirchhoff::ThermoelasticKirchhoff), thesis 004 eqs. (5.35)–(5.41)).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PlateThermalSpec {
-    /// Linear thermal expansion coefficient $\beta$ \[1/K\].
-    pub thermal_expansion: Spanned<f64>,
-    /// Volumetric heat capacity $\rho c$ \[J/(m³ K)\].
-    pub heat_capacity: Spanned<f64>,
-    /// Thermal conductivity $k$ \[W/(m K)\].
-    pub conductivity: Spanned<f64>,
-    /// Reference temperature $T_0$ \[K\].
-    pub reference_temperature: Spanned<f64>,
+pub struct PlateThermalKeys {
     /// Temperature degree in the plane (1..=3, default 1).
     pub plane_degree: Option<usize>,
     /// Temperature elements through the thickness (default 8).

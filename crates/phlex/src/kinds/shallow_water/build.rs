@@ -5,7 +5,6 @@
 //! optional boundary damping injection $u_\partial = -k(y_\partial - \rho g h_{des})$ that makes
 //! the Lyapunov functional decrease; `phlex check`, `run` and `modes` (linearised about
 //! the rest depth).
-use std::path::Path;
 
 use anyhow::Result;
 use phlex_fem::io::gmsh::GmshMesh;
@@ -142,11 +141,7 @@ pub fn build(
     let s = &f.shallow_water;
     let mesh = match (&s.mesh, &s.radius, &s.n_radial) {
         (Some(m), None, None) => {
-            let path = Path::new(file)
-                .parent()
-                .unwrap_or(Path::new("."))
-                .join(m.get_ref());
-            GmshMesh::read(&path)
+            GmshMesh::read(&Table::new(file, text, "shallow_water").path_of(m))
                 .map_err(|e| err(m.span(), format!("shallow_water.mesh: {e}")))?
                 .mesh
         }

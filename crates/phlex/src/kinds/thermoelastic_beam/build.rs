@@ -18,7 +18,8 @@ use toml::Spanned;
 
 use crate::continuum::{port_inputs, FieldFile, LineOutput, LineProbe};
 use crate::error::{error_at, ModelError};
-use crate::material::Table;
+use crate::keys::WithKeys;
+use crate::material::{Table, ThermalKeys};
 use crate::spec::PortInput;
 
 /// A thermoelastic beam model file: the shared continuum tables ([`FieldTables`]:
@@ -39,10 +40,14 @@ pub struct ThermoBeamTables {
     pub input: Vec<PortInput>,
 }
 
-/// `[thermoelastic_beam]`.
+/// `[thermoelastic_beam]`: the heat conduction keys ([`ThermalKeys`]) and
+/// [`ThermoBeamKeys`].
+pub type ThermoBeamSpec = WithKeys<ThermalKeys, ThermoBeamKeys>;
+
+/// The keys of `[thermoelastic_beam]` besides the heat conduction data.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ThermoBeamSpec {
+pub struct ThermoBeamKeys {
     /// Length $L$ \[m\].
     pub length: Spanned<f64>,
     /// Hermite elements along the axis.
@@ -55,15 +60,6 @@ pub struct ThermoBeamSpec {
     pub width: Spanned<f64>,
     /// Section thickness $h$ \[m\].
     pub thickness: Spanned<f64>,
-    /// Linear thermal expansion coefficient $\beta$ \[1/K\] (0 decouples the heat
-    /// equation).
-    pub thermal_expansion: Spanned<f64>,
-    /// Volumetric heat capacity $\rho c$ \[J/(m³ K)\].
-    pub heat_capacity: Spanned<f64>,
-    /// Thermal conductivity $k$ \[W/(m K)\].
-    pub conductivity: Spanned<f64>,
-    /// Reference temperature $T_0$ \[K\].
-    pub reference_temperature: Spanned<f64>,
     /// Left support: `"simply_supported"` (default), `"clamped"` or `"free"`.
     pub left: Option<Spanned<String>>,
     /// Right support: `"simply_supported"` (default), `"clamped"` or `"free"`.
@@ -142,19 +138,15 @@ fn support(
     key: &str,
     v: &Option<Spanned<String>>,
 ) -> Result<BeamSupport, ModelError> {
-    match v.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
-        None | Some(("simply_supported", _)) => Ok(BeamSupport::SimplySupported),
-        Some(("clamped", _)) => Ok(BeamSupport::Clamped),
-        Some(("free", _)) => Ok(BeamSupport::Free),
-        Some((other, span)) => Err(error_at(
-            file,
-            text,
-            span,
-            format!(
-                "thermoelastic_beam.{key} = '{other}': use \"simply_supported\", \"clamped\" or \"free\""
-            ),
-        )),
-    }
+    Table::new(file, text, "thermoelastic_beam").choice(
+        key,
+        v.as_ref(),
+        &[
+            ("simply_supported", BeamSupport::SimplySupported),
+            ("clamped", BeamSupport::Clamped),
+            ("free", BeamSupport::Free),
+        ],
+    )
 }
 
 /// Parses and builds the thermoelastic beam model in `text` (errors name the key and its
@@ -173,12 +165,7 @@ pub fn build(
     let density = keys.positive("density", &p.density)?;
     let width = keys.positive("width", &p.width)?;
     let thickness = keys.positive("thickness", &p.thickness)?;
-    let th = keys.thermal(
-        &p.heat_capacity,
-        &p.conductivity,
-        &p.reference_temperature,
-        &p.thermal_expansion,
-    )?;
+    let th = keys.thermal(&p.shared)?;
     if *p.elements.get_ref() == 0 {
         return Err(err(
             p.elements.span(),
