@@ -199,7 +199,9 @@ pub fn model_error(args: &[&str], model: &Path, out: &Path, needle: &str) -> Str
 /// Writes `text` as a model file and asserts that `phlex check` rejects it as a model error
 /// (exit 2) with `needle` in the message (`prefix` names the temporary directory).
 pub fn check_error(prefix: &str, text: &str, needle: &str) {
-    let (_, p) = write_model(prefix, &format!("err-{}", needle.len()), text);
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let (_, p) = write_model(prefix, &format!("err-{n}"), text);
     let o = phlex().arg("check").arg(&p).output().unwrap();
     assert_eq!(o.status.code(), Some(2), "{needle}");
     let err = String::from_utf8_lossy(&o.stderr);

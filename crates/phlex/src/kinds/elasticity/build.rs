@@ -387,6 +387,9 @@ pub fn build(
             })
         }
     };
+    let at_degree =
+        |key: &str, e: &dyn std::fmt::Display| err(p.degree.span(), format!("{key}: {e}"));
+    let at_dim = |e: &dyn std::fmt::Display| err(p.dim.span(), format!("elasticity: {e}"));
     let (model, size) = if dim == 2 {
         for (key, v) in [("lz", p.lz.is_some()), ("nz", p.nz.is_some())] {
             if v {
@@ -409,21 +412,15 @@ pub fn build(
         let m = match thermal {
             None => {
                 let b = Elasticity2d::new(params, plane, &mesh, degree)
-                    .map_err(|e| err(p.degree.span(), format!("elasticity.degree: {e}")))?;
-                ElasticModel::Plane(
-                    supported(b, &conds)
-                        .build()
-                        .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?,
-                )
+                    .map_err(|e| at_degree("elasticity.degree", &e))?;
+                ElasticModel::Plane(supported(b, &conds).build().map_err(|e| at_dim(&e))?)
             }
             Some(th) => {
                 let b = Thermoelasticity2d::new(params, th, &mesh, degree)
-                    .map_err(|e| err(p.degree.span(), format!("elasticity: {e}")))?
+                    .map_err(|e| at_degree("elasticity", &e))?
                     .plane(plane);
                 ElasticModel::ThermoPlane(
-                    heat_supported(b, &conds)
-                        .build()
-                        .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?,
+                    heat_supported(b, &conds).build().map_err(|e| at_dim(&e))?,
                 )
             }
         };
@@ -482,20 +479,14 @@ pub fn build(
         let m = match thermal {
             None => {
                 let b = Elasticity3d::new(params, &mesh, degree)
-                    .map_err(|e| err(p.degree.span(), format!("elasticity.degree: {e}")))?;
-                ElasticModel::Solid(
-                    supported(b, &conds)
-                        .build()
-                        .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?,
-                )
+                    .map_err(|e| at_degree("elasticity.degree", &e))?;
+                ElasticModel::Solid(supported(b, &conds).build().map_err(|e| at_dim(&e))?)
             }
             Some(th) => {
                 let b = Thermoelasticity3d::new(params, th, &mesh, degree)
-                    .map_err(|e| err(p.degree.span(), format!("elasticity: {e}")))?;
+                    .map_err(|e| at_degree("elasticity", &e))?;
                 ElasticModel::ThermoSolid(
-                    heat_supported(b, &conds)
-                        .build()
-                        .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?,
+                    heat_supported(b, &conds).build().map_err(|e| at_dim(&e))?,
                 )
             }
         };
