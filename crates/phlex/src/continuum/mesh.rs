@@ -82,7 +82,7 @@ impl MeshSpec {
                     ("y0", self.y0.is_some()),
                 ],
             )?;
-            return Ok(GmshMesh::read(&keys.path_of(name))
+            return Ok(GmshMesh::read(keys.path_of(name))
                 .map_err(|e| keys.error_at(name.span(), format!("{t}.mesh: {e}")))?
                 .mesh);
         }

@@ -453,7 +453,7 @@ pub fn build(
                     ("nz", p.nz.is_some()),
                 ],
             )?;
-            GmshMesh3d::read(&keys.path_of(name))
+            GmshMesh3d::read(keys.path_of(name))
                 .map_err(|e| err(name.span(), format!("elasticity.mesh: {e}")))?
                 .mesh
         } else {

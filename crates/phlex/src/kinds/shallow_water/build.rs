@@ -141,7 +141,7 @@ pub fn build(
     let s = &f.shallow_water;
     let mesh = match (&s.mesh, &s.radius, &s.n_radial) {
         (Some(m), None, None) => {
-            GmshMesh::read(&Table::new(file, text, "shallow_water").path_of(m))
+            GmshMesh::read(Table::new(file, text, "shallow_water").path_of(m))
                 .map_err(|e| err(m.span(), format!("shallow_water.mesh: {e}")))?
                 .mesh
         }
