@@ -37,17 +37,18 @@ fn thin(t: &[f64], v: &[f64], n: usize) -> (Vec<f64>, Vec<f64>) {
     )
 }
 
-/// Simulates a case with the control switched on (`sim(true)`) and without it
-/// (`sim(false)`), prints the wall time and the peak reductions under `label`, writes
+/// Simulates a case with the control switched on (`sim(on)`) and without it
+/// (`sim(off)`, the same run with `t_on = None`), prints the wall time and the peak reductions under `label`, writes
 /// `{stem}.csv` and the floor plots titled `title`; returns the controlled trace and the
 /// reductions.
-fn on_and_off(
+fn on_and_off<R>(
     dir: &Path,
     (stem, title, label): (&str, &str, &str),
-    sim: impl Fn(bool) -> Result<CaseTrace>,
+    [on, off]: [R; 2],
+    sim: impl Fn(&R) -> Result<CaseTrace>,
 ) -> Result<(CaseTrace, [PeakReduction; 3])> {
     let t0 = Instant::now();
-    let (c, nc) = (sim(true)?, sim(false)?);
+    let (c, nc) = (sim(&on)?, sim(&off)?);
     let red = peak_reductions(&c, &nc, 10.0)?;
     println!(
         "{label}: {:.2} s, reductions {red:?}",
@@ -270,17 +271,18 @@ fn main() -> Result<()> {
     let model = design_model(id.mkr.M.as_ref(), id.mkr.K.as_ref(), Rh.as_ref(), &p, true)?;
     let lqg = design_lqg(&model)?;
     let run = LqgRun::default();
-    let (lc, lred) = on_and_off(dir, ("lqg", "LQG, control on at 25 s", "LQG"), |on| {
-        let r = if on {
-            run.clone()
-        } else {
+    let (lc, lred) = on_and_off(
+        dir,
+        ("lqg", "LQG, control on at 25 s", "LQG"),
+        [
+            run.clone(),
             LqgRun {
                 t_on: None,
                 ..run.clone()
-            }
-        };
-        Ok(simulate_lqg(&plant, &lqg, &r)?)
-    })?;
+            },
+        ],
+        |r| Ok(simulate_lqg(&plant, &lqg, r)?),
+    )?;
     let _ = writeln!(
         md,
         "## LQG (§5.6)\n\nF∞ = {:?}; separation check {:.2e}; max torque {:.3} N m.\n",
@@ -315,17 +317,18 @@ fn main() -> Result<()> {
         store_every: 10,
     };
     let labels = ("euk_b", "EUK design B, control on at 25 s", "EUK B");
-    let (ec, ered) = on_and_off(dir, labels, |on| {
-        let r = if on {
-            erun.clone()
-        } else {
+    let (ec, ered) = on_and_off(
+        dir,
+        labels,
+        [
+            erun.clone(),
             EukRun {
                 t_on: None,
                 ..erun.clone()
-            }
-        };
-        Ok(simulate_euk(&plant, &r)?)
-    })?;
+            },
+        ],
+        |r| Ok(simulate_euk(&plant, r)?),
+    )?;
     let (tt, uu) = thin(&ec.t, &ec.control, 4000);
     write_atomic(
         &dir.join("euk_b_force.svg"),
@@ -381,17 +384,18 @@ fn main() -> Result<()> {
     krun.store_every = if fast { 2 } else { 10 };
     let label = format!("EUK-EKF (h = {h})");
     let labels = ("euk_ekf", "EUK-EKF, control on at 25 s", label.as_str());
-    let (kc, kred) = on_and_off(dir, labels, |on| {
-        let r = if on {
-            krun.clone()
-        } else {
+    let (kc, kred) = on_and_off(
+        dir,
+        labels,
+        [
+            krun.clone(),
             EukEkfRun {
                 t_on: None,
                 ..krun.clone()
-            }
-        };
-        Ok(simulate_euk_ekf(&plant, &r)?)
-    })?;
+            },
+        ],
+        |r| Ok(simulate_euk_ekf(&plant, r)?),
+    )?;
     let err: Vec<Vec<f64>> = (0..4)
         .map(|i| {
             kc.z.iter()
