@@ -11,26 +11,15 @@
 //! * `convergence_eb.md`: the tables with the thesis values, orders and differences;
 //! * `convergence_eb.json`: the same data (tables, settings, comparisons);
 //! * `convergence_eb_<disc>.svg`: log–log plot of the errors vs h, phlex and thesis.
-use std::path::PathBuf;
-
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use phlex::output::{svg_loglog, write_atomic};
 use phlex::studies::{
-    eb_convergence, thesis_meshes, thesis_reference, EbConvergenceSetup, KappaColumn,
+    eb_convergence, study_args, thesis_meshes, thesis_reference, EbConvergenceSetup, KappaColumn,
 };
 use phlex_fem::models::beam::euler_bernoulli::EbDiscretization;
 
 fn main() -> Result<()> {
-    let mut full = false;
-    let mut out = PathBuf::from("out/convergence_eb");
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--full" => full = true,
-            "--out" => out = PathBuf::from(args.next().context("--out needs a directory")?),
-            other => bail!("unknown argument '{other}' (usage: [--full] [--out DIR])"),
-        }
-    }
+    let (full, out) = study_args(std::env::args().skip(1), "out/convergence_eb")?;
     let setup = EbConvergenceSetup::default();
     let discs = [
         EbDiscretization::HerDg1,

@@ -158,30 +158,23 @@ fn main() -> Result<()> {
     let c = |k: usize| table.column(k);
     let t = c(0);
     write_atomic(&out.join("danilovskaya.csv"), &table.to_csv()?)?;
-    let (a, b, cc, dd) = (c(1), c(2), c(5), c(6));
-    let svg = svg_plot(
-        "Danilovskaya: temperature T(x = 1, t)",
-        "t",
-        &[
-            ("numerical, delta = 0", &t, &a),
-            ("analytic, delta = 0", &t, &b),
-            ("numerical, delta = 1", &t, &cc),
-            ("analytic, delta = 1", &t, &dd),
-        ],
-    )?;
-    write_atomic(&out.join("temperature.svg"), svg.as_bytes())?;
-    let (a, b, cc, dd) = (c(3), c(4), c(7), c(8));
-    let svg = svg_plot(
-        "Danilovskaya: displacement u(x = 1, t)",
-        "t",
-        &[
-            ("numerical, delta = 0", &t, &a),
-            ("analytic, delta = 0", &t, &b),
-            ("numerical, delta = 1", &t, &cc),
-            ("analytic, delta = 1", &t, &dd),
-        ],
-    )?;
-    write_atomic(&out.join("displacement.svg"), svg.as_bytes())?;
+    for (what, name, cols) in [
+        ("temperature T(x = 1, t)", "temperature.svg", [1, 2, 5, 6]),
+        ("displacement u(x = 1, t)", "displacement.svg", [3, 4, 7, 8]),
+    ] {
+        let [a, b, cc, dd] = cols.map(&c);
+        let svg = svg_plot(
+            &format!("Danilovskaya: {what}"),
+            "t",
+            &[
+                ("numerical, delta = 0", &t, &a),
+                ("analytic, delta = 0", &t, &b),
+                ("numerical, delta = 1", &t, &cc),
+                ("analytic, delta = 1", &t, &dd),
+            ],
+        )?;
+        write_atomic(&out.join(name), svg.as_bytes())?;
+    }
     println!("wrote {}", out.display());
     Ok(())
 }

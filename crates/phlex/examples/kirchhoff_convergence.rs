@@ -16,11 +16,11 @@
 //! * `kirchhoff_convergence.md`: the same as Markdown tables;
 //! * `kirchhoff_<bench>_k<k>.svg`: log–log plots of the errors vs h, phlex and thesis.
 use std::fmt::Write as _;
-use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use phlex::output::{svg_loglog, write_atomic};
+use phlex::studies::study_args;
 use phlex_fem::mesh::Diagonal;
 use phlex_fem::models::plate::kirchhoff::benchmarks::{Benchmark, ThesisRow};
 use phlex_solve::fixed_step::FixedStepParams;
@@ -79,16 +79,7 @@ fn fmt_opt(v: Option<f64>) -> String {
 }
 
 fn main() -> Result<()> {
-    let mut full = false;
-    let mut out = PathBuf::from("out/kirchhoff_convergence");
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--full" => full = true,
-            "--out" => out = PathBuf::from(args.next().context("--out needs a directory")?),
-            other => bail!("unknown argument '{other}' (usage: [--full] [--out DIR])"),
-        }
-    }
+    let (full, out) = study_args(std::env::args().skip(1), "out/kirchhoff_convergence")?;
     let mut csv = String::from(
         "benchmark,k,inv_h,states,e_w,order_e_w,e_kappa,order_e_kappa,thesis_e_w,thesis_order_e_w,\
          thesis_e_kappa,thesis_order_e_kappa,diff_e_w,diff_e_kappa,seconds\n",

@@ -37,6 +37,28 @@ fn thin(t: &[f64], v: &[f64], n: usize) -> (Vec<f64>, Vec<f64>) {
     )
 }
 
+/// Simulates a case with the control switched on (`sim(on)`) and without it
+/// (`sim(off)`, the same run with `t_on = None`), prints the wall time and the peak reductions under `label`, writes
+/// `{stem}.csv` and the floor plots titled `title`; returns the controlled trace and the
+/// reductions.
+fn on_and_off<R>(
+    dir: &Path,
+    (stem, title, label): (&str, &str, &str),
+    [on, off]: [R; 2],
+    sim: impl Fn(&R) -> Result<CaseTrace>,
+) -> Result<(CaseTrace, [PeakReduction; 3])> {
+    let t0 = Instant::now();
+    let (c, nc) = (sim(&on)?, sim(&off)?);
+    let red = peak_reductions(&c, &nc, 10.0)?;
+    println!(
+        "{label}: {:.2} s, reductions {red:?}",
+        t0.elapsed().as_secs_f64()
+    );
+    write_atomic(&dir.join(format!("{stem}.csv")), trace_csv(&c).as_bytes())?;
+    floors_plots(dir, stem, title, &c, &nc)?;
+    Ok((c, red))
+}
+
 /// Displacement of each floor, controlled vs uncontrolled: `{stem}_floor{k}.svg`.
 fn floors_plots(dir: &Path, stem: &str, title: &str, c: &CaseTrace, nc: &CaseTrace) -> Result<()> {
     for k in 0..3 {
@@ -249,21 +271,18 @@ fn main() -> Result<()> {
     let model = design_model(id.mkr.M.as_ref(), id.mkr.K.as_ref(), Rh.as_ref(), &p, true)?;
     let lqg = design_lqg(&model)?;
     let run = LqgRun::default();
-    let t0 = Instant::now();
-    let lc = simulate_lqg(&plant, &lqg, &run)?;
-    let lnc = simulate_lqg(
-        &plant,
-        &lqg,
-        &LqgRun {
-            t_on: None,
-            ..run.clone()
-        },
+    let (lc, lred) = on_and_off(
+        dir,
+        ("lqg", "LQG, control on at 25 s", "LQG"),
+        [
+            run.clone(),
+            LqgRun {
+                t_on: None,
+                ..run.clone()
+            },
+        ],
+        |r| Ok(simulate_lqg(&plant, &lqg, r)?),
     )?;
-    let lred = peak_reductions(&lc, &lnc, 10.0)?;
-    println!(
-        "LQG: {:.2} s, reductions {lred:?}",
-        t0.elapsed().as_secs_f64()
-    );
     let _ = writeln!(
         md,
         "## LQG (§5.6)\n\nF∞ = {:?}; separation check {:.2e}; max torque {:.3} N m.\n",
@@ -273,8 +292,6 @@ fn main() -> Result<()> {
         lqg.gains.separation_error,
         lc.peak_control()
     );
-    write_atomic(&dir.join("lqg.csv"), trace_csv(&lc).as_bytes())?;
-    floors_plots(dir, "lqg", "LQG, control on at 25 s", &lc, &lnc)?;
     let tq: Vec<f64> = lc.control.clone();
     let phi: Vec<f64> =
         lc.z.iter()
@@ -299,22 +316,19 @@ fn main() -> Result<()> {
         hold: Hold::case_study(),
         store_every: 10,
     };
-    let t0 = Instant::now();
-    let ec = simulate_euk(&plant, &erun)?;
-    let enc = simulate_euk(
-        &plant,
-        &EukRun {
-            t_on: None,
-            ..erun.clone()
-        },
+    let labels = ("euk_b", "EUK design B, control on at 25 s", "EUK B");
+    let (ec, ered) = on_and_off(
+        dir,
+        labels,
+        [
+            erun.clone(),
+            EukRun {
+                t_on: None,
+                ..erun.clone()
+            },
+        ],
+        |r| Ok(simulate_euk(&plant, r)?),
     )?;
-    let ered = peak_reductions(&ec, &enc, 10.0)?;
-    println!(
-        "EUK B: {:.2} s, reductions {ered:?}",
-        t0.elapsed().as_secs_f64()
-    );
-    write_atomic(&dir.join("euk_b.csv"), trace_csv(&ec).as_bytes())?;
-    floors_plots(dir, "euk_b", "EUK design B, control on at 25 s", &ec, &enc)?;
     let (tt, uu) = thin(&ec.t, &ec.control, 4000);
     write_atomic(
         &dir.join("euk_b_force.svg"),
@@ -368,22 +382,20 @@ fn main() -> Result<()> {
     let mut krun = EukEkfRun::thesis(50.0, h);
     // peaks are taken from the stored samples: keep them 1 ms apart
     krun.store_every = if fast { 2 } else { 10 };
-    let t0 = Instant::now();
-    let kc = simulate_euk_ekf(&plant, &krun)?;
-    let knc = simulate_euk_ekf(
-        &plant,
-        &EukEkfRun {
-            t_on: None,
-            ..krun.clone()
-        },
+    let label = format!("EUK-EKF (h = {h})");
+    let labels = ("euk_ekf", "EUK-EKF, control on at 25 s", label.as_str());
+    let (kc, kred) = on_and_off(
+        dir,
+        labels,
+        [
+            krun.clone(),
+            EukEkfRun {
+                t_on: None,
+                ..krun.clone()
+            },
+        ],
+        |r| Ok(simulate_euk_ekf(&plant, r)?),
     )?;
-    let kred = peak_reductions(&kc, &knc, 10.0)?;
-    println!(
-        "EUK-EKF (h = {h}): {:.2} s, reductions {kred:?}",
-        t0.elapsed().as_secs_f64()
-    );
-    write_atomic(&dir.join("euk_ekf.csv"), trace_csv(&kc).as_bytes())?;
-    floors_plots(dir, "euk_ekf", "EUK-EKF, control on at 25 s", &kc, &knc)?;
     let err: Vec<Vec<f64>> = (0..4)
         .map(|i| {
             kc.z.iter()

@@ -20,6 +20,7 @@ pub mod error;
 pub mod export;
 pub mod identify;
 pub mod integration;
+pub mod keys;
 pub mod kinds;
 pub mod material;
 pub mod matrix_market;

@@ -4,9 +4,11 @@
 //! values of one table of a model file, and its errors name the key (`plate.density`) and
 //! its line. The kinds call these before they hand the values to `phlex-fem`, whose own
 //! checks name the library's symbols instead of the file's keys.
+use serde::de::MapAccess;
 use toml::Spanned;
 
 use crate::error::{error_at, ModelError};
+use crate::keys::KeyGroup;
 
 /// An isotropic linear elastic material (plates, elasticity).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -32,6 +34,56 @@ pub struct Thermal {
     pub thermal_expansion: f64,
 }
 
+/// The four heat conduction keys of the thermoelastic tables (`[elasticity.thermal]`,
+/// `[plate.thermal]`, `[thermoelastic_beam]`), all required: `heat_capacity`,
+/// `conductivity`, `reference_temperature`, `thermal_expansion` (checked by
+/// [`Table::thermal`]). Read as a [`KeyGroup`] of the table ([`crate::keys::WithKeys`]).
+#[derive(Debug, Clone)]
+pub struct ThermalKeys {
+    /// Volumetric heat capacity $\rho c$ \[J/(m³ K)\].
+    pub heat_capacity: Spanned<f64>,
+    /// Thermal conductivity $k$ \[W/(m K)\].
+    pub conductivity: Spanned<f64>,
+    /// Reference temperature $T_0$ \[K\].
+    pub reference_temperature: Spanned<f64>,
+    /// Linear thermal expansion coefficient $\beta$ \[1/K\] (0: uncoupled).
+    pub thermal_expansion: Spanned<f64>,
+}
+
+impl Default for ThermalKeys {
+    /// Placeholders until the keys are read (all four are [`KeyGroup::REQUIRED`]).
+    fn default() -> Self {
+        let zero = || Spanned::new(0..0, 0.0);
+        Self {
+            heat_capacity: zero(),
+            conductivity: zero(),
+            reference_temperature: zero(),
+            thermal_expansion: zero(),
+        }
+    }
+}
+
+impl KeyGroup for ThermalKeys {
+    const KEYS: &'static [&'static str] = &[
+        "heat_capacity",
+        "conductivity",
+        "reference_temperature",
+        "thermal_expansion",
+    ];
+    const REQUIRED: &'static [&'static str] = Self::KEYS;
+
+    fn read<'de, M: MapAccess<'de>>(&mut self, key: &str, map: &mut M) -> Result<(), M::Error> {
+        let v = map.next_value()?;
+        match key {
+            "heat_capacity" => self.heat_capacity = v,
+            "conductivity" => self.conductivity = v,
+            "reference_temperature" => self.reference_temperature = v,
+            _ => self.thermal_expansion = v,
+        }
+        Ok(())
+    }
+}
+
 /// The keys of one table of a model file: `table` (`"plate"`, `"elasticity.thermal"`) in
 /// `file`, whose `text` gives the lines of the errors.
 #[derive(Debug, Clone, Copy)]
@@ -48,6 +100,37 @@ impl<'a> Table<'a> {
     /// The table `table` of `file` (with its `text`).
     pub fn new(file: &'a str, text: &'a str, table: &'a str) -> Self {
         Self { file, text, table }
+    }
+
+    /// The value of the choice key `key`: the entry of `options` named by the string `v`
+    /// (the first entry when the key is absent); another string is an error
+    /// "`table.key` = 'x': use "a", "b" or "c"" at its line.
+    ///
+    /// # Panics
+    /// If `options` is empty.
+    pub fn choice<T: Copy>(
+        &self,
+        key: &str,
+        v: Option<&Spanned<String>>,
+        options: &[(&str, T)],
+    ) -> Result<T, ModelError> {
+        let Some(v) = v else {
+            return Ok(options[0].1);
+        };
+        if let Some((_, t)) = options.iter().find(|(n, _)| *n == v.get_ref()) {
+            return Ok(*t);
+        }
+        let names: Vec<String> = options.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+        let list = match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => names.join(""),
+        };
+        Err(error_at(
+            self.file,
+            self.text,
+            v.span(),
+            format!("{}.{key} = '{}': use {list}", self.table, v.get_ref()),
+        ))
     }
 
     /// The error "`table.key` = value: must …" at the line of `v`.
@@ -111,18 +194,13 @@ impl<'a> Table<'a> {
 
     /// The heat conduction data of the keys `heat_capacity`, `conductivity`,
     /// `reference_temperature` and `thermal_expansion`.
-    pub fn thermal(
-        &self,
-        heat_capacity: &Spanned<f64>,
-        conductivity: &Spanned<f64>,
-        reference_temperature: &Spanned<f64>,
-        thermal_expansion: &Spanned<f64>,
-    ) -> Result<Thermal, ModelError> {
+    pub fn thermal(&self, keys: &ThermalKeys) -> Result<Thermal, ModelError> {
         Ok(Thermal {
-            heat_capacity: self.positive("heat_capacity", heat_capacity)?,
-            conductivity: self.positive("conductivity", conductivity)?,
-            reference_temperature: self.positive("reference_temperature", reference_temperature)?,
-            thermal_expansion: self.non_negative("thermal_expansion", thermal_expansion)?,
+            heat_capacity: self.positive("heat_capacity", &keys.heat_capacity)?,
+            conductivity: self.positive("conductivity", &keys.conductivity)?,
+            reference_temperature: self
+                .positive("reference_temperature", &keys.reference_temperature)?,
+            thermal_expansion: self.non_negative("thermal_expansion", &keys.thermal_expansion)?,
         })
     }
 }

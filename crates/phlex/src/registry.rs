@@ -136,6 +136,17 @@ pub struct FileKind<F, B> {
     pub build: BuildFn<F, B>,
 }
 
+impl<F, B> FileKind<F, B> {
+    /// The kind `name` of the files that match `tables`, built by `build`.
+    pub const fn new(name: &'static str, tables: Tables, build: BuildFn<F, B>) -> Self {
+        Self {
+            name,
+            tables,
+            build,
+        }
+    }
+}
+
 impl<F, B> ModelKind for FileKind<F, B>
 where
     F: DeserializeOwned + 'static,

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 /// `[model]`.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ModelMeta {
     /// Name shown in reports.

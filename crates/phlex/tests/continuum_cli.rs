@@ -5,29 +5,14 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{phlex, root};
+use common::root;
 
 fn tmpdir(name: &str) -> PathBuf {
     common::created_dir("phlex-continuum", name)
 }
 
 fn modes(model: &Path, dir: &Path) -> Vec<f64> {
-    let json = dir.join("modes.json");
-    let o = phlex()
-        .arg("modes")
-        .arg(model)
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    v["modes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["omega"].as_f64().unwrap())
-        .collect()
+    common::modes_omegas(model, &[], &dir.join("modes.json"))
 }
 
 fn run(model: &Path, dir: &Path) -> serde_json::Value {
@@ -154,13 +139,7 @@ fn rigid_duct_and_cylinder_have_the_axial_modes() {
 }
 
 fn expect_error(text: &str, needle: &str) {
-    let dir = tmpdir(&format!("err-{}", needle.len()));
-    let p = dir.join("bad.toml");
-    std::fs::write(&p, text).unwrap();
-    let o = phlex().arg("check").arg(&p).output().unwrap();
-    assert_eq!(o.status.code(), Some(2), "{needle}");
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains(needle), "expected '{needle}' in: {err}");
+    common::check_error("phlex-continuum", text, needle);
 }
 
 /// Bad input names the key: unknown boundary tag, a 3D key in a 2D model, an unknown
@@ -291,15 +270,7 @@ fn thermoelastic_strip_matches_the_dispersion_relation() {
     let model = root().join("examples/continuum/thermoelastic_strip.toml");
     let dir = tmpdir("thermo");
     let json = dir.join("modes.json");
-    let o = phlex()
-        .arg("modes")
-        .arg(&model)
-        .arg("--json")
-        .arg(&json)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let v = common::modes_json(&model, &[], &json);
     let modes = v["modes"].as_array().unwrap();
     // plane strain, E = 1, ν = 0.25: λ_L = μ = 0.4, s = 1.2, C_β = β(3λ_L + 2μ) = 0.4
     let (s, k, cb) = (1.2f64, 0.35f64, 0.4f64);

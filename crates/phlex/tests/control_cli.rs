@@ -80,15 +80,7 @@ fn bridged_beam_separation_and_energy() {
     let ph = ph_to_state_space(&b.system, &["right"], &["right"], &[]).unwrap();
     assert_eq!(ph.n_states(), 24);
     let rows = phlex::output::frequencies(&b.system, 4).unwrap();
-    let mut w: Vec<f64> = ph
-        .ss
-        .poles()
-        .unwrap()
-        .iter()
-        .filter(|l| l.im > 0.0)
-        .map(|l| l.im)
-        .collect();
-    w.sort_by(|a, b| a.total_cmp(b));
+    let w = pole_frequencies(&ph);
     for (r, wi) in rows.iter().zip(&w) {
         eprintln!("omega {:.8e} (pencil) vs {wi:.8e} (state space)", r.omega);
         assert!((r.omega - wi).abs() < 1e-8 * wi);
@@ -158,18 +150,7 @@ fn multiplier_beam_bridges_through_the_null_space() {
     let ph = ph_to_state_space(&b.system, &["right"], &["right"], &[]).unwrap();
     let ps = ph_to_state_space(&strong.system, &["right"], &["right"], &[]).unwrap();
     assert_eq!(ph.n_states(), ps.n_states());
-    let freq = |p: &phlex_control::ph::bridge::PhStateSpace| {
-        let mut w: Vec<f64> =
-            p.ss.poles()
-                .unwrap()
-                .iter()
-                .filter(|l| l.im > 0.0)
-                .map(|l| l.im)
-                .collect();
-        w.sort_by(|a, b| a.total_cmp(b));
-        w
-    };
-    let (w, ws) = (freq(&ph), freq(&ps));
+    let (w, ws) = (pole_frequencies(&ph), pole_frequencies(&ps));
     let rows = phlex::output::frequencies(&b.system, 4).unwrap();
     for k in 0..4 {
         eprintln!(
@@ -337,4 +318,18 @@ fn identify_with_n4sid_writes_report() {
     let e = phlex::identify::parse_method("pid").unwrap_err();
     assert_eq!(phlex::app::exit_code(&e), 2);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The angular frequencies (positive imaginary parts of the poles, ascending) of a bridged
+/// state-space model.
+fn pole_frequencies(p: &phlex_control::ph::bridge::PhStateSpace) -> Vec<f64> {
+    let mut w: Vec<f64> =
+        p.ss.poles()
+            .unwrap()
+            .iter()
+            .filter(|l| l.im > 0.0)
+            .map(|l| l.im)
+            .collect();
+    w.sort_by(|a, b| a.total_cmp(b));
+    w
 }

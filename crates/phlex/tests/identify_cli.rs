@@ -11,6 +11,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 use faer::Mat;
 use phlex_control::model::mdof::Mdof;
@@ -77,26 +78,47 @@ fn write_data(tag: &str, noise: f64) -> (PathBuf, PathBuf) {
     (dir, data)
 }
 
-/// Runs `phlex identify` with the default options and returns the report.
-fn identify(data: &Path, out: &Path) -> serde_json::Value {
-    let o = phlex()
-        .args(["identify"])
+/// `phlex identify DATA --inputs INPUTS --outputs OUTPUTS --dt 0.01 ARGS...`.
+fn identify_with(data: &Path, inputs: &str, outputs: &str, args: &[&str]) -> Output {
+    phlex()
+        .arg("identify")
         .arg(data)
-        .args([
-            "--inputs",
-            "force",
-            "--outputs",
-            "acc1,acc2",
-            "--dt",
-            "0.01",
-            "-o",
-        ])
-        .arg(out)
+        .args(["--inputs", inputs, "--outputs", outputs, "--dt", "0.01"])
+        .args(args)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// Runs `phlex identify` on both accelerations with `args` (and `-o out`), asserted to
+/// succeed; returns the report.
+fn identify_ok(data: &Path, out: &Path, args: &[&str]) -> serde_json::Value {
+    let out_arg = out.to_str().expect("UTF-8 temporary path");
+    let args: Vec<&str> = args.iter().copied().chain(["-o", out_arg]).collect();
+    let o = identify_with(data, "force", "acc1,acc2", &args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     serde_json::from_str(&std::fs::read_to_string(out.join("identification.json")).unwrap())
         .unwrap()
+}
+
+/// Runs `phlex identify` with the default options and returns the report.
+fn identify(data: &Path, out: &Path) -> serde_json::Value {
+    identify_ok(data, out, &[])
+}
+
+/// Asserts that the report has the two exact modes: frequencies within `tol_f` and damping
+/// ratios within `tol_z` (relative); prints the errors under `label`.
+fn assert_exact_modes(rep: &serde_json::Value, tol_f: f64, tol_z: f64, label: &str) {
+    let found = modes(rep);
+    assert_eq!(found.len(), 2, "identified modes: {found:?}");
+    for ((f, z), (fe, ze)) in found.iter().zip(exact_modes()) {
+        eprintln!(
+            "{label}: f {f} Hz vs {fe} ({:.1e}), ζ {z} vs {ze} ({:.1e})",
+            (f - fe) / fe,
+            (z - ze) / ze
+        );
+        assert!(((f - fe) / fe).abs() < tol_f, "{f} Hz vs {fe} Hz");
+        assert!(((z - ze) / ze).abs() < tol_z, "ζ {z} vs {ze}");
+    }
 }
 
 /// `(frequency, damping)` of the oscillatory modes, ascending in frequency.
@@ -143,17 +165,7 @@ fn identify_exact_data_is_exact() {
         .collect();
     assert!(sv[3] > 1e-2 * sv[0], "σ₄/σ₁ = {}", sv[3] / sv[0]);
     assert!(sv[4] < 1e-12 * sv[0], "σ₅/σ₁ = {}", sv[4] / sv[0]);
-    let found = modes(&rep);
-    assert_eq!(found.len(), 2, "identified modes: {found:?}");
-    for ((f, z), (fe, ze)) in found.iter().zip(exact_modes()) {
-        eprintln!(
-            "exact data: f {f} Hz vs {fe} ({:.1e}), ζ {z} vs {ze} ({:.1e})",
-            (f - fe) / fe,
-            (z - ze) / ze
-        );
-        assert!(((f - fe) / fe).abs() < 1e-8, "{f} Hz vs {fe} Hz");
-        assert!(((z - ze) / ze).abs() < 1e-8, "ζ {z} vs {ze}");
-    }
+    assert_exact_modes(&rep, 1e-8, 1e-8, "exact data");
     for file in ["modes.csv", "singular_values.svg", "frf_force_acc1.svg"] {
         assert!(out.join(file).exists(), "missing {file}");
     }
@@ -171,17 +183,7 @@ fn identify_noisy_data() {
     let out = dir.join("out");
     let rep = identify(&data, &out);
     assert_eq!(rep["order"].as_u64(), Some(4), "order");
-    let found = modes(&rep);
-    assert_eq!(found.len(), 2, "identified modes: {found:?}");
-    for ((f, z), (fe, ze)) in found.iter().zip(exact_modes()) {
-        eprintln!(
-            "2 % noise: f {f} Hz vs {fe} ({:.1e}), ζ {z} vs {ze} ({:.1e})",
-            (f - fe) / fe,
-            (z - ze) / ze
-        );
-        assert!(((f - fe) / fe).abs() < 5e-3, "{f} Hz vs {fe} Hz");
-        assert!(((z - ze) / ze).abs() < 0.1, "ζ {z} vs {ze}");
-    }
+    assert_exact_modes(&rep, 5e-3, 0.1, "2 % noise");
     cleanup(&dir);
 }
 
@@ -190,21 +192,7 @@ fn identify_noisy_data() {
 fn identify_missing_column_is_a_user_error() {
     let (dir, data) = write_data("bad", 0.0);
     let out = dir.join("out");
-    let o = phlex()
-        .args(["identify"])
-        .arg(&data)
-        .args([
-            "--inputs",
-            "forc",
-            "--outputs",
-            "acc1",
-            "--dt",
-            "0.01",
-            "-o",
-        ])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let o = identify_with(&data, "forc", "acc1", &["-o", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("forc"));
     assert!(!out.exists());
@@ -219,53 +207,14 @@ fn identify_missing_column_is_a_user_error() {
 fn identify_n4sid_method() {
     let (dir, data) = write_data("n4sid", 0.0);
     let out = dir.join("out");
-    let o = phlex()
-        .args(["identify"])
-        .arg(&data)
-        .args([
-            "--inputs",
-            "force",
-            "--outputs",
-            "acc1,acc2",
-            "--dt",
-            "0.01",
-            "--method",
-            "n4sid",
-            "-o",
-        ])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let rep: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("identification.json")).unwrap())
-            .unwrap();
+    let rep = identify_ok(&data, &out, &["--method", "n4sid"]);
     assert!(
         rep["method"].to_string().to_lowercase().contains("n4sid"),
         "{}",
         rep["method"]
     );
-    let found = modes(&rep);
-    assert_eq!(found.len(), 2, "identified modes: {found:?}");
-    for ((f, z), (fe, ze)) in found.iter().zip(exact_modes()) {
-        assert!(((f - fe) / fe).abs() < 1e-6, "{f} Hz vs {fe} Hz");
-        assert!(((z - ze) / ze).abs() < 1e-6, "ζ {z} vs {ze}");
-    }
-    let o = phlex()
-        .args(["identify"])
-        .arg(&data)
-        .args([
-            "--inputs",
-            "force",
-            "--outputs",
-            "acc1",
-            "--dt",
-            "0.01",
-            "--method",
-            "prony",
-        ])
-        .output()
-        .unwrap();
+    assert_exact_modes(&rep, 1e-6, 1e-6, "n4sid");
+    let o = identify_with(&data, "force", "acc1", &["--method", "prony"]);
     assert_eq!(
         o.status.code(),
         Some(2),

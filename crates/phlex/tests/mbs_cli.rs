@@ -8,7 +8,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{column_index as col, csv, example, fails, num, phlex, root, run_ok, summary};
+use common::{
+    column_index as col, csv, example, fails, num, phlex, root, run_ok, run_summary, summary,
+};
 
 fn tmpdir(name: &str) -> PathBuf {
     common::tmpdir("phlex-mbs-cli", name)
@@ -205,8 +207,7 @@ fn four_bar_modes_at_60_degrees() {
 #[test]
 fn crank_slider_power_balance_and_kinematics() {
     let out = tmpdir("crank-slider");
-    run_ok(&example("crank_slider.toml"), &out);
-    let s = summary(&out);
+    let s = run_summary(&example("crank_slider.toml"), &out);
     println!("{s}");
     assert!(num(&s, "power_balance_residual_relative") < 1e-8);
     assert!(num(&s, "energy_drift") < 1e-8);
@@ -253,8 +254,7 @@ fn crank_slider_power_balance_and_kinematics() {
 #[test]
 fn floating_beam_power_in_equals_delta_h() {
     let out = tmpdir("floating-beam");
-    run_ok(&example("floating_beam_tip_force.toml"), &out);
-    let s = summary(&out);
+    let s = run_summary(&example("floating_beam_tip_force.toml"), &out);
     let dh = num(&s, "h_final") - num(&s, "h_initial");
     let w = num(&s, "energy_supplied");
     println!("ΔH = {dh:.12e} J, work in = {w:.12e} J");

@@ -205,64 +205,85 @@ fn line_with(text: &str, pat: &str) -> usize {
 fn bad_assembly_files_fail_clearly() {
     let act = example("plate_actuators.toml");
     let rod = example("plate_welded_rod.toml");
-    // unknown attachment kind
-    let t = act.replace("kind = \"rigid\"", "kind = \"piezo\"");
-    expect_model_error(
-        &t,
-        "attachments.mirror.kind = 'piezo': use \"proof_mass_actuator\" or \"rigid\"",
-        line_with(&t, "piezo"),
-    );
-    // point outside the plate (y = 30 cm on a 28 cm plate)
-    let t = act.replace("at = [0.0, 0.28]", "at = [0.0, 0.30]");
-    expect_model_error(
-        &t,
-        "attachments.mirror.at: point port 'mirror' at (0.000000, 0.300000) lies outside",
-        line_with(&t, "at = [0.0, 0.30]"),
-    );
-    // a key of the other kind
-    let t = act.replace(
-        "stiffness = 1026.0     # N/m",
-        "jxx = 1.0\nstiffness = 1026.0",
-    );
-    expect_model_error(
-        &t,
-        "attachments.act1.jxx is not a key of a 'proof_mass_actuator' attachment",
-        line_with(&t, "jxx = 1.0"),
-    );
-    // rod on an unknown edge
-    let t = rod.replace("edge = \"right\"", "edge = \"east\"");
-    expect_model_error(
-        &t,
-        "rod.edge = 'east': unknown edge (edges: bottom, left, right, top)",
-        line_with(&t, "edge = \"east\""),
-    );
-    // rod edge also given a condition
-    let t = rod.replace("left = \"clamped\"", "left = \"clamped\", right = \"free\"");
-    expect_model_error(
-        &t,
-        "plate.edges.right: this edge carries the welded rod",
-        line_with(&t, "right = \"free\""),
-    );
-    // [rod] with a Mindlin plate
-    let t = rod.replace("theory = \"kirchhoff\"", "theory = \"mindlin\"");
-    expect_model_error(
-        &t,
-        "plate.theory = 'mindlin': plates with [rod] must be theory = \"kirchhoff\"",
-        line_with(&t, "theory = \"mindlin\""),
-    );
-    // a typo in [rod]
-    let t = rod.replace("mass = 50.0", "mas = 50.0");
-    expect_model_error(&t, "unknown field `mas`", line_with(&t, "mas = 50.0"));
-    // [plate] keys are still checked by the plate parser, at their own line
-    let t = rod.replace("poisson_ratio = 0.35", "poisson_ratio = 0.35\nfoo = 1");
-    expect_model_error(&t, "unknown field `foo`", line_with(&t, "foo = 1"));
-    // an input on a port that does not exist
-    let t = rod.replace("port = \"load\"", "port = \"weight\"");
-    expect_model_error(
-        &t,
-        "input: unknown port 'weight'",
-        line_with(&t, "port = \"weight\""),
-    );
+    // (file, text replaced, replacement, message, text on the line of the error)
+    let cases: [(&String, &str, &str, &str, &str); 9] = [
+        // unknown attachment kind
+        (
+            &act,
+            "kind = \"rigid\"",
+            "kind = \"piezo\"",
+            "attachments.mirror.kind = 'piezo': use \"proof_mass_actuator\" or \"rigid\"",
+            "piezo",
+        ),
+        // point outside the plate (y = 30 cm on a 28 cm plate)
+        (
+            &act,
+            "at = [0.0, 0.28]",
+            "at = [0.0, 0.30]",
+            "attachments.mirror.at: point port 'mirror' at (0.000000, 0.300000) lies outside",
+            "at = [0.0, 0.30]",
+        ),
+        // a key of the other kind
+        (
+            &act,
+            "stiffness = 1026.0     # N/m",
+            "jxx = 1.0\nstiffness = 1026.0",
+            "attachments.act1.jxx is not a key of a 'proof_mass_actuator' attachment",
+            "jxx = 1.0",
+        ),
+        // rod on an unknown edge
+        (
+            &rod,
+            "edge = \"right\"",
+            "edge = \"east\"",
+            "rod.edge = 'east': unknown edge (edges: bottom, left, right, top)",
+            "edge = \"east\"",
+        ),
+        // rod edge also given a condition
+        (
+            &rod,
+            "left = \"clamped\"",
+            "left = \"clamped\", right = \"free\"",
+            "plate.edges.right: this edge carries the welded rod",
+            "right = \"free\"",
+        ),
+        // [rod] with a Mindlin plate
+        (
+            &rod,
+            "theory = \"kirchhoff\"",
+            "theory = \"mindlin\"",
+            "plate.theory = 'mindlin': plates with [rod] must be theory = \"kirchhoff\"",
+            "theory = \"mindlin\"",
+        ),
+        // a typo in [rod]
+        (
+            &rod,
+            "mass = 50.0",
+            "mas = 50.0",
+            "unknown field `mas`",
+            "mas = 50.0",
+        ),
+        // [plate] keys are still checked by the plate parser, at their own line
+        (
+            &rod,
+            "poisson_ratio = 0.35",
+            "poisson_ratio = 0.35\nfoo = 1",
+            "unknown field `foo`",
+            "foo = 1",
+        ),
+        // an input on a port that does not exist
+        (
+            &rod,
+            "port = \"load\"",
+            "port = \"weight\"",
+            "input: unknown port 'weight'",
+            "port = \"weight\"",
+        ),
+    ];
+    for (file, from, to, message, at) in cases {
+        let t = file.replace(from, to);
+        expect_model_error(&t, message, line_with(&t, at));
+    }
 }
 
 /// A plate with a distributed load port only (`[loads.*]`, no components): the load does

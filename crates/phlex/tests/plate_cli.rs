@@ -5,7 +5,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{phlex, root};
+use common::{phlex, root, run_summary};
 
 fn tmpdir(name: &str) -> PathBuf {
     common::created_dir("phlex-plate", name)
@@ -66,38 +66,26 @@ fn modes_reproduce_the_thesis_clamped_square() {
 fn kirchhoff_modes_match_navier() {
     let dir = tmpdir("kirchhoff");
     let json = dir.join("modes.json");
-    let v = common::modes_json(
+    let om = common::modes_omegas(
         root().join("examples/plate_kirchhoff_ssss.toml"),
         &[],
         &json,
     );
+    common::assert_rel_each(&om, &navier_1_5(), 5e-4, "Navier");
+}
+
+/// Navier's frequencies ω_mn = π²(m²/a² + n²/b²)√(D/ρh), m, n = 1..5, of the simply
+/// supported 1.5 m × 1 m aluminium plate (h = 1 cm) of the Kirchhoff examples, sorted.
+fn navier_1_5() -> Vec<f64> {
     let (e, nu, rho, h, a, b) = (70e9f64, 0.35f64, 2700.0f64, 0.01f64, 1.5f64, 1.0f64);
     let d = e * h.powi(3) / (12.0 * (1.0 - nu * nu));
-    let mut navier: Vec<f64> = (1..6)
-        .flat_map(|m| (1..6).map(move |n| (m as f64, n as f64)))
-        .map(|(m, n)| {
-            std::f64::consts::PI.powi(2)
-                * (m * m / (a * a) + n * n / (b * b))
-                * (d / (rho * h)).sqrt()
-        })
-        .collect();
-    navier.sort_by(f64::total_cmp);
-    for (m, w) in v["modes"].as_array().unwrap().iter().zip(navier) {
-        let omega = m["omega"].as_f64().unwrap();
-        assert!((omega - w).abs() < 5e-4 * w, "{omega} vs Navier {w}");
-    }
+    common::sorted_grid(6, |m, n| {
+        std::f64::consts::PI.powi(2) * (m * m / (a * a) + n * n / (b * b)) * (d / (rho * h)).sqrt()
+    })
 }
 
 fn modes_of(model: &Path, tag: &str) -> Vec<f64> {
-    let dir = tmpdir(tag);
-    let json = dir.join("modes.json");
-    let v = common::modes_json(model, &[], &json);
-    v["modes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["omega"].as_f64().unwrap())
-        .collect()
+    common::modes_omegas(model, &[], &tmpdir(tag).join("modes.json"))
 }
 
 /// Bell × DG3 example (`element = "bell"`, 6 × 4 cells, conditions on the whole edge):
@@ -106,21 +94,8 @@ fn modes_of(model: &Path, tag: &str) -> Vec<f64> {
 #[test]
 fn bell_modes_match_navier() {
     let om = modes_of(&root().join("examples/plate_bell_ssss.toml"), "bell");
-    let (e, nu, rho, h, a, b) = (70e9f64, 0.35f64, 2700.0f64, 0.01f64, 1.5f64, 1.0f64);
-    let d = e * h.powi(3) / (12.0 * (1.0 - nu * nu));
-    let mut navier: Vec<f64> = (1..6)
-        .flat_map(|m| (1..6).map(move |n| (m as f64, n as f64)))
-        .map(|(m, n)| {
-            std::f64::consts::PI.powi(2)
-                * (m * m / (a * a) + n * n / (b * b))
-                * (d / (rho * h)).sqrt()
-        })
-        .collect();
-    navier.sort_by(f64::total_cmp);
     assert_eq!(om.len(), 6);
-    for (o, w) in om.iter().zip(navier) {
-        assert!((o - w).abs() < 5e-4 * w, "{o} vs Navier {w}");
-    }
+    common::assert_rel_each(&om, &navier_1_5(), 5e-4, "Navier");
 }
 
 /// Symmetric cross-ply [0/90/90/0] (example file): classical lamination theory computed
@@ -153,19 +128,13 @@ fn laminated_crossply_matches_navier() {
     }
     let i0 = rho * 4.0 * t;
     let pi = std::f64::consts::PI;
-    let mut navier: Vec<f64> = (1..5)
-        .flat_map(|m| (1..5).map(move |n| (m as f64, n as f64)))
-        .map(|(m, n)| {
-            (pi.powi(4) / i0
-                * (d11 * m.powi(4) + 2.0 * (d12 + 2.0 * d66) * m * m * n * n + d22 * n.powi(4)))
-            .sqrt()
-        })
-        .collect();
-    navier.sort_by(f64::total_cmp);
+    let navier = common::sorted_grid(5, |m, n| {
+        (pi.powi(4) / i0
+            * (d11 * m.powi(4) + 2.0 * (d12 + 2.0 * d66) * m * m * n * n + d22 * n.powi(4)))
+        .sqrt()
+    });
     assert_eq!(om.len(), 4);
-    for (o, w) in om.iter().zip(navier) {
-        assert!((o - w).abs() < 5e-3 * w, "{o} vs Navier {w}");
-    }
+    common::assert_rel_each(&om, &navier, 5e-3, "Navier");
 }
 
 /// Mindlin AFW (`element = "afw"`, k = 2, 8 × 8; clamping is natural) against the
@@ -191,11 +160,7 @@ fn afw_modes_match_converged_cgdg() {
         let w = o * scale;
         assert!((w / c - 1.0).abs() < 5e-3, "{w} vs {c}");
     }
-    let out = dir.join("run");
-    let o = common::run(&model, &out);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let v = run_summary(&model, &dir.join("run"));
     assert!(v["energy_drift"].as_f64().unwrap() < 1e-10);
 }
 
@@ -219,21 +184,15 @@ fn mindlin_simply_supported_matches_navier() {
     let g = e / (2.0 * (1.0 + nu));
     let d = e * h.powi(3) / (12.0 * (1.0 - nu * nu));
     let (a, ri) = (ks * g * h, rho * h.powi(3) / 12.0);
-    let mut exact: Vec<f64> = (1..4)
-        .flat_map(|m| (1..4).map(move |n| (m as f64, n as f64)))
-        .map(|(m, n)| {
-            let k2 = std::f64::consts::PI.powi(2) * (m * m + n * n);
-            let qa = rho * h * ri;
-            let qb = -(a * k2 * ri + rho * h * (d * k2 + a));
-            let qc = a * k2 * (d * k2 + a) - a * a * k2;
-            ((-qb - (qb * qb - 4.0 * qa * qc).sqrt()) / (2.0 * qa)).sqrt()
-        })
-        .collect();
-    exact.sort_by(f64::total_cmp);
+    let exact = common::sorted_grid(4, |m, n| {
+        let k2 = std::f64::consts::PI.powi(2) * (m * m + n * n);
+        let qa = rho * h * ri;
+        let qb = -(a * k2 * ri + rho * h * (d * k2 + a));
+        let qc = a * k2 * (d * k2 + a) - a * a * k2;
+        ((-qb - (qb * qb - 4.0 * qa * qc).sqrt()) / (2.0 * qa)).sqrt()
+    });
     assert_eq!(om.len(), 6);
-    for (o, w) in om.iter().zip(exact) {
-        assert!((o / w - 1.0).abs() < 5e-4, "{o} vs Navier {w}");
-    }
+    common::assert_rel_each(&om, &exact, 5e-4, "Navier");
 }
 
 /// The shipped example: the lossless clamped plate conserves H to round-off with the
@@ -241,17 +200,7 @@ fn mindlin_simply_supported_matches_navier() {
 #[test]
 fn example_run_conserves_energy_and_writes_vtk() {
     let out = tmpdir("run");
-    let o = phlex()
-        .arg("run")
-        .arg(root().join("examples/plate_mindlin_clamped.toml"))
-        .arg("-o")
-        .arg(&out)
-        .arg("-q")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let s: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let s = run_summary(&root().join("examples/plate_mindlin_clamped.toml"), &out);
     assert!(s["energy_drift"].as_f64().unwrap() < 1e-12, "{s}");
     // 100 steps, every 2nd recorded → 51 samples, every 5th sample → 11 snapshots
     let pvd = std::fs::read_to_string(out.join("plate.pvd")).unwrap();
@@ -303,23 +252,7 @@ dt = 1e-5
 fn expect_model_error(edges: &str, rest: &str, needle: &str) {
     let dir = tmpdir(&format!("err-{}", needle.len()));
     let model = write_model(&dir, 4, edges, rest);
-    let out = dir.join("out");
-    let o = phlex()
-        .arg("run")
-        .arg(&model)
-        .arg("-o")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(2),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains(needle), "expected '{needle}' in: {err}");
-    assert!(!out.exists(), "nothing may be written on error");
+    common::model_error(&["run"], &model, &dir.join("out"), needle);
 }
 
 #[test]
@@ -353,13 +286,7 @@ fn bad_plate_files_fail_clearly() {
 }
 
 fn modes_json(model: &Path, json: &Path) -> Vec<f64> {
-    let v = common::modes_json(model, &[], json);
-    v["modes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["omega"].as_f64().unwrap())
-        .collect()
+    common::modes_omegas(model, &[], json)
 }
 
 /// A plate on a Gmsh mesh (`examples/meshes/unit_square_8.msh`: the unit square as
@@ -722,15 +649,7 @@ fn afw_traction_port_and_bjt_errors() {
     );
     let out = dir.join("out");
     let s = run_summary(&model, &out);
-    let (h_end, w) = (
-        s["h_final"].as_f64().unwrap(),
-        s["energy_supplied"].as_f64().unwrap(),
-    );
-    assert!(
-        h_end > 0.0 && (h_end - w).abs() < 1e-9 * h_end,
-        "{h_end} vs {w}"
-    );
-    assert!(s["power_balance_residual_relative"].as_f64().unwrap() < 1e-10);
+    assert_work_is_energy(&s, "");
     let sim = "\n[simulation]\nintegrator = \"midpoint\"\nt_end = 1e-4\ndt = 1e-5\n";
     expect_model_error(
         "element = \"bjt\"\nedges = { left = \"free\" }",
@@ -776,33 +695,13 @@ fn laminated_port_edges_power_balance() {
         let s: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
                 .unwrap();
-        let (h_end, w) = (
-            s["h_final"].as_f64().unwrap(),
-            s["energy_supplied"].as_f64().unwrap(),
-        );
-        assert!(
-            h_end > 0.0 && (h_end - w).abs() < 1e-9 * h_end,
-            "{theory}: {h_end} vs {w}"
-        );
-        assert!(s["power_balance_residual_relative"].as_f64().unwrap() < 1e-10);
+        assert_work_is_energy(&s, theory);
         let bad = std::fs::read_to_string(&model).unwrap().replace(
             "right = \"port\" }",
             "right = \"port\" }\nmembrane = { right = \"fixed\" }",
         );
-        let bad_model = dir.join("bad.toml");
-        std::fs::write(&bad_model, bad).unwrap();
-        let o = phlex().arg("check").arg(&bad_model).output().unwrap();
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{err}");
-        assert!(err.contains("a port edge is free"), "{err}");
+        common::check_error("phlex-plate", &bad, "a port edge is free");
     }
-}
-
-/// `phlex run MODEL -o OUT -q`, asserted to succeed; the parsed `summary.json`.
-fn run_summary(model: &Path, out: &Path) -> serde_json::Value {
-    let o = common::run(model, out);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap()
 }
 
 /// `examples/plate_thermoelastic_ssss.toml` (`[plate.thermal]`, thesis 004 §5.2.2): the
@@ -819,15 +718,11 @@ fn thermoelastic_plate_zener_damping() {
     let dir = tmpdir("thermo-plate");
     let v: serde_json::Value = {
         let json = dir.join("modes.json");
-        let o = phlex()
-            .arg("modes")
-            .arg(root().join("examples/plate_thermoelastic_ssss.toml"))
-            .arg("--json")
-            .arg(&json)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap()
+        common::modes_json(
+            root().join("examples/plate_thermoelastic_ssss.toml"),
+            &[],
+            &json,
+        )
     };
     let m0 = &v["modes"][0];
     let (w, zeta) = (
@@ -866,12 +761,7 @@ fn thermoelastic_plate_zener_damping() {
     let text = std::fs::read_to_string(root().join("examples/plate_thermoelastic_ssss.toml"))
         .unwrap()
         .replace("theory = \"kirchhoff\"", "theory = \"mindlin\"");
-    let bad = dir.join("bad.toml");
-    std::fs::write(&bad, text).unwrap();
-    let o = phlex().arg("check").arg(&bad).output().unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(err.contains("plate.thermal"), "{err}");
+    common::check_error("phlex-plate", &text, "plate.thermal");
 }
 
 /// Bell plate with an essential port from a model file: a cantilever whose clamped edge is a
@@ -907,13 +797,20 @@ fn bell_clamped_port_base_excitation() {
     )
     .unwrap();
     let s = run_summary(&driven, &dir.join("out"));
+    assert_work_is_energy(&s, "");
+}
+
+/// A run from rest driven through its ports: the port work equals H(end) > 0 (1e-9
+/// relative) and the per-step power balance holds to round-off (1e-10 relative); `what`
+/// names the case in the messages.
+fn assert_work_is_energy(s: &serde_json::Value, what: &str) {
     let (h_end, w) = (
         s["h_final"].as_f64().unwrap(),
         s["energy_supplied"].as_f64().unwrap(),
     );
     assert!(
         h_end > 0.0 && (h_end - w).abs() < 1e-9 * h_end,
-        "{h_end} vs {w}"
+        "{what}: {h_end} vs {w}"
     );
     assert!(s["power_balance_residual_relative"].as_f64().unwrap() < 1e-10);
 }

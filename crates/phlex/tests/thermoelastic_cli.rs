@@ -117,13 +117,7 @@ fn run_balances_power() {
 }
 
 fn expect_error(text: &str, needle: &str) {
-    let dir = tmpdir(&format!("err-{}", needle.len()));
-    let p = dir.join("bad.toml");
-    std::fs::write(&p, text).unwrap();
-    let o = phlex().arg("check").arg(&p).output().unwrap();
-    assert_eq!(o.status.code(), Some(2), "{needle}");
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains(needle), "expected '{needle}' in: {err}");
+    common::check_error("phlex-thermo", text, needle);
 }
 
 /// Bad input names the key and what to do: an unknown support, an unknown port, a

@@ -1,115 +1,193 @@
-//! The 2D mesh keys of the continuum tables ([`MeshKeys`]): a structured rectangle or a
+//! The 2D mesh keys of the continuum tables ([`MeshSpec`]): a structured rectangle or a
 //! Gmsh file.
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use phlex_fem::io::gmsh::GmshMesh;
 use phlex_fem::mesh::{Diagonal, Mesh2d};
+use serde::de::{self, MapAccess};
 use toml::Spanned;
+
+use crate::keys::KeyGroup;
+use crate::material::Table;
 
 use crate::error::{error_at, ModelError};
 
-/// The 2D mesh keys shared by the continuum tables: `lx`, `ly`, `nx`, `ny` (and
-/// `diagonal`, and the lower-left corner `x0`, `y0`, default 0) of a structured rectangle
-/// $[x_0, x_0 + l_x]\times[y_0, y_0 + l_y]$ with edges `left`, `right`, `bottom`, `top`,
-/// or `mesh = "file.msh"` (Gmsh, physical line groups as tags).
-pub struct MeshKeys<'a> {
-    /// Table name for messages (`plate`, `acoustics`, …).
-    pub table: &'a str,
-    /// Span reported when a key is missing.
-    pub anchor: std::ops::Range<usize>,
+/// The 2D mesh keys shared by the continuum tables (`[plate]`, `[elasticity]`,
+/// `[acoustics]`): `lx`, `ly`, `nx`, `ny` (and `diagonal`, and the lower-left corner `x0`,
+/// `y0`, default 0) of a structured rectangle $[x_0, x_0 + l_x]\times[y_0, y_0 + l_y]$ with
+/// edges `left`, `right`, `bottom`, `top`, or `mesh = "file.msh"` (Gmsh ASCII 4.1 or 2.2,
+/// path relative to the model file, physical line groups as tags). Read as a
+/// [`KeyGroup`] of the kind's table ([`crate::keys::WithKeys`]).
+#[derive(Debug, Clone, Default)]
+pub struct MeshSpec {
     /// Side length \[m\].
-    pub lx: &'a Option<Spanned<f64>>,
+    pub lx: Option<Spanned<f64>>,
     /// Side length \[m\].
-    pub ly: &'a Option<Spanned<f64>>,
+    pub ly: Option<Spanned<f64>>,
     /// Cells per side.
-    pub nx: &'a Option<Spanned<usize>>,
+    pub nx: Option<Spanned<usize>>,
     /// Cells per side.
-    pub ny: &'a Option<Spanned<usize>>,
+    pub ny: Option<Spanned<usize>>,
     /// `"right"` (default) or `"left"`.
-    pub diagonal: &'a Option<Spanned<String>>,
+    pub diagonal: Option<Spanned<String>>,
     /// Gmsh file, relative to the model file.
-    pub mesh: &'a Option<Spanned<String>>,
+    pub mesh: Option<Spanned<String>>,
     /// Lower-left corner of the rectangle \[m\] (default 0).
-    pub x0: Option<&'a Spanned<f64>>,
+    pub x0: Option<Spanned<f64>>,
     /// Lower-left corner of the rectangle \[m\] (default 0).
-    pub y0: Option<&'a Spanned<f64>>,
+    pub y0: Option<Spanned<f64>>,
 }
 
-impl MeshKeys<'_> {
-    /// Builds the mesh (errors name the key and its line).
-    pub fn build(&self, file: &str, text: &str) -> Result<Mesh2d, ModelError> {
-        let err = |span, message| error_at(file, text, span, message);
-        let t = self.table;
-        if let Some(file_name) = self.mesh {
-            for (key, present) in [
-                ("lx", self.lx.is_some()),
-                ("ly", self.ly.is_some()),
-                ("nx", self.nx.is_some()),
-                ("ny", self.ny.is_some()),
-                ("diagonal", self.diagonal.is_some()),
-                ("x0", self.x0.is_some()),
-                ("y0", self.y0.is_some()),
-            ] {
-                if present {
-                    return Err(err(
-                        file_name.span(),
-                        format!("{t}.{key} cannot be combined with {t}.mesh (the Gmsh file defines the mesh)"),
-                    ));
-                }
-            }
-            let path = Path::new(file)
-                .parent()
-                .unwrap_or(Path::new("."))
-                .join(file_name.get_ref());
-            return Ok(GmshMesh::read(&path)
-                .map_err(|e| err(file_name.span(), format!("{t}.mesh: {e}")))?
+impl KeyGroup for MeshSpec {
+    const KEYS: &'static [&'static str] = &["lx", "ly", "nx", "ny", "diagonal", "mesh", "x0", "y0"];
+
+    fn read<'de, M: MapAccess<'de>>(&mut self, key: &str, map: &mut M) -> Result<(), M::Error> {
+        match key {
+            "lx" => self.lx = Some(map.next_value()?),
+            "ly" => self.ly = Some(map.next_value()?),
+            "nx" => self.nx = Some(map.next_value()?),
+            "ny" => self.ny = Some(map.next_value()?),
+            "diagonal" => self.diagonal = Some(map.next_value()?),
+            "mesh" => self.mesh = Some(map.next_value()?),
+            "x0" => self.x0 = Some(map.next_value()?),
+            "y0" => self.y0 = Some(map.next_value()?),
+            other => return Err(de::Error::unknown_field(other, Self::KEYS)),
+        }
+        Ok(())
+    }
+}
+
+impl MeshSpec {
+    /// Builds the mesh of the table `t` (`plate`, `acoustics`, … for messages) of the model
+    /// file `file` (its `text`); `anchor` is the span reported when a key is missing. Errors
+    /// name the key and its line.
+    pub fn build(
+        &self,
+        t: &str,
+        anchor: std::ops::Range<usize>,
+        file: &str,
+        text: &str,
+    ) -> Result<Mesh2d, ModelError> {
+        let keys = Table::new(file, text, t);
+        if let Some(name) = &self.mesh {
+            keys.exclusive_with_mesh(
+                name,
+                &[
+                    ("lx", self.lx.is_some()),
+                    ("ly", self.ly.is_some()),
+                    ("nx", self.nx.is_some()),
+                    ("ny", self.ny.is_some()),
+                    ("diagonal", self.diagonal.is_some()),
+                    ("x0", self.x0.is_some()),
+                    ("y0", self.y0.is_some()),
+                ],
+            )?;
+            return Ok(GmshMesh::read(keys.path_of(name))
+                .map_err(|e| keys.error_at(name.span(), format!("{t}.mesh: {e}")))?
                 .mesh);
         }
-        let missing = |key: &str| {
-            err(
-                self.anchor.clone(),
-                format!("{t}.{key} is missing: give lx, ly, nx, ny (structured rectangle) or mesh = \"file.msh\""),
-            )
-        };
-        let len = |v: &Option<Spanned<f64>>, key: &str| -> Result<f64, ModelError> {
-            let v = v.as_ref().ok_or_else(|| missing(key))?;
-            if !(*v.get_ref() > 0.0 && v.get_ref().is_finite()) {
-                return Err(err(v.span(), format!("{t}.{key} must be > 0")));
-            }
-            Ok(*v.get_ref())
-        };
-        let count = |v: &Option<Spanned<usize>>, key: &str| -> Result<usize, ModelError> {
-            let v = v.as_ref().ok_or_else(|| missing(key))?;
-            if *v.get_ref() == 0 {
-                return Err(err(v.span(), format!("{t}.{key} must be >= 1")));
-            }
-            Ok(*v.get_ref())
-        };
-        let (lx, ly) = (len(self.lx, "lx")?, len(self.ly, "ly")?);
-        let (nx, ny) = (count(self.nx, "nx")?, count(self.ny, "ny")?);
-        let diagonal = match self
-            .diagonal
-            .as_ref()
-            .map(|d| (d.get_ref().as_str(), d.span()))
-        {
-            None | Some(("right", _)) => Diagonal::Right,
-            Some(("left", _)) => Diagonal::Left,
-            Some((other, span)) => {
-                return Err(err(
-                    span,
-                    format!("{t}.diagonal = '{other}': use \"right\" or \"left\""),
-                ))
-            }
-        };
+        let hint = "give lx, ly, nx, ny (structured rectangle) or mesh = \"file.msh\"";
+        let len = |v, key| keys.length(key, keys.required(v, key, &anchor, hint)?);
+        let count = |v, key| keys.count(key, keys.required(v, key, &anchor, hint)?);
+        let (lx, ly) = (len(&self.lx, "lx")?, len(&self.ly, "ly")?);
+        let (nx, ny) = (count(&self.nx, "nx")?, count(&self.ny, "ny")?);
+        let diagonal = keys.choice(
+            "diagonal",
+            self.diagonal.as_ref(),
+            &[("right", Diagonal::Right), ("left", Diagonal::Left)],
+        )?;
         let corner = |v: Option<&Spanned<f64>>, key: &str| -> Result<f64, ModelError> {
             match v {
                 None => Ok(0.0),
                 Some(v) if v.get_ref().is_finite() => Ok(*v.get_ref()),
-                Some(v) => Err(err(v.span(), format!("{t}.{key} must be finite"))),
+                Some(v) => Err(keys.error_at(v.span(), format!("{t}.{key} must be finite"))),
             }
         };
-        let (x0, y0) = (corner(self.x0, "x0")?, corner(self.y0, "y0")?);
+        let (x0, y0) = (
+            corner(self.x0.as_ref(), "x0")?,
+            corner(self.y0.as_ref(), "y0")?,
+        );
         Mesh2d::rectangle(x0, x0 + lx, y0, y0 + ly, nx, ny, diagonal)
-            .map_err(|e| err(self.anchor.clone(), format!("{t} mesh: {e}")))
+            .map_err(|e| keys.error_at(anchor, format!("{t} mesh: {e}")))
+    }
+}
+
+/// The side lengths of the bounding box of `points` (0 for no points).
+pub fn extent<const D: usize>(points: impl IntoIterator<Item = [f64; D]>) -> [f64; D] {
+    let (mut lo, mut hi) = ([f64::INFINITY; D], [f64::NEG_INFINITY; D]);
+    for v in points {
+        for c in 0..D {
+            lo[c] = lo[c].min(v[c]);
+            hi[c] = hi[c].max(v[c]);
+        }
+    }
+    std::array::from_fn(|c| (hi[c] - lo[c]).max(0.0))
+}
+
+/// The checks of the mesh keys of a table (`t.lx`, `t.mesh`, …; errors name the key and
+/// its line).
+impl Table<'_> {
+    /// The error `message` at the line of `span`.
+    pub fn error_at(&self, span: std::ops::Range<usize>, message: String) -> ModelError {
+        error_at(self.file, self.text, span, message)
+    }
+
+    /// The path of the mesh file `name`, relative to the folder of the model file.
+    pub fn path_of(&self, name: &Spanned<String>) -> PathBuf {
+        Path::new(self.file)
+            .parent()
+            .unwrap_or(Path::new("."))
+            .join(name.get_ref())
+    }
+
+    /// An error at `mesh` for the first of the structured-mesh keys `keys` (name, given)
+    /// that is given next to `mesh = "file.msh"`.
+    pub fn exclusive_with_mesh(
+        &self,
+        mesh: &Spanned<String>,
+        keys: &[(&str, bool)],
+    ) -> Result<(), ModelError> {
+        let t = self.table;
+        match keys.iter().find(|k| k.1) {
+            Some((key, _)) => Err(self.error_at(
+                mesh.span(),
+                format!(
+                    "{t}.{key} cannot be combined with {t}.mesh (the Gmsh file defines the mesh)"
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The required key `key`, or the error "`t.key` is missing: `hint`" at `anchor`.
+    pub fn required<'v, T>(
+        &self,
+        v: &'v Option<Spanned<T>>,
+        key: &str,
+        anchor: &std::ops::Range<usize>,
+        hint: &str,
+    ) -> Result<&'v Spanned<T>, ModelError> {
+        v.as_ref().ok_or_else(|| {
+            self.error_at(
+                anchor.clone(),
+                format!("{}.{key} is missing: {hint}", self.table),
+            )
+        })
+    }
+
+    /// A side length `key`: finite and > 0.
+    pub fn length(&self, key: &str, v: &Spanned<f64>) -> Result<f64, ModelError> {
+        if !(*v.get_ref() > 0.0 && v.get_ref().is_finite()) {
+            return Err(self.error_at(v.span(), format!("{}.{key} must be > 0", self.table)));
+        }
+        Ok(*v.get_ref())
+    }
+
+    /// A number of cells `key`: >= 1.
+    pub fn count(&self, key: &str, v: &Spanned<usize>) -> Result<usize, ModelError> {
+        if *v.get_ref() == 0 {
+            return Err(self.error_at(v.span(), format!("{}.{key} must be >= 1", self.table)));
+        }
+        Ok(*v.get_ref())
     }
 }

@@ -44,6 +44,39 @@ impl Default for FieldOutput {
     }
 }
 
+/// A validated point probe: column name, index of its field in the model's field list,
+/// point (z = 0 in 2D).
+pub type PointProbe = (String, usize, [f64; 3]);
+
+impl FieldOutput {
+    /// The probes as [`PointProbe`]s of a `dim`-dimensional model whose probe fields are
+    /// `fields` (default: the first): an unknown field, or `z` on a 2D model, is an error
+    /// naming the probe.
+    pub fn point_probes(&self, fields: &[&str], dim: usize) -> Result<Vec<PointProbe>, String> {
+        self.probes
+            .iter()
+            .map(|pr| {
+                let field = pr
+                    .field
+                    .as_deref()
+                    .or(fields.first().copied())
+                    .unwrap_or("");
+                let Some(k) = fields.iter().position(|n| *n == field) else {
+                    return Err(format!(
+                        "output.probes '{}': unknown field '{field}' (fields: {})",
+                        pr.name,
+                        fields.join(", ")
+                    ));
+                };
+                if dim == 2 && pr.z.is_some() {
+                    return Err(format!("output.probes '{}': z is a 3D coordinate", pr.name));
+                }
+                Ok((pr.name.clone(), k, [pr.x, pr.y, pr.z.unwrap_or(0.0)]))
+            })
+            .collect()
+    }
+}
+
 /// A probe of a one-dimensional model (`[heat]`, `[thermoelastic_rod]`,
 /// `[thermoelastic_beam]`): the value of a field at an axial position.
 #[derive(Debug, Clone, Deserialize)]

@@ -13,6 +13,6 @@ pub use files::{default_out, write_atomic, OutputFiles, RunReport};
 pub use modes::{frequencies, frequencies_with, mode_rows, mode_table, ModeRow, ModeTable};
 pub use plots::{columns_plot, energy_plot, power_balance_plot};
 pub use progress::Progress;
-pub use summary::{sci, table, work_rows, EnergyBalance, RunSummary};
+pub use summary::{balance_rows, sci, table, work_rows, EnergyBalance, RunSummary};
 pub use svg::{svg_loglog, svg_plot};
 pub use timeseries::TimeSeries;

@@ -105,6 +105,28 @@ pub fn work_rows(
     ]
 }
 
+/// The rows of a summary table on the discrete energy balance of a run (the same for every
+/// kind): the residual of $H_N - H_0 - \sum(\text{supplied} - \text{dissipated})$ of
+/// `energy`, the relative drift `drift` and the largest per-step power-balance residual
+/// `(absolute, relative)` ([`EnergyLedger`]).
+pub fn balance_rows(
+    energy: &EnergyBalance,
+    drift: f64,
+    (residual, relative): (f64, f64),
+) -> [(&'static str, String); 3] {
+    [
+        (
+            "energy balance residual [J]",
+            format!("{:.3e}", energy.energy_balance_residual),
+        ),
+        ("energy drift (relative)", format!("{drift:.3e}")),
+        (
+            "power-balance residual",
+            format!("{residual:.3e} J ({relative:.3e} relative)"),
+        ),
+    ]
+}
+
 /// The rows of a summary table, keys left-aligned in one column (two spaces of indent).
 pub fn table(rows: &[(&str, String)]) -> String {
     let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
@@ -187,23 +209,16 @@ impl RunSummary {
                 "energy dissipated [J]",
                 format!("{:.6e}", self.energy.energy_dissipated),
             ),
-            (
-                "energy balance residual [J]",
-                format!("{:.3e}", self.energy.energy_balance_residual),
-            ),
-            (
-                "energy drift (relative)",
-                format!("{:.3e}", self.energy_drift),
-            ),
-            (
-                "power-balance residual",
-                format!(
-                    "{:.3e} J ({:.3e} relative)",
-                    self.power_balance_residual, self.power_balance_residual_relative
-                ),
-            ),
-            ("wall time [s]", format!("{:.3}", self.wall_time_s)),
         ]);
+        rows.extend(balance_rows(
+            &self.energy,
+            self.energy_drift,
+            (
+                self.power_balance_residual,
+                self.power_balance_residual_relative,
+            ),
+        ));
+        rows.push(("wall time [s]", format!("{:.3}", self.wall_time_s)));
         table(&rows)
     }
 }

@@ -5,10 +5,14 @@
 //! |---|---|
 //! | [`eb_convergence`](mod@eb_convergence) | Euler–Bernoulli convergence, thesis 004 §7.4.1, Tables B.1–B.5 |
 //! | [`motion_planning`](mod@motion_planning) | EB motion planning with mixed boundary conditions, thesis 004 §8.2.1 |
+//!
+//! [`study_args`] reads the command line of the study examples.
+mod args;
 pub mod eb_convergence;
 pub mod error;
 pub mod motion_planning;
 
+pub use args::study_args;
 pub use eb_convergence::{
     eb_convergence, eb_run, thesis_meshes, thesis_norms, thesis_reference, Comparison,
     ConvergenceRow, ConvergenceTable, EbBeam, EbConvergenceSetup, EbRun, InitialState, KappaColumn,

@@ -138,3 +138,72 @@ pub fn column(names: &[String], rows: &[Vec<f64>], name: &str) -> Vec<f64> {
     let k = column_index(names, name);
     rows.iter().map(|r| r[k]).collect()
 }
+
+/// `phlex run MODEL -o OUT -q`, asserted to succeed: the parsed `summary.json`.
+pub fn run_summary(model: &Path, out: &Path) -> serde_json::Value {
+    run_ok(model, out);
+    summary(out)
+}
+
+/// The angular frequencies `omega` of a `phlex modes --json` document.
+pub fn omegas(v: &serde_json::Value) -> Vec<f64> {
+    v["modes"]
+        .as_array()
+        .expect("modes array")
+        .iter()
+        .map(|m| m["omega"].as_f64().expect("numeric omega"))
+        .collect()
+}
+
+/// `phlex modes MODEL ARGS... --json JSON`, asserted to succeed: the angular frequencies.
+pub fn modes_omegas(model: impl AsRef<Path>, args: &[&str], json: &Path) -> Vec<f64> {
+    omegas(&modes_json(model, args, json))
+}
+
+/// The values `f(m, n)` for `m, n = 1..n_max - 1`, sorted ascending (closed-form spectra
+/// of rectangular plates: Navier's double series).
+pub fn sorted_grid(n_max: usize, f: impl Fn(f64, f64) -> f64) -> Vec<f64> {
+    let mut v: Vec<f64> = (1..n_max)
+        .flat_map(|m| (1..n_max).map(move |n| (m as f64, n as f64)))
+        .map(|(m, n)| f(m, n))
+        .collect();
+    v.sort_by(f64::total_cmp);
+    v
+}
+
+/// Asserts `|got_i - want_i| < rel |want_i|` for the zipped pairs, naming `what` (the
+/// reference) in the message.
+pub fn assert_rel_each(got: &[f64], want: &[f64], rel: f64, what: &str) {
+    for (g, w) in got.iter().zip(want) {
+        assert!((g - w).abs() < rel * w.abs(), "{g} vs {what} {w}");
+    }
+}
+
+/// `phlex ARGS... MODEL -o OUT`, asserted to fail as a model error (exit 2) with `needle`
+/// in the message and nothing written to `out`; returns the message.
+pub fn model_error(args: &[&str], model: &Path, out: &Path, needle: &str) -> String {
+    let o = phlex()
+        .args(args)
+        .arg(model)
+        .arg("-o")
+        .arg(out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains(needle), "expected '{needle}' in: {err}");
+    assert!(!out.exists(), "nothing may be written on error");
+    err
+}
+
+/// Writes `text` as a model file and asserts that `phlex check` rejects it as a model error
+/// (exit 2) with `needle` in the message (`prefix` names the temporary directory).
+pub fn check_error(prefix: &str, text: &str, needle: &str) {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let (_, p) = write_model(prefix, &format!("err-{n}"), text);
+    let o = phlex().arg("check").arg(&p).output().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{needle}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(needle), "expected '{needle}' in: {err}");
+}

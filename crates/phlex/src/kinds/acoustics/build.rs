@@ -17,39 +17,37 @@ use phlex_solve::signal::InputFn;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::continuum::{port_inputs, FieldFn, FieldOutput, MeshKeys};
+use crate::continuum::{
+    check_finite_initial, extent, port_inputs, FieldFile, MeshSpec, PointProbe,
+};
 use crate::error::{error_at, ModelError};
+use crate::keys::WithKeys;
 use crate::material::Table;
-use crate::spec::{ModelMeta, ModesSpec, PortInput, SimulationSpec};
+use crate::spec::PortInput;
 
-/// Top level of an acoustic model file.
+/// An acoustic model file: the shared continuum tables (`[model]`, `[initial]` with the
+/// fields `p`, `u_x`, `u_y` as expressions in `x`, `y`, `[simulation]`, `[output]` with
+/// probe fields `p`, `u_x`, `u_y`, `[modes]`) and [`AcousticsTables`].
+pub type AcousticsFile = FieldFile<AcousticsTables>;
+
+/// The acoustic tables of the model file.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct AcousticsFile {
-    /// Descriptive metadata.
-    pub model: ModelMeta,
+pub struct AcousticsTables {
     /// Geometry, mesh, fluid, causality and boundaries.
     pub acoustics: AcousticsSpec,
     /// Signals driving boundary ports (uniform along the port).
     #[serde(default)]
     pub input: Vec<PortInput>,
-    /// Initial fields `p`, `u_x`, `u_y` as expressions in `x`, `y`.
-    #[serde(default)]
-    pub initial: BTreeMap<String, Spanned<String>>,
-    /// Time integration (midpoint).
-    pub simulation: Option<SimulationSpec>,
-    /// What to record (probe fields `p`, `u_x`, `u_y`).
-    #[serde(default)]
-    pub output: FieldOutput,
-    /// Eigen-analysis settings.
-    #[serde(default)]
-    pub modes: ModesSpec,
 }
 
-/// `[acoustics]`.
+/// `[acoustics]`: the 2D mesh keys ([`MeshSpec`]) and [`AcousticsKeys`].
+pub type AcousticsSpec = WithKeys<MeshSpec, AcousticsKeys>;
+
+/// The keys of `[acoustics]` besides the mesh.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct AcousticsSpec {
+pub struct AcousticsKeys {
     /// `"planar"` (default) or `"axisymmetric"` (mesh coordinates (x, r), r = y ≥ 0).
     pub geometry: Option<Spanned<String>>,
     /// `"gradgrad"` (default: CG1 pressure, DG0 velocity), `"divdiv"` (DG0 × RT1) or
@@ -59,22 +57,6 @@ pub struct AcousticsSpec {
     pub density: Spanned<f64>,
     /// Sound speed $c$ \[m/s\].
     pub sound_speed: Spanned<f64>,
-    /// Side length \[m\] of the structured rectangle.
-    pub lx: Option<Spanned<f64>>,
-    /// Side length \[m\].
-    pub ly: Option<Spanned<f64>>,
-    /// Cells per side.
-    pub nx: Option<Spanned<usize>>,
-    /// Cells per side.
-    pub ny: Option<Spanned<usize>>,
-    /// `"right"` (default) or `"left"`.
-    pub diagonal: Option<Spanned<String>>,
-    /// Lower-left corner of the structured rectangle \[m\] (default 0).
-    pub x0: Option<Spanned<f64>>,
-    /// Lower-left corner of the structured rectangle \[m\] (default 0).
-    pub y0: Option<Spanned<f64>>,
-    /// A Gmsh `.msh` file instead of the structured rectangle.
-    pub mesh: Option<Spanned<String>>,
     /// Boundary conditions by tag (untagged edges are rigid).
     #[serde(default)]
     pub boundaries: BTreeMap<String, Spanned<BoundarySpec>>,
@@ -104,7 +86,7 @@ pub struct BuiltAcoustics {
     /// Initial state.
     pub initial: Vec<f64>,
     /// Probes: name, field (0 = p, 1 = u_x, 2 = u_y), point.
-    pub(super) probes: Vec<(String, usize, [f64; 2])>,
+    pub(super) probes: Vec<PointProbe>,
     /// Largest extent of the domain [m].
     size: f64,
 }
@@ -133,7 +115,10 @@ impl BuiltAcoustics {
         self.probes
             .iter()
             .map(|(_, k, x)| {
-                let (p, u) = self.model.evaluate(e, *x).map_err(|er| er.to_string())?;
+                let (p, u) = self
+                    .model
+                    .evaluate(e, [x[0], x[1]])
+                    .map_err(|er| er.to_string())?;
                 Ok([p, u[0], u[1]][*k])
             })
             .collect()
@@ -155,50 +140,21 @@ pub fn build(
         keys.positive("sound_speed", &a.sound_speed)?,
     )
     .map_err(|e| err(a.density.span(), format!("acoustics: {e}")))?;
-    let causality = match a
-        .causality
-        .as_ref()
-        .map(|s| (s.get_ref().as_str(), s.span()))
-    {
-        None | Some(("gradgrad", _)) => Causality::GradGrad,
-        Some(("divdiv", _)) => Causality::DivDiv,
-        Some(("cg1rt1", _)) => Causality::Cg1Rt1Neumann,
-        Some((other, span)) => {
-            return Err(err(
-                span,
-                format!(
-                    "acoustics.causality = '{other}': use \"gradgrad\", \"divdiv\" or \"cg1rt1\""
-                ),
-            ))
-        }
-    };
-    let axisymmetric = match a
-        .geometry
-        .as_ref()
-        .map(|s| (s.get_ref().as_str(), s.span()))
-    {
-        None | Some(("planar", _)) => false,
-        Some(("axisymmetric", _)) => true,
-        Some((other, span)) => {
-            return Err(err(
-                span,
-                format!("acoustics.geometry = '{other}': use \"planar\" or \"axisymmetric\""),
-            ))
-        }
-    };
-    let mesh = MeshKeys {
-        table: "acoustics",
-        anchor: a.density.span(),
-        lx: &a.lx,
-        ly: &a.ly,
-        nx: &a.nx,
-        ny: &a.ny,
-        diagonal: &a.diagonal,
-        mesh: &a.mesh,
-        x0: a.x0.as_ref(),
-        y0: a.y0.as_ref(),
-    }
-    .build(file, text)?;
+    let causality = keys.choice(
+        "causality",
+        a.causality.as_ref(),
+        &[
+            ("gradgrad", Causality::GradGrad),
+            ("divdiv", Causality::DivDiv),
+            ("cg1rt1", Causality::Cg1Rt1Neumann),
+        ],
+    )?;
+    let axisymmetric = keys.choice(
+        "geometry",
+        a.geometry.as_ref(),
+        &[("planar", false), ("axisymmetric", true)],
+    )?;
+    let mesh = a.shared.build("acoustics", a.density.span(), file, text)?;
     let tags = mesh.tag_names();
     let mut b = Acoustics::new(params, &mesh, causality)
         .map_err(|e| err(a.density.span(), format!("acoustics: {e}")))?;
@@ -252,66 +208,27 @@ pub fn build(
         "declare a boundary as \"velocity_port\" or \"pressure_port\" in acoustics.boundaries",
     )?;
     let names = ["p", "u_x", "u_y"];
-    let mut init: [Option<FieldFn>; 3] = [None, None, None];
-    for (name, expr) in &f.initial {
-        let Some(k) = names.iter().position(|n| n == name) else {
-            return Err(err(
-                expr.span(),
-                format!("initial.{name}: unknown field; use p, u_x or u_y"),
-            ));
-        };
-        init[k] = Some(
-            FieldFn::parse(expr.get_ref(), 2)
-                .map_err(|m| err(expr.span(), format!("initial.{name}: {m}")))?,
-        );
-    }
+    let init = f
+        .shared
+        .initial_fields((file, text), &names, 2, "p, u_x or u_y")?;
     let val = |k: usize, x: [f64; 2]| init[k].as_ref().map_or(0.0, |g| g.eval2(x));
     let initial = model
         .project(&|x| val(0, x), &|x| [val(1, x), val(2, x)])
         .map_err(|e| err(0..0, format!("initial state: {e}")))?;
-    if initial.iter().any(|v| !v.is_finite()) {
-        return Err(err(
-            0..0,
-            "initial fields are not finite everywhere in the domain".into(),
-        ));
-    }
-    let mut probes = Vec::new();
-    for pr in &f.output.probes {
-        let field = pr.field.as_deref().unwrap_or("p");
-        let k = names.iter().position(|n| *n == field).ok_or_else(|| {
-            err(
-                0..0,
-                format!(
-                    "output.probes '{}': unknown field '{field}' (fields: p, u_x, u_y)",
-                    pr.name
-                ),
-            )
-        })?;
-        if pr.z.is_some() {
-            return Err(err(
-                0..0,
-                format!(
-                    "output.probes '{}': z is not a coordinate of 2D models",
-                    pr.name
-                ),
-            ));
-        }
-        probes.push((pr.name.clone(), k, [pr.x, pr.y]));
-    }
-    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-    for v in mesh.vertices() {
-        for c in 0..2 {
-            lo[c] = lo[c].min(v[c]);
-            hi[c] = hi[c].max(v[c]);
-        }
-    }
+    check_finite_initial((file, text), &initial, "in the domain")?;
+    let probes = f
+        .shared
+        .output
+        .point_probes(&names, 2)
+        .map_err(|m| err(0..0, m))?;
+    let [lx, ly] = extent(mesh.vertices().iter().copied());
     let b = BuiltAcoustics {
-        name: f.model.name.clone(),
+        name: f.shared.model.name.clone(),
         model,
         input,
         initial,
         probes,
-        size: (hi[0] - lo[0]).max(hi[1] - lo[1]),
+        size: lx.max(ly),
     };
     b.probe_values(&b.initial)
         .map_err(|m| err(0..0, format!("output.probes: {m}")))?;

@@ -9,15 +9,12 @@ use super::build::{build, AcousticsFile, BuiltAcoustics};
 use super::vtk::vtu;
 use crate::check::CheckReport;
 use crate::continuum::{Columns, FieldRun};
-use crate::output::{mode_table, ModeTable};
+use crate::output::ModeTable;
 use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 
 /// The acoustics kind: a file with an `[acoustics]` table.
-pub static ACOUSTICS: FileKind<AcousticsFile, BuiltAcoustics> = FileKind {
-    name: "acoustics",
-    tables: Tables::all(&["acoustics"]),
-    build,
-};
+pub static ACOUSTICS: FileKind<AcousticsFile, BuiltAcoustics> =
+    FileKind::new("acoustics", Tables::all(&["acoustics"]), build);
 
 impl LoadedModel for Loaded<'_, AcousticsFile, BuiltAcoustics> {
     fn check(&self) -> Result<CheckReport> {
@@ -29,7 +26,7 @@ impl LoadedModel for Loaded<'_, AcousticsFile, BuiltAcoustics> {
     /// Midpoint rule, `timeseries.csv` (H, probes, energy split), `summary.json`, SVG
     /// plots, VTK snapshots (pressure and velocity).
     fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
-        let (f, b) = (&self.file, &self.built);
+        let b = &self.built;
         let probe_values = |e: &[f64]| b.probe_values(e);
         let split = |e: &[f64]| {
             b.model
@@ -51,21 +48,12 @@ impl LoadedModel for Loaded<'_, AcousticsFile, BuiltAcoustics> {
                 &split,
             ),
         ];
-        FieldRun::new(&b.name, "acoustics", b.system(), &b.input, &b.initial)
-            .columns(columns)
-            .vtu(&vtu_of)
-            .run(
-                (self.src.file(), self.src.text()),
-                f.simulation.as_ref(),
-                &f.output,
-                dir,
-                quiet,
-            )
+        let r = FieldRun::new(&b.name, "acoustics", b.system(), &b.input, &b.initial);
+        self.run_fields(r.columns(columns).vtu(&vtu_of), dir, quiet)
     }
 
     fn modes(&self, count: Option<usize>) -> Result<ModeTable> {
         let b = &self.built;
-        let n = count.unwrap_or(self.file.modes.count);
-        mode_table(&b.name, b.system(), n, &b.eigen_params(n))
+        self.field_modes(&b.name, b.system(), count, |n| b.eigen_params(n))
     }
 }

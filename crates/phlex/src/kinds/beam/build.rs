@@ -117,6 +117,29 @@ fn degree(
     }
 }
 
+/// The mixed discretization `CGDGk` (`(true, k)`) or `DGCGk` (`(false, k)`) of the bar and
+/// Timoshenko beams.
+fn mixed_degree(ctx: &Ctx, disc: &Spanned<String>) -> Result<(bool, usize), ModelError> {
+    let allowed = "CGDG1..3, DGCG1..3";
+    if disc.get_ref().starts_with("CGDG") {
+        Ok((true, degree(ctx, disc, "CGDG", allowed)?))
+    } else {
+        Ok((false, degree(ctx, disc, "DGCG", allowed)?))
+    }
+}
+
+/// The builder `b` with the distributed load ports `loads` (name, profile) added by
+/// `load`.
+fn with_loads<B>(
+    b: B,
+    loads: &[(String, phlex_fem::Profile)],
+    load: impl Fn(B, String, phlex_fem::Profile) -> B,
+) -> B {
+    loads
+        .iter()
+        .fold(b, |b, (n, p)| load(b, n.clone(), p.clone()))
+}
+
 /// Builds the discretized model described by `m`.
 pub fn build(file: &str, text: &str, m: &ModelFile) -> Result<Built, ModelError> {
     let ctx = Ctx { file, text };
@@ -156,14 +179,11 @@ pub fn build(file: &str, text: &str, m: &ModelFile) -> Result<Built, ModelError>
                 "DG1Her" => EbDiscretization::Dg1Her,
                 _ => EbDiscretization::CgCg(degree(&ctx, disc, "CGCG", allowed)?),
             };
-            let mut beam = EulerBernoulli::new(rho * area, ei, length, n_el)
+            let beam = EulerBernoulli::new(rho * area, ei, length, n_el)
                 .discretization(d)
                 .ends(left, right)
                 .imposition(imposition);
-            for (n, p) in &loads {
-                beam = beam.load(n.clone(), p.clone());
-            }
-            beam.build()
+            with_loads(beam, &loads, |b, n, p| b.load(n, p)).build()
         }
         Theory::Timoshenko => {
             let i = b
@@ -181,37 +201,26 @@ pub fn build(file: &str, text: &str, m: &ModelFile) -> Result<Built, ModelError>
                 .as_ref()
                 .map(|v| *v.get_ref())
                 .unwrap_or(5.0 / 6.0);
-            let allowed = "CGDG1..3, DGCG1..3";
-            let d = if disc.get_ref().starts_with("CGDG") {
-                TimoshenkoDiscretization::CgDg(degree(&ctx, disc, "CGDG", allowed)?)
-            } else {
-                TimoshenkoDiscretization::DgCg(degree(&ctx, disc, "DGCG", allowed)?)
+            let d = match mixed_degree(&ctx, disc)? {
+                (true, k) => TimoshenkoDiscretization::CgDg(k),
+                (false, k) => TimoshenkoDiscretization::DgCg(k),
             };
-            let mut beam =
-                Timoshenko::new(rho * area, rho * i, e_mod * i, k * g * area, length, n_el)
-                    .discretization(d)
-                    .ends(left, right)
-                    .imposition(imposition);
-            for (n, p) in &loads {
-                beam = beam.load(n.clone(), p.clone());
-            }
-            beam.build()
-        }
-        Theory::Bar => {
-            let allowed = "CGDG1..3, DGCG1..3";
-            let d = if disc.get_ref().starts_with("CGDG") {
-                BarDiscretization::CgDg(degree(&ctx, disc, "CGDG", allowed)?)
-            } else {
-                BarDiscretization::DgCg(degree(&ctx, disc, "DGCG", allowed)?)
-            };
-            let mut bar = Bar::new(rho * area, e_mod * area, length, n_el)
+            let beam = Timoshenko::new(rho * area, rho * i, e_mod * i, k * g * area, length, n_el)
                 .discretization(d)
                 .ends(left, right)
                 .imposition(imposition);
-            for (n, p) in &loads {
-                bar = bar.load(n.clone(), p.clone());
-            }
-            bar.build()
+            with_loads(beam, &loads, |b, n, p| b.load(n, p)).build()
+        }
+        Theory::Bar => {
+            let d = match mixed_degree(&ctx, disc)? {
+                (true, k) => BarDiscretization::CgDg(k),
+                (false, k) => BarDiscretization::DgCg(k),
+            };
+            let bar = Bar::new(rho * area, e_mod * area, length, n_el)
+                .discretization(d)
+                .ends(left, right)
+                .imposition(imposition);
+            with_loads(bar, &loads, |b, n, p| b.load(n, p)).build()
         }
     };
     let model = fem.or_else(|e| {

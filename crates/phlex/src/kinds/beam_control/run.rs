@@ -8,6 +8,17 @@
 //! separation check `eig(A+BF) ∪ eig(A−KC)`, energies, power balance) and SVG plots.
 //! Errors in the control table (unknown port or probe names, non-stabilisable or
 //! non-detectable pairs, a descriptor model) are model errors: exit code 2.
+//!
+//! The closed loop is not run through `phlex_solve::integrate`, on purpose (issue 13 item
+//! 2, "a model-specific hook where the maths demands it"): the controller is a
+//! sampled-data one (discrete LQR + one-step Kalman predictor on the ZOH discretisation,
+//! thesis 002 eqs. (3.17)–(3.21), (4.121)), whose inputs are piecewise constant between
+//! samples, and `simulate_closed_loop` propagates the plant *exactly* over each sample
+//! (block matrix exponential, Van Loan's formula for the port work and the dissipation).
+//! A one-step integrator of the continuous plant (midpoint, Gauss, Radau) would only
+//! approximate that propagation (the midpoint rule to $O(\Delta t^3)$ per step): the pinned
+//! energies of the shipped `[control]` example would move by far more than 1e-8, and the
+//! reported power balance would no longer hold to round-off.
 use std::path::Path;
 use std::time::Instant;
 

@@ -8,7 +8,6 @@
 //! ports; `run` then also records the heat content $\int\rho c(T - T_0)$.
 use phlex_fem::models::continuum::{HeatSupports, Supports};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 use anyhow::Result;
 use phlex_core::LinearPhSystem;
@@ -26,64 +25,49 @@ use phlex_solve::signal::InputFn;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::continuum::{port_inputs, FieldFn, FieldOutput, MeshKeys};
+use crate::continuum::{
+    check_finite_initial, extent, port_inputs, FieldFile, MeshSpec, PointProbe,
+};
 use crate::error::{error_at, ModelError};
-use crate::material::Table;
-use crate::spec::{ModelMeta, ModesSpec, PortInput, SimulationSpec};
+use crate::keys::WithKeys;
+use crate::material::{Table, ThermalKeys};
+use crate::spec::PortInput;
 
-/// Top level of an elasticity model file.
+/// An elasticity model file: the shared continuum tables ([`FieldTables`]: `[model]`,
+/// `[initial]` with the velocity components `v_x`, `v_y` (`v_z`) and, thermoelastic,
+/// `theta` as expressions in `x`, `y` (`z`), `[simulation]`, `[output]` with probe fields
+/// `v_x`, `v_y`, `v_z`, `s_xx`, `s_xy`, …, `[modes]`) and [`ElasticityTables`].
+///
+/// [`FieldTables`]: crate::continuum::FieldTables
+pub type ElasticityFile = FieldFile<ElasticityTables>;
+
+/// The elasticity tables of the model file.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ElasticityFile {
-    /// Descriptive metadata.
-    pub model: ModelMeta,
+pub struct ElasticityTables {
     /// Geometry, mesh, material, discretization and boundaries.
     pub elasticity: ElasticitySpec,
     /// Signals driving traction and heat-flux ports (uniform over the port's trace basis).
     #[serde(default)]
     pub input: Vec<PortInput>,
-    /// Initial velocity components `v_x`, `v_y` (`v_z`) as expressions in `x`, `y` (`z`).
-    #[serde(default)]
-    pub initial: BTreeMap<String, Spanned<String>>,
-    /// Time integration (midpoint).
-    pub simulation: Option<SimulationSpec>,
-    /// What to record (probe fields `v_x`, `v_y`, `v_z`, `s_xx`, `s_xy`, …).
-    #[serde(default)]
-    pub output: FieldOutput,
-    /// Eigen-analysis settings.
-    #[serde(default)]
-    pub modes: ModesSpec,
 }
 
-/// `[elasticity]`.
+/// `[elasticity]`: the 2D mesh keys ([`MeshSpec`]; `lx`, `ly`, `nx`, `ny`, `mesh` also
+/// for the 3D box) and [`ElasticityKeys`].
+pub type ElasticitySpec = WithKeys<MeshSpec, ElasticityKeys>;
+
+/// The keys of `[elasticity]` besides the mesh.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ElasticitySpec {
+pub struct ElasticityKeys {
     /// Dimension: 2 (triangles) or 3 (tetrahedra).
     pub dim: Spanned<usize>,
     /// 2D reduction: `"strain"` (default) or `"stress"`.
     pub plane: Option<Spanned<String>>,
-    /// Box size \[m\].
-    pub lx: Option<Spanned<f64>>,
-    /// Box size \[m\].
-    pub ly: Option<Spanned<f64>>,
     /// Box size \[m\] (3D).
     pub lz: Option<Spanned<f64>>,
-    /// Cells per side.
-    pub nx: Option<Spanned<usize>>,
-    /// Cells per side.
-    pub ny: Option<Spanned<usize>>,
     /// Cells per side (3D).
     pub nz: Option<Spanned<usize>>,
-    /// Diagonal of the structured 2D mesh: `"right"` (default) or `"left"`.
-    pub diagonal: Option<Spanned<String>>,
-    /// Lower-left corner of the structured 2D rectangle \[m\] (default 0).
-    pub x0: Option<Spanned<f64>>,
-    /// Lower-left corner of the structured 2D rectangle \[m\] (default 0).
-    pub y0: Option<Spanned<f64>>,
-    /// A Gmsh `.msh` file instead of the structured mesh (2D: physical lines as edge tags;
-    /// 3D: 4-node tetrahedra, physical surfaces as face tags).
-    pub mesh: Option<Spanned<String>>,
     /// Polynomial degree k of the CG velocities (2D 1..3, 3D 1..2).
     #[serde(default = "one")]
     pub degree: Spanned<usize>,
@@ -101,18 +85,15 @@ pub struct ElasticitySpec {
     pub thermal: Option<ThermalSpec>,
 }
 
-/// `[elasticity.thermal]`: linear thermoelasticity ([`phlex_fem::models::continuum::thermoelasticity`]).
+/// `[elasticity.thermal]`: the heat conduction keys ([`ThermalKeys`]) and
+/// [`ThermalOwnKeys`].
+pub type ThermalSpec = WithKeys<ThermalKeys, ThermalOwnKeys>;
+
+/// The keys of `[elasticity.thermal]` besides the heat conduction data: linear
+/// thermoelasticity ([`phlex_fem::models::continuum::thermoelasticity`]).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ThermalSpec {
-    /// Volumetric heat capacity $\rho c_\varepsilon$ \[J/(m³ K)\].
-    pub heat_capacity: Spanned<f64>,
-    /// Thermal conductivity $k$ \[W/(m K)\].
-    pub conductivity: Spanned<f64>,
-    /// Reference temperature $T_0$ \[K\].
-    pub reference_temperature: Spanned<f64>,
-    /// Linear thermal expansion coefficient $\beta$ \[1/K\] (0: uncoupled).
-    pub thermal_expansion: Spanned<f64>,
+pub struct ThermalOwnKeys {
     /// Tags held at $T = T_0$ (the others are insulated unless heat-flux ports).
     #[serde(default)]
     pub isothermal: Vec<String>,
@@ -206,6 +187,29 @@ fn conditions(
     Ok(out)
 }
 
+/// The builder `b` with the mechanical conditions `conds` (clamped, fixed component,
+/// traction port; [`Supports`]).
+fn supported<B: Supports>(b: B, conds: &[(String, Cond)]) -> B {
+    conds.iter().fold(b, |b, (tag, c)| match c {
+        Cond::Clamped => b.clamped(tag),
+        Cond::Fixed(a) => b.fixed(tag, *a),
+        Cond::Port => b.port(tag),
+        Cond::Isothermal | Cond::HeatFlux => b,
+    })
+}
+
+/// The thermoelastic builder `b` with the mechanical conditions and the thermal ones
+/// (isothermal, heat-flux port; [`HeatSupports`]) of `conds`.
+fn heat_supported<B: HeatSupports>(b: B, conds: &[(String, Cond)]) -> B {
+    conds
+        .iter()
+        .fold(supported(b, conds), |b, (tag, c)| match c {
+            Cond::Isothermal => b.isothermal(tag),
+            Cond::HeatFlux => b.heat_flux_port(tag),
+            _ => b,
+        })
+}
+
 fn one() -> Spanned<usize> {
     Spanned::new(0..0, 1)
 }
@@ -236,9 +240,6 @@ impl ElasticModel {
     }
 }
 
-/// A probe: column name, component index in the evaluated point values, point.
-type Probe = (String, usize, [f64; 3]);
-
 /// A parsed and built elasticity model.
 pub struct BuiltElasticity {
     /// Model name.
@@ -250,7 +251,7 @@ pub struct BuiltElasticity {
     /// Initial state.
     pub initial: Vec<f64>,
     /// Probes.
-    pub(super) probes: Vec<Probe>,
+    pub(super) probes: Vec<PointProbe>,
     /// Largest extent of the body [m].
     size: f64,
     /// Elastic material (eigen shift).
@@ -377,12 +378,7 @@ pub fn build(
     let thermal = match &p.thermal {
         None => None,
         Some(t) => {
-            let th = Table::new(file, text, "elasticity.thermal").thermal(
-                &t.heat_capacity,
-                &t.conductivity,
-                &t.reference_temperature,
-                &t.thermal_expansion,
-            )?;
+            let th = Table::new(file, text, "elasticity.thermal").thermal(&t.shared)?;
             Some(ThermalParams {
                 heat_capacity: th.heat_capacity,
                 conductivity: th.conductivity,
@@ -391,6 +387,9 @@ pub fn build(
             })
         }
     };
+    let at_degree =
+        |key: &str, e: &dyn std::fmt::Display| err(p.degree.span(), format!("{key}: {e}"));
+    let at_dim = |e: &dyn std::fmt::Display| err(p.dim.span(), format!("elasticity: {e}"));
     let (model, size) = if dim == 2 {
         for (key, v) in [("lz", p.lz.is_some()), ("nz", p.nz.is_some())] {
             if v {
@@ -400,74 +399,39 @@ pub fn build(
                 ));
             }
         }
-        let plane = match p.plane.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
-            None | Some(("strain", _)) => PlaneModel::PlaneStrain,
-            Some(("stress", _)) => PlaneModel::PlaneStress,
-            Some((other, span)) => {
-                return Err(err(
-                    span,
-                    format!("elasticity.plane = '{other}': use \"strain\" or \"stress\""),
-                ))
-            }
-        };
-        let mesh = MeshKeys {
-            table: "elasticity",
-            anchor: p.dim.span(),
-            lx: &p.lx,
-            ly: &p.ly,
-            nx: &p.nx,
-            ny: &p.ny,
-            diagonal: &p.diagonal,
-            mesh: &p.mesh,
-            x0: p.x0.as_ref(),
-            y0: p.y0.as_ref(),
-        }
-        .build(file, text)?;
+        let plane = Table::new(file, text, "elasticity").choice(
+            "plane",
+            p.plane.as_ref(),
+            &[
+                ("strain", PlaneModel::PlaneStrain),
+                ("stress", PlaneModel::PlaneStress),
+            ],
+        )?;
+        let mesh = p.shared.build("elasticity", p.dim.span(), file, text)?;
         let conds = conditions(p, &mesh.tag_names(), 2, &err)?;
         let m = match thermal {
             None => {
-                let mut b = Elasticity2d::new(params, plane, &mesh, degree)
-                    .map_err(|e| err(p.degree.span(), format!("elasticity.degree: {e}")))?;
-                for (tag, c) in &conds {
-                    b = match c {
-                        Cond::Clamped => b.clamped(tag),
-                        Cond::Fixed(a) => b.fixed(tag, *a),
-                        Cond::Port => b.port(tag),
-                        Cond::Isothermal | Cond::HeatFlux => b,
-                    };
-                }
-                ElasticModel::Plane(
-                    b.build()
-                        .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?,
-                )
+                let b = Elasticity2d::new(params, plane, &mesh, degree)
+                    .map_err(|e| at_degree("elasticity.degree", &e))?;
+                ElasticModel::Plane(supported(b, &conds).build().map_err(|e| at_dim(&e))?)
             }
             Some(th) => {
-                let mut b = Thermoelasticity2d::new(params, th, &mesh, degree)
-                    .map_err(|e| err(p.degree.span(), format!("elasticity: {e}")))?
+                let b = Thermoelasticity2d::new(params, th, &mesh, degree)
+                    .map_err(|e| at_degree("elasticity", &e))?
                     .plane(plane);
-                for (tag, c) in &conds {
-                    b = match c {
-                        Cond::Clamped => b.clamped(tag),
-                        Cond::Fixed(a) => b.fixed(tag, *a),
-                        Cond::Isothermal => b.isothermal(tag),
-                        Cond::Port => b.port(tag),
-                        Cond::HeatFlux => b.heat_flux_port(tag),
-                    };
-                }
                 ElasticModel::ThermoPlane(
-                    b.build()
-                        .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?,
+                    heat_supported(b, &conds).build().map_err(|e| at_dim(&e))?,
                 )
             }
         };
-        let size = extent(mesh.vertices().iter().map(|v| [v[0], v[1], 0.0]));
+        let size = largest(extent(mesh.vertices().iter().copied()));
         (m, size)
     } else {
         for (key, v) in [
             ("plane", p.plane.is_some()),
-            ("diagonal", p.diagonal.is_some()),
-            ("x0", p.x0.is_some()),
-            ("y0", p.y0.is_some()),
+            ("diagonal", p.shared.diagonal.is_some()),
+            ("x0", p.shared.x0.is_some()),
+            ("y0", p.shared.y0.is_some()),
         ] {
             if v {
                 return Err(err(
@@ -476,95 +440,53 @@ pub fn build(
                 ));
             }
         }
-        let mesh = if let Some(file_name) = &p.mesh {
-            for (key, present) in [
-                ("lx", p.lx.is_some()),
-                ("ly", p.ly.is_some()),
-                ("lz", p.lz.is_some()),
-                ("nx", p.nx.is_some()),
-                ("ny", p.ny.is_some()),
-                ("nz", p.nz.is_some()),
-            ] {
-                if present {
-                    return Err(err(
-                        file_name.span(),
-                        format!("elasticity.{key} cannot be combined with elasticity.mesh (the Gmsh file defines the mesh)"),
-                    ));
-                }
-            }
-            let path = Path::new(file)
-                .parent()
-                .unwrap_or(Path::new("."))
-                .join(file_name.get_ref());
-            GmshMesh3d::read(&path)
-                .map_err(|e| err(file_name.span(), format!("elasticity.mesh: {e}")))?
+        let keys = Table::new(file, text, "elasticity");
+        let mesh = if let Some(name) = &p.shared.mesh {
+            keys.exclusive_with_mesh(
+                name,
+                &[
+                    ("lx", p.shared.lx.is_some()),
+                    ("ly", p.shared.ly.is_some()),
+                    ("lz", p.lz.is_some()),
+                    ("nx", p.shared.nx.is_some()),
+                    ("ny", p.shared.ny.is_some()),
+                    ("nz", p.nz.is_some()),
+                ],
+            )?;
+            GmshMesh3d::read(keys.path_of(name))
+                .map_err(|e| err(name.span(), format!("elasticity.mesh: {e}")))?
                 .mesh
         } else {
-            let missing = |key: &str| {
-                err(
-                    p.dim.span(),
-                    format!("elasticity.{key} is missing: 3D models need lx, ly, lz, nx, ny, nz (or mesh = \"file.msh\")"),
-                )
-            };
-            let mut l = [0.0; 3];
-            for (c, (key, v)) in [("lx", &p.lx), ("ly", &p.ly), ("lz", &p.lz)]
-                .into_iter()
-                .enumerate()
-            {
-                let v = v.as_ref().ok_or_else(|| missing(key))?;
-                if !(*v.get_ref() > 0.0 && v.get_ref().is_finite()) {
-                    return Err(err(v.span(), format!("elasticity.{key} must be > 0")));
-                }
-                l[c] = *v.get_ref();
-            }
-            let mut n = [0usize; 3];
-            for (c, (key, v)) in [("nx", &p.nx), ("ny", &p.ny), ("nz", &p.nz)]
-                .into_iter()
-                .enumerate()
-            {
-                let v = v.as_ref().ok_or_else(|| missing(key))?;
-                if *v.get_ref() == 0 {
-                    return Err(err(v.span(), format!("elasticity.{key} must be >= 1")));
-                }
-                n[c] = *v.get_ref();
-            }
+            let hint = "3D models need lx, ly, lz, nx, ny, nz (or mesh = \"file.msh\")";
+            let anchor = p.dim.span();
+            let len = |v, key| keys.length(key, keys.required(v, key, &anchor, hint)?);
+            let count = |v, key| keys.count(key, keys.required(v, key, &anchor, hint)?);
+            let l = [
+                len(&p.shared.lx, "lx")?,
+                len(&p.shared.ly, "ly")?,
+                len(&p.lz, "lz")?,
+            ];
+            let n = [
+                count(&p.shared.nx, "nx")?,
+                count(&p.shared.ny, "ny")?,
+                count(&p.nz, "nz")?,
+            ];
             Mesh3d::box_mesh([0.0; 3], l, n)
                 .map_err(|e| err(p.dim.span(), format!("elasticity mesh: {e}")))?
         };
-        let size = extent(mesh.vertices().iter().copied());
+        let size = largest(extent(mesh.vertices().iter().copied()));
         let conds = conditions(p, &mesh.tag_names(), 3, &err)?;
         let m = match thermal {
             None => {
-                let mut b = Elasticity3d::new(params, &mesh, degree)
-                    .map_err(|e| err(p.degree.span(), format!("elasticity.degree: {e}")))?;
-                for (tag, c) in &conds {
-                    b = match c {
-                        Cond::Clamped => b.clamped(tag),
-                        Cond::Fixed(a) => b.fixed(tag, *a),
-                        Cond::Port => b.port(tag),
-                        Cond::Isothermal | Cond::HeatFlux => b,
-                    };
-                }
-                ElasticModel::Solid(
-                    b.build()
-                        .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?,
-                )
+                let b = Elasticity3d::new(params, &mesh, degree)
+                    .map_err(|e| at_degree("elasticity.degree", &e))?;
+                ElasticModel::Solid(supported(b, &conds).build().map_err(|e| at_dim(&e))?)
             }
             Some(th) => {
-                let mut b = Thermoelasticity3d::new(params, th, &mesh, degree)
-                    .map_err(|e| err(p.degree.span(), format!("elasticity: {e}")))?;
-                for (tag, c) in &conds {
-                    b = match c {
-                        Cond::Clamped => b.clamped(tag),
-                        Cond::Fixed(a) => b.fixed(tag, *a),
-                        Cond::Isothermal => b.isothermal(tag),
-                        Cond::Port => b.port(tag),
-                        Cond::HeatFlux => b.heat_flux_port(tag),
-                    };
-                }
+                let b = Thermoelasticity3d::new(params, th, &mesh, degree)
+                    .map_err(|e| at_degree("elasticity", &e))?;
                 ElasticModel::ThermoSolid(
-                    b.build()
-                        .map_err(|e| err(p.dim.span(), format!("elasticity: {e}")))?,
+                    heat_supported(b, &conds).build().map_err(|e| at_dim(&e))?,
                 )
             }
         };
@@ -584,38 +506,26 @@ pub fn build(
             "declare a boundary as \"port\" in elasticity.boundaries"
         },
     )?;
-    // initial velocity
-    let comps = ["v_x", "v_y", "v_z"];
+    // initial velocity (and temperature)
     let thermal_model = p.thermal.is_some();
-    let mut v0: [Option<FieldFn>; 3] = [None, None, None];
-    let mut theta0: Option<FieldFn> = None;
-    for (name, expr) in &f.initial {
-        if name == "theta" && thermal_model {
-            theta0 = Some(
-                FieldFn::parse(expr.get_ref(), dim)
-                    .map_err(|m| err(expr.span(), format!("initial.{name}: {m}")))?,
-            );
-            continue;
+    let comps = &["v_x", "v_y", "v_z"][..dim];
+    let names = [comps, if thermal_model { &["theta"] } else { &[] }].concat();
+    let known = format!(
+        "{}{}",
+        comps.join(", "),
+        if thermal_model {
+            " or theta ((T − T0)/T0)"
+        } else {
+            ""
         }
-        let Some(c) = comps[..dim].iter().position(|n| n == name) else {
-            return Err(err(
-                expr.span(),
-                format!(
-                    "initial.{name}: unknown field; use {}{}",
-                    comps[..dim].join(", "),
-                    if thermal_model {
-                        " or theta ((T − T0)/T0)"
-                    } else {
-                        ""
-                    }
-                ),
-            ));
-        };
-        v0[c] = Some(
-            FieldFn::parse(expr.get_ref(), dim)
-                .map_err(|m| err(expr.span(), format!("initial.{name}: {m}")))?,
-        );
-    }
+    );
+    let mut v0 = f.shared.initial_fields((file, text), &names, dim, &known)?;
+    let theta0 = if thermal_model {
+        v0.pop().flatten()
+    } else {
+        None
+    };
+    v0.resize(3, None);
     let v_at = |c: usize, x: [f64; 3]| v0[c].as_ref().map_or(0.0, |g| g.eval3(x));
     let initial = match &model {
         ElasticModel::Plane(m) => m
@@ -634,12 +544,7 @@ pub fn build(
                 theta0.as_ref().map_or(0.0, |g| g.eval3(x))
             }),
     };
-    if initial.iter().any(|v| !v.is_finite()) {
-        return Err(err(
-            0..0,
-            "initial fields are not finite everywhere on the body".into(),
-        ));
-    }
+    check_finite_initial((file, text), &initial, "on the body")?;
     let all: &[&str] = if dim == 2 { &FIELDS_2D } else { &FIELDS_3D };
     // `theta` (the last field) only with [elasticity.thermal]
     let fields = if thermal_model {
@@ -647,30 +552,13 @@ pub fn build(
     } else {
         &all[..all.len() - 1]
     };
-    let mut probes = Vec::new();
-    for pr in &f.output.probes {
-        let field = pr.field.as_deref().unwrap_or("v_x");
-        let k = fields.iter().position(|n| *n == field).ok_or_else(|| {
-            err(
-                0..0,
-                format!(
-                    "output.probes '{}': unknown field '{field}' (fields: {})",
-                    pr.name,
-                    fields.join(", ")
-                ),
-            )
-        })?;
-        if dim == 2 && pr.z.is_some() {
-            return Err(err(
-                0..0,
-                format!("output.probes '{}': z is a 3D coordinate", pr.name),
-            ));
-        }
-        let x = [pr.x, pr.y, pr.z.unwrap_or(0.0)];
-        probes.push((pr.name.clone(), k, x));
-    }
+    let probes = f
+        .shared
+        .output
+        .point_probes(fields, dim)
+        .map_err(|m| err(0..0, m))?;
     let b = BuiltElasticity {
-        name: f.model.name.clone(),
+        name: f.shared.model.name.clone(),
         model,
         input,
         initial,
@@ -702,13 +590,7 @@ pub(super) fn thermo3d_field(m: &ThermoelasticityModel3d, e: &[f64], f: ThermoFi
     u
 }
 
-fn extent(points: impl Iterator<Item = [f64; 3]>) -> f64 {
-    let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
-    for v in points {
-        for c in 0..3 {
-            lo[c] = lo[c].min(v[c]);
-            hi[c] = hi[c].max(v[c]);
-        }
-    }
-    (0..3).map(|c| hi[c] - lo[c]).fold(0.0, f64::max)
+/// The largest of the side lengths `l`.
+fn largest<const D: usize>(l: [f64; D]) -> f64 {
+    l.into_iter().fold(0.0, f64::max)
 }

@@ -9,15 +9,12 @@ use super::build::{build, BuiltElasticity, ElasticModel, ElasticityFile};
 use super::vtk::vtu;
 use crate::check::CheckReport;
 use crate::continuum::{Columns, FieldRun};
-use crate::output::{mode_table, ModeTable};
+use crate::output::ModeTable;
 use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 
 /// The elasticity kind: a file with an `[elasticity]` table.
-pub static ELASTICITY: FileKind<ElasticityFile, BuiltElasticity> = FileKind {
-    name: "elasticity",
-    tables: Tables::all(&["elasticity"]),
-    build,
-};
+pub static ELASTICITY: FileKind<ElasticityFile, BuiltElasticity> =
+    FileKind::new("elasticity", Tables::all(&["elasticity"]), build);
 
 impl LoadedModel for Loaded<'_, ElasticityFile, BuiltElasticity> {
     fn check(&self) -> Result<CheckReport> {
@@ -30,7 +27,7 @@ impl LoadedModel for Loaded<'_, ElasticityFile, BuiltElasticity> {
     /// models), `summary.json`, SVG plots, VTK snapshots (velocity at vertices, stress at
     /// cells).
     fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
-        let (f, b) = (&self.file, &self.built);
+        let b = &self.built;
         let probe_values = |e: &[f64]| b.probe_values(e);
         let heat_values = |e: &[f64]| -> Result<Vec<f64>, String> {
             match &b.model {
@@ -56,21 +53,12 @@ impl LoadedModel for Loaded<'_, ElasticityFile, BuiltElasticity> {
                 &heat_values,
             ));
         }
-        FieldRun::new(&b.name, "elasticity", b.system(), &b.input, &b.initial)
-            .columns(columns)
-            .vtu(&vtu_of)
-            .run(
-                (self.src.file(), self.src.text()),
-                f.simulation.as_ref(),
-                &f.output,
-                dir,
-                quiet,
-            )
+        let r = FieldRun::new(&b.name, "elasticity", b.system(), &b.input, &b.initial);
+        self.run_fields(r.columns(columns).vtu(&vtu_of), dir, quiet)
     }
 
     fn modes(&self, count: Option<usize>) -> Result<ModeTable> {
         let b = &self.built;
-        let n = count.unwrap_or(self.file.modes.count);
-        mode_table(&b.name, b.system(), n, &b.eigen_params(n))
+        self.field_modes(&b.name, b.system(), count, |n| b.eigen_params(n))
     }
 }

@@ -26,7 +26,7 @@ use toml::Spanned;
 
 use super::file::PlateFile;
 use super::model::{BuiltPlate, PlateModel};
-use crate::continuum::{port_inputs, FieldFn, MeshKeys};
+use crate::continuum::{check_finite_initial, extent, port_inputs, FieldFn};
 use crate::error::{line_of, ModelError};
 use crate::material::Table;
 
@@ -183,19 +183,7 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
         Some(k) => keys.positive("shear_factor", k)?,
         None => 5.0 / 6.0,
     };
-    let mesh = MeshKeys {
-        table: "plate",
-        anchor: p.theory.span(),
-        lx: &p.lx,
-        ly: &p.ly,
-        nx: &p.nx,
-        ny: &p.ny,
-        diagonal: &p.diagonal,
-        mesh: &p.mesh,
-        x0: p.x0.as_ref(),
-        y0: p.y0.as_ref(),
-    }
-    .build(file, text)?;
+    let mesh = p.shared.build("plate", p.theory.span(), file, text)?;
     let names = mesh.tag_names();
     let mut conditions = Vec::new();
     for (edge, cond) in &p.edges {
@@ -317,7 +305,7 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
                     break 'mindlin PlateModel::MindlinAfw { model, scaled, d };
                 }
                 Some(("bjt", span)) => {
-                    if let Some(m) = &p.mesh {
+                    if let Some(m) = &p.shared.mesh {
                         return Err(err(
                             m.span(),
                             "plate.mesh: the BJT element lives on a rectangular grid; give lx, ly, nx, ny instead of a Gmsh mesh".into(),
@@ -334,10 +322,10 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
                         }
                     }
                     let grid = |v: &Option<Spanned<f64>>| v.as_ref().map_or(0.0, |v| *v.get_ref());
-                    let (x0, y0) = (grid(&p.x0), grid(&p.y0));
-                    let (lx, ly) = (grid(&p.lx), grid(&p.ly));
+                    let (x0, y0) = (grid(&p.shared.x0), grid(&p.shared.y0));
+                    let (lx, ly) = (grid(&p.shared.lx), grid(&p.shared.ly));
                     let n = |v: &Option<Spanned<usize>>| v.as_ref().map_or(0, |v| *v.get_ref());
-                    let (nx, ny) = (n(&p.nx), n(&p.ny));
+                    let (nx, ny) = (n(&p.shared.nx), n(&p.shared.ny));
                     let xs = (0..=nx).map(|i| x0 + lx * i as f64 / nx as f64).collect();
                     let ys = (0..=ny).map(|j| y0 + ly * j as f64 / ny as f64).collect();
                     let mut plate = MindlinBjt::new(params, xs, ys, *p.degree.get_ref())
@@ -433,12 +421,7 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
                                 .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
                         ),
                         Some(t) => {
-                            let th = Table::new(file, text, "plate.thermal").thermal(
-                                &t.heat_capacity,
-                                &t.conductivity,
-                                &t.reference_temperature,
-                                &t.thermal_expansion,
-                            )?;
+                            let th = Table::new(file, text, "plate.thermal").thermal(&t.shared)?;
                             let tp = PlateThermalParams {
                                 young: e_mod,
                                 nu,
@@ -472,20 +455,14 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
                             ),
                         ));
                     }
-                    let imposition = match p
-                        .bc_imposition
-                        .as_ref()
-                        .map(|e| (e.get_ref().as_str(), e.span()))
-                    {
-                        None | Some(("exact", _)) => BellImposition::Exact,
-                        Some(("thesis_vertex", _)) => BellImposition::ThesisVertex,
-                        Some((other, span)) => {
-                            return Err(err(
-                                span,
-                                format!("plate.bc_imposition = '{other}': use \"exact\" or \"thesis_vertex\""),
-                            ))
-                        }
-                    };
+                    let imposition = Table::new(file, text, "plate").choice(
+                        "bc_imposition",
+                        p.bc_imposition.as_ref(),
+                        &[
+                            ("exact", BellImposition::Exact),
+                            ("thesis_vertex", BellImposition::ThesisVertex),
+                        ],
+                    )?;
                     no_loads("the Bell/Argyris elements")?;
                     let mut plate = KirchhoffBell::new(params, &mesh, fam)
                         .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?
@@ -659,40 +636,39 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
         }
     }
     // initial fields
-    let mut w0: Option<FieldFn> = None;
-    let mut theta: [Option<FieldFn>; 2] = [None, None];
-    let mut u0: [Option<FieldFn>; 2] = [None, None];
     let has_theta = matches!(
         model,
         PlateModel::Mindlin(_) | PlateModel::MindlinAfw { .. }
     );
     let has_u = laminated;
-    for (name, expr) in &f.initial {
-        let g = FieldFn::parse(expr.get_ref(), 2)
-            .map_err(|m| err(expr.span(), format!("initial.{name}: {m}")))?;
-        match name.as_str() {
-            "e_w" => w0 = Some(g),
-            "e_theta_x" if has_theta => theta[0] = Some(g),
-            "e_theta_y" if has_theta => theta[1] = Some(g),
-            "e_ux" if has_u => u0[0] = Some(g),
-            "e_uy" if has_u => u0[1] = Some(g),
-            other => {
-                return Err(err(
-                    expr.span(),
-                    format!(
-                        "initial.{other}: unknown field; use e_w{}",
-                        if has_theta {
-                            ", e_theta_x or e_theta_y"
-                        } else if has_u {
-                            ", e_ux or e_uy (in-plane velocities)"
-                        } else {
-                            " (the Kirchhoff plate's rotations follow from w)"
-                        }
-                    ),
-                ))
-            }
-        }
+    let mut names = vec!["e_w"];
+    if has_theta {
+        names.extend(["e_theta_x", "e_theta_y"]);
     }
+    if has_u {
+        names.extend(["e_ux", "e_uy"]);
+    }
+    let known = if has_theta {
+        "e_w, e_theta_x or e_theta_y"
+    } else if has_u {
+        "e_w, e_ux or e_uy (in-plane velocities)"
+    } else {
+        "e_w (the Kirchhoff plate's rotations follow from w)"
+    };
+    let mut given = f
+        .shared
+        .initial_fields((file, text), &names, 2, known)?
+        .into_iter();
+    let w0 = given.next().flatten();
+    let mut next_pair = |on: bool| {
+        if on {
+            [given.next().flatten(), given.next().flatten()]
+        } else {
+            [None, None]
+        }
+    };
+    let theta = next_pair(has_theta);
+    let u0 = next_pair(has_u);
     let w_of = |x: [f64; 2]| w0.as_ref().map_or(0.0, |g| g.eval2(x));
     let u_of = |x: [f64; 2]| [0, 1].map(|c| u0[c].as_ref().map_or(0.0, |g| g.eval2(x)));
     let u_fn: Option<&dyn Fn([f64; 2]) -> [f64; 2]> = if u0.iter().any(Option::is_some) {
@@ -739,14 +715,9 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
         }),
     }
     .map_err(|e| err(0..0, format!("initial state: {e}")))?;
-    if initial.iter().any(|v| !v.is_finite()) {
-        return Err(err(
-            0..0,
-            "initial fields are not finite everywhere on the plate".into(),
-        ));
-    }
+    check_finite_initial((file, text), &initial, "on the plate")?;
     let mut probes = Vec::new();
-    for pr in &f.output.probes {
+    for pr in &f.shared.output.probes {
         if let Some(field) = pr.field.as_deref().filter(|f| *f != "e_w") {
             return Err(err(
                 0..0,
@@ -768,16 +739,9 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
         })?;
         probes.push((pr.name.clone(), pt));
     }
-    let name = f.model.name.clone();
+    let name = f.shared.model.name.clone();
     // extent of the mesh (the eigen shift's length scales)
-    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-    for v in model.mesh().vertices() {
-        for c in 0..2 {
-            lo[c] = lo[c].min(v[c]);
-            hi[c] = hi[c].max(v[c]);
-        }
-    }
-    let (lx, ly) = (hi[0] - lo[0], hi[1] - lo[1]);
+    let [lx, ly] = extent(model.mesh().vertices().iter().copied());
     Ok((
         f,
         BuiltPlate {

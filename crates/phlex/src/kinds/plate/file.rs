@@ -6,15 +6,23 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::continuum::{DampingSpec, FieldOutput};
-use crate::spec::{ModelMeta, ModesSpec, PortInput, SimulationSpec};
+use crate::continuum::{DampingSpec, FieldFile, MeshSpec};
+use crate::keys::WithKeys;
+use crate::material::ThermalKeys;
+use crate::spec::PortInput;
 
-/// Top level of a plate model file.
+/// A plate model file: the shared continuum tables ([`FieldTables`]: `[model]`,
+/// `[initial]` with the fields `e_w`, `e_theta_x`, `e_theta_y` as expressions in `x`, `y`,
+/// `[simulation]`, `[output]` with vertical velocity probes, `[modes]`) and
+/// [`PlateTables`].
+///
+/// [`FieldTables`]: crate::continuum::FieldTables
+pub type PlateFile = FieldFile<PlateTables>;
+
+/// The plate tables of the model file.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PlateFile {
-    /// Descriptive metadata.
-    pub model: ModelMeta,
+pub struct PlateTables {
     /// Geometry, mesh, material, discretization and edge conditions.
     pub plate: PlateSpec,
     /// Signals driving traction ports (uniform along the edge).
@@ -23,23 +31,15 @@ pub struct PlateFile {
     /// Boundary damping injection $u = -Ky$ on traction ports (thesis 004 §8.1.1).
     #[serde(default)]
     pub damping: Vec<DampingSpec>,
-    /// Initial fields (`e_w`, `e_theta_x`, `e_theta_y`) as expressions in `x`, `y`.
-    #[serde(default)]
-    pub initial: BTreeMap<String, Spanned<String>>,
-    /// Time integration (midpoint).
-    pub simulation: Option<SimulationSpec>,
-    /// What to record (probes: vertical velocity `e_w` at a point).
-    #[serde(default)]
-    pub output: FieldOutput,
-    /// Eigen-analysis settings.
-    #[serde(default)]
-    pub modes: ModesSpec,
 }
 
-/// `[plate]`.
+/// `[plate]`: the 2D mesh keys ([`MeshSpec`]) and [`PlateKeys`].
+pub type PlateSpec = WithKeys<MeshSpec, PlateKeys>;
+
+/// The keys of `[plate]` besides the mesh.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PlateSpec {
+pub struct PlateKeys {
     /// Plate theory: `"mindlin"` (CGDG, thesis eq. (7.20)), `"kirchhoff"` (HHJ, Bell or
     /// Argyris), `"laminated_kirchhoff"`, `"laminated_mindlin"` (ply stack `[[plate.plies]]`).
     pub theory: Spanned<String>,
@@ -58,23 +58,6 @@ pub struct PlateSpec {
     /// Laminated plates: the plies, bottom first.
     #[serde(default)]
     pub plies: Vec<PlySpec>,
-    /// Side lengths \[m\] of the structured rectangle mesh.
-    pub lx: Option<Spanned<f64>>,
-    /// Side lengths \[m\].
-    pub ly: Option<Spanned<f64>>,
-    /// Cells per side.
-    pub nx: Option<Spanned<usize>>,
-    /// Cells per side.
-    pub ny: Option<Spanned<usize>>,
-    /// A Gmsh `.msh` file (ASCII 4.1 or 2.2; path relative to the model file) instead of
-    /// `lx`, `ly`, `nx`, `ny`: the physical line groups are the edge tags.
-    pub mesh: Option<Spanned<String>>,
-    /// Diagonal of the structured mesh: `"right"` (default) or `"left"`.
-    pub diagonal: Option<Spanned<String>>,
-    /// Lower-left corner of the structured rectangle \[m\] (default 0).
-    pub x0: Option<Spanned<f64>>,
-    /// Lower-left corner of the structured rectangle \[m\] (default 0).
-    pub y0: Option<Spanned<f64>>,
     /// Polynomial degree k of the CG velocities (1..3).
     #[serde(default = "one")]
     pub degree: Spanned<usize>,
@@ -100,19 +83,15 @@ pub struct PlateSpec {
     pub thermal: Option<PlateThermalSpec>,
 }
 
-/// `[plate.thermal]`: heat conduction in the plate volume coupled to the bending
+/// `[plate.thermal]`: the heat conduction keys ([`ThermalKeys`]) and [`PlateThermalKeys`].
+pub type PlateThermalSpec = WithKeys<ThermalKeys, PlateThermalKeys>;
+
+/// The keys of `[plate.thermal]` besides the heat conduction data: heat conduction in the
+/// plate volume coupled to the bending
 /// ([`ThermoelasticKirchhoff`](phlex_fem::models::plate::thermoelastic_kirchhoff::ThermoelasticKirchhoff), thesis 004 eqs. (5.35)–(5.41)).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PlateThermalSpec {
-    /// Linear thermal expansion coefficient $\beta$ \[1/K\].
-    pub thermal_expansion: Spanned<f64>,
-    /// Volumetric heat capacity $\rho c$ \[J/(m³ K)\].
-    pub heat_capacity: Spanned<f64>,
-    /// Thermal conductivity $k$ \[W/(m K)\].
-    pub conductivity: Spanned<f64>,
-    /// Reference temperature $T_0$ \[K\].
-    pub reference_temperature: Spanned<f64>,
+pub struct PlateThermalKeys {
     /// Temperature degree in the plane (1..=3, default 1).
     pub plane_degree: Option<usize>,
     /// Temperature elements through the thickness (default 8).

@@ -3,7 +3,7 @@
 //! velocity probes, thermoelastic energies, VTK, boundary damping injection) and `modes`.
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use super::build::build;
 use super::file::PlateFile;
@@ -11,7 +11,7 @@ use super::model::{BuiltPlate, PlateModel};
 use super::vtk::vtu;
 use crate::check::CheckReport;
 use crate::continuum::{feedback_phase, field_simulation, run_field, Columns, FieldRun};
-use crate::output::{frequencies_with, ModeTable};
+use crate::output::ModeTable;
 use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 
 /// The tables that make a `[plate]` file a plate assembly
@@ -19,11 +19,11 @@ use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 pub const ASSEMBLY_TABLES: &[&str] = &["attachments", "rod", "loads"];
 
 /// The plate kind: a `[plate]` table without `[attachments.*]`, `[rod]` or `[loads.*]`.
-pub static PLATE: FileKind<PlateFile, BuiltPlate> = FileKind {
-    name: "plate",
-    tables: Tables::all(&["plate"]).without(ASSEMBLY_TABLES),
+pub static PLATE: FileKind<PlateFile, BuiltPlate> = FileKind::new(
+    "plate",
+    Tables::all(&["plate"]).without(ASSEMBLY_TABLES),
     build,
-};
+);
 
 impl LoadedModel for Loaded<'_, PlateFile, BuiltPlate> {
     fn check(&self) -> Result<CheckReport> {
@@ -48,7 +48,7 @@ impl LoadedModel for Loaded<'_, PlateFile, BuiltPlate> {
     fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
         let (f, b) = (&self.file, &self.built);
         let (file, text) = (self.src.file(), self.src.text());
-        let sim = field_simulation((file, text, "plate"), f.simulation.as_ref())?;
+        let sim = field_simulation((file, text, "plate"), f.shared.simulation.as_ref())?;
         let sim_end = sim.t_end();
         let dt = sim.span(0.0, sim_end).h;
         let points: Vec<[f64; 2]> = b.probes.iter().map(|p| p.1).collect();
@@ -92,7 +92,7 @@ impl LoadedModel for Loaded<'_, PlateFile, BuiltPlate> {
             r.columns(columns).vtu(&vtu_of),
             closed,
             &sim,
-            &f.output,
+            &f.shared.output,
             dir,
             quiet,
         )
@@ -100,9 +100,6 @@ impl LoadedModel for Loaded<'_, PlateFile, BuiltPlate> {
 
     fn modes(&self, count: Option<usize>) -> Result<ModeTable> {
         let b = &self.built;
-        let n = count.unwrap_or(self.file.modes.count);
-        let rows =
-            frequencies_with(b.system(), n, &b.eigen_params(n)).context("eigen-analysis failed")?;
-        Ok(ModeTable::new(&b.name, b.system().n_states(), rows))
+        self.field_modes(&b.name, b.system(), count, |n| b.eigen_params(n))
     }
 }

@@ -33,20 +33,24 @@ use phlex_solve::signal::InputFn;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::continuum::{port_inputs, FieldFn, FieldOutput};
+use crate::continuum::{port_inputs, FieldFile, FieldFn};
 use crate::error::{error_at, ModelError};
-use crate::kinds::plate::file::PlateSpec;
+use crate::kinds::plate::file::{PlateSpec, PlateTables};
 use crate::kinds::plate::{BuiltPlate, PlateFile, PlateModel};
-use crate::spec::{ModelMeta, ModesSpec, PortInput, SimulationSpec};
+use crate::spec::PortInput;
 
-/// A plate assembly model file: the plate file's tables (`[model]`, `[plate]`, `[initial]`,
-/// `[simulation]`, `[output]`, `[modes]`) and the assembly's (`[point_loads]`,
+/// A plate assembly model file: the shared continuum tables of the plate file
+/// ([`FieldTables`]: `[model]`, `[initial]`, `[simulation]`, `[output]`, `[modes]`) and
+/// [`AssemblyTables`].
+///
+/// [`FieldTables`]: crate::continuum::FieldTables
+pub type PlateAssemblyFile = FieldFile<AssemblyTables>;
+
+/// The tables of a plate assembly: the plate's and the assembly's (`[point_loads]`,
 /// `[attachments.*]`, `[rod]`, `[loads.*]`, `[[input]]` on the ports of the assembly).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct PlateAssemblyFile {
-    /// Descriptive metadata.
-    pub model: ModelMeta,
+pub struct AssemblyTables {
     /// The Kirchhoff HHJ plate.
     pub plate: PlateSpec,
     /// The Dirac approximation of the point ports.
@@ -62,17 +66,6 @@ pub struct PlateAssemblyFile {
     /// Signals driving the ports of the assembly.
     #[serde(default)]
     pub input: Vec<PortInput>,
-    /// Initial fields (rejected: assemblies start from rest).
-    #[serde(default)]
-    pub initial: BTreeMap<String, Spanned<String>>,
-    /// Time integration (midpoint).
-    pub simulation: Option<SimulationSpec>,
-    /// What to record (velocity probes of the plate).
-    #[serde(default)]
-    pub output: FieldOutput,
-    /// Eigen-analysis settings.
-    #[serde(default)]
-    pub modes: ModesSpec,
 }
 
 /// `[point_loads]`: the Dirac approximation of the point ports.
@@ -236,14 +229,12 @@ pub fn build(
         file,
         text,
         PlateFile {
-            model: a.model.clone(),
-            plate: a.plate.clone(),
-            input: Vec::new(),
-            damping: Vec::new(),
-            initial: a.initial.clone(),
-            simulation: a.simulation.clone(),
-            output: a.output.clone(),
-            modes: a.modes.clone(),
+            shared: a.shared.clone(),
+            own: PlateTables {
+                plate: a.plate.clone(),
+                input: Vec::new(),
+                damping: Vec::new(),
+            },
         },
     )?;
     let PlateModel::Kirchhoff(m0) = &base.model else {
@@ -252,7 +243,7 @@ pub fn build(
             "plate: assemblies need the HHJ Kirchhoff plate".into(),
         ));
     };
-    if let Some((name, expr)) = a.initial.iter().next() {
+    if let Some((name, expr)) = a.shared.initial.iter().next() {
         return Err(err(
             expr.span(),
             format!("initial.{name}: plate assemblies start from rest; remove [initial]"),
@@ -566,8 +557,8 @@ fn delta_of(
     match kind {
         Some(("point", _)) => Ok(DeltaApprox::Point),
         None | Some(("box", _)) | Some(("box_literal", _)) => {
-            let hx = cell(&a.plate.nx, base.lx, "hx", &spec.hx)?;
-            let hy = cell(&a.plate.ny, base.ly, "hy", &spec.hy)?;
+            let hx = cell(&a.plate.shared.nx, base.lx, "hx", &spec.hx)?;
+            let hy = cell(&a.plate.shared.ny, base.ly, "hy", &spec.hy)?;
             Ok(if matches!(kind, Some(("box_literal", _))) {
                 DeltaApprox::Box { hx, hy }
             } else {

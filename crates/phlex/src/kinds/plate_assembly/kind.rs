@@ -2,21 +2,21 @@
 //! [`PlateAssembly`] in the registry and the commands of a loaded assembly.
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use super::build::{build, BuiltAssembly, PlateAssemblyFile};
 use crate::check::CheckReport;
 use crate::kinds::plate::ASSEMBLY_TABLES;
-use crate::output::{frequencies_with, ModeTable};
+use crate::output::ModeTable;
 use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 
 /// The plate-assembly kind: a `[plate]` table with `[attachments.*]`, `[rod]` or
 /// `[loads.*]` (distributed load ports, which the plain plate files lack).
-pub static PLATE_ASSEMBLY: FileKind<PlateAssemblyFile, BuiltAssembly> = FileKind {
-    name: "plate_assembly",
-    tables: Tables::all(&["plate"]).with_any(ASSEMBLY_TABLES),
+pub static PLATE_ASSEMBLY: FileKind<PlateAssemblyFile, BuiltAssembly> = FileKind::new(
+    "plate_assembly",
+    Tables::all(&["plate"]).with_any(ASSEMBLY_TABLES),
     build,
-};
+);
 
 impl LoadedModel for Loaded<'_, PlateAssemblyFile, BuiltAssembly> {
     fn check(&self) -> Result<CheckReport> {
@@ -30,14 +30,11 @@ impl LoadedModel for Loaded<'_, PlateAssemblyFile, BuiltAssembly> {
     }
 
     fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
-        super::run::run(self.src, &self.file, &self.built, dir, quiet)
+        super::run::run(self, dir, quiet)
     }
 
     fn modes(&self, count: Option<usize>) -> Result<ModeTable> {
         let b = &self.built;
-        let n = count.unwrap_or(self.file.modes.count);
-        let rows =
-            frequencies_with(&b.system, n, &b.eigen_params(n)).context("eigen-analysis failed")?;
-        Ok(ModeTable::new(&b.name, b.system.n_states(), rows))
+        self.field_modes(&b.name, &b.system, count, |n| b.eigen_params(n))
     }
 }

@@ -9,7 +9,7 @@ use phlex_mbs::models::plate_assembly::{LumpedComponent, RodAxis};
 use super::build::{BuiltAssembly, PlateAssemblyFile};
 use crate::continuum::{Columns, FieldRun};
 use crate::kinds::plate::kirchhoff_vtu;
-use crate::source::ModelSource;
+use crate::registry::Loaded;
 
 /// Largest deviation of `w[dofs]` from its least-squares affine fit in `s[dofs]`.
 fn affine_residual(dofs: &[usize], s: &[f64], w: &[f64]) -> f64 {
@@ -37,12 +37,11 @@ fn affine_residual(dofs: &[usize], s: &[f64], w: &[f64]) -> f64 {
 /// welded edge `edge_bow_v` (largest deviation of the edge velocity DOFs from their affine
 /// fit along the rod, 0 up to round-off for a rigid weld). VTK files hold the plate part.
 pub fn run(
-    src: &ModelSource,
-    f: &PlateAssemblyFile,
-    b: &BuiltAssembly,
+    loaded: &Loaded<'_, PlateAssemblyFile, BuiltAssembly>,
     dir: &Path,
     quiet: bool,
 ) -> Result<()> {
+    let b = &loaded.built;
     let np = b.plate.n_states();
     let sw = b.plate.velocity_space();
     let points: Vec<[f64; 2]> = b.probes.iter().map(|p| p.1).collect();
@@ -144,14 +143,6 @@ pub fn run(
             &rod_values,
         ));
     }
-    FieldRun::new(&b.name, "plate_assembly", &b.system, &b.input, &b.initial)
-        .columns(columns)
-        .vtu(&vtu_of)
-        .run(
-            (src.file(), src.text()),
-            f.simulation.as_ref(),
-            &f.output,
-            dir,
-            quiet,
-        )
+    let r = FieldRun::new(&b.name, "plate_assembly", &b.system, &b.input, &b.initial);
+    loaded.run_fields(r.columns(columns).vtu(&vtu_of), dir, quiet)
 }

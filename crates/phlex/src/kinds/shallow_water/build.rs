@@ -5,8 +5,6 @@
 //! optional boundary damping injection $u_\partial = -k(y_\partial - \rho g h_{des})$ that makes
 //! the Lyapunov functional decrease; `phlex check`, `run` and `modes` (linearised about
 //! the rest depth).
-use std::collections::BTreeMap;
-use std::path::Path;
 
 use anyhow::Result;
 use phlex_fem::io::gmsh::GmshMesh;
@@ -16,35 +14,30 @@ use phlex_solve::eigen::EigenParams;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::continuum::{FieldFn, FieldOutput};
+use crate::continuum::{extent, FieldFile};
 use crate::error::{error_at, ModelError};
 use crate::material::Table;
-use crate::spec::{KeyError, ModelMeta, ModesSpec, SimulationSpec};
+use crate::spec::{KeyError, SimulationSpec};
 
-/// Top level of a shallow water model file.
+/// A shallow water model file: the shared continuum tables ([`FieldTables`]: `[model]`,
+/// `[initial]` with the height `h` and velocity `v_x`, `v_y` as expressions in x, y, r,
+/// theta, `[simulation]`, `[output]` without probes, `[modes]` linearised about `h_des`)
+/// and [`SwTables`].
+///
+/// [`FieldTables`]: crate::continuum::FieldTables
+pub type ShallowWaterFile = FieldFile<SwTables>;
+
+/// The shallow water tables of the model file.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ShallowWaterFile {
+pub struct SwTables {
     /// Gravitational acceleration vector \[m/s²\], `[0, 0, -g]` (the tank lies in the
     /// xy plane); a top-level key (before the first table).
     pub gravity: Spanned<[f64; 3]>,
-    /// Descriptive metadata.
-    pub model: ModelMeta,
     /// Tank, fluid and mesh.
     pub shallow_water: SwSpec,
-    /// Initial height `h` and velocity `v_x`, `v_y` (expressions in x, y, r, theta).
-    #[serde(default)]
-    pub initial: BTreeMap<String, Spanned<String>>,
     /// Boundary damping injection.
     pub control: Option<SwControlSpec>,
-    /// Time integration.
-    pub simulation: Option<SimulationSpec>,
-    /// What to write.
-    #[serde(default)]
-    pub output: FieldOutput,
-    /// Eigen-analysis settings (linearised about `h_des`).
-    #[serde(default)]
-    pub modes: ModesSpec,
 }
 
 /// `[shallow_water]`.
@@ -133,7 +126,7 @@ pub fn build(
     f: ShallowWaterFile,
 ) -> Result<(ShallowWaterFile, BuiltSw), ModelError> {
     let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
-    if let Some(p) = f.output.probes.first() {
+    if let Some(p) = f.shared.output.probes.first() {
         return Err(err(
             0..0,
             format!(
@@ -142,17 +135,13 @@ pub fn build(
             ),
         ));
     }
-    if let Some(sim) = &f.simulation {
+    if let Some(sim) = &f.shared.simulation {
         check_simulation(sim).map_err(|(span, msg)| err(span, msg))?;
     }
     let s = &f.shallow_water;
     let mesh = match (&s.mesh, &s.radius, &s.n_radial) {
         (Some(m), None, None) => {
-            let path = Path::new(file)
-                .parent()
-                .unwrap_or(Path::new("."))
-                .join(m.get_ref());
-            GmshMesh::read(&path)
+            GmshMesh::read(Table::new(file, text, "shallow_water").path_of(m))
                 .map_err(|e| err(m.span(), format!("shallow_water.mesh: {e}")))?
                 .mesh
         }
@@ -175,14 +164,8 @@ pub fn build(
         .port
         .as_ref()
         .map_or("boundary".to_string(), |t| t.get_ref().clone());
-    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-    for v in mesh.vertices() {
-        for c in 0..2 {
-            lo[c] = lo[c].min(v[c]);
-            hi[c] = hi[c].max(v[c]);
-        }
-    }
-    let size = 0.5 * (hi[0] - lo[0]).max(hi[1] - lo[1]);
+    let [lx, ly] = extent(mesh.vertices().iter().copied());
+    let size = 0.5 * lx.max(ly);
     let density = Table::new(file, text, "shallow_water").positive("density", &s.density)?;
     let model =
         ShallowWater::new(mesh, density, gravity(file, text, &f.gravity)?, &tag).map_err(|e| {
@@ -197,20 +180,9 @@ pub fn build(
             "shallow_water.h_des must be > 0".into(),
         ));
     }
-    let mut init: [Option<FieldFn>; 3] = [None, None, None];
-    let names = ["h", "v_x", "v_y"];
-    for (name, expr) in &f.initial {
-        let Some(k) = names.iter().position(|n| n == name) else {
-            return Err(err(
-                expr.span(),
-                format!("initial.{name}: unknown field; use h, v_x or v_y"),
-            ));
-        };
-        init[k] = Some(
-            FieldFn::parse(expr.get_ref(), 2)
-                .map_err(|m| err(expr.span(), format!("initial.{name}: {m}")))?,
-        );
-    }
+    let init = f
+        .shared
+        .initial_fields((file, text), &["h", "v_x", "v_y"], 2, "h, v_x or v_y")?;
     let h_des = *s.h_des.get_ref();
     let h = |x: [f64; 2]| init[0].as_ref().map_or(h_des, |g| g.eval2(x));
     let v = |x: [f64; 2]| [1, 2].map(|k| init[k].as_ref().map_or(0.0, |g| g.eval2(x)));
@@ -239,7 +211,7 @@ pub fn build(
     Ok((
         f.clone(),
         BuiltSw {
-            name: f.model.name.clone(),
+            name: f.shared.model.name.clone(),
             model,
             initial,
             size,

@@ -7,15 +7,12 @@ use anyhow::Result;
 
 use super::build::{build, eigen_params, BuiltSw, ShallowWaterFile};
 use crate::check::CheckReport;
-use crate::output::{mode_table, ModeTable};
+use crate::output::ModeTable;
 use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 
 /// The shallow water kind: a file with a `[shallow_water]` table.
-pub static SHALLOW_WATER: FileKind<ShallowWaterFile, BuiltSw> = FileKind {
-    name: "shallow_water",
-    tables: Tables::all(&["shallow_water"]),
-    build,
-};
+pub static SHALLOW_WATER: FileKind<ShallowWaterFile, BuiltSw> =
+    FileKind::new("shallow_water", Tables::all(&["shallow_water"]), build);
 
 impl LoadedModel for Loaded<'_, ShallowWaterFile, BuiltSw> {
     /// The nonlinear tank, and the structure check of its linearisation about the rest
@@ -61,7 +58,6 @@ impl LoadedModel for Loaded<'_, ShallowWaterFile, BuiltSw> {
         let (f, b) = (&self.file, &self.built);
         let h_des = *f.shallow_water.h_des.get_ref();
         let sys = b.model.linearised_system(h_des)?;
-        let n = count.unwrap_or(f.modes.count);
-        mode_table(&b.name, &sys, n, &eigen_params(b, h_des, n))
+        self.field_modes(&b.name, &sys, count, |n| eigen_params(b, h_des, n))
     }
 }

@@ -18,7 +18,7 @@ use crate::output::{
 /// `phlex run`: discrete-gradient integration, `timeseries.csv` (t, H, V, volume, supplied
 /// work), `summary.json`, SVG plots of H and V, VTK snapshots of height and velocity.
 pub fn run(file: &str, f: &ShallowWaterFile, b: &BuiltSw, dir: &Path, quiet: bool) -> Result<()> {
-    let sim = f.simulation.as_ref().ok_or_else(|| ModelError {
+    let sim = f.shared.simulation.as_ref().ok_or_else(|| ModelError {
         file: file.into(),
         line: 0,
         message: "missing section [simulation] (integrator = \"discrete_gradient\", t_end, dt): needed by `phlex run`".into(),
@@ -50,7 +50,7 @@ pub fn run(file: &str, f: &ShallowWaterFile, b: &BuiltSw, dir: &Path, quiet: boo
             }
         );
     }
-    let vtk_every = f.output.vtk_every;
+    let vtk_every = f.shared.output.vtk_every;
     let mut snapshots: Vec<(f64, Vec<f64>, Vec<f64>)> = Vec::new();
     let mut step = 0usize;
     let mut progress = Progress::new(0.0, settings.t_end, quiet);
@@ -110,7 +110,7 @@ pub fn run(file: &str, f: &ShallowWaterFile, b: &BuiltSw, dir: &Path, quiet: boo
     };
     let mut files = OutputFiles::new(dir);
     files.add("timeseries.csv", series.to_csv()?);
-    if f.output.plots {
+    if f.shared.output.plots {
         files.add("energy.svg", energy_plot(&b.name, &series, "H [J/m]")?);
         files.add(
             "lyapunov.svg",

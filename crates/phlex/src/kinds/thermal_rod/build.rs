@@ -28,18 +28,23 @@ use phlex_solve::signal::InputFn;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::continuum::{port_inputs, LineOutput, LineProbe};
+use crate::continuum::{port_inputs, FieldFile, LineOutput, LineProbe};
 use crate::error::{error_at, ModelError};
 use crate::kinds::thermoelastic_beam::build::parse_x;
 use crate::material::Table;
-use crate::spec::{ModelMeta, PortInput, SimulationSpec};
+use crate::spec::PortInput;
 
-/// Top level of a `[heat]` or `[thermoelastic_rod]` model file.
+/// A `[heat]` or `[thermoelastic_rod]` model file: the shared continuum tables
+/// ([`FieldTables`]: `[model]`, `[initial]` ([`RodInitial`]), `[simulation]`, `[output]`
+/// ([`RodOutput`]), `[modes]`) and [`RodTables`].
+///
+/// [`FieldTables`]: crate::continuum::FieldTables
+pub type RodFile = FieldFile<RodTables, RodInitial, RodOutput>;
+
+/// The rod tables of the model file: one of `[heat]` and `[thermoelastic_rod]`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct RodFile {
-    /// Descriptive metadata.
-    pub model: ModelMeta,
+pub struct RodTables {
     /// Heat conduction in a rod.
     pub heat: Option<HeatSpec>,
     /// Coupled thermoelastic rod.
@@ -47,14 +52,6 @@ pub struct RodFile {
     /// Signals driving the end ports.
     #[serde(default)]
     pub input: Vec<PortInput>,
-    /// Initial temperature `theta` (and `velocity` for the thermoelastic rod) in `x`.
-    #[serde(default)]
-    pub initial: RodInitial,
-    /// Time integration (midpoint).
-    pub simulation: Option<SimulationSpec>,
-    /// What to record.
-    #[serde(default)]
-    pub output: RodOutput,
 }
 
 /// `[heat]`.
@@ -399,8 +396,8 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
     )?;
     let mut initial = vec![0.0; sys.n_states()];
     for (key, expr, velocity) in [
-        ("theta", &f.initial.theta, false),
-        ("velocity", &f.initial.velocity, true),
+        ("theta", &f.shared.initial.theta, false),
+        ("velocity", &f.shared.initial.velocity, true),
     ] {
         let Some(expr) = expr else { continue };
         let g =
@@ -419,7 +416,7 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
         }
     }
     let mut probes = Vec::new();
-    for pr in &f.output.probes {
+    for pr in &f.shared.output.probes {
         if pr.z.is_some() {
             return Err(err(
                 anchor.clone(),
@@ -447,7 +444,7 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
         probes.push((pr.name.clone(), field, pr.x, v));
     }
     let b = BuiltRod {
-        name: f.model.name.clone(),
+        name: f.shared.model.name.clone(),
         model,
         input,
         initial,

@@ -8,15 +8,15 @@ use phlex_solve::eigen::EigenParams;
 
 use super::build::{build, BuiltRod, RodFile, RodModel};
 use crate::check::CheckReport;
-use crate::output::{mode_table, ModeTable};
+use crate::output::ModeTable;
 use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 
 /// The thermal rod kind: a file with a `[heat]` or a `[thermoelastic_rod]` table.
-pub static THERMAL_ROD: FileKind<RodFile, BuiltRod> = FileKind {
-    name: "thermal_rod",
-    tables: Tables::any(&["heat", "thermoelastic_rod"]),
+pub static THERMAL_ROD: FileKind<RodFile, BuiltRod> = FileKind::new(
+    "thermal_rod",
+    Tables::any(&["heat", "thermoelastic_rod"]),
     build,
-};
+);
 
 impl LoadedModel for Loaded<'_, RodFile, BuiltRod> {
     fn check(&self) -> Result<CheckReport> {
@@ -35,14 +35,12 @@ impl LoadedModel for Loaded<'_, RodFile, BuiltRod> {
         super::run::run(self.src, &self.file, &self.built, dir, quiet)
     }
 
-    /// The first `count` (default 6) eigenvalues of the rod's pencil.
+    /// The first `count` (default: `[modes] count`, 6) eigenvalues of the rod's pencil.
     fn modes(&self, count: Option<usize>) -> Result<ModeTable> {
         let b = &self.built;
-        let n = count.unwrap_or(6);
-        let params = EigenParams {
+        self.field_modes(&b.name, b.model.system(), count, |n| EigenParams {
             n_modes: Some(n),
             ..Default::default()
-        };
-        mode_table(&b.name, b.model.system(), n, &params)
+        })
     }
 }

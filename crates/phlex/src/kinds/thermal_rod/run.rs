@@ -31,7 +31,10 @@ fn danilovskaya_reference(dh: &DeHoog, delta: f64, x: f64, field: ProbeField, t:
 /// `reference = "danilovskaya"` the reference columns `<probe>_ref`, and for the
 /// thermoelastic rod `H_mech`), `summary.json`, SVG plots.
 pub fn run(src: &ModelSource, f: &RodFile, b: &BuiltRod, dir: &Path, quiet: bool) -> Result<()> {
-    let sim = field_simulation((src.file(), src.text(), "rod"), f.simulation.as_ref())?;
+    let sim = field_simulation(
+        (src.file(), src.text(), "rod"),
+        f.shared.simulation.as_ref(),
+    )?;
     let t_end = sim.t_end();
     // the uniform output grid: every `every`-th step of `dt` (fixed step), or the uniform
     // samples of a Radau IIA run
@@ -103,7 +106,7 @@ pub fn run(src: &ModelSource, f: &RodFile, b: &BuiltRod, dir: &Path, quiet: bool
     }
     let output = LineOutput {
         probes: Vec::new(),
-        plots: f.output.plots,
+        plots: f.shared.output.plots,
     };
     let r = FieldRun::new(&b.name, "rod", b.model.system(), &b.input, &b.initial);
     output.run(r.columns(columns), &sim, dir, quiet)?;

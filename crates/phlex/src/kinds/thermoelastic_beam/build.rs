@@ -16,40 +16,38 @@ use phlex_solve::signal::InputFn;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::continuum::{port_inputs, LineOutput, LineProbe};
+use crate::continuum::{port_inputs, FieldFile, LineOutput, LineProbe};
 use crate::error::{error_at, ModelError};
-use crate::material::Table;
-use crate::spec::{ModelMeta, ModesSpec, PortInput, SimulationSpec};
+use crate::keys::WithKeys;
+use crate::material::{Table, ThermalKeys};
+use crate::spec::PortInput;
 
-/// Top level of a thermoelastic beam model file.
+/// A thermoelastic beam model file: the shared continuum tables ([`FieldTables`]:
+/// `[model]`, `[initial]` ([`ThermoBeamInitial`]), `[simulation]`, `[output]`
+/// ([`ThermoBeamOutput`]), `[modes]`) and [`ThermoBeamTables`].
+///
+/// [`FieldTables`]: crate::continuum::FieldTables
+pub type ThermoBeamFile = FieldFile<ThermoBeamTables, ThermoBeamInitial, ThermoBeamOutput>;
+
+/// The thermoelastic beam tables of the model file.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ThermoBeamFile {
-    /// Descriptive metadata.
-    pub model: ModelMeta,
+pub struct ThermoBeamTables {
     /// Material, section, supports and discretisation.
     pub thermoelastic_beam: ThermoBeamSpec,
     /// Signals driving the ports `load` \[N/m\] and `top_flux` \[W/m²\].
     #[serde(default)]
     pub input: Vec<PortInput>,
-    /// Initial velocity `w_dot` as an expression in `x` (temperature and curvature start
-    /// at zero).
-    #[serde(default)]
-    pub initial: ThermoBeamInitial,
-    /// Time integration (midpoint).
-    pub simulation: Option<SimulationSpec>,
-    /// What to record.
-    #[serde(default)]
-    pub output: ThermoBeamOutput,
-    /// Eigen-analysis settings.
-    #[serde(default)]
-    pub modes: ModesSpec,
 }
 
-/// `[thermoelastic_beam]`.
+/// `[thermoelastic_beam]`: the heat conduction keys ([`ThermalKeys`]) and
+/// [`ThermoBeamKeys`].
+pub type ThermoBeamSpec = WithKeys<ThermalKeys, ThermoBeamKeys>;
+
+/// The keys of `[thermoelastic_beam]` besides the heat conduction data.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ThermoBeamSpec {
+pub struct ThermoBeamKeys {
     /// Length $L$ \[m\].
     pub length: Spanned<f64>,
     /// Hermite elements along the axis.
@@ -62,15 +60,6 @@ pub struct ThermoBeamSpec {
     pub width: Spanned<f64>,
     /// Section thickness $h$ \[m\].
     pub thickness: Spanned<f64>,
-    /// Linear thermal expansion coefficient $\beta$ \[1/K\] (0 decouples the heat
-    /// equation).
-    pub thermal_expansion: Spanned<f64>,
-    /// Volumetric heat capacity $\rho c$ \[J/(m³ K)\].
-    pub heat_capacity: Spanned<f64>,
-    /// Thermal conductivity $k$ \[W/(m K)\].
-    pub conductivity: Spanned<f64>,
-    /// Reference temperature $T_0$ \[K\].
-    pub reference_temperature: Spanned<f64>,
     /// Left support: `"simply_supported"` (default), `"clamped"` or `"free"`.
     pub left: Option<Spanned<String>>,
     /// Right support: `"simply_supported"` (default), `"clamped"` or `"free"`.
@@ -149,19 +138,15 @@ fn support(
     key: &str,
     v: &Option<Spanned<String>>,
 ) -> Result<BeamSupport, ModelError> {
-    match v.as_ref().map(|s| (s.get_ref().as_str(), s.span())) {
-        None | Some(("simply_supported", _)) => Ok(BeamSupport::SimplySupported),
-        Some(("clamped", _)) => Ok(BeamSupport::Clamped),
-        Some(("free", _)) => Ok(BeamSupport::Free),
-        Some((other, span)) => Err(error_at(
-            file,
-            text,
-            span,
-            format!(
-                "thermoelastic_beam.{key} = '{other}': use \"simply_supported\", \"clamped\" or \"free\""
-            ),
-        )),
-    }
+    Table::new(file, text, "thermoelastic_beam").choice(
+        key,
+        v.as_ref(),
+        &[
+            ("simply_supported", BeamSupport::SimplySupported),
+            ("clamped", BeamSupport::Clamped),
+            ("free", BeamSupport::Free),
+        ],
+    )
 }
 
 /// Parses and builds the thermoelastic beam model in `text` (errors name the key and its
@@ -180,12 +165,7 @@ pub fn build(
     let density = keys.positive("density", &p.density)?;
     let width = keys.positive("width", &p.width)?;
     let thickness = keys.positive("thickness", &p.thickness)?;
-    let th = keys.thermal(
-        &p.heat_capacity,
-        &p.conductivity,
-        &p.reference_temperature,
-        &p.thermal_expansion,
-    )?;
+    let th = keys.thermal(&p.shared)?;
     if *p.elements.get_ref() == 0 {
         return Err(err(
             p.elements.span(),
@@ -237,7 +217,7 @@ pub fn build(
         &f.input,
         "the ports are \"load\" (uniform force per length, N/m) and \"top_flux\" (heat flux into the top face, W/m²)",
     )?;
-    let initial = match &f.initial.w_dot {
+    let initial = match &f.shared.initial.w_dot {
         None => vec![0.0; sys.n_states()],
         Some(expr) => {
             let g = parse_x(expr.get_ref())
@@ -259,7 +239,7 @@ pub fn build(
     };
     let h = params.thickness;
     let mut probes = Vec::new();
-    for pr in &f.output.probes {
+    for pr in &f.shared.output.probes {
         let theta = pr
             .field(&[("v", false), ("theta", true)], "beam", length)
             .map_err(|m| err(0..0, m))?;
@@ -285,7 +265,7 @@ pub fn build(
         probes.push((pr.name.clone(), theta, pr.x, z));
     }
     let b = BuiltThermoBeam {
-        name: f.model.name.clone(),
+        name: f.shared.model.name.clone(),
         model,
         input,
         initial,

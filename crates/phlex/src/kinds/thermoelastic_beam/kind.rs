@@ -10,15 +10,15 @@ use anyhow::Result;
 use super::build::{build, first_mode_damping, BuiltThermoBeam, ThermoBeamFile};
 use crate::check::CheckReport;
 use crate::continuum::{field_simulation, Columns, FieldRun};
-use crate::output::{mode_table, ModeTable};
+use crate::output::ModeTable;
 use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 
 /// The thermoelastic beam kind: a file with a `[thermoelastic_beam]` table.
-pub static THERMOELASTIC_BEAM: FileKind<ThermoBeamFile, BuiltThermoBeam> = FileKind {
-    name: "thermoelastic_beam",
-    tables: Tables::all(&["thermoelastic_beam"]),
+pub static THERMOELASTIC_BEAM: FileKind<ThermoBeamFile, BuiltThermoBeam> = FileKind::new(
+    "thermoelastic_beam",
+    Tables::all(&["thermoelastic_beam"]),
     build,
-};
+);
 
 impl LoadedModel for Loaded<'_, ThermoBeamFile, BuiltThermoBeam> {
     fn check(&self) -> Result<CheckReport> {
@@ -49,7 +49,7 @@ impl LoadedModel for Loaded<'_, ThermoBeamFile, BuiltThermoBeam> {
         let (f, b) = (&self.file, &self.built);
         let sim = field_simulation(
             (self.src.file(), self.src.text(), "thermoelastic_beam"),
-            f.simulation.as_ref(),
+            f.shared.simulation.as_ref(),
         )?;
         let probe_values = |e: &[f64]| b.probe_values(e);
         let energies = |e: &[f64]| {
@@ -70,12 +70,11 @@ impl LoadedModel for Loaded<'_, ThermoBeamFile, BuiltThermoBeam> {
         ];
         let system = b.model.system();
         let r = FieldRun::new(&b.name, "thermoelastic_beam", system, &b.input, &b.initial);
-        f.output.run(r.columns(columns), &sim, dir, quiet)
+        f.shared.output.run(r.columns(columns), &sim, dir, quiet)
     }
 
     fn modes(&self, count: Option<usize>) -> Result<ModeTable> {
         let b = &self.built;
-        let n = count.unwrap_or(self.file.modes.count);
-        mode_table(&b.name, b.model.system(), n, &b.eigen_params(n))
+        self.field_modes(&b.name, b.model.system(), count, |n| b.eigen_params(n))
     }
 }
