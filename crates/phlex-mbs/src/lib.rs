@@ -40,7 +40,6 @@ pub use analysis::linearize::{linearize, modes, ph_linearization, Linearization,
 pub use body::floating_beam::planar::{DeformationBc, FloatingBeam2d};
 pub use body::floating_beam::spatial::{FloatingBeam3d, Section3d};
 pub use body::floating_body::EnergySplit;
-pub use common::bodies::BodyAssembly;
 pub use body::lumped::{LumpedMass, LumpedMass3d};
 pub use body::planar::description::Body;
 pub use body::planar::floating_body::{Gyroscopic, PlanarBody};
@@ -49,6 +48,7 @@ pub use body::planar::stiffening::VonKarman;
 pub use body::rigid::planar::RigidBody2d;
 pub use body::rigid::spatial::{RigidBody3d, RigidBody3dModel};
 pub use body::spatial::floating_body::FloatingBody3d;
+pub use common::bodies::BodyAssembly;
 pub use error::MbsError;
 pub use models::crank_slider::{CrankSlider, CrankSliderRun};
 pub use models::hinged_spatial_beam::{HingedRun, HingedSample, HingedSpatialBeam};

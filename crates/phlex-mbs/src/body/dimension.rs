@@ -67,8 +67,17 @@ mod tests {
     /// The sizes of the state convention of paper 000 §4.3 (plane) and Remark 4 (space).
     #[test]
     fn sizes_of_the_state_convention() {
-        assert_eq!((Planar::POSE_COORDS, Planar::POSE_DOF, Planar::PORT_DIM), (3, 3, 3));
-        assert_eq!((Spatial::POSE_COORDS, Spatial::POSE_DOF, Spatial::PORT_DIM), (12, 6, 6));
-        assert_eq!((Planar::RIGID_VELOCITIES, Spatial::RIGID_VELOCITIES), (3, 6));
+        assert_eq!(
+            (Planar::POSE_COORDS, Planar::POSE_DOF, Planar::PORT_DIM),
+            (3, 3, 3)
+        );
+        assert_eq!(
+            (Spatial::POSE_COORDS, Spatial::POSE_DOF, Spatial::PORT_DIM),
+            (12, 6, 6)
+        );
+        assert_eq!(
+            (Planar::RIGID_VELOCITIES, Spatial::RIGID_VELOCITIES),
+            (3, 6)
+        );
     }
 }

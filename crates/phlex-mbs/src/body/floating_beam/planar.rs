@@ -301,8 +301,12 @@ impl FloatingBeam2d {
             });
         }
         let stiffening = if self.geometric_stiffening {
-            let map: Vec<Option<usize>> =
-                shapes.spaces.her_map.iter().map(|k| k.map(|k| n_vx + k)).collect();
+            let map: Vec<Option<usize>> = shapes
+                .spaces
+                .her_map
+                .iter()
+                .map(|k| k.map(|k| n_vx + k))
+                .collect();
             Some(VonKarman::new(&dg0, &shapes.spaces.her, &map, n_f, n_s).map_err(fem)?)
         } else {
             None

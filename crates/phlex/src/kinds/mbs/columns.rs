@@ -97,9 +97,7 @@ impl RunColumns {
         self.joint_drift = vec![0.0; n_joints];
         let mut seen = BTreeSet::new();
         match self.names.iter().find(|n| !seen.insert(n.as_str())) {
-            Some(dup) => Err(format!(
-                "output: column '{dup}' is produced twice ({hint})"
-            )),
+            Some(dup) => Err(format!("output: column '{dup}' is produced twice ({hint})")),
             None => Ok(()),
         }
     }

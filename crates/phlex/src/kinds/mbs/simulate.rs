@@ -100,7 +100,8 @@ impl<'a> Recorder<'a> {
         start = names.len();
         cols.add_ports(&o.ports, mb.ports())
             .map_err(|(span, e)| m.err(span, e))?;
-        let hint = "rename a point or an elastic output; pose columns are BODY.x, BODY.y, BODY.theta";
+        let hint =
+            "rename a point or an elastic output; pose columns are BODY.x, BODY.y, BODY.theta";
         cols.finish(start, mb.n(), mb.joint_names().len(), hint)
             .map_err(|e| m.err_line(m.section_line("output"), e))?;
         Ok(Self {
@@ -113,7 +114,6 @@ impl<'a> Recorder<'a> {
             cols,
         })
     }
-
 }
 
 impl Recording for Recorder<'_> {

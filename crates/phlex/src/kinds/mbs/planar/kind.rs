@@ -50,7 +50,13 @@ impl LoadedModel for LoadedPlanar {
     fn check(&self) -> Result<CheckReport> {
         let (b, mb) = (&self.built, &self.built.mb);
         let joints = (mb.joint_names(), mb.n_constraints());
-        Ok(check_report("planar multibody", &b.name, mb, joints, &b.init))
+        Ok(check_report(
+            "planar multibody",
+            &b.name,
+            mb,
+            joints,
+            &b.init,
+        ))
     }
 
     /// Integrates from the consistent initial state and writes `timeseries.csv`,

@@ -61,7 +61,13 @@ impl LoadedModel for LoadedSpatial {
     fn check(&self) -> Result<CheckReport> {
         let (b, mb) = (&self.built, &self.built.mb);
         let joints = (mb.joint_names(), mb.n_constraints());
-        Ok(check_report("spatial multibody", &b.name, mb, joints, &b.init))
+        Ok(check_report(
+            "spatial multibody",
+            &b.name,
+            mb,
+            joints,
+            &b.init,
+        ))
     }
 
     /// Integrates from the consistent initial state and writes `timeseries.csv`,

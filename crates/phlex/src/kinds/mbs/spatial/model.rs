@@ -17,8 +17,8 @@ use toml::Spanned;
 
 use super::format::*;
 use crate::error::{line_of, ModelError};
-use crate::kinds::mbs::planar::format::{BcSpec, FrameSpec};
 use crate::kinds::mbs::built::Built;
+use crate::kinds::mbs::planar::format::{BcSpec, FrameSpec};
 use crate::kinds::mbs::source::{
     convert_error, error_at, error_line, gravity_hint, header_line, section_line,
 };

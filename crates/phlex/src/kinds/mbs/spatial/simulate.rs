@@ -122,7 +122,6 @@ impl<'a> Recorder<'a> {
             cols,
         })
     }
-
 }
 
 impl Recording for Recorder<'_> {
