@@ -1,6 +1,6 @@
 //! Key groups shared by several model-file tables ([`KeyGroup`], [`WithKeys`]): one TOML
 //! table read by two parsers at once, a hand-written one for the keys many kinds share
-//! (the tables every continuum file has, [`crate::spec::FileTables`]; the 2D mesh keys,
+//! (the tables every continuum file has, [`crate::continuum::FieldTables`]; the 2D mesh keys,
 //! [`crate::continuum::MeshSpec`]) and the kind's own derived one for the rest.
 //!
 //! `#[serde(flatten)]` would express this, but it buffers the values (losing the byte

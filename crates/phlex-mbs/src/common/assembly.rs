@@ -296,7 +296,7 @@ macro_rules! shared_multibody_methods {
         /// Discrete increment of a midpoint step $x_0\to x_1$
         /// ([`phlex_core::PhSystem::step_increment`]): $E(x_1 - x_0)$, with the momentum
         /// increments $\pi(x_1) - \pi(x_0)$ of eq. (F4) in the rows of bodies with full
-        /// inertia ([`crate::common::descriptor::step_increment`]).
+        /// inertia.
         pub fn step_increment(&self, x0: &[f64], x1: &[f64], out: &mut [f64]) {
             crate::common::descriptor::step_increment(self, x0, x1, out)
         }

@@ -571,7 +571,7 @@ impl FullInertiaAssembly for Multibody {
 }
 
 /// The planar bodies of the assembly, for the shared per-body loops
-/// ([`crate::common::bodies`]).
+/// ([`BodyAssembly`]).
 impl BodyAssembly for Multibody {
     type Dim = Planar;
     fn body_count(&self) -> usize {

@@ -63,7 +63,7 @@ pub(crate) struct LoadModel3d {
 /// Query methods taking a body index `b`, a port index or a joint index `j` together with
 /// a state `x` panic if an index is out of range or `x` is shorter than
 /// [`Multibody3d::n`]; get indices by name with [`Multibody3d::body_index`],
-/// [`Multibody3d::joint_index`] and [`SpatialBody::port_index`].
+/// [`Multibody3d::joint_index`] and [`FloatingBody::port_index`].
 #[derive(Debug, Clone)]
 pub struct Multibody3d {
     pub(crate) bodies: Vec<Arc<dyn SpatialBody>>,
@@ -838,7 +838,7 @@ impl FullInertiaAssembly for Multibody3d {
 }
 
 /// The spatial bodies of the assembly, for the shared per-body loops
-/// ([`crate::common::bodies`]).
+/// ([`BodyAssembly`]).
 impl BodyAssembly for Multibody3d {
     type Dim = Spatial;
     fn body_count(&self) -> usize {

@@ -29,7 +29,7 @@
 //! **Energy.** Since $n_x$ evolves with $\dot\varepsilon$, the stored
 //! $\frac12\int n_x^2/EA$ is $\frac12\int EA(u' + \frac12 w'^2)^2$ (up to the DG0 projection):
 //! the axial strain energy now contains the $\frac12 w'^2$ part, and the energies reported
-//! by [`crate::body::planar::floating_body::PlanarBody::energies`] (`deformation`) include it automatically.
+//! by [`FloatingBody::energies`](crate::body::FloatingBody::energies) (`deformation`) include it automatically.
 //!
 //! **Jacobian.** $J$ now depends on $u_f$; the exact Newton matrix
 //! ([`phlex_core::PhSystem::rhs_jacobian`]) contains

@@ -39,7 +39,7 @@
 //! $-K_G(n)$ in the $v_y$ and $v_z$ rows (columns $u_y$ resp. $u_z$), per plane.
 //!
 //! **Energy.** The stored $\frac12\int n_x^2/EA$ is $\frac12\int EA(u_x' + \frac12u_y'^2 +
-//! \frac12u_z'^2)^2$ up to the DG0 projection; [`crate::FloatingBody3d::energies`]
+//! \frac12u_z'^2)^2$ up to the DG0 projection; [`FloatingBody::energies`](crate::body::FloatingBody::energies)
 //! (`deformation`) includes it automatically.
 //!
 //! **Neglected** (the von Kármán beam): the $\frac12(\partial_xu_x)^2$ term; the

@@ -321,7 +321,7 @@ pub struct MbsRun {
 }
 
 /// Integrates a built model over `[simulation]` and summarises the run
-/// ([`integrate_recorded`]).
+/// (the private `integrate_recorded`).
 pub fn simulate(m: &MbsModel, b: &BuiltMbs, quiet: bool) -> Result<MbsRun> {
     let rec = Recorder::new(m, &b.mb, &b.input)?;
     let joints = (b.mb.n_constraints(), b.mb.joint_names());

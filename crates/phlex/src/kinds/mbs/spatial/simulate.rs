@@ -159,7 +159,7 @@ impl Recording for Recorder<'_> {
 }
 
 /// Integrates a built spatial model over `[simulation]` and summarises the run
-/// ([`integrate_recorded`]).
+/// (the private `integrate_recorded`).
 pub fn simulate(m: &Mbs3dModel, b: &BuiltMbs3d, quiet: bool) -> Result<MbsRun> {
     let rec = Recorder::new(m, &b.mb, &b.input)?;
     let joints = (b.mb.n_constraints(), b.mb.joint_names());
