@@ -1,5 +1,5 @@
-//! The 2D mesh keys of the continuum tables ([`MeshSpec`]): a structured rectangle or a
-//! Gmsh file.
+//! The mesh keys of the continuum tables: 2D ([`MeshSpec`]), a structured rectangle or a
+//! Gmsh file; 1D ([`LineSpec`]), an interval of equal elements.
 use std::path::{Path, PathBuf};
 
 use phlex_fem::io::gmsh::GmshMesh;
@@ -112,6 +112,51 @@ impl MeshSpec {
     }
 }
 
+/// The keys of a one-dimensional domain $[0, L]$ cut into equal elements, shared by the
+/// line tables (`[heat]`, `[thermoelastic_rod]`, `[thermoelastic_beam]`): `length`
+/// $L > 0$ \[m\] and `elements` $\ge 1$, both required. Read as a [`KeyGroup`] of the
+/// kind's table ([`crate::keys::WithKeys`]).
+#[derive(Debug, Clone)]
+pub struct LineSpec {
+    /// Length $L$ \[m\].
+    pub length: Spanned<f64>,
+    /// Number of elements.
+    pub elements: Spanned<usize>,
+}
+
+impl Default for LineSpec {
+    /// Placeholders until the keys are read (both are [`KeyGroup::REQUIRED`]).
+    fn default() -> Self {
+        Self {
+            length: Spanned::new(0..0, 0.0),
+            elements: Spanned::new(0..0, 0),
+        }
+    }
+}
+
+impl KeyGroup for LineSpec {
+    const KEYS: &'static [&'static str] = &["length", "elements"];
+    const REQUIRED: &'static [&'static str] = Self::KEYS;
+
+    fn read<'de, M: MapAccess<'de>>(&mut self, key: &str, map: &mut M) -> Result<(), M::Error> {
+        match key {
+            "length" => self.length = map.next_value()?,
+            _ => self.elements = map.next_value()?,
+        }
+        Ok(())
+    }
+}
+
+impl LineSpec {
+    /// The checked length and number of elements of the table `keys`.
+    pub fn interval(&self, keys: &Table) -> Result<(f64, usize), ModelError> {
+        Ok((
+            keys.positive("length", &self.length)?,
+            keys.count("elements", &self.elements)?,
+        ))
+    }
+}
+
 /// The side lengths of the bounding box of `points` (0 for no points).
 pub fn extent<const D: usize>(points: impl IntoIterator<Item = [f64; D]>) -> [f64; D] {
     let (mut lo, mut hi) = ([f64::INFINITY; D], [f64::NEG_INFINITY; D]);
@@ -173,6 +218,34 @@ impl Table<'_> {
                 format!("{}.{key} is missing: {hint}", self.table),
             )
         })
+    }
+
+    /// Checks that the tag `tag`, given at `span` in the key `key`, is one of the mesh's
+    /// `tags`; else the error "`table.key`: unknown boundary 'tag' (tags: …)", or with
+    /// `edges` "… unknown edge 'tag' (edges: …)" (the edges of a plate).
+    pub fn boundary_tag(
+        &self,
+        key: &str,
+        (tag, span): (&str, std::ops::Range<usize>),
+        tags: &[String],
+        edges: bool,
+    ) -> Result<(), ModelError> {
+        if tags.iter().any(|t| t == tag) {
+            return Ok(());
+        }
+        let (what, list) = if edges {
+            ("edge", "edges")
+        } else {
+            ("boundary", "tags")
+        };
+        Err(self.error_at(
+            span,
+            format!(
+                "{}.{key}: unknown {what} '{tag}' ({list}: {})",
+                self.table,
+                tags.join(", ")
+            ),
+        ))
     }
 
     /// A side length `key`: finite and > 0.

@@ -187,15 +187,7 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
     let names = mesh.tag_names();
     let mut conditions = Vec::new();
     for (edge, cond) in &p.edges {
-        if !names.contains(edge) {
-            return Err(err(
-                cond.span(),
-                format!(
-                    "plate.edges: unknown edge '{edge}' (edges: {})",
-                    names.join(", ")
-                ),
-            ));
-        }
+        keys.boundary_tag("edges", (edge, cond.span()), &names, true)?;
         conditions.push((edge.as_str(), cond.get_ref().as_str(), cond.span()));
     }
     let bad_condition = |edge: &str, other: &str, span, allowed: &str| {
@@ -513,15 +505,7 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
                 .map_err(|e| err(p.theory.span(), format!("plate.plies: {e}")))?;
             let mut membrane = BTreeMap::new();
             for (edge, m) in &p.membrane {
-                if !names.contains(edge) {
-                    return Err(err(
-                        m.span(),
-                        format!(
-                            "plate.membrane: unknown edge '{edge}' (edges: {})",
-                            names.join(", ")
-                        ),
-                    ));
-                }
+                keys.boundary_tag("membrane", (edge, m.span()), &names, true)?;
                 let c = match m.get_ref().as_str() {
                     "fixed" => MembraneCondition::Fixed,
                     "free" => MembraneCondition::Free,
@@ -614,13 +598,13 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
         file,
         text,
         sys,
-        &f.input,
+        &f.shared.input,
         "declare an edge as \"port\" in plate.edges",
     )?;
     // Bell/Argyris essential ports: a uniform edge value sets the vertex values, not their
     // derivatives (the input components are C¹ trace functionals)
     if let PlateModel::KirchhoffC1(m) = &model {
-        for inp in &f.input {
+        for inp in &f.shared.input {
             let port = inp.port.get_ref();
             let (Ok(pattern), Ok(range)) = (m.uniform_port_input(port, 1.0), sys.ports.range(port))
             else {

@@ -28,15 +28,15 @@ use phlex_solve::signal::InputFn;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::continuum::{port_inputs, FieldFile, LineOutput, LineProbe};
+use crate::continuum::{port_inputs, FieldFile, LineOutput, LineProbe, LineSpec};
 use crate::error::{error_at, ModelError};
+use crate::keys::WithKeys;
 use crate::kinds::thermoelastic_beam::build::parse_x;
 use crate::material::Table;
-use crate::spec::PortInput;
 
 /// A `[heat]` or `[thermoelastic_rod]` model file: the shared continuum tables
 /// ([`FieldTables`]: `[model]`, `[initial]` ([`RodInitial`]), `[simulation]`, `[output]`
-/// ([`RodOutput`]), `[modes]`) and [`RodTables`].
+/// ([`RodOutput`]), `[modes]`, `[[input]]` on the end ports) and [`RodTables`].
 ///
 /// [`FieldTables`]: crate::continuum::FieldTables
 pub type RodFile = FieldFile<RodTables, RodInitial, RodOutput>;
@@ -49,19 +49,15 @@ pub struct RodTables {
     pub heat: Option<HeatSpec>,
     /// Coupled thermoelastic rod.
     pub thermoelastic_rod: Option<ThermoRodSpec>,
-    /// Signals driving the end ports.
-    #[serde(default)]
-    pub input: Vec<PortInput>,
 }
 
-/// `[heat]`.
+/// `[heat]`: the interval keys ([`LineSpec`]) and [`HeatKeys`].
+pub type HeatSpec = WithKeys<LineSpec, HeatKeys>;
+
+/// The keys of `[heat]` besides the interval.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct HeatSpec {
-    /// Length \[m\].
-    pub length: Spanned<f64>,
-    /// Elements.
-    pub elements: Spanned<usize>,
+pub struct HeatKeys {
     /// Degree $k$ of the continuous field (1..3, default 1).
     pub degree: Option<Spanned<usize>>,
     /// Volumetric heat capacity $C = \rho c$ \[J/(m³ K)\].
@@ -79,14 +75,14 @@ pub struct HeatSpec {
     pub right: Option<Spanned<String>>,
 }
 
-/// `[thermoelastic_rod]`.
+/// `[thermoelastic_rod]`: the interval keys ([`LineSpec`], `length` non-dimensional with
+/// `delta`) and [`ThermoRodKeys`].
+pub type ThermoRodSpec = WithKeys<LineSpec, ThermoRodKeys>;
+
+/// The keys of `[thermoelastic_rod]` besides the interval.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ThermoRodSpec {
-    /// Length \[m\] (non-dimensional with `delta`).
-    pub length: Spanned<f64>,
-    /// Elements.
-    pub elements: Spanned<usize>,
+pub struct ThermoRodKeys {
     /// Non-dimensional Danilovskaya form with coupling number $\delta > 0$ (instead of the
     /// material keys).
     pub delta: Option<Spanned<f64>>,
@@ -208,23 +204,16 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
             format!("{key} = '{other}': use \"port\", \"insulated\" or \"isothermal\""),
         )),
     };
-    let elements = |key: &str, v: &Spanned<usize>| {
-        if *v.get_ref() == 0 {
-            Err(err(v.span(), format!("{key}.elements must be >= 1")))
-        } else {
-            Ok(*v.get_ref())
-        }
-    };
     let (model, length, anchor) = match (&f.heat, &f.thermoelastic_rod) {
         (Some(_), Some(t)) => {
             return Err(err(
-                t.length.span(),
+                t.shared.length.span(),
                 "give either [heat] or [thermoelastic_rod], not both".into(),
             ))
         }
         (None, None) => return Err(err(0..0, "no [heat] or [thermoelastic_rod] table".into())),
         (Some(h), None) => {
-            let length = heat.positive("length", &h.length)?;
+            let (length, elements) = h.shared.interval(&heat)?;
             let k = match &h.degree {
                 None => 1,
                 Some(d) if (1..=3).contains(d.get_ref()) => *d.get_ref(),
@@ -250,7 +239,7 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
                 heat.positive("conductivity", &h.conductivity)?,
                 heat.positive("reference_temperature", &h.reference_temperature)?,
                 length,
-                elements("heat", &h.elements)?,
+                elements,
             )
             .discretization(disc)
             .ends(
@@ -258,11 +247,11 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
                 thermal_end("heat.right", &h.right, ThermalEnd::Port)?,
             )
             .build()
-            .map_err(|e| err(h.length.span(), format!("heat: {e}")))?;
-            (RodModel::Heat(model), length, h.length.span())
+            .map_err(|e| err(h.shared.length.span(), format!("heat: {e}")))?;
+            (RodModel::Heat(model), length, h.shared.length.span())
         }
         (None, Some(t)) => {
-            let length = rod.positive("length", &t.length)?;
+            let (length, elements) = t.shared.interval(&rod)?;
             let material = [
                 ("density", &t.density),
                 ("p_wave_modulus", &t.p_wave_modulus),
@@ -300,7 +289,7 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
                     for (k, (key, v)) in material.iter().enumerate() {
                         let v = v.as_ref().ok_or_else(|| {
                             err(
-                                t.length.span(),
+                                t.shared.length.span(),
                                 format!("thermoelastic_rod.{key} is missing (give density, p_wave_modulus, thermal_stress_coefficient, heat_capacity, conductivity, reference_temperature, or delta for the non-dimensional form)"),
                             )
                         })?;
@@ -351,36 +340,34 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
                 )),
             }
             };
-            let model = Thermoelastic1d::new(
-                params,
-                length,
-                elements("thermoelastic_rod", &t.elements)?,
-            )
-            .discretization(
-                phlex_fem::models::continuum::thermoelastic_1d::MechanicalDiscretization::CgDg(1),
-                HeatDiscretization::DgCg(1),
-            )
-            .ends(
-                (mech_end("left", &t.left)?, mech_end("right", &t.right)?),
-                (
-                    thermal_end(
-                        "thermoelastic_rod.heat_left",
-                        &t.heat_left,
-                        ThermalEnd::Port,
-                    )?,
-                    thermal_end(
-                        "thermoelastic_rod.heat_right",
-                        &t.heat_right,
-                        ThermalEnd::Insulated,
-                    )?,
-                ),
-            )
-            .build()
-            .map_err(|e| err(t.length.span(), format!("thermoelastic_rod: {e}")))?;
+            let model = Thermoelastic1d::new(params, length, elements)
+                .discretization(
+                    phlex_fem::models::continuum::thermoelastic_1d::MechanicalDiscretization::CgDg(
+                        1,
+                    ),
+                    HeatDiscretization::DgCg(1),
+                )
+                .ends(
+                    (mech_end("left", &t.left)?, mech_end("right", &t.right)?),
+                    (
+                        thermal_end(
+                            "thermoelastic_rod.heat_left",
+                            &t.heat_left,
+                            ThermalEnd::Port,
+                        )?,
+                        thermal_end(
+                            "thermoelastic_rod.heat_right",
+                            &t.heat_right,
+                            ThermalEnd::Insulated,
+                        )?,
+                    ),
+                )
+                .build()
+                .map_err(|e| err(t.shared.length.span(), format!("thermoelastic_rod: {e}")))?;
             (
                 RodModel::Thermoelastic(model, delta),
                 length,
-                t.length.span(),
+                t.shared.length.span(),
             )
         }
     };
@@ -391,7 +378,7 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
         file,
         text,
         sys,
-        &f.input,
+        &f.shared.input,
         "end ports are open with end = \"port\"",
     )?;
     let mut initial = vec![0.0; sys.n_states()];
