@@ -114,14 +114,19 @@ impl MeshSpec {
 
 /// The keys of a one-dimensional domain $[0, L]$ cut into equal elements, shared by the
 /// line tables (`[heat]`, `[thermoelastic_rod]`, `[thermoelastic_beam]`): `length`
-/// $L > 0$ \[m\] and `elements` $\ge 1$, both required. Read as a [`KeyGroup`] of the
-/// kind's table ([`crate::keys::WithKeys`]).
+/// $L > 0$ \[m\] and `elements` $\ge 1$, both required, and the conditions `left`
+/// ($x = 0$) and `right` ($x = L$), each one of the kind's names ([`LineSpec::ends`]).
+/// Read as a [`KeyGroup`] of the kind's table ([`crate::keys::WithKeys`]).
 #[derive(Debug, Clone)]
 pub struct LineSpec {
     /// Length $L$ \[m\].
     pub length: Spanned<f64>,
     /// Number of elements.
     pub elements: Spanned<usize>,
+    /// Condition at $x = 0$.
+    pub left: Option<Spanned<String>>,
+    /// Condition at $x = L$.
+    pub right: Option<Spanned<String>>,
 }
 
 impl Default for LineSpec {
@@ -130,18 +135,23 @@ impl Default for LineSpec {
         Self {
             length: Spanned::new(0..0, 0.0),
             elements: Spanned::new(0..0, 0),
+            left: None,
+            right: None,
         }
     }
 }
 
 impl KeyGroup for LineSpec {
-    const KEYS: &'static [&'static str] = &["length", "elements"];
-    const REQUIRED: &'static [&'static str] = Self::KEYS;
+    const KEYS: &'static [&'static str] = &["length", "elements", "left", "right"];
+    const REQUIRED: &'static [&'static str] = &["length", "elements"];
 
     fn read<'de, M: MapAccess<'de>>(&mut self, key: &str, map: &mut M) -> Result<(), M::Error> {
         match key {
             "length" => self.length = map.next_value()?,
-            _ => self.elements = map.next_value()?,
+            "elements" => self.elements = map.next_value()?,
+            "left" => self.left = Some(map.next_value()?),
+            "right" => self.right = Some(map.next_value()?),
+            other => return Err(de::Error::unknown_field(other, Self::KEYS)),
         }
         Ok(())
     }
@@ -154,6 +164,15 @@ impl LineSpec {
             keys.positive("length", &self.length)?,
             keys.count("elements", &self.elements)?,
         ))
+    }
+
+    /// The conditions `left` and `right` of the table `keys`: the entries of `options`
+    /// they name (the first when absent; [`Table::choice`]).
+    pub fn ends<T: Copy>(&self, keys: &Table, options: &[(&str, T)]) -> Result<[T; 2], ModelError> {
+        Ok([
+            keys.choice("left", self.left.as_ref(), options)?,
+            keys.choice("right", self.right.as_ref(), options)?,
+        ])
     }
 }
 
@@ -183,6 +202,19 @@ impl Table<'_> {
             .parent()
             .unwrap_or(Path::new("."))
             .join(name.get_ref())
+    }
+
+    /// The error `message(key)` at the first of the keys `given` (name, value) that the
+    /// file gives: keys that do not apply to the table as written.
+    pub fn reject_given<T>(
+        &self,
+        given: &[(&str, &Option<Spanned<T>>)],
+        message: impl Fn(&str) -> String,
+    ) -> Result<(), ModelError> {
+        match given.iter().find_map(|(k, v)| v.as_ref().map(|v| (k, v))) {
+            Some((key, v)) => Err(self.error_at(v.span(), message(key))),
+            None => Ok(()),
+        }
     }
 
     /// An error at `mesh` for the first of the structured-mesh keys `keys` (name, given)

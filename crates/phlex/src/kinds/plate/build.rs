@@ -150,15 +150,11 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
         ("thickness", &p.thickness),
     ];
     let (e_mod, nu, rho, h) = if laminated {
-        if let Some((key, v)) = isotropic
-            .iter()
-            .find_map(|(k, v)| v.as_ref().map(|v| (k, v)))
-        {
-            return Err(err(
-                v.span(),
-                format!("plate.{key}: laminated plates take their material from [[plate.plies]]; remove it"),
-            ));
-        }
+        keys.reject_given(&isotropic, |key| {
+            format!(
+                "plate.{key}: laminated plates take their material from [[plate.plies]]; remove it"
+            )
+        })?;
         (0.0, 0.0, 0.0, 0.0)
     } else {
         let given = |i: usize| {

@@ -51,7 +51,8 @@ pub struct RodTables {
     pub thermoelastic_rod: Option<ThermoRodSpec>,
 }
 
-/// `[heat]`: the interval keys ([`LineSpec`]) and [`HeatKeys`].
+/// `[heat]`: the interval keys ([`LineSpec`]; ends `left`, `right`: `"port"` (default),
+/// `"insulated"` or `"isothermal"`) and [`HeatKeys`].
 pub type HeatSpec = WithKeys<LineSpec, HeatKeys>;
 
 /// The keys of `[heat]` besides the interval.
@@ -69,14 +70,11 @@ pub struct HeatKeys {
     /// `"flux_ports"` (default: $\theta \in CG_k$, $j_Q \in DG_{k-1}$, heat-flux inputs) or
     /// `"temperature_ports"` ($\theta \in DG_{k-1}$, $j_Q \in CG_k$, temperature inputs).
     pub discretization: Option<Spanned<String>>,
-    /// Left end: `"port"` (default), `"insulated"` or `"isothermal"`.
-    pub left: Option<Spanned<String>>,
-    /// Right end: `"port"` (default), `"insulated"` or `"isothermal"`.
-    pub right: Option<Spanned<String>>,
 }
 
-/// `[thermoelastic_rod]`: the interval keys ([`LineSpec`], `length` non-dimensional with
-/// `delta`) and [`ThermoRodKeys`].
+/// `[thermoelastic_rod]`: the interval keys ([`LineSpec`]; `length` non-dimensional with
+/// `delta`; mechanical ends `left`, `right`: `"free"` (default), `"clamped"` or `"port"`,
+/// a traction input) and [`ThermoRodKeys`].
 pub type ThermoRodSpec = WithKeys<LineSpec, ThermoRodKeys>;
 
 /// The keys of `[thermoelastic_rod]` besides the interval.
@@ -99,10 +97,6 @@ pub struct ThermoRodKeys {
     pub conductivity: Option<Spanned<f64>>,
     /// Reference temperature $T_0$ \[K\].
     pub reference_temperature: Option<Spanned<f64>>,
-    /// Mechanical left end: `"free"` (default), `"clamped"` or `"port"` (traction input).
-    pub left: Option<Spanned<String>>,
-    /// Mechanical right end.
-    pub right: Option<Spanned<String>>,
     /// Thermal left end: `"port"` (default; temperature input), `"insulated"`, `"isothermal"`.
     pub heat_left: Option<Spanned<String>>,
     /// Thermal right end (default `"insulated"`).
@@ -183,6 +177,20 @@ fn eval_x(g: &FlatEx<f64>, x: f64) -> f64 {
     g.eval(args).unwrap_or(f64::NAN)
 }
 
+/// The thermal end conditions by name (the first is the default of `[heat]`).
+const THERMAL_ENDS: [(&str, ThermalEnd); 3] = [
+    ("port", ThermalEnd::Port),
+    ("insulated", ThermalEnd::Insulated),
+    ("isothermal", ThermalEnd::Isothermal),
+];
+
+/// The mechanical end conditions by name (the first is the default).
+const MECHANICAL_ENDS: [(&str, MechanicalEnd); 3] = [
+    ("free", MechanicalEnd::Free),
+    ("clamped", MechanicalEnd::Clamped),
+    ("port", MechanicalEnd::Port),
+];
+
 /// Builds the parsed model file `f` of `file` (its `text` for the lines of errors, which
 /// name the key and its line); returns the file with the built model.
 pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), ModelError> {
@@ -191,18 +199,10 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
         Table::new(file, text, "heat"),
         Table::new(file, text, "thermoelastic_rod"),
     );
-    let thermal_end = |key: &str, v: &Option<Spanned<String>>, default: ThermalEnd| match v
-        .as_ref()
-        .map(|s| (s.get_ref().as_str(), s.span()))
-    {
+    // a thermal end of the thermoelastic rod: `default` when absent
+    let thermal_end = |key: &str, v: &Option<Spanned<String>>, default: ThermalEnd| match v {
         None => Ok(default),
-        Some(("port", _)) => Ok(ThermalEnd::Port),
-        Some(("insulated", _)) => Ok(ThermalEnd::Insulated),
-        Some(("isothermal", _)) => Ok(ThermalEnd::Isothermal),
-        Some((other, span)) => Err(err(
-            span,
-            format!("{key} = '{other}': use \"port\", \"insulated\" or \"isothermal\""),
-        )),
+        Some(_) => rod.choice(key, v.as_ref(), &THERMAL_ENDS),
     };
     let (model, length, anchor) = match (&f.heat, &f.thermoelastic_rod) {
         (Some(_), Some(t)) => {
@@ -214,6 +214,7 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
         (None, None) => return Err(err(0..0, "no [heat] or [thermoelastic_rod] table".into())),
         (Some(h), None) => {
             let (length, elements) = h.shared.interval(&heat)?;
+            let [left, right] = h.shared.ends(&heat, &THERMAL_ENDS)?;
             let k = match &h.degree {
                 None => 1,
                 Some(d) if (1..=3).contains(d.get_ref()) => *d.get_ref(),
@@ -242,10 +243,7 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
                 elements,
             )
             .discretization(disc)
-            .ends(
-                thermal_end("heat.left", &h.left, ThermalEnd::Port)?,
-                thermal_end("heat.right", &h.right, ThermalEnd::Port)?,
-            )
+            .ends(left, right)
             .build()
             .map_err(|e| err(h.shared.length.span(), format!("heat: {e}")))?;
             (RodModel::Heat(model), length, h.shared.length.span())
@@ -262,15 +260,9 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
             ];
             let (params, delta) = match &t.delta {
                 Some(d) => {
-                    if let Some((key, v)) = material
-                        .iter()
-                        .find_map(|(k, v)| v.as_ref().map(|v| (k, v)))
-                    {
-                        return Err(err(
-                            v.span(),
-                            format!("thermoelastic_rod.{key}: the non-dimensional form (delta) takes no material data; remove {key} or delta"),
-                        ));
-                    }
+                    rod.reject_given(&material, |key| {
+                        format!("thermoelastic_rod.{key}: the non-dimensional form (delta) takes no material data; remove {key} or delta")
+                    })?;
                     let dv = *d.get_ref();
                     if !(dv.is_finite() && dv > 0.0) {
                         return Err(err(
@@ -326,20 +318,7 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
                     ));
                 }
             }
-            let mech_end = |key: &str, v: &Option<Spanned<String>>| {
-                match v
-                .as_ref()
-                .map(|s| (s.get_ref().as_str(), s.span()))
-            {
-                None | Some(("free", _)) => Ok(MechanicalEnd::Free),
-                Some(("clamped", _)) => Ok(MechanicalEnd::Clamped),
-                Some(("port", _)) => Ok(MechanicalEnd::Port),
-                Some((other, span)) => Err(err(
-                    span,
-                    format!("thermoelastic_rod.{key} = '{other}': use \"free\", \"clamped\" or \"port\" (total traction input)"),
-                )),
-            }
-            };
+            let [mech_left, mech_right] = t.shared.ends(&rod, &MECHANICAL_ENDS)?;
             let model = Thermoelastic1d::new(params, length, elements)
                 .discretization(
                     phlex_fem::models::continuum::thermoelastic_1d::MechanicalDiscretization::CgDg(
@@ -348,18 +327,10 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
                     HeatDiscretization::DgCg(1),
                 )
                 .ends(
-                    (mech_end("left", &t.left)?, mech_end("right", &t.right)?),
+                    (mech_left, mech_right),
                     (
-                        thermal_end(
-                            "thermoelastic_rod.heat_left",
-                            &t.heat_left,
-                            ThermalEnd::Port,
-                        )?,
-                        thermal_end(
-                            "thermoelastic_rod.heat_right",
-                            &t.heat_right,
-                            ThermalEnd::Insulated,
-                        )?,
+                        thermal_end("heat_left", &t.heat_left, ThermalEnd::Port)?,
+                        thermal_end("heat_right", &t.heat_right, ThermalEnd::Insulated)?,
                     ),
                 )
                 .build()

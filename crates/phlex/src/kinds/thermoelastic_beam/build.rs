@@ -38,7 +38,8 @@ pub struct ThermoBeamTables {
 }
 
 /// `[thermoelastic_beam]`: the heat conduction keys ([`ThermalKeys`]), the axis
-/// ([`LineSpec`]: `length`, Hermite `elements`) and [`ThermoBeamKeys`].
+/// ([`LineSpec`]: `length`, Hermite `elements`, supports `left`, `right`:
+/// `"simply_supported"` (default), `"clamped"` or `"free"`) and [`ThermoBeamKeys`].
 pub type ThermoBeamSpec = WithKeys<ThermalKeys, WithKeys<LineSpec, ThermoBeamKeys>>;
 
 /// The keys of `[thermoelastic_beam]` besides the heat conduction data and the axis.
@@ -53,10 +54,6 @@ pub struct ThermoBeamKeys {
     pub width: Spanned<f64>,
     /// Section thickness $h$ \[m\].
     pub thickness: Spanned<f64>,
-    /// Left support: `"simply_supported"` (default), `"clamped"` or `"free"`.
-    pub left: Option<Spanned<String>>,
-    /// Right support: `"simply_supported"` (default), `"clamped"` or `"free"`.
-    pub right: Option<Spanned<String>>,
     /// Temperature elements through the thickness (default 8).
     pub thickness_elements: Option<Spanned<usize>>,
     /// Degree of the temperature along the axis (default 1).
@@ -125,24 +122,6 @@ impl BuiltThermoBeam {
     }
 }
 
-fn support(
-    file: &str,
-    text: &str,
-    key: &str,
-    v: &Option<Spanned<String>>,
-) -> Result<BeamSupport, ModelError> {
-    Table::new(file, text, "thermoelastic_beam").choice(
-        key,
-        v.as_ref(),
-        &[
-            ("simply_supported", BeamSupport::SimplySupported),
-            ("clamped", BeamSupport::Clamped),
-            ("free", BeamSupport::Free),
-        ],
-    )
-}
-
-/// Parses and builds the thermoelastic beam model in `text` (errors name the key and its
 /// Builds the parsed model file `f` of `file` (its `text` for the lines of errors, which
 /// name the key and its line); returns the file with the built model.
 pub fn build(
@@ -174,8 +153,14 @@ pub fn build(
     let n_z = opt(&p.thickness_elements, "thickness_elements", 8, 1, 10_000)?;
     let p_x = opt(&p.axial_degree, "axial_degree", 1, 1, 3)?;
     let p_z = opt(&p.thickness_degree, "thickness_degree", 2, 1, 3)?;
-    let left = support(file, text, "left", &p.left)?;
-    let right = support(file, text, "right", &p.right)?;
+    let [left, right] = axis.ends(
+        &keys,
+        &[
+            ("simply_supported", BeamSupport::SimplySupported),
+            ("clamped", BeamSupport::Clamped),
+            ("free", BeamSupport::Free),
+        ],
+    )?;
     let params = ThermoBeamParams {
         young,
         density,
