@@ -556,29 +556,29 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
                 }
             }
             if theory == "laminated_kirchhoff" {
-                let mut plate = LaminatedKirchhoff::new(lam, &mesh, *p.degree.get_ref())
+                let plate = LaminatedKirchhoff::new(lam, &mesh, *p.degree.get_ref())
                     .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?
                     .rotary_inertia(p.rotary_inertia.as_ref().is_some_and(|v| *v.get_ref()));
-                for (edge, b, m) in edges {
-                    plate = plate.edge(edge, b, m);
-                }
-                for edge in &port_edges {
-                    plate = plate.port(edge, EdgeCondition::Free);
-                }
+                let plate = laminate_edges(
+                    plate,
+                    (&edges, &port_edges),
+                    LaminatedKirchhoff::edge,
+                    LaminatedKirchhoff::port,
+                );
                 PlateModel::LaminatedKirchhoff(
                     plate
                         .build()
                         .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
                 )
             } else {
-                let mut plate = LaminatedMindlin::new(lam, &mesh, *p.degree.get_ref())
+                let plate = LaminatedMindlin::new(lam, &mesh, *p.degree.get_ref())
                     .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?;
-                for (edge, b, m) in edges {
-                    plate = plate.edge(edge, b, m);
-                }
-                for edge in &port_edges {
-                    plate = plate.port(edge, EdgeCondition::Free);
-                }
+                let plate = laminate_edges(
+                    plate,
+                    (&edges, &port_edges),
+                    LaminatedMindlin::edge,
+                    LaminatedMindlin::port,
+                );
                 PlateModel::LaminatedMindlin(
                     plate
                         .build()
@@ -734,4 +734,21 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
             ly,
         },
     ))
+}
+
+/// The laminated plate builder `plate` with the conditions `edges` (tag, bending,
+/// membrane; set by `edge`) and the traction ports on `ports` (free bending; set by
+/// `port`): the same methods of both laminated theories.
+fn laminate_edges<B>(
+    plate: B,
+    (edges, ports): (&[(&str, EdgeCondition, MembraneCondition)], &[&str]),
+    edge: impl Fn(B, &str, EdgeCondition, MembraneCondition) -> B,
+    port: impl Fn(B, &str, EdgeCondition) -> B,
+) -> B {
+    let plate = edges.iter().fold(plate, |b, (tag, bending, membrane)| {
+        edge(b, tag, *bending, *membrane)
+    });
+    ports
+        .iter()
+        .fold(plate, |b, tag| port(b, tag, EdgeCondition::Free))
 }
