@@ -217,22 +217,17 @@ mod tests {
             let start = text.find(k).unwrap();
             Spanned::new(start..start + k.len(), x)
         };
-        let e = t
-            .isotropic(
-                &v("youngs_modulus", 1.0),
-                &v("poisson_ratio", 0.5),
-                &v("density", 1.0),
+        let isotropic = |e: f64, nu: f64, rho: f64| {
+            t.isotropic(
+                &v("youngs_modulus", e),
+                &v("poisson_ratio", nu),
+                &v("density", rho),
             )
-            .unwrap_err();
+        };
+        let e = isotropic(1.0, 0.5, 1.0).unwrap_err();
         assert_eq!(e.line, 3);
         assert_eq!(e.message, "plate.poisson_ratio = 0.5: must be in (-1, 0.5)");
-        let ok = t
-            .isotropic(
-                &v("youngs_modulus", 2.0),
-                &v("poisson_ratio", 0.3),
-                &v("density", 7.0),
-            )
-            .unwrap();
+        let ok = isotropic(2.0, 0.3, 7.0).unwrap();
         assert_eq!(
             (ok.youngs_modulus, ok.poisson_ratio, ok.density),
             (2.0, 0.3, 7.0)

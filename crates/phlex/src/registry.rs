@@ -6,7 +6,8 @@
 //!
 //! A new kind is one folder under `kinds/` (what is specific to it, with a value that
 //! implements [`ModelKind`]: a [`FileKind`] for a kind with a typed file and a build
-//! function, whose [`Loaded`] model implements [`LoadedModel`]) plus one line in [`KINDS`].
+//! function, whose [`Loaded`] model implements [`LoadedModel`], or a [`LoadKind`] with
+//! its own load) plus one line in [`KINDS`].
 use std::path::Path;
 
 use anyhow::Result;
@@ -165,6 +166,39 @@ where
     }
 }
 
+/// The load of a model file (its typed parse and build): the loaded model.
+pub type LoadFn = for<'a> fn(&'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>>;
+
+/// A kind identified by `tables` and loaded by `load`: a kind whose loaded model is its
+/// own type (a [`FileKind`] is a kind whose loaded model is a [`Loaded`]).
+pub struct LoadKind {
+    /// Name of the kind.
+    pub name: &'static str,
+    /// The identifying tables.
+    pub tables: Tables,
+    /// The load.
+    pub load: LoadFn,
+}
+
+impl LoadKind {
+    /// The kind `name` of the files that match `tables`, loaded by `load`.
+    pub const fn new(name: &'static str, tables: Tables, load: LoadFn) -> Self {
+        Self { name, tables, load }
+    }
+}
+
+impl ModelKind for LoadKind {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+    fn tables(&self) -> Tables {
+        self.tables
+    }
+    fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
+        (self.load)(src)
+    }
+}
+
 /// A parsed and built model: what the commands ask of it. `modes` and `linear` are
 /// optional; their default says what to use instead ([`NotApplicable`], exit code 2).
 pub trait LoadedModel {
@@ -200,8 +234,8 @@ pub trait LoadedModel {
 
 /// Every kind of model file, in the order of the "no kind matches" message.
 pub static KINDS: &[&dyn ModelKind] = &[
-    &kinds::beam::Beam,
-    &kinds::beam_control::BeamControl,
+    &kinds::beam::BEAM,
+    &kinds::beam_control::BEAM_CONTROL,
     &kinds::thermoelastic_beam::THERMOELASTIC_BEAM,
     &kinds::thermal_rod::THERMAL_ROD,
     &kinds::plate::PLATE,
@@ -211,7 +245,7 @@ pub static KINDS: &[&dyn ModelKind] = &[
     &kinds::shallow_water::SHALLOW_WATER,
     &kinds::mbs::Planar,
     &kinds::mbs::Spatial,
-    &kinds::ephs::Ephs,
+    &kinds::ephs::EPHS,
 ];
 
 /// The kind of the model file `src`: the one kind whose [`ModelKind::detect`] accepts its

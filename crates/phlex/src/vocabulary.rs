@@ -26,31 +26,34 @@ pub enum Replacement {
 /// An old key: the tables it was used in, its name and what replaces it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Renamed {
-    /// The table, as dotted names from the top level (`"plate.plies"`); `*` stands for
+    /// The tables, as dotted names from the top level (`"plate.plies"`); `*` stands for
     /// any one name (`"bodies.*"`, `"components.*"`), `""` is the top level. Arrays of
     /// tables (`[[plate.plies]]`) are named like tables.
-    pub table: &'static str,
+    pub tables: &'static [&'static str],
     /// The old key.
     pub old: &'static str,
     /// What replaces it.
     pub new: Replacement,
 }
 
-const fn key(table: &'static str, old: &'static str, new: &'static str) -> Renamed {
+const fn key(tables: &'static [&'static str], old: &'static str, new: &'static str) -> Renamed {
     Renamed {
-        table,
+        tables,
         old,
         new: Replacement::Key(new),
     }
 }
 
-const fn other(table: &'static str, old: &'static str, new: &'static str) -> Renamed {
+const fn other(tables: &'static [&'static str], old: &'static str, new: &'static str) -> Renamed {
     Renamed {
-        table,
+        tables,
         old,
         new: Replacement::Other(new),
     }
 }
+
+/// The tables of an EPHS component's parameters: the component's own and its joint friction.
+const FRICTION: [&str; 2] = ["components.*", "components.*.friction"];
 
 /// Replacement of a `g` or an upward gravity covector: the acceleration vector.
 const GRAVITY_3D: &str = "the top-level key `gravity = [x, y, z]` (before the first table): the gravitational acceleration vector [m/s²], pointing down, e.g. gravity = [0, 0, -9.81]";
@@ -60,59 +63,75 @@ const GRAVITY_EPHS: &str = "the top-level key `gravity = [x, y, z]` (before the 
 
 /// Every key of earlier versions of the model files and what replaces it.
 pub static RENAMED: &[Renamed] = &[
-    // Plates (also the `[plate]` of plate assemblies).
-    key("plate", "E", "youngs_modulus"),
-    key("plate", "nu", "poisson_ratio"),
-    key("plate", "rho", "density"),
-    key("plate", "h", "thickness"),
-    key("plate", "k_sh", "shear_factor"),
-    key("plate.thermal", "expansion", "thermal_expansion"),
-    key("plate.thermal", "T0", "reference_temperature"),
-    key("plate.plies", "E1", "youngs_modulus_1"),
-    key("plate.plies", "E2", "youngs_modulus_2"),
-    key("plate.plies", "nu12", "poisson_ratio_12"),
-    key("plate.plies", "G12", "shear_modulus_12"),
-    key("plate.plies", "G13", "shear_modulus_13"),
-    key("plate.plies", "G23", "shear_modulus_23"),
-    key("plate.plies", "rho", "density"),
-    key("plate.plies", "angle", "angle_deg"),
-    // Continua.
-    key("elasticity", "E", "youngs_modulus"),
-    key("elasticity", "nu", "poisson_ratio"),
-    key("elasticity", "rho", "density"),
-    key("elasticity.thermal", "beta", "thermal_expansion"),
-    key("elasticity.thermal", "T0", "reference_temperature"),
-    key("thermoelastic_beam", "E", "youngs_modulus"),
-    key("thermoelastic_beam", "rho", "density"),
-    key("thermoelastic_beam", "expansion", "thermal_expansion"),
-    key("thermoelastic_beam", "T0", "reference_temperature"),
-    key("heat", "T0", "reference_temperature"),
-    key("thermoelastic_rod", "rho", "density"),
-    key("thermoelastic_rod", "modulus", "p_wave_modulus"),
-    key("thermoelastic_rod", "c_beta", "thermal_stress_coefficient"),
-    key("thermoelastic_rod", "T0", "reference_temperature"),
-    key("acoustics", "rho", "density"),
-    key("acoustics", "c", "sound_speed"),
-    key("shallow_water", "rho", "density"),
-    other("shallow_water", "g", GRAVITY_3D),
+    // Material keys of the plates (also the `[plate]` of plate assemblies) and continua.
+    key(
+        &["plate", "elasticity", "thermoelastic_beam"],
+        "E",
+        "youngs_modulus",
+    ),
+    key(&["plate", "elasticity"], "nu", "poisson_ratio"),
+    key(
+        &[
+            "plate",
+            "plate.plies",
+            "elasticity",
+            "thermoelastic_beam",
+            "thermoelastic_rod",
+            "acoustics",
+            "shallow_water",
+        ],
+        "rho",
+        "density",
+    ),
+    key(&["plate"], "h", "thickness"),
+    key(&["plate"], "k_sh", "shear_factor"),
+    key(
+        &["plate.thermal", "thermoelastic_beam"],
+        "expansion",
+        "thermal_expansion",
+    ),
+    key(&["elasticity.thermal"], "beta", "thermal_expansion"),
+    key(
+        &[
+            "plate.thermal",
+            "elasticity.thermal",
+            "thermoelastic_beam",
+            "heat",
+            "thermoelastic_rod",
+        ],
+        "T0",
+        "reference_temperature",
+    ),
+    key(&["plate.plies"], "E1", "youngs_modulus_1"),
+    key(&["plate.plies"], "E2", "youngs_modulus_2"),
+    key(&["plate.plies"], "nu12", "poisson_ratio_12"),
+    key(&["plate.plies"], "G12", "shear_modulus_12"),
+    key(&["plate.plies"], "G13", "shear_modulus_13"),
+    key(&["plate.plies"], "G23", "shear_modulus_23"),
+    key(&["plate.plies"], "angle", "angle_deg"),
+    key(&["thermoelastic_rod"], "modulus", "p_wave_modulus"),
+    key(
+        &["thermoelastic_rod"],
+        "c_beta",
+        "thermal_stress_coefficient",
+    ),
+    key(&["acoustics"], "c", "sound_speed"),
+    other(&["shallow_water"], "g", GRAVITY_3D),
     // Multibody bodies (planar and spatial).
-    key("bodies.*", "rho_a", "mass_per_length"),
-    key("bodies.*", "ea", "axial_stiffness"),
-    key("bodies.*", "ei", "bending_stiffness"),
-    key("bodies.*", "poisson", "poisson_ratio"),
+    key(&["bodies.*"], "rho_a", "mass_per_length"),
+    key(&["bodies.*"], "ea", "axial_stiffness"),
+    key(&["bodies.*"], "ei", "bending_stiffness"),
+    key(&["bodies.*"], "poisson", "poisson_ratio"),
     // EPHS models.
-    key("model", "theta0", "reference_temperature"),
-    key("components.*", "k", "stiffness"),
-    key("components.*", "m", "mass"),
-    key("components.*", "d", "damping"),
-    key("components.*", "mu_c", "coulomb_friction"),
-    key("components.*", "v_s", "regularization_velocity"),
-    key("components.*.friction", "d", "damping"),
-    key("components.*.friction", "mu_c", "coulomb_friction"),
-    key("components.*.friction", "v_s", "regularization_velocity"),
-    other("components.*", "gravity", GRAVITY_EPHS),
+    key(&["model"], "theta0", "reference_temperature"),
+    key(&["components.*"], "k", "stiffness"),
+    key(&["components.*"], "m", "mass"),
+    key(&FRICTION, "d", "damping"),
+    key(&FRICTION, "mu_c", "coulomb_friction"),
+    key(&FRICTION, "v_s", "regularization_velocity"),
+    other(&["components.*"], "gravity", GRAVITY_EPHS),
     other(
-        "",
+        &[""],
         "inputs",
         "`[[input]]` tables, one per input port, with `port` and `value` (or `values`, one signal per component of a vector port), as in the other kinds",
     ),
@@ -132,7 +151,7 @@ pub fn check_renamed(file: &str, text: &str) -> Result<(), ModelError> {
                 Replacement::Key(k) => ("renamed", format!("`{k}`")),
                 Replacement::Other(s) => ("replaced", s.to_string()),
             };
-            let what = if matches!(rule.new, Replacement::Other(_)) && rule.table.is_empty() {
+            let what = if matches!(rule.new, Replacement::Other(_)) && !key.contains('.') {
                 format!("table `[{key}]`")
             } else {
                 format!("key `{key}`")
@@ -157,10 +176,9 @@ fn find(
     match node {
         Node::Table(entries) => {
             for (k, v) in entries {
-                if let Some(rule) = RENAMED
-                    .iter()
-                    .find(|r| r.old == k.get_ref() && table_matches(r.table, path))
-                {
+                if let Some(rule) = RENAMED.iter().find(|r| {
+                    r.old == k.get_ref() && r.tables.iter().any(|t| table_matches(t, path))
+                }) {
                     let mut name = path.join(".");
                     if !name.is_empty() {
                         name.push('.');

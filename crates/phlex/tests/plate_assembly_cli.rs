@@ -236,7 +236,7 @@ fn bad_assembly_files_fail_clearly() {
             &rod,
             "edge = \"right\"",
             "edge = \"east\"",
-            "rod.edge = 'east': unknown edge (edges: bottom, left, right, top)",
+            "rod.edge: unknown edge 'east' (edges: bottom, left, right, top)",
             "edge = \"east\"",
         ),
         // rod edge also given a condition

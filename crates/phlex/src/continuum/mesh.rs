@@ -1,5 +1,5 @@
-//! The 2D mesh keys of the continuum tables ([`MeshSpec`]): a structured rectangle or a
-//! Gmsh file.
+//! The mesh keys of the continuum tables: 2D ([`MeshSpec`]), a structured rectangle or a
+//! Gmsh file; 1D ([`LineSpec`]), an interval of equal elements.
 use std::path::{Path, PathBuf};
 
 use phlex_fem::io::gmsh::GmshMesh;
@@ -112,6 +112,70 @@ impl MeshSpec {
     }
 }
 
+/// The keys of a one-dimensional domain $[0, L]$ cut into equal elements, shared by the
+/// line tables (`[heat]`, `[thermoelastic_rod]`, `[thermoelastic_beam]`): `length`
+/// $L > 0$ \[m\] and `elements` $\ge 1$, both required, and the conditions `left`
+/// ($x = 0$) and `right` ($x = L$), each one of the kind's names ([`LineSpec::ends`]).
+/// Read as a [`KeyGroup`] of the kind's table ([`crate::keys::WithKeys`]).
+#[derive(Debug, Clone)]
+pub struct LineSpec {
+    /// Length $L$ \[m\].
+    pub length: Spanned<f64>,
+    /// Number of elements.
+    pub elements: Spanned<usize>,
+    /// Condition at $x = 0$.
+    pub left: Option<Spanned<String>>,
+    /// Condition at $x = L$.
+    pub right: Option<Spanned<String>>,
+}
+
+impl Default for LineSpec {
+    /// Placeholders until the keys are read (both are [`KeyGroup::REQUIRED`]).
+    fn default() -> Self {
+        Self {
+            length: Spanned::new(0..0, 0.0),
+            elements: Spanned::new(0..0, 0),
+            left: None,
+            right: None,
+        }
+    }
+}
+
+impl KeyGroup for LineSpec {
+    const KEYS: &'static [&'static str] = &["length", "elements", "left", "right"];
+    const REQUIRED: &'static [&'static str] = &["length", "elements"];
+
+    fn read<'de, M: MapAccess<'de>>(&mut self, key: &str, map: &mut M) -> Result<(), M::Error> {
+        match key {
+            "length" => self.length = map.next_value()?,
+            "elements" => self.elements = map.next_value()?,
+            "left" => self.left = Some(map.next_value()?),
+            "right" => self.right = Some(map.next_value()?),
+            other => return Err(de::Error::unknown_field(other, Self::KEYS)),
+        }
+        Ok(())
+    }
+}
+
+impl LineSpec {
+    /// The checked length and number of elements of the table `keys`.
+    pub fn interval(&self, keys: &Table) -> Result<(f64, usize), ModelError> {
+        Ok((
+            keys.positive("length", &self.length)?,
+            keys.count("elements", &self.elements)?,
+        ))
+    }
+
+    /// The conditions `left` and `right` of the table `keys`: the entries of `options`
+    /// they name (the first when absent; [`Table::choice`]).
+    pub fn ends<T: Copy>(&self, keys: &Table, options: &[(&str, T)]) -> Result<[T; 2], ModelError> {
+        Ok([
+            keys.choice("left", self.left.as_ref(), options)?,
+            keys.choice("right", self.right.as_ref(), options)?,
+        ])
+    }
+}
+
 /// The side lengths of the bounding box of `points` (0 for no points).
 pub fn extent<const D: usize>(points: impl IntoIterator<Item = [f64; D]>) -> [f64; D] {
     let (mut lo, mut hi) = ([f64::INFINITY; D], [f64::NEG_INFINITY; D]);
@@ -138,6 +202,19 @@ impl Table<'_> {
             .parent()
             .unwrap_or(Path::new("."))
             .join(name.get_ref())
+    }
+
+    /// The error `message(key)` at the first of the keys `given` (name, value) that the
+    /// file gives: keys that do not apply to the table as written.
+    pub fn reject_given<T>(
+        &self,
+        given: &[(&str, &Option<Spanned<T>>)],
+        message: impl Fn(&str) -> String,
+    ) -> Result<(), ModelError> {
+        match given.iter().find_map(|(k, v)| v.as_ref().map(|v| (k, v))) {
+            Some((key, v)) => Err(self.error_at(v.span(), message(key))),
+            None => Ok(()),
+        }
     }
 
     /// An error at `mesh` for the first of the structured-mesh keys `keys` (name, given)
@@ -173,6 +250,34 @@ impl Table<'_> {
                 format!("{}.{key} is missing: {hint}", self.table),
             )
         })
+    }
+
+    /// Checks that the tag `tag`, given at `span` in the key `key`, is one of the mesh's
+    /// `tags`; else the error "`table.key`: unknown boundary 'tag' (tags: …)", or with
+    /// `edges` "… unknown edge 'tag' (edges: …)" (the edges of a plate).
+    pub fn boundary_tag(
+        &self,
+        key: &str,
+        (tag, span): (&str, std::ops::Range<usize>),
+        tags: &[String],
+        edges: bool,
+    ) -> Result<(), ModelError> {
+        if tags.iter().any(|t| t == tag) {
+            return Ok(());
+        }
+        let (what, list) = if edges {
+            ("edge", "edges")
+        } else {
+            ("boundary", "tags")
+        };
+        Err(self.error_at(
+            span,
+            format!(
+                "{}.{key}: unknown {what} '{tag}' ({list}: {})",
+                self.table,
+                tags.join(", ")
+            ),
+        ))
     }
 
     /// A side length `key`: finite and > 0.

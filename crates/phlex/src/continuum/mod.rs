@@ -13,7 +13,7 @@ mod tables;
 pub use expr::FieldFn;
 pub use feedback::{feedback_phase, inverse_trace_gain, join_ledgers, DampingSpec, FeedbackPhase};
 pub use inputs::port_inputs;
-pub use mesh::{extent, MeshSpec};
+pub use mesh::{extent, LineSpec, MeshSpec};
 pub use output::{FieldOutput, FieldProbe, LineOutput, LineProbe, PointProbe};
 pub use run::{field_simulation, no_vtk_snapshots, run_field, ColumnValues, Columns, FieldRun};
 pub use tables::{check_finite_initial, FieldFile, FieldTables, InitialFields};

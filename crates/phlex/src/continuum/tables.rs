@@ -1,5 +1,5 @@
 //! The top-level tables every continuum model file has ([`FieldTables`]: `[model]`,
-//! `[initial]`, `[simulation]`, `[output]`, `[modes]`), read once for the plate, plate
+//! `[initial]`, `[simulation]`, `[output]`, `[modes]`, `[[input]]`), read once for the plate, plate
 //! assembly, elasticity, acoustics, shallow water, thermal rod and thermoelastic beam
 //! files: each kind's file is
 //! [`FieldFile`]`<its own tables>` ([`crate::keys::WithKeys`]), so that the shared tables
@@ -19,7 +19,7 @@ use crate::error::{error_at, ModelError};
 use crate::keys::{KeyGroup, WithKeys};
 use crate::output::{mode_table, ModeTable};
 use crate::registry::Loaded;
-use crate::spec::{ModelMeta, ModesSpec, SimulationSpec};
+use crate::spec::{ModelMeta, ModesSpec, PortInput, SimulationSpec};
 
 /// The `[initial]` table of the 2D and 3D continuum files: field name → expression in the
 /// coordinates.
@@ -43,10 +43,14 @@ pub struct FieldTables<I = InitialFields, O = FieldOutput> {
     pub output: O,
     /// `[modes]`: eigen-analysis settings.
     pub modes: ModesSpec,
+    /// `[[input]]`: the signals driving the model's ports (uniform over the port's trace
+    /// basis; a kind without input ports rejects them).
+    pub input: Vec<PortInput>,
 }
 
 impl<I: DeserializeOwned + Default, O: DeserializeOwned + Default> KeyGroup for FieldTables<I, O> {
-    const KEYS: &'static [&'static str] = &["model", "initial", "simulation", "output", "modes"];
+    const KEYS: &'static [&'static str] =
+        &["model", "initial", "simulation", "output", "modes", "input"];
     const REQUIRED: &'static [&'static str] = &["model"];
 
     fn read<'de, M: MapAccess<'de>>(&mut self, key: &str, map: &mut M) -> Result<(), M::Error> {
@@ -56,6 +60,7 @@ impl<I: DeserializeOwned + Default, O: DeserializeOwned + Default> KeyGroup for 
             "simulation" => self.simulation = Some(map.next_value()?),
             "output" => self.output = map.next_value()?,
             "modes" => self.modes = map.next_value()?,
+            "input" => self.input = map.next_value()?,
             other => return Err(de::Error::unknown_field(other, Self::KEYS)),
         }
         Ok(())

@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use super::svg::svg_plot;
+
 /// Writes `bytes` to `path` atomically (temporary file in the same directory + rename).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path
@@ -72,6 +74,18 @@ impl OutputFiles {
     /// Adds a file (`name` relative to the directory, e.g. `fields/plate_0001.vtu`).
     pub fn add(&mut self, name: impl Into<String>, bytes: Vec<u8>) {
         self.files.push((name.into(), bytes));
+    }
+
+    /// Adds the SVG plot `name` titled `title` of the `series` (label, times, values)
+    /// against the time `t [s]`.
+    pub fn add_time_plot(
+        &mut self,
+        name: &str,
+        title: &str,
+        series: &[(&str, &[f64], &[f64])],
+    ) -> Result<()> {
+        self.add(name, svg_plot(title, "t [s]", series)?.into_bytes());
+        Ok(())
     }
 
     /// VTK snapshots `fields/<kind>_NNNN.vtu` (time, XML) and the collection `<kind>.pvd`

@@ -18,6 +18,23 @@ impl TimeSeries {
             rows: Vec::new(),
         }
     }
+    /// The table of the column names `names` whose row `k` is the `k`-th value of each
+    /// of `columns` (the first are the times) followed by `rest(k)`.
+    pub fn from_columns(
+        names: Vec<String>,
+        columns: &[&[f64]],
+        rest: impl Fn(usize) -> Vec<f64>,
+    ) -> Self {
+        let rows = (0..columns[0].len())
+            .map(|k| {
+                let mut row: Vec<f64> = columns.iter().map(|c| c[k]).collect();
+                row.extend(rest(k));
+                row
+            })
+            .collect();
+        Self { names, rows }
+    }
+
     /// Column `k` as a vector.
     pub fn column(&self, k: usize) -> Vec<f64> {
         self.rows.iter().map(|r| r[k]).collect()

@@ -23,11 +23,11 @@ use crate::continuum::{
 use crate::error::{error_at, ModelError};
 use crate::keys::WithKeys;
 use crate::material::Table;
-use crate::spec::PortInput;
 
 /// An acoustic model file: the shared continuum tables (`[model]`, `[initial]` with the
 /// fields `p`, `u_x`, `u_y` as expressions in `x`, `y`, `[simulation]`, `[output]` with
-/// probe fields `p`, `u_x`, `u_y`, `[modes]`) and [`AcousticsTables`].
+/// probe fields `p`, `u_x`, `u_y`, `[modes]`, `[[input]]` on the velocity and pressure
+/// ports, uniform along the port) and [`AcousticsTables`].
 pub type AcousticsFile = FieldFile<AcousticsTables>;
 
 /// The acoustic tables of the model file.
@@ -36,9 +36,6 @@ pub type AcousticsFile = FieldFile<AcousticsTables>;
 pub struct AcousticsTables {
     /// Geometry, mesh, fluid, causality and boundaries.
     pub acoustics: AcousticsSpec,
-    /// Signals driving boundary ports (uniform along the port).
-    #[serde(default)]
-    pub input: Vec<PortInput>,
 }
 
 /// `[acoustics]`: the 2D mesh keys ([`MeshSpec`]) and [`AcousticsKeys`].
@@ -162,15 +159,7 @@ pub fn build(
         b = b.axisymmetric();
     }
     for (tag, bc) in &a.boundaries {
-        if !tags.contains(tag) {
-            return Err(err(
-                bc.span(),
-                format!(
-                    "acoustics.boundaries: unknown boundary '{tag}' (tags: {})",
-                    tags.join(", ")
-                ),
-            ));
-        }
+        keys.boundary_tag("boundaries", (tag, bc.span()), &tags, false)?;
         let cond = match bc.get_ref() {
             BoundarySpec::Named(n) => match n.as_str() {
                 "rigid" => AcousticBc::Rigid,
@@ -204,7 +193,7 @@ pub fn build(
         file,
         text,
         sys,
-        &f.input,
+        &f.shared.input,
         "declare a boundary as \"velocity_port\" or \"pressure_port\" in acoustics.boundaries",
     )?;
     let names = ["p", "u_x", "u_y"];

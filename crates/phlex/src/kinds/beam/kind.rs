@@ -1,4 +1,4 @@
-//! The beam kind (`[beam]` without `[control]`): [`Beam`] in the registry, the loaded model
+//! The beam kind (`[beam]` without `[control]`): [`BEAM`] in the registry, the loaded model
 //! ([`LoadedBeam`]) and its commands: `check`, `run` (midpoint, Radau IIA or
 //! Störmer–Verlet with `timeseries.csv`, `summary.json` and the energy, probe and
 //! power-balance plots), `modes` and `export` (the beam is linear).
@@ -15,22 +15,18 @@ use crate::integration::{Defaults, Simulation};
 use crate::output::{
     columns_plot, energy_plot, frequencies, power_balance_plot, ModeTable, OutputFiles,
 };
-use crate::registry::{LoadedModel, ModelKind, Tables};
+use crate::registry::{LoadKind, LoadedModel, Tables};
 use crate::source::ModelSource;
 
 /// The beam kind: a file with a `[beam]` table and no `[control]` table.
-pub struct Beam;
+pub static BEAM: LoadKind = LoadKind::new(
+    "beam",
+    Tables::all(&["beam"]).without(&["control"]),
+    load_beam,
+);
 
-impl ModelKind for Beam {
-    fn name(&self) -> &'static str {
-        "beam"
-    }
-    fn tables(&self) -> Tables {
-        Tables::all(&["beam"]).without(&["control"])
-    }
-    fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
-        Ok(Box::new(LoadedBeam::load(src)?))
-    }
+fn load_beam(src: &ModelSource) -> Result<Box<dyn LoadedModel + '_>> {
+    Ok(Box::new(LoadedBeam::load(src)?))
 }
 
 /// Reads, parses and builds the beam model file at `path` (with or without `[control]`).

@@ -9,22 +9,15 @@ use crate::check::CheckReport;
 use crate::export::Linear;
 use crate::kinds::beam::LoadedBeam;
 use crate::output::ModeTable;
-use crate::registry::{LoadedModel, ModelKind, Tables};
+use crate::registry::{LoadKind, LoadedModel, Tables};
 use crate::source::ModelSource;
 
 /// The controlled-beam kind: a file with `[beam]` and `[control]` tables.
-pub struct BeamControl;
+pub static BEAM_CONTROL: LoadKind =
+    LoadKind::new("beam_control", Tables::all(&["beam", "control"]), load);
 
-impl ModelKind for BeamControl {
-    fn name(&self) -> &'static str {
-        "beam_control"
-    }
-    fn tables(&self) -> Tables {
-        Tables::all(&["beam", "control"])
-    }
-    fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
-        Ok(Box::new(LoadedBeamControl(LoadedBeam::load(src)?)))
-    }
+fn load(src: &ModelSource) -> Result<Box<dyn LoadedModel + '_>> {
+    Ok(Box::new(LoadedBeamControl(LoadedBeam::load(src)?)))
 }
 
 /// A beam with its controller.

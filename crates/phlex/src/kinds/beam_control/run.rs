@@ -33,7 +33,7 @@ use serde_json::json;
 use crate::error::{line_of, ModelError};
 use crate::kinds::beam::file::{ControlSpec, ModelFile};
 use crate::kinds::beam::Built;
-use crate::output::{svg_plot, OutputFiles, TimeSeries};
+use crate::output::{OutputFiles, TimeSeries};
 
 fn model_error(file: &str, text: &str, needle: &str, e: &ControlError) -> anyhow::Error {
     let line = text.find(needle).map(|p| line_of(text, p)).unwrap_or(0);
@@ -197,21 +197,18 @@ pub fn run(
     .collect();
     names.extend(ph.input_names.iter().cloned());
     names.extend(ph.output_names.iter().map(|n| format!("measured.{n}")));
-    let mut series = TimeSeries::new(names);
-    for k in 0..tr.t.len() {
-        let mut row = vec![
-            tr.t[k],
-            tr.energy_open[k],
-            tr.energy_closed[k],
-            tr.control_effort[k],
-            tr.control_power[k],
-            tr.control_work[k],
-            tr.estimation_error_energy[k],
-        ];
-        row.extend_from_slice(&tr.control[k]);
-        row.extend_from_slice(&tr.outputs[k]);
-        series.rows.push(row);
-    }
+    let columns: [&[f64]; 7] = [
+        &tr.t,
+        &tr.energy_open,
+        &tr.energy_closed,
+        &tr.control_effort,
+        &tr.control_power,
+        &tr.control_work,
+        &tr.estimation_error_energy,
+    ];
+    let series = TimeSeries::from_columns(names, &columns, |k| {
+        [tr.control[k].as_slice(), &tr.outputs[k]].concat()
+    });
     let last = tr.t.len() - 1;
     let h0 = tr.energy_open[0];
     let (ho, hc) = (tr.energy_open[last], tr.energy_closed[last]);
@@ -220,48 +217,36 @@ pub fn run(
     let mut files = OutputFiles::new(dir);
     files.add("timeseries.csv", series.to_csv()?);
     if m.output.plots {
-        files.add(
+        files.add_time_plot(
             "energy.svg",
-            svg_plot(
-                &format!("{}: plant energy, open vs LQG closed loop", b.name),
-                "t [s]",
-                &[
-                    ("H open loop [J]", &tr.t, &tr.energy_open),
-                    ("H closed loop [J]", &tr.t, &tr.energy_closed),
-                ],
-            )?
-            .into_bytes(),
-        );
+            &format!("{}: plant energy, open vs LQG closed loop", b.name),
+            &[
+                ("H open loop [J]", &tr.t, &tr.energy_open),
+                ("H closed loop [J]", &tr.t, &tr.energy_closed),
+            ],
+        )?;
         let log = |v: &[f64]| -> Vec<f64> { v.iter().map(|x| x.max(1e-300).log10()).collect() };
-        files.add(
+        files.add_time_plot(
             "energy_log.svg",
-            svg_plot(
-                &format!("{}: log10 of the plant energy", b.name),
-                "t [s]",
-                &[
-                    ("log10 H open", &tr.t, &log(&tr.energy_open)),
-                    ("log10 H closed", &tr.t, &log(&tr.energy_closed)),
-                    (
-                        "log10 estimation error energy",
-                        &tr.t,
-                        &log(&tr.estimation_error_energy),
-                    ),
-                ],
-            )?
-            .into_bytes(),
-        );
-        files.add(
+            &format!("{}: log10 of the plant energy", b.name),
+            &[
+                ("log10 H open", &tr.t, &log(&tr.energy_open)),
+                ("log10 H closed", &tr.t, &log(&tr.energy_closed)),
+                (
+                    "log10 estimation error energy",
+                    &tr.t,
+                    &log(&tr.estimation_error_energy),
+                ),
+            ],
+        )?;
+        files.add_time_plot(
             "control.svg",
-            svg_plot(
-                &format!("{}: control effort |u| and power uᵀy", b.name),
-                "t [s]",
-                &[
-                    ("|u|", &tr.t, &tr.control_effort),
-                    ("u·y [W]", &tr.t, &tr.control_power),
-                ],
-            )?
-            .into_bytes(),
-        );
+            &format!("{}: control effort |u| and power uᵀy", b.name),
+            &[
+                ("|u|", &tr.t, &tr.control_effort),
+                ("u·y [W]", &tr.t, &tr.control_power),
+            ],
+        )?;
     }
     let outputs_written = files.listed_with_summary();
     let summary = json!({

@@ -31,12 +31,12 @@ use crate::continuum::{
 use crate::error::{error_at, ModelError};
 use crate::keys::WithKeys;
 use crate::material::{Table, ThermalKeys};
-use crate::spec::PortInput;
 
 /// An elasticity model file: the shared continuum tables ([`FieldTables`]: `[model]`,
 /// `[initial]` with the velocity components `v_x`, `v_y` (`v_z`) and, thermoelastic,
 /// `theta` as expressions in `x`, `y` (`z`), `[simulation]`, `[output]` with probe fields
-/// `v_x`, `v_y`, `v_z`, `s_xx`, `s_xy`, …, `[modes]`) and [`ElasticityTables`].
+/// `v_x`, `v_y`, `v_z`, `s_xx`, `s_xy`, …, `[modes]`, `[[input]]` on the traction and
+/// heat-flux ports) and [`ElasticityTables`].
 ///
 /// [`FieldTables`]: crate::continuum::FieldTables
 pub type ElasticityFile = FieldFile<ElasticityTables>;
@@ -47,9 +47,6 @@ pub type ElasticityFile = FieldFile<ElasticityTables>;
 pub struct ElasticityTables {
     /// Geometry, mesh, material, discretization and boundaries.
     pub elasticity: ElasticitySpec,
-    /// Signals driving traction and heat-flux ports (uniform over the port's trace basis).
-    #[serde(default)]
-    pub input: Vec<PortInput>,
 }
 
 /// `[elasticity]`: the 2D mesh keys ([`MeshSpec`]; `lx`, `ly`, `nx`, `ny`, `mesh` also
@@ -118,19 +115,13 @@ fn conditions(
     p: &ElasticitySpec,
     tags: &[String],
     dim: usize,
-    err: &dyn Fn(std::ops::Range<usize>, String) -> ModelError,
+    keys: Table,
 ) -> Result<Vec<(String, Cond)>, ModelError> {
+    let err = |span, message| keys.error_at(span, message);
+    let thermal = Table::new(keys.file, keys.text, "elasticity.thermal");
     let mut out = Vec::new();
     for (tag, cond) in &p.boundaries {
-        if !tags.contains(tag) {
-            return Err(err(
-                cond.span(),
-                format!(
-                    "elasticity.boundaries: unknown boundary '{tag}' (tags: {})",
-                    tags.join(", ")
-                ),
-            ));
-        }
+        keys.boundary_tag("boundaries", (tag, cond.span()), tags, false)?;
         let c = match (cond.get_ref().as_str(), dim) {
             ("clamped", _) => Cond::Clamped,
             ("fixed_x", _) => Cond::Fixed(0),
@@ -154,27 +145,11 @@ fn conditions(
     }
     if let Some(th) = &p.thermal {
         for tag in &th.isothermal {
-            if !tags.contains(tag) {
-                return Err(err(
-                    p.dim.span(),
-                    format!(
-                        "elasticity.thermal.isothermal: unknown boundary '{tag}' (tags: {})",
-                        tags.join(", ")
-                    ),
-                ));
-            }
+            thermal.boundary_tag("isothermal", (tag, p.dim.span()), tags, false)?;
             out.push((tag.clone(), Cond::Isothermal));
         }
         for tag in &th.heat_flux_ports {
-            if !tags.contains(tag) {
-                return Err(err(
-                    p.dim.span(),
-                    format!(
-                        "elasticity.thermal.heat_flux_ports: unknown boundary '{tag}' (tags: {})",
-                        tags.join(", ")
-                    ),
-                ));
-            }
+            thermal.boundary_tag("heat_flux_ports", (tag, p.dim.span()), tags, false)?;
             if th.isothermal.contains(tag) {
                 return Err(err(
                     p.dim.span(),
@@ -313,33 +288,12 @@ impl BuiltElasticity {
                         let (v, s) = m.evaluate(e, *x).map_err(|er| er.to_string())?;
                         v.iter().chain(s.iter()).copied().collect()
                     }
-                    ElasticModel::ThermoPlane(m) => {
-                        let mut out = Vec::new();
-                        for f in [
-                            ThermoField2d::Velocity,
-                            ThermoField2d::Stress,
-                            ThermoField2d::Temperature,
-                        ] {
-                            let u = m.field_coefficients(e, f).map_err(|er| er.to_string())?;
-                            let (v, _) = m
-                                .space(f)
-                                .evaluate(&u, [x[0], x[1]])
-                                .map_err(|er| er.to_string())?;
-                            out.extend(v);
-                        }
-                        out
-                    }
+                    ElasticModel::ThermoPlane(m) => thermo_values(|f| {
+                        let u = m.field_coefficients(e, f)?;
+                        m.space(f).evaluate(&u, [x[0], x[1]]).map(|(v, _)| v)
+                    })?,
                     ElasticModel::ThermoSolid(m) => {
-                        let mut out = Vec::new();
-                        for f in [
-                            ThermoField2d::Velocity,
-                            ThermoField2d::Stress,
-                            ThermoField2d::Temperature,
-                        ] {
-                            let u = thermo3d_field(m, e, f);
-                            out.extend(m.space(f).evaluate(&u, *x).map_err(|er| er.to_string())?);
-                        }
-                        out
+                        thermo_values(|f| m.space(f).evaluate(&thermo3d_field(m, e, f), *x))?
                     }
                 };
                 Ok(vals[*k])
@@ -364,11 +318,8 @@ pub fn build(
             format!("elasticity.dim = {dim}: use 2 (plane strain/stress) or 3 (solid)"),
         ));
     }
-    let m = Table::new(file, text, "elasticity").isotropic(
-        &p.youngs_modulus,
-        &p.poisson_ratio,
-        &p.density,
-    )?;
+    let keys = Table::new(file, text, "elasticity");
+    let m = keys.isotropic(&p.youngs_modulus, &p.poisson_ratio, &p.density)?;
     let params = ElasticParams {
         E: m.youngs_modulus,
         nu: m.poisson_ratio,
@@ -399,7 +350,7 @@ pub fn build(
                 ));
             }
         }
-        let plane = Table::new(file, text, "elasticity").choice(
+        let plane = keys.choice(
             "plane",
             p.plane.as_ref(),
             &[
@@ -408,7 +359,7 @@ pub fn build(
             ],
         )?;
         let mesh = p.shared.build("elasticity", p.dim.span(), file, text)?;
-        let conds = conditions(p, &mesh.tag_names(), 2, &err)?;
+        let conds = conditions(p, &mesh.tag_names(), 2, keys)?;
         let m = match thermal {
             None => {
                 let b = Elasticity2d::new(params, plane, &mesh, degree)
@@ -440,7 +391,6 @@ pub fn build(
                 ));
             }
         }
-        let keys = Table::new(file, text, "elasticity");
         let mesh = if let Some(name) = &p.shared.mesh {
             keys.exclusive_with_mesh(
                 name,
@@ -475,7 +425,7 @@ pub fn build(
                 .map_err(|e| err(p.dim.span(), format!("elasticity mesh: {e}")))?
         };
         let size = largest(extent(mesh.vertices().iter().copied()));
-        let conds = conditions(p, &mesh.tag_names(), 3, &err)?;
+        let conds = conditions(p, &mesh.tag_names(), 3, keys)?;
         let m = match thermal {
             None => {
                 let b = Elasticity3d::new(params, &mesh, degree)
@@ -499,7 +449,7 @@ pub fn build(
         file,
         text,
         sys,
-        &f.input,
+        &f.shared.input,
         if p.thermal.is_some() {
             "declare a boundary as \"port\" in elasticity.boundaries (tractions <tag>_tx, <tag>_ty, <tag>_tz) or list it in elasticity.thermal.heat_flux_ports (<tag>_flux)"
         } else {
@@ -570,6 +520,22 @@ pub fn build(
     b.probe_values(&b.initial)
         .map_err(|m| err(0..0, format!("output.probes: {m}")))?;
     Ok((f, b))
+}
+
+/// The values of the velocity, stress and temperature fields of a thermoelastic state at
+/// a point, in turn, by `eval` of each field.
+fn thermo_values<E: std::fmt::Display>(
+    eval: impl Fn(ThermoField2d) -> Result<Vec<f64>, E>,
+) -> Result<Vec<f64>, String> {
+    let mut out = Vec::new();
+    for f in [
+        ThermoField2d::Velocity,
+        ThermoField2d::Stress,
+        ThermoField2d::Temperature,
+    ] {
+        out.extend(eval(f).map_err(|er| er.to_string())?);
+    }
+    Ok(out)
 }
 
 /// Full-space coefficients of field `f` of a 3D thermoelastic state (removed DOFs zero).

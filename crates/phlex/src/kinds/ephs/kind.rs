@@ -1,4 +1,4 @@
-//! The EPHS kind (`[components.*]`, `[patterns.*]`): [`Ephs`] in the registry and the
+//! The EPHS kind (`[components.*]`, `[patterns.*]`): [`EPHS`] in the registry and the
 //! commands of a parsed model: `check` (typed, flattened and assembled) and `run`
 //! ([`super::run`]). EPHS models are nonlinear and have no `phlex modes` or
 //! `phlex export`.
@@ -9,23 +9,15 @@ use phlex_ephs::model_file::Model;
 
 use super::run::convert;
 use crate::check::CheckReport;
-use crate::registry::{LoadedModel, ModelKind, Tables};
+use crate::registry::{LoadKind, LoadedModel, Tables};
 use crate::source::ModelSource;
 
 /// The EPHS kind: a file with `[components.*]` or `[patterns.*]` tables.
-pub struct Ephs;
+pub static EPHS: LoadKind = LoadKind::new("ephs", Tables::any(&["components", "patterns"]), load);
 
-impl ModelKind for Ephs {
-    fn name(&self) -> &'static str {
-        "ephs"
-    }
-    fn tables(&self) -> Tables {
-        Tables::any(&["components", "patterns"])
-    }
-    fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
-        let model = src.parse_with(Model::parse).map_err(convert)?;
-        Ok(Box::new(LoadedEphs(model)))
-    }
+fn load(src: &ModelSource) -> Result<Box<dyn LoadedModel + '_>> {
+    let model = src.parse_with(Model::parse).map_err(convert)?;
+    Ok(Box::new(LoadedEphs(model)))
 }
 
 /// A parsed EPHS model (typed and checked by [`Model::parse`]).

@@ -214,18 +214,10 @@ pub fn run(model: &Model, dir: &Path, quiet: bool) -> Result<()> {
     ];
     names.extend(tr.diagnostic_columns());
     names.extend(tr.columns.iter().cloned());
-    let mut ts = TimeSeries::new(names);
-    for k in 0..tr.t.len() {
-        let mut row = vec![
-            tr.t[k],
-            tr.mechanical_energy[k],
-            tr.entropy[k],
-            tr.total_energy[k],
-        ];
-        row.extend(tr.diagnostic_row(k));
-        row.extend_from_slice(&tr.y[k]);
-        ts.rows.push(row);
-    }
+    let columns: [&[f64]; 4] = [&tr.t, &tr.mechanical_energy, &tr.entropy, &tr.total_energy];
+    let ts = TimeSeries::from_columns(names, &columns, |k| {
+        [tr.diagnostic_row(k).as_slice(), &tr.y[k]].concat()
+    });
     let summary = summarize(&file, &tr, wall);
     let mut plots = Vec::new();
     let theta_s: Vec<f64> = tr

@@ -150,15 +150,11 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
         ("thickness", &p.thickness),
     ];
     let (e_mod, nu, rho, h) = if laminated {
-        if let Some((key, v)) = isotropic
-            .iter()
-            .find_map(|(k, v)| v.as_ref().map(|v| (k, v)))
-        {
-            return Err(err(
-                v.span(),
-                format!("plate.{key}: laminated plates take their material from [[plate.plies]]; remove it"),
-            ));
-        }
+        keys.reject_given(&isotropic, |key| {
+            format!(
+                "plate.{key}: laminated plates take their material from [[plate.plies]]; remove it"
+            )
+        })?;
         (0.0, 0.0, 0.0, 0.0)
     } else {
         let given = |i: usize| {
@@ -187,15 +183,7 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
     let names = mesh.tag_names();
     let mut conditions = Vec::new();
     for (edge, cond) in &p.edges {
-        if !names.contains(edge) {
-            return Err(err(
-                cond.span(),
-                format!(
-                    "plate.edges: unknown edge '{edge}' (edges: {})",
-                    names.join(", ")
-                ),
-            ));
-        }
+        keys.boundary_tag("edges", (edge, cond.span()), &names, true)?;
         conditions.push((edge.as_str(), cond.get_ref().as_str(), cond.span()));
     }
     let bad_condition = |edge: &str, other: &str, span, allowed: &str| {
@@ -513,15 +501,7 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
                 .map_err(|e| err(p.theory.span(), format!("plate.plies: {e}")))?;
             let mut membrane = BTreeMap::new();
             for (edge, m) in &p.membrane {
-                if !names.contains(edge) {
-                    return Err(err(
-                        m.span(),
-                        format!(
-                            "plate.membrane: unknown edge '{edge}' (edges: {})",
-                            names.join(", ")
-                        ),
-                    ));
-                }
+                keys.boundary_tag("membrane", (edge, m.span()), &names, true)?;
                 let c = match m.get_ref().as_str() {
                     "fixed" => MembraneCondition::Fixed,
                     "free" => MembraneCondition::Free,
@@ -576,29 +556,29 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
                 }
             }
             if theory == "laminated_kirchhoff" {
-                let mut plate = LaminatedKirchhoff::new(lam, &mesh, *p.degree.get_ref())
+                let plate = LaminatedKirchhoff::new(lam, &mesh, *p.degree.get_ref())
                     .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?
                     .rotary_inertia(p.rotary_inertia.as_ref().is_some_and(|v| *v.get_ref()));
-                for (edge, b, m) in edges {
-                    plate = plate.edge(edge, b, m);
-                }
-                for edge in &port_edges {
-                    plate = plate.port(edge, EdgeCondition::Free);
-                }
+                let plate = laminate_edges(
+                    plate,
+                    (&edges, &port_edges),
+                    LaminatedKirchhoff::edge,
+                    LaminatedKirchhoff::port,
+                );
                 PlateModel::LaminatedKirchhoff(
                     plate
                         .build()
                         .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
                 )
             } else {
-                let mut plate = LaminatedMindlin::new(lam, &mesh, *p.degree.get_ref())
+                let plate = LaminatedMindlin::new(lam, &mesh, *p.degree.get_ref())
                     .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?;
-                for (edge, b, m) in edges {
-                    plate = plate.edge(edge, b, m);
-                }
-                for edge in &port_edges {
-                    plate = plate.port(edge, EdgeCondition::Free);
-                }
+                let plate = laminate_edges(
+                    plate,
+                    (&edges, &port_edges),
+                    LaminatedMindlin::edge,
+                    LaminatedMindlin::port,
+                );
                 PlateModel::LaminatedMindlin(
                     plate
                         .build()
@@ -614,13 +594,13 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
         file,
         text,
         sys,
-        &f.input,
+        &f.shared.input,
         "declare an edge as \"port\" in plate.edges",
     )?;
     // Bell/Argyris essential ports: a uniform edge value sets the vertex values, not their
     // derivatives (the input components are C¹ trace functionals)
     if let PlateModel::KirchhoffC1(m) = &model {
-        for inp in &f.input {
+        for inp in &f.shared.input {
             let port = inp.port.get_ref();
             let (Ok(pattern), Ok(range)) = (m.uniform_port_input(port, 1.0), sys.ports.range(port))
             else {
@@ -754,4 +734,21 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
             ly,
         },
     ))
+}
+
+/// The laminated plate builder `plate` with the conditions `edges` (tag, bending,
+/// membrane; set by `edge`) and the traction ports on `ports` (free bending; set by
+/// `port`): the same methods of both laminated theories.
+fn laminate_edges<B>(
+    plate: B,
+    (edges, ports): (&[(&str, EdgeCondition, MembraneCondition)], &[&str]),
+    edge: impl Fn(B, &str, EdgeCondition, MembraneCondition) -> B,
+    port: impl Fn(B, &str, EdgeCondition) -> B,
+) -> B {
+    let plate = edges.iter().fold(plate, |b, (tag, bending, membrane)| {
+        edge(b, tag, *bending, *membrane)
+    });
+    ports
+        .iter()
+        .fold(plate, |b, tag| port(b, tag, EdgeCondition::Free))
 }

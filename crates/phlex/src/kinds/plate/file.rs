@@ -9,12 +9,11 @@ use toml::Spanned;
 use crate::continuum::{DampingSpec, FieldFile, MeshSpec};
 use crate::keys::WithKeys;
 use crate::material::ThermalKeys;
-use crate::spec::PortInput;
 
 /// A plate model file: the shared continuum tables ([`FieldTables`]: `[model]`,
 /// `[initial]` with the fields `e_w`, `e_theta_x`, `e_theta_y` as expressions in `x`, `y`,
-/// `[simulation]`, `[output]` with vertical velocity probes, `[modes]`) and
-/// [`PlateTables`].
+/// `[simulation]`, `[output]` with vertical velocity probes, `[modes]`, `[[input]]` on the
+/// traction and load ports, uniform along the edge) and [`PlateTables`].
 ///
 /// [`FieldTables`]: crate::continuum::FieldTables
 pub type PlateFile = FieldFile<PlateTables>;
@@ -25,9 +24,6 @@ pub type PlateFile = FieldFile<PlateTables>;
 pub struct PlateTables {
     /// Geometry, mesh, material, discretization and edge conditions.
     pub plate: PlateSpec,
-    /// Signals driving traction ports (uniform along the edge).
-    #[serde(default)]
-    pub input: Vec<PortInput>,
     /// Boundary damping injection $u = -Ky$ on traction ports (thesis 004 §8.1.1).
     #[serde(default)]
     pub damping: Vec<DampingSpec>,

@@ -33,21 +33,24 @@ use phlex_solve::signal::InputFn;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::continuum::{port_inputs, FieldFile, FieldFn};
+use crate::continuum::{port_inputs, FieldFile, FieldFn, FieldTables};
 use crate::error::{error_at, ModelError};
 use crate::kinds::plate::file::{PlateSpec, PlateTables};
 use crate::kinds::plate::{BuiltPlate, PlateFile, PlateModel};
+use crate::material::Table;
 use crate::spec::PortInput;
 
 /// A plate assembly model file: the shared continuum tables of the plate file
-/// ([`FieldTables`]: `[model]`, `[initial]`, `[simulation]`, `[output]`, `[modes]`) and
+/// ([`FieldTables`]: `[model]`, `[initial]`, `[simulation]`, `[output]`, `[modes]`,
+/// `[[input]]`) and
 /// [`AssemblyTables`].
 ///
 /// [`FieldTables`]: crate::continuum::FieldTables
 pub type PlateAssemblyFile = FieldFile<AssemblyTables>;
 
 /// The tables of a plate assembly: the plate's and the assembly's (`[point_loads]`,
-/// `[attachments.*]`, `[rod]`, `[loads.*]`, `[[input]]` on the ports of the assembly).
+/// `[attachments.*]`, `[rod]`, `[loads.*]`; the shared `[[input]]` drives the ports of the
+/// assembly).
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AssemblyTables {
@@ -63,9 +66,6 @@ pub struct AssemblyTables {
     /// Distributed load ports.
     #[serde(default)]
     pub loads: BTreeMap<String, LoadSpec>,
-    /// Signals driving the ports of the assembly.
-    #[serde(default)]
-    pub input: Vec<PortInput>,
 }
 
 /// `[point_loads]`: the Dirac approximation of the point ports.
@@ -229,10 +229,12 @@ pub fn build(
         file,
         text,
         PlateFile {
-            shared: a.shared.clone(),
+            shared: FieldTables {
+                input: Vec::new(),
+                ..a.shared.clone()
+            },
             own: PlateTables {
                 plate: a.plate.clone(),
-                input: Vec::new(),
                 damping: Vec::new(),
             },
         },
@@ -270,15 +272,7 @@ pub fn build(
     let mut rod_info = None;
     if let Some(r) = &a.rod {
         let edge = r.edge.get_ref();
-        if !names.contains(edge) {
-            return Err(err(
-                r.edge.span(),
-                format!(
-                    "rod.edge = '{edge}': unknown edge (edges: {})",
-                    names.join(", ")
-                ),
-            ));
-        }
+        Table::new(file, text, "rod").boundary_tag("edge", (edge, r.edge.span()), &names, true)?;
         let axis = rod_axis(mesh, r).map_err(|(span, m)| err(span, m))?;
         let inertia = match (&r.inertia, &r.length) {
             (Some(j), _) => *j.get_ref(),
@@ -381,6 +375,7 @@ pub fn build(
     })?;
     // inputs: plate ports are `plate.<port>` in the assembly; accept the bare name
     let inputs: Vec<PortInput> = a
+        .shared
         .input
         .iter()
         .map(|i| {

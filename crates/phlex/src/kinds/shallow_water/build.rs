@@ -21,8 +21,8 @@ use crate::spec::{KeyError, SimulationSpec};
 
 /// A shallow water model file: the shared continuum tables ([`FieldTables`]: `[model]`,
 /// `[initial]` with the height `h` and velocity `v_x`, `v_y` as expressions in x, y, r,
-/// theta, `[simulation]`, `[output]` without probes, `[modes]` linearised about `h_des`)
-/// and [`SwTables`].
+/// theta, `[simulation]`, `[output]` without probes, `[modes]` linearised about `h_des`;
+/// no `[[input]]`: no input ports) and [`SwTables`].
 ///
 /// [`FieldTables`]: crate::continuum::FieldTables
 pub type ShallowWaterFile = FieldFile<SwTables>;
@@ -133,6 +133,12 @@ pub fn build(
                 "output.probes '{}': shallow water models have no probes (the run records H, V, the volume and the supplied work); remove them",
                 p.name
             ),
+        ));
+    }
+    if let Some(i) = f.shared.input.first() {
+        return Err(err(
+            i.port.span(),
+            "input: shallow water models have no input ports (the boundary damping injection of [control] drives the rim); remove [[input]]".into(),
         ));
     }
     if let Some(sim) = &f.shared.simulation {

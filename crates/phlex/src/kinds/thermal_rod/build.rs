@@ -28,15 +28,15 @@ use phlex_solve::signal::InputFn;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::continuum::{port_inputs, FieldFile, LineOutput, LineProbe};
+use crate::continuum::{port_inputs, FieldFile, LineOutput, LineProbe, LineSpec};
 use crate::error::{error_at, ModelError};
+use crate::keys::WithKeys;
 use crate::kinds::thermoelastic_beam::build::parse_x;
 use crate::material::Table;
-use crate::spec::PortInput;
 
 /// A `[heat]` or `[thermoelastic_rod]` model file: the shared continuum tables
 /// ([`FieldTables`]: `[model]`, `[initial]` ([`RodInitial`]), `[simulation]`, `[output]`
-/// ([`RodOutput`]), `[modes]`) and [`RodTables`].
+/// ([`RodOutput`]), `[modes]`, `[[input]]` on the end ports) and [`RodTables`].
 ///
 /// [`FieldTables`]: crate::continuum::FieldTables
 pub type RodFile = FieldFile<RodTables, RodInitial, RodOutput>;
@@ -49,19 +49,16 @@ pub struct RodTables {
     pub heat: Option<HeatSpec>,
     /// Coupled thermoelastic rod.
     pub thermoelastic_rod: Option<ThermoRodSpec>,
-    /// Signals driving the end ports.
-    #[serde(default)]
-    pub input: Vec<PortInput>,
 }
 
-/// `[heat]`.
+/// `[heat]`: the interval keys ([`LineSpec`]; ends `left`, `right`: `"port"` (default),
+/// `"insulated"` or `"isothermal"`) and [`HeatKeys`].
+pub type HeatSpec = WithKeys<LineSpec, HeatKeys>;
+
+/// The keys of `[heat]` besides the interval.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct HeatSpec {
-    /// Length \[m\].
-    pub length: Spanned<f64>,
-    /// Elements.
-    pub elements: Spanned<usize>,
+pub struct HeatKeys {
     /// Degree $k$ of the continuous field (1..3, default 1).
     pub degree: Option<Spanned<usize>>,
     /// Volumetric heat capacity $C = \rho c$ \[J/(m³ K)\].
@@ -73,20 +70,17 @@ pub struct HeatSpec {
     /// `"flux_ports"` (default: $\theta \in CG_k$, $j_Q \in DG_{k-1}$, heat-flux inputs) or
     /// `"temperature_ports"` ($\theta \in DG_{k-1}$, $j_Q \in CG_k$, temperature inputs).
     pub discretization: Option<Spanned<String>>,
-    /// Left end: `"port"` (default), `"insulated"` or `"isothermal"`.
-    pub left: Option<Spanned<String>>,
-    /// Right end: `"port"` (default), `"insulated"` or `"isothermal"`.
-    pub right: Option<Spanned<String>>,
 }
 
-/// `[thermoelastic_rod]`.
+/// `[thermoelastic_rod]`: the interval keys ([`LineSpec`]; `length` non-dimensional with
+/// `delta`; mechanical ends `left`, `right`: `"free"` (default), `"clamped"` or `"port"`,
+/// a traction input) and [`ThermoRodKeys`].
+pub type ThermoRodSpec = WithKeys<LineSpec, ThermoRodKeys>;
+
+/// The keys of `[thermoelastic_rod]` besides the interval.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct ThermoRodSpec {
-    /// Length \[m\] (non-dimensional with `delta`).
-    pub length: Spanned<f64>,
-    /// Elements.
-    pub elements: Spanned<usize>,
+pub struct ThermoRodKeys {
     /// Non-dimensional Danilovskaya form with coupling number $\delta > 0$ (instead of the
     /// material keys).
     pub delta: Option<Spanned<f64>>,
@@ -103,10 +97,6 @@ pub struct ThermoRodSpec {
     pub conductivity: Option<Spanned<f64>>,
     /// Reference temperature $T_0$ \[K\].
     pub reference_temperature: Option<Spanned<f64>>,
-    /// Mechanical left end: `"free"` (default), `"clamped"` or `"port"` (traction input).
-    pub left: Option<Spanned<String>>,
-    /// Mechanical right end.
-    pub right: Option<Spanned<String>>,
     /// Thermal left end: `"port"` (default; temperature input), `"insulated"`, `"isothermal"`.
     pub heat_left: Option<Spanned<String>>,
     /// Thermal right end (default `"insulated"`).
@@ -187,6 +177,20 @@ fn eval_x(g: &FlatEx<f64>, x: f64) -> f64 {
     g.eval(args).unwrap_or(f64::NAN)
 }
 
+/// The thermal end conditions by name (the first is the default of `[heat]`).
+const THERMAL_ENDS: [(&str, ThermalEnd); 3] = [
+    ("port", ThermalEnd::Port),
+    ("insulated", ThermalEnd::Insulated),
+    ("isothermal", ThermalEnd::Isothermal),
+];
+
+/// The mechanical end conditions by name (the first is the default).
+const MECHANICAL_ENDS: [(&str, MechanicalEnd); 3] = [
+    ("free", MechanicalEnd::Free),
+    ("clamped", MechanicalEnd::Clamped),
+    ("port", MechanicalEnd::Port),
+];
+
 /// Builds the parsed model file `f` of `file` (its `text` for the lines of errors, which
 /// name the key and its line); returns the file with the built model.
 pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), ModelError> {
@@ -195,36 +199,22 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
         Table::new(file, text, "heat"),
         Table::new(file, text, "thermoelastic_rod"),
     );
-    let thermal_end = |key: &str, v: &Option<Spanned<String>>, default: ThermalEnd| match v
-        .as_ref()
-        .map(|s| (s.get_ref().as_str(), s.span()))
-    {
+    // a thermal end of the thermoelastic rod: `default` when absent
+    let thermal_end = |key: &str, v: &Option<Spanned<String>>, default: ThermalEnd| match v {
         None => Ok(default),
-        Some(("port", _)) => Ok(ThermalEnd::Port),
-        Some(("insulated", _)) => Ok(ThermalEnd::Insulated),
-        Some(("isothermal", _)) => Ok(ThermalEnd::Isothermal),
-        Some((other, span)) => Err(err(
-            span,
-            format!("{key} = '{other}': use \"port\", \"insulated\" or \"isothermal\""),
-        )),
-    };
-    let elements = |key: &str, v: &Spanned<usize>| {
-        if *v.get_ref() == 0 {
-            Err(err(v.span(), format!("{key}.elements must be >= 1")))
-        } else {
-            Ok(*v.get_ref())
-        }
+        Some(_) => rod.choice(key, v.as_ref(), &THERMAL_ENDS),
     };
     let (model, length, anchor) = match (&f.heat, &f.thermoelastic_rod) {
         (Some(_), Some(t)) => {
             return Err(err(
-                t.length.span(),
+                t.shared.length.span(),
                 "give either [heat] or [thermoelastic_rod], not both".into(),
             ))
         }
         (None, None) => return Err(err(0..0, "no [heat] or [thermoelastic_rod] table".into())),
         (Some(h), None) => {
-            let length = heat.positive("length", &h.length)?;
+            let (length, elements) = h.shared.interval(&heat)?;
+            let [left, right] = h.shared.ends(&heat, &THERMAL_ENDS)?;
             let k = match &h.degree {
                 None => 1,
                 Some(d) if (1..=3).contains(d.get_ref()) => *d.get_ref(),
@@ -250,19 +240,16 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
                 heat.positive("conductivity", &h.conductivity)?,
                 heat.positive("reference_temperature", &h.reference_temperature)?,
                 length,
-                elements("heat", &h.elements)?,
+                elements,
             )
             .discretization(disc)
-            .ends(
-                thermal_end("heat.left", &h.left, ThermalEnd::Port)?,
-                thermal_end("heat.right", &h.right, ThermalEnd::Port)?,
-            )
+            .ends(left, right)
             .build()
-            .map_err(|e| err(h.length.span(), format!("heat: {e}")))?;
-            (RodModel::Heat(model), length, h.length.span())
+            .map_err(|e| err(h.shared.length.span(), format!("heat: {e}")))?;
+            (RodModel::Heat(model), length, h.shared.length.span())
         }
         (None, Some(t)) => {
-            let length = rod.positive("length", &t.length)?;
+            let (length, elements) = t.shared.interval(&rod)?;
             let material = [
                 ("density", &t.density),
                 ("p_wave_modulus", &t.p_wave_modulus),
@@ -273,15 +260,9 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
             ];
             let (params, delta) = match &t.delta {
                 Some(d) => {
-                    if let Some((key, v)) = material
-                        .iter()
-                        .find_map(|(k, v)| v.as_ref().map(|v| (k, v)))
-                    {
-                        return Err(err(
-                            v.span(),
-                            format!("thermoelastic_rod.{key}: the non-dimensional form (delta) takes no material data; remove {key} or delta"),
-                        ));
-                    }
+                    rod.reject_given(&material, |key| {
+                        format!("thermoelastic_rod.{key}: the non-dimensional form (delta) takes no material data; remove {key} or delta")
+                    })?;
                     let dv = *d.get_ref();
                     if !(dv.is_finite() && dv > 0.0) {
                         return Err(err(
@@ -300,7 +281,7 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
                     for (k, (key, v)) in material.iter().enumerate() {
                         let v = v.as_ref().ok_or_else(|| {
                             err(
-                                t.length.span(),
+                                t.shared.length.span(),
                                 format!("thermoelastic_rod.{key} is missing (give density, p_wave_modulus, thermal_stress_coefficient, heat_capacity, conductivity, reference_temperature, or delta for the non-dimensional form)"),
                             )
                         })?;
@@ -337,50 +318,27 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
                     ));
                 }
             }
-            let mech_end = |key: &str, v: &Option<Spanned<String>>| {
-                match v
-                .as_ref()
-                .map(|s| (s.get_ref().as_str(), s.span()))
-            {
-                None | Some(("free", _)) => Ok(MechanicalEnd::Free),
-                Some(("clamped", _)) => Ok(MechanicalEnd::Clamped),
-                Some(("port", _)) => Ok(MechanicalEnd::Port),
-                Some((other, span)) => Err(err(
-                    span,
-                    format!("thermoelastic_rod.{key} = '{other}': use \"free\", \"clamped\" or \"port\" (total traction input)"),
-                )),
-            }
-            };
-            let model = Thermoelastic1d::new(
-                params,
-                length,
-                elements("thermoelastic_rod", &t.elements)?,
-            )
-            .discretization(
-                phlex_fem::models::continuum::thermoelastic_1d::MechanicalDiscretization::CgDg(1),
-                HeatDiscretization::DgCg(1),
-            )
-            .ends(
-                (mech_end("left", &t.left)?, mech_end("right", &t.right)?),
-                (
-                    thermal_end(
-                        "thermoelastic_rod.heat_left",
-                        &t.heat_left,
-                        ThermalEnd::Port,
-                    )?,
-                    thermal_end(
-                        "thermoelastic_rod.heat_right",
-                        &t.heat_right,
-                        ThermalEnd::Insulated,
-                    )?,
-                ),
-            )
-            .build()
-            .map_err(|e| err(t.length.span(), format!("thermoelastic_rod: {e}")))?;
+            let [mech_left, mech_right] = t.shared.ends(&rod, &MECHANICAL_ENDS)?;
+            let model = Thermoelastic1d::new(params, length, elements)
+                .discretization(
+                    phlex_fem::models::continuum::thermoelastic_1d::MechanicalDiscretization::CgDg(
+                        1,
+                    ),
+                    HeatDiscretization::DgCg(1),
+                )
+                .ends(
+                    (mech_left, mech_right),
+                    (
+                        thermal_end("heat_left", &t.heat_left, ThermalEnd::Port)?,
+                        thermal_end("heat_right", &t.heat_right, ThermalEnd::Insulated)?,
+                    ),
+                )
+                .build()
+                .map_err(|e| err(t.shared.length.span(), format!("thermoelastic_rod: {e}")))?;
             (
                 RodModel::Thermoelastic(model, delta),
                 length,
-                t.length.span(),
+                t.shared.length.span(),
             )
         }
     };
@@ -391,7 +349,7 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
         file,
         text,
         sys,
-        &f.input,
+        &f.shared.input,
         "end ports are open with end = \"port\"",
     )?;
     let mut initial = vec![0.0; sys.n_states()];

@@ -16,15 +16,15 @@ use phlex_solve::signal::InputFn;
 use serde::Deserialize;
 use toml::Spanned;
 
-use crate::continuum::{port_inputs, FieldFile, LineOutput, LineProbe};
+use crate::continuum::{port_inputs, FieldFile, LineOutput, LineProbe, LineSpec};
 use crate::error::{error_at, ModelError};
 use crate::keys::WithKeys;
 use crate::material::{Table, ThermalKeys};
-use crate::spec::PortInput;
 
 /// A thermoelastic beam model file: the shared continuum tables ([`FieldTables`]:
 /// `[model]`, `[initial]` ([`ThermoBeamInitial`]), `[simulation]`, `[output]`
-/// ([`ThermoBeamOutput`]), `[modes]`) and [`ThermoBeamTables`].
+/// ([`ThermoBeamOutput`]), `[modes]`, `[[input]]` on the ports `load` \[N/m\] and
+/// `top_flux` \[W/m²\]) and [`ThermoBeamTables`].
 ///
 /// [`FieldTables`]: crate::continuum::FieldTables
 pub type ThermoBeamFile = FieldFile<ThermoBeamTables, ThermoBeamInitial, ThermoBeamOutput>;
@@ -35,23 +35,17 @@ pub type ThermoBeamFile = FieldFile<ThermoBeamTables, ThermoBeamInitial, ThermoB
 pub struct ThermoBeamTables {
     /// Material, section, supports and discretisation.
     pub thermoelastic_beam: ThermoBeamSpec,
-    /// Signals driving the ports `load` \[N/m\] and `top_flux` \[W/m²\].
-    #[serde(default)]
-    pub input: Vec<PortInput>,
 }
 
-/// `[thermoelastic_beam]`: the heat conduction keys ([`ThermalKeys`]) and
-/// [`ThermoBeamKeys`].
-pub type ThermoBeamSpec = WithKeys<ThermalKeys, ThermoBeamKeys>;
+/// `[thermoelastic_beam]`: the heat conduction keys ([`ThermalKeys`]), the axis
+/// ([`LineSpec`]: `length`, Hermite `elements`, supports `left`, `right`:
+/// `"simply_supported"` (default), `"clamped"` or `"free"`) and [`ThermoBeamKeys`].
+pub type ThermoBeamSpec = WithKeys<ThermalKeys, WithKeys<LineSpec, ThermoBeamKeys>>;
 
-/// The keys of `[thermoelastic_beam]` besides the heat conduction data.
+/// The keys of `[thermoelastic_beam]` besides the heat conduction data and the axis.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ThermoBeamKeys {
-    /// Length $L$ \[m\].
-    pub length: Spanned<f64>,
-    /// Hermite elements along the axis.
-    pub elements: Spanned<usize>,
     /// Young's modulus $E$ \[Pa\].
     pub youngs_modulus: Spanned<f64>,
     /// Density $\rho$ \[kg/m³\].
@@ -60,10 +54,6 @@ pub struct ThermoBeamKeys {
     pub width: Spanned<f64>,
     /// Section thickness $h$ \[m\].
     pub thickness: Spanned<f64>,
-    /// Left support: `"simply_supported"` (default), `"clamped"` or `"free"`.
-    pub left: Option<Spanned<String>>,
-    /// Right support: `"simply_supported"` (default), `"clamped"` or `"free"`.
-    pub right: Option<Spanned<String>>,
     /// Temperature elements through the thickness (default 8).
     pub thickness_elements: Option<Spanned<usize>>,
     /// Degree of the temperature along the axis (default 1).
@@ -132,24 +122,6 @@ impl BuiltThermoBeam {
     }
 }
 
-fn support(
-    file: &str,
-    text: &str,
-    key: &str,
-    v: &Option<Spanned<String>>,
-) -> Result<BeamSupport, ModelError> {
-    Table::new(file, text, "thermoelastic_beam").choice(
-        key,
-        v.as_ref(),
-        &[
-            ("simply_supported", BeamSupport::SimplySupported),
-            ("clamped", BeamSupport::Clamped),
-            ("free", BeamSupport::Free),
-        ],
-    )
-}
-
-/// Parses and builds the thermoelastic beam model in `text` (errors name the key and its
 /// Builds the parsed model file `f` of `file` (its `text` for the lines of errors, which
 /// name the key and its line); returns the file with the built model.
 pub fn build(
@@ -160,18 +132,13 @@ pub fn build(
     let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
     let p = &f.thermoelastic_beam;
     let keys = Table::new(file, text, "thermoelastic_beam");
-    let length = keys.positive("length", &p.length)?;
+    let axis = &p.own.shared;
+    let (length, elements) = axis.interval(&keys)?;
     let young = keys.positive("youngs_modulus", &p.youngs_modulus)?;
     let density = keys.positive("density", &p.density)?;
     let width = keys.positive("width", &p.width)?;
     let thickness = keys.positive("thickness", &p.thickness)?;
     let th = keys.thermal(&p.shared)?;
-    if *p.elements.get_ref() == 0 {
-        return Err(err(
-            p.elements.span(),
-            "thermoelastic_beam.elements must be >= 1".into(),
-        ));
-    }
     let opt = |v: &Option<Spanned<usize>>, key: &str, default: usize, lo: usize, hi: usize| {
         let Some(s) = v else { return Ok(default) };
         let x = *s.get_ref();
@@ -186,8 +153,14 @@ pub fn build(
     let n_z = opt(&p.thickness_elements, "thickness_elements", 8, 1, 10_000)?;
     let p_x = opt(&p.axial_degree, "axial_degree", 1, 1, 3)?;
     let p_z = opt(&p.thickness_degree, "thickness_degree", 2, 1, 3)?;
-    let left = support(file, text, "left", &p.left)?;
-    let right = support(file, text, "right", &p.right)?;
+    let [left, right] = axis.ends(
+        &keys,
+        &[
+            ("simply_supported", BeamSupport::SimplySupported),
+            ("clamped", BeamSupport::Clamped),
+            ("free", BeamSupport::Free),
+        ],
+    )?;
     let params = ThermoBeamParams {
         young,
         density,
@@ -198,15 +171,15 @@ pub fn build(
         conductivity: th.conductivity,
         t0: th.reference_temperature,
     };
-    let model = ThermoelasticBeam::new(params, length, *p.elements.get_ref())
+    let model = ThermoelasticBeam::new(params, length, elements)
         .thermal_mesh(n_z, p_x, p_z)
         .ends(left, right)
         .build()
-        .map_err(|e| err(p.length.span(), format!("thermoelastic_beam: {e}")))?;
+        .map_err(|e| err(axis.length.span(), format!("thermoelastic_beam: {e}")))?;
     let sys = model.system();
     sys.check(&Default::default()).map_err(|e| {
         err(
-            p.length.span(),
+            axis.length.span(),
             format!("thermoelastic_beam structure check: {e}"),
         )
     })?;
@@ -214,7 +187,7 @@ pub fn build(
         file,
         text,
         sys,
-        &f.input,
+        &f.shared.input,
         "the ports are \"load\" (uniform force per length, N/m) and \"top_flux\" (heat flux into the top face, W/m²)",
     )?;
     let initial = match &f.shared.initial.w_dot {
