@@ -10,7 +10,9 @@ use phlex_control::control::lqr::{lqr, lqr_finite, Horizon};
 use phlex_control::control::pole_placement::{
     check_controllable, place_observer_poles, place_poles, Domain,
 };
-use phlex_control::control::riccati::{care_residual, dare_residual, solve_care, solve_dare};
+use phlex_control::control::riccati::{
+    care_residual, dare_residual, solve_care, solve_dare, LqProblem,
+};
 use phlex_control::linalg::{
     diag, eigvals, eye, fro, lyap_continuous, lyap_discrete, spectral_radius,
 };
@@ -59,10 +61,13 @@ fn lqr_frame_residuals_and_cost() {
     let B = torque(&ss);
     let (Q, R) = weights();
     // infinite-horizon LQR of (sys, B) with the thesis weights
-    let design = |sys: &StateSpace, B: &Mat<f64>, domain| {
-        lqr(sys.A.as_ref(), B.as_ref(), Q.as_ref(), R.as_ref(), domain).unwrap()
+    let pc = LqProblem {
+        A: ss.A.as_ref(),
+        B: B.as_ref(),
+        Q: Q.as_ref(),
+        R: R.as_ref(),
     };
-    let l = design(&ss, &B, Domain::Continuous);
+    let l = lqr(&pc, Domain::Continuous).unwrap();
     let G = &B * (Mat::<f64>::identity(1, 1) * 1e4) * B.transpose();
     let res = care_residual(ss.A.as_ref(), G.as_ref(), Q.as_ref(), l.S.as_ref());
     eprintln!("CARE residual {res:.3e}");
@@ -74,14 +79,13 @@ fn lqr_frame_residuals_and_cost() {
 
     let d = c2d(&ss, 0.03125).unwrap();
     let Bd = torque(&d);
-    let ld = design(&d, &Bd, Domain::Discrete);
-    let res = dare_residual(
-        d.A.as_ref(),
-        Bd.as_ref(),
-        Q.as_ref(),
-        R.as_ref(),
-        ld.S.as_ref(),
-    );
+    let pd = LqProblem {
+        A: d.A.as_ref(),
+        B: Bd.as_ref(),
+        ..pc
+    };
+    let ld = lqr(&pd, Domain::Discrete).unwrap();
+    let res = dare_residual(&pd, ld.S.as_ref());
     eprintln!("DARE residual {res:.3e}; F∞ = {:?}", ld.F);
     assert!(res < 1e-10);
     assert!(ld.closed_loop.iter().all(|p| p.norm() < 1.0));
@@ -99,11 +103,15 @@ fn finite_horizon() {
     // κ = b²(s₊ − s₋)/r, τ = T − t.
     let (a, b, q, r, T) = (0.7, 1.3, 2.0, 0.5, 3.0);
     let one = |x: f64| Mat::from_fn(1, 1, |_, _| x);
+    let [A, B, Q, R] = [a, b, q, r].map(one);
+    let scalar = LqProblem {
+        A: A.as_ref(),
+        B: B.as_ref(),
+        Q: Q.as_ref(),
+        R: R.as_ref(),
+    };
     let fh = lqr_finite(
-        one(a).as_ref(),
-        one(b).as_ref(),
-        one(q).as_ref(),
-        one(r).as_ref(),
+        &scalar,
         one(0.0).as_ref(),
         Horizon::Continuous { T, steps: 3000 },
     )
@@ -128,15 +136,24 @@ fn finite_horizon() {
     let ss = frame_ss();
     let B = torque(&ss);
     let (Q, R) = weights();
-    let care = solve_care(ss.A.as_ref(), B.as_ref(), Q.as_ref(), R.as_ref()).unwrap();
+    let care = solve_care(&LqProblem {
+        A: ss.A.as_ref(),
+        B: B.as_ref(),
+        Q: Q.as_ref(),
+        R: R.as_ref(),
+    })
+    .unwrap();
     let d = c2d(&ss, 0.03125).unwrap();
     let Bd = torque(&d);
-    let dare = solve_dare(d.A.as_ref(), Bd.as_ref(), Q.as_ref(), R.as_ref()).unwrap();
+    let pd = LqProblem {
+        A: d.A.as_ref(),
+        B: Bd.as_ref(),
+        Q: Q.as_ref(),
+        R: R.as_ref(),
+    };
+    let dare = solve_dare(&pd).unwrap();
     let fd = lqr_finite(
-        d.A.as_ref(),
-        Bd.as_ref(),
-        Q.as_ref(),
-        R.as_ref(),
+        &pd,
         Mat::<f64>::zeros(8, 8).as_ref(),
         Horizon::Discrete { N: 4000 },
     )
@@ -145,15 +162,7 @@ fn finite_horizon() {
     // discrete cost identity: J = ½ Σ (zᵀQz + uᵀRu) + ½ z_Nᵀ Q_T z_N = ½ z₀ᵀ S(0) z₀
     let N = 50;
     let QT = eye(8);
-    let fd = lqr_finite(
-        d.A.as_ref(),
-        Bd.as_ref(),
-        Q.as_ref(),
-        R.as_ref(),
-        QT.as_ref(),
-        Horizon::Discrete { N },
-    )
-    .unwrap();
+    let fd = lqr_finite(&pd, QT.as_ref(), Horizon::Discrete { N }).unwrap();
     let mut z = Mat::from_fn(8, 1, |i, _| 1e-3 * (i as f64 + 1.0));
     let z0 = z.clone();
     let mut J = 0.0;

@@ -12,7 +12,7 @@
 
 use crate::control::lqr::{lqr_finite, Horizon};
 use crate::control::pole_placement::Domain;
-use crate::control::riccati::{solve_care, solve_dare};
+use crate::control::riccati::{solve_care, solve_dare, LqProblem};
 use crate::error::{dim_err, ControlError, Result};
 use crate::linalg::{check_shape, eigvals, sym, DenseLu};
 use crate::model::state_space::StateSpace;
@@ -42,16 +42,20 @@ pub fn kalman(
     Rv: MatRef<'_, f64>,
     domain: Domain,
 ) -> Result<KalmanGain> {
-    let At = A.transpose().to_owned();
-    let Ct = C.transpose().to_owned();
+    let dual = LqProblem {
+        A: A.transpose(),
+        B: C.transpose(),
+        Q: Rw,
+        R: Rv,
+    };
     let (sol, K) = match domain {
         Domain::Continuous => {
-            let sol = solve_care(At.as_ref(), Ct.as_ref(), Rw, Rv)?;
+            let sol = solve_care(&dual)?;
             let K = DenseLu::new("R_v", Rv)?.solve_right((&sol.X * C.transpose()).as_ref());
             (sol, K)
         }
         Domain::Discrete => {
-            let sol = solve_dare(At.as_ref(), Ct.as_ref(), Rw, Rv)?;
+            let sol = solve_dare(&dual)?;
             let S = Rv + C * &sol.X * C.transpose();
             let APCt = A * &sol.X * C.transpose();
             let K = DenseLu::new("R_v + CPCᵀ", S.as_ref())?.solve_right(APCt.as_ref());
@@ -152,14 +156,13 @@ pub fn kalman_riccati_continuous(
     check_shape("R_v", Rv, C.nrows(), C.nrows())?;
     // Duality: in backward time the control Riccati equation of (Aᵀ, Cᵀ, R_w, R_v) with
     // final value P0 is this forward equation Ṗ = AP + PAᵀ − PCᵀR_v⁻¹CP + R_w.
-    let mut dual = lqr_finite(
-        A.transpose(),
-        C.transpose(),
-        Rw,
-        Rv,
-        P0,
-        Horizon::Continuous { T, steps },
-    )?;
-    dual.S.reverse();
-    Ok(dual.S)
+    let dual = LqProblem {
+        A: A.transpose(),
+        B: C.transpose(),
+        Q: Rw,
+        R: Rv,
+    };
+    let mut sweep = lqr_finite(&dual, P0, Horizon::Continuous { T, steps })?;
+    sweep.S.reverse();
+    Ok(sweep.S)
 }

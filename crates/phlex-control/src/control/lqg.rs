@@ -10,6 +10,7 @@
 use crate::control::kalman::{kalman, KalmanGain};
 use crate::control::lqr::{lqr, Lqr};
 use crate::control::pole_placement::Domain;
+use crate::control::riccati::LqProblem;
 use crate::error::Result;
 use crate::linalg::{block2, eigvals};
 use faer::{c64, Mat, MatRef};
@@ -93,7 +94,15 @@ pub fn lqg(
     w: &LqgWeights<'_>,
     domain: Domain,
 ) -> Result<Lqg> {
-    let regulator = lqr(A, B, w.Qz, w.Qu, domain)?;
+    let regulator = lqr(
+        &LqProblem {
+            A,
+            B,
+            Q: w.Qz,
+            R: w.Qu,
+        },
+        domain,
+    )?;
     let estimator = kalman(A, C, w.Rw, w.Rv, domain)?;
     let closed_loop = closed_loop_matrix(A, B, C, regulator.F.as_ref(), estimator.K.as_ref());
     // separation check: eig(closed loop) = eig(A + BF) ∪ eig(A − KC)

@@ -12,7 +12,7 @@
 //!   invertible `S`), `F(k) = −(Q_u + BᵀS(k+1)B)⁻¹BᵀS(k+1)A` (eqs. (4.57)–(4.63)).
 
 use crate::control::pole_placement::Domain;
-use crate::control::riccati::{dlqr_gain, riccati_rk4, solve_care, solve_dare};
+use crate::control::riccati::{dlqr_gain, riccati_rk4, solve_care, solve_dare, LqProblem};
 use crate::error::Result;
 use crate::linalg::{check_shape, eigvals, sym, DenseLu};
 use faer::{c64, Mat, MatRef, Scale};
@@ -31,24 +31,20 @@ pub struct Lqr {
 }
 
 /// Infinite-horizon LQR in continuous time (`F = −Q_u⁻¹BᵀS∞`, CARE, eq.
-/// (4.44)) or discrete time (`F = −(Q_u + BᵀS∞B)⁻¹BᵀS∞A`, DARE, eq. (4.66)).
-pub fn lqr(
-    A: MatRef<'_, f64>,
-    B: MatRef<'_, f64>,
-    Qz: MatRef<'_, f64>,
-    Qu: MatRef<'_, f64>,
-    domain: Domain,
-) -> Result<Lqr> {
+/// (4.44)) or discrete time (`F = −(Q_u + BᵀS∞B)⁻¹BᵀS∞A`, DARE, eq. (4.66))
+/// of the problem `(A, B, Q_z, Q_u)`.
+pub fn lqr(p: &LqProblem<'_>, domain: Domain) -> Result<Lqr> {
+    let LqProblem { A, B, R: Qu, .. } = *p;
     let (sol, F) = match domain {
         Domain::Continuous => {
-            let sol = solve_care(A, B, Qz, Qu)?;
+            let sol = solve_care(p)?;
             let BtS = B.transpose() * &sol.X;
             let F = Scale(-1.0) * DenseLu::new("Q_u", Qu)?.solve(BtS.as_ref());
             (sol, F)
         }
         Domain::Discrete => {
-            let sol = solve_dare(A, B, Qz, Qu)?;
-            let F = dlqr_gain(A, B, Qu, sol.X.as_ref())?;
+            let sol = solve_dare(p)?;
+            let F = dlqr_gain(p, sol.X.as_ref())?;
             (sol, F)
         }
     };
@@ -89,21 +85,20 @@ pub enum Horizon {
     },
 }
 
-/// Finite-horizon LQR with final weight `Q_T`: `S` and `F` at the grid
-/// times (`steps + 1` times `kT/steps`, or the `N + 1` step indices).
+/// Finite-horizon LQR of the problem `(A, B, Q_z, Q_u)` with final weight
+/// `Q_T`: `S` and `F` at the grid times (`steps + 1` times `kT/steps`, or
+/// the `N + 1` step indices).
 ///
 /// * continuous: `−Ṡ = SA + AᵀS − SGS + Q_z`, `G = BQ_u⁻¹Bᵀ`, `S(T) = Q_T`,
 ///   integrated in backward time `τ = T − t` (eqs. (4.34)–(4.39));
 /// * discrete: `S(k) = AᵀS(k+1)(A + BF(k)) + Q_z`,
 ///   `F(k) = −(Q_u + BᵀS(k+1)B)⁻¹BᵀS(k+1)A` (eqs. (4.57)–(4.63)).
 pub fn lqr_finite(
-    A: MatRef<'_, f64>,
-    B: MatRef<'_, f64>,
-    Qz: MatRef<'_, f64>,
-    Qu: MatRef<'_, f64>,
+    p: &LqProblem<'_>,
     QT: MatRef<'_, f64>,
     horizon: Horizon,
 ) -> Result<FiniteHorizonLqr> {
+    let LqProblem { A, B, Q: Qz, R: Qu } = *p;
     let n = A.nrows();
     check_shape("A", A, n, n)?;
     check_shape("B", B, n, B.ncols())?;
@@ -129,7 +124,7 @@ pub fn lqr_finite(
             S[N] = sym(QT);
             for k in (0..N).rev() {
                 let Sn = &S[k + 1];
-                F[k] = dlqr_gain(A, B, Qu, Sn.as_ref())?;
+                F[k] = dlqr_gain(p, Sn.as_ref())?;
                 // S(k) = Aᵀ S (A + B F) + Q_z  (= AᵀS'A + Q_z)
                 let Sk = A.transpose() * Sn * (A + B * &F[k]) + Qz;
                 S[k] = sym(Sk.as_ref());
@@ -137,7 +132,7 @@ pub fn lqr_finite(
             F[N] = if N > 0 {
                 F[N - 1].clone()
             } else {
-                dlqr_gain(A, B, Qu, S[N].as_ref())?
+                dlqr_gain(p, S[N].as_ref())?
             };
             Ok(FiniteHorizonLqr {
                 t: (0..=N).map(|k| k as f64).collect(),

@@ -38,16 +38,27 @@ pub struct RiccatiSolution {
     pub iterations: usize,
 }
 
+/// The data of a linear–quadratic problem and of its algebraic Riccati
+/// equation: the pair `(A, B)` and the weights `Q`, `R`. For a regulator
+/// these are `(A, B, Q_z, Q_u)` (eqs. (4.40), (4.61)); for a Kalman filter
+/// the dual `(Aᵀ, Cᵀ, R_w, R_v)` (eqs. (4.100), (4.121)).
+#[derive(Clone, Copy, Debug)]
+pub struct LqProblem<'a> {
+    /// system matrix `A` (`n × n`)
+    pub A: MatRef<'a, f64>,
+    /// input matrix `B` (`n × r`)
+    pub B: MatRef<'a, f64>,
+    /// state weight `Q` (`n × n`)
+    pub Q: MatRef<'a, f64>,
+    /// input weight `R` (`r × r`, positive definite)
+    pub R: MatRef<'a, f64>,
+}
+
 /// Checks the data of the Riccati equation `which` (`A` square, `B` with
 /// `n` rows, `Q` `n × n`, `R` `r × r` positive definite) and returns `n`
 /// and `G = B R⁻¹ Bᵀ` (symmetrised).
-fn check_inputs(
-    which: &str,
-    A: MatRef<'_, f64>,
-    B: MatRef<'_, f64>,
-    Q: MatRef<'_, f64>,
-    R: MatRef<'_, f64>,
-) -> Result<(usize, Mat<f64>)> {
+fn check_inputs(which: &str, p: &LqProblem<'_>) -> Result<(usize, Mat<f64>)> {
+    let LqProblem { A, B, Q, R } = *p;
     let n = check_square(&format!("{which} A"), A)?;
     if B.nrows() != n {
         return Err(crate::error::dim_err(
@@ -90,13 +101,8 @@ pub fn care_residual(
 }
 
 /// Relative DARE residual of `X`.
-pub fn dare_residual(
-    A: MatRef<'_, f64>,
-    B: MatRef<'_, f64>,
-    Q: MatRef<'_, f64>,
-    R: MatRef<'_, f64>,
-    X: MatRef<'_, f64>,
-) -> f64 {
+pub fn dare_residual(p: &LqProblem<'_>, X: MatRef<'_, f64>) -> f64 {
+    let LqProblem { A, B, Q, R } = *p;
     let AtXA = A.transpose() * X * A;
     let BtXA = B.transpose() * X * A;
     let S = R + B.transpose() * X * B;
@@ -114,15 +120,11 @@ fn max_real(vals: &[c64]) -> f64 {
 }
 
 /// Continuous algebraic Riccati equation `AᵀX + XA − XBR⁻¹BᵀX + Q = 0`.
-pub fn solve_care(
-    A: MatRef<'_, f64>,
-    B: MatRef<'_, f64>,
-    Q: MatRef<'_, f64>,
-    R: MatRef<'_, f64>,
-) -> Result<RiccatiSolution> {
-    let (n, G) = check_inputs("CARE", A, B, Q, R)?;
+pub fn solve_care(p: &LqProblem<'_>) -> Result<RiccatiSolution> {
+    let (n, G) = check_inputs("CARE", p)?;
     let no = no_solution("CARE");
-    let Qs = sym(Q);
+    let A = p.A;
+    let Qs = sym(p.Q);
     let mut H = Mat::<f64>::zeros(2 * n, 2 * n);
     H.as_mut().submatrix_mut(0, 0, n, n).copy_from(A);
     H.as_mut()
@@ -169,14 +171,10 @@ pub fn solve_care(
 }
 
 /// Discrete algebraic Riccati equation `X = AᵀXA − AᵀXB(R + BᵀXB)⁻¹BᵀXA + Q`.
-pub fn solve_dare(
-    A: MatRef<'_, f64>,
-    B: MatRef<'_, f64>,
-    Q: MatRef<'_, f64>,
-    R: MatRef<'_, f64>,
-) -> Result<RiccatiSolution> {
-    let (n, mut Gk) = check_inputs("DARE", A, B, Q, R)?;
+pub fn solve_dare(p: &LqProblem<'_>) -> Result<RiccatiSolution> {
+    let (n, mut Gk) = check_inputs("DARE", p)?;
     let no = no_solution("DARE");
+    let LqProblem { A, B, Q, R } = *p;
     let mut Hk = sym(Q);
     let mut Ak = A.to_owned();
     let I = eye(n);
@@ -208,17 +206,17 @@ pub fn solve_dare(
     if !converged {
         return Err(no(format!("doubling did not converge (last relative change {change:.3e}): unit-circle eigenvalues")));
     }
-    let residual = |X: &Mat<f64>| dare_residual(A, B, Q, R, X.as_ref());
+    let residual = |X: &Mat<f64>| dare_residual(p, X.as_ref());
     // Hewer (Newton) refinement: (A+BF_k)ᵀX(A+BF_k) − X + Q + F_kᵀRF_k = 0
     let hewer = |X: &Mat<f64>| -> Result<Option<Mat<f64>>> {
-        let Fk = dlqr_gain(A, B, R, X.as_ref())?;
+        let Fk = dlqr_gain(p, X.as_ref())?;
         let Ak = A + B * &Fk;
         let rhs = sym((Q + Fk.transpose() * R * &Fk).as_ref());
         Ok(lyap_discrete(Ak.as_ref(), rhs.as_ref()).ok())
     };
     let res = residual(&Hk);
     let (X, res, steps) = refine(Hk, res, 4, hewer, residual)?;
-    let F = dlqr_gain(A, B, R, X.as_ref())?;
+    let F = dlqr_gain(p, X.as_ref())?;
     let cl = eigvals("A + BF", (A + B * &F).as_ref())?;
     accept("DARE", Domain::Discrete, &cl, X, res, iterations + steps)
 }
@@ -332,12 +330,8 @@ pub fn riccati_rk4(
 }
 
 /// Discrete LQR gain `F = −(R + BᵀXB)⁻¹BᵀXA` (control `u = F z`).
-pub fn dlqr_gain(
-    A: MatRef<'_, f64>,
-    B: MatRef<'_, f64>,
-    R: MatRef<'_, f64>,
-    X: MatRef<'_, f64>,
-) -> Result<Mat<f64>> {
+pub fn dlqr_gain(p: &LqProblem<'_>, X: MatRef<'_, f64>) -> Result<Mat<f64>> {
+    let LqProblem { A, B, R, .. } = *p;
     let S = R + B.transpose() * X * B;
     let BtXA = B.transpose() * X * A;
     Ok(Scale(-1.0) * DenseLu::new("R + BᵀXB", S.as_ref())?.solve(BtXA.as_ref()))
@@ -349,12 +343,22 @@ mod tests {
 
     use crate::linalg::from_rows as m;
 
+    fn problem([A, B, Q, R]: [&Mat<f64>; 4]) -> LqProblem<'_> {
+        LqProblem {
+            A: A.as_ref(),
+            B: B.as_ref(),
+            Q: Q.as_ref(),
+            R: R.as_ref(),
+        }
+    }
+
     /// Double integrator, Q = I, R = 1: X = [[√3, 1], [1, √3]] (closed form).
     #[test]
     fn care_double_integrator() {
         let A = m(2, 2, &[0.0, 1.0, 0.0, 0.0]);
         let B = m(2, 1, &[0.0, 1.0]);
-        let s = solve_care(A.as_ref(), B.as_ref(), eye(2).as_ref(), eye(1).as_ref()).unwrap();
+        let (Q, R) = (eye(2), eye(1));
+        let s = solve_care(&problem([&A, &B, &Q, &R])).unwrap();
         let r3 = 3f64.sqrt();
         assert!(
             (s.X[(0, 0)] - r3).abs() < 1e-12
@@ -368,13 +372,8 @@ mod tests {
     #[test]
     fn dare_scalar() {
         let (a, b, q, r) = (1.2, 0.5, 2.0, 0.3);
-        let s = solve_dare(
-            m(1, 1, &[a]).as_ref(),
-            m(1, 1, &[b]).as_ref(),
-            m(1, 1, &[q]).as_ref(),
-            m(1, 1, &[r]).as_ref(),
-        )
-        .unwrap();
+        let [A, B, Q, R] = [a, b, q, r].map(|v| m(1, 1, &[v]));
+        let s = solve_dare(&problem([&A, &B, &Q, &R])).unwrap();
         // b² x² + (r − a² r − q b²) x − q r = 0, positive root
         let (qa, qb, qc) = (b * b, r - a * a * r - q * b * b, -q * r);
         let x = (-qb + (qb * qb - 4.0 * qa * qc).sqrt()) / (2.0 * qa);
@@ -386,13 +385,14 @@ mod tests {
     fn unstabilisable() {
         let A = m(2, 2, &[1.0, 0.0, 0.0, -1.0]);
         let B = m(2, 1, &[0.0, 1.0]);
-        let e = solve_care(A.as_ref(), B.as_ref(), eye(2).as_ref(), eye(1).as_ref()).unwrap_err();
+        let (Q, R) = (eye(2), eye(1));
+        let e = solve_care(&problem([&A, &B, &Q, &R])).unwrap_err();
         assert!(
             matches!(e, ControlError::NoStabilizingSolution { .. }),
             "{e}"
         );
         let Ad = m(2, 2, &[1.5, 0.0, 0.0, 0.5]);
-        let e = solve_dare(Ad.as_ref(), B.as_ref(), eye(2).as_ref(), eye(1).as_ref()).unwrap_err();
+        let e = solve_dare(&problem([&Ad, &B, &Q, &R])).unwrap_err();
         assert!(
             matches!(e, ControlError::NoStabilizingSolution { .. }),
             "{e}"

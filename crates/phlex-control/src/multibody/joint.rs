@@ -64,6 +64,20 @@ impl<'a> Bodies<'a> {
     }
 }
 
+/// The bodies at one state `(q, q̇, t)`: what the acceleration form of a
+/// joint is evaluated at.
+#[derive(Clone, Copy)]
+pub struct Motion<'a> {
+    /// The bodies and their offsets.
+    pub bodies: Bodies<'a>,
+    /// Global coordinates `q`.
+    pub q: &'a [f64],
+    /// Global velocities `q̇`.
+    pub qd: &'a [f64],
+    /// Time \[s\].
+    pub t: f64,
+}
+
 /// A joint reducible to `A q̈ = b` over the global coordinates.
 pub trait Joint {
     /// Name used in error messages and reports.
@@ -73,15 +87,7 @@ pub trait Joint {
     /// Validates body indices and points against the system.
     fn validate(&self, bodies: &Bodies<'_>) -> Result<()>;
     /// Adds the rows of `A` (all `n` columns, pre-zeroed) and writes `b`.
-    fn acceleration_form(
-        &self,
-        bodies: &Bodies<'_>,
-        q: &[f64],
-        qd: &[f64],
-        t: f64,
-        A: MatMut<'_, f64>,
-        b: &mut [f64],
-    );
+    fn acceleration_form(&self, m: &Motion<'_>, A: MatMut<'_, f64>, b: &mut [f64]);
     /// Position residual `f(q, t)`.
     fn position_residual(&self, bodies: &Bodies<'_>, q: &[f64], t: f64, out: &mut [f64]);
     /// `−f_t`: the right-hand side of the velocity form `f_q q̇ = −f_t`
@@ -127,12 +133,12 @@ impl Anchor {
         }
     }
 
-    fn convective(&self, bodies: &Bodies<'_>, q: &[f64], qd: &[f64]) -> Vec3 {
+    fn convective(&self, m: &Motion<'_>) -> Vec3 {
         match self {
             Anchor::Ground(_) => [0.0; 3],
-            Anchor::Body { body, point } => bodies.body(*body).point_convective(
-                bodies.slice(*body, q),
-                bodies.slice(*body, qd),
+            Anchor::Body { body, point } => m.bodies.body(*body).point_convective(
+                m.bodies.slice(*body, m.q),
+                m.bodies.slice(*body, m.qd),
                 point,
             ),
         }
@@ -182,23 +188,23 @@ impl Direction {
         }
     }
 
-    fn rate(&self, bodies: &Bodies<'_>, q: &[f64], qd: &[f64]) -> Vec3 {
+    fn rate(&self, m: &Motion<'_>) -> Vec3 {
         match self {
             Direction::Ground(_) => [0.0; 3],
-            Direction::Body { body, axis } => {
-                bodies
-                    .body(*body)
-                    .axis_rate(bodies.slice(*body, q), bodies.slice(*body, qd), *axis)
-            }
+            Direction::Body { body, axis } => m.bodies.body(*body).axis_rate(
+                m.bodies.slice(*body, m.q),
+                m.bodies.slice(*body, m.qd),
+                *axis,
+            ),
         }
     }
 
-    fn convective(&self, bodies: &Bodies<'_>, q: &[f64], qd: &[f64]) -> Vec3 {
+    fn convective(&self, m: &Motion<'_>) -> Vec3 {
         match self {
             Direction::Ground(_) => [0.0; 3],
-            Direction::Body { body, axis } => bodies.body(*body).axis_convective(
-                bodies.slice(*body, q),
-                bodies.slice(*body, qd),
+            Direction::Body { body, axis } => m.bodies.body(*body).axis_convective(
+                m.bodies.slice(*body, m.q),
+                m.bodies.slice(*body, m.qd),
                 *axis,
             ),
         }
@@ -265,21 +271,10 @@ impl Joint for SphericalJoint {
         }
         Ok(())
     }
-    fn acceleration_form(
-        &self,
-        bodies: &Bodies<'_>,
-        q: &[f64],
-        qd: &[f64],
-        _t: f64,
-        mut A: MatMut<'_, f64>,
-        b: &mut [f64],
-    ) {
-        self.a.add_jacobian(bodies, q, 1.0, A.as_mut());
-        self.b.add_jacobian(bodies, q, -1.0, A.as_mut());
-        let g = sub(
-            self.a.convective(bodies, q, qd),
-            self.b.convective(bodies, q, qd),
-        );
+    fn acceleration_form(&self, m: &Motion<'_>, mut A: MatMut<'_, f64>, b: &mut [f64]) {
+        self.a.add_jacobian(&m.bodies, m.q, 1.0, A.as_mut());
+        self.b.add_jacobian(&m.bodies, m.q, -1.0, A.as_mut());
+        let g = sub(self.a.convective(m), self.b.convective(m));
         for i in 0..3 {
             b[i] = -g[i];
         }
@@ -311,22 +306,13 @@ impl PerpendicularJoint {
         }
     }
 
-    fn rows_into(
-        &self,
-        bodies: &Bodies<'_>,
-        q: &[f64],
-        qd: &[f64],
-        mut A: MatMut<'_, f64>,
-        row: usize,
-    ) -> f64 {
+    fn rows_into(&self, m: &Motion<'_>, mut A: MatMut<'_, f64>, row: usize) -> f64 {
+        let (bodies, q) = (&m.bodies, m.q);
         let (da, db) = (self.a.value(bodies, q), self.b.value(bodies, q));
         self.a.add_jacobian(bodies, q, db, A.as_mut(), row);
         self.b.add_jacobian(bodies, q, da, A.as_mut(), row);
-        let (ra, rb) = (self.a.rate(bodies, q, qd), self.b.rate(bodies, q, qd));
-        let (ga, gb) = (
-            self.a.convective(bodies, q, qd),
-            self.b.convective(bodies, q, qd),
-        );
+        let (ra, rb) = (self.a.rate(m), self.b.rate(m));
+        let (ga, gb) = (self.a.convective(m), self.b.convective(m));
         -(dot(db, ga) + dot(da, gb) + 2.0 * dot(ra, rb))
     }
 }
@@ -342,16 +328,8 @@ impl Joint for PerpendicularJoint {
         self.a.validate(&self.name, bodies)?;
         self.b.validate(&self.name, bodies)
     }
-    fn acceleration_form(
-        &self,
-        bodies: &Bodies<'_>,
-        q: &[f64],
-        qd: &[f64],
-        _t: f64,
-        A: MatMut<'_, f64>,
-        b: &mut [f64],
-    ) {
-        b[0] = self.rows_into(bodies, q, qd, A, 0);
+    fn acceleration_form(&self, m: &Motion<'_>, A: MatMut<'_, f64>, b: &mut [f64]) {
+        b[0] = self.rows_into(m, A, 0);
     }
     fn position_residual(&self, bodies: &Bodies<'_>, q: &[f64], _t: f64, out: &mut [f64]) {
         out[0] = dot(self.a.value(bodies, q), self.b.value(bodies, q));
@@ -424,19 +402,10 @@ impl Joint for RevoluteJoint {
         self.axes[0].validate(bodies)?;
         self.axes[1].validate(bodies)
     }
-    fn acceleration_form(
-        &self,
-        bodies: &Bodies<'_>,
-        q: &[f64],
-        qd: &[f64],
-        t: f64,
-        mut A: MatMut<'_, f64>,
-        b: &mut [f64],
-    ) {
-        self.point
-            .acceleration_form(bodies, q, qd, t, A.as_mut(), &mut b[..3]);
-        b[3] = self.axes[0].rows_into(bodies, q, qd, A.as_mut(), 3);
-        b[4] = self.axes[1].rows_into(bodies, q, qd, A.as_mut(), 4);
+    fn acceleration_form(&self, m: &Motion<'_>, mut A: MatMut<'_, f64>, b: &mut [f64]) {
+        self.point.acceleration_form(m, A.as_mut(), &mut b[..3]);
+        b[3] = self.axes[0].rows_into(m, A.as_mut(), 3);
+        b[4] = self.axes[1].rows_into(m, A.as_mut(), 4);
     }
     fn position_residual(&self, bodies: &Bodies<'_>, q: &[f64], t: f64, out: &mut [f64]) {
         self.point.position_residual(bodies, q, t, &mut out[..3]);
@@ -500,19 +469,11 @@ impl Joint for RotationDriver {
     fn validate(&self, bodies: &Bodies<'_>) -> Result<()> {
         bodies.check(&self.name, self.body).map(|_| ())
     }
-    fn acceleration_form(
-        &self,
-        bodies: &Bodies<'_>,
-        q: &[f64],
-        qd: &[f64],
-        t: f64,
-        mut A: MatMut<'_, f64>,
-        b: &mut [f64],
-    ) {
-        let [c, s, cd, sd, cdd, sdd] = self.trig(t);
-        let o = bodies.offset(self.body);
-        let (th0, th3) = (q[o + 3], q[o + 6]);
-        let (thd0, thd3) = (qd[o + 3], qd[o + 6]);
+    fn acceleration_form(&self, m: &Motion<'_>, mut A: MatMut<'_, f64>, b: &mut [f64]) {
+        let [c, s, cd, sd, cdd, sdd] = self.trig(m.t);
+        let o = m.bodies.offset(self.body);
+        let (th0, th3) = (m.q[o + 3], m.q[o + 6]);
+        let (thd0, thd3) = (m.qd[o + 3], m.qd[o + 6]);
         A[(0, o + 3)] += -s;
         A[(0, o + 6)] += c;
         b[0] = -2.0 * (thd3 * cd - thd0 * sd) - (th3 * cdd - th0 * sdd);

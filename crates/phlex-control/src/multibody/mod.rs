@@ -31,8 +31,8 @@ pub use body_point::BodyPoint;
 pub use ffr_beam::{BeamLayout, FfrBeam, NodalDof, ReferenceConditions};
 pub use floating_body::FloatingBody;
 pub use joint::{
-    Anchor, BodyId, Direction, Joint, PerpendicularJoint, RevoluteJoint, RotationDriver,
-    SphericalJoint,
+    Anchor, Bodies, BodyId, Direction, Joint, Motion, PerpendicularJoint, RevoluteJoint,
+    RotationDriver, SphericalJoint,
 };
 pub use linearize::{linearize, Linearization};
 pub use rigid_body::RigidBody;

@@ -30,7 +30,7 @@
 use faer::Mat;
 
 use super::floating_body::FloatingBody;
-use super::joint::{Bodies, BodyId, Joint};
+use super::joint::{Bodies, BodyId, Joint, Motion};
 use crate::error::{dim_err, ControlError, Result};
 use crate::model::constraints::{Constraint, ConstraintSet};
 use crate::model::udwadia_kalaba::uk_acceleration;
@@ -270,14 +270,16 @@ impl MultibodySystem {
             b[k] = -2.0 * s;
         }
         let mut row = self.bodies.len();
-        let view = self.view();
+        let motion = Motion {
+            bodies: self.view(),
+            q,
+            qd,
+            t,
+        };
         for j in &self.joints {
             let r = j.rows();
             j.acceleration_form(
-                &view,
-                q,
-                qd,
-                t,
+                &motion,
                 A.as_mut().submatrix_mut(row, 0, r, self.n),
                 &mut b[row..row + r],
             );
