@@ -48,6 +48,7 @@ pub use body::planar::stiffening::VonKarman;
 pub use body::rigid::planar::RigidBody2d;
 pub use body::rigid::spatial::{RigidBody3d, RigidBody3dModel};
 pub use body::spatial::floating_body::FloatingBody3d;
+pub use common::assembly::JointAssembly;
 pub use common::bodies::BodyAssembly;
 pub use error::MbsError;
 pub use models::crank_slider::{CrankSlider, CrankSliderRun};

@@ -1,47 +1,22 @@
 //! Consistent initialization of a multiplier pHDAE: a two-mass chain whose second mass is
 //! driven at a prescribed velocity v(t) = sin(3t) through a Lagrange multiplier.
+mod common;
+
+use common::mass_spring_dae;
 use phlex_core::sparse::Triplets;
-use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
+use phlex_core::{LinearPhSystem, Port};
 use phlex_solve::consistent::consistent_initial_state;
 use phlex_solve::signal::{InputFn, Signal};
 
 /// States (p1/m, p2/m, spring force f, λ): masses m1 = 1, m2 = 2, spring k = 4 between them;
 /// the constraint row reads 0 = −v2 + u (v2 = u prescribed), λ enters the second mass.
 fn chain() -> LinearPhSystem {
-    let n = 4;
-    let mut e = Triplets::new(n, n);
-    e.push(0, 0, 1.0);
-    e.push(1, 1, 2.0);
-    e.push(2, 2, 1.0 / 4.0);
-    let mut j = Triplets::new(n, n);
-    // m1 v1' = −f, m2 v2' = f + λ, f'/k = v2 − v1
-    j.push(0, 2, -1.0);
-    j.push(2, 0, 1.0);
-    j.push(1, 2, 1.0);
-    j.push(2, 1, -1.0);
-    j.push(1, 3, 1.0);
-    j.push(3, 1, -1.0);
-    let mut b = Triplets::new(n, 1);
+    let mut b = Triplets::new(4, 1);
     b.push(3, 0, 1.0);
-    LinearPhSystem::new(
-        e.build(),
-        j.build(),
-        Triplets::new(n, n).build(),
-        b.build(),
-        PortSet::from_ports(vec![Port::new(
-            "drive",
-            1,
-            "prescribed velocity",
-            "reaction",
-        )])
-        .unwrap(),
-        vec![
-            VarBlock::differential("v", "velocities", 2),
-            VarBlock::differential("f", "spring force", 1),
-            VarBlock::algebraic("lambda", "reaction", 1, 2),
-        ],
-    )
-    .unwrap()
+    // m1 v1' = −f, m2 v2' = f + λ, f'/k = v2 − v1
+    let skew = [(2, 0, 1.0), (1, 2, 1.0), (1, 3, 1.0)];
+    let drive = Port::new("drive", 1, "prescribed velocity", "reaction");
+    mass_spring_dae(&[1.0, 2.0], &[4.0], &skew, b.build(), vec![drive])
 }
 
 #[test]

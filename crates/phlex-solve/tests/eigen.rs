@@ -52,11 +52,18 @@ fn with_shapes(params: EigenParams) -> EigenParams {
     }
 }
 
+/// The `k` lowest modes, method chosen by size (`Auto`).
+fn lowest(k: usize) -> EigenParams {
+    EigenParams {
+        n_modes: Some(k),
+        ..Default::default()
+    }
+}
+
 fn sparse_k(k: usize) -> EigenParams {
     EigenParams {
         method: EigenMethod::ShiftInvert,
-        n_modes: Some(k),
-        ..Default::default()
+        ..lowest(k)
     }
 }
 
@@ -151,14 +158,7 @@ fn large_chains_sparse_shift_invert() {
     // n = 4000 (> dense_limit): Auto picks shift-invert.
     let (N, m, k) = (2000, 1.0, 1.0e4);
     let sys = chain(N, m, k, 0.0, false);
-    let res = modes(
-        &sys,
-        &EigenParams {
-            n_modes: Some(10),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let res = modes(&sys, &lowest(10)).unwrap();
     assert_eq!(res.method, EigenMethod::ShiftInvert);
     let err = max_rel(&res.frequencies(), &fixed_free(N, m, k)[..10]);
     // Ritz tolerance 1e-10 on μ; measured ≈ 1e-13.
@@ -169,14 +169,7 @@ fn large_chains_sparse_shift_invert() {
         res.krylov_dim
     );
     let sys = constrained_chain(N, m, k);
-    let res = modes(
-        &sys,
-        &EigenParams {
-            n_modes: Some(8),
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let res = modes(&sys, &lowest(8)).unwrap();
     let err = max_rel(&res.frequencies(), &fixed_fixed(N - 1, m, k)[..8]);
     assert!(err < 1e-9, "constrained sparse: {err:.3e}");
     // Dense path on a mid-size pencil (n = 601, Cholesky + standard eigen): all modes.

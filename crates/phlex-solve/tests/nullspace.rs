@@ -6,9 +6,12 @@
 //! (v1, v2, f1, f2, f3) and one multiplier λ for the constraint v1 − v2 = 0. Constrained,
 //! the two masses move as one body 2m held by the outer springs (2k): ω² = 2k / 2m = k/m;
 //! the middle spring force is constant (a zero eigenvalue).
+mod common;
+
+use common::mass_spring_dae;
 use faer::Side;
 use phlex_core::sparse::{self, Triplets};
-use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
+use phlex_core::{LinearPhSystem, Port};
 use phlex_solve::eigen::{modes, EigenParams};
 use phlex_solve::nullspace::{null_space_ode, NullSpaceParams};
 
@@ -17,26 +20,16 @@ const K: f64 = 50.0;
 
 fn two_masses(prescribed: bool) -> LinearPhSystem {
     let n = 6;
-    let mut e = Triplets::new(n, n);
-    for i in 0..2 {
-        e.push(i, i, M);
-    }
-    for i in 2..5 {
-        e.push(i, i, 1.0 / K);
-    }
-    let mut j = Triplets::new(n, n);
-    let mut skew = |r: usize, c: usize, v: f64| {
-        j.push(r, c, v);
-        j.push(c, r, -v);
-    };
-    // (1/k) f1' = v1, (1/k) f2' = v2 − v1, (1/k) f3' = −v2
-    skew(2, 0, 1.0);
-    skew(3, 1, 1.0);
-    skew(3, 0, -1.0);
-    skew(4, 1, -1.0);
-    // constraint row: 0 = −G x, G = (1, −1, 0, 0, 0); force G^T λ
-    skew(5, 0, -1.0);
-    skew(5, 1, 1.0);
+    let skew = [
+        // (1/k) f1' = v1, (1/k) f2' = v2 − v1, (1/k) f3' = −v2
+        (2, 0, 1.0),
+        (3, 1, 1.0),
+        (3, 0, -1.0),
+        (4, 1, -1.0),
+        // constraint row: 0 = −G x, G = (1, −1, 0, 0, 0); force G^T λ
+        (5, 0, -1.0),
+        (5, 1, 1.0),
+    ];
     let mut b = Triplets::new(n, 2);
     b.push(0, 0, 1.0); // force on mass 1
     let mut ports = vec![Port::new(
@@ -60,19 +53,7 @@ fn two_masses(prescribed: bool) -> LinearPhSystem {
     } else {
         sparse::select_cols(&b, &[0])
     };
-    LinearPhSystem::new(
-        e.build(),
-        j.build(),
-        sparse::zeros(n, n),
-        b,
-        PortSet::from_ports(ports).unwrap(),
-        vec![
-            VarBlock::differential("v", "velocities [m/s]", 2),
-            VarBlock::differential("f", "spring forces [N]", 3),
-            VarBlock::algebraic("lambda", "constraint force [N]", 1, 2),
-        ],
-    )
-    .unwrap()
+    mass_spring_dae(&[M, M], &[K, K, K], &skew, b, ports)
 }
 
 /// ω = sqrt(k/m) to round-off; the reduced system is pH (Ê SPD, Ĵ skew exactly) with one

@@ -9,7 +9,55 @@ use phlex_core::sparse::SparseMat;
 use phlex_core::PhSystem;
 
 use crate::common::bodies::BodyAssembly;
+use crate::error::MbsError;
 use crate::planar::assembly::JointDrift;
+
+/// The joints of an assembly and their reactions: what the planar [`crate::Multibody`] and
+/// the spatial [`crate::spatial::Multibody3d`] share beyond their bodies (re-exported as
+/// `phlex_mbs::JointAssembly`, for code written once for both, e.g. the recorders and
+/// reports of a run). The methods are those of the same name of both assemblies.
+pub trait JointAssembly: BodyAssembly + PhSystem {
+    /// Joint names, in insertion order.
+    fn joint_names(&self) -> Vec<String>;
+    /// Total number of constraint rows (multipliers).
+    fn n_constraints(&self) -> usize;
+    /// Index of a joint by name; the error lists the joints.
+    fn joint_index(&self, name: &str) -> Result<usize, MbsError>;
+    /// Labels of the constraint rows of joint `j`.
+    fn joint_row_labels(&self, j: usize) -> &'static [&'static str];
+    /// Multiplier (reaction) of joint `j` in the state `x`.
+    fn reaction<'a>(&self, j: usize, x: &'a [f64]) -> &'a [f64];
+    /// Position-level violation of every joint at `x`.
+    fn position_drift(&self, x: &[f64]) -> Vec<JointDrift>;
+}
+
+/// `impl JointAssembly for $ty` by the inherent methods of the same names
+/// ([`shared_multibody_methods`]).
+macro_rules! impl_joint_assembly {
+    ($ty:ty) => {
+        impl crate::common::assembly::JointAssembly for $ty {
+            fn joint_names(&self) -> Vec<String> {
+                Self::joint_names(self)
+            }
+            fn n_constraints(&self) -> usize {
+                Self::n_constraints(self)
+            }
+            fn joint_index(&self, name: &str) -> Result<usize, crate::error::MbsError> {
+                Self::joint_index(self, name)
+            }
+            fn joint_row_labels(&self, j: usize) -> &'static [&'static str] {
+                Self::joint_row_labels(self, j)
+            }
+            fn reaction<'a>(&self, j: usize, x: &'a [f64]) -> &'a [f64] {
+                Self::reaction(self, j, x)
+            }
+            fn position_drift(&self, x: &[f64]) -> Vec<crate::planar::assembly::JointDrift> {
+                Self::position_drift(self, x)
+            }
+        }
+    };
+}
+pub(crate) use impl_joint_assembly;
 
 /// The constrained-mechanics view of an assembled multibody system, generic over the
 /// dimension: a body pose has [`crate::body::Dimension::POSE_DOF`] increments (planar
@@ -140,6 +188,11 @@ macro_rules! shared_multibody_methods {
             self.joints.iter().map(|j| j.name.clone()).collect()
         }
 
+        /// Labels of the constraint rows of joint `j` (e.g. `["x", "y", "z", "n1", "n2"]`).
+        pub fn joint_row_labels(&self, j: usize) -> &'static [&'static str] {
+            self.joints[j].row_labels()
+        }
+
         /// Index of a joint by name.
         pub fn joint_index(&self, name: &str) -> Result<usize, crate::error::MbsError> {
             self.joints
@@ -180,6 +233,12 @@ macro_rules! shared_multibody_methods {
             self.write_initial_body_states(&mut x);
             self.reset_joint_states(&mut x);
             x
+        }
+
+        /// Multiplier (reaction) of joint `j`; see [`crate::planar::joint`] and
+        /// [`crate::spatial::joint`] for its meaning and frame.
+        pub fn reaction<'a>(&self, j: usize, x: &'a [f64]) -> &'a [f64] {
+            &x[self.multiplier_range(j)]
         }
 
         /// Range of the multiplier block of joint `j`.

@@ -27,7 +27,9 @@ use phlex_solve::{InputFn, Signal};
 use crate::body::planar::floating_body::PlanarBody;
 use crate::body::planar::pose::{apply2, rot2, Pose2d, Twist2d};
 use crate::body::{FloatingBody, Planar};
-use crate::common::assembly::{shared_multibody_methods, shared_phdae_methods};
+use crate::common::assembly::{
+    impl_joint_assembly, shared_multibody_methods, shared_phdae_methods,
+};
 use crate::common::bodies::BodyAssembly;
 use crate::common::descriptor::FullInertiaAssembly;
 use crate::common::layout::{lay_out, load_port, with_layout, JointSlots, LoadUnits};
@@ -186,11 +188,6 @@ impl Multibody {
         let y = self.bodies[b].port_velocity(port, xl);
         let v = apply2(&rot2(xl[2]), [y[0], y[1]]);
         [v[0], v[1], y[2]]
-    }
-
-    /// Multiplier (reaction) of joint `j`, see [`crate::planar::joint`] for its meaning and frame.
-    pub fn reaction<'a>(&self, j: usize, x: &'a [f64]) -> &'a [f64] {
-        &x[self.multiplier_range(j)]
     }
 
     /// Port geometry of joint `j`.
@@ -379,6 +376,8 @@ impl Multibody {
         });
     }
 }
+
+impl_joint_assembly!(Multibody);
 
 impl PhSystem for Multibody {
     shared_phdae_methods!();

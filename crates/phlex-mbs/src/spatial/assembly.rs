@@ -36,7 +36,9 @@ use phlex_core::{PhSystem, PortSet, ProjectionOptions, ProjectionStep, Triplets,
 use phlex_solve::{InputFn, Signal};
 
 use crate::body::{FloatingBody, Spatial};
-use crate::common::assembly::{shared_multibody_methods, shared_phdae_methods};
+use crate::common::assembly::{
+    impl_joint_assembly, shared_multibody_methods, shared_phdae_methods,
+};
 use crate::common::bodies::BodyAssembly;
 use crate::common::descriptor::{self, FullInertiaAssembly};
 use crate::common::layout::{lay_out, load_port, with_layout, JointSlots, LoadUnits};
@@ -152,11 +154,6 @@ impl Multibody3d {
         self.bodies[b].as_ref()
     }
 
-    /// Labels of the constraint rows of joint `j` (e.g. `["x", "y", "z", "n1", "n2"]`).
-    pub fn joint_row_labels(&self, j: usize) -> &'static [&'static str] {
-        self.joints[j].row_labels()
-    }
-
     /// Ground points.
     pub fn ground_points(&self) -> &[(String, [f64; 3])] {
         &self.ground_points
@@ -184,12 +181,6 @@ impl Multibody3d {
         let v = self.port_out_at(b, port, 0, x, x, o);
         let w = self.port_out(b, port, 3, x, o);
         [mat_vec(&r, v), mat_vec(&r, w)]
-    }
-
-    /// Multiplier (reaction) of joint `j`; see [`crate::spatial::joint`] for its meaning and
-    /// frame.
-    pub fn reaction<'a>(&self, j: usize, x: &'a [f64]) -> &'a [f64] {
-        &x[self.multiplier_range(j)]
     }
 
     /// Energy-free states of joint `j` (relative angle \[rad\], slide coordinate \[m\] or
@@ -730,6 +721,8 @@ impl Multibody3d {
         t.build()
     }
 }
+
+impl_joint_assembly!(Multibody3d);
 
 impl PhSystem for Multibody3d {
     shared_phdae_methods!();

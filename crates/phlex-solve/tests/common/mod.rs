@@ -105,6 +105,46 @@ pub fn constrained_chain(N: usize, m: f64, k: f64) -> LinearPhSystem {
     .unwrap()
 }
 
+/// Lossless masses and springs with Lagrange multipliers, co-energy state `x = (v, f, λ)`:
+/// `E = diag(masses, 1/springs, 0)` (one zero per multiplier, `B.nrows()` states in all),
+/// `J` skew with the entries `J[r][c] = s`, `J[c][r] = −s` of `skew`, `R = 0`, input map
+/// `B` with `ports`; the multipliers are index-2 algebraic variables.
+pub fn mass_spring_dae(
+    masses: &[f64],
+    springs: &[f64],
+    skew: &[(usize, usize, f64)],
+    B: SparseMat,
+    ports: Vec<Port>,
+) -> LinearPhSystem {
+    let n = B.nrows();
+    let (nv, nf) = (masses.len(), springs.len());
+    let mut e = Triplets::new(n, n);
+    for (i, m) in masses.iter().enumerate() {
+        e.push(i, i, *m);
+    }
+    for (i, k) in springs.iter().enumerate() {
+        e.push(nv + i, nv + i, 1.0 / k);
+    }
+    let mut j = Triplets::new(n, n);
+    for &(r, c, s) in skew {
+        j.push(r, c, s);
+        j.push(c, r, -s);
+    }
+    LinearPhSystem::new(
+        e.build(),
+        j.build(),
+        sparse::zeros(n, n),
+        B,
+        PortSet::from_ports(ports).unwrap(),
+        vec![
+            VarBlock::differential("v", "velocities [m/s]", nv),
+            VarBlock::differential("f", "spring forces [N]", nf),
+            VarBlock::algebraic("lambda", "constraint forces [N]", n - nv - nf, 2),
+        ],
+    )
+    .unwrap()
+}
+
 /// Single oscillator (mass `m`, spring `k`) with a force port on the mass.
 pub fn oscillator(m: f64, k: f64) -> LinearPhSystem {
     chain(1, m, k, 0.0, true)

@@ -100,16 +100,16 @@ impl JointModel {
     }
 
     /// Labels of the constraint rows.
-    pub fn row_labels(&self) -> Vec<&'static str> {
+    pub fn row_labels(&self) -> &'static [&'static str] {
         match &self.kind {
-            Resolved::Revolute | Resolved::GroundPoint { .. } => vec!["x", "y"],
-            Resolved::Weld { .. } | Resolved::GroundFrame { .. } => vec!["x", "y", "rotation"],
-            Resolved::Slider { .. } => vec!["normal"],
+            Resolved::Revolute | Resolved::GroundPoint { .. } => &["x", "y"],
+            Resolved::Weld { .. } | Resolved::GroundFrame { .. } => &["x", "y", "rotation"],
+            Resolved::Slider { .. } => &["normal"],
             Resolved::Prescribed { rotation, .. } => {
                 if *rotation {
-                    vec!["x", "y", "rotation"]
+                    &["x", "y", "rotation"]
                 } else {
-                    vec!["x", "y"]
+                    &["x", "y"]
                 }
             }
         }
