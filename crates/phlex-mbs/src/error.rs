@@ -80,6 +80,15 @@ pub enum MbsError {
         /// What is wrong.
         reason: String,
     },
+    /// A force element is not admissible (a negative stiffness or damping, coinciding
+    /// points).
+    #[error("force element '{element}': {reason}")]
+    InvalidForceElement {
+        /// Element name.
+        element: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// The constraint Jacobian is rank deficient: some joint constraints are redundant.
     #[error("redundant constraints: {rank_deficiency} constraint equation(s) are linearly dependent (rank {rank} of {rows} rows); dependent sets: {details}. Remove one of the joints of each set or replace it by a joint with fewer constraints (e.g. a weld by a revolute)")]
     RedundantConstraints {

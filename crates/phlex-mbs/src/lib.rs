@@ -50,6 +50,7 @@ pub use body::rigid::spatial::{RigidBody3d, RigidBody3dModel};
 pub use body::spatial::floating_body::FloatingBody3d;
 pub use common::assembly::JointAssembly;
 pub use common::bodies::BodyAssembly;
+pub use common::force_element::{ElementState, ForceElements, SpringDamper};
 pub use error::MbsError;
 pub use models::crank_slider::{CrankSlider, CrankSliderRun};
 pub use models::hinged_spatial_beam::{HingedRun, HingedSample, HingedSpatialBeam};

@@ -11,7 +11,7 @@ use phlex_core::geometry::so3::from_axis_angle;
 use phlex_core::sparse;
 use phlex_core::PhSystem;
 use phlex_mbs::spatial::{Joint3d, JointKind3d, Load3d, Multibody3d, MultibodyBuilder3d};
-use phlex_mbs::{Frame, RigidBody3d};
+use phlex_mbs::{Frame, RigidBody3d, SpringDamper};
 use phlex_solve::Signal;
 
 fn body(m: f64, seed: f64) -> RigidBody3d {
@@ -93,6 +93,20 @@ fn mixed() -> Multibody3d {
             Load3d::new("b5", "b", Frame::Body)
                 .force([0.5, 0.5, 0.0].map(Signal::Constant))
                 .torque([0.0, 0.2, 0.1].map(Signal::Constant)),
+        )
+        .add_force(
+            "spring",
+            SpringDamper::new("b1", "a", "b3", "b")
+                .stiffness(40.0)
+                .damping(1.5)
+                .rest_length(0.2)
+                .preload(2.0),
+        )
+        .add_force(
+            "anchor",
+            SpringDamper::new("b4", "b", "ground", "g1")
+                .stiffness(15.0)
+                .damping(0.7),
         );
     b.build().unwrap()
 }
@@ -160,16 +174,30 @@ fn skew_structure_gradient_and_matrix_free_rhs() {
     let u = mb.input().eval(0.3);
     let mut f = vec![0.0; n];
     mb.rhs(&x, &u, &mut f);
+    let R = mb.dissipation(&x);
     let mut g = sparse::mul_vec(&mb.structure(&x), &z);
+    sparse::mul_add(&mut g, -1.0, &R, &z);
     sparse::mul_add(&mut g, 1.0, &mb.input_map(&x), &u);
     for i in 0..n {
         assert!((f[i] - g[i]).abs() < 1e-12 * (1.0 + g[i].abs()), "{i}");
     }
-    // Power balance of the structure: zᵀ(Jz + Bu) = yᵀu with y = Bᵀz.
+    // R of the dampers: symmetric, positive semidefinite (zᵀRz > 0 at this state).
+    let Rd = sparse::to_dense(&R);
+    for i in 0..n {
+        for j in 0..n {
+            assert!((Rd[(i, j)] - Rd[(j, i)]).abs() < 1e-14);
+        }
+    }
+    let zrz = sparse::bilinear(&z, &R, &z);
+    assert!(zrz > 0.0, "{zrz}");
+    // Power balance: zᵀ((J − R)z + Bu) = yᵀu − zᵀRz with y = Bᵀz.
     let y = mb.output(&x, &z);
     let zf: f64 = z.iter().zip(&f).map(|(a, b)| a * b).sum();
     let yu: f64 = y.iter().zip(&u).map(|(a, b)| a * b).sum();
-    assert!((zf - yu).abs() < 1e-11 * (1.0 + yu.abs()), "{zf} {yu}");
+    assert!(
+        (zf - yu + zrz).abs() < 1e-11 * (1.0 + yu.abs() + zrz),
+        "{zf} {yu} {zrz}"
+    );
 }
 
 /// Names of the blocks: bodies, joint states and multipliers.

@@ -158,7 +158,8 @@ macro_rules! shared_assembly_view {
             self.position_drift(x)
         }
         fn reset_joints(&self, x: &mut [f64]) {
-            self.reset_joint_states(x)
+            self.reset_joint_states(x);
+            self.forces.reset_lengths(self, x);
         }
         fn rhs_of(&self, x: &[f64], u: &[f64], f: &mut [f64]) {
             self.rhs(x, u, f)
@@ -232,7 +233,37 @@ macro_rules! shared_multibody_methods {
             let mut x = vec![0.0; self.n];
             self.write_initial_body_states(&mut x);
             self.reset_joint_states(&mut x);
+            self.forces.reset_lengths(self, &mut x);
             x
+        }
+
+        /// The force elements ([`crate::common::force_element`]).
+        pub fn force_elements(&self) -> &crate::common::force_element::ForceElements {
+            &self.forces
+        }
+
+        /// Largest difference of a force element's length state and the distance of its
+        /// points at `x` \[m\] (zero along exact solutions with rigid bodies).
+        pub fn force_length_drift(&self, x: &[f64]) -> f64 {
+            self.forces.length_drift(self, x)
+        }
+
+        /// Length, rate, tension, stored energy and dissipated power of every force element
+        /// at `x`, with its name.
+        pub fn force_element_states(
+            &self,
+            x: &[f64],
+        ) -> Vec<(String, crate::common::force_element::ElementState)> {
+            let mut z = vec![0.0; self.n];
+            phlex_core::PhSystem::effort(self, x, &mut z);
+            (0..self.forces.len())
+                .map(|e| {
+                    (
+                        self.forces.elements[e].name.clone(),
+                        self.forces.report(self, e, x, &z),
+                    )
+                })
+                .collect()
         }
 
         /// Multiplier (reaction) of joint `j`; see [`crate::planar::joint`] and
@@ -409,14 +440,21 @@ macro_rules! shared_phdae_methods {
         fn blocks(&self) -> &[phlex_core::VarBlock] {
             &self.blocks
         }
-        /// $H = \sum_b H_b$ (joint states and multipliers carry no energy).
+        /// $H = \sum_b H_b + \sum_e V_e$ (joint states and multipliers carry no energy).
         fn hamiltonian(&self, x: &[f64]) -> f64 {
-            self.bodies_hamiltonian(x)
+            self.bodies_hamiltonian(x) + self.forces.energy(x)
         }
-        /// The bodies' efforts, 0 in the joint states, $z_\lambda = \lambda$.
+        /// The bodies' efforts, 0 in the joint states, the force elements' tensions
+        /// $F_e(\ell_e)$, $z_\lambda = \lambda$.
         fn effort(&self, x: &[f64], z: &mut [f64]) {
             self.bodies_effort(x, z);
             self.joint_efforts(x, z);
+            self.forces.effort(x, z);
+        }
+        /// $R(x) = \sum_e d_e c_e c_e^\top$ of the dampers
+        /// ([`crate::common::force_element`]).
+        fn dissipation(&self, x: &[f64]) -> phlex_core::sparse::SparseMat {
+            self.forces.dissipation(self, x, self.n)
         }
         /// $E$; with bodies of full inertia their state-dependent blocks (eq. (F3) of
         /// [`crate::body::planar::full_inertia`], [`crate::body::spatial::full_inertia`]).
@@ -431,6 +469,7 @@ macro_rules! shared_phdae_methods {
                     t.push(o + k, o + k, 1.0);
                 }
             }
+            self.forces.push_descriptor(&mut t);
             t.build()
         }
         fn structure(&self, x: &[f64]) -> phlex_core::sparse::SparseMat {
@@ -438,7 +477,7 @@ macro_rules! shared_phdae_methods {
             self.push_structure(x, &mut t);
             t.build()
         }
-        /// $J(x)z + B(x)u$ (the inherent `rhs_with_effort`; $R = 0$).
+        /// $(J(x) - R(x))z + B(x)u$ (the inherent `rhs_with_effort`).
         fn rhs_with_effort(&self, x: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
             Self::rhs_with_effort(self, x, z, u, f)
         }
@@ -485,6 +524,7 @@ macro_rules! shared_phdae_methods {
         fn effort_jacobian(&self, x: &[f64]) -> phlex_core::sparse::SparseMat {
             let mut t = phlex_core::Triplets::new(self.n, self.n);
             self.push_body_effort_jacobians(x, &mut t);
+            self.forces.push_effort_jacobian(&mut t);
             for k in 0..self.joints.len() {
                 for i in self.multiplier_range(k) {
                     t.push(i, i, 1.0);

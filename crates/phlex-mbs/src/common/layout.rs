@@ -1,7 +1,8 @@
 //! The global state and port layout of an assembled multibody pHDAE (paper 000 eq. (46)),
 //! shared by the planar [`crate::Multibody`] and the spatial [`crate::spatial::Multibody3d`]:
 //! the body states $x_b$ body by body, then the energy-free joint states $\theta_j$ joint
-//! by joint (block `"<joint>.<name>"`, identity rows of $E$), then one multiplier block
+//! by joint (block `"<joint>.<name>"`, identity rows of $E$), then the length states of the
+//! force elements (block `"<element>.length"`, identity rows of $E$), then one multiplier block
 //! `"<joint>.lambda"` per joint (index 2, zero rows of $E$); the ports are the loads, then
 //! the prescribed-velocity joints.
 use phlex_core::sparse::SparseMat;
@@ -30,6 +31,8 @@ pub(crate) struct JointSlots {
 pub(crate) struct Layout {
     pub body_off: Vec<usize>,
     pub extra_off: Vec<usize>,
+    /// First length state of the force elements.
+    pub force_off: usize,
     pub lam_off: Vec<usize>,
     pub n: usize,
     pub n_rows: usize,
@@ -74,6 +77,7 @@ pub(crate) fn load_port(name: &str, at: (&str, &str), frame: Frame, units: &Load
 }
 
 /// Lays out the state and the ports. `bodies`: `(n_local, blocks, E_b)` per body;
+/// `forces`: the names of the force elements (one length state each);
 /// `load_ports`: one port per load (all of dimension `load_dim`); `drive`: the two
 /// descriptions of a prescribed-velocity port.
 ///
@@ -81,6 +85,7 @@ pub(crate) fn load_port(name: &str, at: (&str, &str), frame: Frame, units: &Load
 pub(crate) fn lay_out<'a>(
     bodies: impl Iterator<Item = (usize, &'a [VarBlock], &'a SparseMat)>,
     joints: &[JointSlots],
+    forces: &[String],
     load_ports: Vec<Port>,
     load_dim: usize,
     drive: (&str, &str),
@@ -108,6 +113,15 @@ pub(crate) fn lay_out<'a>(
             ));
         }
     }
+    let force_off = off;
+    for name in forces {
+        blocks.push(VarBlock::differential(
+            format!("{name}.length"),
+            "length of the spring-damper [m]",
+            1,
+        ));
+    }
+    off += forces.len();
     let mut lam_off = Vec::with_capacity(joints.len());
     let mut n_rows = 0;
     for j in joints {
@@ -131,6 +145,9 @@ pub(crate) fn lay_out<'a>(
             t.push(o + k, o + k, 1.0);
         }
     }
+    for k in 0..forces.len() {
+        t.push(force_off + k, force_off + k, 1.0);
+    }
     let E = t.build();
     let load_in: Vec<usize> = (0..load_ports.len()).map(|l| l * load_dim).collect();
     let mut cursor = load_dim * load_ports.len();
@@ -153,6 +170,7 @@ pub(crate) fn lay_out<'a>(
     Ok(Layout {
         body_off,
         extra_off,
+        force_off,
         lam_off,
         n,
         n_rows,
@@ -165,11 +183,15 @@ pub(crate) fn lay_out<'a>(
 }
 
 /// `Type { fields }` with the fields of a [`Layout`] (`body_off`, `extra_off`, `lam_off`,
-/// `n`, `n_rows`, `blocks`, `E`, `load_in`, `joint_in`, `ports`) taken from `$lay` and the
-/// others given by name.
+/// `n`, `n_rows`, `blocks`, `E`, `load_in`, `joint_in`, `ports`) taken from `$lay`, the
+/// force elements `$forces` at the layout's offset, and the others given by name.
 macro_rules! with_layout {
-    ($lay:ident, $ty:ident { $($field:ident),* $(,)? }) => {
+    ($lay:ident, $forces:expr, $ty:ident { $($field:ident),* $(,)? }) => {
         $ty {
+            forces: crate::common::force_element::ForceElements {
+                elements: $forces,
+                offset: $lay.force_off,
+            },
             body_off: $lay.body_off,
             extra_off: $lay.extra_off,
             lam_off: $lay.lam_off,

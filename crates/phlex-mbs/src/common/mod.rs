@@ -9,6 +9,7 @@
 //! | [`bodies`] | `BodyAssembly`: the per-body loops (names, $H$, $z$, $E$, $\partial_x z$, initial state) over [`crate::body::FloatingBody`] | (46) |
 //! | [`assembly`] | `ConstrainedAssembly`: constraint rows $G(x)$, mass operator on $p$, pose increments | eqs. (44)–(46) |
 //! | [`descriptor`] | full inertia: discrete increment, discrete efforts, constant-mass form | (F3)–(F5) |
+//! | [`force_element`] | spring-dampers as pH components: own length state, $J$ and $R$ blocks through the point velocities | (45) |
 //! | [`layout`] | global state and port layout: bodies, joint states, multipliers; loads, drivers | (46) |
 //! | [`least_squares`] | minimum-norm least squares by SVD | |
 //! | [`pose_newton`] | Gauss–Newton on the body poses, $\Delta q = -\Phi_q^{+}\Phi$ | §6.3, Remark 9 |
@@ -19,6 +20,7 @@ pub(crate) mod assembly;
 pub(crate) mod bodies;
 pub(crate) mod consistent_init;
 pub(crate) mod descriptor;
+pub(crate) mod force_element;
 pub(crate) mod layout;
 pub(crate) mod least_squares;
 pub(crate) mod names;

@@ -1,10 +1,11 @@
 //! Name resolution shared by the planar ([`crate::MultibodyBuilder`]) and spatial
 //! ([`crate::spatial::MultibodyBuilder3d`]) builders: what a model file names — bodies,
-//! their ports, the ground points of [`GROUND`], joints and loads — mapped to indices, with
+//! their ports, the ground points of [`GROUND`], joints, loads and force elements — mapped to indices, with
 //! errors that list what exists.
 use std::collections::HashSet;
 
 use crate::body::FloatingBody;
+use crate::common::force_element::{End, SpringDamper};
 use crate::error::MbsError;
 use crate::planar::joint::{JointSpec, GROUND};
 
@@ -20,6 +21,8 @@ pub(crate) struct ModelParts<B, J, L, const D: usize> {
     pub joints: Vec<(String, J)>,
     /// Loads by name.
     pub loads: Vec<(String, L)>,
+    /// Spring-dampers by name.
+    pub forces: Vec<(String, SpringDamper)>,
     /// Named inertial points (the ports of the ground); `"origin"` exists from the start.
     pub ground_points: Vec<(String, [f64; D])>,
     /// Run the redundant-constraint check after assembly.
@@ -34,6 +37,7 @@ impl<B, J, L, const D: usize> ModelParts<B, J, L, D> {
             bodies: Vec::new(),
             joints: Vec::new(),
             loads: Vec::new(),
+            forces: Vec::new(),
             ground_points: vec![("origin".into(), [0.0; D])],
             check_redundancy: true,
         }
@@ -210,5 +214,19 @@ impl<'a, B, J, L, const D: usize> Resolver<'a, B, J, L, D> {
             });
         }
         self.port(&format!("load '{name}'"), body, port)
+    }
+
+    /// One end of force element `name`: a ground point if `body` is [`GROUND`], otherwise
+    /// a body port (positions padded to 3 components).
+    pub fn force_end(&self, name: &str, body: &str, port: &str) -> Result<End, MbsError> {
+        let ctx = format!("force element '{name}'");
+        if body == GROUND {
+            let g = self.ground_point(&ctx, port)?;
+            let mut p = [0.0; 3];
+            p[..D].copy_from_slice(&g);
+            return Ok(End::Ground(p));
+        }
+        let (b, p) = self.port(&ctx, body, port)?;
+        Ok(End::Body(b, p))
     }
 }

@@ -20,6 +20,7 @@
 use crate::body::planar::description::Body;
 use crate::body::planar::floating_body::PlanarBody;
 use crate::body::FloatingBody;
+use crate::common::force_element::{self, SpringDamper};
 use crate::common::names::{check_finite, ModelParts, SideB};
 use crate::error::MbsError;
 use crate::planar::assembly::{LoadModel, Multibody};
@@ -68,6 +69,13 @@ impl MultibodyBuilder {
     /// Adds a load (an input port named `name`).
     pub fn add_load(&mut self, name: impl Into<String>, load: Load) -> &mut Self {
         self.parts.loads.push((name.into(), load));
+        self
+    }
+
+    /// Adds a spring-damper between two body points (or a body point and a ground point)
+    /// ([`crate::common::force_element`]).
+    pub fn add_force(&mut self, name: impl Into<String>, element: SpringDamper) -> &mut Self {
+        self.parts.forces.push((name.into(), element));
         self
     }
 
@@ -125,7 +133,15 @@ impl MultibodyBuilder {
                 signals: [l.fx.clone(), l.fy.clone(), l.torque.clone()],
             });
         }
-        let mb = Multibody::assemble(models, joints, loads, parts.ground_points.clone())?;
+        let forces = force_element::resolve(
+            &parts.forces,
+            |name, body, port| names.force_end(name, body, port),
+            |b, p| {
+                let q = models[b].port_position(p, &models[b].initial_state());
+                [q[0], q[1], 0.0]
+            },
+        )?;
+        let mb = Multibody::assemble(models, joints, forces, loads, parts.ground_points.clone())?;
         if parts.check_redundancy {
             let x0 = mb.initial_state();
             check_redundancy(&mb, &x0)?;

@@ -41,6 +41,7 @@ use crate::common::assembly::{
 };
 use crate::common::bodies::BodyAssembly;
 use crate::common::descriptor::{self, FullInertiaAssembly};
+use crate::common::force_element::{ForceElements, ForceModel, PointKinematics};
 use crate::common::layout::{lay_out, load_port, with_layout, JointSlots, LoadUnits};
 use crate::error::MbsError;
 use crate::planar::load::Frame;
@@ -72,6 +73,7 @@ pub struct Multibody3d {
     pub(crate) body_off: Vec<usize>,
     pub(crate) joints: Vec<JointModel3d>,
     pub(crate) extra_off: Vec<usize>,
+    pub(crate) forces: ForceElements,
     pub(crate) lam_off: Vec<usize>,
     pub(crate) loads: Vec<LoadModel3d>,
     pub(crate) load_in: Vec<usize>,
@@ -89,6 +91,7 @@ impl Multibody3d {
     pub(crate) fn assemble(
         bodies: Vec<Arc<dyn SpatialBody>>,
         joints: Vec<JointModel3d>,
+        forces: Vec<ForceModel>,
         loads: Vec<LoadModel3d>,
         ground_points: Vec<(String, [f64; 3])>,
     ) -> Result<Self, MbsError> {
@@ -126,6 +129,7 @@ impl Multibody3d {
                 .iter()
                 .map(|b| (b.n_local(), b.blocks(), b.descriptor())),
             &slots,
+            &forces.iter().map(|f| f.name.clone()).collect::<Vec<_>>(),
             load_ports,
             6,
             (
@@ -135,6 +139,7 @@ impl Multibody3d {
         )?;
         Ok(with_layout!(
             lay,
+            forces,
             Self {
                 bodies,
                 joints,
@@ -391,6 +396,7 @@ impl Multibody3d {
                 }
             }
         });
+        self.forces.push_structure(self, x, t);
     }
 
     /// $f = J(x)z + B(x)u$ for a given effort `z` (e.g. a discrete gradient); matrix free.
@@ -471,6 +477,7 @@ impl Multibody3d {
                 }
             }
         });
+        self.forces.add_rhs(self, x, z, f, true);
         if !u.is_empty() {
             self.add_inputs(x, rot, u, f);
         }
@@ -718,7 +725,54 @@ impl Multibody3d {
                 }
             }
         }
+        if !self.forces.is_empty() {
+            // (J_e − R_e) ∂z and the derivative of the lines of action
+            let jr = self.forces.structure_minus_dissipation(self, x, n);
+            let jrdz = phlex_core::sparse::matmul(&jr, &self.effort_jacobian(x));
+            t.push_block(0, 0, &jrdz, 1.0);
+            self.forces.push_geometry_jacobian(self, x, &z, &mut t);
+        }
         t.build()
+    }
+}
+
+/// The spatial points for the force elements ([`crate::common::force_element`]): the port
+/// velocity $R\,(B_a^\top p + \omega\times N_a u_f)$.
+impl PointKinematics for Multibody3d {
+    fn point_position(&self, b: usize, port: usize, x: &[f64]) -> [f64; 3] {
+        self.port_position(b, port, x)
+    }
+    fn for_each_velocity_coefficient(
+        &self,
+        b: usize,
+        port: usize,
+        x: &[f64],
+        dir: [f64; 3],
+        f: &mut dyn FnMut(usize, f64),
+    ) {
+        let a = mat_t_vec(&self.rotation(b, x), dir);
+        let o = self.body_off[b];
+        let B = self.bodies[b].port_map(port);
+        for (c, &ac) in a.iter().enumerate() {
+            if ac != 0.0 {
+                for (i, v) in col_iter(B, c) {
+                    f(o + i, ac * v);
+                }
+            }
+        }
+        if let Some(s) = self.shift(b, port, x) {
+            let m = cross(s, a);
+            let w = self.omega_index(b);
+            for (c, &mc) in m.iter().enumerate() {
+                f(w + c, mc);
+            }
+        }
+    }
+    fn position_variables(&self, b: usize) -> std::ops::Range<usize> {
+        self.body_off[b]..self.body_off[b] + self.bodies[b].n_q()
+    }
+    fn differentiated_elsewhere(&self, _i: usize) -> bool {
+        false
     }
 }
 

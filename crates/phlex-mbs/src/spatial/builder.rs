@@ -18,6 +18,7 @@
 //! assert!(err.contains("pivot") && err.contains("'tip'") && err.contains("top"));
 //! # Ok::<(), phlex_mbs::MbsError>(())
 //! ```
+use crate::common::force_element::{self, SpringDamper};
 use std::sync::Arc;
 
 use crate::body::FloatingBody;
@@ -88,6 +89,13 @@ impl MultibodyBuilder3d {
         self
     }
 
+    /// Adds a spring-damper between two body points (or a body point and a ground point)
+    /// ([`crate::common::force_element`]).
+    pub fn add_force(&mut self, name: impl Into<String>, element: SpringDamper) -> &mut Self {
+        self.parts.forces.push((name.into(), element));
+        self
+    }
+
     /// Declares (or moves) a named inertial point for joints to ground.
     pub fn add_ground_point(&mut self, name: impl Into<String>, p: [f64; 3]) -> &mut Self {
         self.parts.set_ground_point(name.into(), p);
@@ -142,7 +150,12 @@ impl MultibodyBuilder3d {
                 signals,
             });
         }
-        let mb = Multibody3d::assemble(models, joints, loads, parts.ground_points.clone())?;
+        let forces = force_element::resolve(
+            &parts.forces,
+            |name, body, port| names.force_end(name, body, port),
+            |b, p| models[b].port_position(p, &models[b].initial_state()),
+        )?;
+        let mb = Multibody3d::assemble(models, joints, forces, loads, parts.ground_points.clone())?;
         if parts.check_redundancy {
             let x0 = mb.initial_state();
             check_redundancy_3d(&mb, &x0)?;
