@@ -1,13 +1,16 @@
-//! Integration of a built multibody model (midpoint / discrete gradient with the exact
-//! discrete power balance $H_1 - H_0 = h\,\bar y^\top u$, or Radau IIA), recording of the
-//! requested outputs, the run summary and the plots.
+//! What a multibody run (planar or spatial) reports: the summary ([`MbsSummary`], the
+//! discrete energy balance $H_1 - H_0 = h\,\bar y^\top u$ of the midpoint / discrete
+//! gradient scheme or the sampled one of Radau IIA), the energy account of the recorded
+//! samples and the plots; the planar runner [`simulate`] is re-exported.
 use std::ops::Range;
 
 use anyhow::Result;
 use serde::Serialize;
 
 pub use super::planar::simulate::simulate;
-use crate::output::{sci, svg_plot, table, work_rows, EnergyBalance, RunReport, TimeSeries};
+use crate::output::{
+    balance_rows, sci, svg_plot, table, work_rows, EnergyBalance, RunReport, TimeSeries,
+};
 
 // ---------------------------------------------------------------------------------------
 // Simulation and summary
@@ -113,25 +116,27 @@ impl MbsSummary {
             ),
             (
                 "H(0) -> H(end) [J]",
-                format!("{} -> {}", sci(self.energy.h_initial), sci(self.energy.h_final)),
-            ),
-            ("energy in through ports [J]", sci(self.energy.energy_supplied)),
-            ("energy dissipated [J]", sci(self.energy.energy_dissipated)),
-            (
-                "energy balance residual [J]",
-                format!("{:.3e}", self.energy.energy_balance_residual),
-            ),
-            (
-                "energy drift (relative)",
-                format!("{:.3e}", self.energy_drift),
-            ),
-            (
-                "power-balance residual",
                 format!(
-                    "{:.3e} J ({:.3e} relative)",
-                    self.power_balance_residual, self.power_balance_residual_relative
+                    "{} -> {}",
+                    sci(self.energy.h_initial),
+                    sci(self.energy.h_final)
                 ),
             ),
+            (
+                "energy in through ports [J]",
+                sci(self.energy.energy_supplied),
+            ),
+            ("energy dissipated [J]", sci(self.energy.energy_dissipated)),
+        ]);
+        rows.extend(balance_rows(
+            &self.energy,
+            self.energy_drift,
+            (
+                self.power_balance_residual,
+                self.power_balance_residual_relative,
+            ),
+        ));
+        rows.extend([
             (
                 "max constraint drift",
                 format!("{:.3e}", self.max_constraint_drift),

@@ -16,6 +16,7 @@ use toml::Spanned;
 use super::format::*;
 use crate::error::ModelError;
 use crate::kinds::mbs::built::Built;
+use crate::kinds::mbs::placed::Placed;
 use crate::kinds::mbs::text::{MbsFormat, ModelText};
 use crate::output::{mode_rows, ModeRow};
 use crate::spec::{ModelMeta, SignalSpec, SimulationSpec};
@@ -38,14 +39,7 @@ impl MbsFormat for MbsFile {
 /// A planar model built and made consistent ([`Built`]).
 pub type BuiltMbs = Built<Multibody>;
 
-/// Splits `"body.port"`; `"ground"` alone is `("ground", "origin")`.
-pub(crate) fn split_ref(s: &str) -> Option<(&str, &str)> {
-    if s == GROUND {
-        return Some((GROUND, "origin"));
-    }
-    let (b, p) = s.split_once('.')?;
-    (!b.is_empty() && !p.is_empty()).then_some((b, p))
-}
+pub(crate) use crate::kinds::mbs::source::split_ref;
 
 fn signal_of(
     m: &MbsModel,
@@ -302,12 +296,20 @@ impl MbsModel {
             };
             r = r.port(p.clone(), a);
         }
-        for l in &b.lumped {
-            let (port, mass, inertia) = self.lumped(name, b, l)?;
-            r = r.lumped_mass(port, mass, inertia);
-        }
-        let (pose, twist) = self.pose_of(name, b)?;
-        Ok(r.pose(pose).twist(twist).into())
+        Ok(self.placed(name, b, r)?.into())
+    }
+
+    /// The body description `body` of `[bodies.name]` (`b`) with its lumped masses and
+    /// initial pose and twist.
+    fn placed<B: Placed<Lumped = (String, f64, f64), Motion = (Pose2d, Twist2d)>>(
+        &self,
+        name: &str,
+        b: &BodySpec,
+        body: B,
+    ) -> Result<B, ModelError> {
+        let lumped = b.lumped.iter().map(|l| self.lumped(name, b, l));
+        let lumped = lumped.collect::<Result<Vec<_>, _>>()?;
+        Ok(body.placed(lumped, self.pose_of(name, b)?))
     }
 
     fn lumped(
@@ -492,12 +494,7 @@ impl MbsModel {
             }
             beam = beam.port(p.clone(), x);
         }
-        for l in &b.lumped {
-            let (port, mass, inertia) = self.lumped(name, b, l)?;
-            beam = beam.lumped_mass(port, mass, inertia);
-        }
-        let (pose, twist) = self.pose_of(name, b)?;
-        Ok(beam.pose(pose).twist(twist).into())
+        Ok(self.placed(name, b, beam)?.into())
     }
 
     /// Validates the bodies, joints, ground points and loads and fills a builder (nothing

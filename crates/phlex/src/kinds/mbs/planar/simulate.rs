@@ -66,7 +66,8 @@ impl PlanarColumns {
 }
 
 impl DimColumns<Multibody> for PlanarColumns {
-    const HINT: &'static str = "rename a point or an elastic output; pose columns are BODY.x, BODY.y, BODY.theta";
+    const HINT: &'static str =
+        "rename a point or an elastic output; pose columns are BODY.x, BODY.y, BODY.theta";
 
     fn record(&self, mb: &Multibody, x: &[f64], row: &mut Vec<f64>) {
         for &(b, q) in &self.points {

@@ -18,7 +18,9 @@ use toml::Spanned;
 use super::format::*;
 use crate::error::ModelError;
 use crate::kinds::mbs::built::Built;
+use crate::kinds::mbs::placed::Placed;
 use crate::kinds::mbs::planar::format::{BcSpec, FrameSpec};
+use crate::kinds::mbs::source::split_ref;
 use crate::kinds::mbs::text::{MbsFormat, ModelText};
 use crate::spec::{ModelMeta, SignalSpec, SimulationSpec};
 
@@ -39,15 +41,6 @@ impl MbsFormat for Mbs3dFile {
 
 /// A spatial model built and made consistent ([`Built`]).
 pub type BuiltMbs3d = Built<Multibody3d>;
-
-/// Splits `"body.port"`; `"ground"` alone is `("ground", "origin")`.
-fn split_ref(s: &str) -> Option<(&str, &str)> {
-    if s == GROUND {
-        return Some((GROUND, "origin"));
-    }
-    let (b, p) = s.split_once('.')?;
-    (!b.is_empty() && !p.is_empty()).then_some((b, p))
-}
 
 fn frame(f: FrameSpec) -> Frame {
     match f {
@@ -163,7 +156,13 @@ impl Mbs3dModel {
             FrameSpec::Body => v,
             FrameSpec::Inertial => [0, 1, 2].map(|j| (0..3).map(|i| r[i][j] * v[i]).sum::<f64>()),
         };
-        let (v, w) = (to_body(b.velocity), to_body(b.angular_velocity));
+        let motion = (
+            b.position,
+            r,
+            to_body(b.velocity),
+            to_body(b.angular_velocity),
+        );
+        let lumped = || b.lumped.iter().map(Lumped3dSpec::to_lumped);
         let port_err = |p: &str, span: Range<usize>, what: &str| {
             self.err(span, format!("bodies.{name}.ports.{p} must be {what}"))
         };
@@ -233,15 +232,7 @@ impl Mbs3dModel {
                         .ok_or_else(|| port_err(p, val.span(), "[x, y, z] (body frame) [m]"))?;
                     body = body.port(p.clone(), a);
                 }
-                body = body
-                    .position(b.position)
-                    .rotation(r)
-                    .velocity(v)
-                    .angular_velocity(w);
-                for l in &b.lumped {
-                    body = body.lumped_mass(l.to_lumped());
-                }
-                bld.add_body(name, body);
+                bld.add_body(name, body.placed(lumped(), motion));
             }
             Body3dKind::Beam3d => {
                 self.reject_keys(
@@ -335,15 +326,7 @@ impl Mbs3dModel {
                         })?;
                     beam = beam.port(p.clone(), x);
                 }
-                beam = beam
-                    .position(b.position)
-                    .rotation(r)
-                    .velocity(v)
-                    .angular_velocity(w);
-                for l in &b.lumped {
-                    beam = beam.lumped_mass(l.to_lumped());
-                }
-                bld.add_body(name, beam);
+                bld.add_body(name, beam.placed(lumped(), motion));
             }
         }
         Ok(())
