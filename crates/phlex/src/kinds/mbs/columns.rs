@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 
 use phlex_core::{PhSystem, PortSet};
-use phlex_mbs::{EnergySplit, JointDrift};
+use phlex_mbs::{BodyAssembly, EnergySplit, JointAssembly, JointDrift, MbsError};
 use phlex_solve::InputFn;
 use toml::Spanned;
 
@@ -21,6 +21,8 @@ pub(crate) struct RunColumns {
     /// Column ranges of the output groups.
     pub groups: Vec<(&'static str, Range<usize>)>,
     body_energies: bool,
+    /// First column of the group being written.
+    mark: usize,
     ports: Vec<Range<usize>>,
     z: Vec<f64>,
     rows: Vec<Vec<f64>>,
@@ -43,6 +45,7 @@ impl RunColumns {
             }
         }
         Self {
+            mark: names.len(),
             names,
             groups: Vec::new(),
             body_energies,
@@ -52,6 +55,51 @@ impl RunColumns {
             power: Vec::new(),
             joint_drift: Vec::new(),
         }
+    }
+
+    /// Closes the output group `group`: the columns added since the previous group (or the
+    /// energies).
+    pub fn close_group(&mut self, group: &'static str) {
+        self.groups.push((group, self.mark..self.names.len()));
+        self.mark = self.names.len();
+    }
+
+    /// Adds the columns `BODY.c` for every component `c` of `comps` of each body of
+    /// `bodies` (`[output]` names with their spans) of `mb`, and returns the body indices;
+    /// an unknown body is the error of [`BodyAssembly::find_body`].
+    pub fn add_body_columns<A: BodyAssembly>(
+        &mut self,
+        mb: &A,
+        bodies: &[Spanned<String>],
+        comps: &[&str],
+    ) -> Result<Vec<usize>, MbsError> {
+        let mut indices = Vec::with_capacity(bodies.len());
+        for b in bodies {
+            indices.push(mb.find_body(b.get_ref())?);
+            for c in comps {
+                self.names.push(format!("{}.{c}", b.get_ref()));
+            }
+        }
+        Ok(indices)
+    }
+
+    /// Adds the reaction columns `JOINT.lambda_ROW` (one per constraint row of the joint,
+    /// [`JointAssembly::joint_row_labels`]) of each joint of `joints` of `mb`, and returns
+    /// the joint indices.
+    pub fn add_reactions<A: JointAssembly>(
+        &mut self,
+        mb: &A,
+        joints: &[Spanned<String>],
+    ) -> Result<Vec<usize>, MbsError> {
+        let mut indices = Vec::with_capacity(joints.len());
+        for r in joints {
+            let j = mb.joint_index(r.get_ref())?;
+            for lab in mb.joint_row_labels(j) {
+                self.names.push(format!("{}.lambda_{lab}", r.get_ref()));
+            }
+            indices.push(j);
+        }
+        Ok(indices)
     }
 
     /// Adds the input, output and power columns of each requested port of `ports` (names
@@ -81,17 +129,11 @@ impl RunColumns {
         Ok(())
     }
 
-    /// Closes the group `ports` (from column `ports_from`) and the columns with `drift`,
-    /// for a system of `n_states` states and `n_joints` joints; a column name that appears
-    /// twice is an error (the message ends with `hint`, how to rename).
-    pub fn finish(
-        &mut self,
-        ports_from: usize,
-        n_states: usize,
-        n_joints: usize,
-        hint: &str,
-    ) -> Result<(), String> {
-        self.groups.push(("ports", ports_from..self.names.len()));
+    /// Closes the group `ports` and the columns with `drift`, for a system of `n_states`
+    /// states and `n_joints` joints; a column name that appears twice is an error (the
+    /// message ends with `hint`, how to rename).
+    pub fn finish(&mut self, n_states: usize, n_joints: usize, hint: &str) -> Result<(), String> {
+        self.close_group("ports");
         self.names.push("drift".into());
         self.z = vec![0.0; n_states];
         self.joint_drift = vec![0.0; n_joints];

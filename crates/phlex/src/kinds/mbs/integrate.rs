@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use phlex_core::PhSystem;
+use phlex_mbs::JointAssembly;
 use phlex_solve::SolverStats;
 
 use super::built::Built;
@@ -50,16 +51,15 @@ pub(crate) trait Recording {
 }
 
 /// Integrates the built model `b` over `sim` recording with `rec`, and summarises the run
-/// ([`integrate`], [`summarize`]); `joints` are the constraint rows and the joint names of
-/// the system.
-pub(crate) fn integrate_recorded<M: PhSystem, R: Recording>(
+/// ([`integrate`], [`summarize`] with the constraint rows and joints of the system).
+pub(crate) fn integrate_recorded<M: JointAssembly, R: Recording>(
     b: &Built<M>,
     sim: &Simulation<'_>,
     quiet: bool,
     mut rec: R,
-    (constraints, joint_names): (usize, Vec<String>),
 ) -> Result<MbsRun> {
     let run = integrate(b, sim, quiet, &mut |t, x| rec.record(t, x))?;
+    let (constraints, joint_names) = (b.mb.n_constraints(), b.mb.joint_names());
     summarize(b, constraints, joint_names, run, rec.into_recorded())
 }
 

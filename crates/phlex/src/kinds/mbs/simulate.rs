@@ -1,150 +1,16 @@
-//! Integration of a built multibody model (midpoint / discrete gradient with the exact
-//! discrete power balance $H_1 - H_0 = h\,\bar y^\top u$, or Radau IIA), recording of the
-//! requested outputs, the run summary and the plots.
+//! What a multibody run (planar or spatial) reports: the summary ([`MbsSummary`], the
+//! discrete energy balance $H_1 - H_0 = h\,\bar y^\top u$ of the midpoint / discrete
+//! gradient scheme or the sampled one of Radau IIA), the energy account of the recorded
+//! samples and the plots; the planar runner [`simulate`] is re-exported.
 use std::ops::Range;
 
-use anyhow::{Context, Result};
-use phlex_core::PhSystem;
-use phlex_mbs::body::FloatingBody;
-use phlex_mbs::Multibody;
-use phlex_solve::InputFn;
+use anyhow::Result;
 use serde::Serialize;
 
-use super::columns::RunColumns;
-use super::integrate::{integrate_recorded, Recorded, Recording};
-use super::planar::format::*;
-use super::planar::model::{split_ref, BuiltMbs, MbsModel};
-use crate::output::{sci, svg_plot, table, work_rows, EnergyBalance, RunReport, TimeSeries};
-
-/// Precomputed output columns.
-struct Recorder<'a> {
-    mb: &'a Multibody,
-    input: &'a InputFn,
-    points: Vec<(usize, usize)>,
-    poses: Vec<usize>,
-    elastic: Vec<(usize, f64, usize, f64)>,
-    reactions: Vec<usize>,
-    cols: RunColumns,
-}
-
-impl<'a> Recorder<'a> {
-    fn new(m: &MbsModel, mb: &'a Multibody, input: &'a InputFn) -> Result<Self> {
-        let o = &m.spec.output;
-        let mut cols = RunColumns::new(mb.body_names(), o.body_energies);
-        let conv = |e| m.convert(e);
-        let (names, groups) = (&mut cols.names, &mut cols.groups);
-        let mut start = names.len();
-        let mut points = Vec::new();
-        for (n, r) in &o.points {
-            let (b, p) = split_ref(r.get_ref()).context("checked at parse")?;
-            let bi = mb.body_index(b).map_err(conv)?;
-            let pi = mb.bodies()[bi]
-                .port_index(p)
-                .context("port checked at parse")?;
-            points.push((bi, pi));
-            names.push(format!("{n}.x"));
-            names.push(format!("{n}.y"));
-        }
-        let mut poses = Vec::new();
-        for b in &o.poses {
-            poses.push(mb.body_index(b.get_ref()).map_err(conv)?);
-            for c in ["x", "y", "theta"] {
-                names.push(format!("{}.{c}", b.get_ref()));
-            }
-        }
-        groups.push(("positions", start..names.len()));
-        start = names.len();
-        let mut elastic = Vec::new();
-        for e in &o.elastic {
-            let bi = mb.body_index(e.body.get_ref()).map_err(conv)?;
-            let l = m.spec.bodies[e.body.get_ref()]
-                .length
-                .as_ref()
-                .map(|v| *v.get_ref())
-                .unwrap_or(1.0);
-            let c = match e.component {
-                ElasticComponent::X => 0,
-                ElasticComponent::Y => 1,
-                ElasticComponent::Rotation => 2,
-            };
-            elastic.push((
-                bi,
-                *e.x.get_ref(),
-                c,
-                if e.normalize { 1.0 / l } else { 1.0 },
-            ));
-            names.push(e.name.get_ref().clone());
-        }
-        groups.push(("elastic", start..names.len()));
-        start = names.len();
-        let labels = mb.constraint_labels();
-        let row0 = if mb.joint_names().is_empty() {
-            0
-        } else {
-            mb.multiplier_range(0).start
-        };
-        let mut reactions = Vec::new();
-        for r in &o.reactions {
-            let j = mb.joint_index(r.get_ref()).map_err(conv)?;
-            for i in mb.multiplier_range(j) {
-                let lab = &labels[i - row0];
-                let comp = lab
-                    .split_once('[')
-                    .map(|(_, c)| c.trim_end_matches(']'))
-                    .unwrap_or("0");
-                names.push(format!("{}.lambda_{comp}", r.get_ref()));
-            }
-            reactions.push(j);
-        }
-        groups.push(("reactions", start..names.len()));
-        start = names.len();
-        cols.add_ports(&o.ports, mb.ports())
-            .map_err(|(span, e)| m.err(span, e))?;
-        let hint =
-            "rename a point or an elastic output; pose columns are BODY.x, BODY.y, BODY.theta";
-        cols.finish(start, mb.n(), mb.joint_names().len(), hint)
-            .map_err(|e| m.err_line(m.section_line("output"), e))?;
-        Ok(Self {
-            mb,
-            input,
-            points,
-            poses,
-            elastic,
-            reactions,
-            cols,
-        })
-    }
-}
-
-impl Recording for Recorder<'_> {
-    fn into_recorded(self) -> Recorded {
-        self.cols.into_recorded()
-    }
-
-    fn record(&mut self, t: f64, x: &[f64]) {
-        let mb = self.mb;
-        let mut row = self.cols.start_row(t, &mb.energies(x), mb.hamiltonian(x));
-        for &(b, q) in &self.points {
-            row.extend_from_slice(&mb.port_position(b, q, x));
-        }
-        for &b in &self.poses {
-            let p = mb.pose(b, x);
-            row.extend_from_slice(&[p.x, p.y, p.theta]);
-        }
-        for &(b, xi, c, s) in &self.elastic {
-            let v = mb.bodies()[b]
-                .elastic_displacement(xi, &x[mb.body_range(b)])
-                .map(|u| u[c] * s)
-                .unwrap_or(f64::NAN);
-            row.push(v);
-        }
-        for &j in &self.reactions {
-            row.extend_from_slice(mb.reaction(j, x));
-        }
-        self.cols
-            .push_row(row, t, x, mb, self.input, mb.position_drift(x));
-    }
-}
+pub use super::planar::simulate::simulate;
+use crate::output::{
+    balance_rows, sci, svg_plot, table, work_rows, EnergyBalance, RunReport, TimeSeries,
+};
 
 // ---------------------------------------------------------------------------------------
 // Simulation and summary
@@ -250,25 +116,27 @@ impl MbsSummary {
             ),
             (
                 "H(0) -> H(end) [J]",
-                format!("{} -> {}", sci(self.energy.h_initial), sci(self.energy.h_final)),
-            ),
-            ("energy in through ports [J]", sci(self.energy.energy_supplied)),
-            ("energy dissipated [J]", sci(self.energy.energy_dissipated)),
-            (
-                "energy balance residual [J]",
-                format!("{:.3e}", self.energy.energy_balance_residual),
-            ),
-            (
-                "energy drift (relative)",
-                format!("{:.3e}", self.energy_drift),
-            ),
-            (
-                "power-balance residual",
                 format!(
-                    "{:.3e} J ({:.3e} relative)",
-                    self.power_balance_residual, self.power_balance_residual_relative
+                    "{} -> {}",
+                    sci(self.energy.h_initial),
+                    sci(self.energy.h_final)
                 ),
             ),
+            (
+                "energy in through ports [J]",
+                sci(self.energy.energy_supplied),
+            ),
+            ("energy dissipated [J]", sci(self.energy.energy_dissipated)),
+        ]);
+        rows.extend(balance_rows(
+            &self.energy,
+            self.energy_drift,
+            (
+                self.power_balance_residual,
+                self.power_balance_residual_relative,
+            ),
+        ));
+        rows.extend([
             (
                 "max constraint drift",
                 format!("{:.3e}", self.max_constraint_drift),
@@ -318,14 +186,6 @@ pub struct MbsRun {
     pub summary: MbsSummary,
     /// Column ranges of the output groups (`positions`, `elastic`, `reactions`, `ports`).
     pub groups: Vec<(&'static str, Range<usize>)>,
-}
-
-/// Integrates a built model over `[simulation]` and summarises the run
-/// (the private `integrate_recorded`).
-pub fn simulate(m: &MbsModel, b: &BuiltMbs, quiet: bool) -> Result<MbsRun> {
-    let rec = Recorder::new(m, &b.mb, &b.input)?;
-    let joints = (b.mb.n_constraints(), b.mb.joint_names());
-    integrate_recorded(b, &m.simulation()?, quiet, rec, joints)
 }
 
 /// SVG plots of a run: energies, energy balance, constraint drift and one plot per group

@@ -1,9 +1,18 @@
 //! Where things are in the text of a multibody model file (planar or spatial), for errors
-//! that name the line: the hint for a misplaced `gravity`, and the lines of tables
+//! that name the line: the references `"body.port"`, the hint for a misplaced `gravity`, and the lines of tables
 //! `[section.name]`, keys `name = …` inside `[section]`, and `[section]` / `[[section]]`.
-use phlex_mbs::MbsError;
+use phlex_mbs::{MbsError, GROUND};
 
 use crate::error::ModelError;
+
+/// Splits `"body.port"`; `"ground"` alone is `("ground", "origin")`.
+pub(crate) fn split_ref(s: &str) -> Option<(&str, &str)> {
+    if s == GROUND {
+        return Some((GROUND, "origin"));
+    }
+    let (b, p) = s.split_once('.')?;
+    (!b.is_empty() && !p.is_empty()).then_some((b, p))
+}
 
 /// Adds to a parse error of a multibody file the hint for a misplaced `gravity` (a
 /// top-level key, which TOML puts into the preceding table when written after it).

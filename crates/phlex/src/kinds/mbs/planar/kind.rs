@@ -6,11 +6,14 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
+use phlex_mbs::Multibody;
+
+use super::format::MbsFile;
 use super::model::{BuiltMbs, MbsModel};
 use crate::check::CheckReport;
 use crate::export::{LinInfo, Linear};
-use crate::kinds::mbs::run::{announce_run, check_report, write_run};
-use crate::kinds::mbs::simulate::simulate;
+use crate::kinds::mbs::loaded::{Loaded, MbsKind};
+use crate::kinds::mbs::simulate::{simulate, MbsRun};
 use crate::kinds::mbs::spatial::is_spatial;
 use crate::output::ModeTable;
 use crate::registry::{LoadedModel, ModelKind, Tables};
@@ -34,40 +37,28 @@ impl ModelKind for Planar {
         "[bodies] of kinds rigid and beam (planar multibody)".into()
     }
     fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
-        let model = MbsModel::from_source(src)?;
-        let built = model.build()?;
-        Ok(Box::new(LoadedPlanar { model, built }))
+        Ok(Box::new(Loaded::<MbsFile>::load(src)?))
     }
 }
 
-/// A parsed, built and consistently initialised planar multibody model.
-struct LoadedPlanar {
-    model: MbsModel,
-    built: BuiltMbs,
+impl MbsKind for MbsFile {
+    type Assembly = Multibody;
+    const BODIES: &'static str = "bodies";
+    fn build(m: &MbsModel) -> Result<BuiltMbs> {
+        m.build()
+    }
+    fn simulate(m: &MbsModel, b: &BuiltMbs, quiet: bool) -> Result<MbsRun> {
+        simulate(m, b, quiet)
+    }
 }
 
-impl LoadedModel for LoadedPlanar {
+impl LoadedModel for Loaded<MbsFile> {
     fn check(&self) -> Result<CheckReport> {
-        let (b, mb) = (&self.built, &self.built.mb);
-        let joints = (mb.joint_names(), mb.n_constraints());
-        Ok(check_report(
-            "planar multibody",
-            &b.name,
-            mb,
-            joints,
-            &b.init,
-        ))
+        Ok(self.report())
     }
 
-    /// Integrates from the consistent initial state and writes `timeseries.csv`,
-    /// `summary.json` and SVG plots into `dir`.
     fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
-        let (m, b) = (&self.model, &self.built);
-        m.simulation()?;
-        let counts = (b.mb.joint_names().len(), b.mb.n_constraints());
-        announce_run(quiet, (&b.name, "bodies"), &b.mb, counts);
-        let r = simulate(m, b, quiet)?;
-        write_run(dir, r, m.spec.output.plots.then_some(&m.spec.model.name))
+        self.run_into(dir, quiet)
     }
 
     /// Constrained eigenfrequencies of the linearisation about the (consistent) initial

@@ -19,6 +19,7 @@
 pub mod format;
 mod kind;
 pub mod model;
+pub mod simulate;
 
 pub use format::*;
 pub use kind::Planar;

@@ -2,8 +2,6 @@
 //! eq. (46) assembled by phlex-mbs), consistent initial conditions (§6.3) and the modes of
 //! the linearisation (§6.2, eq. (51)).
 use std::collections::BTreeSet;
-use std::ops::Range;
-use std::path::Path;
 
 use anyhow::{Context, Result};
 use phlex_mbs::{
@@ -16,34 +14,32 @@ use phlex_solve::{InputFn, Signal};
 use toml::Spanned;
 
 use super::format::*;
-use crate::error::{line_of, ModelError};
+use crate::error::ModelError;
 use crate::kinds::mbs::built::Built;
-use crate::kinds::mbs::source::{convert_error, error_at, gravity_hint, header_line, section_line};
+use crate::kinds::mbs::placed::Placed;
+use crate::kinds::mbs::text::{MbsFormat, ModelText};
 use crate::output::{mode_rows, ModeRow};
-use crate::source::ModelSource;
-use crate::spec::SignalSpec;
+use crate::spec::{ModelMeta, SignalSpec, SimulationSpec};
 
-/// A parsed multibody model file (keeps its text for error lines).
-#[derive(Debug, Clone)]
-pub struct MbsModel {
-    /// File name used in messages.
-    pub file: String,
-    text: String,
-    /// The parsed content.
-    pub spec: MbsFile,
+/// A parsed planar multibody model file (keeps its text for error lines).
+pub type MbsModel = ModelText<MbsFile>;
+
+impl MbsFormat for MbsFile {
+    const KIND: &'static str = "planar multibody";
+    /// The bodies, joints, ground points and loads (a builder is filled), then the rest.
+    fn validate(m: &MbsModel) -> Result<(), ModelError> {
+        m.builder()?;
+        m.validate_rest()
+    }
+    fn common(&self) -> (&ModelMeta, Option<&SimulationSpec>, bool) {
+        (&self.model, self.simulation.as_ref(), self.output.plots)
+    }
 }
 
 /// A planar model built and made consistent ([`Built`]).
 pub type BuiltMbs = Built<Multibody>;
 
-/// Splits `"body.port"`; `"ground"` alone is `("ground", "origin")`.
-pub(crate) fn split_ref(s: &str) -> Option<(&str, &str)> {
-    if s == GROUND {
-        return Some((GROUND, "origin"));
-    }
-    let (b, p) = s.split_once('.')?;
-    (!b.is_empty() && !p.is_empty()).then_some((b, p))
-}
+pub(crate) use crate::kinds::mbs::source::split_ref;
 
 fn signal_of(
     m: &MbsModel,
@@ -58,59 +54,10 @@ fn signal_of(
 }
 
 impl MbsModel {
-    /// The `[simulation]` of the file with the multibody defaults, ready to run (a missing
-    /// section or an invalid key names the key).
-    pub(crate) fn simulation(&self) -> Result<crate::integration::Simulation<'_>, ModelError> {
-        crate::kinds::mbs::integrate::mbs_simulation(
-            (&self.file, &self.text, "planar multibody"),
-            self.spec.simulation.as_ref(),
-        )
-    }
-
-    /// Parses (the one typed parse of the file) and validates a model file.
-    pub fn from_source(src: &ModelSource) -> Result<Self, ModelError> {
-        let spec: MbsFile = src.parse().map_err(gravity_hint)?;
-        let m = Self {
-            file: src.file().into(),
-            text: src.text().into(),
-            spec,
-        };
-        m.builder()?;
-        m.validate_rest()?;
-        Ok(m)
-    }
-
-    /// Reads and parses a model file.
-    pub fn read(path: &Path) -> Result<Self, ModelError> {
-        Self::from_source(&ModelSource::read(path)?)
-    }
-
-    pub(crate) fn err(&self, span: Range<usize>, message: String) -> ModelError {
-        error_at(&self.file, line_of(&self.text, span.start), message)
-    }
-
-    pub(crate) fn err_line(&self, line: usize, message: String) -> ModelError {
-        error_at(&self.file, line, message)
-    }
-
-    /// 1-based line of the table `[section.name]` (or of `name` inside `[section]`), 0 if
-    /// not found.
-    fn header_line(&self, section: &str, name: &str) -> usize {
-        header_line(&self.text, section, name)
-    }
-
-    /// 1-based line of the table `[section]` or `[[section]]`, 0 if not found.
-    pub(crate) fn section_line(&self, section: &str) -> usize {
-        section_line(&self.text, section)
-    }
-
     /// Moves the initial pose of a body (e.g. the crank angle of a parameter sweep).
     pub fn set_pose(&mut self, body: &str, pose: Pose2d) -> Result<(), ModelError> {
-        let b = self.spec.bodies.get_mut(body).ok_or_else(|| ModelError {
-            file: self.file.clone(),
-            line: 0,
-            message: format!("no body '{body}'"),
-        })?;
+        let missing = self.err_line(0, format!("no body '{body}'"));
+        let b = self.spec.bodies.get_mut(body).ok_or(missing)?;
         b.pose = PoseSpec {
             x: pose.x,
             y: pose.y,
@@ -349,12 +296,20 @@ impl MbsModel {
             };
             r = r.port(p.clone(), a);
         }
-        for l in &b.lumped {
-            let (port, mass, inertia) = self.lumped(name, b, l)?;
-            r = r.lumped_mass(port, mass, inertia);
-        }
-        let (pose, twist) = self.pose_of(name, b)?;
-        Ok(r.pose(pose).twist(twist).into())
+        Ok(self.placed(name, b, r)?.into())
+    }
+
+    /// The body description `body` of `[bodies.name]` (`b`) with its lumped masses and
+    /// initial pose and twist.
+    fn placed<B: Placed<Lumped = (String, f64, f64), Motion = (Pose2d, Twist2d)>>(
+        &self,
+        name: &str,
+        b: &BodySpec,
+        body: B,
+    ) -> Result<B, ModelError> {
+        let lumped = b.lumped.iter().map(|l| self.lumped(name, b, l));
+        let lumped = lumped.collect::<Result<Vec<_>, _>>()?;
+        Ok(body.placed(lumped, self.pose_of(name, b)?))
     }
 
     fn lumped(
@@ -539,12 +494,7 @@ impl MbsModel {
             }
             beam = beam.port(p.clone(), x);
         }
-        for l in &b.lumped {
-            let (port, mass, inertia) = self.lumped(name, b, l)?;
-            beam = beam.lumped_mass(port, mass, inertia);
-        }
-        let (pose, twist) = self.pose_of(name, b)?;
-        Ok(beam.pose(pose).twist(twist).into())
+        Ok(self.placed(name, b, beam)?.into())
     }
 
     /// Validates the bodies, joints, ground points and loads and fills a builder (nothing
@@ -786,12 +736,6 @@ impl MbsModel {
             ));
         }
         Ok(())
-    }
-
-    /// Converts a multibody error: model errors (exit code 2) name the body or joint and
-    /// the line of its table; numerical failures stay plain errors (exit code 1).
-    pub fn convert(&self, e: MbsError) -> anyhow::Error {
-        convert_error(&self.file, &self.text, e)
     }
 
     /// Builds the pHDAE and its consistent initial state (`[initial]`).

@@ -6,10 +6,14 @@ use std::path::Path;
 
 use anyhow::Result;
 
+use phlex_mbs::spatial::Multibody3d;
+
+use super::format::Mbs3dFile;
 use super::model::{BuiltMbs3d, Mbs3dModel};
 use super::simulate::simulate;
 use crate::check::CheckReport;
-use crate::kinds::mbs::run::{announce_run, check_report, write_run};
+use crate::kinds::mbs::loaded::{Loaded, MbsKind};
+use crate::kinds::mbs::simulate::MbsRun;
 use crate::output::{mode_rows, ModeTable};
 use crate::registry::{LoadedModel, ModelKind, Tables};
 use crate::source::ModelSource;
@@ -45,40 +49,28 @@ impl ModelKind for Spatial {
         "[bodies] with a body of kind rigid3d or beam3d (spatial multibody)".into()
     }
     fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
-        let model = Mbs3dModel::from_source(src)?;
-        let built = model.build()?;
-        Ok(Box::new(LoadedSpatial { model, built }))
+        Ok(Box::new(Loaded::<Mbs3dFile>::load(src)?))
     }
 }
 
-/// A parsed, built and consistently initialised spatial multibody model.
-struct LoadedSpatial {
-    model: Mbs3dModel,
-    built: BuiltMbs3d,
+impl MbsKind for Mbs3dFile {
+    type Assembly = Multibody3d;
+    const BODIES: &'static str = "spatial bodies";
+    fn build(m: &Mbs3dModel) -> Result<BuiltMbs3d> {
+        m.build()
+    }
+    fn simulate(m: &Mbs3dModel, b: &BuiltMbs3d, quiet: bool) -> Result<MbsRun> {
+        simulate(m, b, quiet)
+    }
 }
 
-impl LoadedModel for LoadedSpatial {
+impl LoadedModel for Loaded<Mbs3dFile> {
     fn check(&self) -> Result<CheckReport> {
-        let (b, mb) = (&self.built, &self.built.mb);
-        let joints = (mb.joint_names(), mb.n_constraints());
-        Ok(check_report(
-            "spatial multibody",
-            &b.name,
-            mb,
-            joints,
-            &b.init,
-        ))
+        Ok(self.report())
     }
 
-    /// Integrates from the consistent initial state and writes `timeseries.csv`,
-    /// `summary.json` and SVG plots into `dir`.
     fn run(&self, dir: &Path, quiet: bool) -> Result<()> {
-        let (m, b) = (&self.model, &self.built);
-        m.simulation()?;
-        let counts = (b.mb.joint_names().len(), b.mb.n_constraints());
-        announce_run(quiet, (&b.name, "spatial bodies"), &b.mb, counts);
-        let r = simulate(m, b, quiet)?;
-        write_run(dir, r, m.spec.output.plots.then_some(&m.spec.model.name))
+        self.run_into(dir, quiet)
     }
 
     /// Constrained eigenfrequencies of the linearisation about the consistent initial

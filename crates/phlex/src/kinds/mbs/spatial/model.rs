@@ -11,41 +11,36 @@ use phlex_mbs::spatial::{
     consistent_initial_state_3d, AxisFrame, Joint3d, JointKind3d, KinematicsOptions3d, Load3d,
     Multibody3d, MultibodyBuilder3d,
 };
-use phlex_mbs::{ConsistentInit, DeformationBc, Frame, MbsError, RigidBody3d, GROUND};
+use phlex_mbs::{ConsistentInit, DeformationBc, Frame, RigidBody3d, GROUND};
 use phlex_solve::Signal;
 use toml::Spanned;
 
 use super::format::*;
-use crate::error::{line_of, ModelError};
+use crate::error::ModelError;
 use crate::kinds::mbs::built::Built;
+use crate::kinds::mbs::placed::Placed;
 use crate::kinds::mbs::planar::format::{BcSpec, FrameSpec};
-use crate::kinds::mbs::source::{
-    convert_error, error_at, error_line, gravity_hint, header_line, section_line,
-};
-use crate::source::ModelSource;
-use crate::spec::SignalSpec;
+use crate::kinds::mbs::source::split_ref;
+use crate::kinds::mbs::text::{MbsFormat, ModelText};
+use crate::spec::{ModelMeta, SignalSpec, SimulationSpec};
 
 /// A parsed spatial multibody model file (keeps its text for error lines).
-#[derive(Debug, Clone)]
-pub struct Mbs3dModel {
-    /// File name used in messages.
-    pub file: String,
-    text: String,
-    /// The parsed content.
-    pub spec: Mbs3dFile,
+pub type Mbs3dModel = ModelText<Mbs3dFile>;
+
+impl MbsFormat for Mbs3dFile {
+    const KIND: &'static str = "spatial multibody";
+    /// A trial build (body parameters, names, redundancy), then the outputs.
+    fn validate(m: &Mbs3dModel) -> Result<(), ModelError> {
+        m.builder()?.build().map_err(|e| m.model_error(&e))?;
+        m.validate_output()
+    }
+    fn common(&self) -> (&ModelMeta, Option<&SimulationSpec>, bool) {
+        (&self.model, self.simulation.as_ref(), self.output.plots)
+    }
 }
 
 /// A spatial model built and made consistent ([`Built`]).
 pub type BuiltMbs3d = Built<Multibody3d>;
-
-/// Splits `"body.port"`; `"ground"` alone is `("ground", "origin")`.
-fn split_ref(s: &str) -> Option<(&str, &str)> {
-    if s == GROUND {
-        return Some((GROUND, "origin"));
-    }
-    let (b, p) = s.split_once('.')?;
-    (!b.is_empty() && !p.is_empty()).then_some((b, p))
-}
 
 fn frame(f: FrameSpec) -> Frame {
     match f {
@@ -55,49 +50,6 @@ fn frame(f: FrameSpec) -> Frame {
 }
 
 impl Mbs3dModel {
-    /// The `[simulation]` of the file with the multibody defaults, ready to run (a missing
-    /// section or an invalid key names the key).
-    pub(crate) fn simulation(&self) -> Result<crate::integration::Simulation<'_>, ModelError> {
-        crate::kinds::mbs::integrate::mbs_simulation(
-            (&self.file, &self.text, "spatial multibody"),
-            self.spec.simulation.as_ref(),
-        )
-    }
-
-    /// Parses and validates a spatial model file (including a trial build of the bodies,
-    /// joints and loads).
-    pub fn from_source(src: &ModelSource) -> Result<Self, ModelError> {
-        let spec: Mbs3dFile = src.parse().map_err(gravity_hint)?;
-        let m = Self {
-            file: src.file().into(),
-            text: src.text().into(),
-            spec,
-        };
-        // trial build: body parameters, names, redundancy
-        m.builder()?.build().map_err(|e| m.model_error(&e))?;
-        m.validate_output()?;
-        Ok(m)
-    }
-
-    pub(super) fn err(&self, span: Range<usize>, message: String) -> ModelError {
-        error_at(&self.file, line_of(&self.text, span.start), message)
-    }
-
-    pub(super) fn err_line(&self, line: usize, message: String) -> ModelError {
-        error_at(&self.file, line, message)
-    }
-
-    /// 1-based line of `[section.name]` (or of `name = …` inside `[section]`), 0 if not
-    /// found.
-    pub(super) fn header_line(&self, section: &str, name: &str) -> usize {
-        header_line(&self.text, section, name)
-    }
-
-    /// 1-based line of `[section]` or `[[section]]`, 0 if not found.
-    pub(super) fn section_line(&self, section: &str) -> usize {
-        section_line(&self.text, section)
-    }
-
     fn signal(&self, what: &str, s: &Spanned<[SignalSpec; 3]>) -> Result<[Signal; 3], ModelError> {
         let mut out = [0.0; 3].map(Signal::Constant);
         for (k, sp) in s.get_ref().iter().enumerate() {
@@ -204,7 +156,13 @@ impl Mbs3dModel {
             FrameSpec::Body => v,
             FrameSpec::Inertial => [0, 1, 2].map(|j| (0..3).map(|i| r[i][j] * v[i]).sum::<f64>()),
         };
-        let (v, w) = (to_body(b.velocity), to_body(b.angular_velocity));
+        let motion = (
+            b.position,
+            r,
+            to_body(b.velocity),
+            to_body(b.angular_velocity),
+        );
+        let lumped = || b.lumped.iter().map(Lumped3dSpec::to_lumped);
         let port_err = |p: &str, span: Range<usize>, what: &str| {
             self.err(span, format!("bodies.{name}.ports.{p} must be {what}"))
         };
@@ -274,15 +232,7 @@ impl Mbs3dModel {
                         .ok_or_else(|| port_err(p, val.span(), "[x, y, z] (body frame) [m]"))?;
                     body = body.port(p.clone(), a);
                 }
-                body = body
-                    .position(b.position)
-                    .rotation(r)
-                    .velocity(v)
-                    .angular_velocity(w);
-                for l in &b.lumped {
-                    body = body.lumped_mass(l.to_lumped());
-                }
-                bld.add_body(name, body);
+                bld.add_body(name, body.placed(lumped(), motion));
             }
             Body3dKind::Beam3d => {
                 self.reject_keys(
@@ -376,15 +326,7 @@ impl Mbs3dModel {
                         })?;
                     beam = beam.port(p.clone(), x);
                 }
-                beam = beam
-                    .position(b.position)
-                    .rotation(r)
-                    .velocity(v)
-                    .angular_velocity(w);
-                for l in &b.lumped {
-                    beam = beam.lumped_mass(l.to_lumped());
-                }
-                bld.add_body(name, beam);
+                bld.add_body(name, beam.placed(lumped(), motion));
             }
         }
         Ok(())
@@ -587,16 +529,6 @@ impl Mbs3dModel {
             }
         }
         Ok(())
-    }
-
-    /// A model error for a building error, at the line of the item it names.
-    pub(super) fn model_error(&self, e: &MbsError) -> ModelError {
-        self.err_line(error_line(&self.text, e), e.to_string())
-    }
-
-    /// Model errors (exit code 2) for file problems, plain errors for numerical failures.
-    pub(super) fn convert(&self, e: MbsError) -> anyhow::Error {
-        convert_error(&self.file, &self.text, e)
     }
 
     /// Builds the system and makes the initial state consistent (`[initial]`).
