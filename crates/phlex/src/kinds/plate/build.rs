@@ -563,10 +563,10 @@ pub fn build(file: &str, text: &str, f: &PlateFile) -> Result<BuiltPlate, ModelE
                 let plate = LaminatedKirchhoff::new(lam, &mesh, degree)
                     .map_err(degree_error)?
                     .rotary_inertia(p.rotary_inertia.as_ref().is_some_and(|v| *v.get_ref()));
-                laminated(plate, conditions)
+                laminated_model(plate, conditions)
             } else {
                 let plate = LaminatedMindlin::new(lam, &mesh, degree).map_err(degree_error)?;
-                laminated(plate, conditions)
+                laminated_model(plate, conditions)
             };
             model.map_err(|e| err(p.theory.span(), format!("plate: {e}")))?
         }
@@ -750,7 +750,7 @@ laminated_builder!(LaminatedKirchhoff, LaminatedMindlin);
 
 /// The laminated plate model of the builder `plate` with the conditions `edges` (tag,
 /// bending, membrane) and the traction ports on `ports` (free bending).
-fn laminated<B: LaminatedBuilder>(
+fn laminated_model<B: LaminatedBuilder>(
     plate: B,
     (edges, ports): (&[(&str, EdgeCondition, MembraneCondition)], &[&str]),
 ) -> Result<PlateModel, Fem2dError> {

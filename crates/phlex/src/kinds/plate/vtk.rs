@@ -4,6 +4,8 @@ use anyhow::Result;
 use phlex_fem::io::vtk::{Location, Vtu};
 use phlex_fem::models::plate::mindlin_bjt::BjtField;
 use phlex_fem::models::plate::{KirchhoffField, KirchhoffModel, LaminatedField, PlateField};
+use phlex_fem::space::Space2d;
+use phlex_fem::Fem2dError;
 
 use super::model::{afw_block, thermo_plate_state, PlateModel};
 
@@ -22,6 +24,38 @@ const MOMENTS: Label = ("M (Mxx, Mxy, Myy) [N m/m]", Location::Cell);
 const SHEAR: Label = ("q (qx, qy) [N/m]", Location::Cell);
 /// The membrane stress resultants of a laminate at the cell centroids.
 const MEMBRANE: Label = ("N (Nxx, Nxy, Nyy) [N/m]", Location::Cell);
+
+/// The fields of a Mindlin plate snapshot.
+const MINDLIN: [(PlateField, Label); 4] = [
+    (PlateField::Velocity, E_W),
+    (PlateField::RotationRate, E_THETA),
+    (PlateField::Moments, MOMENTS),
+    (PlateField::ShearForces, SHEAR),
+];
+
+/// The fields of a laminated Mindlin plate snapshot.
+const LAMINATED_MINDLIN: [(LaminatedField, Label); 6] = [
+    (LaminatedField::Velocity, E_W),
+    (LaminatedField::InPlaneVelocity, E_U),
+    (LaminatedField::RotationRate, E_THETA),
+    (LaminatedField::MembraneStress, MEMBRANE),
+    (LaminatedField::Moments, MOMENTS),
+    (LaminatedField::ShearForces, SHEAR),
+];
+
+/// `v` with the fields `fields` of a plate model whose field `f` has the coefficients
+/// `coefficients(f)` in the space `space(f)`.
+fn space_fields<'m, 's, F: Copy>(
+    mut v: Vtu<'m>,
+    fields: &[(F, Label)],
+    space: impl Fn(F) -> &'s Space2d,
+    coefficients: impl Fn(F) -> Result<Vec<f64>, Fem2dError>,
+) -> Result<Vtu<'m>> {
+    for &(field, (name, loc)) in fields {
+        v = v.space_field(name, loc, space(field), &coefficients(field)?)?;
+    }
+    Ok(v)
+}
 
 /// The VTK file of one state: velocity (and Mindlin rotation rates) at the vertices,
 /// moments (and Mindlin shear forces) at the cell centroids.
@@ -56,15 +90,8 @@ pub fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
     };
     match model {
         PlateModel::Mindlin(model) => {
-            for (field, (name, loc)) in [
-                (PlateField::Velocity, E_W),
-                (PlateField::RotationRate, E_THETA),
-                (PlateField::Moments, MOMENTS),
-                (PlateField::ShearForces, SHEAR),
-            ] {
-                let u = model.field_coefficients(e, field)?;
-                v = v.space_field(name, loc, model.space(field), &u)?;
-            }
+            let coefficients = |f| model.field_coefficients(e, f);
+            v = space_fields(v, &MINDLIN, |f| model.space(f), coefficients)?;
         }
         PlateModel::MindlinAfw { model, d, .. } => {
             let sd = model.dg_space();
@@ -88,7 +115,11 @@ pub fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
             for (field, (name, loc), space) in [
                 (LaminatedField::Velocity, E_W, model.velocity_space()),
                 (LaminatedField::InPlaneVelocity, E_U, model.in_plane_space()),
-                (LaminatedField::MembraneStress, MEMBRANE, model.membrane_space()),
+                (
+                    LaminatedField::MembraneStress,
+                    MEMBRANE,
+                    model.membrane_space(),
+                ),
             ] {
                 let u = model.field_coefficients(e, field)?;
                 v = v.space_field(name, loc, space, &u)?;
@@ -98,17 +129,8 @@ pub fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
             v = v.field(MOMENTS.0, MOMENTS.1, 3, cells)?;
         }
         PlateModel::LaminatedMindlin(model) => {
-            for (field, (name, loc)) in [
-                (LaminatedField::Velocity, E_W),
-                (LaminatedField::InPlaneVelocity, E_U),
-                (LaminatedField::RotationRate, E_THETA),
-                (LaminatedField::MembraneStress, MEMBRANE),
-                (LaminatedField::Moments, MOMENTS),
-                (LaminatedField::ShearForces, SHEAR),
-            ] {
-                let u = model.field_coefficients(e, field)?;
-                v = v.space_field(name, loc, model.space(field), &u)?;
-            }
+            let coefficients = |f| model.field_coefficients(e, f);
+            v = space_fields(v, &LAMINATED_MINDLIN, |f| model.space(f), coefficients)?;
         }
         PlateModel::Kirchhoff(_)
         | PlateModel::MindlinBjt { .. }

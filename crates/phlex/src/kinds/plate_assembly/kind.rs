@@ -12,8 +12,11 @@ use crate::registry::{FileKind, Loaded, LoadedModel};
 
 /// The plate-assembly kind: a `[plate]` table with `[attachments.*]`, `[rod]` or
 /// `[loads.*]` (distributed load ports, which the plain plate files lack).
-pub static PLATE_ASSEMBLY: FileKind<PlateAssemblyFile, BuiltAssembly> =
-    FileKind::new("plate_assembly", PLATE_TABLE.with_any(ASSEMBLY_TABLES), build);
+pub static PLATE_ASSEMBLY: FileKind<PlateAssemblyFile, BuiltAssembly> = FileKind::new(
+    "plate_assembly",
+    PLATE_TABLE.with_any(ASSEMBLY_TABLES),
+    build,
+);
 
 impl LoadedModel for Loaded<'_, PlateAssemblyFile, BuiltAssembly> {
     fn check(&self) -> Result<CheckReport> {
