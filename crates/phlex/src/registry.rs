@@ -123,8 +123,8 @@ pub struct Loaded<'a, F, B> {
 }
 
 /// The build of a typed model file `F` of `file` (its text for the lines of errors): the
-/// file back and the built model `B`.
-pub type BuildFn<F, B> = fn(&str, &str, F) -> Result<(F, B), ModelError>;
+/// built model `B` (the loaded model keeps the file beside it, [`Loaded`]).
+pub type BuildFn<F, B> = fn(&str, &str, &F) -> Result<B, ModelError>;
 
 /// A kind with a typed file `F` (parsed once) built into `B` by `build`, identified by
 /// `tables`; its commands are those of [`Loaded`]`<F, B>`.
@@ -161,7 +161,8 @@ where
         self.tables
     }
     fn load<'a>(&self, src: &'a ModelSource) -> Result<Box<dyn LoadedModel + 'a>> {
-        let (file, built) = (self.build)(src.file(), src.text(), src.parse()?)?;
+        let file = src.parse()?;
+        let built = (self.build)(src.file(), src.text(), &file)?;
         Ok(Box::new(Loaded { src, file, built }))
     }
 }

@@ -55,6 +55,33 @@ const fn other(tables: &'static [&'static str], old: &'static str, new: &'static
 /// The tables of an EPHS component's parameters: the component's own and its joint friction.
 const FRICTION: [&str; 2] = ["components.*", "components.*.friction"];
 
+/// The tables with a Young's modulus `youngs_modulus` (formerly `E`).
+const ELASTIC: [&str; 3] = ["plate", "elasticity", "thermoelastic_beam"];
+
+/// The tables with a density `density` (formerly `rho`).
+const DENSITY: [&str; 7] = [
+    "plate",
+    "plate.plies",
+    "elasticity",
+    "thermoelastic_beam",
+    "thermoelastic_rod",
+    "acoustics",
+    "shallow_water",
+];
+
+/// The heat conduction tables with a reference temperature `reference_temperature`
+/// (formerly `T0`).
+const HEAT: [&str; 5] = [
+    "plate.thermal",
+    "elasticity.thermal",
+    "thermoelastic_beam",
+    "heat",
+    "thermoelastic_rod",
+];
+
+/// The tables with a thermal expansion `thermal_expansion` (formerly `expansion`).
+const EXPANSION: [&str; 2] = ["plate.thermal", "thermoelastic_beam"];
+
 /// Replacement of a `g` or an upward gravity covector: the acceleration vector.
 const GRAVITY_3D: &str = "the top-level key `gravity = [x, y, z]` (before the first table): the gravitational acceleration vector [m/s²], pointing down, e.g. gravity = [0, 0, -9.81]";
 
@@ -64,44 +91,14 @@ const GRAVITY_EPHS: &str = "the top-level key `gravity = [x, y, z]` (before the 
 /// Every key of earlier versions of the model files and what replaces it.
 pub static RENAMED: &[Renamed] = &[
     // Material keys of the plates (also the `[plate]` of plate assemblies) and continua.
-    key(
-        &["plate", "elasticity", "thermoelastic_beam"],
-        "E",
-        "youngs_modulus",
-    ),
+    key(&ELASTIC, "E", "youngs_modulus"),
     key(&["plate", "elasticity"], "nu", "poisson_ratio"),
-    key(
-        &[
-            "plate",
-            "plate.plies",
-            "elasticity",
-            "thermoelastic_beam",
-            "thermoelastic_rod",
-            "acoustics",
-            "shallow_water",
-        ],
-        "rho",
-        "density",
-    ),
+    key(&DENSITY, "rho", "density"),
     key(&["plate"], "h", "thickness"),
     key(&["plate"], "k_sh", "shear_factor"),
-    key(
-        &["plate.thermal", "thermoelastic_beam"],
-        "expansion",
-        "thermal_expansion",
-    ),
+    key(&EXPANSION, "expansion", "thermal_expansion"),
     key(&["elasticity.thermal"], "beta", "thermal_expansion"),
-    key(
-        &[
-            "plate.thermal",
-            "elasticity.thermal",
-            "thermoelastic_beam",
-            "heat",
-            "thermoelastic_rod",
-        ],
-        "T0",
-        "reference_temperature",
-    ),
+    key(&HEAT, "T0", "reference_temperature"),
     key(&["plate.plies"], "E1", "youngs_modulus_1"),
     key(&["plate.plies"], "E2", "youngs_modulus_2"),
     key(&["plate.plies"], "nu12", "poisson_ratio_12"),

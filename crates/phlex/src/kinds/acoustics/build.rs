@@ -123,12 +123,8 @@ impl BuiltAcoustics {
 }
 
 /// Builds the parsed model file `f` of `file` (its `text` for the lines of errors, which
-/// name the key and its line); returns the file with the built model.
-pub fn build(
-    file: &str,
-    text: &str,
-    f: AcousticsFile,
-) -> Result<(AcousticsFile, BuiltAcoustics), ModelError> {
+/// name the key and its line); returns the built model.
+pub fn build(file: &str, text: &str, f: &AcousticsFile) -> Result<BuiltAcoustics, ModelError> {
     let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
     let a = &f.acoustics;
     let keys = Table::new(file, text, "acoustics");
@@ -221,5 +217,5 @@ pub fn build(
     };
     b.probe_values(&b.initial)
         .map_err(|m| err(0..0, format!("output.probes: {m}")))?;
-    Ok((f, b))
+    Ok(b)
 }

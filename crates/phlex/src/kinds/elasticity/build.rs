@@ -303,12 +303,8 @@ impl BuiltElasticity {
 }
 
 /// Builds the parsed model file `f` of `file` (its `text` for the lines of errors, which
-/// name the key and its line); returns the file with the built model.
-pub fn build(
-    file: &str,
-    text: &str,
-    f: ElasticityFile,
-) -> Result<(ElasticityFile, BuiltElasticity), ModelError> {
+/// name the key and its line); returns the built model.
+pub fn build(file: &str, text: &str, f: &ElasticityFile) -> Result<BuiltElasticity, ModelError> {
     let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
     let p = &f.elasticity;
     let dim = *p.dim.get_ref();
@@ -519,7 +515,7 @@ pub fn build(
     // probe points must lie in the body
     b.probe_values(&b.initial)
         .map_err(|m| err(0..0, format!("output.probes: {m}")))?;
-    Ok((f, b))
+    Ok(b)
 }
 
 /// The values of the velocity, stress and temperature fields of a thermoelastic state at

@@ -22,6 +22,7 @@ use phlex_fem::models::plate::{
     LaminatedKirchhoff, LaminatedMindlin, MembraneCondition, MindlinAfw, MindlinCgDg,
     MindlinParams, PlateField, Ply,
 };
+use phlex_fem::Fem2dError;
 use toml::Spanned;
 
 use super::file::PlateFile;
@@ -55,8 +56,8 @@ type ParsedLoad = (
 );
 
 /// Builds the parsed plate model file `f` of `file` (its `text` for the lines of errors:
-/// they name the key and its line); returns the file with the built model.
-pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPlate), ModelError> {
+/// they name the key and its line); returns the built model.
+pub fn build(file: &str, text: &str, f: &PlateFile) -> Result<BuiltPlate, ModelError> {
     let err = |span: std::ops::Range<usize>, message: String| ModelError {
         file: file.into(),
         line: if span.end > 0 {
@@ -555,36 +556,19 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
                     edges.push((edge, EdgeCondition::Free, membrane[edge]));
                 }
             }
-            if theory == "laminated_kirchhoff" {
-                let plate = LaminatedKirchhoff::new(lam, &mesh, *p.degree.get_ref())
-                    .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?
+            let degree = *p.degree.get_ref();
+            let degree_error = |e| err(p.degree.span(), format!("plate.degree: {e}"));
+            let conditions = (&edges[..], &port_edges[..]);
+            let model = if theory == "laminated_kirchhoff" {
+                let plate = LaminatedKirchhoff::new(lam, &mesh, degree)
+                    .map_err(degree_error)?
                     .rotary_inertia(p.rotary_inertia.as_ref().is_some_and(|v| *v.get_ref()));
-                let plate = laminate_edges(
-                    plate,
-                    (&edges, &port_edges),
-                    LaminatedKirchhoff::edge,
-                    LaminatedKirchhoff::port,
-                );
-                PlateModel::LaminatedKirchhoff(
-                    plate
-                        .build()
-                        .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
-                )
+                laminated_model(plate, conditions)
             } else {
-                let plate = LaminatedMindlin::new(lam, &mesh, *p.degree.get_ref())
-                    .map_err(|e| err(p.degree.span(), format!("plate.degree: {e}")))?;
-                let plate = laminate_edges(
-                    plate,
-                    (&edges, &port_edges),
-                    LaminatedMindlin::edge,
-                    LaminatedMindlin::port,
-                );
-                PlateModel::LaminatedMindlin(
-                    plate
-                        .build()
-                        .map_err(|e| err(p.theory.span(), format!("plate: {e}")))?,
-                )
-            }
+                let plate = LaminatedMindlin::new(lam, &mesh, degree).map_err(degree_error)?;
+                laminated_model(plate, conditions)
+            };
+            model.map_err(|e| err(p.theory.span(), format!("plate: {e}")))?
         }
     };
     let sys = model.system();
@@ -722,33 +706,59 @@ pub fn build(file: &str, text: &str, f: PlateFile) -> Result<(PlateFile, BuiltPl
     let name = f.shared.model.name.clone();
     // extent of the mesh (the eigen shift's length scales)
     let [lx, ly] = extent(model.mesh().vertices().iter().copied());
-    Ok((
-        f,
-        BuiltPlate {
-            name,
-            model,
-            input,
-            initial,
-            probes,
-            lx,
-            ly,
-        },
-    ))
+    Ok(BuiltPlate {
+        name,
+        model,
+        input,
+        initial,
+        probes,
+        lx,
+        ly,
+    })
 }
 
-/// The laminated plate builder `plate` with the conditions `edges` (tag, bending,
-/// membrane; set by `edge`) and the traction ports on `ports` (free bending; set by
-/// `port`): the same methods of both laminated theories.
-fn laminate_edges<B>(
+/// The builder of a laminated plate, Kirchhoff or Mindlin: the edge conditions, traction
+/// ports and build both laminated theories share.
+trait LaminatedBuilder: Sized {
+    /// The bending and membrane conditions of the edge `tag`.
+    fn edge(self, tag: &str, bending: EdgeCondition, membrane: MembraneCondition) -> Self;
+    /// A traction port on the edge `tag` with the bending condition `bending`.
+    fn port(self, tag: &str, bending: EdgeCondition) -> Self;
+    /// The assembled plate model.
+    fn model(&self) -> Result<PlateModel, Fem2dError>;
+}
+
+/// [`LaminatedBuilder`] for the builder `$builder`, whose model is the [`PlateModel`]
+/// variant of the same name.
+macro_rules! laminated_builder {
+    ($($builder:ident),*) => {$(
+        impl LaminatedBuilder for $builder {
+            fn edge(self, tag: &str, bending: EdgeCondition, membrane: MembraneCondition) -> Self {
+                $builder::edge(self, tag, bending, membrane)
+            }
+            fn port(self, tag: &str, bending: EdgeCondition) -> Self {
+                $builder::port(self, tag, bending)
+            }
+            fn model(&self) -> Result<PlateModel, Fem2dError> {
+                self.build().map(PlateModel::$builder)
+            }
+        }
+    )*};
+}
+
+laminated_builder!(LaminatedKirchhoff, LaminatedMindlin);
+
+/// The laminated plate model of the builder `plate` with the conditions `edges` (tag,
+/// bending, membrane) and the traction ports on `ports` (free bending).
+fn laminated_model<B: LaminatedBuilder>(
     plate: B,
     (edges, ports): (&[(&str, EdgeCondition, MembraneCondition)], &[&str]),
-    edge: impl Fn(B, &str, EdgeCondition, MembraneCondition) -> B,
-    port: impl Fn(B, &str, EdgeCondition) -> B,
-) -> B {
+) -> Result<PlateModel, Fem2dError> {
     let plate = edges.iter().fold(plate, |b, (tag, bending, membrane)| {
-        edge(b, tag, *bending, *membrane)
+        b.edge(tag, *bending, *membrane)
     });
     ports
         .iter()
-        .fold(plate, |b, tag| port(b, tag, EdgeCondition::Free))
+        .fold(plate, |b, tag| b.port(tag, EdgeCondition::Free))
+        .model()
 }

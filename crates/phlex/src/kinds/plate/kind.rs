@@ -18,12 +18,13 @@ use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
 /// ([`crate::kinds::plate_assembly`]).
 pub const ASSEMBLY_TABLES: &[&str] = &["attachments", "rod", "loads"];
 
+/// The `[plate]` table of both plate kinds (the plain plate and the plate assembly, told
+/// apart by [`ASSEMBLY_TABLES`]).
+pub const PLATE_TABLE: Tables = Tables::all(&["plate"]);
+
 /// The plate kind: a `[plate]` table without `[attachments.*]`, `[rod]` or `[loads.*]`.
-pub static PLATE: FileKind<PlateFile, BuiltPlate> = FileKind::new(
-    "plate",
-    Tables::all(&["plate"]).without(ASSEMBLY_TABLES),
-    build,
-);
+pub static PLATE: FileKind<PlateFile, BuiltPlate> =
+    FileKind::new("plate", PLATE_TABLE.without(ASSEMBLY_TABLES), build);
 
 impl LoadedModel for Loaded<'_, PlateFile, BuiltPlate> {
     fn check(&self) -> Result<CheckReport> {

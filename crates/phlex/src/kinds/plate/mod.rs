@@ -11,6 +11,6 @@ mod vtk;
 
 pub use build::build;
 pub use file::PlateFile;
-pub use kind::{ASSEMBLY_TABLES, PLATE};
+pub use kind::{ASSEMBLY_TABLES, PLATE, PLATE_TABLE};
 pub use model::{BuiltPlate, PlateModel};
 pub use vtk::kirchhoff_vtu;

@@ -4,8 +4,58 @@ use anyhow::Result;
 use phlex_fem::io::vtk::{Location, Vtu};
 use phlex_fem::models::plate::mindlin_bjt::BjtField;
 use phlex_fem::models::plate::{KirchhoffField, KirchhoffModel, LaminatedField, PlateField};
+use phlex_fem::space::Space2d;
+use phlex_fem::Fem2dError;
 
 use super::model::{afw_block, thermo_plate_state, PlateModel};
+
+/// A VTK field of a plate snapshot: its label (symbol, meaning, unit) and where it lives.
+type Label = (&'static str, Location);
+
+/// The vertical velocity $e_w$ at the vertices.
+const E_W: Label = ("e_w (vertical velocity) [m/s]", Location::Point);
+/// The Mindlin rotation rates $e_\theta$ at the vertices.
+const E_THETA: Label = ("e_theta (rotation rates) [rad/s]", Location::Point);
+/// The in-plane (membrane) velocity $e_u$ of a laminate at the vertices.
+const E_U: Label = ("e_u (in-plane velocity) [m/s]", Location::Point);
+/// The bending moments at the cell centroids.
+const MOMENTS: Label = ("M (Mxx, Mxy, Myy) [N m/m]", Location::Cell);
+/// The Mindlin shear forces at the cell centroids.
+const SHEAR: Label = ("q (qx, qy) [N/m]", Location::Cell);
+/// The membrane stress resultants of a laminate at the cell centroids.
+const MEMBRANE: Label = ("N (Nxx, Nxy, Nyy) [N/m]", Location::Cell);
+
+/// The fields of a Mindlin plate snapshot.
+const MINDLIN: [(PlateField, Label); 4] = [
+    (PlateField::Velocity, E_W),
+    (PlateField::RotationRate, E_THETA),
+    (PlateField::Moments, MOMENTS),
+    (PlateField::ShearForces, SHEAR),
+];
+
+/// The fields of a laminated Mindlin plate snapshot.
+const LAMINATED_MINDLIN: [(LaminatedField, Label); 6] = [
+    (LaminatedField::Velocity, E_W),
+    (LaminatedField::InPlaneVelocity, E_U),
+    (LaminatedField::RotationRate, E_THETA),
+    (LaminatedField::MembraneStress, MEMBRANE),
+    (LaminatedField::Moments, MOMENTS),
+    (LaminatedField::ShearForces, SHEAR),
+];
+
+/// `v` with the fields `fields` of a plate model whose field `f` has the coefficients
+/// `coefficients(f)` in the space `space(f)`.
+fn space_fields<'m, 's, F: Copy>(
+    mut v: Vtu<'m>,
+    fields: &[(F, Label)],
+    space: impl Fn(F) -> &'s Space2d,
+    coefficients: impl Fn(F) -> Result<Vec<f64>, Fem2dError>,
+) -> Result<Vtu<'m>> {
+    for &(field, (name, loc)) in fields {
+        v = v.space_field(name, loc, space(field), &coefficients(field)?)?;
+    }
+    Ok(v)
+}
 
 /// The VTK file of one state: velocity (and Mindlin rotation rates) at the vertices,
 /// moments (and Mindlin shear forces) at the cell centroids.
@@ -18,12 +68,7 @@ pub fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
         let w = m
             .plate()
             .field_coefficients(&thermo_plate_state(m, e), KirchhoffField::Velocity)?;
-        v = v.space_field(
-            "e_w (vertical velocity) [m/s]",
-            Location::Point,
-            m.plate().velocity_space(),
-            &w,
-        )?;
+        v = v.space_field(E_W.0, E_W.1, m.plate().velocity_space(), &w)?;
         return Ok(v.to_xml());
     }
     if let PlateModel::MindlinBjt { model, .. } = model {
@@ -45,27 +90,8 @@ pub fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
     };
     match model {
         PlateModel::Mindlin(model) => {
-            for (field, name, loc) in [
-                (
-                    PlateField::Velocity,
-                    "e_w (vertical velocity) [m/s]",
-                    Location::Point,
-                ),
-                (
-                    PlateField::RotationRate,
-                    "e_theta (rotation rates) [rad/s]",
-                    Location::Point,
-                ),
-                (
-                    PlateField::Moments,
-                    "M (Mxx, Mxy, Myy) [N m/m]",
-                    Location::Cell,
-                ),
-                (PlateField::ShearForces, "q (qx, qy) [N/m]", Location::Cell),
-            ] {
-                let u = model.field_coefficients(e, field)?;
-                v = v.space_field(name, loc, model.space(field), &u)?;
-            }
+            let coefficients = |f| model.field_coefficients(e, f);
+            v = space_fields(v, &MINDLIN, |f| model.space(f), coefficients)?;
         }
         PlateModel::MindlinAfw { model, d, .. } => {
             let sd = model.dg_space();
@@ -81,82 +107,30 @@ pub fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
             // vertex value DOFs of the Bell/Argyris space are entries 6v
             let w = model.velocity_coefficients(e)?;
             let wv: Vec<f64> = (0..mesh.n_vertices()).map(|i| w[6 * i]).collect();
-            v = v.field("e_w (vertical velocity) [m/s]", Location::Point, 1, wv)?;
+            v = v.field(E_W.0, E_W.1, 1, wv)?;
             let m = model.moment_coefficients(e)?;
-            v = v.space_field(
-                "M (Mxx, Mxy, Myy) [N m/m]",
-                Location::Cell,
-                model.moment_space(),
-                &m,
-            )?;
+            v = v.space_field(MOMENTS.0, MOMENTS.1, model.moment_space(), &m)?;
         }
         PlateModel::LaminatedKirchhoff(model) => {
-            for (field, name, space) in [
-                (
-                    LaminatedField::Velocity,
-                    "e_w (vertical velocity) [m/s]",
-                    model.velocity_space(),
-                ),
-                (
-                    LaminatedField::InPlaneVelocity,
-                    "e_u (in-plane velocity) [m/s]",
-                    model.in_plane_space(),
-                ),
-            ] {
-                let u = model.field_coefficients(e, field)?;
-                v = v.space_field(name, Location::Point, space, &u)?;
-            }
-            let n = model.field_coefficients(e, LaminatedField::MembraneStress)?;
-            v = v.space_field(
-                "N (Nxx, Nxy, Nyy) [N/m]",
-                Location::Cell,
-                model.membrane_space(),
-                &n,
-            )?;
-            let m = model.field_coefficients(e, LaminatedField::Moments)?;
-            v = v.field(
-                "M (Mxx, Mxy, Myy) [N m/m]",
-                Location::Cell,
-                3,
-                hhj_cells(model.moment_space(), &m),
-            )?;
-        }
-        PlateModel::LaminatedMindlin(model) => {
-            for (field, name, loc) in [
-                (
-                    LaminatedField::Velocity,
-                    "e_w (vertical velocity) [m/s]",
-                    Location::Point,
-                ),
-                (
-                    LaminatedField::InPlaneVelocity,
-                    "e_u (in-plane velocity) [m/s]",
-                    Location::Point,
-                ),
-                (
-                    LaminatedField::RotationRate,
-                    "e_theta (rotation rates) [rad/s]",
-                    Location::Point,
-                ),
+            for (field, (name, loc), space) in [
+                (LaminatedField::Velocity, E_W, model.velocity_space()),
+                (LaminatedField::InPlaneVelocity, E_U, model.in_plane_space()),
                 (
                     LaminatedField::MembraneStress,
-                    "N (Nxx, Nxy, Nyy) [N/m]",
-                    Location::Cell,
-                ),
-                (
-                    LaminatedField::Moments,
-                    "M (Mxx, Mxy, Myy) [N m/m]",
-                    Location::Cell,
-                ),
-                (
-                    LaminatedField::ShearForces,
-                    "q (qx, qy) [N/m]",
-                    Location::Cell,
+                    MEMBRANE,
+                    model.membrane_space(),
                 ),
             ] {
                 let u = model.field_coefficients(e, field)?;
-                v = v.space_field(name, loc, model.space(field), &u)?;
+                v = v.space_field(name, loc, space, &u)?;
             }
+            let m = model.field_coefficients(e, LaminatedField::Moments)?;
+            let cells = hhj_cells(model.moment_space(), &m);
+            v = v.field(MOMENTS.0, MOMENTS.1, 3, cells)?;
+        }
+        PlateModel::LaminatedMindlin(model) => {
+            let coefficients = |f| model.field_coefficients(e, f);
+            v = space_fields(v, &LAMINATED_MINDLIN, |f| model.space(f), coefficients)?;
         }
         PlateModel::Kirchhoff(_)
         | PlateModel::MindlinBjt { .. }
@@ -172,17 +146,12 @@ pub fn vtu(model: &PlateModel, e: &[f64]) -> Result<String> {
 pub fn kirchhoff_vtu(model: &KirchhoffModel, e: &[f64]) -> Result<String> {
     let mesh = model.velocity_space().mesh();
     let w = model.field_coefficients(e, KirchhoffField::Velocity)?;
-    let mut v = Vtu::new(mesh).space_field(
-        "e_w (vertical velocity) [m/s]",
-        Location::Point,
-        model.velocity_space(),
-        &w,
-    )?;
+    let mut v = Vtu::new(mesh).space_field(E_W.0, E_W.1, model.velocity_space(), &w)?;
     let m = model.field_coefficients(e, KirchhoffField::Moments)?;
     let c = 1.0 / 3.0;
     let cells: Vec<f64> = (0..mesh.n_cells())
         .flat_map(|t| model.moment_space().evaluate_in_cell(&m, t, [c, c]))
         .collect();
-    v = v.field("M (Mxx, Mxy, Myy) [N m/m]", Location::Cell, 3, cells)?;
+    v = v.field(MOMENTS.0, MOMENTS.1, 3, cells)?;
     Ok(v.to_xml())
 }

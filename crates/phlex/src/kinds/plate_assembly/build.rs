@@ -181,12 +181,8 @@ impl BuiltAssembly {
 }
 
 /// Builds the parsed plate assembly `a` of `file` (its `text` for the lines of errors);
-/// returns the file with the built assembly.
-pub fn build(
-    file: &str,
-    text: &str,
-    a: PlateAssemblyFile,
-) -> Result<(PlateAssemblyFile, BuiltAssembly), ModelError> {
+/// returns the built assembly.
+pub fn build(file: &str, text: &str, a: &PlateAssemblyFile) -> Result<BuiltAssembly, ModelError> {
     let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
     let theory = a.plate.theory.get_ref().as_str();
     let what = if a.rod.is_some() {
@@ -225,10 +221,10 @@ pub fn build(
     }
     // the plate, validated and built as a plate file (the assembly's inputs act on the
     // assembled ports)
-    let (_, base) = crate::kinds::plate::build(
+    let base = crate::kinds::plate::build(
         file,
         text,
-        PlateFile {
+        &PlateFile {
             shared: FieldTables {
                 input: Vec::new(),
                 ..a.shared.clone()
@@ -403,20 +399,17 @@ pub fn build(
     let d = v[0][0].max(v[1][1]);
     let l = base.lx.max(base.ly);
     let shift = 0.25 * 3.516 / (l * l) * (d / model.params().surface_density()).sqrt();
-    Ok((
-        a,
-        BuiltAssembly {
-            name: base.name.clone(),
-            plate: model,
-            system,
-            components,
-            rod: rod_info,
-            input,
-            initial,
-            probes: base.probes.clone(),
-            shift,
-        },
-    ))
+    Ok(BuiltAssembly {
+        name: base.name.clone(),
+        plate: model,
+        system,
+        components,
+        rod: rod_info,
+        input,
+        initial,
+        probes: base.probes.clone(),
+        shift,
+    })
 }
 
 /// Point components coupled to an already welded plate system (`plate` + `rod`).

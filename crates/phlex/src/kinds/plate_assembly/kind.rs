@@ -6,15 +6,15 @@ use anyhow::Result;
 
 use super::build::{build, BuiltAssembly, PlateAssemblyFile};
 use crate::check::CheckReport;
-use crate::kinds::plate::ASSEMBLY_TABLES;
+use crate::kinds::plate::{ASSEMBLY_TABLES, PLATE_TABLE};
 use crate::output::ModeTable;
-use crate::registry::{FileKind, Loaded, LoadedModel, Tables};
+use crate::registry::{FileKind, Loaded, LoadedModel};
 
 /// The plate-assembly kind: a `[plate]` table with `[attachments.*]`, `[rod]` or
 /// `[loads.*]` (distributed load ports, which the plain plate files lack).
 pub static PLATE_ASSEMBLY: FileKind<PlateAssemblyFile, BuiltAssembly> = FileKind::new(
     "plate_assembly",
-    Tables::all(&["plate"]).with_any(ASSEMBLY_TABLES),
+    PLATE_TABLE.with_any(ASSEMBLY_TABLES),
     build,
 );
 

@@ -119,12 +119,8 @@ pub struct BuiltSw {
 }
 
 /// Builds the parsed model file `f` of `file` (its `text` for the lines of errors, which
-/// name the key and its line); returns the file with the built model.
-pub fn build(
-    file: &str,
-    text: &str,
-    f: ShallowWaterFile,
-) -> Result<(ShallowWaterFile, BuiltSw), ModelError> {
+/// name the key and its line); returns the built model.
+pub fn build(file: &str, text: &str, f: &ShallowWaterFile) -> Result<BuiltSw, ModelError> {
     let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
     if let Some(p) = f.shared.output.probes.first() {
         return Err(err(
@@ -214,15 +210,12 @@ pub fn build(
             return Err(err(c.gain.span(), "control.gain must be >= 0".into()));
         }
     }
-    Ok((
-        f.clone(),
-        BuiltSw {
-            name: f.shared.model.name.clone(),
-            model,
-            initial,
-            size,
-        },
-    ))
+    Ok(BuiltSw {
+        name: f.shared.model.name.clone(),
+        model,
+        initial,
+        size,
+    })
 }
 
 /// The magnitude $g > 0$ of the top-level `gravity = [0, 0, -g]` of `file`: the tank

@@ -192,8 +192,8 @@ const MECHANICAL_ENDS: [(&str, MechanicalEnd); 3] = [
 ];
 
 /// Builds the parsed model file `f` of `file` (its `text` for the lines of errors, which
-/// name the key and its line); returns the file with the built model.
-pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), ModelError> {
+/// name the key and its line); returns the built model.
+pub fn build(file: &str, text: &str, f: &RodFile) -> Result<BuiltRod, ModelError> {
     let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
     let (heat, rod) = (
         Table::new(file, text, "heat"),
@@ -408,7 +408,7 @@ pub fn build(file: &str, text: &str, f: RodFile) -> Result<(RodFile, BuiltRod), 
         initial,
         probes,
     };
-    Ok((f, b))
+    Ok(b)
 }
 
 /// What a rod probe records.

@@ -123,12 +123,8 @@ impl BuiltThermoBeam {
 }
 
 /// Builds the parsed model file `f` of `file` (its `text` for the lines of errors, which
-/// name the key and its line); returns the file with the built model.
-pub fn build(
-    file: &str,
-    text: &str,
-    f: ThermoBeamFile,
-) -> Result<(ThermoBeamFile, BuiltThermoBeam), ModelError> {
+/// name the key and its line); returns the built model.
+pub fn build(file: &str, text: &str, f: &ThermoBeamFile) -> Result<BuiltThermoBeam, ModelError> {
     let err = |span: std::ops::Range<usize>, message: String| error_at(file, text, span, message);
     let p = &f.thermoelastic_beam;
     let keys = Table::new(file, text, "thermoelastic_beam");
@@ -247,7 +243,7 @@ pub fn build(
     };
     b.probe_values(&b.initial)
         .map_err(|m| err(0..0, format!("output.probes: {m}")))?;
-    Ok((f, b))
+    Ok(b)
 }
 
 /// Parses an expression in `x` alone (a constant is allowed).
