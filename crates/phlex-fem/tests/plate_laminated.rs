@@ -215,13 +215,7 @@ fn navier_clpt(
     if kind == Navier::AnglePlySs2 {
         assert!(I1 == 0.0, "SS-2 Navier ansatz needs I1 = 0");
     }
-    let mut w = Vec::new();
-    for m in 0..8 {
-        for n in 0..8 {
-            if m + n == 0 {
-                continue;
-            }
-            let (al, be) = (m as f64 * PI / a, n as f64 * PI / b);
+    navier_spectrum(a, b, count, |m, n, al, be| {
             // (S group, C group) strain coefficient matrices, 6 × 3
             let mut TS = vec![vec![0.0; 3]; 6];
             let mut TC = vec![vec![0.0; 3]; 6];
@@ -258,10 +252,8 @@ fn navier_clpt(
                 (Navier::AnglePlySs2, _, 0) => vec![0], // u = U sin αx
                 _ => vec![0, 1, 2],
             };
-            w.extend(live_frequencies(&K, &M, &live));
-        }
-    }
-    lowest_of(w, count)
+            live_frequencies(&K, &M, &live)
+    })
 }
 
 /// The frequencies $\sqrt{\lambda}$ of the pencil $(K, M)$ restricted to the surviving
@@ -271,6 +263,28 @@ fn live_frequencies(K: &[Vec<f64>], M: &[Vec<f64>], live: &[usize]) -> Vec<f64> 
         .iter()
         .map(|l| l.sqrt())
         .collect()
+}
+
+/// The `count` lowest frequencies, ascending, of all Navier pairs $(m, n)$, $0 \le m, n < 8$
+/// but $(0, 0)$, of an $a \times b$ plate: `pair(m, n, α, β)` gives the frequencies of one
+/// pair, $\alpha = m\pi/a$, $\beta = n\pi/b$.
+fn navier_spectrum(
+    a: f64,
+    b: f64,
+    count: usize,
+    pair: impl Fn(usize, usize, f64, f64) -> Vec<f64>,
+) -> Vec<f64> {
+    let mut w = Vec::new();
+    for m in 0..8 {
+        for n in 0..8 {
+            if m + n == 0 {
+                continue;
+            }
+            let (al, be) = (m as f64 * PI / a, n as f64 * PI / b);
+            w.extend(pair(m, n, al, be));
+        }
+    }
+    lowest_of(w, count)
 }
 
 /// The `count` lowest of the frequencies `w` of all Navier pairs, ascending.
@@ -305,13 +319,7 @@ fn navier_fsdt(lam: &Laminate, a: f64, b: f64, count: usize) -> Vec<f64> {
     ];
     let KC = vec![vec![A[2][2], -B[2][2]], vec![-B[2][2], D[2][2]]];
     let Ksh = vec![vec![As[0][0], 0.0], vec![0.0, As[1][1]]];
-    let mut w = Vec::new();
-    for m in 0..8 {
-        for n in 0..8 {
-            if m + n == 0 {
-                continue;
-            }
-            let (al, be) = (m as f64 * PI / a, n as f64 * PI / b);
+    navier_spectrum(a, b, count, |m, n, al, be| {
             // dofs (U, V, W, X, Y)
             let TS = vec![
                 vec![-al, 0.0, 0.0, 0.0, 0.0],
@@ -345,10 +353,8 @@ fn navier_fsdt(lam: &Laminate, a: f64, b: f64, count: usize) -> Vec<f64> {
                 (_, 0) => vec![1, 4],
                 _ => vec![0, 1, 2, 3, 4],
             };
-            w.extend(live_frequencies(&K, &M, &live));
-        }
-    }
-    lowest_of(w, count)
+            live_frequencies(&K, &M, &live)
+    })
 }
 
 /// Checks the pH structure of `sys` and its four lowest frequencies against the reference

@@ -85,14 +85,10 @@ impl Sep {
     }
 }
 
+/// The Table 7.2 material: $E$ = 1 Pa, $\rho$ = 1 kg/m³, $\nu$ = 0.3, $K_{sh}$ = 5/6,
+/// $b$ = 0.1 m.
 fn params() -> MindlinParams {
-    MindlinParams {
-        E: 1.0,
-        nu: 0.3,
-        rho: 1.0,
-        h: 0.1,
-        k_sh: 5.0 / 6.0,
-    }
+    phlex_fem::models::plate::mindlin::benchmarks::thesis_params()
 }
 
 /// The static solution and its derivatives (exact polynomial arithmetic).

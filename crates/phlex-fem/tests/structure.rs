@@ -10,6 +10,7 @@ use phlex_core::VarKind;
 use phlex_fem::models::beam::bar::{Bar, BarDiscretization};
 use phlex_fem::models::beam::decomposition::EbDecomposition;
 use phlex_fem::models::beam::euler_bernoulli::EulerBernoulli;
+use phlex_fem::models::beam::member::{Member, Section};
 use phlex_fem::models::beam::timoshenko::{Timoshenko, TimoshenkoDiscretization};
 use phlex_fem::{EndCondition, Imposition, PfemModel};
 use rand::{Rng, SeedableRng};
@@ -22,6 +23,22 @@ const CONDITIONS: [EndCondition; 4] = [
     EndCondition::SimplySupported,
 ];
 
+/// `member` with discretization `d`, end conditions `ends`, imposition `imp` and the
+/// distributed load `"load"` of profile `load` (the common set-up of the beam members).
+fn configured<S: Section>(
+    member: Member<S>,
+    d: S::Discretization,
+    ends: (EndCondition, EndCondition),
+    imp: Imposition,
+    load: &phlex_fem::Profile,
+) -> Member<S> {
+    member
+        .discretization(d)
+        .ends(ends.0, ends.1)
+        .imposition(imp)
+        .load("load", load.clone())
+}
+
 fn all_models() -> Vec<(String, Imposition, PfemModel)> {
     let mut out = Vec::new();
     let load: phlex_fem::Profile = Arc::new(|x: f64| (3.0 * x).sin());
@@ -29,11 +46,7 @@ fn all_models() -> Vec<(String, Imposition, PfemModel)> {
         for l in CONDITIONS {
             for r in CONDITIONS {
                 for d in common::EB_ALL {
-                    let m = EulerBernoulli::new(RHO_A, EI, L, 5)
-                        .discretization(d)
-                        .ends(l, r)
-                        .imposition(imp)
-                        .load("load", load.clone())
+                    let m = configured(EulerBernoulli::new(RHO_A, EI, L, 5), d, (l, r), imp, &load)
                         .build()
                         .unwrap();
                     out.push((format!("EB {} {l:?}-{r:?} {imp:?}", d.name()), imp, m));
@@ -44,11 +57,7 @@ fn all_models() -> Vec<(String, Imposition, PfemModel)> {
                     BarDiscretization::DgCg(1),
                     BarDiscretization::DgCg(2),
                 ] {
-                    let m = Bar::new(2.0, 3e4, L, 5)
-                        .discretization(d)
-                        .ends(l, r)
-                        .imposition(imp)
-                        .load("load", load.clone())
+                    let m = configured(Bar::new(2.0, 3e4, L, 5), d, (l, r), imp, &load)
                         .build()
                         .unwrap();
                     out.push((format!("bar {d:?} {l:?}-{r:?} {imp:?}"), imp, m));
@@ -59,11 +68,8 @@ fn all_models() -> Vec<(String, Imposition, PfemModel)> {
                     TimoshenkoDiscretization::DgCg(1),
                     TimoshenkoDiscretization::DgCg(3),
                 ] {
-                    let m = Timoshenko::new(1.0, 1e-2, 1.0, 1e2, L, 5)
-                        .discretization(d)
-                        .ends(l, r)
-                        .imposition(imp)
-                        .load("load", load.clone())
+                    let m = Timoshenko::new(1.0, 1e-2, 1.0, 1e2, L, 5);
+                    let m = configured(m, d, (l, r), imp, &load)
                         .moment_load("torque", load.clone())
                         .build()
                         .unwrap();

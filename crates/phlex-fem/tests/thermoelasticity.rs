@@ -15,7 +15,7 @@ use phlex_fem::models::continuum::elasticity::{
 };
 use phlex_fem::models::continuum::thermoelasticity::{
     coupling_number, thermal_stress_coefficient, ThermalParams, ThermoField2d, Thermoelasticity2d,
-    Thermoelasticity3d, ThermoelasticityModel2d,
+    Thermoelasticity3d, ThermoelasticityModel2d, ThermoelasticityModel3d,
 };
 use phlex_fem::models::continuum::{HeatSupports, Supports};
 use std::f64::consts::PI;
@@ -411,6 +411,26 @@ fn structure_and_decoupled_3d() {
     assert!(err.to_string().contains("ymax"), "{err}");
 }
 
+/// The box sides with the normal velocity component fixed (rollers): `(tag, axis)`.
+const ROLLER_SIDES: [(&str, usize); 6] = [
+    ("xmin", 0),
+    ("xmax", 0),
+    ("ymin", 1),
+    ("ymax", 1),
+    ("zmin", 2),
+    ("zmax", 2),
+];
+
+/// The insulated P2 3D model (`elastic()`, `thermal(0.2)`) on `mesh` with rollers on
+/// `sides` (the uniaxial-strain bar set-ups).
+fn bar_3d_on_rollers(mesh: &Mesh3d, sides: &[(&str, usize)]) -> ThermoelasticityModel3d {
+    let mut b = Thermoelasticity3d::new(elastic(), thermal(0.2), mesh, 2).unwrap();
+    for &(tag, axis) in sides {
+        b = b.fixed(tag, axis);
+    }
+    b.build().unwrap()
+}
+
 /// 3D 1D-reducible case: a bar 1 × 0.25 × 0.25 on rollers on all six faces, insulated,
 /// carries the uniaxial-strain mode u = sin πx, θ ∝ cos πx: one 3D eigenvalue matches the
 /// exact dispersion root (same cubic as the 2D strip, s = λ + 2μ) within 2e-4 relative
@@ -418,18 +438,7 @@ fn structure_and_decoupled_3d() {
 #[test]
 fn bar_3d_matches_dispersion_relation() {
     let mesh = Mesh3d::box_mesh([0.0; 3], [1.0, 0.25, 0.25], [6, 1, 1]).unwrap();
-    let mut b = Thermoelasticity3d::new(elastic(), thermal(0.2), &mesh, 2).unwrap();
-    for (tag, axis) in [
-        ("xmin", 0),
-        ("xmax", 0),
-        ("ymin", 1),
-        ("ymax", 1),
-        ("zmin", 2),
-        ("zmax", 2),
-    ] {
-        b = b.fixed(tag, axis);
-    }
-    let m = b.build().unwrap();
+    let m = bar_3d_on_rollers(&mesh, &ROLLER_SIDES);
     let (el, th) = (elastic(), thermal(0.2));
     let s = el.lame_lambda() + 2.0 * el.shear_modulus();
     let exact = dispersion_root(
@@ -949,17 +958,8 @@ fn plane_stress_zener_damping() {
 fn plane_stress_matches_thin_3d_bar() {
     let t = 0.02;
     let mesh = Mesh3d::box_mesh([0.0; 3], [1.0, 0.25, t], [8, 1, 1]).unwrap();
-    let mut b = Thermoelasticity3d::new(elastic(), thermal(0.2), &mesh, 2).unwrap();
-    for (tag, axis) in [
-        ("xmin", 0),
-        ("xmax", 0),
-        ("ymin", 1),
-        ("ymax", 1),
-        ("zmin", 2),
-    ] {
-        b = b.fixed(tag, axis);
-    }
-    let m = b.build().unwrap();
+    // rollers on all sides but z = t (free)
+    let m = bar_3d_on_rollers(&mesh, &ROLLER_SIDES[..5]);
     let (el, th) = (elastic(), thermal(0.2));
     let ps = PlaneModel::PlaneStress;
     let s = el.plane_lambda(ps) + 2.0 * el.shear_modulus();

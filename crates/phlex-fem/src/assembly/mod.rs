@@ -7,6 +7,7 @@
 //! | [`triangle`] | 2D generic bilinear forms of values and first derivatives, mass, grad, sym-grad, loads; parallel over fixed cell chunks |
 //! | [`tet`] | 3D generic bilinear forms |
 //! | [`hessian`] | Hessian pairings of the Kirchhoff plates: HHJ × $CG_k$ and $C^1$ × $DG_k$ (eqs. (7.17), (7.23)) |
+mod forms;
 pub mod hessian;
 pub mod line;
 pub mod tet;

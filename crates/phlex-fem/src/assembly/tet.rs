@@ -31,13 +31,9 @@ pub fn bilinear3d(
     trial: &Space3d,
     terms: &[Term3d],
 ) -> Result<SparseMat, Fem2dError> {
-    if test.mesh() != trial.mesh() {
-        return Err(FemError::MeshMismatch {
-            a: test.describe(),
-            b: trial.describe(),
-        }
-        .into());
-    }
+    super::forms::require_same_mesh(test.mesh(), trial.mesh(), || {
+        (test.describe(), trial.describe())
+    })?;
     for (k, t) in terms.iter().enumerate() {
         let bad_op = |o: Op3d| matches!(o, Op3d::D(d) if d > 2);
         if t.0 >= test.n_comp() || t.2 >= trial.n_comp() || bad_op(t.1) || bad_op(t.3) {
@@ -53,19 +49,11 @@ pub fn bilinear3d(
             .into());
         }
     }
-    let dt = |op: Op3d, s: &Space3d| {
-        let k = s.family().degree();
-        if op == Op3d::Value {
-            k
-        } else {
-            k.saturating_sub(1)
-        }
-    };
-    let deg = terms
-        .iter()
-        .map(|t| dt(t.1, test) + dt(t.3, trial))
-        .max()
-        .unwrap_or(0);
+    let deg = super::forms::bilinear_degree(
+        test.family().degree(),
+        trial.family().degree(),
+        terms.iter().map(|t| (t.1 == Op3d::Value, t.3 == Op3d::Value)),
+    );
     let q = TetQuadrature::exact_for_degree(deg)?;
     let tab = |s: &Space3d| {
         let n = s.n_local();

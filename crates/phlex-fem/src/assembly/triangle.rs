@@ -109,13 +109,9 @@ impl Tab {
 }
 
 fn check_terms(test: &Space2d, trial: &Space2d, terms: &[Term]) -> Result<(), Fem2dError> {
-    if test.mesh() != trial.mesh() {
-        return Err(FemError::MeshMismatch {
-            a: test.describe(),
-            b: trial.describe(),
-        }
-        .into());
-    }
+    super::forms::require_same_mesh(test.mesh(), trial.mesh(), || {
+        (test.describe(), trial.describe())
+    })?;
     for (k, t) in terms.iter().enumerate() {
         if t.test_comp >= test.n_comp() || t.trial_comp >= trial.n_comp() {
             return Err(FemError::InvalidParameter {
@@ -142,19 +138,13 @@ fn check_terms(test: &Space2d, trial: &Space2d, terms: &[Term]) -> Result<(), Fe
 /// round-off of exact zeros and are dropped (as in the 1D assembly).
 pub fn bilinear(test: &Space2d, trial: &Space2d, terms: &[Term]) -> Result<SparseMat, Fem2dError> {
     check_terms(test, trial, terms)?;
-    let dt = |op: Op, s: &Space2d| {
-        let k = s.family().degree();
-        if op == Op::Value {
-            k
-        } else {
-            k.saturating_sub(1)
-        }
-    };
-    let deg = terms
-        .iter()
-        .map(|t| dt(t.test_op, test) + dt(t.trial_op, trial))
-        .max()
-        .unwrap_or(0);
+    let deg = super::forms::bilinear_degree(
+        test.family().degree(),
+        trial.family().degree(),
+        terms
+            .iter()
+            .map(|t| (t.test_op == Op::Value, t.trial_op == Op::Value)),
+    );
     let q = TriangleQuadrature::exact_for_degree(deg)?;
     let (tt, tr) = (Tab::new(test, &q), Tab::new(trial, &q));
     let (nt, nr) = (test.n_local(), trial.n_local());
@@ -256,14 +246,18 @@ pub fn mass_pointwise(space: &Space2d, Q: &[f64]) -> Result<SparseMat, Fem2dErro
 /// Mass matrix $c\int \phi : \psi$ with the Euclidean / Frobenius product of the shape
 /// (off-diagonal tensor component counted twice).
 pub fn mass(space: &Space2d, c: f64) -> Result<SparseMat, Fem2dError> {
-    let terms: Vec<Term> = space
-        .shape()
+    bilinear(space, space, &frobenius_terms(space.shape(), c))
+}
+
+/// The terms of $c\,\phi : \psi$ for values of `shape` (Frobenius weights: off-diagonal
+/// tensor component counted twice).
+fn frobenius_terms(shape: Shape, c: f64) -> Vec<Term> {
+    shape
         .frobenius_weights()
         .iter()
         .enumerate()
         .map(|(a, w)| Term::new(a, Op::Value, a, Op::Value, c * w))
-        .collect();
-    bilinear(space, space, &terms)
+        .collect()
 }
 
 /// $c\int \phi\cdot\psi$ between two vector (or two scalar) spaces, e.g.
@@ -277,14 +271,7 @@ pub fn mixed_mass(test: &Space2d, trial: &Space2d, c: f64) -> Result<SparseMat, 
         }
         .into());
     }
-    let terms: Vec<Term> = test
-        .shape()
-        .frobenius_weights()
-        .iter()
-        .enumerate()
-        .map(|(a, w)| Term::new(a, Op::Value, a, Op::Value, c * w))
-        .collect();
-    bilinear(test, trial, &terms)
+    bilinear(test, trial, &frobenius_terms(test.shape(), c))
 }
 
 fn require_shape(s: &Space2d, shape: Shape, role: &str) -> Result<(), Fem2dError> {
@@ -305,15 +292,17 @@ fn require_shape(s: &Space2d, shape: Shape, role: &str) -> Result<(), Fem2dError
 pub fn grad(test: &Space2d, trial: &Space2d) -> Result<SparseMat, Fem2dError> {
     require_shape(test, Shape::Vector, "test")?;
     require_shape(trial, Shape::Scalar, "trial")?;
-    bilinear(
-        test,
-        trial,
-        &[
-            Term::new(0, Op::Value, 0, Op::Dx, 1.0),
-            Term::new(1, Op::Value, 0, Op::Dy, 1.0),
-        ],
-    )
+    bilinear(test, trial, &GRAD_TERMS[..2])
 }
+
+/// Terms of [`sym_grad`] ($\Phi:\operatorname{Grad}\psi$); the first two are those of
+/// [`grad`] ($\phi\cdot\nabla\psi$ with the test components 0, 1 and trial component 0).
+const GRAD_TERMS: [Term; 4] = [
+    Term::new(0, Op::Value, 0, Op::Dx, 1.0),
+    Term::new(1, Op::Value, 0, Op::Dy, 1.0),
+    Term::new(1, Op::Value, 1, Op::Dx, 1.0),
+    Term::new(2, Op::Value, 1, Op::Dy, 1.0),
+];
 
 /// $D_{\mathrm{Grad}}^{pn} = \int \Phi^p : \operatorname{Grad}\psi^n$ with
 /// $\operatorname{Grad}\psi = \tfrac12(\nabla\psi + \nabla\psi^\top)$: symmetric-tensor test
@@ -323,16 +312,7 @@ pub fn grad(test: &Space2d, trial: &Space2d) -> Result<SparseMat, Fem2dError> {
 pub fn sym_grad(test: &Space2d, trial: &Space2d) -> Result<SparseMat, Fem2dError> {
     require_shape(test, Shape::SymTensor, "test")?;
     require_shape(trial, Shape::Vector, "trial")?;
-    bilinear(
-        test,
-        trial,
-        &[
-            Term::new(0, Op::Value, 0, Op::Dx, 1.0),
-            Term::new(1, Op::Value, 0, Op::Dy, 1.0),
-            Term::new(1, Op::Value, 1, Op::Dx, 1.0),
-            Term::new(2, Op::Value, 1, Op::Dy, 1.0),
-        ],
-    )
+    bilinear(test, trial, &GRAD_TERMS)
 }
 
 /// Vector $\int \phi^i f$ for a vector/tensor/scalar field `f` (writes `n_comp` values),

@@ -24,7 +24,7 @@
 //! $-z$), and all nodes must lie in the plane $z = 0$ (up to $10^{-12}$ of the mesh size).
 //! Lines of a physical group become the boundary tag of that group's name; lines that are
 //! interior edges (interfaces) cannot be boundary tags and are listed in
-//! [`GmshMesh::interior_groups`]. Every error names the line of the file.
+//! [`GmshImport::interior_groups`]. Every error names the line of the file.
 use crate::error::Fem2dError;
 use crate::mesh::tet::{face_key, signed_volume, Mesh3d};
 use crate::mesh::triangle::Mesh2d;
@@ -162,41 +162,53 @@ pub enum GmshError {
     Mesh(#[from] Fem2dError),
 }
 
-/// A mesh imported from Gmsh.
+/// A mesh `M` imported from Gmsh with the physical groups of its cells and facets
+/// ([`GmshMesh`] of triangles, [`GmshMesh3d`] of tetrahedra).
 #[derive(Debug, Clone)]
-pub struct GmshMesh {
-    /// The triangle mesh; boundary tags = names of the physical groups of line elements.
-    pub mesh: Mesh2d,
-    /// Physical surface group names of each triangle (empty if it belongs to none).
+pub struct GmshImport<M> {
+    /// The mesh; boundary tags = names of the physical groups of the facet elements (line
+    /// elements in 2D, triangles in 3D).
+    pub mesh: M,
+    /// Physical group names (surface groups in 2D, volume groups in 3D) of each cell
+    /// (empty if it belongs to none).
     pub cell_groups: Vec<Vec<String>>,
     /// Gmsh node tag of each mesh vertex.
     pub node_tags: Vec<i64>,
-    /// Physical line groups whose edges are all interior (interfaces): not boundary tags.
+    /// Physical facet groups whose facets are all interior (interfaces): not boundary
+    /// tags.
     pub interior_groups: Vec<String>,
 }
+
+/// A triangle mesh imported from Gmsh ([`parse_msh`]).
+pub type GmshMesh = GmshImport<Mesh2d>;
 
 impl GmshMesh {
     /// Reads the `.msh` file at `path` ([`parse_msh`]).
     pub fn read(path: impl AsRef<Path>) -> Result<Self, GmshError> {
-        let p = path.as_ref();
-        let bytes = std::fs::read(p).map_err(|e| GmshError::Io {
-            path: p.display().to_string(),
-            message: e.to_string(),
-        })?;
-        match std::str::from_utf8(&bytes) {
-            Ok(s) => parse_msh(s),
-            Err(_) => {
-                // binary payload: report the header if it says so
-                let s = String::from_utf8_lossy(&bytes);
-                match parse_msh(&s) {
-                    Err(e) => Err(e),
-                    Ok(_) => Err(GmshError::Malformed {
-                        line: 1,
-                        message: "file is not valid UTF-8 text".into(),
-                    }),
-                }
-            }
-        }
+        read_msh_file(path.as_ref(), parse_msh)
+    }
+}
+
+/// Reads the `.msh` file at `path` and parses its text with `parse`. A file that is not
+/// UTF-8 text (a binary payload) is parsed lossily so that a header error is reported;
+/// if that parse succeeds the file is still rejected as [`GmshError::Malformed`].
+fn read_msh_file<T>(
+    path: &Path,
+    parse: impl Fn(&str) -> Result<T, GmshError>,
+) -> Result<T, GmshError> {
+    let bytes = std::fs::read(path).map_err(|e| GmshError::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })?;
+    match std::str::from_utf8(&bytes) {
+        Ok(s) => parse(s),
+        Err(_) => match parse(&String::from_utf8_lossy(&bytes)) {
+            Err(e) => Err(e),
+            Ok(_) => Err(GmshError::Malformed {
+                line: 1,
+                message: "file is not valid UTF-8 text".into(),
+            }),
+        },
     }
 }
 
@@ -547,12 +559,19 @@ fn read_entities_v41(sec: &Section) -> Result<HashMap<(i64, i64), Vec<i64>>, Gms
     Ok(out)
 }
 
+/// Reads the header `numEntityBlocks numX minXTag maxXTag` of a 4.1 `$Nodes` or
+/// `$Elements` section (`what` = `"node"` or `"element"`); returns the number of blocks.
+fn read_block_header(t: &mut Tokens, what: &str) -> Result<usize, GmshError> {
+    let (_, blocks) = t.count(&format!("number of {what} blocks"))?;
+    t.count(&format!("number of {what}s"))?;
+    t.int(&format!("min {what} tag"))?;
+    t.int(&format!("max {what} tag"))?;
+    Ok(blocks)
+}
+
 fn read_nodes_v41(sec: &Section, coords: &mut HashMap<i64, [f64; 3]>) -> Result<(), GmshError> {
     let mut t = sec.tokens();
-    let (_, blocks) = t.count("number of node blocks")?;
-    t.count("number of nodes")?;
-    t.int("min node tag")?;
-    t.int("max node tag")?;
+    let blocks = read_block_header(&mut t, "node")?;
     for _ in 0..blocks {
         let (_, dim) = t.int("entity dimension")?;
         t.int("entity tag")?;
@@ -591,10 +610,7 @@ fn read_elements_v41(
     three_d: bool,
 ) -> Result<(), GmshError> {
     let mut t = sec.tokens();
-    let (_, blocks) = t.count("number of element blocks")?;
-    t.count("number of elements")?;
-    t.int("min element tag")?;
-    t.int("max element tag")?;
+    let blocks = read_block_header(&mut t, "element")?;
     for _ in 0..blocks {
         let (_, dim) = t.int("entity dimension")?;
         let (_, etag) = t.int("entity tag")?;
@@ -625,60 +641,32 @@ fn build(
     elements: Vec<RawElement>,
     names: &HashMap<(i64, i64), String>,
 ) -> Result<GmshMesh, GmshError> {
-    let group_name = |dim: i64, tag: i64| {
-        names
-            .get(&(dim, tag))
-            .cloned()
-            .unwrap_or_else(|| tag.to_string())
-    };
-    // compact numbering of the nodes used by triangles, in order of first use
-    let mut index: HashMap<i64, usize> = HashMap::new();
-    let mut node_tags = Vec::new();
-    let mut vertices = Vec::new();
-    let mut triangles = Vec::new();
-    let mut cell_groups = Vec::new();
+    let group_name = |dim: i64, tag: i64| group_name(names, dim, tag);
     let mut zmax = 0.0f64;
     let mut znode = 0i64;
-    for el in elements.iter().filter(|e| e.kind == 2) {
-        let mut tri = [0usize; 3];
-        for (k, &nt) in el.nodes.iter().enumerate() {
-            let id = match index.get(&nt) {
-                Some(&i) => i,
-                None => {
-                    let x = coords.get(&nt).ok_or(GmshError::UnknownNode {
-                        line: el.line,
-                        node: nt,
-                    })?;
-                    if x[2].abs() > zmax {
-                        zmax = x[2].abs();
-                        znode = nt;
-                    }
-                    vertices.push([x[0], x[1]]);
-                    node_tags.push(nt);
-                    index.insert(nt, vertices.len() - 1);
-                    vertices.len() - 1
-                }
-            };
-            tri[k] = id;
+    let CellImport {
+        index,
+        node_tags,
+        vertices,
+        cells: mut triangles,
+        cell_groups,
+    } = import_cells::<3, 2>(&elements, 2, &coords, names, |nt, x| {
+        if x[2].abs() > zmax {
+            zmax = x[2].abs();
+            znode = nt;
         }
+        [x[0], x[1]]
+    })?;
+    for tri in &mut triangles {
         let (a, b, c) = (vertices[tri[0]], vertices[tri[1]], vertices[tri[2]]);
         if crate::mesh::triangle::signed_area(a, b, c) < 0.0 {
             tri.swap(1, 2);
         }
-        triangles.push(tri);
-        cell_groups.push(el.physical.iter().map(|&p| group_name(2, p)).collect());
     }
     if triangles.is_empty() {
         return Err(GmshError::NoTriangles);
     }
-    let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-    for v in &vertices {
-        for d in 0..2 {
-            lo[d] = lo[d].min(v[d]);
-            hi[d] = hi[d].max(v[d]);
-        }
-    }
-    let diam = ((hi[0] - lo[0]).powi(2) + (hi[1] - lo[1]).powi(2)).sqrt();
+    let diam = bounding_box_diagonal_sq(&vertices).sqrt();
     if zmax > 1e-12 * diam.max(f64::MIN_POSITIVE) {
         return Err(GmshError::NotPlanar {
             node: znode,
@@ -696,8 +684,7 @@ fn build(
         })
         .collect();
     let all_edges: HashSet<(usize, usize)> = mesh.edges().iter().map(|e| (e[0], e[1])).collect();
-    let mut groups: BTreeMap<String, HashSet<(u64, u64)>> = BTreeMap::new();
-    let mut interior: BTreeMap<String, bool> = BTreeMap::new();
+    let mut groups: FacetGroups<HashSet<(u64, u64)>> = FacetGroups::default();
     for el in elements.iter().filter(|e| e.kind == 1) {
         if el.physical.is_empty() {
             continue;
@@ -721,70 +708,146 @@ fn build(
                 group,
             });
         }
-        for &p in &el.physical {
-            let g = group_name(1, p);
-            if boundary.contains(&key) {
-                // midpoint computed exactly as Mesh2d::edge_midpoint (lower vertex first)
-                let (pa, pb) = (mesh.vertices()[key.0], mesh.vertices()[key.1]);
-                let mid = [0.5 * (pa[0] + pb[0]), 0.5 * (pa[1] + pb[1])];
-                groups
-                    .entry(g.clone())
-                    .or_default()
-                    .insert((mid[0].to_bits(), mid[1].to_bits()));
-                interior.insert(g, false);
-            } else {
-                interior.entry(g).or_insert(true);
-            }
-        }
+        // midpoint computed exactly as Mesh2d::edge_midpoint (lower vertex first)
+        let (pa, pb) = (mesh.vertices()[key.0], mesh.vertices()[key.1]);
+        let mid = [0.5 * (pa[0] + pb[0]), 0.5 * (pa[1] + pb[1])];
+        let names = el.physical.iter().map(|&p| group_name(1, p));
+        groups.add(names, boundary.contains(&key), (mid[0].to_bits(), mid[1].to_bits()));
     }
-    for (name, mids) in &groups {
+    for (name, mids) in &groups.boundary {
         mesh.tag_boundary(name, |m| mids.contains(&(m[0].to_bits(), m[1].to_bits())))?;
     }
-    let interior_groups = interior
-        .into_iter()
-        .filter(|(_, only_interior)| *only_interior)
-        .map(|(g, _)| g)
-        .collect();
-    Ok(GmshMesh {
+    Ok(GmshImport {
         mesh,
         cell_groups,
         node_tags,
-        interior_groups,
+        interior_groups: groups.interfaces(),
     })
 }
 
-/// A tetrahedral mesh imported from Gmsh ([`parse_msh_3d`]).
-#[derive(Debug, Clone)]
-pub struct GmshMesh3d {
-    /// The tetrahedral mesh; boundary face tags = names of the physical surface groups.
-    pub mesh: Mesh3d,
-    /// Physical volume group names of each tetrahedron (empty if it belongs to none).
-    pub cell_groups: Vec<Vec<String>>,
-    /// Gmsh node tag of each mesh vertex.
-    pub node_tags: Vec<i64>,
-    /// Physical surface groups whose triangles are all interior faces (interfaces): not
-    /// boundary tags.
-    pub interior_groups: Vec<String>,
+/// Name of physical group `tag` of dimension `dim`: its `$PhysicalNames` entry, else the
+/// number.
+fn group_name(names: &HashMap<(i64, i64), String>, dim: i64, tag: i64) -> String {
+    names
+        .get(&(dim, tag))
+        .cloned()
+        .unwrap_or_else(|| tag.to_string())
 }
+
+/// The cells of one element type read from the file, with a compact numbering of the
+/// nodes they use (in order of first use).
+struct CellImport<const N: usize, const D: usize> {
+    /// Mesh vertex of each used Gmsh node tag.
+    index: HashMap<i64, usize>,
+    /// Gmsh node tag of each mesh vertex.
+    node_tags: Vec<i64>,
+    vertices: Vec<[f64; D]>,
+    /// Cells as read (orientation not yet checked).
+    cells: Vec<[usize; N]>,
+    /// Physical group names of each cell.
+    cell_groups: Vec<Vec<String>>,
+}
+
+/// Collects the elements of type `kind` as cells of `N` vertices (physical groups of
+/// dimension `D`); `vertex(tag, x)` gives the coordinates of a newly used node.
+fn import_cells<const N: usize, const D: usize>(
+    elements: &[RawElement],
+    kind: i64,
+    coords: &HashMap<i64, [f64; 3]>,
+    names: &HashMap<(i64, i64), String>,
+    mut vertex: impl FnMut(i64, &[f64; 3]) -> [f64; D],
+) -> Result<CellImport<N, D>, GmshError> {
+    let mut out = CellImport {
+        index: HashMap::new(),
+        node_tags: Vec::new(),
+        vertices: Vec::new(),
+        cells: Vec::new(),
+        cell_groups: Vec::new(),
+    };
+    for el in elements.iter().filter(|e| e.kind == kind) {
+        let mut cell = [0usize; N];
+        for (k, &nt) in el.nodes.iter().enumerate() {
+            cell[k] = match out.index.get(&nt) {
+                Some(&i) => i,
+                None => {
+                    let x = coords.get(&nt).ok_or(GmshError::UnknownNode {
+                        line: el.line,
+                        node: nt,
+                    })?;
+                    out.vertices.push(vertex(nt, x));
+                    out.node_tags.push(nt);
+                    out.index.insert(nt, out.vertices.len() - 1);
+                    out.vertices.len() - 1
+                }
+            };
+        }
+        out.cells.push(cell);
+        let dim = D as i64;
+        let groups = el.physical.iter().map(|&p| group_name(names, dim, p));
+        out.cell_groups.push(groups.collect());
+    }
+    Ok(out)
+}
+
+/// Squared diagonal of the bounding box of `vertices` (the mesh size scale of the
+/// planarity and degeneracy tests).
+fn bounding_box_diagonal_sq<const D: usize>(vertices: &[[f64; D]]) -> f64 {
+    let (mut lo, mut hi) = ([f64::INFINITY; D], [f64::NEG_INFINITY; D]);
+    for v in vertices {
+        for d in 0..D {
+            lo[d] = lo[d].min(v[d]);
+            hi[d] = hi[d].max(v[d]);
+        }
+    }
+    (0..D).map(|d| (hi[d] - lo[d]).powi(2)).sum::<f64>()
+}
+
+/// The physical groups of facet elements (lines in 2D, triangles in 3D): the keys `K` of
+/// the boundary facets of each group, and which groups lie only on interior facets.
+#[derive(Default)]
+struct FacetGroups<C> {
+    /// Boundary facet keys per group (the boundary tags).
+    boundary: BTreeMap<String, C>,
+    /// Per group: `true` while all its facets are interior.
+    interior: BTreeMap<String, bool>,
+}
+
+impl<C: Default> FacetGroups<C> {
+    /// Records a facet with key `key` in the groups `names`.
+    fn add<K: Clone>(&mut self, names: impl Iterator<Item = String>, on_boundary: bool, key: K)
+    where
+        C: Extend<K>,
+    {
+        for g in names {
+            if on_boundary {
+                self.boundary
+                    .entry(g.clone())
+                    .or_default()
+                    .extend(std::iter::once(key.clone()));
+                self.interior.insert(g, false);
+            } else {
+                self.interior.entry(g).or_insert(true);
+            }
+        }
+    }
+
+    /// The groups all of whose facets are interior (interfaces, not boundary tags).
+    fn interfaces(self) -> Vec<String> {
+        self.interior
+            .into_iter()
+            .filter(|(_, only_interior)| *only_interior)
+            .map(|(g, _)| g)
+            .collect()
+    }
+}
+
+/// A tetrahedral mesh imported from Gmsh ([`parse_msh_3d`]).
+pub type GmshMesh3d = GmshImport<Mesh3d>;
 
 impl GmshMesh3d {
     /// Reads the `.msh` file at `path` ([`parse_msh_3d`]).
     pub fn read(path: impl AsRef<Path>) -> Result<Self, GmshError> {
-        let p = path.as_ref();
-        let bytes = std::fs::read(p).map_err(|e| GmshError::Io {
-            path: p.display().to_string(),
-            message: e.to_string(),
-        })?;
-        match std::str::from_utf8(&bytes) {
-            Ok(s) => parse_msh_3d(s),
-            Err(_) => match parse_msh_3d(&String::from_utf8_lossy(&bytes)) {
-                Err(e) => Err(e),
-                Ok(_) => Err(GmshError::Malformed {
-                    line: 1,
-                    message: "file is not valid UTF-8 text".into(),
-                }),
-            },
-        }
+        read_msh_file(path.as_ref(), parse_msh_3d)
     }
 }
 
@@ -803,52 +866,20 @@ pub fn parse_msh_3d(text: &str) -> Result<GmshMesh3d, GmshError> {
         elements,
         names,
     } = parse_raw(text, true)?;
-    let group_name = |dim: i64, tag: i64| {
-        names
-            .get(&(dim, tag))
-            .cloned()
-            .unwrap_or_else(|| tag.to_string())
-    };
-    let mut index: HashMap<i64, usize> = HashMap::new();
-    let mut node_tags = Vec::new();
-    let mut vertices: Vec<[f64; 3]> = Vec::new();
-    let mut raw_tets: Vec<(usize, &RawElement)> = Vec::new();
-    let mut tets = Vec::new();
-    let mut cell_groups = Vec::new();
-    for el in elements.iter().filter(|e| e.kind == 4) {
-        let mut tet = [0usize; 4];
-        for (k, &nt) in el.nodes.iter().enumerate() {
-            tet[k] = match index.get(&nt) {
-                Some(&i) => i,
-                None => {
-                    let x = coords.get(&nt).ok_or(GmshError::UnknownNode {
-                        line: el.line,
-                        node: nt,
-                    })?;
-                    vertices.push(*x);
-                    node_tags.push(nt);
-                    index.insert(nt, vertices.len() - 1);
-                    vertices.len() - 1
-                }
-            };
-        }
-        raw_tets.push((tets.len(), el));
-        tets.push(tet);
-        cell_groups.push(el.physical.iter().map(|&p| group_name(3, p)).collect());
-    }
+    let group_name = |dim: i64, tag: i64| group_name(&names, dim, tag);
+    let CellImport {
+        index,
+        node_tags,
+        vertices,
+        cells: mut tets,
+        cell_groups,
+    } = import_cells::<4, 3>(&elements, 4, &coords, &names, |_, x| *x)?;
     if tets.is_empty() {
         return Err(GmshError::NoTetrahedra);
     }
-    let (mut lo, mut hi) = ([f64::INFINITY; 3], [f64::NEG_INFINITY; 3]);
-    for v in &vertices {
-        for d in 0..3 {
-            lo[d] = lo[d].min(v[d]);
-            hi[d] = hi[d].max(v[d]);
-        }
-    }
-    let diag = (0..3).map(|d| (hi[d] - lo[d]).powi(2)).sum::<f64>().sqrt();
-    for (t, el) in raw_tets {
-        let tet = &mut tets[t];
+    let diag = bounding_box_diagonal_sq(&vertices).sqrt();
+    let raw_tets = elements.iter().filter(|e| e.kind == 4);
+    for (tet, el) in tets.iter_mut().zip(raw_tets) {
         let vol = signed_volume(
             vertices[tet[0]],
             vertices[tet[1]],
@@ -878,8 +909,7 @@ pub fn parse_msh_3d(text: &str) -> Result<GmshMesh3d, GmshError> {
             all_faces.insert(face_key(tet, f));
         }
     }
-    let mut groups: BTreeMap<String, Vec<[usize; 3]>> = BTreeMap::new();
-    let mut interior: BTreeMap<String, bool> = BTreeMap::new();
+    let mut groups: FacetGroups<Vec<[usize; 3]>> = FacetGroups::default();
     let mut n_triangles = 0;
     for el in elements.iter().filter(|e| e.kind == 2) {
         n_triangles += 1;
@@ -901,32 +931,20 @@ pub fn parse_msh_3d(text: &str) -> Result<GmshMesh3d, GmshError> {
         if !all_faces.contains(&key) {
             return Err(dangling());
         }
-        for &p in &el.physical {
-            let g = group_name(2, p);
-            if boundary.contains(&key) {
-                groups.entry(g.clone()).or_default().push(key);
-                interior.insert(g, false);
-            } else {
-                interior.entry(g).or_insert(true);
-            }
-        }
+        let names = el.physical.iter().map(|&p| group_name(2, p));
+        groups.add(names, boundary.contains(&key), key);
     }
-    if groups.is_empty() {
+    if groups.boundary.is_empty() {
         return Err(GmshError::NoBoundaryGroups { n_triangles });
     }
-    for (name, faces) in &groups {
+    for (name, faces) in &groups.boundary {
         mesh.tag_faces(name, faces)?;
     }
-    let interior_groups = interior
-        .into_iter()
-        .filter(|(_, only_interior)| *only_interior)
-        .map(|(g, _)| g)
-        .collect();
-    Ok(GmshMesh3d {
+    Ok(GmshImport {
         mesh,
         cell_groups,
         node_tags,
-        interior_groups,
+        interior_groups: groups.interfaces(),
     })
 }
 

@@ -45,13 +45,7 @@ pub fn vertex_values(space: &Space2d, u: &[f64]) -> Result<Vec<f64>, Fem2dError>
             count[tri[a]] += 1;
         }
     }
-    for (i, c) in count.iter().enumerate() {
-        if *c > 0 {
-            for k in 0..nc {
-                acc[i * nc + k] /= *c as f64;
-            }
-        }
-    }
+    average_by_count(&mut acc, &count, nc);
     Ok(acc)
 }
 
@@ -103,13 +97,7 @@ pub fn vertex_values_3d(space: &Space3d, u: &[f64]) -> Result<Vec<f64>, Fem2dErr
             count[v] += 1;
         }
     })?;
-    for (i, c) in count.iter().enumerate() {
-        if *c > 0 {
-            for k in 0..nc {
-                acc[i * nc + k] /= *c as f64;
-            }
-        }
-    }
+    average_by_count(&mut acc, &count, nc);
     Ok(acc)
 }
 
@@ -131,14 +119,7 @@ fn for_each_3d(
     points: &[[f64; 3]],
     mut sink: impl FnMut(usize, usize, usize, f64),
 ) -> Result<(), Fem2dError> {
-    if u.len() != space.n_dofs() {
-        return Err(crate::FemError::Length {
-            what: format!("{} coefficient vector", space.describe()),
-            expected: space.n_dofs(),
-            found: u.len(),
-        }
-        .into());
-    }
+    check_dofs(space.n_dofs(), || space.describe(), u)?;
     let el = space.element();
     let nl = el.n_local();
     let (mut v, mut g) = (vec![0.0; nl], vec![[0.0; 3]; nl]);
@@ -188,16 +169,33 @@ pub fn quad_cell_values(space: &QuadSpace, u: &[f64]) -> Result<Vec<f64>, Fem2dE
         .collect()
 }
 
-fn check_len(space: &Space2d, u: &[f64]) -> Result<(), Fem2dError> {
-    if u.len() != space.n_dofs() {
+/// Divides the `nc` components accumulated at each vertex by the number of cells that
+/// contributed to it (the nodal average of the module docs); vertices of no cell keep 0.
+fn average_by_count(acc: &mut [f64], count: &[usize], nc: usize) {
+    for (i, c) in count.iter().enumerate() {
+        if *c > 0 {
+            for k in 0..nc {
+                acc[i * nc + k] /= *c as f64;
+            }
+        }
+    }
+}
+
+/// Checks that `u` has `n_dofs` coefficients; the error names the space (`describe`).
+fn check_dofs(n_dofs: usize, describe: impl FnOnce() -> String, u: &[f64]) -> Result<(), Fem2dError> {
+    if u.len() != n_dofs {
         return Err(crate::FemError::Length {
-            what: format!("{} coefficient vector", space.describe()),
-            expected: space.n_dofs(),
+            what: format!("{} coefficient vector", describe()),
+            expected: n_dofs,
             found: u.len(),
         }
         .into());
     }
     Ok(())
+}
+
+fn check_len(space: &Space2d, u: &[f64]) -> Result<(), Fem2dError> {
+    check_dofs(space.n_dofs(), || space.describe(), u)
 }
 
 /// Calls `sink(component, value)` with the field value at reference point `xh` of cell `t`.
@@ -249,19 +247,19 @@ enum Grid<'a> {
 }
 
 impl Grid<'_> {
-    fn n_points(&self) -> usize {
+    /// Numbers of mesh vertices (VTK points) and cells.
+    fn counts(&self) -> (usize, usize) {
         match self {
-            Grid::Triangles(m) => m.n_vertices(),
-            Grid::Quads(m) => m.n_vertices(),
-            Grid::Tetrahedra(m) => m.n_vertices(),
+            Grid::Triangles(m) => (m.n_vertices(), m.n_cells()),
+            Grid::Quads(m) => (m.n_vertices(), m.n_cells()),
+            Grid::Tetrahedra(m) => (m.n_vertices(), m.n_cells()),
         }
     }
+    fn n_points(&self) -> usize {
+        self.counts().0
+    }
     fn n_cells(&self) -> usize {
-        match self {
-            Grid::Triangles(m) => m.n_cells(),
-            Grid::Quads(m) => m.n_cells(),
-            Grid::Tetrahedra(m) => m.n_cells(),
-        }
+        self.counts().1
     }
 }
 
@@ -274,30 +272,29 @@ pub struct Vtu<'a> {
 }
 
 impl<'a> Vtu<'a> {
-    /// A file of the triangle mesh `mesh` without fields.
-    pub fn new(mesh: &'a Mesh2d) -> Self {
+    /// A file of `grid` without fields.
+    fn on(grid: Grid<'a>) -> Self {
         Self {
-            grid: Grid::Triangles(mesh),
+            grid,
             arrays: Vec::new(),
         }
+    }
+
+    /// A file of the triangle mesh `mesh` without fields.
+    pub fn new(mesh: &'a Mesh2d) -> Self {
+        Self::on(Grid::Triangles(mesh))
     }
 
     /// A file of the quadrilateral mesh `mesh` without fields (cells of type `VTK_QUAD` =
     /// 9, vertices in the mesh's counter-clockwise order, as VTK expects). Point fields
     /// take one tuple per mesh vertex, cell fields one per quadrilateral.
     pub fn new_quad(mesh: &'a QuadMesh) -> Self {
-        Self {
-            grid: Grid::Quads(mesh),
-            arrays: Vec::new(),
-        }
+        Self::on(Grid::Quads(mesh))
     }
 
     /// A file of the tetrahedron mesh `mesh` without fields.
     pub fn new_3d(mesh: &'a Mesh3d) -> Self {
-        Self {
-            grid: Grid::Tetrahedra(mesh),
-            arrays: Vec::new(),
-        }
+        Self::on(Grid::Tetrahedra(mesh))
     }
 
     /// Adds a field of `n_comp` components per point or cell (tuple-major `values`).

@@ -13,6 +13,20 @@ use crate::space::triangle::complement;
 use phlex_core::sparse::{self, SparseMat};
 use std::ops::Range;
 
+/// The open DOFs `0..n` without `removed` (any order, repeats allowed), increasing, and
+/// $P^\top A P$ of each matrix $A$ of `mats` (module docs).
+pub(crate) fn restrict_square<const M: usize>(
+    n: usize,
+    mut removed: Vec<usize>,
+    mats: [&SparseMat; M],
+) -> (Vec<usize>, [SparseMat; M]) {
+    removed.sort_unstable();
+    removed.dedup();
+    let kept = complement(n, &removed);
+    let restricted = mats.map(|a| sparse::restrict(a, &kept, &kept));
+    (kept, restricted)
+}
+
 /// The kept DOFs of an open state with named field blocks.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Restriction {

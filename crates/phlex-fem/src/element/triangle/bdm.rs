@@ -41,6 +41,7 @@
 //!
 //! Tensor fields with rows in an $H(\mathrm{div})$ space (thesis (7.14), $\mathbf E_\kappa$
 //! rows in $BDM_k$) use one copy of the space per row ([`crate::models::plate::mindlin_afw`]).
+use super::monomial::monomial_grad;
 use crate::element::dual::invert;
 use crate::error::Fem2dError;
 use crate::error::FemError;
@@ -289,17 +290,7 @@ impl HdivElement {
                     for b in 0..=d {
                         let a = d - b;
                         v.push(Box::new(move |x: [f64; 2]| {
-                            let gx = if a > 0 {
-                                a as f64 * pw(x[0], a - 1) * pw(x[1], b)
-                            } else {
-                                0.0
-                            };
-                            let gy = if b > 0 {
-                                b as f64 * pw(x[0], a) * pw(x[1], b - 1)
-                            } else {
-                                0.0
-                            };
-                            [gx, gy]
+                            monomial_grad(x, a as usize, b as usize)
                         }));
                     }
                 }

@@ -9,6 +9,7 @@
 //! For $k = 0$ the single node is the centroid. The basis is obtained by inverting the
 //! Vandermonde matrix of the monomials $\xi^p\eta^q$, $p + q \le k$, at the nodes, so
 //! $\phi_j(\hat x_i) = \delta_{ij}$.
+use super::monomial::{monomial_grad, pw};
 use crate::element::dual::invert;
 use crate::error::FemError;
 
@@ -114,19 +115,9 @@ impl LagrangeP {
         val[..n].iter_mut().for_each(|v| *v = 0.0);
         dxi[..n].iter_mut().for_each(|v| *v = 0.0);
         deta[..n].iter_mut().for_each(|v| *v = 0.0);
-        let pw = |b: f64, e: usize| if e == 0 { 1.0 } else { b.powi(e as i32) };
         for (m, &(p, q)) in self.monomials.iter().enumerate() {
             let mv = pw(x[0], p) * pw(x[1], q);
-            let mx = if p > 0 {
-                p as f64 * pw(x[0], p - 1) * pw(x[1], q)
-            } else {
-                0.0
-            };
-            let my = if q > 0 {
-                q as f64 * pw(x[0], p) * pw(x[1], q - 1)
-            } else {
-                0.0
-            };
+            let [mx, my] = monomial_grad(x, p, q);
             let row = &self.coef[m * n..(m + 1) * n];
             for j in 0..n {
                 val[j] += row[j] * mv;

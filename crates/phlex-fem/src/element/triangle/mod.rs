@@ -7,6 +7,7 @@ pub mod bdm;
 pub mod bell;
 pub mod hhj;
 pub mod lagrange;
+mod monomial;
 pub mod rt;
 
 pub use bdm::{HdivElement, HdivFamily, HdivSpace};

@@ -134,18 +134,23 @@ impl Section for EbSection {
             natural,
             column,
         };
+        // force input at an end: the trace of the velocity e_w (both velocity-CG/Hermite
+        // discretizations)
+        let shear_force_port = |asm: &BlockAssembler, end| {
+            term(
+                end,
+                Component::Translation,
+                Quantity::Force,
+                asm.embed(0, &vw.end_functional(end, 0)),
+            )
+        };
         let mut ends = Vec::new();
         match m.discretization {
             EbDiscretization::HerDg1 => {
                 let D = line::derivative_coupling(&vk, &vw, 2)?;
                 asm.skew(1, 0, &D, 1.0);
                 for end in [End::Left, End::Right] {
-                    ends.push(term(
-                        end,
-                        Component::Translation,
-                        Quantity::Force,
-                        asm.embed(0, &vw.end_functional(end, 0)),
-                    ));
+                    ends.push(shear_force_port(&asm, end));
                     ends.push(term(
                         end,
                         Component::Rotation,
@@ -178,12 +183,7 @@ impl Section for EbSection {
                 asm.skew(0, 1, &K, 1.0);
                 for end in [End::Left, End::Right] {
                     let s = if end == End::Left { -1.0 } else { 1.0 };
-                    ends.push(term(
-                        end,
-                        Component::Translation,
-                        Quantity::Force,
-                        asm.embed(0, &vw.end_functional(end, 0)),
-                    ));
+                    ends.push(shear_force_port(&asm, end));
                     ends.push(term(
                         end,
                         Component::Rotation,

@@ -625,6 +625,17 @@ struct StepInfo {
     iterations: usize,
 }
 
+/// The data of one AVF step: the state $(a_0, v_0)$ at its start, the step size and the
+/// boundary control $u = -\mathrm{gain}\,y + u_{\mathrm{ext}}$.
+#[derive(Clone, Copy)]
+struct StepData<'a> {
+    a0: &'a [f64],
+    v0: &'a [f64],
+    dt: f64,
+    gain: f64,
+    u_ext: f64,
+}
+
 /// Newton solver of the AVF step for $x = (a_1, \bar e_h)$ with a fixed sparsity pattern
 /// (symbolic analysis once; the Jacobian is refactorized once per step and when the
 /// contraction is slow).
@@ -685,7 +696,8 @@ impl AvfStepper {
 
     /// Eliminated cell quantities: $v_1 = v_0 - \Delta t\,\nabla\bar e_h|_T$ and
     /// $\bar e_v = [h_0(2v_0+v_1) + h_1(2v_1+v_0)]/(6\rho)$.
-    fn cells(&mut self, m: &ShallowWater, a0: &[f64], v0: &[f64], dt: f64) {
+    fn cells(&mut self, m: &ShallowWater, s: &StepData) {
+        let StepData { a0, v0, dt, .. } = *s;
         let n = self.n;
         let (a1, e) = self.x.split_at(n);
         let tri = m.mesh.triangles();
@@ -705,16 +717,14 @@ impl AvfStepper {
 
     /// Residual $r = (r_1, r_2)$ (needs [`Self::cells`] first); returns $(\bar y^\top M_\partial
     /// \bar u, \mathbf 1^\top M_\partial\bar u)$.
-    #[allow(clippy::too_many_arguments)]
-    fn residual(
-        &mut self,
-        m: &ShallowWater,
-        a0: &[f64],
-        v0: &[f64],
-        dt: f64,
-        gain: f64,
-        u_ext: f64,
-    ) -> (f64, f64) {
+    fn residual(&mut self, m: &ShallowWater, s: &StepData) -> (f64, f64) {
+        let StepData {
+            a0,
+            v0,
+            dt,
+            gain,
+            u_ext,
+        } = *s;
         let n = self.n;
         let (a1, e) = self.x.split_at(n);
         let rg = m.rho * m.g;
@@ -765,14 +775,10 @@ impl AvfStepper {
     }
 
     /// Jacobian values in pattern order (see [`Self::new`]) and numeric LU.
-    fn factor(
-        &mut self,
-        m: &ShallowWater,
-        a0: &[f64],
-        v0: &[f64],
-        dt: f64,
-        gain: f64,
-    ) -> Result<(), ShallowWaterError> {
+    fn factor(&mut self, m: &ShallowWater, s: &StepData) -> Result<(), ShallowWaterError> {
+        let StepData {
+            a0, v0, dt, gain, ..
+        } = *s;
         let n = self.n;
         let a1 = &self.x[..n];
         let rg = m.rho * m.g;
@@ -855,14 +861,21 @@ impl AvfStepper {
         })?;
         self.x[..n].copy_from_slice(&a0);
         self.x[n..].copy_from_slice(&e0);
+        let data = StepData {
+            a0: &a0,
+            v0: &v0,
+            dt,
+            gain,
+            u_ext,
+        };
         let mut fresh = false;
         let mut last = f64::INFINITY;
         let mut it = 0;
         loop {
-            self.cells(m, &a0, &v0, dt);
-            let (power, inflow) = self.residual(m, &a0, &v0, dt, gain, u_ext);
+            self.cells(m, &data);
+            let (power, inflow) = self.residual(m, &data);
             if it == 0 && !fresh {
-                self.factor(m, &a0, &v0, dt, gain)?;
+                self.factor(m, &data)?;
                 fresh = true;
             }
             let mut dx = self.r.clone();
@@ -886,8 +899,8 @@ impl AvfStepper {
             it += 1;
             if inc <= settings.newton_tol {
                 // final consistent cell update at the converged iterate
-                self.cells(m, &a0, &v0, dt);
-                let (power, inflow) = self.residual(m, &a0, &v0, dt, gain, u_ext);
+                self.cells(m, &data);
+                let (power, inflow) = self.residual(m, &data);
                 a.copy_from_slice(&self.x[..n]);
                 v.copy_from_slice(&self.v1);
                 return Ok(StepInfo {
@@ -907,8 +920,8 @@ impl AvfStepper {
             }
             // slow contraction: refresh the Jacobian at the current iterate
             if inc > 0.1 * last {
-                self.cells(m, &a0, &v0, dt);
-                self.factor(m, &a0, &v0, dt, gain)?;
+                self.cells(m, &data);
+                self.factor(m, &data)?;
             }
             last = inc;
         }

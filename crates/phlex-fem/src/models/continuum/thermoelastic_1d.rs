@@ -335,21 +335,15 @@ impl Thermoelastic1d {
             let traction =
                 format!("total traction applied to the rod (e_eps - C_beta theta) n at {at} [Pa]");
             let velocity = format!("velocity at {at} [m/s]");
-            if cg_velocity {
+            // the port column, if the end is a port
+            let column = if cg_velocity {
                 match cond {
-                    MechanicalEnd::Port => {
-                        let column = open.asm.embed(bv, &sv.end_functional(end, 0));
-                        open.terms.push(OpenTerm {
-                            port,
-                            input: traction,
-                            output: velocity,
-                            column,
-                        })
-                    }
-                    MechanicalEnd::Free => {}
+                    MechanicalEnd::Port => Some(open.asm.embed(bv, &sv.end_functional(end, 0))),
+                    MechanicalEnd::Free => None,
                     MechanicalEnd::Clamped => {
                         let i = sv.trace_dof(end, "velocity")?;
                         open.removed.push(open.asm.offset(bv) + i);
+                        None
                     }
                 }
             } else {
@@ -361,14 +355,9 @@ impl Thermoelastic1d {
                             let c = open.asm.embed(bt, &st.end_functional(end, 0).scaled(-s * p.c_beta));
                             column.entries.extend(c.entries);
                         }
-                        open.terms.push(OpenTerm {
-                            port,
-                            input: velocity,
-                            output: traction,
-                            column,
-                        })
+                        Some(column)
                     }
-                    MechanicalEnd::Clamped => {}
+                    MechanicalEnd::Clamped => None,
                     MechanicalEnd::Free => {
                         return Err(FemError::BoundaryCondition {
                             end: end.name().into(),
@@ -377,6 +366,20 @@ impl Thermoelastic1d {
                         })
                     }
                 }
+            };
+            if let Some(column) = column {
+                // the traction is the input at a velocity-CG end (natural), else the output
+                let (input, output) = if cg_velocity {
+                    (traction, velocity)
+                } else {
+                    (velocity, traction)
+                };
+                open.terms.push(OpenTerm {
+                    port,
+                    input,
+                    output,
+                    column,
+                });
             }
         }
         Ok(())
@@ -401,14 +404,10 @@ impl Thermoelastic1d {
                 supported: "HeatDiscretization::CgDg(k) with MechanicalDiscretization::DgCg".into(),
             });
         }
+        let [bv, be] = mech_blocks(&sv, se);
         let mut open = OpenSystem::new(vec![
-            OpenBlock::new("e_v", "velocity [m/s]", sv.clone(), false),
-            OpenBlock::new(
-                "e_eps",
-                "elastic stress e_eps = (lambda + 2 mu) du/dx [Pa]",
-                se,
-                false,
-            ),
+            bv,
+            be,
             OpenBlock::new(
                 "e_T",
                 "normalized temperature theta = (T - T0)/T0 [-]",
@@ -473,15 +472,7 @@ impl Thermoelastic1d {
         .build()?;
         let mesh = self.mesh.build()?;
         let (sv, se) = self.mech_spaces(&mesh)?;
-        let mut open = OpenSystem::new(vec![
-            OpenBlock::new("e_v", "velocity [m/s]", sv.clone(), false),
-            OpenBlock::new(
-                "e_eps",
-                "elastic stress e_eps = (lambda + 2 mu) du/dx [Pa]",
-                se,
-                false,
-            ),
-        ]);
+        let mut open = OpenSystem::new(mech_blocks(&sv, se).into());
         self.add_mechanics(&mut open, None, None)?;
         let tb = heat.temperature();
         let A = line::bilinear(&sv, 1, tb.space(), 0, &Coefficient::Constant(p.c_beta))?;
@@ -513,6 +504,21 @@ impl Thermoelastic1d {
             heat,
         ))
     }
+}
+
+/// The mechanical blocks of the rod, velocity $e_v$ on `sv` and elastic stress
+/// $e_\varepsilon$ on `se` (both differential), first in both the coupled and the
+/// one-way systems.
+fn mech_blocks(sv: &Space1d, se: Space1d) -> [OpenBlock; 2] {
+    [
+        OpenBlock::new("e_v", "velocity [m/s]", sv.clone(), false),
+        OpenBlock::new(
+            "e_eps",
+            "elastic stress e_eps = (lambda + 2 mu) du/dx [Pa]",
+            se,
+            false,
+        ),
+    ]
 }
 
 /// A discretized thermoelastic rod: the pH system and its field blocks.

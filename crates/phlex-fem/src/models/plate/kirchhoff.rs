@@ -515,15 +515,17 @@ impl KirchhoffHhj {
                     "edge moments of the normal rotation rate, int d_n w_t P_j ds [m/s]",
                 )
             };
+            // a full port on a clamped or simply supported edge: the w_t multiplier port
+            // first
+            if full && matches!(cond, EdgeCondition::Clamped | EdgeCondition::SimplySupported) {
+                let mut ess = wt_essential(&mut claimed)?;
+                ess.port = ports.len();
+                ports.push(wt_port(ess.M.ncols()));
+                trace_masses.push((format!("{tag}_wt"), ess.M.clone()));
+                essential.push(ess);
+            }
             match cond {
                 EdgeCondition::Clamped => {
-                    if full {
-                        let mut ess = wt_essential(&mut claimed)?;
-                        ess.port = ports.len();
-                        ports.push(wt_port(ess.M.ncols()));
-                        trace_masses.push((format!("{tag}_wt"), ess.M.clone()));
-                        essential.push(ess);
-                    }
                     trace_masses.push((format!("{tag}_dnwt"), nn_mass.clone()));
                     natural.push((ports.len(), shift_rows(&Tn, nw, n_open)));
                     ports.push(Port::new(
@@ -537,13 +539,6 @@ impl KirchhoffHhj {
                     ));
                 }
                 EdgeCondition::SimplySupported => {
-                    if full {
-                        let mut ess = wt_essential(&mut claimed)?;
-                        ess.port = ports.len();
-                        ports.push(wt_port(ess.M.ncols()));
-                        trace_masses.push((format!("{tag}_wt"), ess.M.clone()));
-                        essential.push(ess);
-                    }
                     let mut ess = mnn_essential();
                     ess.port = ports.len();
                     ports.push(mnn_port(ess.M.ncols()));
@@ -758,18 +753,10 @@ pub struct KirchhoffModel {
 }
 
 impl KirchhoffModel {
-    /// The pH system (blocks `e_w`, `E_kappa`, then one algebraic block per multiplier).
-    pub fn system(&self) -> &LinearPhSystem {
-        &self.system
-    }
-    /// Consumes the model, returning its system.
-    pub fn into_system(self) -> LinearPhSystem {
-        self.system
-    }
-    /// Material data.
-    pub fn params(&self) -> &KirchhoffParams {
-        &self.params
-    }
+    system_and_params_accessors!(
+        /// The pH system (blocks `e_w`, `E_kappa`, then one algebraic block per multiplier).
+        KirchhoffParams
+    );
     /// Degree $k$.
     pub fn degree(&self) -> usize {
         self.degree
@@ -1139,7 +1126,13 @@ pub mod benchmarks {
         /// one load port `"load"` of profile $f_s - \rho b\,w_s$ (input $\sin t$ gives the
         /// thesis forcing $f_d = f_s\sin t + \rho b\,\partial_{tt}w_d$).
         pub fn model(&self, mesh: &Mesh2d, k: usize) -> Result<KirchhoffModel, Fem2dError> {
-            let b = KirchhoffHhj::new(self.params(), mesh, k)?;
+            self.configure(KirchhoffHhj::new(self.params(), mesh, k)?)
+                .build()
+        }
+
+        /// The builder `b` (HHJ or Bell/Argyris) with the benchmark's boundary conditions
+        /// and one load port `"load"` of profile $f_s - \rho b\,w_s$.
+        pub fn configure<D>(&self, b: Kirchhoff<D>) -> Kirchhoff<D> {
             let b = match self {
                 Benchmark::Ssss => b
                     .simply_supported("left")
@@ -1154,7 +1147,6 @@ pub mod benchmarks {
             };
             let me = *self;
             b.load("load", Arc::new(move |x| me.load_profile(x)))
-                .build()
         }
 
         /// Static deflection and derivatives $(w, w_x, w_y, w_{xx}, w_{xy}, w_{yy})$.
@@ -1426,26 +1418,22 @@ mod tests {
         let mesh = Mesh2d::unit_square(4, Diagonal::Right).unwrap();
         let p = KirchhoffParams::isotropic(70e9, 0.35, 2700.0, 0.01).unwrap();
         for k in 1..=3 {
-            let m = KirchhoffHhj::new(p, &mesh, k)
-                .unwrap()
-                .clamped("left")
-                .port("right", EdgeCondition::Free)
-                .port("top", EdgeCondition::SimplySupported)
-                .port("bottom", EdgeCondition::Clamped)
-                .build()
-                .unwrap();
+            // the same edges as full ports (m) and as rotation-only ports (r): the
+            // translational inputs of r are homogeneous (w_t DOFs removed on C/S edges, no
+            // velocity multipliers)
+            let clamped_left = || KirchhoffHhj::new(p, &mesh, k).unwrap().clamped("left");
+            let (mut m, mut r) = (clamped_left(), clamped_left());
+            for (tag, cond) in [
+                ("right", EdgeCondition::Free),
+                ("top", EdgeCondition::SimplySupported),
+                ("bottom", EdgeCondition::Clamped),
+            ] {
+                m = m.port(tag, cond);
+                r = r.rotation_port(tag, cond);
+            }
+            let (m, r) = (m.build().unwrap(), r.build().unwrap());
             let sys = m.system();
             sys.check(&Default::default()).unwrap();
-            // rotation-only ports: the translational inputs are homogeneous (w_t DOFs
-            // removed on C/S edges, no velocity multipliers)
-            let r = KirchhoffHhj::new(p, &mesh, k)
-                .unwrap()
-                .clamped("left")
-                .rotation_port("right", EdgeCondition::Free)
-                .rotation_port("top", EdgeCondition::SimplySupported)
-                .rotation_port("bottom", EdgeCondition::Clamped)
-                .build()
-                .unwrap();
             r.system().check(&Default::default()).unwrap();
             assert_eq!(
                 r.system().ports.names(),

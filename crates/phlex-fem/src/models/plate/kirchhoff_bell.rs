@@ -81,7 +81,6 @@
 //! an earlier port, or the other edge of the tag at a corner) are skipped, so the
 //! constraints stay independent; at a corner the prescribed data must then be a $C^1$ trace.
 //! [`KirchhoffBellModel::uniform_port_input`] builds the input of a uniform edge field.
-use std::sync::Arc;
 
 use crate::assembly::hessian;
 use crate::assembly::triangle;
@@ -650,18 +649,10 @@ pub struct KirchhoffBellModel {
 }
 
 impl KirchhoffBellModel {
-    /// The pH system (blocks `e_w`, `E_kappa`).
-    pub fn system(&self) -> &LinearPhSystem {
-        &self.system
-    }
-    /// Consumes the model, returning its system.
-    pub fn into_system(self) -> LinearPhSystem {
-        self.system
-    }
-    /// Material data.
-    pub fn params(&self) -> &KirchhoffParams {
-        &self.params
-    }
+    system_and_params_accessors!(
+        /// The pH system (blocks `e_w`, `E_kappa`).
+        KirchhoffParams
+    );
     /// The (unconstrained) $C^1$ velocity space.
     pub fn velocity_space(&self) -> &C1Space {
         &self.sw
@@ -889,20 +880,7 @@ pub mod benchmarks {
         imposition: BellImposition,
     ) -> Result<KirchhoffBellModel, Fem2dError> {
         let b = KirchhoffBell::new(bench.params(), mesh, family)?.imposition(imposition);
-        let b = match bench {
-            Benchmark::Ssss => b
-                .simply_supported("left")
-                .simply_supported("right")
-                .simply_supported("bottom")
-                .simply_supported("top"),
-            Benchmark::Csfs => b
-                .clamped("left")
-                .free("right")
-                .simply_supported("bottom")
-                .simply_supported("top"),
-        };
-        b.load("load", Arc::new(move |x| bench.load_profile(x)))
-            .build()
+        bench.configure(b).build()
     }
 }
 

@@ -62,7 +62,8 @@ use crate::mesh::triangle::CellGeometry;
 use crate::mesh::triangle::Mesh2d;
 use crate::models::model::{lossless_system, BlockAssembler, NamedProfile};
 use crate::quadrature::triangle::TriangleQuadrature;
-use crate::space::triangle::{complement, Family2d, Shape, Space2d};
+use crate::models::restriction::restrict_square;
+use crate::space::triangle::{Family2d, Shape, Space2d};
 use faer::linalg::solvers::Solve;
 use phlex_core::sparse::{self, SparseMat, Triplets};
 use phlex_core::{LinearPhSystem, Port, VarBlock};
@@ -336,11 +337,7 @@ impl MindlinCgDg {
                     .map(|i| i + sizes[0]),
             );
         }
-        removed.sort_unstable();
-        removed.dedup();
-        let kept = complement(n_full, &removed);
-        let E = sparse::restrict(&E_full, &kept, &kept);
-        let J = sparse::restrict(&J_full, &kept, &kept);
+        let (kept, [E, J]) = restrict_square(n_full, removed, [&E_full, &J_full]);
         let n = kept.len();
         let mut offsets = [0usize; 5];
         for b in 0..4 {
@@ -568,18 +565,10 @@ pub struct MindlinModel {
 }
 
 impl MindlinModel {
-    /// The pH system $E\dot e = Je$ (blocks `e_w`, `e_theta`, `E_kappa`, `e_gamma`).
-    pub fn system(&self) -> &LinearPhSystem {
-        &self.system
-    }
-    /// Consumes the model, returning its system.
-    pub fn into_system(self) -> LinearPhSystem {
-        self.system
-    }
-    /// Material data.
-    pub fn params(&self) -> &MindlinParams {
-        &self.params
-    }
+    system_and_params_accessors!(
+        /// The pH system $E\dot e = Je$ (blocks `e_w`, `e_theta`, `E_kappa`, `e_gamma`).
+        MindlinParams
+    );
     /// Degree $k$.
     pub fn degree(&self) -> usize {
         self.degree

@@ -85,7 +85,8 @@ use crate::mesh::triangle::Mesh2d;
 use crate::models::model::{lossless_system, NamedProfile};
 use crate::models::plate::mindlin::MindlinParams;
 use crate::quadrature::triangle::TriangleQuadrature;
-use crate::space::triangle::{complement, Family2d, Shape, Space2d};
+use crate::models::restriction::restrict_square;
+use crate::space::triangle::{Family2d, Shape, Space2d};
 use phlex_core::sparse::{self, SparseMat, Triplets};
 use phlex_core::{LinearPhSystem, Port, VarBlock};
 use std::sync::Arc;
@@ -494,11 +495,7 @@ impl MindlinAfw {
             E_full = sparse::matmul(&tt, &sparse::matmul(&E_full, &t));
             J_full = sparse::matmul(&tt, &sparse::matmul(&J_full, &t));
         }
-        removed.sort_unstable();
-        removed.dedup();
-        let kept = complement(n_full, &removed);
-        let E = sparse::restrict(&E_full, &kept, &kept);
-        let J = sparse::restrict(&J_full, &kept, &kept);
+        let (kept, [E, J]) = restrict_square(n_full, removed, [&E_full, &J_full]);
         let n = kept.len();
         let mut blocks: Vec<VarBlock> = AfwField::ALL
             .iter()
@@ -1089,14 +1086,9 @@ mod tests {
     use super::*;
     use crate::mesh::triangle::Diagonal;
 
+    /// The Table 7.2 material ([`thesis_params`](crate::models::plate::mindlin::benchmarks::thesis_params)).
     fn params() -> MindlinParams {
-        MindlinParams {
-            E: 1.0,
-            nu: 0.3,
-            rho: 1.0,
-            h: 0.1,
-            k_sh: 5.0 / 6.0,
-        }
+        crate::models::plate::mindlin::benchmarks::thesis_params()
     }
 
     /// J skew to round-off, E symmetric PSD (phlex_core structure checks), block sizes.

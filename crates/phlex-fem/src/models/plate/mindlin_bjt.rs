@@ -677,18 +677,10 @@ impl BjtErrorForms {
 }
 
 impl MindlinBjtModel {
-    /// The port-Hamiltonian system $E\dot e = Je + Bu$.
-    pub fn system(&self) -> &LinearPhSystem {
-        &self.system
-    }
-    /// Consumes the model, returning its system.
-    pub fn into_system(self) -> LinearPhSystem {
-        self.system
-    }
-    /// Material data.
-    pub fn params(&self) -> &MindlinParams {
-        &self.params
-    }
+    system_and_params_accessors!(
+        /// The port-Hamiltonian system $E\dot e = Je + Bu$.
+        MindlinParams
+    );
     /// Degree $k$.
     pub fn degree(&self) -> usize {
         self.degree
@@ -838,16 +830,7 @@ impl MindlinBjtModel {
         w: &dyn Fn([f64; 2]) -> f64,
         theta: &dyn Fn([f64; 2]) -> [f64; 2],
     ) -> Vec<f64> {
-        let mut e = vec![0.0; self.n_states()];
-        let o = &self.grid.offsets;
-        for (f, v) in [
-            (W, self.grid.interpolate(W, w)),
-            (TX, self.grid.interpolate(TX, &|x| theta(x)[0])),
-            (TY, self.grid.interpolate(TY, &|x| theta(x)[1])),
-        ] {
-            e[o[f]..o[f + 1]].copy_from_slice(&v);
-        }
-        e
+        self.kinematic_state(w, theta, |f, u| self.grid.interpolate(f, u))
     }
     /// Initial state: $L^2$ projections of `w` (into $e_w$) and `theta` (into
     /// $e_\theta$) (cell by cell: the spaces are discontinuous), moments and shear forces
@@ -857,14 +840,27 @@ impl MindlinBjtModel {
         w: &dyn Fn([f64; 2]) -> f64,
         theta: &dyn Fn([f64; 2]) -> [f64; 2],
     ) -> Vec<f64> {
+        self.kinematic_state(w, theta, |f, u| {
+            let rhs = self.grid.project_rhs(f, u);
+            self.grid.solve_dg_gram(f, &rhs)
+        })
+    }
+    /// State with the blocks $e_w$, $e_{\theta_x}$, $e_{\theta_y}$ set to
+    /// `approximate(field, function)` of `w` and the components of `theta`, the moments and
+    /// shear forces zero (the initial states above).
+    fn kinematic_state(
+        &self,
+        w: &dyn Fn([f64; 2]) -> f64,
+        theta: &dyn Fn([f64; 2]) -> [f64; 2],
+        approximate: impl Fn(usize, ScalarFn) -> Vec<f64>,
+    ) -> Vec<f64> {
         let mut e = vec![0.0; self.n_states()];
         let o = &self.grid.offsets;
         let tx = |x: [f64; 2]| theta(x)[0];
         let ty = |x: [f64; 2]| theta(x)[1];
         let fs: [(usize, ScalarFn); 3] = [(W, w), (TX, &tx), (TY, &ty)];
         for (f, u) in fs {
-            let rhs = self.grid.project_rhs(f, u);
-            let v = self.grid.solve_dg_gram(f, &rhs);
+            let v = approximate(f, u);
             e[o[f]..o[f + 1]].copy_from_slice(&v);
         }
         e

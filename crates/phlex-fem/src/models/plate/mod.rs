@@ -11,6 +11,26 @@
 //!   (thesis eqs. (7.23)–(7.24), "BellDG3").
 //! * [`laminated`]: laminated anisotropic Kirchhoff (HHJ) and Mindlin (CGDG) plates with
 //!   membrane–bending coupling (thesis §4.3, eqs. (4.47)–(4.61)).
+/// The accessors shared by the assembled plate models that store their pH system in
+/// `system` and their material data (of type `$params`) in `params`: `system` (documented
+/// by the given doc comment), `into_system` and `params`.
+macro_rules! system_and_params_accessors {
+    ($(#[$doc:meta])* $params:ty) => {
+        $(#[$doc])*
+        pub fn system(&self) -> &LinearPhSystem {
+            &self.system
+        }
+        /// Consumes the model, returning its system.
+        pub fn into_system(self) -> LinearPhSystem {
+            self.system
+        }
+        /// Material data.
+        pub fn params(&self) -> &$params {
+            &self.params
+        }
+    };
+}
+
 pub mod kirchhoff;
 pub mod kirchhoff_bell;
 pub mod laminated;
