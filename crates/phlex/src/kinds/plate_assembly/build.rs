@@ -308,7 +308,7 @@ pub fn build(file: &str, text: &str, a: &PlateAssemblyFile) -> Result<BuiltAssem
         .build()
         .map_err(|e| err(a.plate.theory.span(), format!("plate: {e}")))?;
     // point components
-    let delta = delta_of(&a, &base, mesh).map_err(|(span, m)| err(span, m))?;
+    let delta = delta_of(a, &base, mesh).map_err(|(span, m)| err(span, m))?;
     let mut components = Vec::new();
     let mut spans = BTreeMap::new();
     for (name, c) in &a.attachments {
