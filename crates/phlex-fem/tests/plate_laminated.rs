@@ -216,43 +216,43 @@ fn navier_clpt(
         assert!(I1 == 0.0, "SS-2 Navier ansatz needs I1 = 0");
     }
     navier_spectrum(a, b, count, |m, n, al, be| {
-            // (S group, C group) strain coefficient matrices, 6 × 3
-            let mut TS = vec![vec![0.0; 3]; 6];
-            let mut TC = vec![vec![0.0; 3]; 6];
-            TS[3][2] = -al * al;
-            TS[4][2] = -be * be;
-            TC[5][2] = 2.0 * al * be;
-            match kind {
-                Navier::CrossPlySs1 => {
-                    TS[0][0] = -al;
-                    TS[1][1] = -be;
-                    TC[2] = vec![be, al, 0.0];
-                }
-                Navier::AnglePlySs2 => {
-                    TC[0][0] = al;
-                    TC[1][1] = be;
-                    TS[2] = vec![-be, -al, 0.0];
-                }
+        // (S group, C group) strain coefficient matrices, 6 × 3
+        let mut TS = vec![vec![0.0; 3]; 6];
+        let mut TC = vec![vec![0.0; 3]; 6];
+        TS[3][2] = -al * al;
+        TS[4][2] = -be * be;
+        TC[5][2] = 2.0 * al * be;
+        match kind {
+            Navier::CrossPlySs1 => {
+                TS[0][0] = -al;
+                TS[1][1] = -be;
+                TC[2] = vec![be, al, 0.0];
             }
-            let k1 = congruence(&TS, &S6, 3);
-            let k2 = congruence(&TC, &S6, 3);
-            let K: Vec<Vec<f64>> = (0..3)
-                .map(|i| (0..3).map(|j| k1[i][j] + k2[i][j]).collect())
-                .collect();
-            let M = vec![
-                vec![I0, 0.0, -I1 * al],
-                vec![0.0, I0, -I1 * be],
-                vec![-I1 * al, -I1 * be, I0 + I2 * (al * al + be * be)],
-            ];
-            // surviving displacement of the in-plane families
-            let live: Vec<usize> = match (kind, m, n) {
-                (Navier::CrossPlySs1, 0, _) => vec![0], // u = U sin βy
-                (Navier::CrossPlySs1, _, 0) => vec![1], // v = V sin αx
-                (Navier::AnglePlySs2, 0, _) => vec![1], // v = V sin βy
-                (Navier::AnglePlySs2, _, 0) => vec![0], // u = U sin αx
-                _ => vec![0, 1, 2],
-            };
-            live_frequencies(&K, &M, &live)
+            Navier::AnglePlySs2 => {
+                TC[0][0] = al;
+                TC[1][1] = be;
+                TS[2] = vec![-be, -al, 0.0];
+            }
+        }
+        let k1 = congruence(&TS, &S6, 3);
+        let k2 = congruence(&TC, &S6, 3);
+        let K: Vec<Vec<f64>> = (0..3)
+            .map(|i| (0..3).map(|j| k1[i][j] + k2[i][j]).collect())
+            .collect();
+        let M = vec![
+            vec![I0, 0.0, -I1 * al],
+            vec![0.0, I0, -I1 * be],
+            vec![-I1 * al, -I1 * be, I0 + I2 * (al * al + be * be)],
+        ];
+        // surviving displacement of the in-plane families
+        let live: Vec<usize> = match (kind, m, n) {
+            (Navier::CrossPlySs1, 0, _) => vec![0], // u = U sin βy
+            (Navier::CrossPlySs1, _, 0) => vec![1], // v = V sin αx
+            (Navier::AnglePlySs2, 0, _) => vec![1], // v = V sin βy
+            (Navier::AnglePlySs2, _, 0) => vec![0], // u = U sin αx
+            _ => vec![0, 1, 2],
+        };
+        live_frequencies(&K, &M, &live)
     })
 }
 
@@ -320,40 +320,40 @@ fn navier_fsdt(lam: &Laminate, a: f64, b: f64, count: usize) -> Vec<f64> {
     let KC = vec![vec![A[2][2], -B[2][2]], vec![-B[2][2], D[2][2]]];
     let Ksh = vec![vec![As[0][0], 0.0], vec![0.0, As[1][1]]];
     navier_spectrum(a, b, count, |m, n, al, be| {
-            // dofs (U, V, W, X, Y)
-            let TS = vec![
-                vec![-al, 0.0, 0.0, 0.0, 0.0],
-                vec![0.0, -be, 0.0, 0.0, 0.0],
-                vec![0.0, 0.0, 0.0, -al, 0.0],
-                vec![0.0, 0.0, 0.0, 0.0, -be],
-            ];
-            let TC = vec![vec![be, al, 0.0, 0.0, 0.0], vec![0.0, 0.0, 0.0, be, al]];
-            let TG = vec![vec![0.0, 0.0, al, -1.0, 0.0], vec![0.0, 0.0, be, 0.0, -1.0]];
-            let (k1, k2, k3) = (
-                congruence(&TS, &KS, 5),
-                congruence(&TC, &KC, 5),
-                congruence(&TG, &Ksh, 5),
-            );
-            let K: Vec<Vec<f64>> = (0..5)
-                .map(|i| (0..5).map(|j| k1[i][j] + k2[i][j] + k3[i][j]).collect())
-                .collect();
-            let mut M = vec![vec![0.0; 5]; 5];
-            for i in 0..3 {
-                M[i][i] = I0;
-            }
-            M[3][3] = I2;
-            M[4][4] = I2;
-            M[0][3] = -I1;
-            M[3][0] = -I1;
-            M[1][4] = -I1;
-            M[4][1] = -I1;
-            // m = 0: (u, θx) ∝ sin βy survive; n = 0: (v, θy) ∝ sin αx
-            let live: Vec<usize> = match (m, n) {
-                (0, _) => vec![0, 3],
-                (_, 0) => vec![1, 4],
-                _ => vec![0, 1, 2, 3, 4],
-            };
-            live_frequencies(&K, &M, &live)
+        // dofs (U, V, W, X, Y)
+        let TS = vec![
+            vec![-al, 0.0, 0.0, 0.0, 0.0],
+            vec![0.0, -be, 0.0, 0.0, 0.0],
+            vec![0.0, 0.0, 0.0, -al, 0.0],
+            vec![0.0, 0.0, 0.0, 0.0, -be],
+        ];
+        let TC = vec![vec![be, al, 0.0, 0.0, 0.0], vec![0.0, 0.0, 0.0, be, al]];
+        let TG = vec![vec![0.0, 0.0, al, -1.0, 0.0], vec![0.0, 0.0, be, 0.0, -1.0]];
+        let (k1, k2, k3) = (
+            congruence(&TS, &KS, 5),
+            congruence(&TC, &KC, 5),
+            congruence(&TG, &Ksh, 5),
+        );
+        let K: Vec<Vec<f64>> = (0..5)
+            .map(|i| (0..5).map(|j| k1[i][j] + k2[i][j] + k3[i][j]).collect())
+            .collect();
+        let mut M = vec![vec![0.0; 5]; 5];
+        for i in 0..3 {
+            M[i][i] = I0;
+        }
+        M[3][3] = I2;
+        M[4][4] = I2;
+        M[0][3] = -I1;
+        M[3][0] = -I1;
+        M[1][4] = -I1;
+        M[4][1] = -I1;
+        // m = 0: (u, θx) ∝ sin βy survive; n = 0: (v, θy) ∝ sin αx
+        let live: Vec<usize> = match (m, n) {
+            (0, _) => vec![0, 3],
+            (_, 0) => vec![1, 4],
+            _ => vec![0, 1, 2, 3, 4],
+        };
+        live_frequencies(&K, &M, &live)
     })
 }
 

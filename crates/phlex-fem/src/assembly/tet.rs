@@ -52,7 +52,9 @@ pub fn bilinear3d(
     let deg = super::forms::bilinear_degree(
         test.family().degree(),
         trial.family().degree(),
-        terms.iter().map(|t| (t.1 == Op3d::Value, t.3 == Op3d::Value)),
+        terms
+            .iter()
+            .map(|t| (t.1 == Op3d::Value, t.3 == Op3d::Value)),
     );
     let q = TetQuadrature::exact_for_degree(deg)?;
     let tab = |s: &Space3d| {

@@ -712,7 +712,11 @@ fn build(
         let (pa, pb) = (mesh.vertices()[key.0], mesh.vertices()[key.1]);
         let mid = [0.5 * (pa[0] + pb[0]), 0.5 * (pa[1] + pb[1])];
         let names = el.physical.iter().map(|&p| group_name(1, p));
-        groups.add(names, boundary.contains(&key), (mid[0].to_bits(), mid[1].to_bits()));
+        groups.add(
+            names,
+            boundary.contains(&key),
+            (mid[0].to_bits(), mid[1].to_bits()),
+        );
     }
     for (name, mids) in &groups.boundary {
         mesh.tag_boundary(name, |m| mids.contains(&(m[0].to_bits(), m[1].to_bits())))?;

@@ -182,7 +182,11 @@ fn average_by_count(acc: &mut [f64], count: &[usize], nc: usize) {
 }
 
 /// Checks that `u` has `n_dofs` coefficients; the error names the space (`describe`).
-fn check_dofs(n_dofs: usize, describe: impl FnOnce() -> String, u: &[f64]) -> Result<(), Fem2dError> {
+fn check_dofs(
+    n_dofs: usize,
+    describe: impl FnOnce() -> String,
+    u: &[f64],
+) -> Result<(), Fem2dError> {
     if u.len() != n_dofs {
         return Err(crate::FemError::Length {
             what: format!("{} coefficient vector", describe()),

@@ -517,7 +517,12 @@ impl KirchhoffHhj {
             };
             // a full port on a clamped or simply supported edge: the w_t multiplier port
             // first
-            if full && matches!(cond, EdgeCondition::Clamped | EdgeCondition::SimplySupported) {
+            if full
+                && matches!(
+                    cond,
+                    EdgeCondition::Clamped | EdgeCondition::SimplySupported
+                )
+            {
                 let mut ess = wt_essential(&mut claimed)?;
                 ess.port = ports.len();
                 ports.push(wt_port(ess.M.ncols()));
