@@ -9,6 +9,7 @@
 pub mod built;
 pub(crate) mod columns;
 pub(crate) mod integrate;
+pub(crate) mod keys;
 pub(crate) mod loaded;
 pub(crate) mod placed;
 pub mod planar;

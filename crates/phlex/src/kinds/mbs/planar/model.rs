@@ -1,7 +1,7 @@
 //! Validation of a parsed file and its translation into a [`MultibodyBuilder`] (paper 000
 //! eq. (46) assembled by phlex-mbs), consistent initial conditions (§6.3) and the modes of
 //! the linearisation (§6.2, eq. (51)).
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use anyhow::{Context, Result};
 use phlex_mbs::{
@@ -451,17 +451,9 @@ impl MbsModel {
         if let Some(g) = &b.geometric_stiffening {
             beam = beam.geometric_stiffening(*g.get_ref());
         }
-        if let Some(i) = &b.mass_operator {
-            beam = match i.get_ref().as_str() {
-                "constant" => beam.full_inertia(false),
-                "full" => beam.full_inertia(true),
-                other => {
-                    return Err(self.err(
-                        i.span(),
-                        format!("bodies.{name}.mass_operator = '{other}': use \"constant\" (paper 000 §4.3) or \"full\" (deformation-dependent inertia with centrifugal softening)"),
-                    ))
-                }
-            };
+        let full = "deformation-dependent inertia with centrifugal softening";
+        if let Some(f) = self.full_inertia(name, &b.mass_operator, full)? {
+            beam = beam.full_inertia(f);
         }
         if let Some(g) = b.gyroscopic {
             beam = beam.gyroscopic(match g {
@@ -647,6 +639,28 @@ impl MbsModel {
         v
     }
 
+    /// Checks that every name of the `[output]` list `key` (`list`) is a `what` of `names`
+    /// (the error lists them as `plural`).
+    fn all_known<T>(
+        &self,
+        key: &str,
+        (what, plural): (&str, &str),
+        list: &[Spanned<String>],
+        names: &BTreeMap<String, T>,
+    ) -> Result<(), ModelError> {
+        match list.iter().find(|n| !names.contains_key(n.get_ref())) {
+            Some(n) => Err(self.err(
+                n.span(),
+                format!(
+                    "output.{key}: unknown {what} '{}'; {plural}: {}",
+                    n.get_ref(),
+                    names.keys().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            )),
+            None => Ok(()),
+        }
+    }
+
     fn validate_rest(&self) -> Result<(), ModelError> {
         let s = &self.spec;
         for l in &s.initial.lock {
@@ -672,18 +686,7 @@ impl MbsModel {
         for (n, r) in &o.points {
             self.resolve(&format!("output.points.{n}"), r, false)?;
         }
-        for b in &o.poses {
-            if !s.bodies.contains_key(b.get_ref()) {
-                return Err(self.err(
-                    b.span(),
-                    format!(
-                        "output.poses: unknown body '{}'; bodies: {}",
-                        b.get_ref(),
-                        s.bodies.keys().cloned().collect::<Vec<_>>().join(", ")
-                    ),
-                ));
-            }
-        }
+        self.all_known("poses", ("body", "bodies"), &o.poses, &s.bodies)?;
         for e in &o.elastic {
             let b = e.body.get_ref();
             let beam = s
@@ -711,18 +714,7 @@ impl MbsModel {
                 ));
             }
         }
-        for r in &o.reactions {
-            if !s.joints.contains_key(r.get_ref()) {
-                return Err(self.err(
-                    r.span(),
-                    format!(
-                        "output.reactions: unknown joint '{}'; joints: {}",
-                        r.get_ref(),
-                        s.joints.keys().cloned().collect::<Vec<_>>().join(", ")
-                    ),
-                ));
-            }
-        }
+        self.all_known("reactions", ("joint", "joints"), &o.reactions, &s.joints)?;
         let ports = self.port_names_all();
         for p in &o.ports {
             if !ports.contains(p.get_ref()) {

@@ -289,17 +289,10 @@ impl Mbs3dModel {
                 let mut beam =
                     FloatingBeam3d::new(length, density, young, shear, section, elements as usize)
                         .bc(bc);
-                if let Some(m) = &b.mass_operator {
-                    beam = match m.get_ref().as_str() {
-                        "constant" => beam.full_inertia(false),
-                        "full" => beam.full_inertia(true),
-                        other => {
-                            return Err(self.err(
-                                m.span(),
-                                format!("bodies.{name}.mass_operator = '{other}': use \"constant\" (paper 000 §4.3) or \"full\" (deformation-dependent inertia: exact angular momentum of the deforming beam)"),
-                            ))
-                        }
-                    };
+                let full =
+                    "deformation-dependent inertia: exact angular momentum of the deforming beam";
+                if let Some(f) = self.full_inertia(name, &b.mass_operator, full)? {
+                    beam = beam.full_inertia(f);
                 }
                 if let Some(g) = &b.geometric_stiffening {
                     beam = beam.geometric_stiffening(*g.get_ref());
