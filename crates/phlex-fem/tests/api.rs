@@ -55,6 +55,22 @@ fn projection_and_probes_are_exact_on_the_space() {
     assert!(n.l2 < 1e-12 && n.h1_semi.is_none() && n.h1().is_none());
 }
 
+/// The field $a\sin(\pi x/L)$ and its first two derivatives.
+fn sine_mode(
+    a: f64,
+) -> (
+    impl Fn(f64) -> f64,
+    impl Fn(f64) -> f64,
+    impl Fn(f64) -> f64,
+) {
+    let k = PI / L;
+    (
+        move |x: f64| a * (k * x).sin(),
+        move |x: f64| a * k * (k * x).cos(),
+        move |x: f64| -a * k * k * (k * x).sin(),
+    )
+}
+
 /// L² projection errors of e_w = sin(πx/L), e_κ = −EI(π/L)² sin(πx/L) (the thesis test
 /// fields at t = π/2 … up to time factors), simply supported, strong BCs, measured with
 /// the thesis norms: HerDG1 e_w in H² and e_κ in L², DG1Her e_w in L² and e_κ in H²
@@ -63,13 +79,9 @@ fn projection_and_probes_are_exact_on_the_space() {
 #[test]
 fn projection_error_rates_match_the_thesis_norms() {
     let k = PI / L;
-    let w = |x: f64| (k * x).sin();
-    let dw = |x: f64| k * (k * x).cos();
-    let d2w = |x: f64| -k * k * (k * x).sin();
+    let (w, dw, d2w) = sine_mode(1.0);
     let c = -EI * k * k;
-    let m_ = |x: f64| c * (k * x).sin();
-    let dm = |x: f64| c * k * (k * x).cos();
-    let d2m = |x: f64| -c * k * k * (k * x).sin();
+    let (m_, dm, d2m) = sine_mode(c);
     let ew = Exact::new(&w).with_d1(&dw).with_d2(&d2w);
     let ek = Exact::new(&m_).with_d1(&dm).with_d2(&d2m);
     let cases: Vec<(EbDiscretization, usize, usize, f64)> = vec![
@@ -191,13 +203,9 @@ fn invalid_inputs_are_typed_errors() {
 #[test]
 fn projection_errors_match_thesis_tables() {
     let k = PI / L;
-    let w = |x: f64| (k * x).sin();
-    let dw = |x: f64| k * (k * x).cos();
-    let d2w = |x: f64| -k * k * (k * x).sin();
+    let (w, dw, d2w) = sine_mode(1.0);
     let c = -EI * k * k * 1f64.sin();
-    let m_ = |x: f64| c * (k * x).sin();
-    let dm = |x: f64| c * k * (k * x).cos();
-    let d2m = |x: f64| -c * k * k * (k * x).sin();
+    let (m_, dm, d2m) = sine_mode(c);
     let ew = Exact::new(&w).with_d1(&dw).with_d2(&d2w);
     let ek = Exact::new(&m_).with_d1(&dm).with_d2(&d2m);
     // (discretization, n, field, norm order, thesis value)

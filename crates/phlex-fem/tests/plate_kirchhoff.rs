@@ -3,14 +3,13 @@
 //! convergence tables B.16–B.18 (SSSS) and B.20–B.22 (CSFS), energy conservation and the
 //! discrete power balance with boundary ports.
 mod common;
+use common::plates::{simply_supported_sides, six_kirchhoff_modes};
 
 use phlex_fem::mesh::{Diagonal, Mesh2d};
 use phlex_fem::models::plate::kirchhoff::benchmarks::{Benchmark, ThesisRow};
 use phlex_fem::models::plate::{BendingStiffness, EdgeCondition, KirchhoffHhj, KirchhoffParams};
-use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
 use phlex_solve::midpoint::LinearMidpoint;
 use phlex_solve::signal::{InputFn, Signal};
-use std::f64::consts::PI;
 
 /// L∞-in-time errors [e_w in H¹, E_κ in L²] of a thesis benchmark with HHJ degree `k` on
 /// the `n × n` mesh, as in the thesis (summary §5.1): Crank–Nicolson (implicit midpoint),
@@ -128,21 +127,13 @@ fn hhj_errors_independent_of_diagonal() {
 /// SSSS rectangle a × b = 1.5 × 1: ω_mn = π²(m²/a² + n²/b²)√(D/ρh) (Navier solution), the
 /// six lowest (m, n) = (1,1), (2,1), (1,2), (3,1), (2,2), (3,2). Table 7.3 material.
 fn ssss_exact(p: &KirchhoffParams, a: f64, b: f64, count: usize) -> Vec<f64> {
-    let v = p.stiffness.voigt();
-    let rh = p.surface_density();
-    let mut w: Vec<f64> = (1..8)
-        .flat_map(|m| (1..8).map(move |n| (m as f64 / a, n as f64 / b)))
-        .map(|(km, kn)| {
-            // specially orthotropic Navier solution (isotropic: D11 = D22 = D12 + 2 D66 = D)
-            let s = v[0][0] * km.powi(4)
-                + 2.0 * (v[0][1] + 2.0 * v[2][2]) * km * km * kn * kn
-                + v[1][1] * kn.powi(4);
-            PI * PI * (s / rh).sqrt()
-        })
-        .collect();
-    w.sort_by(|x, y| x.partial_cmp(y).unwrap());
-    w.truncate(count);
-    w
+    common::plates::navier_specially_orthotropic(
+        &p.stiffness.voigt(),
+        p.surface_density(),
+        a,
+        b,
+        count,
+    )
 }
 
 fn ssss_frequencies(
@@ -155,30 +146,10 @@ fn ssss_frequencies(
     shift: f64,
 ) -> (Vec<f64>, usize) {
     let mesh = Mesh2d::rectangle(0.0, a, 0.0, b, nx, ny, Diagonal::Right).unwrap();
-    let model = KirchhoffHhj::new(p, &mesh, k)
-        .unwrap()
-        .simply_supported("left")
-        .simply_supported("right")
-        .simply_supported("top")
-        .simply_supported("bottom")
+    let model = simply_supported_sides(KirchhoffHhj::new(p, &mesh, k).unwrap())
         .build()
         .unwrap();
-    model.system().check(&Default::default()).unwrap();
-    let res = modes(
-        model.system(),
-        &EigenParams {
-            n_modes: Some(6),
-            method: EigenMethod::ShiftInvert,
-            shift: Some(shift),
-            tol: 1e-9,
-            // J has a large kernel (self-equilibrated moment fields, n_E > n_w): its
-            // round-off images are rejected relative to the largest |λ| computed
-            zero_tol: 1e-6,
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    (res.frequencies(), model.n_states())
+    (six_kirchhoff_modes(model.system(), shift), model.n_states())
 }
 
 /// Measured relative errors: k = 2 on 12 × 8 (h = 0.125, 1457 states): ≤ 3.1e-4 (from

@@ -36,26 +36,7 @@ fn frequencies_with(n: usize, k: usize, diagonal: Diagonal, weak: bool) -> (Vec<
     let mesh = Mesh2d::unit_square(n, diagonal).unwrap();
     let model = clamped(p, &mesh, k, weak);
     let sys = model.system();
-    let scale = (2.0 * (1.0 + p.nu) * p.rho / p.E).sqrt();
-    let res = modes(
-        sys,
-        &EigenParams {
-            n_modes: Some(6),
-            method: EigenMethod::ShiftInvert,
-            // thesis shift: σ = (2(1+ν)ρ/E)^{-1/2}, i.e. ω̂ = 1
-            shift: Some(1.0 / scale),
-            tol: 1e-6,
-            max_krylov: Some(400),
-            // the large kernel of J (self-equilibrated stress fields: n_stress > n_velocity)
-            // gives round-off eigenvalues |λ| up to ~1e-7 ρ(λ) on 40 × 40; reject
-            // Im λ < 1e-3 ρ (ρ ≥ σ ≈ 1.2e4 rad/s, so the cut is far below the lowest
-            // physical ω ≈ 1.9e4 rad/s and far above round-off)
-            zero_tol: 1e-3,
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    let w: Vec<f64> = res.frequencies().iter().map(|w| w * scale).collect();
+    let w = common::plates::mindlin_scaled_modes(sys, &p, 1e-6);
     assert_eq!(w.len(), 6);
     (w, sys.n_states())
 }

@@ -610,29 +610,14 @@ fn afw_velocity_ports() {
 /// 0.5 %), no spurious mode from the multiplier block.
 #[test]
 fn afw_clamped_square_modes() {
-    use phlex_solve::eigen::{modes, EigenMethod, EigenParams};
     const CGDG3: [f64; 6] = [1.5871, 3.0274, 3.0275, 4.2436, 4.9992, 5.0468];
     let p = common::plates::thesis_mindlin();
-    let scale = (2.0 * (1.0 + p.nu) * p.rho / p.E).sqrt();
     let mesh = Mesh2d::unit_square(8, Diagonal::Left).unwrap();
     let model = MindlinAfw::new(p, &mesh, 2).unwrap().build().unwrap();
     model.system().check(&Default::default()).unwrap();
     let (sys, _) = model.equilibrated_system().unwrap();
     let t = Instant::now();
-    let res = modes(
-        &sys,
-        &EigenParams {
-            n_modes: Some(6),
-            method: EigenMethod::ShiftInvert,
-            shift: Some(1.0 / scale),
-            tol: 1e-8,
-            max_krylov: Some(400),
-            zero_tol: 1e-3,
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    let w: Vec<f64> = res.frequencies().iter().map(|w| w * scale).collect();
+    let w = common::plates::mindlin_scaled_modes(&sys, &p, 1e-8);
     eprintln!(
         "AFW k=2 8x8 ({} states): {w:.4?} in {:.2?}",
         sys.n_states(),

@@ -22,6 +22,10 @@ pub enum Op3d {
 /// `(test_comp, test_op, trial_comp, trial_op, coeff)`.
 pub type Term3d = (usize, Op3d, usize, Op3d, f64);
 
+/// Values and reference gradients of a space's local basis at every quadrature point
+/// (point-major: entry `p * n_local + j`).
+type Table = (Vec<f64>, Vec<[f64; 3]>);
+
 /// $A^{ij} = \sum_{\text{terms}} c \int_\Omega \mathcal O_t(\phi^i)\,\mathcal O_r(\psi^j)$,
 /// rows = DOFs of `test`, columns = DOFs of `trial`; quadrature exact for the polynomial
 /// integrands on affine cells. Entries below $64\varepsilon$ times the largest of their
@@ -57,7 +61,7 @@ pub fn bilinear3d(
             .map(|t| (t.1 == Op3d::Value, t.3 == Op3d::Value)),
     );
     let q = TetQuadrature::exact_for_degree(deg)?;
-    let tab = |s: &Space3d| {
+    let tab = |s: &Space3d| -> Table {
         let n = s.n_local();
         let mut val = vec![0.0; n * q.points.len()];
         let mut grad = vec![[0.0; 3]; n * q.points.len()];
@@ -70,16 +74,18 @@ pub fn bilinear3d(
         }
         (val, grad)
     };
-    let (tv, tg) = tab(test);
-    let (rv, rg) = tab(trial);
+    let (ttab, rtab) = (tab(test), tab(trial));
     let (nt, nr) = (test.n_local(), trial.n_local());
     let mesh = test.mesh();
     let mut trip = Triplets::new(test.n_dofs(), trial.n_dofs());
     let mut a = vec![0.0; nt];
     let mut b = vec![0.0; nr];
     let mut local = vec![0.0; terms.len() * nt * nr];
-    let apply =
-        |g: &TetGeometry, val: &[f64], grad: &[[f64; 3]], op: Op3d, out: &mut [f64]| match op {
+    // `op` of the `out.len()` basis functions tabulated in `table` at quadrature point `p`
+    let apply = |g: &TetGeometry, table: &Table, p: usize, op: Op3d, out: &mut [f64]| {
+        let n = out.len();
+        let (val, grad) = (&table.0[p * n..(p + 1) * n], &table.1[p * n..(p + 1) * n]);
+        match op {
             Op3d::Value => out.copy_from_slice(val),
             Op3d::D(d) => {
                 let m = g.inv_jac_t[d];
@@ -87,27 +93,16 @@ pub fn bilinear3d(
                     *o = m[0] * gr[0] + m[1] * gr[1] + m[2] * gr[2];
                 }
             }
-        };
+        }
+    };
     for t in 0..mesh.n_cells() {
         let g = TetGeometry::new(mesh, t);
         local.iter_mut().for_each(|v| *v = 0.0);
         for (p, &w) in q.weights.iter().enumerate() {
             let wd = w * g.det;
             for (k, term) in terms.iter().enumerate() {
-                apply(
-                    &g,
-                    &tv[p * nt..(p + 1) * nt],
-                    &tg[p * nt..(p + 1) * nt],
-                    term.1,
-                    &mut a,
-                );
-                apply(
-                    &g,
-                    &rv[p * nr..(p + 1) * nr],
-                    &rg[p * nr..(p + 1) * nr],
-                    term.3,
-                    &mut b,
-                );
+                apply(&g, &ttab, p, term.1, &mut a);
+                apply(&g, &rtab, p, term.3, &mut b);
                 let blk = &mut local[k * nt * nr..(k + 1) * nt * nr];
                 add_scaled_outer(blk, wd * term.4, &a, &b);
             }
