@@ -233,3 +233,131 @@ fn invalid_force_elements_are_rejected() {
     let e = b.build().unwrap_err().to_string();
     assert!(e.contains("s0") && e.contains("coincide"), "{e}");
 }
+
+/// Relative angle $\varphi(t) = \frac{\dot\varphi_0}{\omega_d} e^{-\zeta\omega t}\sin\omega_d t$
+/// of a torsional oscillator released at $\varphi = 0$ with rate $\dot\varphi_0$.
+fn torsion_exact(t: f64, rate0: f64, omega: f64, zeta: f64) -> f64 {
+    let wd = omega * (1.0 - zeta * zeta).sqrt();
+    rate0 / wd * (-zeta * omega * t).exp() * (wd * t).sin()
+}
+
+/// Runs the midpoint rule with $\omega h = 10^{-3}$ over one damped period and returns
+/// (max |φ − exact|, energy residual H(T) − H(0) + D, D, H(0)).
+fn run_torsion<S: PhSystem>(
+    sys: &S,
+    x0: &[f64],
+    input: phlex_solve::InputFn,
+    (omega, zeta, rate0): (f64, f64, f64),
+    angle: impl Fn(&[f64]) -> f64,
+) -> (f64, f64, f64, f64) {
+    let t_end = 2.0 * std::f64::consts::PI / (omega * (1.0 - zeta * zeta).sqrt());
+    let h = 1e-3 / omega;
+    let params = common::params::midpoint(h, t_end, 10, (1e-13, 1e-13), MidpointVariant::Midpoint);
+    let mut worst = 0.0f64;
+    let mut integ = Midpoint::new(sys, input, params).unwrap();
+    let run = integ
+        .run(x0, &mut |t: f64, x: &[f64]| {
+            worst = worst.max((angle(x) - torsion_exact(t, rate0, omega, zeta)).abs());
+        })
+        .unwrap();
+    let l = &run.ledger;
+    let h0 = l.hamiltonian[0];
+    let d = *l.dissipated.last().unwrap();
+    (worst, l.hamiltonian.last().unwrap() - h0 + d, d, h0)
+}
+
+/// Two free discs joined by a rotational spring-damper (no joints): the relative angle
+/// $\varphi = \theta_A - \theta_B$ obeys $J\ddot\varphi + d\dot\varphi + k\varphi = 0$ with
+/// $J = J_AJ_B/(J_A + J_B)$; the element's angle state equals $\theta_A - \theta_B$ exactly
+/// (both integrate the same rate), the total angular momentum $J_A\omega_A + J_B\omega_B$
+/// is conserved, and the energy balance holds to the Newton tolerance. Phase error as in
+/// the translational case: $2.6\cdot10^{-7}$ of the amplitude, asserted at $10^{-6}$.
+#[test]
+fn planar_rotational_spring_damper_between_two_discs() {
+    let (ja, jb, k): (f64, f64, f64) = (0.02, 0.06, 3.0);
+    let j = ja * jb / (ja + jb);
+    let omega = (k / j).sqrt();
+    for zeta in [0.0, 0.1] {
+        let d = 2.0 * zeta * (k * j).sqrt();
+        let mut b = MultibodyBuilder::new();
+        b.add_body(
+            "a",
+            RigidBody2d::new(1.0, ja)
+                .pose(Pose2d::new(0.0, 0.0, 0.3))
+                .twist(Twist2d::new(0.0, 0.0, 1.0)),
+        )
+        .add_body(
+            "b",
+            RigidBody2d::new(2.0, jb).pose(Pose2d::new(1.0, 0.0, -0.2)),
+        )
+        .add_force(
+            "torsion",
+            SpringDamper::rotational("a", "P", "b", "P", [0.0, 0.0, 1.0])
+                .stiffness(k)
+                .damping(d),
+        );
+        let mb = b.build().unwrap();
+        let x0 = mb.initial_state();
+        let s = mb.force_elements().state_index(0);
+        assert!(mb.force_elements().is_rotational(0));
+        let angle = |x: &[f64]| {
+            let rel = mb.pose(0, x).theta - mb.pose(1, x).theta - 0.5;
+            assert!((x[s] - rel).abs() < 1e-12, "angle state {} vs {rel}", x[s]);
+            x[s]
+        };
+        let (w, r, dis, h0) = run_torsion(&mb, &x0, mb.input(), (omega, zeta, 1.0), angle);
+        println!("two discs ζ = {zeta}: max |φ − exact| = {w:.3e} rad, balance {r:.3e} J, D = {dis:.6e} J");
+        assert!((h0 - 0.5 * ja).abs() < 1e-14, "H(0) = ½ J_A ω²");
+        assert!(w < 1e-6 / omega, "{w}");
+        assert!(r.abs() < 1e-10 * h0, "{r}");
+        if zeta > 0.0 {
+            // The relative motion loses its energy ½ J φ̇0² (1 − e^{−2ζωT}) per damped
+            // period; the motion of the centre of rotation keeps ½ (J_A ω0)²/(J_A + J_B).
+            let t = 2.0 * std::f64::consts::PI / (omega * (1.0 - zeta * zeta).sqrt());
+            let expect = 0.5 * j * (1.0 - (-2.0 * zeta * omega * t).exp());
+            assert!((dis - expect).abs() < 1e-5 * h0, "D = {dis} vs {expect}");
+        }
+    }
+}
+
+/// A rigid body on a revolute joint to the ground about the oblique axis $n = (0, 3, 4)/5$
+/// with a torsion spring about the same axis: $J_n\ddot\varphi + k\varphi = 0$ with
+/// $J_n = n^\top I n$; the spring's angle state equals the joint's relative angle.
+#[test]
+fn spatial_torsion_spring_on_a_hinge() {
+    let n = [0.0, 0.6, 0.8];
+    let inertia = [0.01, 0.02, 0.03];
+    let jn: f64 = (0..3).map(|i| inertia[i] * n[i] * n[i]).sum();
+    let k: f64 = 2.0;
+    let omega = (k / jn).sqrt();
+    let mut b = MultibodyBuilder3d::new();
+    b.add_body(
+        "rotor",
+        RigidBody3d::new(1.0, inertia).angular_velocity(n.map(|c| 0.7 * c)),
+    )
+    .add_joint(
+        "hinge",
+        Joint3d::new(
+            "rotor",
+            "P",
+            GROUND,
+            "origin",
+            JointKind3d::Revolute {
+                axis: n,
+                frame: AxisFrame::Inertial,
+            },
+        ),
+    )
+    .add_force(
+        "torsion",
+        SpringDamper::rotational("rotor", "P", GROUND, "origin", n).stiffness(k),
+    );
+    let mb = b.build().unwrap();
+    let x0 = mb.initial_state();
+    let s = mb.force_elements().state_index(0);
+    let (w, r, _, h0) = run_torsion(&mb, &x0, mb.input(), (omega, 0.0, 0.7), |x| x[s]);
+    println!("spatial torsion spring: max |φ − exact| = {w:.3e} rad, balance {r:.3e} J");
+    assert!((h0 - 0.5 * jn * 0.49).abs() < 1e-14);
+    assert!(w < 1e-6 * 0.7 / omega, "{w}");
+    assert!(r.abs() < 1e-10 * h0, "{r}");
+}

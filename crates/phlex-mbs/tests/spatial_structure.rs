@@ -107,6 +107,13 @@ fn mixed() -> Multibody3d {
             SpringDamper::new("b4", "b", "ground", "g1")
                 .stiffness(15.0)
                 .damping(0.7),
+        )
+        .add_force(
+            "torsion",
+            SpringDamper::rotational("b4", "b", "ground", "g1", [0.3, -0.4, 0.866])
+                .stiffness(5.0)
+                .damping(0.4)
+                .rest_angle(0.1),
         );
     b.build().unwrap()
 }
@@ -253,6 +260,12 @@ fn exact_jacobian_with_flexible_beam() {
             Load3d::new("arm", "mid", Frame::Inertial)
                 .force([1.0, -2.0, 0.5].map(Signal::Constant))
                 .torque([0.3, 0.1, -0.4].map(Signal::Constant)),
+        )
+        .add_force(
+            "torsion",
+            SpringDamper::rotational("arm", "mid", "bob", "a", [0.0, 1.0, 0.2])
+                .stiffness(3.0)
+                .damping(0.2),
         )
         .check_redundancy(false);
     let mb = b.build().unwrap();

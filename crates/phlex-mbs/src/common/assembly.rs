@@ -29,6 +29,18 @@ pub trait JointAssembly: BodyAssembly + PhSystem {
     fn reaction<'a>(&self, j: usize, x: &'a [f64]) -> &'a [f64];
     /// Position-level violation of every joint at `x`.
     fn position_drift(&self, x: &[f64]) -> Vec<JointDrift>;
+    /// Names of the force elements, in insertion order (their states follow the joint
+    /// states, [`crate::common::force_element`]).
+    fn force_element_names(&self) -> Vec<String>;
+    /// For every force element, in the same order: true if it is rotational (its state an
+    /// angle, its effort a torque).
+    fn force_elements_rotational(&self) -> Vec<bool>;
+    /// Length, rate, tension, stored energy and dissipated power of every force element
+    /// at `x`, with its name.
+    fn force_element_states(
+        &self,
+        x: &[f64],
+    ) -> Vec<(String, crate::common::force_element::ElementState)>;
 }
 
 /// `impl JointAssembly for $ty` by the inherent methods of the same names
@@ -53,6 +65,19 @@ macro_rules! impl_joint_assembly {
             }
             fn position_drift(&self, x: &[f64]) -> Vec<crate::planar::assembly::JointDrift> {
                 Self::position_drift(self, x)
+            }
+            fn force_element_names(&self) -> Vec<String> {
+                Self::force_elements(self).names()
+            }
+            fn force_elements_rotational(&self) -> Vec<bool> {
+                let f = Self::force_elements(self);
+                (0..f.len()).map(|e| f.is_rotational(e)).collect()
+            }
+            fn force_element_states(
+                &self,
+                x: &[f64],
+            ) -> Vec<(String, crate::common::force_element::ElementState)> {
+                Self::force_element_states(self, x)
             }
         }
     };

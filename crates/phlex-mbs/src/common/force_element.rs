@@ -1,6 +1,8 @@
 //! Force elements as port-Hamiltonian components, written once for the planar
 //! [`crate::Multibody`] and the spatial [`crate::spatial::Multibody3d`]: the translational
-//! spring-damper between two body points (or a body point and a ground point).
+//! spring-damper between two body points (or a body point and a ground point), and the
+//! rotational spring-damper about an axis between the frames of two body points (or a body
+//! point and the ground), e.g. a torsion spring on a hinge.
 //!
 //! A spring-damper $e$ owns one energy state, its length $\ell_e$ \[m\], and is
 //! interconnected to the bodies through the velocity of its two end points along the line
@@ -18,6 +20,13 @@
 //! symmetric positive semidefinite, and the power balance $\dot H = y^\top u - z^\top Rz$
 //! stays exact: the spring's energy is in $H$, the damper's loss in the dissipated energy.
 //!
+//! A rotational spring-damper is the same component with the angle $\varphi$ \[rad\] of the
+//! frame of A relative to that of B about the axis $n$ (fixed in body A) as its state,
+//! $\dot\varphi = n^\top(\omega_A - \omega_B) = c(x)^\top z$, $\varphi(0) = 0$ in the
+//! initial configuration, $V(\varphi) = \tfrac12 k(\varphi - \varphi_0)^2 + T_0(\varphi -
+//! \varphi_0)$ ($k$ \[N m/rad\], $d$ \[N m s/rad\], preload torque $T_0$ \[N m\]): the
+//! torque $T = V'(\varphi) + d\dot\varphi$ turns A back towards $\varphi_0$.
+//!
 //! $\ell$ is the element's own state (like the relative angle of a revolute joint), so the
 //! balance holds for flexible bodies too, whose point positions are not functions of the
 //! energy variables; for rigid bodies $\ell = |r_B - r_A|$ along exact solutions
@@ -27,8 +36,10 @@ use phlex_core::Triplets;
 
 use crate::error::MbsError;
 
-/// A translational spring-damper between two body points, as a builder collects it (names
-/// resolved at build time; `body_b = GROUND` makes `port_b` a ground point).
+/// A spring-damper between two body points, as a builder collects it (names resolved at
+/// build time; `body_b = GROUND` makes `port_b` a ground point): translational along the
+/// line between the points ([`SpringDamper::new`]) or rotational about an axis
+/// ([`SpringDamper::rotational`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpringDamper {
     /// First body.
@@ -39,13 +50,19 @@ pub struct SpringDamper {
     pub body_b: String,
     /// Port of the second body, or a ground point.
     pub port_b: String,
-    /// Stiffness $k \ge 0$ \[N/m\].
+    /// `None`: translational; `Some(n)`: rotational about the axis `n` (inertial
+    /// components in the initial configuration, then fixed in body A; planar models use
+    /// only its z component, whose sign orients the angle).
+    pub axis: Option<[f64; 3]>,
+    /// Stiffness $k \ge 0$ \[N/m\] or \[N m/rad\].
     pub stiffness: f64,
-    /// Damping $d \ge 0$ \[N s/m\].
+    /// Damping $d \ge 0$ \[N s/m\] or \[N m s/rad\].
     pub damping: f64,
-    /// Rest length $L_0 \ge 0$ \[m\]; `None`: the initial distance of the points.
+    /// Rest length $L_0 \ge 0$ \[m\] (`None`: the initial distance of the points) or rest
+    /// angle $\varphi_0$ \[rad\] from the initial configuration (`None`: 0).
     pub rest_length: Option<f64>,
-    /// Preload $F_0$ \[N\] (tension at rest length, positive pulls the points together).
+    /// Preload $F_0$ \[N\] (tension at rest length, positive pulls the points together) or
+    /// torque $T_0$ \[N m\] at the rest angle.
     pub preload: f64,
 }
 
@@ -63,11 +80,36 @@ impl SpringDamper {
             port_a: port_a.into(),
             body_b: body_b.into(),
             port_b: port_b.into(),
+            axis: None,
             stiffness: 0.0,
             damping: 0.0,
             rest_length: None,
             preload: 0.0,
         }
+    }
+
+    /// A rotational spring-damper turning the frame of `body_a.port_a` relative to that of
+    /// `body_b.port_b` about `axis` (inertial components in the initial configuration,
+    /// then fixed in body A), with no stiffness, damping or preload, rest angle 0 (the
+    /// initial configuration).
+    pub fn rotational(
+        body_a: impl Into<String>,
+        port_a: impl Into<String>,
+        body_b: impl Into<String>,
+        port_b: impl Into<String>,
+        axis: [f64; 3],
+    ) -> Self {
+        Self {
+            axis: Some(axis),
+            ..Self::new(body_a, port_a, body_b, port_b)
+        }
+    }
+
+    /// Sets the rest angle \[rad\] of a rotational element (from the initial
+    /// configuration).
+    pub fn rest_angle(mut self, phi0: f64) -> Self {
+        self.rest_length = Some(phi0);
+        self
     }
 
     /// Sets the stiffness \[N/m\].
@@ -114,9 +156,19 @@ impl SpringDamper {
                 self.damping
             ));
         }
-        if let Some(l0) = self.rest_length {
-            if !(l0.is_finite() && l0 >= 0.0) {
+        match (self.rest_length, self.axis) {
+            (Some(l0), None) if !(l0.is_finite() && l0 >= 0.0) => {
                 return bad(format!("rest_length = {l0} must be finite and >= 0 [m]"));
+            }
+            (Some(a0), Some(_)) if !a0.is_finite() => {
+                return bad(format!("rest_angle = {a0} must be finite [rad]"));
+            }
+            _ => {}
+        }
+        if let Some(n) = self.axis {
+            let norm = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+            if !(norm.is_finite() && norm > 0.0) {
+                return bad(format!("axis = {n:?} must be finite and non-zero"));
             }
         }
         if !self.preload.is_finite() {
@@ -141,12 +193,12 @@ pub(crate) struct ForceModel {
     pub name: String,
     pub a: End,
     pub b: End,
+    /// Rotational: the unit axis in the frame of body A.
+    pub axis: Option<[f64; 3]>,
     pub stiffness: f64,
     pub damping: f64,
     pub rest_length: f64,
     pub preload: f64,
-    /// Initial length \[m\].
-    pub length0: f64,
 }
 
 impl ForceModel {
@@ -171,6 +223,19 @@ pub(crate) trait PointKinematics {
     /// ($\mathrm{dir}^\top v = \sum_i c_i z_i$, $v$ the inertial velocity of the point);
     /// an index may repeat (values add).
     fn for_each_velocity_coefficient(
+        &self,
+        b: usize,
+        port: usize,
+        x: &[f64],
+        dir: [f64; 3],
+        f: &mut dyn FnMut(usize, f64),
+    );
+    /// Inertial components of the vector `v` given in the frame of body `b` (planar: `v`).
+    fn body_vector(&self, b: usize, v: [f64; 3], x: &[f64]) -> [f64; 3];
+    /// Calls `f(i, c_i)` for the coefficients of $\mathrm{dir}^\top\omega$ in the efforts
+    /// $z$ ($\omega$ the inertial angular velocity of the frame of the point; planar: only
+    /// `dir[2]` counts); an index may repeat (values add).
+    fn for_each_angular_velocity_coefficient(
         &self,
         b: usize,
         port: usize,
@@ -273,7 +338,8 @@ impl ForceElements {
         ([d[0] / l, d[1] / l, d[2] / l], l)
     }
 
-    /// Calls `f(i, c_i)` for the row $c(x)$ of element `e` ($\dot\ell = c^\top z$).
+    /// Calls `f(i, c_i)` for the row $c(x)$ of element `e` ($\dot\ell = c^\top z$, or
+    /// $\dot\varphi = c^\top z$ for a rotational element).
     fn for_each_row_entry(
         &self,
         asm: &dyn PointKinematics,
@@ -281,8 +347,19 @@ impl ForceElements {
         x: &[f64],
         f: &mut dyn FnMut(usize, f64),
     ) {
-        let (n, _) = self.direction(asm, e, x);
         let m = &self.elements[e];
+        if let Some(axis) = m.axis {
+            // φ̇ = nᵀ(ω_A − ω_B), n = R_A axis.
+            if let End::Body(b, p) = m.a {
+                let n = asm.body_vector(b, axis, x);
+                asm.for_each_angular_velocity_coefficient(b, p, x, n, f);
+                if let End::Body(bb, pb) = m.b {
+                    asm.for_each_angular_velocity_coefficient(bb, pb, x, [-n[0], -n[1], -n[2]], f);
+                }
+            }
+            return;
+        }
+        let (n, _) = self.direction(asm, e, x);
         if let End::Body(b, p) = m.b {
             asm.for_each_velocity_coefficient(b, p, x, n, f);
         }
@@ -291,9 +368,10 @@ impl ForceElements {
         }
     }
 
-    /// Writes the lengths of the elements at `x` (their distances) into their states.
+    /// Writes the lengths of the translational elements at `x` (their distances) into
+    /// their states (the angles of rotational elements are left as they are).
     pub(crate) fn reset_lengths(&self, asm: &dyn PointKinematics, x: &mut [f64]) {
-        for e in 0..self.len() {
+        for e in self.translational() {
             let (_, l) = self.direction(asm, e, x);
             x[self.state_index(e)] = l;
         }
@@ -402,20 +480,17 @@ impl ForceElements {
         f: &mut [f64],
         structure: bool,
     ) {
-        let mut row: Vec<(usize, f64)> = Vec::new();
+        // Two passes over the row c(x) (no scratch storage): the rate c^T z, then
+        // f -= c (F + d c^T z).
         for (e, m) in self.elements.iter().enumerate() {
-            row.clear();
-            self.for_each_row_entry(asm, e, x, &mut |i, c| row.push((i, c)));
             let s = self.state_index(e);
-            let rate: f64 = row.iter().map(|&(i, c)| c * z[i]).sum();
+            let rate = self.rate(asm, e, x, z);
             let force = if structure { z[s] } else { 0.0 };
             if structure {
                 f[s] += rate;
             }
-            let damped = m.damping * rate;
-            for &(i, c) in &row {
-                f[i] -= c * (force + damped);
-            }
+            let pull = force + m.damping * rate;
+            self.for_each_row_entry(asm, e, x, &mut |i, c| f[i] -= c * pull);
         }
     }
 
@@ -463,9 +538,19 @@ impl ForceElements {
         }
     }
 
-    /// Largest $|\ell_e - |r_B - r_A||$ over the elements \[m\].
+    /// Indices of the translational elements.
+    fn translational(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.len()).filter(|&e| self.elements[e].axis.is_none())
+    }
+
+    /// True if element `e` is rotational.
+    pub fn is_rotational(&self, e: usize) -> bool {
+        self.elements[e].axis.is_some()
+    }
+
+    /// Largest $|\ell_e - |r_B - r_A||$ over the translational elements \[m\].
     pub(crate) fn length_drift(&self, asm: &dyn PointKinematics, x: &[f64]) -> f64 {
-        (0..self.len())
+        self.translational()
             .map(|e| (x[self.state_index(e)] - self.direction(asm, e, x).1).abs())
             .fold(0.0, f64::max)
     }
@@ -474,11 +559,12 @@ impl ForceElements {
 /// The state of one element (see [`ForceElements::report`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ElementState {
-    /// Length $\ell$ \[m\].
+    /// Length $\ell$ \[m\] (rotational: angle $\varphi$ \[rad\]).
     pub length: f64,
-    /// Rate $\dot\ell$ \[m/s\].
+    /// Rate $\dot\ell$ \[m/s\] (rotational: $\dot\varphi$ \[rad/s\]).
     pub rate: f64,
-    /// Tension $F(\ell) + d\dot\ell$ \[N\] (positive pulls the points together).
+    /// Tension $F(\ell) + d\dot\ell$ \[N\] (positive pulls the points together;
+    /// rotational: torque $T$ \[N m\], positive turns A back).
     pub tension: f64,
     /// Stored energy $V(\ell)$ \[J\].
     pub energy: f64,
@@ -488,11 +574,13 @@ pub struct ElementState {
 
 /// Resolves the builders' spring-dampers: `end` maps `(element name, body, port)` to an
 /// [`End`]; `position(b, port)` is the inertial position of a body port in the initial
-/// configuration (padded to 3 components).
+/// configuration (padded to 3 components), `to_body(b, v)` the components in the frame of
+/// body `b` of an inertial vector `v` in the initial configuration.
 pub(crate) fn resolve(
     specs: &[(String, SpringDamper)],
     mut end: impl FnMut(&str, &str, &str) -> Result<End, MbsError>,
     position: impl Fn(usize, usize) -> [f64; 3],
+    to_body: impl Fn(usize, [f64; 3]) -> [f64; 3],
 ) -> Result<Vec<ForceModel>, MbsError> {
     let at = |e: End| match e {
         End::Body(b, p) => position(b, p),
@@ -515,6 +603,21 @@ pub(crate) fn resolve(
         }
         let a = end(name, &s.body_a, &s.port_a)?;
         let b = end(name, &s.body_b, &s.port_b)?;
+        if let (Some(n), End::Body(ba, _)) = (s.axis, a) {
+            let local = to_body(ba, n);
+            let norm = (local[0] * local[0] + local[1] * local[1] + local[2] * local[2]).sqrt();
+            out.push(ForceModel {
+                name: name.clone(),
+                a,
+                b,
+                axis: Some([local[0] / norm, local[1] / norm, local[2] / norm]),
+                stiffness: s.stiffness,
+                damping: s.damping,
+                rest_length: s.rest_length.unwrap_or(0.0),
+                preload: s.preload,
+            });
+            continue;
+        }
         let (ra, rb) = (at(a), at(b));
         let l0 =
             ((rb[0] - ra[0]).powi(2) + (rb[1] - ra[1]).powi(2) + (rb[2] - ra[2]).powi(2)).sqrt();
@@ -531,11 +634,11 @@ pub(crate) fn resolve(
             name: name.clone(),
             a,
             b,
+            axis: None,
             stiffness: s.stiffness,
             damping: s.damping,
             rest_length: s.rest_length.unwrap_or(l0),
             preload: s.preload,
-            length0: l0,
         });
     }
     Ok(out)

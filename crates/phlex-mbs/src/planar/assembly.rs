@@ -606,6 +606,23 @@ impl PointKinematics for Multibody {
             }
         }
     }
+    fn body_vector(&self, _b: usize, v: [f64; 3], _x: &[f64]) -> [f64; 3] {
+        v
+    }
+    fn for_each_angular_velocity_coefficient(
+        &self,
+        b: usize,
+        port: usize,
+        x: &[f64],
+        dir: [f64; 3],
+        f: &mut dyn FnMut(usize, f64),
+    ) {
+        if dir[2] != 0.0 {
+            for (i, v) in self.port_column(b, port, 2, x) {
+                f(i, dir[2] * v);
+            }
+        }
+    }
     fn position_variables(&self, b: usize) -> std::ops::Range<usize> {
         self.body_off[b]..self.body_off[b] + self.bodies[b].n_q()
     }
@@ -697,6 +714,13 @@ mod tests {
                 SpringDamper::new("beam", "C", GROUND, "origin")
                     .stiffness(20.0)
                     .damping(0.5),
+            )
+            .add_force(
+                "torsion",
+                SpringDamper::rotational("beam", "C", "crank", "tip", [0.0, 0.0, 1.0])
+                    .stiffness(4.0)
+                    .damping(0.3)
+                    .preload(0.2),
             )
             .check_redundancy(false);
         b.build().unwrap()

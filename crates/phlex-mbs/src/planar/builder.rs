@@ -140,6 +140,7 @@ impl MultibodyBuilder {
                 let q = models[b].port_position(p, &models[b].initial_state());
                 [q[0], q[1], 0.0]
             },
+            |_, v| v,
         )?;
         let mb = Multibody::assemble(models, joints, forces, loads, parts.ground_points.clone())?;
         if parts.check_redundancy {

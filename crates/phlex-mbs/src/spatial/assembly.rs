@@ -768,6 +768,29 @@ impl PointKinematics for Multibody3d {
             }
         }
     }
+    fn body_vector(&self, b: usize, v: [f64; 3], x: &[f64]) -> [f64; 3] {
+        mat_vec(&self.rotation(b, x), v)
+    }
+    fn for_each_angular_velocity_coefficient(
+        &self,
+        b: usize,
+        port: usize,
+        x: &[f64],
+        dir: [f64; 3],
+        f: &mut dyn FnMut(usize, f64),
+    ) {
+        // The port map's columns 3..6 are the body-frame angular velocity of the port.
+        let a = mat_t_vec(&self.rotation(b, x), dir);
+        let o = self.body_off[b];
+        let B = self.bodies[b].port_map(port);
+        for (c, &ac) in a.iter().enumerate() {
+            if ac != 0.0 {
+                for (i, v) in col_iter(B, 3 + c) {
+                    f(o + i, ac * v);
+                }
+            }
+        }
+    }
     fn position_variables(&self, b: usize) -> std::ops::Range<usize> {
         self.body_off[b]..self.body_off[b] + self.bodies[b].n_q()
     }

@@ -154,6 +154,7 @@ impl MultibodyBuilder3d {
             &parts.forces,
             |name, body, port| names.force_end(name, body, port),
             |b, p| models[b].port_position(p, &models[b].initial_state()),
+            |b, v| mat_t_vec(&models[b].rotation(&models[b].initial_state()), v),
         )?;
         let mb = Multibody3d::assemble(models, joints, forces, loads, parts.ground_points.clone())?;
         if parts.check_redundancy {

@@ -11,7 +11,9 @@ use phlex_mbs::JointAssembly;
 use phlex_solve::SolverStats;
 
 use super::built::Built;
-use super::simulate::{energy_account, projection_summary, MbsRun, MbsSummary, ProjectionSummary};
+use super::simulate::{
+    energy_account, force_shares, projection_summary, MbsRun, MbsSummary, ProjectionSummary,
+};
 use crate::error::ModelError;
 use crate::integration::{Defaults, Simulation};
 use crate::output::{EnergyBalance, Progress, TimeSeries};
@@ -34,8 +36,9 @@ pub(crate) struct Integrated {
     step_residual: Option<f64>,
     /// Largest constraint drift seen by the integrator at its output times.
     step_drift: f64,
-    /// Exact cumulative supplied work per output sample (one-step schemes).
-    work: Option<Vec<f64>>,
+    /// Exact cumulative supplied work and dissipated energy per output sample (one-step
+    /// schemes).
+    work: Option<(Vec<f64>, Vec<f64>)>,
     /// The discrete energy balance of the integrator's ledger.
     balance: EnergyBalance,
     projection: Option<ProjectionSummary>,
@@ -89,11 +92,11 @@ pub(crate) fn integrate<M: PhSystem>(
     )?;
     progress.finish();
     let l = &run.ledger;
-    let work = (sim.kind().is_fixed_step() && l.supplied.len() == samples).then(|| {
-        l.supplied
-            .iter()
-            .map(|v| v.iter().fold(0.0, |a, b| a + b))
-            .collect()
+    let exact =
+        sim.kind().is_fixed_step() && l.supplied.len() == samples && l.dissipated.len() == samples;
+    let work = exact.then(|| {
+        let w = l.supplied.iter().map(|v| v.iter().sum()).collect();
+        (w, l.dissipated.clone())
     });
     Ok(Integrated {
         stats: run.stats,
@@ -108,8 +111,8 @@ pub(crate) fn integrate<M: PhSystem>(
 }
 
 /// The recorded output of a run: column names and groups, one row per sample
-/// (`t, kinetic, deformation, potential, H, work, …, drift`), the input power per sample
-/// and the largest position drift per joint.
+/// (the [`super::columns::LEADING`] energy account, …, drift), the input and dissipated
+/// powers per sample, the force elements and the largest position drift per joint.
 pub(crate) struct Recorded {
     /// Column names.
     pub names: Vec<String>,
@@ -119,12 +122,17 @@ pub(crate) struct Recorded {
     pub rows: Vec<Vec<f64>>,
     /// Total input power $y^\top u$ per sample.
     pub power: Vec<f64>,
+    /// Dissipated power $z^\top R z$ per sample.
+    pub dissipation: Vec<f64>,
+    /// Force element names and the column of the first of their quantities
+    /// ([`super::columns::FORCE_COLUMNS`], one column per element each).
+    pub forces: (Vec<String>, usize),
     /// Largest position drift of every joint.
     pub joint_drift: Vec<f64>,
 }
 
-/// The run of `model`: energy account (paper 000 eq. (46): $H(t) - H(0) = W(t)$ up to the
-/// scheme's residual) and summary; `joint_names` in the order of `rec.joint_drift`.
+/// The run of `model`: energy account (paper 000 eq. (46): $H(t) - H(0) = W(t) - D(t)$ up
+/// to the scheme's residual) and summary; `joint_names` in the order of `rec.joint_drift`.
 pub(crate) fn summarize<M: PhSystem>(
     model: &Built<M>,
     constraints: usize,
@@ -134,11 +142,12 @@ pub(crate) fn summarize<M: PhSystem>(
 ) -> Result<MbsRun> {
     let (_, scale, drift, cdrift, pb) = energy_account(
         &mut rec.rows,
-        &rec.power,
+        (&rec.power, &rec.dissipation),
         run.work,
         run.step_residual,
         run.step_drift,
     )?;
+    let force_elements = force_shares(&rec.rows, &rec.forces);
     let last = &rec.rows[rec.rows.len() - 1];
     let summary = MbsSummary {
         model: model.name.to_string(),
@@ -159,6 +168,7 @@ pub(crate) fn summarize<M: PhSystem>(
         power_balance_residual_relative: pb / scale,
         max_constraint_drift: cdrift,
         joint_drift: joint_names.into_iter().zip(rec.joint_drift).collect(),
+        force_elements,
         projection: run.projection,
         wall_time_s: run.wall_time_s,
         outputs: Vec::new(),

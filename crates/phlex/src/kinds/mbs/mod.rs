@@ -3,11 +3,13 @@
 //! `docs/model-format-mbs.md`), and what both share: the lines of the file for errors
 //! (`source`), the integration over `[simulation]` (`integrate`), the recorded columns
 //! (`columns`), the run summary, plots and integrator settings with the planar recorder
-//! ([`simulate`]), the built model ([`built`]), the parsed file with its text ([`text`]), the loaded model
+//! ([`simulate`]), the built model ([`built`]), the parsed file with its text ([`text`]), the force elements
+//! of `[forces]` ([`forces`]), the loaded model
 //! with the `check` and `run` commands (`loaded`) and the files a run writes and the `phlex
 //! check` report (`run`).
 pub mod built;
 pub(crate) mod columns;
+pub mod forces;
 pub(crate) mod integrate;
 pub(crate) mod keys;
 pub(crate) mod loaded;

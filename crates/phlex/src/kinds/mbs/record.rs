@@ -1,7 +1,7 @@
 //! The recorder of a multibody run, written once over [`JointAssembly`] for planar and
 //! spatial models: the energy columns, the columns of the dimension ([`DimColumns`]:
 //! positions, elastic displacements, velocities, joint states), the joint reactions, the
-//! ports and the drift ([`RunColumns`]), and the run itself ([`simulate_recorded`]).
+//! force elements, the ports and the drift ([`RunColumns`]), and the run itself ([`simulate_recorded`]).
 use anyhow::Result;
 use phlex_mbs::JointAssembly;
 use phlex_solve::InputFn;
@@ -42,13 +42,16 @@ impl<A: JointAssembly, C: DimColumns<A>> Recording for Recorder<'_, A, C> {
 
     fn record(&mut self, t: f64, x: &[f64]) {
         let mb = self.mb;
+        let forces = mb.force_element_states(x);
+        let stored = forces.iter().map(|(_, s)| s.energy).sum();
         let mut row = self
             .cols
-            .start_row(t, &mb.bodies_energies(x), mb.hamiltonian(x));
+            .start_row(t, &mb.bodies_energies(x), stored, mb.hamiltonian(x));
         self.dim.record(mb, x, &mut row);
         for &j in &self.reactions {
             row.extend_from_slice(mb.reaction(j, x));
         }
+        RunColumns::record_force_elements(&mut row, &forces);
         self.cols
             .push_row(row, t, x, mb, self.input, mb.position_drift(x));
     }
@@ -56,7 +59,8 @@ impl<A: JointAssembly, C: DimColumns<A>> Recording for Recorder<'_, A, C> {
 
 /// Integrates the built model `b` of `m` over `[simulation]` and summarises the run,
 /// recording the energies, the columns `dim` adds after them (given the columns so far),
-/// the reactions and ports of the shared `[output]` keys and the drift.
+/// the reactions of the shared `[output]` keys, the force elements, the ports of the
+/// shared `[output]` keys and the drift.
 pub(crate) fn simulate_recorded<F: MbsFormat, A: JointAssembly, C: DimColumns<A>>(
     m: &ModelText<F>,
     b: &Built<A>,
@@ -71,6 +75,7 @@ pub(crate) fn simulate_recorded<F: MbsFormat, A: JointAssembly, C: DimColumns<A>
         .add_reactions(mb, reactions)
         .map_err(|e| m.convert(e))?;
     cols.close_group("reactions");
+    cols.add_force_elements(mb.force_element_names(), &mb.force_elements_rotational());
     cols.add_ports(ports, mb.ports())
         .map_err(|(span, e)| m.err(span, e))?;
     cols.finish(mb.n_states(), mb.joint_names().len(), C::HINT)

@@ -1,12 +1,14 @@
 //! What a multibody run (planar or spatial) reports: the summary ([`MbsSummary`], the
-//! discrete energy balance $H_1 - H_0 = h\,\bar y^\top u$ of the midpoint / discrete
-//! gradient scheme or the sampled one of Radau IIA), the energy account of the recorded
-//! samples and the plots; the planar runner [`simulate`] is re-exported.
+//! discrete energy balance $H_1 - H_0 = h\,\bar y^\top u - h\,\bar z^\top R\bar z$ of the
+//! midpoint / discrete gradient scheme or the sampled one of Radau IIA, and each force
+//! element's share), the energy account of the recorded samples and the plots; the planar
+//! runner [`simulate`] is re-exported.
 use std::ops::Range;
 
 use anyhow::Result;
 use serde::Serialize;
 
+use super::columns::{COL_DISSIPATED, COL_H, COL_WORK, FORCE_COLUMNS, LEADING};
 pub use super::planar::simulate::simulate;
 use crate::output::{
     balance_rows, sci, svg_plot, table, work_rows, EnergyBalance, RunReport, TimeSeries,
@@ -60,6 +62,9 @@ pub struct MbsSummary {
     /// Largest position-level violation of each joint over the output samples (joint
     /// name → m or rad).
     pub joint_drift: std::collections::BTreeMap<String, f64>,
+    /// The share of each force element in the energy account (element name → stored
+    /// energy at the start and the end, energy dissipated).
+    pub force_elements: std::collections::BTreeMap<String, ForceShare>,
     /// Drift projection (`[simulation] projection = true`): `max_drift_before` is the
     /// largest violation a step produced before its projection, `energy_change` the sum of
     /// the energy jumps of the projections \[J\] (part of `energy_drift`).
@@ -69,6 +74,19 @@ pub struct MbsSummary {
     pub wall_time_s: f64,
     /// Files written.
     pub outputs: Vec<String>,
+}
+
+/// A force element's share of the energy account.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct ForceShare {
+    /// Stored energy $V(\ell)$ at the first sample \[J\].
+    pub energy_initial: f64,
+    /// Stored energy at the last sample \[J\].
+    pub energy_final: f64,
+    /// Energy dissipated, $\int d\,\dot\ell^2\,dt$ by the trapezoidal rule on the output
+    /// samples \[J\] (the total of all elements is exact in `energy_dissipated` for the
+    /// one-step schemes).
+    pub dissipated: f64,
 }
 
 /// Summary of the drift projection ([`phlex_core::ProjectionStats`]).
@@ -128,6 +146,22 @@ impl MbsSummary {
             ),
             ("energy dissipated [J]", sci(self.energy.energy_dissipated)),
         ]);
+        let shares: Vec<(String, String)> = self
+            .force_elements
+            .iter()
+            .map(|(n, f)| {
+                (
+                    format!("force element {n} [J]"),
+                    format!(
+                        "stored {} -> {}, dissipated {} (sampled)",
+                        sci(f.energy_initial),
+                        sci(f.energy_final),
+                        sci(f.dissipated)
+                    ),
+                )
+            })
+            .collect();
+        rows.extend(shares.iter().map(|(k, v)| (k.as_str(), v.clone())));
         rows.extend(balance_rows(
             &self.energy,
             self.energy_drift,
@@ -196,30 +230,27 @@ pub(crate) fn plots(name: &str, run: &MbsRun) -> Result<Vec<(String, Vec<u8>)>> 
     let t = s.column(0);
     let col = |k: usize| s.column(k);
     let mut files = Vec::new();
-    let (k, d, p, h) = (col(1), col(2), col(3), col(4));
+    let energies: Vec<(String, Vec<f64>)> = (1..=COL_H)
+        .map(|k| (format!("{} [J]", LEADING[k]), col(k)))
+        .filter(|(n, c)| n.starts_with("H ") || c.iter().any(|v| *v != 0.0))
+        .collect();
+    let series: Vec<(&str, &[f64], &[f64])> = energies
+        .iter()
+        .map(|(n, c)| (n.as_str(), t.as_slice(), c.as_slice()))
+        .collect();
     files.push((
         "energy.svg".to_string(),
-        svg_plot(
-            &format!("{name}: energies"),
-            "t [s]",
-            &[
-                ("kinetic [J]", &t, &k),
-                ("deformation [J]", &t, &d),
-                ("potential [J]", &t, &p),
-                ("H [J]", &t, &h),
-            ],
-        )?
-        .into_bytes(),
+        svg_plot(&format!("{name}: energies"), "t [s]", &series)?.into_bytes(),
     ));
+    let (h, w, dis) = (col(COL_H), col(COL_WORK), col(COL_DISSIPATED));
     let h0 = h.first().copied().unwrap_or(0.0);
-    let w = col(5);
-    let bal: Vec<f64> = h.iter().zip(&w).map(|(a, b)| a - h0 - b).collect();
+    let bal: Vec<f64> = (0..h.len()).map(|k| h[k] - h0 - w[k] + dis[k]).collect();
     files.push((
         "energy_balance.svg".into(),
         svg_plot(
-            &format!("{name}: H(t) - H(0) - W(t)"),
+            &format!("{name}: H(t) - H(0) - W(t) + D(t)"),
             "t [s]",
-            &[("H - H0 - W [J]", &t, &bal)],
+            &[("H - H0 - W + D [J]", &t, &bal)],
         )?
         .into_bytes(),
     ));
@@ -243,6 +274,10 @@ pub(crate) fn plots(name: &str, run: &MbsRun) -> Result<Vec<(String, Vec<u8>)>> 
             "velocities" => "velocities and angular velocities, inertial [m/s, rad/s]",
             "joint_states" => "joint states [rad, m]",
             "reactions" => "joint reactions [N, N m]",
+            "force_coordinates" => "force element lengths and angles [m, rad]",
+            "force_efforts" => "force element tensions and torques [N, N m]",
+            "force_energies" => "energy stored in force elements [J]",
+            "force_dissipation" => "power dissipated in force elements [W]",
             _ => "port inputs, outputs and powers",
         };
         let cols: Vec<Vec<f64>> = range.clone().map(col).collect();
@@ -259,50 +294,92 @@ pub(crate) fn plots(name: &str, run: &MbsRun) -> Result<Vec<(String, Vec<u8>)>> 
     Ok(files)
 }
 
-/// The energy account of a recorded run (rows `t, kinetic, deformation, potential, H,
-/// work, …, drift`): writes the cumulative supplied work into column 5 (exact per step from
-/// the midpoint ledger when given, else trapezoidal on the sampled port power) and returns
-/// `(H(0), energy scale, max |H − H(0) − W|, max constraint drift (at least `mid_drift`),
-/// power-balance residual (the per-step one when given, else per sample interval))`.
-/// Shared by the planar and spatial runners.
+/// The cumulative trapezoidal integral of the samples `p` over the times of `rows`.
+fn trapezoid(rows: &[Vec<f64>], p: impl Fn(usize) -> f64) -> Vec<f64> {
+    let mut acc = 0.0;
+    (0..rows.len())
+        .map(|k| {
+            if k > 0 {
+                acc += 0.5 * (rows[k][0] - rows[k - 1][0]) * (p(k) + p(k - 1));
+            }
+            acc
+        })
+        .collect()
+}
+
+/// The energy account of a recorded run (rows starting with [`LEADING`], last column the
+/// drift): writes the cumulative supplied work $W$ and dissipated energy $D$ into their
+/// columns (exact per step from the one-step ledger when `exact` is given, else
+/// trapezoidal on the sampled input power $y^\top u$ and dissipated power $z^\top Rz$ of
+/// `powers`) and returns `(H(0), energy scale, max |H − H(0) − W + D|, max constraint drift
+/// (at least `mid_drift`), power-balance residual (the per-step one when given, else per
+/// sample interval))`. Shared by the planar and spatial runners.
 pub(crate) fn energy_account(
     rows: &mut [Vec<f64>],
-    power: &[f64],
-    work: Option<Vec<f64>>,
+    (power, dissipation): (&[f64], &[f64]),
+    exact: Option<(Vec<f64>, Vec<f64>)>,
     step_res: Option<f64>,
     mid_drift: f64,
 ) -> anyhow::Result<(f64, f64, f64, f64, f64)> {
-    let work = work.unwrap_or_else(|| {
-        let mut w = Vec::with_capacity(rows.len());
-        let mut acc = 0.0;
-        for k in 0..rows.len() {
-            if k > 0 {
-                let h = rows[k][0] - rows[k - 1][0];
-                acc += 0.5 * h * (power[k] + power[k - 1]);
-            }
-            w.push(acc);
-        }
-        w
-    });
-    for (r, w) in rows.iter_mut().zip(&work) {
-        r[5] = *w;
-    }
     anyhow::ensure!(!rows.is_empty(), "no samples recorded");
-    let h0 = rows[0][4];
+    let (work, dissipated) = exact.unwrap_or_else(|| {
+        (
+            trapezoid(rows, |k| power[k]),
+            trapezoid(rows, |k| dissipation[k]),
+        )
+    });
+    for ((r, w), d) in rows.iter_mut().zip(&work).zip(&dissipated) {
+        r[COL_WORK] = *w;
+        r[COL_DISSIPATED] = *d;
+    }
+    let h0 = rows[0][COL_H];
+    let net = |r: &[f64]| r[COL_H] - r[COL_WORK] + r[COL_DISSIPATED];
     let mut scale = f64::MIN_POSITIVE;
     let mut drift = 0.0f64;
     let mut cdrift = mid_drift;
     let mut sample_res = 0.0f64;
     for (k, r) in rows.iter().enumerate() {
-        scale = scale.max(r[1] + r[2] + r[3].abs()).max(r[5].abs());
-        drift = drift.max((r[4] - h0 - r[5]).abs());
+        let stored = r[1] + r[2] + r[3].abs() + r[4].abs();
+        scale = scale
+            .max(stored)
+            .max(r[COL_WORK].abs())
+            .max(r[COL_DISSIPATED]);
+        drift = drift.max((net(r) - h0).abs());
         cdrift = cdrift.max(*r.last().unwrap_or(&0.0));
         if k > 0 {
-            let p = &rows[k - 1];
-            sample_res = sample_res.max((r[4] - p[4] - (r[5] - p[5])).abs());
+            sample_res = sample_res.max((net(r) - net(&rows[k - 1])).abs());
         }
     }
     Ok((h0, scale, drift, cdrift, step_res.unwrap_or(sample_res)))
+}
+
+/// Each force element's share of the energy account from the recorded `rows`, whose
+/// force-element columns start at `first` ([`FORCE_COLUMNS`]: lengths, tensions,
+/// energies, dissipated powers, one column per element each).
+pub(crate) fn force_shares(
+    rows: &[Vec<f64>],
+    (names, first): &(Vec<String>, usize),
+) -> std::collections::BTreeMap<String, ForceShare> {
+    let n = names.len();
+    let quantity = |g: &str| FORCE_COLUMNS.iter().position(|c| c.group == g).unwrap_or(0);
+    let (energy, power) = (quantity("force_energies"), quantity("force_dissipation"));
+    let (Some(r0), Some(r1)) = (rows.first(), rows.last()) else {
+        return Default::default();
+    };
+    names
+        .iter()
+        .enumerate()
+        .map(|(e, name)| {
+            let (ce, cp) = (first + energy * n + e, first + power * n + e);
+            let dissipated = trapezoid(rows, |k| rows[k][cp]).last().copied();
+            let share = ForceShare {
+                energy_initial: r0[ce],
+                energy_final: r1[ce],
+                dissipated: dissipated.unwrap_or(0.0),
+            };
+            (name.clone(), share)
+        })
+        .collect()
 }
 
 /// The run summary's view of the projection statistics.

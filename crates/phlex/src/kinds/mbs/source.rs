@@ -65,8 +65,8 @@ pub(crate) fn error_at(file: &str, line: usize, message: String) -> ModelError {
     }
 }
 
-/// 1-based line of the item a building error names (the table of the body or joint, the
-/// `[[load]]` section), 0 if it names none.
+/// 1-based line of the item a building error names (the table of the body, joint or force
+/// element, the `[[load]]` section), 0 if it names none.
 pub(crate) fn error_line(text: &str, e: &MbsError) -> usize {
     let quoted = |s: &str| s.split('\'').nth(1).unwrap_or("").to_string();
     match e {
@@ -77,6 +77,8 @@ pub(crate) fn error_line(text: &str, e: &MbsError) -> usize {
             let n = quoted(context);
             if context.starts_with("joint") {
                 header_line(text, "joints", &n)
+            } else if context.starts_with("force element") {
+                header_line(text, "forces", &n)
             } else if context.starts_with("load") {
                 section_line(text, "load")
             } else {
@@ -87,6 +89,7 @@ pub(crate) fn error_line(text: &str, e: &MbsError) -> usize {
         | MbsError::InconsistentInitialConditions { joint, .. } => {
             header_line(text, "joints", joint)
         }
+        MbsError::InvalidForceElement { element, .. } => header_line(text, "forces", element),
         MbsError::RedundantConstraints { joints, .. } => joints
             .first()
             .map(|j| header_line(text, "joints", j))

@@ -21,6 +21,9 @@ pub struct MbsFile {
     /// Joints by name.
     #[serde(default)]
     pub joints: BTreeMap<String, JointSpec>,
+    /// Force elements (spring-dampers) by name.
+    #[serde(default)]
+    pub forces: BTreeMap<String, crate::kinds::mbs::forces::ForceSpec>,
     /// Named inertial points (`origin` = (0, 0) always exists).
     #[serde(default)]
     pub ground: BTreeMap<String, Spanned<[f64; 2]>>,

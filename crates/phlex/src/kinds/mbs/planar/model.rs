@@ -618,6 +618,9 @@ impl MbsModel {
             );
             builder.add_load(name.clone(), load);
         }
+        for (name, f) in self.spring_dampers(&s.forces, false)? {
+            builder.add_force(name, f);
+        }
         Ok(builder)
     }
 

@@ -24,6 +24,9 @@ pub struct Mbs3dFile {
     /// Joints by name.
     #[serde(default)]
     pub joints: BTreeMap<String, Joint3dSpec>,
+    /// Force elements (spring-dampers) by name.
+    #[serde(default)]
+    pub forces: BTreeMap<String, crate::kinds::mbs::forces::ForceSpec>,
     /// Named inertial points (`origin` = (0, 0, 0) always exists).
     #[serde(default)]
     pub ground: BTreeMap<String, Spanned<[f64; 3]>>,

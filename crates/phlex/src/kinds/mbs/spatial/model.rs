@@ -458,6 +458,9 @@ impl Mbs3dModel {
             }
             b.add_load(name.clone(), load);
         }
+        for (name, f) in self.spring_dampers(&s.forces, true)? {
+            b.add_force(name, f);
+        }
         if let Some(sim) = &s.simulation {
             sim.validate().map_err(|(span, msg)| self.err(span, msg))?;
         }
