@@ -90,7 +90,7 @@ pub enum MbsError {
         reason: String,
     },
     /// The constraint Jacobian is rank deficient: some joint constraints are redundant.
-    #[error("redundant constraints: {rank_deficiency} constraint equation(s) are linearly dependent (rank {rank} of {rows} rows); dependent sets: {details}. Remove one of the joints of each set or replace it by a joint with fewer constraints (e.g. a weld by a revolute)")]
+    #[error("redundant constraints: {rank_deficiency} constraint equation(s) are linearly dependent (rank {rank} of {rows} rows); redundant rows: {details}. If the mechanism is consistent (it moves although over-constrained, e.g. Bricard's), release these rows: `[initial] redundant_constraints = \"remove\"` in a model file, `remove_redundant_constraints(true)` on a builder; otherwise remove one of the joints or replace it by one with fewer constraints (e.g. a weld by a revolute)")]
     RedundantConstraints {
         /// Number of dependent rows.
         rank_deficiency: usize,
@@ -98,7 +98,8 @@ pub enum MbsError {
         rank: usize,
         /// Number of constraint rows.
         rows: usize,
-        /// The joints of each dependent set, e.g. `"{hinge_a[x], hinge_b[x]}"`.
+        /// Each redundant row with the rows it is a combination of, e.g.
+        /// `"hinge_b[x] = combination of {hinge_a[x]}"`.
         details: String,
         /// The joints involved (deduplicated), for programmatic use.
         joints: Vec<String>,

@@ -29,6 +29,9 @@ pub trait JointAssembly: BodyAssembly + PhSystem {
     fn reaction<'a>(&self, j: usize, x: &'a [f64]) -> &'a [f64];
     /// Position-level violation of every joint at `x`.
     fn position_drift(&self, x: &[f64]) -> Vec<JointDrift>;
+    /// Labels `joint[row]` of the constraint rows released as redundant (builder option
+    /// `remove_redundant_constraints`).
+    fn released_rows(&self) -> Vec<String>;
     /// Names of the force elements, in insertion order (their states follow the joint
     /// states, [`crate::common::force_element`]).
     fn force_element_names(&self) -> Vec<String>;
@@ -66,6 +69,9 @@ macro_rules! impl_joint_assembly {
             fn position_drift(&self, x: &[f64]) -> Vec<crate::planar::assembly::JointDrift> {
                 Self::position_drift(self, x)
             }
+            fn released_rows(&self) -> Vec<String> {
+                Self::released_rows(self)
+            }
             fn force_element_names(&self) -> Vec<String> {
                 Self::force_elements(self).names()
             }
@@ -102,6 +108,8 @@ pub(crate) trait ConstrainedAssembly: PhSystem + BodyAssembly {
     fn for_each_constraint_row_entry(&self, x: &[f64], f: &mut dyn FnMut(usize, usize, f64));
     /// `"joint[row]"` label of every constraint row.
     fn row_labels(&self) -> Vec<String>;
+    /// True if constraint row `row` is released as redundant (not in $G$, multiplier 0).
+    fn is_released_row(&self, row: usize) -> bool;
     /// Name of the joint owning constraint row `row`.
     fn joint_name_of_row(&self, row: usize) -> &str;
     /// Position residuals $\Phi$ of every joint, in joint order; `drivers` includes the
@@ -166,6 +174,10 @@ macro_rules! shared_assembly_view {
         }
         fn row_labels(&self) -> Vec<String> {
             self.constraint_labels()
+        }
+        fn is_released_row(&self, row: usize) -> bool {
+            let i = self.first_multiplier() + row;
+            self.forces.released_multipliers.contains(&i)
         }
         fn joint_name_of_row(&self, row: usize) -> &str {
             &self.joints[self.joint_of_row(row)].name
@@ -295,6 +307,41 @@ macro_rules! shared_multibody_methods {
         /// [`crate::spatial::joint`] for its meaning and frame.
         pub fn reaction<'a>(&self, j: usize, x: &'a [f64]) -> &'a [f64] {
             &x[self.multiplier_range(j)]
+        }
+
+        /// Releases the constraint rows `rows` (indices among all rows, in joint order) as
+        /// redundant ([`crate::common::rank::select_independent_rows`]): they are left out
+        /// of $G$ and their multipliers are held at zero (a unit resistor,
+        /// [`crate::common::force_element::ForceElements`]); their position residuals are
+        /// still reported as drift, which re-checks that they stay satisfied.
+        /// A row of a prescribed-velocity joint cannot be released (its input would
+        /// enter the resistor): the error names it.
+        pub(crate) fn release_rows(&mut self, rows: &[usize]) -> Result<(), crate::error::MbsError> {
+            let lam0 = self.lam_off.first().copied().unwrap_or(self.n);
+            let labels = self.constraint_labels();
+            for &r in rows {
+                let k = self.joint_of_row(r);
+                if self.joints[k].n_inputs() > 0 {
+                    return Err(crate::error::MbsError::InvalidJoint {
+                        joint: self.joints[k].name.clone(),
+                        reason: format!("its row {} is redundant, but a prescribed-velocity row cannot be released; remove a joint that constrains the same motion instead", labels[r]),
+                    });
+                }
+                self.joints[k].released.push(r - (self.lam_off[k] - lam0));
+                self.forces.released_multipliers.push(lam0 + r);
+            }
+            Ok(())
+        }
+
+        /// Labels `joint[row]` of the constraint rows released as redundant.
+        pub fn released_rows(&self) -> Vec<String> {
+            let labels = self.constraint_labels();
+            let lam0 = self.lam_off.first().copied().unwrap_or(self.n);
+            self.forces
+                .released_multipliers
+                .iter()
+                .map(|&i| labels[i - lam0].clone())
+                .collect()
         }
 
         /// Range of the multiplier block of joint `j`.

@@ -128,6 +128,10 @@ pub(crate) fn consistent_state<A: ConstrainedAssembly>(
             K[(c, np + r)] = G[(r, c)];
         }
         rhs[np + r] = g[r];
+        if mb.is_released_row(r) {
+            // A released redundant row is not in G; its multiplier is 0.
+            K[(np + r, np + r)] = 1.0;
+        }
     }
     let sol = dense_solve(&K, &rhs);
     if sol.iter().any(|v| !v.is_finite()) {
@@ -193,6 +197,10 @@ pub(crate) fn consistent_state<A: ConstrainedAssembly>(
             K2[(c, np + r)] = -G[(r, c)];
         }
         rhs2[np + r] = gdot[r] - gdp[r];
+        if mb.is_released_row(r) {
+            K2[(np + r, np + r)] = 1.0;
+            rhs2[np + r] = 0.0;
+        }
     }
     let sol2 = dense_solve(&K2, &rhs2);
     if sol2.iter().all(|v| v.is_finite()) {

@@ -252,11 +252,15 @@ pub(crate) trait PointKinematics {
 }
 
 /// The spring-dampers of an assembly: their models and the first of their states (one
-/// length state each, contiguous, between the joint states and the multipliers).
+/// length state each, contiguous, between the joint states and the multipliers); and the
+/// multipliers of constraint rows released as redundant ([`crate::common::rank`]), each
+/// held at zero by a unit resistor $R_{\lambda\lambda} = 1$ (its row $0 = -\lambda$ keeps
+/// the Newton matrices regular; it dissipates $\lambda^2 = 0$).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ForceElements {
     pub(crate) elements: Vec<ForceModel>,
     pub(crate) offset: usize,
+    pub(crate) released_multipliers: Vec<usize>,
 }
 
 /// A point-to-point distance below which the line of action is undefined \[m\].
@@ -439,6 +443,11 @@ impl ForceElements {
                 }
             }
         }
+        if dissipation != 0.0 {
+            for &i in &self.released_multipliers {
+                t.push(i, i, dissipation);
+            }
+        }
     }
 
     /// Pushes the elements' blocks of the structure matrix $J(x)$.
@@ -465,9 +474,14 @@ impl ForceElements {
         t.build()
     }
 
-    /// True if some element has damping.
+    /// True if some element has damping (or a released multiplier its resistor).
     pub(crate) fn has_damping(&self) -> bool {
-        self.elements.iter().any(|m| m.damping != 0.0)
+        self.elements.iter().any(|m| m.damping != 0.0) || !self.released_multipliers.is_empty()
+    }
+
+    /// True if there are elements or released multipliers (terms in $J$, $R$ or $z$).
+    pub(crate) fn has_terms(&self) -> bool {
+        !self.elements.is_empty() || !self.released_multipliers.is_empty()
     }
 
     /// `f += (J_e(x) - R_e(x)) z` of the elements; with `structure = false` only $-R_e z$
@@ -491,6 +505,9 @@ impl ForceElements {
             }
             let pull = force + m.damping * rate;
             self.for_each_row_entry(asm, e, x, &mut |i, c| f[i] -= c * pull);
+        }
+        for &i in &self.released_multipliers {
+            f[i] -= z[i];
         }
     }
 

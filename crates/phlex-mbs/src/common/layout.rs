@@ -191,6 +191,7 @@ macro_rules! with_layout {
             forces: crate::common::force_element::ForceElements {
                 elements: $forces,
                 offset: $lay.force_off,
+                released_multipliers: Vec::new(),
             },
             body_off: $lay.body_off,
             extra_off: $lay.extra_off,

@@ -27,6 +27,8 @@ pub(crate) struct ModelParts<B, J, L, const D: usize> {
     pub ground_points: Vec<(String, [f64; D])>,
     /// Run the redundant-constraint check after assembly.
     pub check_redundancy: bool,
+    /// Release redundant constraint rows instead of rejecting them.
+    pub remove_redundant: bool,
 }
 
 impl<B, J, L, const D: usize> ModelParts<B, J, L, D> {
@@ -40,6 +42,7 @@ impl<B, J, L, const D: usize> ModelParts<B, J, L, D> {
             forces: Vec::new(),
             ground_points: vec![("origin".into(), [0.0; D])],
             check_redundancy: true,
+            remove_redundant: false,
         }
     }
 

@@ -555,7 +555,7 @@ impl Multibody {
             body.push_gyroscopic_jacobian(self.local(b, x), &mut t, self.body_off[b]);
         }
         self.push_port_shift_jacobian(x, u, &mut t);
-        if !self.forces.is_empty() {
+        if self.forces.has_terms() {
             let mut z = vec![0.0; n];
             self.effort(x, &mut z);
             self.forces.push_geometry_jacobian(self, x, &z, &mut t);

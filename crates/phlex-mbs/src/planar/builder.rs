@@ -85,8 +85,18 @@ impl MultibodyBuilder {
         self
     }
 
-    /// Enables or disables the redundant-constraint check of [`MultibodyBuilder::build`]
-    /// (enabled by default).
+    /// Releases the redundant constraint rows found at the initial configuration instead
+    /// of rejecting them (default off): a Gram–Schmidt sweep in joint order
+    /// ([`crate::common::rank`]) names the rows that are combinations of earlier ones; they
+    /// leave $G$ and their multipliers stay zero, so a consistent over-constrained
+    /// mechanism runs ([`crate::common::force_element::ForceElements`]); `released_rows()`
+    /// of the assembly lists them.
+    pub fn remove_redundant_constraints(&mut self, on: bool) -> &mut Self {
+        self.parts.remove_redundant = on;
+        self
+    }
+
+    /// Whether to check the joint constraints for redundancy at build time (default on).
     pub fn check_redundancy(&mut self, on: bool) -> &mut Self {
         self.parts.check_redundancy = on;
         self
@@ -120,6 +130,7 @@ impl MultibodyBuilder {
                 a,
                 b,
                 kind,
+                released: Vec::new(),
             });
         }
         let mut loads = Vec::with_capacity(parts.loads.len());
@@ -142,8 +153,13 @@ impl MultibodyBuilder {
             },
             |_, v| v,
         )?;
-        let mb = Multibody::assemble(models, joints, forces, loads, parts.ground_points.clone())?;
-        if parts.check_redundancy {
+        let mut mb =
+            Multibody::assemble(models, joints, forces, loads, parts.ground_points.clone())?;
+        if parts.remove_redundant {
+            let x0 = mb.initial_state();
+            let sel = crate::common::rank::select_independent_rows(&mb, &x0);
+            mb.release_rows(&sel.redundant)?;
+        } else if parts.check_redundancy {
             let x0 = mb.initial_state();
             check_redundancy(&mb, &x0)?;
         }

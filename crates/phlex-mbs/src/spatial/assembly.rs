@@ -725,7 +725,7 @@ impl Multibody3d {
                 }
             }
         }
-        if !self.forces.is_empty() {
+        if self.forces.has_terms() {
             // (J_e − R_e) ∂z and the derivative of the lines of action
             let jr = self.forces.structure_minus_dissipation(self, x, n);
             let jrdz = phlex_core::sparse::matmul(&jr, &self.effort_jacobian(x));

@@ -102,8 +102,18 @@ impl MultibodyBuilder3d {
         self
     }
 
-    /// Enables or disables the redundant-constraint check of [`MultibodyBuilder3d::build`]
-    /// (enabled by default).
+    /// Releases the redundant constraint rows found at the initial configuration instead
+    /// of rejecting them (default off): a Gram–Schmidt sweep in joint order
+    /// ([`crate::common::rank`]) names the rows that are combinations of earlier ones; they
+    /// leave $G$ and their multipliers stay zero, so a consistent over-constrained
+    /// mechanism runs ([`crate::common::force_element::ForceElements`]); `released_rows()`
+    /// of the assembly lists them.
+    pub fn remove_redundant_constraints(&mut self, on: bool) -> &mut Self {
+        self.parts.remove_redundant = on;
+        self
+    }
+
+    /// Whether to check the joint constraints for redundancy at build time (default on).
     pub fn check_redundancy(&mut self, on: bool) -> &mut Self {
         self.parts.check_redundancy = on;
         self
@@ -156,8 +166,13 @@ impl MultibodyBuilder3d {
             |b, p| models[b].port_position(p, &models[b].initial_state()),
             |b, v| mat_t_vec(&models[b].rotation(&models[b].initial_state()), v),
         )?;
-        let mb = Multibody3d::assemble(models, joints, forces, loads, parts.ground_points.clone())?;
-        if parts.check_redundancy {
+        let mut mb =
+            Multibody3d::assemble(models, joints, forces, loads, parts.ground_points.clone())?;
+        if parts.remove_redundant {
+            let x0 = mb.initial_state();
+            let sel = crate::common::rank::select_independent_rows(&mb, &x0);
+            mb.release_rows(&sel.redundant)?;
+        } else if parts.check_redundancy {
             let x0 = mb.initial_state();
             check_redundancy_3d(&mb, &x0)?;
         }
@@ -214,6 +229,7 @@ fn resolve_joint<'a>(
             a,
             b: None,
             kind: Resolved3d::Prescribed(Prescribed { signals, rotation }),
+            released: Vec::new(),
         });
     }
     let b = match names.side_b(name, j, a)? {
@@ -247,6 +263,7 @@ fn resolve_joint<'a>(
                 a,
                 b: None,
                 kind,
+                released: Vec::new(),
             });
         }
     };
@@ -285,6 +302,7 @@ fn resolve_joint<'a>(
         a,
         b: Some(b),
         kind,
+        released: Vec::new(),
     })
 }
 

@@ -69,6 +69,9 @@ pub(crate) struct JointModel {
     pub b: Option<(usize, usize)>,
     /// Kind data.
     pub kind: Resolved,
+    /// Rows released as redundant ([`crate::common::rank`]): left out of $G$, their
+    /// multipliers held at zero.
+    pub released: Vec<usize>,
 }
 
 impl JointModel {
@@ -142,6 +145,9 @@ impl JointModel {
             Resolved::Prescribed { rotation, .. } => {
                 prescribed::push_terms(theta_a, *rotation, 0, out)
             }
+        }
+        if !self.released.is_empty() {
+            out.retain(|t| !self.released.contains(&t.row));
         }
     }
 

@@ -100,6 +100,9 @@ pub(crate) struct JointModel3d {
     /// (body, port) of side b (`None`: ground).
     pub b: Option<(usize, usize)>,
     pub kind: Resolved3d,
+    /// Rows released as redundant ([`crate::common::rank`]): left out of $G$, their
+    /// multipliers held at zero.
+    pub released: Vec<usize>,
 }
 
 impl JointModel3d {
@@ -221,6 +224,9 @@ impl JointModel3d {
             Resolved3d::GroundRevolute(g) => g.push_terms(rows, kin),
             Resolved3d::GroundPrismatic(g) => g.push_terms(rows, kin),
             Resolved3d::Prescribed(p) => p.push_terms(rows),
+        }
+        if !self.released.is_empty() {
+            rows.retain(|t| !self.released.contains(&t.row));
         }
     }
 

@@ -63,7 +63,9 @@ pub(crate) fn integrate_recorded<M: JointAssembly, R: Recording>(
 ) -> Result<MbsRun> {
     let run = integrate(b, sim, quiet, &mut |t, x| rec.record(t, x))?;
     let (constraints, joint_names) = (b.mb.n_constraints(), b.mb.joint_names());
-    summarize(b, constraints, joint_names, run, rec.into_recorded())
+    let mut r = summarize(b, constraints, joint_names, run, rec.into_recorded())?;
+    r.summary.released_rows = b.mb.released_rows();
+    Ok(r)
 }
 
 /// Integrates `model` over `sim` with the shared driver ([`Simulation::run`]), calling
@@ -168,6 +170,7 @@ pub(crate) fn summarize<M: PhSystem>(
         power_balance_residual_relative: pb / scale,
         max_constraint_drift: cdrift,
         joint_drift: joint_names.into_iter().zip(rec.joint_drift).collect(),
+        released_rows: Vec::new(),
         force_elements,
         projection: run.projection,
         wall_time_s: run.wall_time_s,

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::Result;
 use phlex_core::PhSystem;
-use phlex_mbs::BodyAssembly;
+use phlex_mbs::{BodyAssembly, JointAssembly};
 
 use super::simulate::{plots, MbsRun};
 use crate::check::CheckReport;
@@ -45,7 +45,7 @@ pub(crate) fn write_run(dir: &Path, r: MbsRun, plots_of: Option<&String>) -> Res
 /// consistent initial configuration, else the build fails), one row per body (states,
 /// elastic DOFs, mass, ports, energy at the initial state) and the corrections of the
 /// consistent initialisation `init`.
-pub(crate) fn check_report<A: BodyAssembly + PhSystem>(
+pub(crate) fn check_report<A: JointAssembly>(
     kind: &str,
     name: &str,
     mb: &A,
@@ -77,10 +77,17 @@ pub(crate) fn check_report<A: BodyAssembly + PhSystem>(
         states: mb.n_states(),
         blocks: Vec::new(),
         ports: list(mb.ports().names()),
-        structure: format!(
-            "index-2 pHDAE; joints {} ({constraints} constraint rows, full rank at the initial configuration)",
-            list(joints)
-        ),
+        structure: match mb.released_rows() {
+            released if released.is_empty() => format!(
+                "index-2 pHDAE; joints {} ({constraints} constraint rows, full rank at the initial configuration)",
+                list(joints)
+            ),
+            released => format!(
+                "index-2 pHDAE; joints {} ({constraints} constraint rows; redundant rows released: {})",
+                list(joints),
+                released.join(", ")
+            ),
+        },
         details: Vec::new(),
     };
     for b in bodies {

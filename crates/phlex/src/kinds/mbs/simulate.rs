@@ -62,6 +62,11 @@ pub struct MbsSummary {
     /// Largest position-level violation of each joint over the output samples (joint
     /// name → m or rad).
     pub joint_drift: std::collections::BTreeMap<String, f64>,
+    /// Constraint rows released as redundant (`[initial] redundant_constraints =
+    /// "remove"`): left out of the constraints, multipliers zero; their position residuals
+    /// are part of `joint_drift`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub released_rows: Vec<String>,
     /// The share of each force element in the energy account (element name → stored
     /// energy at the start and the end, energy dissipated).
     pub force_elements: std::collections::BTreeMap<String, ForceShare>,
@@ -174,6 +179,14 @@ impl MbsSummary {
             (
                 "max constraint drift",
                 format!("{:.3e}", self.max_constraint_drift),
+            ),
+            (
+                "released redundant rows",
+                if self.released_rows.is_empty() {
+                    "none".into()
+                } else {
+                    self.released_rows.join(", ")
+                },
             ),
             (
                 "worst joint drift",

@@ -253,6 +253,21 @@ pub struct InitialSpec {
     pub position_tol: Option<Spanned<f64>>,
     /// Velocity tolerance used when `correct = false` \[m/s, rad/s\] (default 1e-10).
     pub velocity_tol: Option<Spanned<f64>>,
+    /// Redundant joint constraint rows at the initial configuration: `"reject"` (default,
+    /// a model error naming them) or `"remove"` (release them, for consistent
+    /// over-constrained mechanisms).
+    pub redundant_constraints: RedundancySpec,
+}
+
+/// `[initial] redundant_constraints`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RedundancySpec {
+    /// A model error that names each redundant row and its dependent set.
+    #[default]
+    Reject,
+    /// Release the redundant rows (left out of the constraints, multipliers zero).
+    Remove,
 }
 
 impl Default for InitialSpec {
@@ -262,6 +277,7 @@ impl Default for InitialSpec {
             lock: Vec::new(),
             position_tol: None,
             velocity_tol: None,
+            redundant_constraints: RedundancySpec::Reject,
         }
     }
 }

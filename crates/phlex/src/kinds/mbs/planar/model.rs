@@ -621,6 +621,9 @@ impl MbsModel {
         for (name, f) in self.spring_dampers(&s.forces, false)? {
             builder.add_force(name, f);
         }
+        builder.remove_redundant_constraints(
+            s.initial.redundant_constraints == RedundancySpec::Remove,
+        );
         Ok(builder)
     }
 

@@ -461,6 +461,10 @@ impl Mbs3dModel {
         for (name, f) in self.spring_dampers(&s.forces, true)? {
             b.add_force(name, f);
         }
+        b.remove_redundant_constraints(
+            s.initial.redundant_constraints
+                == crate::kinds::mbs::planar::format::RedundancySpec::Remove,
+        );
         if let Some(sim) = &s.simulation {
             sim.validate().map_err(|(span, msg)| self.err(span, msg))?;
         }
