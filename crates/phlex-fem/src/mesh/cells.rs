@@ -68,6 +68,19 @@ pub(crate) fn midpoint(p: [f64; 2], q: [f64; 2]) -> [f64; 2] {
     [0.5 * (p[0] + q[0]), 0.5 * (p[1] + q[1])]
 }
 
+/// Midpoints of the edges `ids` (global vertex pairs `edges` into `vertices`).
+pub(crate) fn edge_midpoints(
+    vertices: &[[f64; 2]],
+    edges: &[[usize; 2]],
+    ids: impl Iterator<Item = usize>,
+) -> Vec<[f64; 2]> {
+    ids.map(|e| {
+        let [a, b] = edges[e];
+        midpoint(vertices[a], vertices[b])
+    })
+    .collect()
+}
+
 /// Length of the segment `p`–`q`.
 pub(crate) fn distance(p: [f64; 2], q: [f64; 2]) -> f64 {
     ((q[0] - p[0]).powi(2) + (q[1] - p[1]).powi(2)).sqrt()

@@ -223,10 +223,11 @@ impl Mesh2d {
 
     /// Midpoints of the boundary edges, in the order of [`Self::boundary_edges`].
     fn boundary_midpoints(&self) -> Vec<[f64; 2]> {
-        self.boundary
-            .iter()
-            .map(|b| self.edge_midpoint(b.edge))
-            .collect()
+        cells::edge_midpoints(
+            &self.vertices,
+            &self.edges,
+            self.boundary.iter().map(|b| b.edge),
+        )
     }
 
     /// Number of vertices.
