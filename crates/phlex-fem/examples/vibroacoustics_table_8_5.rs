@@ -12,59 +12,21 @@
 //! Usage: `cargo run -p phlex-fem --release --example vibroacoustics_table_8_5 -- [n_ref] [dt]`
 //! (defaults: reference h = R/40, Δt = 2.5·10⁻⁵ s). Writes `target/table_8_5.md`.
 use phlex_fem::models::continuum::wave_decomposition::{
-    squared_state_differences, DuctParams, StateErrors, VibroDae, VibroOde, VibroacousticDuct,
+    DuctParams, StateErrors, VibroDae, VibroOde, VibroacousticDuct,
 };
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
-use phlex_solve::signal::{InputFn, Signal};
 use std::error::Error;
 use std::fmt::Write as _;
 use std::time::Instant;
 
-/// Samples of a run (Hamiltonian and state every `EVERY` steps) and its integration time.
-struct Run {
-    hamiltonian: Vec<f64>,
-    samples: Vec<Vec<f64>>,
-    seconds: f64,
-}
+#[path = "../tests/common/switched_duct.rs"]
+mod switched_duct;
+use switched_duct::{hamiltonian_error, run_switched, space_time_errors, SwitchedRun as Run};
 
 const EVERY: usize = 20;
 
+/// The switched run of `m` with step `dt`, sampled every `EVERY` steps.
 fn simulate(m: &dyn VibroacousticDuct, dt: f64) -> Result<Run, Box<dyn Error>> {
-    let p = *m.params();
-    let mut state = m.initial_state()?;
-    let mut run = Run {
-        hamiltonian: vec![],
-        samples: vec![],
-        seconds: 0.0,
-    };
-    let start = Instant::now();
-    for (on, t0, t1) in [(false, 0.0, p.t_switch), (true, p.t_switch, p.t_end)] {
-        let params = MidpointParams {
-            step: FixedStepParams {
-                t0,
-                t_end: t1,
-                h: dt,
-                output_every: EVERY,
-            },
-            ..Default::default()
-        };
-        let input = InputFn::new(m.input().into_iter().map(Signal::Constant).collect());
-        let mut cn = LinearMidpoint::new(m.system(on), input, params)?;
-        let skip = usize::from(on);
-        let mut k = 0;
-        let samples = &mut run.samples;
-        let r = cn.run(&state, &mut |_t: f64, e: &[f64]| {
-            if k >= skip {
-                samples.push(e.to_vec());
-            }
-            k += 1;
-        })?;
-        run.hamiltonian.extend(&r.ledger.hamiltonian[skip..]);
-        state = r.state;
-    }
-    run.seconds = start.elapsed().as_secs_f64();
-    Ok(run)
+    run_switched(m, dt, EVERY)
 }
 
 /// (ε_H, space–time ε_p, ε_v) of `r` (model `m`) against the reference.
@@ -74,21 +36,10 @@ fn errors(
     m: &dyn VibroacousticDuct,
     r: &Run,
 ) -> Result<(f64, StateErrors), Box<dyn Error>> {
-    let d: f64 = r_ref
-        .hamiltonian
-        .iter()
-        .zip(&r.hamiltonian)
-        .map(|(a, b)| (a - b).powi(2))
-        .sum();
-    let nh: f64 = r_ref.hamiltonian.iter().map(|a| a * a).sum();
-    let mut s = [0.0; 4];
-    for (a, b) in r_ref.samples.iter().zip(&r.samples) {
-        let q = squared_state_differences(reference, a, m, b)?;
-        for k in 0..4 {
-            s[k] += q[k];
-        }
-    }
-    Ok(((d / nh).sqrt(), StateErrors::from_squares(s)))
+    Ok((
+        hamiltonian_error(&r_ref.hamiltonian, &r.hamiltonian),
+        space_time_errors(reference, r_ref, m, r)?,
+    ))
 }
 
 fn main() -> Result<(), Box<dyn Error>> {

@@ -40,6 +40,26 @@ fn control() -> BoundaryControl {
     }
 }
 
+/// Fixed-step settings with step `dt` up to `t_end`.
+fn step_settings(dt: f64, t_end: f64) -> SwStepSettings {
+    SwStepSettings {
+        dt,
+        t_end,
+        ..Default::default()
+    }
+}
+
+/// The tank of `n_radial` rings under the boundary control, run from [`initial`] with step
+/// `dt` to `t_end` and checked by [`check_controlled`].
+fn controlled_run(n_radial: usize, dt: f64, t_end: f64) -> SwRun {
+    let m = tank(n_radial);
+    let run = m
+        .simulate(&initial(&m), Some(control()), &step_settings(dt, t_end))
+        .unwrap();
+    check_controlled(&m, &run);
+    run
+}
+
 /// Invariants of a closed-tank (uncontrolled) run.
 fn check_closed(run: &SwRun) {
     let (h0, v0) = (run.hamiltonian[0], run.volume[0]);
@@ -61,11 +81,7 @@ fn check_closed(run: &SwRun) {
 fn closed_tank_conserves_volume_and_energy_fast() {
     let m = tank(6);
     let s0 = initial(&m);
-    let settings = SwStepSettings {
-        dt: 1e-2,
-        t_end: 0.5,
-        ..Default::default()
-    };
+    let settings = step_settings(1e-2, 0.5);
     let mut n_obs = 0;
     let mut h_obs = Vec::new();
     let run = m
@@ -147,15 +163,7 @@ fn check_controlled(m: &ShallowWater, run: &SwRun) {
 
 #[test]
 fn controlled_tank_lyapunov_decreases_fast() {
-    let m = tank(6);
-    let s0 = initial(&m);
-    let settings = SwStepSettings {
-        dt: 1e-2,
-        t_end: 1.5,
-        ..Default::default()
-    };
-    let run = m.simulate(&s0, Some(control()), &settings).unwrap();
-    check_controlled(&m, &run);
+    let run = controlled_run(6, 1e-2, 1.5);
     let n_on = run.t.iter().position(|&t| t >= T_ON - 1e-12).unwrap();
     let (v_on, v_end) = (run.lyapunov[n_on], *run.lyapunov.last().unwrap());
     eprintln!(
@@ -171,15 +179,7 @@ fn controlled_tank_lyapunov_decreases_fast() {
 /// (t ≤ 0.5 s) to 0.218 at 3 s while H oscillates about its equilibrium value.
 #[test]
 fn table_8_2_full_study() {
-    let m = tank(20);
-    let s0 = initial(&m);
-    let settings = SwStepSettings {
-        dt: 5e-3,
-        t_end: 3.0,
-        ..Default::default()
-    };
-    let run = m.simulate(&s0, Some(control()), &settings).unwrap();
-    check_controlled(&m, &run);
+    let run = controlled_run(20, 5e-3, 3.0);
     for k in (0..run.t.len()).step_by(50) {
         eprintln!(
             "t = {:.3}  H = {:.6e}  V = {:.6e}  volume = {:.12}",

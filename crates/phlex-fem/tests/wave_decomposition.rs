@@ -4,99 +4,35 @@
 //! balance, H(t) → H_vx⁰, and agreement with each other and with a fine-mesh DAE reference.
 use phlex_core::sparse::to_dense;
 use phlex_fem::models::continuum::wave_decomposition::{
-    relative_state_errors, squared_state_differences, DuctMesh, DuctParams, StateErrors, SubDomain,
-    VibroDae, VibroOde, VibroacousticDuct,
+    relative_state_errors, DuctMesh, DuctParams, StateErrors, SubDomain, VibroDae, VibroOde,
+    VibroacousticDuct,
 };
-use phlex_solve::fixed_step::FixedStepParams;
-use phlex_solve::midpoint::{LinearMidpoint, MidpointParams};
-use phlex_solve::signal::{InputFn, Signal};
 
-/// A run of the switched system: Hamiltonian samples, final state, energy accounting.
-struct Run {
-    times: Vec<f64>,
-    hamiltonian: Vec<f64>,
-    /// States at the sample times.
-    samples: Vec<Vec<f64>>,
-    state: Vec<f64>,
-    /// Largest per-step power-balance residual relative to the energy scale (both phases).
-    balance: f64,
-    /// Energy dissipated by the impedance [J].
-    dissipated: f64,
-    /// Energy supplied through the inflow port [J].
-    supplied: f64,
-}
+#[path = "common/switched_duct.rs"]
+mod switched_duct;
+use switched_duct::{hamiltonian_error, run_switched, space_time_errors, SwitchedRun};
 
 /// Implicit midpoint with step `dt` on [0, t_s] (impedance off) and [t_s, t_end] (on),
 /// H sampled every `every` steps. The state (differential part) carries over at t_s.
-fn simulate(m: &dyn VibroacousticDuct, dt: f64, every: usize) -> Run {
-    let p = *m.params();
-    let e0 = m.initial_state().unwrap();
-    let input = || InputFn::new(m.input().into_iter().map(Signal::Constant).collect());
-    let mut run = Run {
-        times: vec![],
-        hamiltonian: vec![],
-        samples: vec![],
-        state: e0,
-        balance: 0.0,
-        dissipated: 0.0,
-        supplied: 0.0,
-    };
-    for (on, t0, t1) in [(false, 0.0, p.t_switch), (true, p.t_switch, p.t_end)] {
-        let params = MidpointParams {
-            step: FixedStepParams {
-                t0,
-                t_end: t1,
-                h: dt,
-                output_every: every,
-            },
-            ..Default::default()
-        };
-        let mut cn = LinearMidpoint::new(m.system(on), input(), params).unwrap();
-        let skip = usize::from(on);
-        let mut k = 0;
-        let samples = &mut run.samples;
-        let r = cn
-            .run(&run.state, &mut |_t: f64, e: &[f64]| {
-                if k >= skip {
-                    samples.push(e.to_vec());
-                }
-                k += 1;
-            })
-            .unwrap();
-        run.times.extend(&r.ledger.times[skip..]);
-        run.hamiltonian.extend(&r.ledger.hamiltonian[skip..]);
-        run.balance = run.balance.max(r.ledger.max_relative_residual());
-        run.dissipated += r.ledger.dissipated.last().unwrap();
-        run.supplied += r.ledger.supplied.last().unwrap()[0];
-        run.state = r.state;
-    }
-    run
+fn simulate(m: &dyn VibroacousticDuct, dt: f64, every: usize) -> SwitchedRun {
+    run_switched(m, dt, every).unwrap()
 }
 
 /// Space–time relative L²(r) errors over the common sample times.
 fn space_time(
     reference: &dyn VibroacousticDuct,
-    r_ref: &Run,
+    r_ref: &SwitchedRun,
     m: &dyn VibroacousticDuct,
-    r: &Run,
+    r: &SwitchedRun,
 ) -> StateErrors {
     assert_eq!(r_ref.samples.len(), r.samples.len());
-    let mut s = [0.0; 4];
-    for (a, b) in r_ref.samples.iter().zip(&r.samples) {
-        let d = squared_state_differences(reference, a, m, b).unwrap();
-        for k in 0..4 {
-            s[k] += d[k];
-        }
-    }
-    StateErrors::from_squares(s)
+    space_time_errors(reference, r_ref, m, r).unwrap()
 }
 
 /// Relative L²(0, t_end) distance of two Hamiltonian histories on the same time grid.
 fn h_error(h_ref: &[f64], h: &[f64]) -> f64 {
     assert_eq!(h_ref.len(), h.len());
-    let d: f64 = h_ref.iter().zip(h).map(|(a, b)| (a - b).powi(2)).sum();
-    let n: f64 = h_ref.iter().map(|a| a * a).sum();
-    (d / n).sqrt()
+    hamiltonian_error(h_ref, h)
 }
 
 #[test]

@@ -9,11 +9,17 @@
 //! | [`quad`] | conforming quadrilaterals (rectangles, disk O-grids) | tagged edges |
 //! | [`tet`] | positively oriented tetrahedra, box meshes, affine cell maps ([`TetGeometry`]) | tagged faces |
 //!
+//! The triangle, quadrilateral and tetrahedral meshes share their boundary tags
+//! (`tags::BoundaryTags`) and the construction and edge-geometry pieces of `cells` (global
+//! edge numbering, index and degeneracy checks).
+//!
 //! Meshes depend only on [`crate::error`]; Gmsh files are read into these types by
 //! [`crate::io::gmsh`].
+mod cells;
 pub mod disk;
 pub mod interval;
 pub mod quad;
+mod tags;
 pub mod tet;
 pub mod triangle;
 

@@ -13,9 +13,11 @@
 //! and [`QuadMesh::disk`] (5-block O-grid: a central square and four blocks blending its
 //! sides linearly into the circle arcs; tag `"boundary"`; all boundary vertices on the
 //! circle, so the polygon area converges to $\pi R^2$ at order 2).
+use super::cells::{self, all_distinct, check_finite_vertices, EdgeNumbering};
+use super::tags::BoundaryTags;
 use crate::error::Fem2dError;
 use crate::error::{require_positive, FemError};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// A boundary edge of a quadrilateral mesh.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,7 +38,7 @@ pub struct QuadMesh {
     edges: Vec<[usize; 2]>,
     cell_edges: Vec<[usize; 4]>,
     boundary: Vec<QuadBoundaryEdge>,
-    tags: BTreeMap<String, Vec<usize>>,
+    tags: BoundaryTags,
 }
 
 fn invalid(name: String, value: f64, requirement: &str) -> Fem2dError {
@@ -55,22 +57,13 @@ impl QuadMesh {
     /// than two cells or traversed in the same direction by both (inconsistent
     /// orientation).
     pub fn new(vertices: Vec<[f64; 2]>, quads: Vec<[usize; 4]>) -> Result<Self, Fem2dError> {
-        for (i, v) in vertices.iter().enumerate() {
-            if !(v[0].is_finite() && v[1].is_finite()) {
-                return Err(Fem2dError::BadVertex {
-                    index: i,
-                    coords: *v,
-                });
-            }
-        }
+        check_finite_vertices(&vertices)?;
         let nv = vertices.len();
-        let mut edge_id: HashMap<[usize; 2], usize> = HashMap::new();
-        let mut edges = Vec::new();
+        let mut numbering = EdgeNumbering::default();
         let mut cell_edges = Vec::with_capacity(quads.len());
         let mut uses: Vec<Vec<(usize, usize, bool)>> = Vec::new();
         for (t, q) in quads.iter().enumerate() {
-            let distinct = (0..4).all(|i| (i + 1..4).all(|j| q[i] != q[j]));
-            if q.iter().any(|&v| v >= nv) || !distinct {
+            if q.iter().any(|&v| v >= nv) || !all_distinct(q) {
                 return Err(invalid(
                     format!("quadrilateral {t} {q:?}"),
                     nv as f64,
@@ -98,11 +91,8 @@ impl QuadMesh {
             let mut ce = [0usize; 4];
             for l in 0..4 {
                 let (a, b) = (q[l], q[(l + 1) % 4]);
-                let key = [a.min(b), a.max(b)];
-                let n = edges.len();
-                let id = *edge_id.entry(key).or_insert(n);
-                if id == n {
-                    edges.push(key);
+                let (id, new) = numbering.edge(a, b);
+                if new {
                     uses.push(Vec::new());
                 }
                 uses[id].push((t, l, a < b));
@@ -110,6 +100,7 @@ impl QuadMesh {
             }
             cell_edges.push(ce);
         }
+        let edges = numbering.into_edges();
         let mut boundary = Vec::new();
         for (e, u) in uses.iter().enumerate() {
             match u.len() {
@@ -140,7 +131,7 @@ impl QuadMesh {
             edges,
             cell_edges,
             boundary,
-            tags: BTreeMap::new(),
+            tags: BoundaryTags::default(),
         })
     }
 
@@ -169,10 +160,7 @@ impl QuadMesh {
         }
         let mut m = Self::new(vertices, quads)?;
         let (tx, ty) = (1e-10 * lx / nx as f64, 1e-10 * ly / ny as f64);
-        m.tag_boundary("left", |p| p[0].abs() < tx)?;
-        m.tag_boundary("right", |p| (p[0] - lx).abs() < tx)?;
-        m.tag_boundary("bottom", |p| p[1].abs() < ty)?;
-        m.tag_boundary("top", |p| (p[1] - ly).abs() < ty)?;
+        m.tag_rectangle_sides([0.0, lx, 0.0, ly], [tx, ty])?;
         Ok(m)
     }
 
@@ -214,11 +202,7 @@ impl QuadMesh {
         }
         let mut m = Self::new(vertices, quads)?;
         let (tx, ty) = (1e-10 * (xs[nx - 1] - xs[0]), 1e-10 * (ys[ny - 1] - ys[0]));
-        let (x0, x1, y0, y1) = (xs[0], xs[nx - 1], ys[0], ys[ny - 1]);
-        m.tag_boundary("left", |p| (p[0] - x0).abs() < tx)?;
-        m.tag_boundary("right", |p| (p[0] - x1).abs() < tx)?;
-        m.tag_boundary("bottom", |p| (p[1] - y0).abs() < ty)?;
-        m.tag_boundary("top", |p| (p[1] - y1).abs() < ty)?;
+        m.tag_rectangle_sides([xs[0], xs[nx - 1], ys[0], ys[ny - 1]], [tx, ty])?;
         Ok(m)
     }
 
@@ -308,15 +292,24 @@ impl QuadMesh {
         name: &str,
         pred: impl Fn([f64; 2]) -> bool,
     ) -> Result<usize, Fem2dError> {
-        let sel: Vec<usize> = (0..self.boundary.len())
-            .filter(|&k| pred(self.edge_midpoint(self.boundary[k].edge)))
-            .collect();
-        if sel.is_empty() {
-            return Err(Fem2dError::EmptyTag { tag: name.into() });
-        }
-        let n = sel.len();
-        self.tags.insert(name.to_string(), sel);
-        Ok(n)
+        let mids = self.boundary_midpoints();
+        self.tags.tag_where(name, mids, pred)
+    }
+
+    /// Midpoints of the boundary edges, in the order of [`Self::boundary_edges`].
+    fn boundary_midpoints(&self) -> Vec<[f64; 2]> {
+        cells::edge_midpoints(
+            &self.vertices,
+            &self.edges,
+            self.boundary.iter().map(|b| b.edge),
+        )
+    }
+
+    /// Tags the sides of the rectangle `[x0, x1, y0, y1]` (see
+    /// [`BoundaryTags::tag_rectangle_sides`]).
+    fn tag_rectangle_sides(&mut self, sides: [f64; 4], tol: [f64; 2]) -> Result<(), Fem2dError> {
+        let mids = self.boundary_midpoints();
+        self.tags.tag_rectangle_sides(&mids, sides, tol)
     }
 
     /// Number of vertices.
@@ -353,17 +346,11 @@ impl QuadMesh {
     }
     /// Tag names, sorted.
     pub fn tag_names(&self) -> Vec<String> {
-        self.tags.keys().cloned().collect()
+        self.tags.names()
     }
     /// Boundary edges carrying tag `name`.
     pub fn tagged_edges(&self, name: &str) -> Result<Vec<QuadBoundaryEdge>, Fem2dError> {
-        match self.tags.get(name) {
-            Some(ids) => Ok(ids.iter().map(|&k| self.boundary[k]).collect()),
-            None => Err(Fem2dError::UnknownTag {
-                tag: name.into(),
-                available: self.tag_names().join(", "),
-            }),
-        }
+        self.tags.select(name, &self.boundary)
     }
     /// Coordinates of the four vertices of cell `t`.
     pub fn cell_coords(&self, t: usize) -> [[f64; 2]; 4] {
@@ -379,22 +366,17 @@ impl QuadMesh {
     /// Midpoint of edge `e`.
     pub fn edge_midpoint(&self, e: usize) -> [f64; 2] {
         let [a, b] = self.edges[e];
-        let (p, q) = (self.vertices[a], self.vertices[b]);
-        [0.5 * (p[0] + q[0]), 0.5 * (p[1] + q[1])]
+        cells::midpoint(self.vertices[a], self.vertices[b])
     }
     /// Length of edge `e`.
     pub fn edge_length(&self, e: usize) -> f64 {
         let [a, b] = self.edges[e];
-        let (p, q) = (self.vertices[a], self.vertices[b]);
-        ((q[0] - p[0]).powi(2) + (q[1] - p[1]).powi(2)).sqrt()
+        cells::distance(self.vertices[a], self.vertices[b])
     }
     /// Outward unit normal of a boundary edge.
     pub fn outward_normal(&self, b: &QuadBoundaryEdge) -> [f64; 2] {
         let c = self.cell_coords(b.cell);
-        let (p, q) = (c[b.local], c[(b.local + 1) % 4]);
-        let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
-        let l = (dx * dx + dy * dy).sqrt();
-        [dy / l, -dx / l]
+        cells::outward_normal(c[b.local], c[(b.local + 1) % 4])
     }
 }
 

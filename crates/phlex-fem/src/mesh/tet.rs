@@ -11,9 +11,11 @@
 //! [`Mesh3d::box_mesh`] splits each hexahedron of a structured grid into 6 tetrahedra
 //! sharing the main diagonal (Kuhn / Freudenthal triangulation, conforming across cells)
 //! and tags the six sides `"xmin"`, `"xmax"`, `"ymin"`, `"ymax"`, `"zmin"`, `"zmax"`.
+use super::cells::{all_distinct, bounding_box_diagonal_squared, EdgeNumbering};
+use super::tags::BoundaryTags;
 use crate::error::Fem2dError;
 use crate::error::FemError;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// Local vertex pairs of the six edges of a tetrahedron.
 pub const LOCAL_EDGES: [[usize; 2]; 6] = [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]];
@@ -38,7 +40,7 @@ pub struct Mesh3d {
     edges: Vec<[usize; 2]>,
     cell_edges: Vec<[usize; 6]>,
     boundary: Vec<BoundaryFace>,
-    tags: BTreeMap<String, Vec<usize>>,
+    tags: BoundaryTags,
 }
 
 /// The vertices of local face `f` (opposite local vertex `f`) of tetrahedron `tet`, sorted:
@@ -89,23 +91,13 @@ impl Mesh3d {
                 ));
             }
         }
-        let mut lo = [f64::INFINITY; 3];
-        let mut hi = [f64::NEG_INFINITY; 3];
-        for v in &vertices {
-            for c in 0..3 {
-                lo[c] = lo[c].min(v[c]);
-                hi[c] = hi[c].max(v[c]);
-            }
-        }
-        let diag = (0..3).map(|c| (hi[c] - lo[c]).powi(2)).sum::<f64>().sqrt();
+        let diag = bounding_box_diagonal_squared(&vertices).sqrt();
         let nv = vertices.len();
-        let mut edge_id: HashMap<[usize; 2], usize> = HashMap::new();
-        let mut edges = Vec::new();
+        let mut numbering = EdgeNumbering::default();
         let mut cell_edges = Vec::with_capacity(tets.len());
         let mut faces: HashMap<[usize; 3], Vec<(usize, usize)>> = HashMap::new();
         for (t, tet) in tets.iter().enumerate() {
-            let distinct = (0..4).all(|i| (i + 1..4).all(|j| tet[i] != tet[j]));
-            if tet.iter().any(|&v| v >= nv) || !distinct {
+            if tet.iter().any(|&v| v >= nv) || !all_distinct(tet) {
                 return Err(bad(
                     format!("tetrahedron {t} {tet:?}"),
                     nv as f64,
@@ -128,19 +120,14 @@ impl Mesh3d {
             }
             let mut ce = [0usize; 6];
             for (k, [a, b]) in LOCAL_EDGES.iter().enumerate() {
-                let key = [tet[*a].min(tet[*b]), tet[*a].max(tet[*b])];
-                let n = edges.len();
-                let id = *edge_id.entry(key).or_insert(n);
-                if id == n {
-                    edges.push(key);
-                }
-                ce[k] = id;
+                ce[k] = numbering.edge(tet[*a], tet[*b]).0;
             }
             cell_edges.push(ce);
             for f in 0..4 {
                 faces.entry(face_key(tet, f)).or_default().push((t, f));
             }
         }
+        let edges = numbering.into_edges();
         let mut boundary = Vec::new();
         let mut keys: Vec<_> = faces.into_iter().collect();
         keys.sort_unstable_by_key(|(k, _)| *k);
@@ -167,7 +154,7 @@ impl Mesh3d {
             edges,
             cell_edges,
             boundary,
-            tags: BTreeMap::new(),
+            tags: BoundaryTags::default(),
         })
     }
 
@@ -255,15 +242,12 @@ impl Mesh3d {
         name: &str,
         pred: impl Fn([f64; 3]) -> bool,
     ) -> Result<usize, Fem2dError> {
-        let sel: Vec<usize> = (0..self.boundary.len())
-            .filter(|&k| pred(self.face_centroid(&self.boundary[k])))
+        let centroids: Vec<[f64; 3]> = self
+            .boundary
+            .iter()
+            .map(|f| self.face_centroid(f))
             .collect();
-        if sel.is_empty() {
-            return Err(Fem2dError::EmptyTag { tag: name.into() });
-        }
-        let n = sel.len();
-        self.tags.insert(name.to_string(), sel);
-        Ok(n)
+        self.tags.tag_where(name, centroids, pred)
     }
 
     /// Tags (or re-tags) as `name` the boundary faces with the given vertex triples (any
@@ -299,9 +283,7 @@ impl Mesh3d {
         }
         sel.sort_unstable();
         sel.dedup();
-        let n = sel.len();
-        self.tags.insert(name.to_string(), sel);
-        Ok(n)
+        Ok(self.tags.insert(name, sel))
     }
 
     /// Number of vertices.
@@ -338,17 +320,11 @@ impl Mesh3d {
     }
     /// Tag names, sorted.
     pub fn tag_names(&self) -> Vec<String> {
-        self.tags.keys().cloned().collect()
+        self.tags.names()
     }
     /// Boundary faces carrying tag `name`.
     pub fn tagged_faces(&self, name: &str) -> Result<Vec<BoundaryFace>, Fem2dError> {
-        match self.tags.get(name) {
-            Some(ids) => Ok(ids.iter().map(|&k| self.boundary[k]).collect()),
-            None => Err(Fem2dError::UnknownTag {
-                tag: name.into(),
-                available: self.tag_names().join(", "),
-            }),
-        }
+        self.tags.select(name, &self.boundary)
     }
     /// Coordinates of the vertices of tetrahedron `t`.
     pub fn cell_coords(&self, t: usize) -> [[f64; 3]; 4] {

@@ -10,8 +10,9 @@
 //!   tangent rotated by −90°);
 //! * global edges are numbered in order of first appearance; each stores its end vertices
 //!   with the lower global index first (the global orientation used for edge DOFs).
+use super::cells::{self, bounding_box_diagonal_squared, check_finite_vertices, EdgeNumbering};
+use super::tags::BoundaryTags;
 use crate::error::{require_count, Fem2dError, FemError};
-use std::collections::{BTreeMap, HashMap};
 
 /// Direction of the diagonal splitting each cell of a structured mesh.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -57,7 +58,7 @@ pub struct Mesh2d {
     /// Cells adjacent to each edge (second is `usize::MAX` on the boundary).
     edge_cells: Vec<[usize; 2]>,
     boundary: Vec<BoundaryEdge>,
-    tags: BTreeMap<String, Vec<usize>>,
+    tags: BoundaryTags,
 }
 
 /// Signed area of the triangle `(a, b, c)` (positive if counter-clockwise).
@@ -72,23 +73,9 @@ impl Mesh2d {
     /// Errors: non-finite vertices, out-of-range or repeated vertex indices, triangles with
     /// signed area `<= 1e-14 ×` (bounding box diagonal)², edges shared by three triangles.
     pub fn new(vertices: Vec<[f64; 2]>, triangles: Vec<[usize; 3]>) -> Result<Self, Fem2dError> {
-        for (i, v) in vertices.iter().enumerate() {
-            if !(v[0].is_finite() && v[1].is_finite()) {
-                return Err(Fem2dError::BadVertex {
-                    index: i,
-                    coords: *v,
-                });
-            }
-        }
+        check_finite_vertices(&vertices)?;
         let nv = vertices.len();
-        let (mut lo, mut hi) = ([f64::INFINITY; 2], [f64::NEG_INFINITY; 2]);
-        for v in &vertices {
-            for d in 0..2 {
-                lo[d] = lo[d].min(v[d]);
-                hi[d] = hi[d].max(v[d]);
-            }
-        }
-        let diam2 = (hi[0] - lo[0]).powi(2) + (hi[1] - lo[1]).powi(2);
+        let diam2 = bounding_box_diagonal_squared(&vertices);
         for (t, tri) in triangles.iter().enumerate() {
             let bad = tri.iter().any(|&v| v >= nv)
                 || tri[0] == tri[1]
@@ -110,32 +97,33 @@ impl Mesh2d {
                 });
             }
         }
-        let mut map: HashMap<(usize, usize), usize> = HashMap::with_capacity(3 * triangles.len());
-        let mut edges = Vec::new();
+        let mut numbering = EdgeNumbering::default();
         let mut edge_cells: Vec<[usize; 2]> = Vec::new();
         let mut cell_edges = Vec::with_capacity(triangles.len());
         for (t, tri) in triangles.iter().enumerate() {
             let mut ce = [0; 3];
             for (i, slot) in ce.iter_mut().enumerate() {
                 let (a, b) = (tri[(i + 1) % 3], tri[(i + 2) % 3]);
-                let key = (a.min(b), a.max(b));
-                let id = *map.entry(key).or_insert_with(|| {
-                    edges.push([key.0, key.1]);
+                let (id, new) = numbering.edge(a, b);
+                if new {
                     edge_cells.push([usize::MAX; 2]);
-                    edges.len() - 1
-                });
+                }
                 let ec = &mut edge_cells[id];
                 if ec[0] == usize::MAX {
                     ec[0] = t;
                 } else if ec[1] == usize::MAX {
                     ec[1] = t;
                 } else {
-                    return Err(Fem2dError::NonManifoldEdge { a: key.0, b: key.1 });
+                    return Err(Fem2dError::NonManifoldEdge {
+                        a: a.min(b),
+                        b: a.max(b),
+                    });
                 }
                 *slot = id;
             }
             cell_edges.push(ce);
         }
+        let edges = numbering.into_edges();
         let mut boundary = Vec::new();
         for (e, ec) in edge_cells.iter().enumerate() {
             if ec[1] == usize::MAX {
@@ -155,7 +143,7 @@ impl Mesh2d {
             cell_edges,
             edge_cells,
             boundary,
-            tags: BTreeMap::new(),
+            tags: BoundaryTags::default(),
         })
     }
 
@@ -211,10 +199,9 @@ impl Mesh2d {
         }
         let mut mesh = Self::new(vertices, triangles)?;
         let tol = 1e-10 * hx.min(hy);
-        mesh.tag_boundary("left", |p| (p[0] - x0).abs() < tol)?;
-        mesh.tag_boundary("right", |p| (p[0] - x1).abs() < tol)?;
-        mesh.tag_boundary("bottom", |p| (p[1] - y0).abs() < tol)?;
-        mesh.tag_boundary("top", |p| (p[1] - y1).abs() < tol)?;
+        let mids = mesh.boundary_midpoints();
+        mesh.tags
+            .tag_rectangle_sides(&mids, [x0, x1, y0, y1], [tol, tol])?;
         Ok(mesh)
     }
 
@@ -230,19 +217,17 @@ impl Mesh2d {
         name: &str,
         pred: impl Fn([f64; 2]) -> bool,
     ) -> Result<usize, Fem2dError> {
-        let sel: Vec<usize> = self
-            .boundary
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| pred(self.edge_midpoint(b.edge)))
-            .map(|(k, _)| k)
-            .collect();
-        if sel.is_empty() {
-            return Err(Fem2dError::EmptyTag { tag: name.into() });
-        }
-        let n = sel.len();
-        self.tags.insert(name.to_string(), sel);
-        Ok(n)
+        let mids = self.boundary_midpoints();
+        self.tags.tag_where(name, mids, pred)
+    }
+
+    /// Midpoints of the boundary edges, in the order of [`Self::boundary_edges`].
+    fn boundary_midpoints(&self) -> Vec<[f64; 2]> {
+        cells::edge_midpoints(
+            &self.vertices,
+            &self.edges,
+            self.boundary.iter().map(|b| b.edge),
+        )
     }
 
     /// Number of vertices.
@@ -284,17 +269,11 @@ impl Mesh2d {
     }
     /// Names of the boundary tags.
     pub fn tag_names(&self) -> Vec<String> {
-        self.tags.keys().cloned().collect()
+        self.tags.names()
     }
     /// Boundary edges carrying tag `name`.
     pub fn tagged_edges(&self, name: &str) -> Result<Vec<BoundaryEdge>, Fem2dError> {
-        match self.tags.get(name) {
-            Some(sel) => Ok(sel.iter().map(|&k| self.boundary[k]).collect()),
-            None => Err(Fem2dError::UnknownTag {
-                tag: name.into(),
-                available: self.tag_names().join(", "),
-            }),
-        }
+        self.tags.select(name, &self.boundary)
     }
 
     /// Partitions the boundary edges among `tags`, which must not overlap (one boundary
@@ -383,23 +362,18 @@ impl Mesh2d {
     /// Midpoint of edge `e`.
     pub fn edge_midpoint(&self, e: usize) -> [f64; 2] {
         let [a, b] = self.edges[e];
-        let (p, q) = (self.vertices[a], self.vertices[b]);
-        [0.5 * (p[0] + q[0]), 0.5 * (p[1] + q[1])]
+        cells::midpoint(self.vertices[a], self.vertices[b])
     }
     /// Length of edge `e`.
     pub fn edge_length(&self, e: usize) -> f64 {
         let [a, b] = self.edges[e];
-        let (p, q) = (self.vertices[a], self.vertices[b]);
-        ((q[0] - p[0]).powi(2) + (q[1] - p[1]).powi(2)).sqrt()
+        cells::distance(self.vertices[a], self.vertices[b])
     }
     /// Outward unit normal $n$ of a boundary edge (the tangent $s = (-n_y, n_x)$ then runs
     /// counter-clockwise around the domain).
     pub fn outward_normal(&self, b: &BoundaryEdge) -> [f64; 2] {
         let c = self.cell_coords(b.cell);
-        let (p, q) = (c[(b.local + 1) % 3], c[(b.local + 2) % 3]);
-        let (dx, dy) = (q[0] - p[0], q[1] - p[1]);
-        let l = (dx * dx + dy * dy).sqrt();
-        [dy / l, -dx / l]
+        cells::outward_normal(c[(b.local + 1) % 3], c[(b.local + 2) % 3])
     }
     /// Largest edge length.
     pub fn h_max(&self) -> f64 {

@@ -782,6 +782,12 @@ impl BlockAssembler {
         let o = self.offsets[b];
         self.E.push_block(o, o, M, 1.0);
     }
+    /// $E_{bb} \mathrel{+}= \langle c\,\phi_i, \phi_j\rangle$: the mass matrix of the 1D
+    /// space `space` of field `b` weighted by the constant `c`.
+    pub(crate) fn line_mass(&mut self, b: usize, space: &Space1d, c: f64) -> Result<(), FemError> {
+        self.mass(b, &line::mass(space, &Coefficient::Constant(c))?);
+        Ok(())
+    }
     /// $J_{rc} \mathrel{+}= s A$ and $J_{cr} \mathrel{-}= s A^\top$ (skew by construction).
     pub fn skew(&mut self, r: usize, c: usize, A: &SparseMat, s: f64) {
         let (or, oc) = (self.offsets[r], self.offsets[c]);

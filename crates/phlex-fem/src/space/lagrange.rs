@@ -6,6 +6,7 @@
 //! the scalar DOFs of cell `t` are `cell_dofs(t)`, `DG_k` numbers them cell by cell
 //! (`t · n_local + j`). The `CG_k` numbering (vertices, edges, interiors), the evaluation
 //! and the boundary DOFs stay with the cell.
+use crate::error::{Fem2dError, FemError};
 use std::fmt;
 
 /// A reference cell with its mesh, geometry and Lagrange element: what
@@ -117,6 +118,23 @@ impl<C: LagrangeCell> LagrangeSpace<C> {
     #[inline]
     pub fn global(&self, c: usize, i: usize) -> usize {
         c * self.n_scalar + i
+    }
+    /// Checks that `u` holds one coefficient per DOF; the error names the space by
+    /// `describe` (called only on error).
+    pub(crate) fn check_coefficients(
+        &self,
+        u: &[f64],
+        describe: impl FnOnce() -> String,
+    ) -> Result<(), Fem2dError> {
+        if u.len() != self.n_dofs() {
+            return Err(FemError::Length {
+                what: format!("{} coefficient vector", describe()),
+                expected: self.n_dofs(),
+                found: u.len(),
+            }
+            .into());
+        }
+        Ok(())
     }
     /// Nodal interpolant of `f` (which writes the `n_comp` components at a point).
     pub fn interpolate(&self, f: &dyn Fn(C::Point, &mut [f64])) -> Vec<f64> {

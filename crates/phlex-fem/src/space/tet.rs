@@ -5,7 +5,7 @@
 //! `c · n_scalar + i` (component major); symmetric tensors in the order
 //! $(xx, yy, zz, yz, xz, xy)$ with Frobenius weights $(1, 1, 1, 2, 2, 2)$.
 use crate::element::tet::LagrangeTet;
-use crate::error::{require_degree, Fem2dError, FemError};
+use crate::error::{require_degree, Fem2dError};
 use crate::mesh::tet::{Mesh3d, TetGeometry, LOCAL_EDGES};
 use crate::space::lagrange::{LagrangeCell, LagrangeSpace};
 
@@ -141,14 +141,7 @@ impl LagrangeSpace<Tetrahedron> {
     }
     /// Values (`n_comp`) of the field with coefficients `u` at the physical point `x`.
     pub fn evaluate(&self, u: &[f64], x: [f64; 3]) -> Result<Vec<f64>, Fem2dError> {
-        if u.len() != self.n_dofs() {
-            return Err(FemError::Length {
-                what: format!("{} coefficient vector", self.describe()),
-                expected: self.n_dofs(),
-                found: u.len(),
-            }
-            .into());
-        }
+        self.check_coefficients(u, || self.describe())?;
         let (t, xh) = self.locate(x)?;
         let nl = self.n_local();
         let (mut v, mut g) = (vec![0.0; nl], vec![[0.0; 3]; nl]);

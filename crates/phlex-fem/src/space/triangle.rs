@@ -180,14 +180,7 @@ impl LagrangeSpace<Triangle> {
         u: &[f64],
         x: [f64; 2],
     ) -> Result<(Vec<f64>, Vec<[f64; 2]>), Fem2dError> {
-        if u.len() != self.n_dofs() {
-            return Err(FemError::Length {
-                what: format!("{} coefficient vector", self.describe()),
-                expected: self.n_dofs(),
-                found: u.len(),
-            }
-            .into());
-        }
+        self.check_coefficients(u, || self.describe())?;
         let (t, xh) = self.locate(x)?;
         let g = CellGeometry::new(self.mesh(), t);
         let nl = self.n_local();

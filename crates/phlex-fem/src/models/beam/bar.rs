@@ -15,13 +15,13 @@
 //!   column of $v$ at an end is $-\psi_N(0)$ / $+\psi_N(L)$, output $F$.
 //!
 //! Boundary conditions: `Free` ($F = 0$), `Clamped` and `SimplySupported` (both $v = 0$).
-use crate::assembly::line::{self, Coefficient};
+use crate::assembly::line;
 use crate::element::line::Family;
 use crate::error::{require_positive, FemError};
 use crate::mesh::interval::{End, Mesh1d};
-use crate::models::beam::member::{Member, Section};
+use crate::models::beam::member::{end_port, mixed_name, Member, Section};
 use crate::models::boundary::{Component, Kinematics, Quantity};
-use crate::models::model::{open_loads, BlockAssembler, Field, OpenEndTerm, OpenField, PfemModel};
+use crate::models::model::{open_loads, BlockAssembler, Field, OpenField, PfemModel};
 use crate::space::line::Space1d;
 
 /// PFEM discretization of the axial bar.
@@ -76,46 +76,33 @@ impl Section for BarSection {
         let vv = Space1d::new(mesh, fv)?;
         let vn = Space1d::new(mesh, fn_)?;
         let mut asm = BlockAssembler::new(&[vv.n_dofs(), vn.n_dofs()]);
-        asm.mass(
-            0,
-            &line::mass(&vv, &Coefficient::Constant(m.section.rho_a))?,
-        );
-        asm.mass(
-            1,
-            &line::mass(&vn, &Coefficient::Constant(1.0 / m.section.ea))?,
-        );
-        let mut ends = Vec::new();
-        if velocity_cg {
+        asm.line_mass(0, &vv, m.section.rho_a)?;
+        asm.line_mass(1, &vn, 1.0 / m.section.ea)?;
+        let ends: Vec<_> = if velocity_cg {
             let D = line::derivative_coupling(&vn, &vv, 1)?;
             asm.skew(1, 0, &D, 1.0);
-            for end in [End::Left, End::Right] {
-                ends.push(OpenEndTerm {
-                    end,
-                    component: Component::Translation,
-                    natural: Quantity::Force,
-                    column: asm.embed(0, &vv.end_functional(end, 0)),
-                });
-            }
+            [End::Left, End::Right]
+                .map(|end| end_port(&asm, end, Component::Translation, Quantity::Force, 0, &vv))
+                .into()
         } else {
             let G = line::derivative_coupling(&vv, &vn, 1)?;
             asm.skew(0, 1, &G, 1.0);
-            for end in [End::Left, End::Right] {
-                let s = if end == End::Left { -1.0 } else { 1.0 };
-                ends.push(OpenEndTerm {
-                    end,
-                    component: Component::Translation,
-                    natural: Quantity::Velocity,
-                    column: asm.embed(1, &vn.end_functional(end, 0).scaled(s)),
-                });
-            }
-        }
-        let loads = open_loads(&m.loads, &[(Field::Velocity, &vv, 0)], &asm, "bar")?;
-        let name = match m.discretization {
-            BarDiscretization::CgDg(k) => format!("bar CG{k}xDG{}", k - 1),
-            BarDiscretization::DgCg(k) => format!("bar DG{}xCG{k}", k - 1),
+            [End::Left, End::Right]
+                .map(|end| {
+                    end_port(
+                        &asm,
+                        end,
+                        Component::Translation,
+                        Quantity::Velocity,
+                        1,
+                        &vn,
+                    )
+                })
+                .into()
         };
+        let loads = open_loads(&m.loads, &[(Field::Velocity, &vv, 0)], &asm, "bar")?;
         let open = asm.open_model(
-            name,
+            mixed_name("bar", k, velocity_cg),
             Kinematics::Axial,
             vec![
                 OpenField::new(Field::Velocity, "e_v", "axial velocity [m/s]", vv),

@@ -37,11 +37,11 @@
 //!
 //! Derived fields: [`Field::AngularVelocity`] $= \partial_x e_w$, [`Field::ShearForce`]
 //! $= -\partial_x e_\kappa$.
-use crate::assembly::line::{self, Coefficient};
+use crate::assembly::line;
 use crate::element::line::Family;
 use crate::error::{require_positive, FemError};
 use crate::mesh::interval::{End, Mesh1d};
-use crate::models::beam::member::{Member, Section};
+use crate::models::beam::member::{end_port, Member, Section};
 use crate::models::boundary::{Component, Kinematics, Quantity};
 use crate::models::model::{
     open_loads, BlockAssembler, Field, OpenEndTerm, OpenField, OpenModel, PfemModel,
@@ -120,14 +120,8 @@ impl Section for EbSection {
         let vw = Space1d::new(mesh, fw)?;
         let vk = Space1d::new(mesh, fk)?;
         let mut asm = BlockAssembler::new(&[vw.n_dofs(), vk.n_dofs()]);
-        asm.mass(
-            0,
-            &line::mass(&vw, &Coefficient::Constant(m.section.rho_a))?,
-        );
-        asm.mass(
-            1,
-            &line::mass(&vk, &Coefficient::Constant(1.0 / m.section.ei))?,
-        );
+        asm.line_mass(0, &vw, m.section.rho_a)?;
+        asm.line_mass(1, &vk, 1.0 / m.section.ei)?;
         let term = |end, component, natural, column| OpenEndTerm {
             end,
             component,
@@ -137,12 +131,7 @@ impl Section for EbSection {
         // force input at an end: the trace of the velocity e_w (both velocity-CG/Hermite
         // discretizations)
         let shear_force_port = |asm: &BlockAssembler, end| {
-            term(
-                end,
-                Component::Translation,
-                Quantity::Force,
-                asm.embed(0, &vw.end_functional(end, 0)),
-            )
+            end_port(asm, end, Component::Translation, Quantity::Force, 0, &vw)
         };
         let mut ends = Vec::new();
         match m.discretization {
@@ -182,13 +171,14 @@ impl Section for EbSection {
                 let K = line::gradient_coupling(&vw, &vk)?;
                 asm.skew(0, 1, &K, 1.0);
                 for end in [End::Left, End::Right] {
-                    let s = if end == End::Left { -1.0 } else { 1.0 };
                     ends.push(shear_force_port(&asm, end));
-                    ends.push(term(
+                    ends.push(end_port(
+                        &asm,
                         end,
                         Component::Rotation,
                         Quantity::Velocity,
-                        asm.embed(1, &vk.end_functional(end, 0).scaled(s)),
+                        1,
+                        &vk,
                     ));
                 }
             }

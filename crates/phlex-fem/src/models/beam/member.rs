@@ -7,9 +7,10 @@
 //! (thesis 004 §3.4, §6.2.1; [`crate::models::model`]). What differs between members is
 //! only the [`Section`]: its parameters, its discretizations and its open assembly.
 use crate::error::FemError;
-use crate::mesh::interval::{Mesh1d, MeshSpec};
-use crate::models::boundary::{EndCondition, Imposition};
-use crate::models::model::{DistributedLoad, PfemModel, Profile};
+use crate::mesh::interval::{End, Mesh1d, MeshSpec};
+use crate::models::boundary::{Component, EndCondition, Imposition, Quantity};
+use crate::models::model::{BlockAssembler, DistributedLoad, OpenEndTerm, PfemModel, Profile};
+use crate::space::line::Space1d;
 use std::fmt;
 
 /// The member-specific part of a [`Member`]: cross-section parameters and the open PFEM
@@ -21,6 +22,43 @@ pub trait Section: Clone + fmt::Debug {
     fn validate(&self) -> Result<(), FemError>;
     /// Assembles `member` on `mesh` (its built mesh specification).
     fn assemble(member: &Member<Self>, mesh: &Mesh1d) -> Result<PfemModel, FemError>;
+}
+
+/// The end port at `end` of a mixed member in the natural causality `natural` of its
+/// discretization, through the trace of the continuous field `block` (space `space`):
+/// a force input enters through the velocity trace, column $\phi(\text{end})$ (output:
+/// the end velocity); a velocity input through the outward stress trace, column
+/// $-\psi(x_0)$ at the left end and $+\psi(x_n)$ at the right one (output: the end force).
+pub(crate) fn end_port(
+    asm: &BlockAssembler,
+    end: End,
+    component: Component,
+    natural: Quantity,
+    block: usize,
+    space: &Space1d,
+) -> OpenEndTerm {
+    let trace = space.end_functional(end, 0);
+    let column = match natural {
+        Quantity::Velocity if end == End::Left => trace.scaled(-1.0),
+        _ => trace,
+    };
+    OpenEndTerm {
+        end,
+        component,
+        natural,
+        column: asm.embed(block, &column),
+    }
+}
+
+/// Name of the mixed discretization of degree `k` of the member `what`:
+/// `"{what} CG{k}xDG{k-1}"` with continuous velocities, `"{what} DG{k-1}xCG{k}"` with
+/// continuous stresses.
+pub(crate) fn mixed_name(what: &str, k: usize, velocity_cg: bool) -> String {
+    if velocity_cg {
+        format!("{what} CG{k}xDG{}", k - 1)
+    } else {
+        format!("{what} DG{}xCG{k}", k - 1)
+    }
 }
 
 /// Builder of a one-dimensional PFEM member with cross-section `S`.

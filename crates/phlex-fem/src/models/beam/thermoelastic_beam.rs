@@ -49,7 +49,7 @@ use crate::element::line::Family;
 use crate::error::{require_positive, require_thermal, FemError};
 use crate::mesh::interval::End;
 use crate::mesh::interval::Mesh1d;
-use crate::models::thermal_layer::layer_heat_blocks;
+use crate::models::thermal_layer::{layer_heat_blocks, ThicknessFactors};
 use crate::space::line::Space1d;
 use phlex_core::sparse::{self, Triplets};
 use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
@@ -219,17 +219,13 @@ impl ThermoelasticBeam {
         // thermal blocks
         let Mx = line::mass(&vx, &Coefficient::Constant(1.0))?;
         let Kx = line::gradient_coupling(&vx, &vx)?;
-        let Mz = line::mass(&vz, &Coefficient::Constant(1.0))?;
-        let Kz = line::gradient_coupling(&vz, &vz)?;
+        let thickness = ThicknessFactors::new(&vz)?;
         let X = sparse::restrict(&line::derivative_coupling(&vx, &vw, 2)?, &all_x, &keep);
-        let Z = line::load_functional(&vz, 0, &|z| z, 1)?.to_dense();
         let lx = line::load_functional(&vx, 0, &|_| 1.0, 0)?.to_dense();
-        let ztop = vz.end_functional(End::Right, 0).to_dense();
         let ct = p.heat_capacity * p.t0 * b;
         let kt = p.conductivity * p.t0 * b;
         let cb = p.expansion * p.young * p.t0 * b;
         let (ow, ok, ot) = (0, nw, nw + nk);
-        let tidx = |ix: usize, iz: usize| ot + ix * nzd + iz;
         let mut tE = Triplets::new(n, n);
         let mut tJ = Triplets::new(n, n);
         let mut tR = Triplets::new(n, n);
@@ -240,24 +236,16 @@ impl ThermoelasticBeam {
         layer_heat_blocks(
             &Mx,
             &Kx,
-            &sparse::to_dense(&Mz),
-            &sparse::to_dense(&Kz),
+            &thickness.mz,
+            &thickness.kz,
             ct,
             kt,
             &mut |i, j, v| tE.push(ot + i, ot + j, v),
             &mut |i, j, v| tR.push(ot + i, ot + j, v),
         );
         if cb != 0.0 {
-            for jw in 0..nw {
-                for (ix, xv) in sparse::col_iter(&X, jw) {
-                    for (iz, &zv) in Z.iter().enumerate() {
-                        if zv != 0.0 {
-                            tJ.push(tidx(ix, iz), ow + jw, cb * xv * zv);
-                            tJ.push(ow + jw, tidx(ix, iz), -cb * xv * zv);
-                        }
-                    }
-                }
-            }
+            let w_state: Vec<Option<usize>> = (0..nw).map(|jw| Some(ow + jw)).collect();
+            thickness.push_coupling(&mut tJ, &X, cb, &w_state, ot);
         }
         // ports: uniform load, top-surface heat flux
         let lw = line::load_functional(&vw, 0, &|_| 1.0, 0)?.to_dense();
@@ -265,11 +253,7 @@ impl ThermoelasticBeam {
         for (k, &i) in keep.iter().enumerate() {
             tB.push(ow + k, 0, lw[i]);
         }
-        for (ix, &l) in lx.iter().enumerate() {
-            for (iz, &zt) in ztop.iter().enumerate() {
-                tB.push(tidx(ix, iz), 1, b * l * zt);
-            }
-        }
+        thickness.push_top_flux(&mut tB, 1, &lx, b, ot);
         let ports = PortSet::from_ports(vec![
             Port::new(
                 "load",

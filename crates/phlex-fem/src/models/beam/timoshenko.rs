@@ -18,14 +18,14 @@
 //!   $G_1 = \langle\phi_w, \partial_x\psi_Q\rangle$, $G_2 = \langle\phi_\varphi,
 //!   \partial_x\psi_M\rangle$, $P' = \langle\phi_\varphi, \psi_Q\rangle$; columns of
 //!   $(\dot w, \dot\varphi)$: $\mp(\psi_Q, \psi_M)$ at 0 / $L$ ($-$ at 0).
-use crate::assembly::line::{self, Coefficient};
+use crate::assembly::line;
 use crate::element::line::Family;
 use crate::error::{require_positive, FemError};
 use crate::mesh::interval::{End, Mesh1d};
-use crate::models::beam::member::{Member, Section};
+use crate::models::beam::member::{end_port, mixed_name, Member, Section};
 use crate::models::boundary::{Component, Kinematics, Quantity};
 use crate::models::model::{
-    open_loads, BlockAssembler, DistributedLoad, Field, OpenEndTerm, OpenField, PfemModel, Profile,
+    open_loads, BlockAssembler, DistributedLoad, Field, OpenField, PfemModel, Profile,
 };
 use crate::space::line::Space1d;
 
@@ -110,59 +110,54 @@ impl Section for TimoshenkoSection {
         let vm = Space1d::new(mesh, fs)?;
         let vq = vm.clone();
         let mut asm = BlockAssembler::new(&[vw.n_dofs(), vp.n_dofs(), vm.n_dofs(), vq.n_dofs()]);
-        asm.mass(
-            0,
-            &line::mass(&vw, &Coefficient::Constant(m.section.rho_a))?,
-        );
-        asm.mass(
-            1,
-            &line::mass(&vp, &Coefficient::Constant(m.section.rho_i))?,
-        );
-        asm.mass(
-            2,
-            &line::mass(&vm, &Coefficient::Constant(1.0 / m.section.ei))?,
-        );
-        asm.mass(
-            3,
-            &line::mass(&vq, &Coefficient::Constant(1.0 / m.section.kga))?,
-        );
+        asm.line_mass(0, &vw, m.section.rho_a)?;
+        asm.line_mass(1, &vp, m.section.rho_i)?;
+        asm.line_mass(2, &vm, 1.0 / m.section.ei)?;
+        asm.line_mass(3, &vq, 1.0 / m.section.kga)?;
         let mut ends = Vec::new();
         if vel_cg {
             asm.skew(3, 0, &line::derivative_coupling(&vq, &vw, 1)?, 1.0);
             asm.skew(2, 1, &line::derivative_coupling(&vm, &vp, 1)?, 1.0);
             asm.skew(3, 1, &line::derivative_coupling(&vq, &vp, 0)?, -1.0);
             for end in [End::Left, End::Right] {
-                ends.push(OpenEndTerm {
+                ends.push(end_port(
+                    &asm,
                     end,
-                    component: Component::Translation,
-                    natural: Quantity::Force,
-                    column: asm.embed(0, &vw.end_functional(end, 0)),
-                });
-                ends.push(OpenEndTerm {
+                    Component::Translation,
+                    Quantity::Force,
+                    0,
+                    &vw,
+                ));
+                ends.push(end_port(
+                    &asm,
                     end,
-                    component: Component::Rotation,
-                    natural: Quantity::Force,
-                    column: asm.embed(1, &vp.end_functional(end, 0)),
-                });
+                    Component::Rotation,
+                    Quantity::Force,
+                    1,
+                    &vp,
+                ));
             }
         } else {
             asm.skew(0, 3, &line::derivative_coupling(&vw, &vq, 1)?, 1.0);
             asm.skew(1, 2, &line::derivative_coupling(&vp, &vm, 1)?, 1.0);
             asm.skew(1, 3, &line::derivative_coupling(&vp, &vq, 0)?, 1.0);
             for end in [End::Left, End::Right] {
-                let s = if end == End::Left { -1.0 } else { 1.0 };
-                ends.push(OpenEndTerm {
+                ends.push(end_port(
+                    &asm,
                     end,
-                    component: Component::Translation,
-                    natural: Quantity::Velocity,
-                    column: asm.embed(3, &vq.end_functional(end, 0).scaled(s)),
-                });
-                ends.push(OpenEndTerm {
+                    Component::Translation,
+                    Quantity::Velocity,
+                    3,
+                    &vq,
+                ));
+                ends.push(end_port(
+                    &asm,
                     end,
-                    component: Component::Rotation,
-                    natural: Quantity::Velocity,
-                    column: asm.embed(2, &vm.end_functional(end, 0).scaled(s)),
-                });
+                    Component::Rotation,
+                    Quantity::Velocity,
+                    2,
+                    &vm,
+                ));
             }
         }
         let loads = open_loads(
@@ -171,12 +166,8 @@ impl Section for TimoshenkoSection {
             &asm,
             "Timoshenko",
         )?;
-        let name = match m.discretization {
-            TimoshenkoDiscretization::CgDg(k) => format!("Timoshenko CG{k}xDG{}", k - 1),
-            TimoshenkoDiscretization::DgCg(k) => format!("Timoshenko DG{}xCG{k}", k - 1),
-        };
         let open = asm.open_model(
-            name,
+            mixed_name("Timoshenko", k, vel_cg),
             Kinematics::Bending,
             vec![
                 OpenField::new(Field::Velocity, "e_w", "transverse velocity [m/s]", vw),

@@ -207,8 +207,7 @@ pub(crate) fn add_heat_blocks(
 ) -> Result<(), FemError> {
     let st = open.blocks[bt].space.clone();
     let sq = open.blocks[bq].space.clone();
-    open.asm
-        .mass(bt, &line::mass(&st, &Coefficient::Constant(capacity_t0))?);
+    open.asm.line_mass(bt, &st, capacity_t0)?;
     let RQ = line::mass(&sq, &Coefficient::Constant(1.0 / k_t0))?;
     open.asm.dissipation(bq, &RQ);
     if matches!(st.family(), Family::Cg(_)) {

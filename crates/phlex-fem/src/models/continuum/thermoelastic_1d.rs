@@ -308,12 +308,8 @@ impl Thermoelastic1d {
         let (bv, be) = (0, 1);
         let sv = open.blocks[bv].space.clone();
         let se = open.blocks[be].space.clone();
-        open.asm
-            .mass(bv, &line::mass(&sv, &Coefficient::Constant(p.density))?);
-        open.asm.mass(
-            be,
-            &line::mass(&se, &Coefficient::Constant(1.0 / p.modulus))?,
-        );
+        open.asm.line_mass(bv, &sv, p.density)?;
+        open.asm.line_mass(be, &se, 1.0 / p.modulus)?;
         let cg_velocity = matches!(self.mechanical, MechanicalDiscretization::CgDg(_));
         if cg_velocity {
             let D = line::derivative_coupling(&se, &sv, 1)?;

@@ -79,7 +79,7 @@ use crate::quadrature::gauss_legendre::GaussLegendre;
 use crate::quadrature::triangle::TriangleQuadrature;
 use phlex_core::interconnect::Composite;
 use phlex_core::sparse::{self, SparseMat, Triplets};
-use phlex_core::{LinearPhSystem, Port, PortSet};
+use phlex_core::{LinearPhSystem, Port, PortSet, VarBlock};
 
 /// Data of the duct experiment (thesis Table 8.4).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -706,18 +706,11 @@ impl VibroDae {
         let Mz = tz.build();
         let b = inflow_column(params, &part, n_tot)?;
         let ports = PortSet::from_ports(vec![inflow_port()])?;
-        let before = LinearPhSystem::new(
+        let (before, after) = switched_systems(
             s.E.clone(),
             s.J.clone(),
             s.R.clone(),
-            b.clone(),
-            ports.clone(),
-            s.blocks.clone(),
-        )?;
-        let after = LinearPhSystem::new(
-            s.E.clone(),
-            s.J.clone(),
-            sparse::add(1.0, &s.R, 1.0, &Mz),
+            &Mz,
             b,
             ports,
             s.blocks.clone(),
@@ -874,18 +867,11 @@ impl VibroOde {
             }
         }
         let ports = PortSet::from_ports(vec![inflow_port()])?;
-        let before = LinearPhSystem::new(
-            coupled.E.clone(),
-            coupled.J.clone(),
-            coupled.R.clone(),
-            coupled.B.clone(),
-            ports.clone(),
-            coupled.blocks.clone(),
-        )?;
-        let after = LinearPhSystem::new(
-            coupled.E.clone(),
-            coupled.J.clone(),
-            sparse::add(1.0, &coupled.R, 1.0, &tr.build()),
+        let (before, after) = switched_systems(
+            coupled.E,
+            coupled.J,
+            coupled.R,
+            &tr.build(),
             coupled.B,
             ports,
             coupled.blocks,
@@ -964,6 +950,30 @@ impl VibroacousticDuct for VibroOde {
             cell_map: &self.cell_map,
         })
     }
+}
+
+/// The duct's systems before and after the impedance switch at $t_s$: the same $E$, $J$,
+/// $B$, ports and blocks, dissipation $R$ before and $R + R_z$ after.
+fn switched_systems(
+    E: SparseMat,
+    J: SparseMat,
+    R: SparseMat,
+    Rz: &SparseMat,
+    B: SparseMat,
+    ports: PortSet,
+    blocks: Vec<VarBlock>,
+) -> Result<(LinearPhSystem, LinearPhSystem), Fem2dError> {
+    let R_after = sparse::add(1.0, &R, 1.0, Rz);
+    let before = LinearPhSystem::new(
+        E.clone(),
+        J.clone(),
+        R,
+        B.clone(),
+        ports.clone(),
+        blocks.clone(),
+    )?;
+    let after = LinearPhSystem::new(E, J, R_after, B, ports, blocks)?;
+    Ok((before, after))
 }
 
 fn check_len(e: &[f64], n: usize) -> Result<(), Fem2dError> {

@@ -109,15 +109,13 @@
 //! source $-c_P\int_\partial v_Tz\,\partial_ne_w$ that grows under refinement.
 use super::kirchhoff::{KirchhoffHhj, KirchhoffModel};
 use crate::assembly::hessian;
-use crate::assembly::line::{self, Coefficient};
 use crate::assembly::triangle::{self, Op, Term};
 use crate::element::line::Family;
 use crate::element::triangle::hhj;
 use crate::error::{require_len, require_poisson, require_thermal, Fem2dError};
 use crate::error::{require_positive, FemError};
-use crate::mesh::interval::End;
 use crate::mesh::interval::Mesh1d;
-use crate::models::thermal_layer::layer_heat_blocks;
+use crate::models::thermal_layer::{layer_heat_blocks, ThicknessFactors};
 use crate::quadrature::gauss_legendre::GaussLegendre;
 use crate::quadrature::polynomial::shifted_legendre;
 use crate::space::line::Space1d;
@@ -273,15 +271,12 @@ impl ThermoelasticKirchhoff {
                 Term::new(0, Op::Dy, 0, Op::Dy, 1.0),
             ],
         )?;
-        let Mz = sparse::to_dense(&line::mass(&vz, &Coefficient::Constant(1.0))?);
-        let Kz = sparse::to_dense(&line::gradient_coupling(&vz, &vz)?);
-        let Z = line::load_functional(&vz, 0, &|z| z, 1)?.to_dense();
-        let ztop = vz.end_functional(End::Right, 0).to_dense();
+        let thickness = ThicknessFactors::new(&vz)?;
+        let Z = &thickness.moment;
         let la = triangle::load(&st, &|_x, o: &mut [f64]| o[0] = 1.0, 0)?;
         let ct = tp.heat_capacity * tp.t0;
         let kt = tp.conductivity * tp.t0;
         let cp = tp.coupling();
-        let tidx = |a: usize, j: usize| nm + a * nzd + j;
         let mut tE = Triplets::new(n, n);
         let mut tJ = Triplets::new(n, n);
         let mut tR = Triplets::new(n, n);
@@ -292,8 +287,8 @@ impl ThermoelasticKirchhoff {
         layer_heat_blocks(
             &M,
             &K,
-            &Mz,
-            &Kz,
+            &thickness.mz,
+            &thickness.kz,
             ct,
             kt,
             &mut |i, j, v| {
@@ -308,18 +303,7 @@ impl ThermoelasticKirchhoff {
         let mut recon: Vec<(usize, Vec<(usize, f64)>)> = Vec::new();
         if cp != 0.0 {
             // open coupling J_wT = c_P (Gᵀ ⊗ Z) = c_P d_h(v, m_θ I), J_Tw = −J_wTᵀ
-            for (iw, sw_idx) in w_state.iter().enumerate() {
-                let Some(s) = *sw_idx else { continue };
-                for (a, gv) in sparse::col_iter(&G, iw) {
-                    for (j, &zv) in Z.iter().enumerate() {
-                        if zv != 0.0 {
-                            let c = -cp * gv * zv;
-                            tJ.push(tidx(a, j), s, c);
-                            tJ.push(s, tidx(a, j), -c);
-                        }
-                    }
-                }
-            }
+            thickness.push_coupling(&mut tJ, &G, -cp, &w_state, nm);
             // edge functionals L_{e,j}θ = (1/|e|)∫_e m_θ P_j ds of the boundary HHJ DOFs,
             // as (local θ index, value) lists
             let lp = boundary_edge_functionals(&st, sk, self.plane_degree)?;
@@ -418,11 +402,7 @@ impl ThermoelasticKirchhoff {
                 }
             }
         }
-        for (a, &l) in la.iter().enumerate() {
-            for (j, &zt) in ztop.iter().enumerate() {
-                tB.push(tidx(a, j), m_in, l * zt);
-            }
-        }
+        thickness.push_top_flux(&mut tB, m_in, &la, 1.0, nm);
         let mut ports: Vec<Port> = ps.ports.iter().cloned().collect();
         ports.push(Port::new(
             "top_flux",
