@@ -62,8 +62,13 @@
 //! redone with a fresh matrix; after two failed retries it is replaced by its two half
 //! steps, recursively down to $h/64$, counted in `rejected_steps`), and when $h$ changes
 //! (breakpoints, halved steps). The increments are measured in the norm
-//! $\max_i |\Delta_i|\,s_i/(1 + |x_{0,i}|)$ ($s_i = h$ for multipliers, 1 otherwise); the
-//! iteration stops when $\theta/(1-\theta)\,|\Delta| \le$ `tol`. The initial guess is the
+//! $\max_i |\Delta_i|/(1 + |x_{0,i}|)$ over the differential variables; the iteration stops
+//! when $\theta/(1-\theta)\,|\Delta| \le$ `tol`. The multipliers are left out of the norm:
+//! they do not enter $x_1$, and at a **singular configuration** (constraint rows $G(q)$
+//! that become dependent, e.g. the IFToMM A02 four-bar chain with all links collinear)
+//! they are not unique; the combination in $\ker G^\top$, which exerts no force, is
+//! determined only to round-off times the condition number of the Newton matrix
+//! ($\sim 1/\sigma_{min}(G)^2$), and a norm including it stalled above `tol`. The initial guess is the
 //! previous step's collocation polynomial extrapolated to the new stage times.
 //!
 //! **Drift projection** (off by default): [`GaussCollocation::with_projection`] projects the
@@ -671,13 +676,24 @@ impl<'a, S: PhSystem + ?Sized> GaussCollocation<'a, S> {
                             }
                             stats.linear_solves += 1;
                             stats.newton_iterations += 1;
+                            // the norm measures the differential variables only: the
+                            // multipliers do not enter x₁, and at a singular configuration
+                            // (dependent constraint rows) they are not unique, so their
+                            // increments stall at round-off times the condition number
                             let mut norm = 0.0f64;
+                            let mut finite = true;
                             for i in 0..s {
                                 for k in 0..n {
                                     let d = w.r[i * n + k];
                                     w.z[i * n + k] += d;
-                                    norm = norm.max(d.abs() * scale[k]);
+                                    finite &= d.is_finite();
+                                    if !algebraic[k] {
+                                        norm = norm.max(d.abs() * scale[k]);
+                                    }
                                 }
+                            }
+                            if !finite {
+                                break;
                             }
                             if !norm.is_finite() {
                                 break;

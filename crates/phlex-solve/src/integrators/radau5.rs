@@ -33,8 +33,11 @@
 //!    \quad d = \big(-\tfrac{13+7\sqrt6}{3}, \tfrac{-13+7\sqrt6}{3}, -\tfrac13\big), $$
 //! re-evaluated once with $f(t_n, y_n + \mathrm{err})$ after a rejection or on the first
 //! step. The norm is the RMS of $\mathrm{err}_i/\mathrm{sc}_i$ with
-//! $\mathrm{sc}_i = a_i + r_i|y_i|$, divided by $h$ for index-2 and by $h^2$ for index-3
-//! variables (the `IWORK(5..7)` mechanism of RADAU5; HW II §VII.8). As in RADAU5 the user
+//! $\mathrm{sc}_i = a_i + r_i|y_i|$ over the differential and index-1 variables; the
+//! index-2 and index-3 variables (multipliers) are left out of this norm and of the Newton
+//! convergence norm (RADAU5 divides their scale by $h$ and $h^2$, the `IWORK(5..7)`
+//! mechanism, HW II §VII.8; that stops at singular configurations of mechanisms, see the
+//! private `measured_variables`). As in RADAU5 the user
 //! tolerances are mapped to $r' = 0.1\, r^{e}$, $a' = r' a / r$ before use, because
 //! the estimate is that of the embedded third-order method; phlex uses $e = 4/5$ by
 //! default so that the *global* error tracks `rtol` (RADAU5's $e = 2/3$ is available
@@ -826,6 +829,33 @@ struct Work {
     rtol: f64,
     /// Exponent $k-1$ of $h$ in the scale of each variable of index $k \ge 2$ (else 0).
     h_power: Vec<i32>,
+    /// The variables measured by the Newton and error norms: all of index $\le 1$
+    /// ([`measured_variables`]).
+    measured: Vec<bool>,
+}
+
+/// The variables in the Newton convergence norm and the error norm: the differential
+/// variables and the index-1 algebraic variables; the index-2 and index-3 variables (the
+/// multipliers of velocity and position constraints) are left out, as IDA's
+/// `suppressAlg` option leaves the algebraic variables out of its error test. The states
+/// are computed to the tolerance without them; the multipliers follow from the states
+/// (their order, 3 for index 2, is that of the method, HW II Table VII.4.1). With them in
+/// the norms (RADAU5 scales their error by $h$), a **singular configuration** stops the
+/// integration: where the constraint rows $G(q)$ become dependent (a four-bar chain with
+/// all links collinear, IFToMM benchmark A02) the multipliers are not unique, the stage
+/// matrices are nearly singular along the dependent combination $\ker G^\top$, and the
+/// estimated multiplier error grows like $1/\sigma_{min}(G)^2$ while the states stay smooth:
+/// the step size collapsed to underflow. That combination does not act on the states
+/// ($G^\top\lambda$ is the reaction), so leaving the multipliers out passes the singular
+/// position with the accuracy of the states. If every variable has index $\ge 2$ all are
+/// measured.
+fn measured_variables(indices: &[u8]) -> Vec<bool> {
+    let m: Vec<bool> = indices.iter().map(|&k| k <= 1).collect();
+    if m.iter().any(|&v| v) {
+        m
+    } else {
+        vec![true; indices.len()]
+    }
 }
 
 /// $\mathrm{sc}_i = a_i + r|y_i|$ (floored at the smallest normal float so that a zero
@@ -980,11 +1010,9 @@ impl Radau5 {
         let fnewt = p
             .newton_tol
             .unwrap_or_else(|| (10.0 * UROUND / rtol_int).max(0.03f64.min(rtol_int.sqrt())));
-        let h_power: Vec<i32> = problem
-            .variable_indices()
-            .iter()
-            .map(|&k| (k as i32 - 1).max(0))
-            .collect();
+        let indices = problem.variable_indices();
+        let h_power: Vec<i32> = indices.iter().map(|&k| (k as i32 - 1).max(0)).collect();
+        let measured = measured_variables(&indices);
 
         // Breakpoints strictly inside (t0, t_end), sorted, without near-duplicates.
         let mut bps: Vec<f64> = problem
@@ -1025,6 +1053,7 @@ impl Radau5 {
             atol: atol_int,
             rtol: rtol_int,
             h_power,
+            measured,
         };
         let mut stats = SolverStats::default();
         let M = problem.mass();
@@ -1277,14 +1306,11 @@ impl Radau5 {
                 stats.linear_solves += 1;
                 stats.newton_iterations += 1;
                 newt += 1;
-                let mut sum = 0.0;
-                for k in 0..3 {
-                    for i in 0..n {
-                        let q = wk.z[k][i] / wk.scal[i];
-                        sum += q * q;
-                    }
-                }
-                let dyno = (sum / (3 * n) as f64).sqrt();
+                let dyno = ((0..3)
+                    .map(|k| scaled_rms(&wk.z[k], &wk.scal, &wk.measured).powi(2))
+                    .sum::<f64>()
+                    / 3.0)
+                    .sqrt();
                 if !dyno.is_finite() {
                     break Err(NewtonFailure::Diverged);
                 }
@@ -1458,7 +1484,7 @@ impl Radau5 {
             wk.tmp[i] = wk.mw[0][i] + wk.f0[i];
         }
         E.solve_real(&mut wk.tmp).map_err(NewtonFailure::Singular)?;
-        let mut err = scaled_rms(&wk.tmp, &wk.scal).max(1e-10);
+        let mut err = scaled_rms(&wk.tmp, &wk.scal, &wk.measured).max(1e-10);
         if err >= 1.0 && refine {
             // Second estimate with f(t_n, y_n + err) (better for stiff components).
             for i in 0..n {
@@ -1473,7 +1499,7 @@ impl Radau5 {
                 wk.tmp[i] = wk.fz[0][i] + wk.mw[0][i];
             }
             E.solve_real(&mut wk.tmp).map_err(NewtonFailure::Singular)?;
-            err = scaled_rms(&wk.tmp, &wk.scal).max(1e-10);
+            err = scaled_rms(&wk.tmp, &wk.scal, &wk.measured).max(1e-10);
         }
         if err.is_finite() {
             Ok(err)
@@ -1494,10 +1520,17 @@ fn singular_at(e: SolveError, x: f64, h: f64) -> SolveError {
     }
 }
 
-/// $\sqrt{\frac1n\sum_i (v_i/s_i)^2}$.
-fn scaled_rms(v: &[f64], s: &[f64]) -> f64 {
-    let sum: f64 = v.iter().zip(s).map(|(a, b)| (a / b) * (a / b)).sum();
-    (sum / v.len().max(1) as f64).sqrt()
+/// $\sqrt{\frac1{|m|}\sum_{i\in m} (v_i/s_i)^2}$ over the measured variables $m$
+/// ([`measured_variables`]).
+fn scaled_rms(v: &[f64], s: &[f64], measured: &[bool]) -> f64 {
+    let (mut sum, mut count) = (0.0, 0usize);
+    for ((a, b), &m) in v.iter().zip(s).zip(measured) {
+        if m {
+            sum += (a / b) * (a / b);
+            count += 1;
+        }
+    }
+    (sum / count.max(1) as f64).sqrt()
 }
 
 #[cfg(test)]
