@@ -26,6 +26,15 @@ use phlex_solve::{InputFn, IntegrationRun, Integrator, Observer, Radau5Params, S
 use crate::error::{error_at, ModelError};
 use crate::spec::{IntegratorSpec, SimulationSpec};
 
+/// What a failed Radau IIA or Gauss run says about singular configurations: both measure
+/// the states only (the multipliers are left out of their Newton and error norms, see
+/// [`phlex_solve::integrators::radau5`] and [`phlex_solve::gauss`]) and pass the singular
+/// positions of mechanisms (IFToMM A02), but a run that stops at one can switch to the
+/// midpoint rule, whose step matrix is evaluated at the midpoint of the step and never
+/// at the singular position itself.
+const SINGULAR_HINT: &str = "if the mechanism stops at a singular configuration (joint rows \
+     that become dependent, e.g. all links collinear), integrator = \"midpoint\" passes it";
+
 /// The values of the `[simulation]` keys a file leaves out, per family of kinds (they
 /// keep the results of the shipped examples).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -291,9 +300,17 @@ impl<'a> Simulation<'a> {
             )
             .into();
         }
-        let hint = match self.kind() {
-            IntegratorSpec::Radau5 => "check the initial conditions or loosen rtol/atol",
-            _ => "try a smaller [simulation] dt, or looser newton_rtol/newton_atol",
+        let hint = match (self.kind(), &e) {
+            (IntegratorSpec::Radau5, SolveError::TooManySteps { .. }) => {
+                "raise [simulation] max_steps or loosen rtol/atol".to_string()
+            }
+            (IntegratorSpec::Radau5, _) => format!(
+                "check the initial conditions or loosen rtol/atol; {SINGULAR_HINT}"
+            ),
+            (IntegratorSpec::Gauss, _) => format!(
+                "try a smaller [simulation] dt or a looser newton_rtol; {SINGULAR_HINT}"
+            ),
+            _ => "try a smaller [simulation] dt, or looser newton_rtol/newton_atol".into(),
         };
         anyhow::Error::new(e).context(format!("{} failed; {hint}", self.label()))
     }

@@ -126,7 +126,12 @@ fn max_steps_is_a_validated_key_named_by_the_step_limit_error() {
     let out = dir.join("out");
     let err = common::model_error(&["run"], &file, &out, "simulation.max_steps");
     assert!(err.contains("max_steps >= 1"), "{err}");
-    assert!(err.contains("line"), "{err}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let line = 1 + text
+        .lines()
+        .position(|l| l.starts_with("max_steps"))
+        .unwrap();
+    assert!(err.contains(&format!(":{line}:")), "line {line}: {err}");
     let (_, file) = a02_with(
         "max-steps-few",
         "integrator = \"radau5\"\nt_end = 2.0\nmax_steps = 5",

@@ -33,7 +33,8 @@
 //! $y$ ($\frac12\pi^\top M(u_f)^{-1}\pi$), so the power balance below holds to $O(h^{2s+1})$ per
 //! step only ([`IntegrationRun::max_step_residual`] measures it). The Newton matrix uses
 //! $E(\bar x)$ and $\partial_xf(\bar x)$ at the mean of the predicted stages $\bar x$ (not $x_0$:
-//! the stiff elastic momenta change a lot within a step after an impulsive load), and a
+//! the stiff elastic momenta change a lot within a step after an impulsive load; every
+//! system linearizes there, see **Newton**), and a
 //! failed iteration restarts from its last iterate rather than from zero. Measured orders
 //! and invariants: `phlex-mbs/tests/collocation_full_inertia.rs`.
 //!
@@ -55,7 +56,10 @@
 //! which the tests of the paper 000 §6.4 case check empirically.
 //!
 //! **Newton.** The matrix $K = I_s\otimes E - hA\otimes\partial_xf(\bar x, \bar u)$
-//! ([`PhSystem::rhs_jacobian`]) is factorized with [`SparseLu`] (symbolic analysis once)
+//! ([`PhSystem::rhs_jacobian`]), $\bar x$ the mean of the predicted stages (differential
+//! variables; $x_0$ without a predictor: at a singular configuration $x_0$ may lie on it,
+//! where the matrix is nearly singular, the stages lie off it), is factorized with
+//! [`SparseLu`] (symbolic analysis once)
 //! and kept across steps; it is rebuilt when the contraction
 //! $\theta = |\Delta_k|/|\Delta_{k-1}|$ exceeds [`GaussParams::refresh_theta`], when a step
 //! needs more than [`GaussParams::max_iterations`] iterations or diverges (the step is then
@@ -597,21 +601,23 @@ impl<'a, S: PhSystem + ?Sized> GaussCollocation<'a, S> {
                     loop {
                         if stale || lu.is_none() || (h - lu_h).abs() > 1e-9 * h {
                             this.input.eval_into(ta + 0.5 * h, &mut u_mid);
-                            // linearization point: x₀, or with a state-dependent descriptor the
-                            // mean of the predicted stages (the stiff elastic momenta vary a lot
-                            // within a step after an impulsive load)
+                            // linearization point: the mean of the predicted stages (x₀ without
+                            // a predictor). With a state-dependent descriptor the stiff elastic
+                            // momenta vary a lot within a step after an impulsive load; at a
+                            // singular configuration x₀ may lie on it (dependent constraint rows,
+                            // a nearly singular matrix), the stages lie off it
                             x_lin.copy_from_slice(x);
-                            if full {
-                                for j in 0..s {
-                                    for i in 0..n {
-                                        if !algebraic[i] {
-                                            x_lin[i] += w.z[j * n + i] / s as f64;
-                                        }
+                            for j in 0..s {
+                                for i in 0..n {
+                                    if !algebraic[i] {
+                                        x_lin[i] += w.z[j * n + i] / s as f64;
                                     }
                                 }
-                                if !x_lin.iter().all(|v| v.is_finite()) {
-                                    x_lin.copy_from_slice(x);
-                                }
+                            }
+                            if !x_lin.iter().all(|v| v.is_finite()) {
+                                x_lin.copy_from_slice(x);
+                            }
+                            if full {
                                 E = sys.descriptor(&x_lin);
                                 lu_e_stale = true;
                             }

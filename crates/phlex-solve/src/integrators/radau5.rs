@@ -1189,7 +1189,28 @@ impl Radau5 {
 
         loop {
             if next == Next::Jacobian {
-                let J = problem.jacobian(x, &wk.y);
+                // Linearized at the middle of the step, on the collocation polynomial of the
+                // last step extrapolated to x + h/2 (at y_n on the first step): at a singular
+                // configuration y_n may lie on it (dependent constraint rows, nearly singular
+                // stage matrices whose Newton iteration stalls at round-off times their
+                // condition number), the stages lie off it (HW II §IV.8 leaves the
+                // linearization point free: any J gives a convergent simplified Newton).
+                let (tj, yj) = if first {
+                    (x, &wk.y)
+                } else {
+                    let cq = 0.5 * h / hold;
+                    for i in 0..n {
+                        let (ak1, ak2, ak3) = (wk.cont[1][i], wk.cont[2][i], wk.cont[3][i]);
+                        wk.tmp2[i] =
+                            wk.y[i] + cq * (ak1 + (cq - C2M1) * (ak2 + (cq - C1M1) * ak3));
+                    }
+                    if wk.tmp2.iter().all(|v| v.is_finite()) {
+                        ((x + 0.5 * h).min(stage_tmax), &wk.tmp2)
+                    } else {
+                        (x, &wk.y)
+                    }
+                };
+                let J = problem.jacobian(tj, yj);
                 stats.jacobian_evaluations += 1;
                 E.set_jacobian(M, &J)?;
                 caljac = true;
