@@ -304,12 +304,12 @@ impl<'a> Simulation<'a> {
             (IntegratorSpec::Radau5, SolveError::TooManySteps { .. }) => {
                 "raise [simulation] max_steps or loosen rtol/atol".to_string()
             }
-            (IntegratorSpec::Radau5, _) => format!(
-                "check the initial conditions or loosen rtol/atol; {SINGULAR_HINT}"
-            ),
-            (IntegratorSpec::Gauss, _) => format!(
-                "try a smaller [simulation] dt or a looser newton_rtol; {SINGULAR_HINT}"
-            ),
+            (IntegratorSpec::Radau5, _) => {
+                format!("check the initial conditions or loosen rtol/atol; {SINGULAR_HINT}")
+            }
+            (IntegratorSpec::Gauss, _) => {
+                format!("try a smaller [simulation] dt or a looser newton_rtol; {SINGULAR_HINT}")
+            }
             _ => "try a smaller [simulation] dt, or looser newton_rtol/newton_atol".into(),
         };
         anyhow::Error::new(e).context(format!("{} failed; {hint}", self.label()))

@@ -15,7 +15,9 @@ use common::{column, csv, examples, fails, num, run_ok, summary};
 /// `[output]` table is kept), written to a fresh temporary directory: (dir, file).
 fn a02_with(name: &str, simulation: &str) -> (PathBuf, PathBuf) {
     let text = std::fs::read_to_string(examples("benchmarks/a02_four_bar_n2.toml")).unwrap();
-    let (head, rest) = text.split_once("[simulation]").expect("a [simulation] table");
+    let (head, rest) = text
+        .split_once("[simulation]")
+        .expect("a [simulation] table");
     let (_, output) = rest.split_once("[output]").expect("an [output] table");
     let model = format!("{head}[simulation]\n{simulation}\n[output]{output}");
     common::write_model("phlex-singular", name, &model)
@@ -76,15 +78,22 @@ fn horizontal_passes(out: &Path) -> usize {
 /// below 1e-6.
 #[test]
 fn a02_midpoint_radau_gauss_pass_singular_positions_and_agree() {
-    let (th1, b1, drift1, out1) =
-        run_a02("mid1", "integrator = \"midpoint\"\nt_end = 2.0\ndt = 1e-3\noutput_every = 5");
-    let (th2, b2, drift2, _) =
-        run_a02("mid2", "integrator = \"midpoint\"\nt_end = 2.0\ndt = 5e-4\noutput_every = 10");
+    let (th1, b1, drift1, out1) = run_a02(
+        "mid1",
+        "integrator = \"midpoint\"\nt_end = 2.0\ndt = 1e-3\noutput_every = 5",
+    );
+    let (th2, b2, drift2, _) = run_a02(
+        "mid2",
+        "integrator = \"midpoint\"\nt_end = 2.0\ndt = 5e-4\noutput_every = 10",
+    );
     assert!(
         horizontal_passes(&out1) >= 2,
         "the run passes the singular positions"
     );
-    assert!((th2 - th1).abs() < 1e-4, "midpoint dt = 1 ms vs 0.5 ms: {th1} vs {th2}");
+    assert!(
+        (th2 - th1).abs() < 1e-4,
+        "midpoint dt = 1 ms vs 0.5 ms: {th1} vs {th2}"
+    );
     let th_ref = (4.0 * th2 - th1) / 3.0;
     let b_ref = [(4.0 * b2[0] - b1[0]) / 3.0, (4.0 * b2[1] - b1[1]) / 3.0];
     for (what, drift) in [("midpoint 1 ms", drift1), ("midpoint 0.5 ms", drift2)] {
@@ -106,10 +115,16 @@ fn a02_midpoint_radau_gauss_pass_singular_positions_and_agree() {
             "{name}: θ₀(2 s) = {th:.10} (reference {th_ref:.10}), B0 = ({:.10}, {:.10}), energy drift {drift:.3e}",
             b[0], b[1]
         );
-        assert!(horizontal_passes(&out) >= 2, "{name} passes the singular positions");
+        assert!(
+            horizontal_passes(&out) >= 2,
+            "{name} passes the singular positions"
+        );
         assert!((th - th_ref).abs() < 1e-4, "{name}: θ₀ = {th} vs {th_ref}");
         for k in 0..2 {
-            assert!((b[k] - b_ref[k]).abs() < 1e-4, "{name}: B0 = {b:?} vs {b_ref:?}");
+            assert!(
+                (b[k] - b_ref[k]).abs() < 1e-4,
+                "{name}: B0 = {b:?} vs {b_ref:?}"
+            );
         }
         assert!(drift < 1e-6, "{name}: energy drift {drift:e}");
     }
@@ -136,7 +151,10 @@ fn max_steps_is_a_validated_key_named_by_the_step_limit_error() {
         "max-steps-few",
         "integrator = \"radau5\"\nt_end = 2.0\nmax_steps = 5",
     );
-    let (code, err) = fails(&["run", "-q", "-o", dir.join("few").to_str().unwrap()], &file);
+    let (code, err) = fails(
+        &["run", "-q", "-o", dir.join("few").to_str().unwrap()],
+        &file,
+    );
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("max_steps"), "{err}");
     assert!(err.contains("[simulation] max_steps"), "{err}");

@@ -1201,8 +1201,7 @@ impl Radau5 {
                     let cq = 0.5 * h / hold;
                     for i in 0..n {
                         let (ak1, ak2, ak3) = (wk.cont[1][i], wk.cont[2][i], wk.cont[3][i]);
-                        wk.tmp2[i] =
-                            wk.y[i] + cq * (ak1 + (cq - C2M1) * (ak2 + (cq - C1M1) * ak3));
+                        wk.tmp2[i] = wk.y[i] + cq * (ak1 + (cq - C2M1) * (ak2 + (cq - C1M1) * ak3));
                     }
                     if wk.tmp2.iter().all(|v| v.is_finite()) {
                         ((x + 0.5 * h).min(stage_tmax), &wk.tmp2)
