@@ -72,7 +72,9 @@
 //! that become dependent, e.g. the IFToMM A02 four-bar chain with all links collinear)
 //! they are not unique; the combination in $\ker G^\top$, which exerts no force, is
 //! determined only to round-off times the condition number of the Newton matrix
-//! ($\sim 1/\sigma_{min}(G)^2$), and a norm including it stalled above `tol`. The initial guess is the
+//! ($\sim 1/\sigma_{min}(G)^2$), and a norm including it stalled above `tol`. Even so the
+//! collocation system is not solved through a singular position (A02: the Newton
+//! iteration stalls there at dt = 1 ms and 5 ms); the midpoint rule passes it. The initial guess is the
 //! previous step's collocation polynomial extrapolated to the new stage times.
 //!
 //! **Drift projection** (off by default): [`GaussCollocation::with_projection`] projects the

@@ -846,9 +846,13 @@ struct Work {
 /// matrices are nearly singular along the dependent combination $\ker G^\top$, and the
 /// estimated multiplier error grows like $1/\sigma_{min}(G)^2$ while the states stay smooth:
 /// the step size collapsed to underflow. That combination does not act on the states
-/// ($G^\top\lambda$ is the reaction), so leaving the multipliers out passes the singular
-/// position with the accuracy of the states. If every variable has index $\ge 2$ all are
-/// measured.
+/// ($G^\top\lambda$ is the reaction), so leaving the multipliers out lets the steps
+/// approach the singular position with the accuracy of the states. This is necessary but
+/// not sufficient: on A02 (N = 2) Radau IIA passes both singular positions of the first
+/// 2 s at rtol = 1e-6 but still stops 3 ms before the second one at rtol = 1e-8 (step size
+/// underflow; the `phlex` driver then reports the singular configuration and names the
+/// midpoint rule, `crates/phlex/tests/singular_configurations.rs`). If every variable has
+/// index $\ge 2$ all are measured.
 fn measured_variables(indices: &[u8]) -> Vec<bool> {
     let m: Vec<bool> = indices.iter().map(|&k| k <= 1).collect();
     if m.iter().any(|&v| v) {
