@@ -832,6 +832,9 @@ struct Work {
     /// The variables measured by the Newton and error norms: all of index $\le 1$
     /// ([`measured_variables`]).
     measured: Vec<bool>,
+    /// Whether some variable has index $\ge 2$ (then the Jacobian is evaluated at the
+    /// middle of the step, see `run_segment`).
+    has_multipliers: bool,
 }
 
 /// The variables in the Newton convergence norm and the error norm: the differential
@@ -1057,6 +1060,7 @@ impl Radau5 {
             atol: atol_int,
             rtol: rtol_int,
             h_power,
+            has_multipliers: indices.iter().any(|&k| k >= 2),
             measured,
         };
         let mut stats = SolverStats::default();
@@ -1198,8 +1202,10 @@ impl Radau5 {
                 // configuration y_n may lie on it (dependent constraint rows, nearly singular
                 // stage matrices whose Newton iteration stalls at round-off times their
                 // condition number), the stages lie off it (HW II §IV.8 leaves the
-                // linearization point free: any J gives a convergent simplified Newton).
-                let (tj, yj) = if first {
+                // linearization point free: any J gives a convergent simplified Newton). Only
+                // with multipliers (index >= 2): ODEs and index-1 DAEs keep RADAU5's J(x_n, y_n)
+                // and reproduce its step sequence (tests/radau5.rs, reproduces_fortran_radau5).
+                let (tj, yj) = if first || !wk.has_multipliers {
                     (x, &wk.y)
                 } else {
                     let cq = 0.5 * h / hold;
