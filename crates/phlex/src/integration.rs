@@ -26,6 +26,18 @@ use phlex_solve::{InputFn, IntegrationRun, Integrator, Observer, Radau5Params, S
 use crate::error::{error_at, ModelError};
 use crate::spec::{IntegratorSpec, SimulationSpec};
 
+/// What a failed Radau IIA or Gauss run says when the diagnosis
+/// ([`Simulation::singular_configuration`]) found no rank loss of the joint rows: the
+/// collocation methods stop at singular configurations of mechanisms (IFToMM A02), the
+/// midpoint rule passes them.
+const SINGULAR_HINT: &str = "if the mechanism stops at a singular configuration (joint rows \
+     that become dependent, e.g. all links collinear), integrator = \"midpoint\" passes it";
+
+/// A failed Radau IIA or Gauss run is put down to a singular configuration when the
+/// constraint Jacobian near the failure has $\sigma_{min}/\sigma_{max}$ below this value
+/// (the largest and smallest singular values of the rows of the multipliers).
+const SINGULAR_RATIO: f64 = 1e-3;
+
 /// The values of the `[simulation]` keys a file leaves out, per family of kinds (they
 /// keep the results of the shipped examples).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -251,16 +263,171 @@ impl<'a> Simulation<'a> {
         obs: &mut dyn Observer,
     ) -> Result<IntegrationRun> {
         let integrator = self.integrator();
-        phlex_solve::integrate(
+        // the last observed state, for the diagnosis of a failure at a singular configuration
+        let mut last: (f64, Vec<f64>) = (t0, x0.to_vec());
+        let mut watch = |t: f64, x: &[f64]| {
+            last.0 = t;
+            last.1.clear();
+            last.1.extend_from_slice(x);
+            obs.observe(t, x);
+        };
+        let result = phlex_solve::integrate(
             sys,
             x0,
             input.clone(),
             &integrator,
             self.span(t0, t1),
             self.projection(),
-            obs,
-        )
-        .map_err(|e| self.error(e))
+            &mut watch,
+        );
+        result.map_err(|e| {
+            let singular = match (self.kind(), &e) {
+                (
+                    IntegratorSpec::Radau5 | IntegratorSpec::Gauss,
+                    SolveError::StepSizeUnderflow { t, .. }
+                    | SolveError::NewtonDiverged { t, .. }
+                    | SolveError::NonFinite { t, .. },
+                ) => self.singular_configuration(sys, input, (&last.0, &last.1), (t0, *t, t1)),
+                _ => None,
+            };
+            match singular {
+                Some(s) => anyhow::Error::new(e).context(format!("{} failed: {s}", self.label())),
+                None => self.error(e),
+            }
+        })
+    }
+
+    /// Whether a Radau IIA or Gauss run that failed at `t_fail` (its last observed state
+    /// `last`; the run spans `t0..t_end`) stopped at or just before a **singular configuration**: the rows of the multipliers
+    /// (index-2 algebraic blocks, the joints of a mechanism) in the structure matrix
+    /// $J(x)$, restricted to the differential columns (the constraint Jacobian $G$), lose
+    /// rank. The run is redone from `last` to past `t_fail` (by 1 % of `t_fail - t0`) with the midpoint rule in
+    /// 400 steps (it passes singular configurations), and $\sigma_{min}/\sigma_{max}$ of
+    /// $G$ is monitored; if its smallest value is below [`SINGULAR_RATIO`] the message says
+    /// when, which joints have dependent rows (those with weight in the left singular
+    /// vectors of the small singular values) and what to use instead. `None`: no
+    /// multipliers, or no rank loss (another cause).
+    fn singular_configuration<S: PhSystem + ?Sized>(
+        &self,
+        sys: &S,
+        input: &InputFn,
+        (t_obs, x_obs): (&f64, &[f64]),
+        (t0, t_fail, t_end): (f64, f64, f64),
+    ) -> Option<String> {
+        let blocks = sys.blocks();
+        let kinds: Vec<bool> = phlex_core::variables::variable_indices(blocks)
+            .iter()
+            .map(|&k| k >= 2)
+            .collect();
+        let rows: Vec<usize> = (0..kinds.len()).filter(|&i| kinds[i]).collect();
+        let cols: Vec<usize> = phlex_core::variables::variable_indices(blocks)
+            .iter()
+            .enumerate()
+            .filter(|(_, &k)| k == 0)
+            .map(|(i, _)| i)
+            .collect();
+        if rows.is_empty() || cols.is_empty() || rows.len() > 2000 {
+            return None;
+        }
+        let mut pos = vec![usize::MAX; kinds.len()];
+        for (k, &r) in rows.iter().enumerate() {
+            pos[r] = k;
+        }
+        let mut cpos = vec![usize::MAX; kinds.len()];
+        for (k, &c) in cols.iter().enumerate() {
+            cpos[c] = k;
+        }
+        // (σ_min/σ_max, rank loss, weight of each row in the dependent combinations)
+        let analyse = |x: &[f64]| -> Option<(f64, usize, Vec<f64>)> {
+            let J = sys.structure(x);
+            let mut G = faer::Mat::<f64>::zeros(rows.len(), cols.len());
+            for c in 0..J.ncols() {
+                if cpos[c] == usize::MAX {
+                    continue;
+                }
+                for (r, v) in phlex_core::sparse::col_iter(&J, c) {
+                    if pos[r] != usize::MAX {
+                        G[(pos[r], cpos[c])] += v;
+                    }
+                }
+            }
+            let svd = G.svd().ok()?;
+            let k = svd.S().dim();
+            let s: Vec<f64> = (0..k).map(|i| svd.S()[i]).collect();
+            let smax = s.iter().cloned().fold(0.0, f64::max);
+            if smax <= 0.0 || !smax.is_finite() {
+                return None;
+            }
+            // rows beyond the number of differential columns are dependent anyway
+            let mut small: Vec<usize> = (0..k).filter(|&i| s[i] < SINGULAR_RATIO * smax).collect();
+            small.extend(k..rows.len());
+            let smin = if rows.len() > k {
+                0.0
+            } else {
+                s.iter().cloned().fold(f64::INFINITY, f64::min)
+            };
+            let U = svd.U();
+            let w = (0..rows.len())
+                .map(|r| small.iter().map(|&j| U[(r, j)].powi(2)).sum::<f64>().sqrt())
+                .collect();
+            Some((smin / smax, small.len(), w))
+        };
+        let mut best: Option<(f64, f64, usize, Vec<f64>)> = None;
+        let mut consider = |t: f64, x: &[f64]| {
+            if let Some((ratio, loss, w)) = analyse(x) {
+                if best.as_ref().is_none_or(|b| ratio < b.0) {
+                    best = Some((ratio, t, loss, w));
+                }
+            }
+        };
+        consider(*t_obs, x_obs);
+        // Radau IIA may stop while it approaches the singular position (A02: at t = 1.2252 s,
+        // 3 ms before it): look ahead 1 % of the time integrated so far
+        let t1 = (t_fail + (0.05 * (t_fail - t_obs)).max(0.01 * (t_fail - t0)) + 1e-6).min(t_end);
+        if t1 > *t_obs {
+            let span = FixedStepParams {
+                t0: *t_obs,
+                t_end: t1,
+                h: (t1 - t_obs) / 400.0,
+                output_every: 1,
+            };
+            // a failure of the midpoint rule too leaves the states observed so far
+            let _ = phlex_solve::integrate(
+                sys,
+                x_obs,
+                input.clone(),
+                &Integrator::Midpoint(self.newton()),
+                span,
+                None,
+                &mut consider,
+            );
+        }
+        let (ratio, t, loss, w) = best?;
+        if ratio >= SINGULAR_RATIO || loss == 0 {
+            return None;
+        }
+        let wmax = w.iter().cloned().fold(0.0, f64::max);
+        let mut joints: Vec<&str> = Vec::new();
+        for (k, &r) in rows.iter().enumerate() {
+            if w[k] > 0.1 * wmax {
+                let b = phlex_core::variables::block_of(blocks, r);
+                let b = b.strip_suffix(".lambda").unwrap_or(b);
+                if !joints.contains(&b) {
+                    joints.push(b);
+                }
+            }
+        }
+        let name = self.kind().name();
+        Some(format!(
+            "singular configuration at t = {t:.4} s: the constraint rows of the joints {} \
+             become linearly dependent (rank loss {loss} of {} rows, σ_min/σ_max = {ratio:.1e}), \
+             so the reactions are not unique there and the {name} collocation system cannot be \
+             solved through it (it failed at t = {t_fail:.6}); use integrator = \"midpoint\" \
+             in [simulation], which passes singular configurations (docs/solvers.md, \
+             \"Singular configurations\")",
+            joints.join(", "),
+            rows.len()
+        ))
     }
 
     /// The message of a failed integration.
@@ -291,9 +458,17 @@ impl<'a> Simulation<'a> {
             )
             .into();
         }
-        let hint = match self.kind() {
-            IntegratorSpec::Radau5 => "check the initial conditions or loosen rtol/atol",
-            _ => "try a smaller [simulation] dt, or looser newton_rtol/newton_atol",
+        let hint = match (self.kind(), &e) {
+            (IntegratorSpec::Radau5, SolveError::TooManySteps { .. }) => {
+                "raise [simulation] max_steps or loosen rtol/atol".to_string()
+            }
+            (IntegratorSpec::Radau5, _) => {
+                format!("check the initial conditions or loosen rtol/atol; {SINGULAR_HINT}")
+            }
+            (IntegratorSpec::Gauss, _) => {
+                format!("try a smaller [simulation] dt or a looser newton_rtol; {SINGULAR_HINT}")
+            }
+            _ => "try a smaller [simulation] dt, or looser newton_rtol/newton_atol".into(),
         };
         anyhow::Error::new(e).context(format!("{} failed; {hint}", self.label()))
     }

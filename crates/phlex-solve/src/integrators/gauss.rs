@@ -33,7 +33,8 @@
 //! $y$ ($\frac12\pi^\top M(u_f)^{-1}\pi$), so the power balance below holds to $O(h^{2s+1})$ per
 //! step only ([`IntegrationRun::max_step_residual`] measures it). The Newton matrix uses
 //! $E(\bar x)$ and $\partial_xf(\bar x)$ at the mean of the predicted stages $\bar x$ (not $x_0$:
-//! the stiff elastic momenta change a lot within a step after an impulsive load), and a
+//! the stiff elastic momenta change a lot within a step after an impulsive load; every
+//! system linearizes there, see **Newton**), and a
 //! failed iteration restarts from its last iterate rather than from zero. Measured orders
 //! and invariants: `phlex-mbs/tests/collocation_full_inertia.rs`.
 //!
@@ -55,15 +56,25 @@
 //! which the tests of the paper 000 §6.4 case check empirically.
 //!
 //! **Newton.** The matrix $K = I_s\otimes E - hA\otimes\partial_xf(\bar x, \bar u)$
-//! ([`PhSystem::rhs_jacobian`]) is factorized with [`SparseLu`] (symbolic analysis once)
+//! ([`PhSystem::rhs_jacobian`]), $\bar x$ the mean of the predicted stages (differential
+//! variables; $x_0$ without a predictor: at a singular configuration $x_0$ may lie on it,
+//! where the matrix is nearly singular, the stages lie off it), is factorized with
+//! [`SparseLu`] (symbolic analysis once)
 //! and kept across steps; it is rebuilt when the contraction
 //! $\theta = |\Delta_k|/|\Delta_{k-1}|$ exceeds [`GaussParams::refresh_theta`], when a step
 //! needs more than [`GaussParams::max_iterations`] iterations or diverges (the step is then
 //! redone with a fresh matrix; after two failed retries it is replaced by its two half
 //! steps, recursively down to $h/64$, counted in `rejected_steps`), and when $h$ changes
 //! (breakpoints, halved steps). The increments are measured in the norm
-//! $\max_i |\Delta_i|\,s_i/(1 + |x_{0,i}|)$ ($s_i = h$ for multipliers, 1 otherwise); the
-//! iteration stops when $\theta/(1-\theta)\,|\Delta| \le$ `tol`. The initial guess is the
+//! $\max_i |\Delta_i|/(1 + |x_{0,i}|)$ over the differential variables; the iteration stops
+//! when $\theta/(1-\theta)\,|\Delta| \le$ `tol`. The multipliers are left out of the norm:
+//! they do not enter $x_1$, and at a **singular configuration** (constraint rows $G(q)$
+//! that become dependent, e.g. the IFToMM A02 four-bar chain with all links collinear)
+//! they are not unique; the combination in $\ker G^\top$, which exerts no force, is
+//! determined only to round-off times the condition number of the Newton matrix
+//! ($\sim 1/\sigma_{min}(G)^2$), and a norm including it stalled above `tol`. Even so the
+//! collocation system is not solved through a singular position (A02: the Newton
+//! iteration stalls there at dt = 1 ms and 5 ms); the midpoint rule passes it. The initial guess is the
 //! previous step's collocation polynomial extrapolated to the new stage times.
 //!
 //! **Drift projection** (off by default): [`GaussCollocation::with_projection`] projects the
@@ -592,21 +603,23 @@ impl<'a, S: PhSystem + ?Sized> GaussCollocation<'a, S> {
                     loop {
                         if stale || lu.is_none() || (h - lu_h).abs() > 1e-9 * h {
                             this.input.eval_into(ta + 0.5 * h, &mut u_mid);
-                            // linearization point: x₀, or with a state-dependent descriptor the
-                            // mean of the predicted stages (the stiff elastic momenta vary a lot
-                            // within a step after an impulsive load)
+                            // linearization point: the mean of the predicted stages (x₀ without
+                            // a predictor). With a state-dependent descriptor the stiff elastic
+                            // momenta vary a lot within a step after an impulsive load; at a
+                            // singular configuration x₀ may lie on it (dependent constraint rows,
+                            // a nearly singular matrix), the stages lie off it
                             x_lin.copy_from_slice(x);
-                            if full {
-                                for j in 0..s {
-                                    for i in 0..n {
-                                        if !algebraic[i] {
-                                            x_lin[i] += w.z[j * n + i] / s as f64;
-                                        }
+                            for j in 0..s {
+                                for i in 0..n {
+                                    if !algebraic[i] {
+                                        x_lin[i] += w.z[j * n + i] / s as f64;
                                     }
                                 }
-                                if !x_lin.iter().all(|v| v.is_finite()) {
-                                    x_lin.copy_from_slice(x);
-                                }
+                            }
+                            if !x_lin.iter().all(|v| v.is_finite()) {
+                                x_lin.copy_from_slice(x);
+                            }
+                            if full {
                                 E = sys.descriptor(&x_lin);
                                 lu_e_stale = true;
                             }
@@ -671,13 +684,24 @@ impl<'a, S: PhSystem + ?Sized> GaussCollocation<'a, S> {
                             }
                             stats.linear_solves += 1;
                             stats.newton_iterations += 1;
+                            // the norm measures the differential variables only: the
+                            // multipliers do not enter x₁, and at a singular configuration
+                            // (dependent constraint rows) they are not unique, so their
+                            // increments stall at round-off times the condition number
                             let mut norm = 0.0f64;
+                            let mut finite = true;
                             for i in 0..s {
                                 for k in 0..n {
                                     let d = w.r[i * n + k];
                                     w.z[i * n + k] += d;
-                                    norm = norm.max(d.abs() * scale[k]);
+                                    finite &= d.is_finite();
+                                    if !algebraic[k] {
+                                        norm = norm.max(d.abs() * scale[k]);
+                                    }
                                 }
+                            }
+                            if !finite {
+                                break;
                             }
                             if !norm.is_finite() {
                                 break;

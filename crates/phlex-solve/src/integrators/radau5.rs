@@ -33,8 +33,11 @@
 //!    \quad d = \big(-\tfrac{13+7\sqrt6}{3}, \tfrac{-13+7\sqrt6}{3}, -\tfrac13\big), $$
 //! re-evaluated once with $f(t_n, y_n + \mathrm{err})$ after a rejection or on the first
 //! step. The norm is the RMS of $\mathrm{err}_i/\mathrm{sc}_i$ with
-//! $\mathrm{sc}_i = a_i + r_i|y_i|$, divided by $h$ for index-2 and by $h^2$ for index-3
-//! variables (the `IWORK(5..7)` mechanism of RADAU5; HW II §VII.8). As in RADAU5 the user
+//! $\mathrm{sc}_i = a_i + r_i|y_i|$ over the differential and index-1 variables; the
+//! index-2 and index-3 variables (multipliers) are left out of this norm and of the Newton
+//! convergence norm (RADAU5 divides their scale by $h$ and $h^2$, the `IWORK(5..7)`
+//! mechanism, HW II §VII.8; that stops at singular configurations of mechanisms, see the
+//! private `measured_variables`). As in RADAU5 the user
 //! tolerances are mapped to $r' = 0.1\, r^{e}$, $a' = r' a / r$ before use, because
 //! the estimate is that of the embedded third-order method; phlex uses $e = 4/5$ by
 //! default so that the *global* error tracks `rtol` (RADAU5's $e = 2/3$ is available
@@ -826,6 +829,40 @@ struct Work {
     rtol: f64,
     /// Exponent $k-1$ of $h$ in the scale of each variable of index $k \ge 2$ (else 0).
     h_power: Vec<i32>,
+    /// The variables measured by the Newton and error norms: all of index $\le 1$
+    /// ([`measured_variables`]).
+    measured: Vec<bool>,
+    /// Whether some variable has index $\ge 2$ (then the Jacobian is evaluated at the
+    /// middle of the step, see `run_segment`).
+    has_multipliers: bool,
+}
+
+/// The variables in the Newton convergence norm and the error norm: the differential
+/// variables and the index-1 algebraic variables; the index-2 and index-3 variables (the
+/// multipliers of velocity and position constraints) are left out, as IDA's
+/// `suppressAlg` option leaves the algebraic variables out of its error test. The states
+/// are computed to the tolerance without them; the multipliers follow from the states
+/// (their order, 3 for index 2, is that of the method, HW II Table VII.4.1). With them in
+/// the norms (RADAU5 scales their error by $h$), a **singular configuration** stops the
+/// integration: where the constraint rows $G(q)$ become dependent (a four-bar chain with
+/// all links collinear, IFToMM benchmark A02) the multipliers are not unique, the stage
+/// matrices are nearly singular along the dependent combination $\ker G^\top$, and the
+/// estimated multiplier error grows like $1/\sigma_{min}(G)^2$ while the states stay smooth:
+/// the step size collapsed to underflow. That combination does not act on the states
+/// ($G^\top\lambda$ is the reaction), so leaving the multipliers out lets the steps
+/// approach the singular position with the accuracy of the states. This is necessary but
+/// not sufficient: on A02 (N = 2) Radau IIA passes both singular positions of the first
+/// 2 s at rtol = 1e-6 but still stops 3 ms before the second one at rtol = 1e-8 (step size
+/// underflow; the `phlex` driver then reports the singular configuration and names the
+/// midpoint rule, `crates/phlex/tests/singular_configurations.rs`). If every variable has
+/// index $\ge 2$ all are measured.
+fn measured_variables(indices: &[u8]) -> Vec<bool> {
+    let m: Vec<bool> = indices.iter().map(|&k| k <= 1).collect();
+    if m.iter().any(|&v| v) {
+        m
+    } else {
+        vec![true; indices.len()]
+    }
 }
 
 /// $\mathrm{sc}_i = a_i + r|y_i|$ (floored at the smallest normal float so that a zero
@@ -980,11 +1017,9 @@ impl Radau5 {
         let fnewt = p
             .newton_tol
             .unwrap_or_else(|| (10.0 * UROUND / rtol_int).max(0.03f64.min(rtol_int.sqrt())));
-        let h_power: Vec<i32> = problem
-            .variable_indices()
-            .iter()
-            .map(|&k| (k as i32 - 1).max(0))
-            .collect();
+        let indices = problem.variable_indices();
+        let h_power: Vec<i32> = indices.iter().map(|&k| (k as i32 - 1).max(0)).collect();
+        let measured = measured_variables(&indices);
 
         // Breakpoints strictly inside (t0, t_end), sorted, without near-duplicates.
         let mut bps: Vec<f64> = problem
@@ -1025,6 +1060,8 @@ impl Radau5 {
             atol: atol_int,
             rtol: rtol_int,
             h_power,
+            has_multipliers: indices.iter().any(|&k| k >= 2),
+            measured,
         };
         let mut stats = SolverStats::default();
         let M = problem.mass();
@@ -1160,7 +1197,29 @@ impl Radau5 {
 
         loop {
             if next == Next::Jacobian {
-                let J = problem.jacobian(x, &wk.y);
+                // Linearized at the middle of the step, on the collocation polynomial of the
+                // last step extrapolated to x + h/2 (at y_n on the first step): at a singular
+                // configuration y_n may lie on it (dependent constraint rows, nearly singular
+                // stage matrices whose Newton iteration stalls at round-off times their
+                // condition number), the stages lie off it (HW II §IV.8 leaves the
+                // linearization point free: any J gives a convergent simplified Newton). Only
+                // with multipliers (index >= 2): ODEs and index-1 DAEs keep RADAU5's J(x_n, y_n)
+                // and reproduce its step sequence (tests/radau5.rs, reproduces_fortran_radau5).
+                let (tj, yj) = if first || !wk.has_multipliers {
+                    (x, &wk.y)
+                } else {
+                    let cq = 0.5 * h / hold;
+                    for i in 0..n {
+                        let (ak1, ak2, ak3) = (wk.cont[1][i], wk.cont[2][i], wk.cont[3][i]);
+                        wk.tmp2[i] = wk.y[i] + cq * (ak1 + (cq - C2M1) * (ak2 + (cq - C1M1) * ak3));
+                    }
+                    if wk.tmp2.iter().all(|v| v.is_finite()) {
+                        ((x + 0.5 * h).min(stage_tmax), &wk.tmp2)
+                    } else {
+                        (x, &wk.y)
+                    }
+                };
+                let J = problem.jacobian(tj, yj);
                 stats.jacobian_evaluations += 1;
                 E.set_jacobian(M, &J)?;
                 caljac = true;
@@ -1277,14 +1336,11 @@ impl Radau5 {
                 stats.linear_solves += 1;
                 stats.newton_iterations += 1;
                 newt += 1;
-                let mut sum = 0.0;
-                for k in 0..3 {
-                    for i in 0..n {
-                        let q = wk.z[k][i] / wk.scal[i];
-                        sum += q * q;
-                    }
-                }
-                let dyno = (sum / (3 * n) as f64).sqrt();
+                let dyno = ((0..3)
+                    .map(|k| scaled_rms(&wk.z[k], &wk.scal, &wk.measured).powi(2))
+                    .sum::<f64>()
+                    / 3.0)
+                    .sqrt();
                 if !dyno.is_finite() {
                     break Err(NewtonFailure::Diverged);
                 }
@@ -1458,7 +1514,7 @@ impl Radau5 {
             wk.tmp[i] = wk.mw[0][i] + wk.f0[i];
         }
         E.solve_real(&mut wk.tmp).map_err(NewtonFailure::Singular)?;
-        let mut err = scaled_rms(&wk.tmp, &wk.scal).max(1e-10);
+        let mut err = scaled_rms(&wk.tmp, &wk.scal, &wk.measured).max(1e-10);
         if err >= 1.0 && refine {
             // Second estimate with f(t_n, y_n + err) (better for stiff components).
             for i in 0..n {
@@ -1473,7 +1529,7 @@ impl Radau5 {
                 wk.tmp[i] = wk.fz[0][i] + wk.mw[0][i];
             }
             E.solve_real(&mut wk.tmp).map_err(NewtonFailure::Singular)?;
-            err = scaled_rms(&wk.tmp, &wk.scal).max(1e-10);
+            err = scaled_rms(&wk.tmp, &wk.scal, &wk.measured).max(1e-10);
         }
         if err.is_finite() {
             Ok(err)
@@ -1494,10 +1550,17 @@ fn singular_at(e: SolveError, x: f64, h: f64) -> SolveError {
     }
 }
 
-/// $\sqrt{\frac1n\sum_i (v_i/s_i)^2}$.
-fn scaled_rms(v: &[f64], s: &[f64]) -> f64 {
-    let sum: f64 = v.iter().zip(s).map(|(a, b)| (a / b) * (a / b)).sum();
-    (sum / v.len().max(1) as f64).sqrt()
+/// $\sqrt{\frac1{|m|}\sum_{i\in m} (v_i/s_i)^2}$ over the measured variables $m$
+/// ([`measured_variables`]).
+fn scaled_rms(v: &[f64], s: &[f64], measured: &[bool]) -> f64 {
+    let (mut sum, mut count) = (0.0, 0usize);
+    for ((a, b), &m) in v.iter().zip(s).zip(measured) {
+        if m {
+            sum += (a / b) * (a / b);
+            count += 1;
+        }
+    }
+    (sum / count.max(1) as f64).sqrt()
 }
 
 #[cfg(test)]
