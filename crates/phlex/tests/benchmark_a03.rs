@@ -30,20 +30,20 @@ const MOM: f64 = 0.033;
 /// The A03 benchmark against the test-set reference and its energy balance.
 ///
 /// Angles: with `radau5` at rtol = atol = 1e-10 (1059 steps) the measured errors at
-/// t = 0.03 s are 1.3e-9 (beta), 1.7e-9 (Theta), 1.2e-11 (gamma), 2.1e-11 (phi),
-/// 6.9e-13 (delta), 2.1e-11 (Omega), 1.4e-13 rad (epsilon): max 1.7e-9 rad, six orders
+/// t = 0.03 s are 1.3e-9 (beta), 1.6e-9 (Theta), 1.2e-11 (gamma), 2.1e-11 (phi),
+/// 6.8e-13 (delta), 2.1e-11 (Omega), 1.5e-13 rad (epsilon): max 1.6e-9 rad, six orders
 /// below the IFToMM "high precision" criterion (1e-3). The largest errors are in the fast
 /// crank angles (beta turns 15.9 rad in 30 ms), where a relative global error of 1e-10
 /// is 1.6e-9 rad. Asserted: max error < 1e-7 rad, a margin of 60 for other platforms and
 /// step-size sequences, and still tight enough to catch a wrong geometry or inertia value
 /// (measured: 1 % more mass m2 moves beta(0.03) by −6.2e-3 rad). The same file
 /// with `discrete_gradient` and dt = 2e-6 s (15 000 steps, too slow for this test) gives
-/// a max error 1.6e-6 rad (order 2).
+/// a max error 1.6e-6 rad (a second-order rule).
 ///
 /// Energy: no gravity and no damping, so H(end) − H(0) = W = mom·(beta(end) − beta(0)), the
 /// work of the drive torque (the ground absorbs no work: its hinges are fixed points).
 /// H(0) is the spring energy ½c0(ℓ0 − l0)² = 1.4357963991616702 J (at rest, ℓ0 = 0.0526725
-/// m from the initial geometry); measured H(end) − H(0) − W = −1.7e-11 J (W = 0.52379 J):
+/// m from the initial geometry); measured H(end) − H(0) − W = −1.4e-11 J (W = 0.52379 J):
 /// Radau IIA does not conserve H exactly, its balance error follows the global error,
 /// asserted below 1e-8 J. `energy_supplied` of the summary is the trapezoidal integral of the
 /// sampled port power over the 300 output samples (h = 1e-4 s): measured W_sampled − W =
@@ -61,7 +61,11 @@ fn a03_andrews_squeezer_matches_reference_and_balances_energy() {
         "ends at {}",
         t[t.len() - 1]
     );
-    let th = |i: usize| *column(&names, &rows, &format!("K{i}.theta")).last().unwrap();
+    let th = |i: usize| {
+        *column(&names, &rows, &format!("K{i}.theta"))
+            .last()
+            .unwrap()
+    };
     let angles = [
         th(1),
         th(2) - th(1),
@@ -88,7 +92,11 @@ fn a03_andrews_squeezer_matches_reference_and_balances_energy() {
         h1 - h0 - w
     );
     assert!((h0 - 1.4357963991616702).abs() < 1e-12, "H(0) = {h0}");
-    assert!((h1 - h0 - w).abs() < 1e-8, "H(end) - H(0) - W = {:e}", h1 - h0 - w);
+    assert!(
+        (h1 - h0 - w).abs() < 1e-8,
+        "H(end) - H(0) - W = {:e}",
+        h1 - h0 - w
+    );
     assert_eq!(num(&s, "energy_dissipated"), 0.0);
     let w_sampled = num(&s, "energy_supplied");
     assert!(
