@@ -24,7 +24,7 @@ const REFERENCE: [f64; 7] = [
 ];
 const NAMES: [&str; 7] = ["beta", "Theta", "gamma", "phi", "delta", "Omega", "epsilon"];
 /// Initial crank angle beta(0) [rad] and drive torque mom [N m] of the test set.
-const BETA0: f64 = -0.0617138900142764496;
+const BETA0: f64 = -0.061_713_890_014_276_45;
 const MOM: f64 = 0.033;
 
 /// The A03 benchmark against the test-set reference and its energy balance.
