@@ -13,7 +13,7 @@ pub enum SolveError {
         detail: String,
     },
     /// Newton's method did not converge.
-    #[error("Newton did not converge at t = {t:.6e} after {iterations} iterations (residual {residual:.3e} > tol {tol:.3e}); reduce the time step or check the model")]
+    #[error("Newton did not converge at t = {t:.6e} after {iterations} iterations (last residual {residual:.3e}, tolerance {tol:.3e}: the corrections did not contract below it); reduce the time step or check the model")]
     NewtonDiverged {
         /// Time of the failing step.
         t: f64,

@@ -134,8 +134,8 @@ pub trait PhSystem {
         self.effort(&xm, zbar);
         let dx: Vec<f64> = x1.iter().zip(x0).map(|(a, b)| a - b).collect();
         let w = sparse::mul_vec(&self.descriptor(&xm), &dx);
-        let dh = self.hamiltonian(x1) - self.hamiltonian(x0);
-        gonzalez_correction(zbar, &w, dh, &xm);
+        let (h0, h1) = (self.hamiltonian(x0), self.hamiltonian(x1));
+        gonzalez_correction(zbar, &w, (h1 - h0, h0.abs() + h1.abs()), &xm);
     }
 
     /// Right-hand side $f = (J(x) - R(x))z + B(x)u$ for a given effort `z` (e.g. a
@@ -263,16 +263,23 @@ pub trait PhSystem {
 }
 
 /// Gonzalez's correction of a midpoint effort: with the increment $w$ (e.g.
-/// $E(x_m)(x_1 - x_0)$) and $\Delta H = H(x_1) - H(x_0)$,
+/// $E(x_m)(x_1 - x_0)$) and $\Delta H = H(x_1) - H(x_0)$ (`dh`, computed from values of size
+/// `h_scale` $\approx |H(x_0)| + |H(x_1)|$),
 /// $\bar z \mathrel{+}= \frac{\Delta H - \bar z^\top w}{w^\top w}\,w$, so that
-/// $\bar z^\top w = \Delta H$; nothing is done when $w^\top w \le \varepsilon^2(1 + |x_m|^2)$
-/// (a step that does not move).
-pub fn gonzalez_correction(zbar: &mut [f64], w: &[f64], dh: f64, xm: &[f64]) {
+/// $\bar z^\top w = \Delta H$. Nothing is done when $w^\top w \le \varepsilon^2(1 + |x_m|^2)$
+/// (a step that does not move), nor when the mismatch $|\Delta H - \bar z^\top w|$ is within
+/// the round-off of $\Delta H$ itself, $8\varepsilon\,$`h_scale`: the balance already holds
+/// to round-off, and the quotient would turn that round-off into an effort change of size
+/// $\varepsilon|H|/|w|$, which for small steps keeps Newton from converging.
+pub fn gonzalez_correction(zbar: &mut [f64], w: &[f64], (dh, h_scale): (f64, f64), xm: &[f64]) {
     let ww: f64 = w.iter().map(|v| v * v).sum();
     if ww <= f64::EPSILON * f64::EPSILON * (1.0 + xm.iter().map(|v| v * v).sum::<f64>()) {
         return;
     }
     let zw: f64 = zbar.iter().zip(w).map(|(a, b)| a * b).sum();
+    if (dh - zw).abs() <= 8.0 * f64::EPSILON * h_scale {
+        return;
+    }
     let c = (dh - zw) / ww;
     for (zi, wi) in zbar.iter_mut().zip(w) {
         *zi += c * wi;

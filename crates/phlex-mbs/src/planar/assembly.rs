@@ -413,10 +413,12 @@ impl PhSystem for Multibody {
                 }
             }
             dh += self.forces.energy(x1) - self.forces.energy(x0);
-        } else {
-            dh = self.hamiltonian(x1) - self.hamiltonian(x0);
         }
-        phlex_core::system::gonzalez_correction(zbar, &w, dh, &xm);
+        let (h0, h1) = (self.hamiltonian(x0), self.hamiltonian(x1));
+        if !self.full {
+            dh = h1 - h0;
+        }
+        phlex_core::system::gonzalez_correction(zbar, &w, (dh, h0.abs() + h1.abs()), &xm);
     }
     fn input_map(&self, x: &[f64]) -> SparseMat {
         let m = self.ports.total_dim();

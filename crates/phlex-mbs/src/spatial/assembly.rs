@@ -818,8 +818,8 @@ impl PhSystem for Multibody3d {
         }
         let dx: Vec<f64> = x1.iter().zip(x0).map(|(a, b)| a - b).collect();
         let w = phlex_core::sparse::mul_vec(&self.E, &dx);
-        let dh = self.hamiltonian(x1) - self.hamiltonian(x0);
-        phlex_core::system::gonzalez_correction(zbar, &w, dh, &xm);
+        let (h0, h1) = (self.hamiltonian(x0), self.hamiltonian(x1));
+        phlex_core::system::gonzalez_correction(zbar, &w, (h1 - h0, h0.abs() + h1.abs()), &xm);
     }
     fn input_map(&self, x: &[f64]) -> SparseMat {
         let m = self.ports.total_dim();

@@ -1331,8 +1331,11 @@ impl PhSystem for FloatingBody3d {
         self.effort_local(&xm, zbar);
         let dx: Vec<f64> = x1.iter().zip(x0).map(|(a, b)| a - b).collect();
         let w = sparse::mul_vec(&self.E, &dx);
-        let dh = PhSystem::hamiltonian(self, x1) - PhSystem::hamiltonian(self, x0);
-        phlex_core::system::gonzalez_correction(zbar, &w, dh, &xm);
+        let (h0, h1) = (
+            PhSystem::hamiltonian(self, x0),
+            PhSystem::hamiltonian(self, x1),
+        );
+        phlex_core::system::gonzalez_correction(zbar, &w, (h1 - h0, h0.abs() + h1.abs()), &xm);
     }
     fn rhs_with_effort(&self, x: &[f64], z: &[f64], u: &[f64], f: &mut [f64]) {
         self.rhs_local(x, z, f);
