@@ -736,6 +736,33 @@ impl Multibody3d {
     }
 }
 
+impl Multibody3d {
+    /// Calls `f(i, c_i)` for the coefficients of $\mathrm{dir}^\top R w$ in the efforts,
+    /// $w$ the body-frame port velocity block starting at column `block` of the port map
+    /// (0: translational, without the rigid shift term; 3: angular); returns $R^\top\mathrm{dir}$.
+    fn port_block_coefficients(
+        &self,
+        b: usize,
+        port: usize,
+        x: &[f64],
+        block: usize,
+        dir: [f64; 3],
+        f: &mut dyn FnMut(usize, f64),
+    ) -> [f64; 3] {
+        let a = mat_t_vec(&self.rotation(b, x), dir);
+        let o = self.body_off[b];
+        let B = self.bodies[b].port_map(port);
+        for (c, &ac) in a.iter().enumerate() {
+            if ac != 0.0 {
+                for (i, v) in col_iter(B, block + c) {
+                    f(o + i, ac * v);
+                }
+            }
+        }
+        a
+    }
+}
+
 /// The spatial points for the force elements ([`crate::common::force_element`]): the port
 /// velocity $R\,(B_a^\top p + \omega\times N_a u_f)$.
 impl PointKinematics for Multibody3d {
@@ -750,16 +777,7 @@ impl PointKinematics for Multibody3d {
         dir: [f64; 3],
         f: &mut dyn FnMut(usize, f64),
     ) {
-        let a = mat_t_vec(&self.rotation(b, x), dir);
-        let o = self.body_off[b];
-        let B = self.bodies[b].port_map(port);
-        for (c, &ac) in a.iter().enumerate() {
-            if ac != 0.0 {
-                for (i, v) in col_iter(B, c) {
-                    f(o + i, ac * v);
-                }
-            }
-        }
+        let a = self.port_block_coefficients(b, port, x, 0, dir, f);
         if let Some(s) = self.shift(b, port, x) {
             let m = cross(s, a);
             let w = self.omega_index(b);
@@ -780,16 +798,7 @@ impl PointKinematics for Multibody3d {
         f: &mut dyn FnMut(usize, f64),
     ) {
         // The port map's columns 3..6 are the body-frame angular velocity of the port.
-        let a = mat_t_vec(&self.rotation(b, x), dir);
-        let o = self.body_off[b];
-        let B = self.bodies[b].port_map(port);
-        for (c, &ac) in a.iter().enumerate() {
-            if ac != 0.0 {
-                for (i, v) in col_iter(B, 3 + c) {
-                    f(o + i, ac * v);
-                }
-            }
-        }
+        self.port_block_coefficients(b, port, x, 3, dir, f);
     }
     fn position_variables(&self, b: usize) -> std::ops::Range<usize> {
         self.body_off[b]..self.body_off[b] + self.bodies[b].n_q()
